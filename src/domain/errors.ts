@@ -1,0 +1,66 @@
+/**
+ * Errors the domain expects. Each class is one kind of failure (the platform maps it to an HTTP
+ * status and a typed GraphQL error); `code` is the stable, documented, snake_case reason.
+ */
+export interface FieldError {
+  /** JSON pointer into the request body, e.g. `/email` or `/iban/bic`. */
+  pointer: string;
+  code: string;
+  detail: string;
+}
+
+export abstract class DomainError extends Error {
+  abstract readonly kind: string;
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/** 400: the input is malformed or breaks a rule of its own fields. */
+export class ValidationError extends DomainError {
+  readonly kind = 'validation';
+  constructor(
+    readonly fieldErrors: FieldError[],
+    message = 'The request is invalid',
+    code = 'validation_failed',
+  ) {
+    super(code, message);
+  }
+}
+
+/** 401: no API key, or not a valid one. */
+export class UnauthenticatedError extends DomainError {
+  readonly kind = 'unauthenticated';
+}
+
+/** 403: allowed somewhere, not here (a simulation in production). */
+export class ForbiddenError extends DomainError {
+  readonly kind = 'forbidden';
+}
+
+/** 404: unknown, or another partner's or environment's: the two must look the same. */
+export class NotFoundError extends DomainError {
+  readonly kind = 'not_found';
+  constructor(what: string) {
+    super('not_found', `${what} not found`);
+  }
+}
+
+/** 409: conflicts with the current state (a duplicate, a request still in flight). */
+export class ConflictError extends DomainError {
+  readonly kind = 'conflict';
+}
+
+/** 422: well-formed but cannot be done (quote expired or used, idempotency key reused). */
+export class UnprocessableError extends DomainError {
+  readonly kind = 'unprocessable';
+}
+
+export const validationFailed = (fieldErrors: FieldError[], message?: string) =>
+  new ValidationError(fieldErrors, message);
+
+export const fieldError = (pointer: string, code: string, detail: string): FieldError => ({ pointer, code, detail });

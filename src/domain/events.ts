@@ -1,0 +1,13 @@
+/** Every event type Ramp records (DESIGN §7). Webhooks and subscriptions carry exactly these. */
+export const EVENT_TYPES = [
+  'customer.created',
+  'customer.kycs.updated',
+  'virtual_account.created',
+  'virtual_account.status.updated',
+  'onramp_transfer.created',
+  'onramp_transfer.status.updated',
+  'offramp_transfer.created',
+  'offramp_transfer.status.updated',
+  'external_account.created',
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];

@@ -1,0 +1,30 @@
+import type { z } from 'zod';
+import { type FieldError, ValidationError } from './errors.js';
+
+/** JSON pointer (RFC 6901) for a zod issue path. */
+export function pointerOf(path: readonly PropertyKey[]): string {
+  return path.map((p) => '/' + String(p).replace(/~/g, '~0').replace(/\//g, '~1')).join('');
+}
+
+function codeOf(issue: z.core.$ZodIssue): string {
+  if (issue.code === 'invalid_type' && issue.input === undefined) return 'required';
+  if (issue.code === 'invalid_value') return 'invalid_enum_value';
+  if (issue.code === 'invalid_format') return `invalid_${issue.format}`;
+  if (issue.code === 'custom' && typeof issue.params?.code === 'string') return issue.params.code;
+  return issue.code;
+}
+
+/**
+ * Parses untrusted input with a zod schema, turning every problem into a field error with a
+ * stable code, so REST and GraphQL report the same failures the same way.
+ */
+export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const fieldErrors: FieldError[] = result.error.issues.map((issue) => ({
+    pointer: pointerOf(issue.path),
+    code: codeOf(issue),
+    detail: issue.code === 'invalid_type' && issue.input === undefined ? 'is required' : issue.message,
+  }));
+  throw new ValidationError(fieldErrors);
+}

@@ -1,0 +1,20 @@
+import type { EntityManager } from '@mikro-orm/sql';
+import type { Actor } from '../domain/environment.js';
+import { UnauthenticatedError } from '../domain/errors.js';
+import type { Scope } from '../platform/scope.js';
+import type { Services } from '../services.js';
+
+export interface GraphQLContext {
+  /** This request's (or this subscription event's) own EntityManager. */
+  em: EntityManager;
+  /** Null only for an introspection-only request, which needs no key. */
+  actor: Actor | null;
+  requestId: string;
+  services: Services;
+}
+
+/** The use-case scope of a GraphQL request; every root field needs an authenticated caller. */
+export function scopeOf(ctx: GraphQLContext): Scope {
+  if (!ctx.actor) throw new UnauthenticatedError('unauthenticated', 'An API key is required');
+  return { em: ctx.em, actor: ctx.actor };
+}

@@ -1,0 +1,33 @@
+import { createRamp } from './app.js';
+import { loadConfig } from './config.js';
+
+const config = loadConfig();
+const ramp = await createRamp(config);
+const url = await ramp.listen();
+
+const lines = [
+  `Ramp is running on ${ramp.db.kind === 'pglite' ? `embedded PGlite (${config.DATA_DIR})` : 'PostgreSQL'}`,
+  `  GraphQL:   ${url}/graphql${config.graphiqlEnabled ? '   (open it in a browser for GraphiQL)' : ''}`,
+  `  REST docs: ${url}/docs`,
+  `  Health:    ${url}/healthz, ${url}/readyz`,
+  ramp.demoKey
+    ? `  Sandbox API key of the demo partner (shown once, keep it): ${ramp.demoKey}`
+    : '  Create an API key with: npm run keys -- create --partner <name> --environment sandbox',
+];
+process.stdout.write(lines.join('\n') + '\n');
+
+let stopping = false;
+async function stop(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  ramp.logger.info({ signal }, 'shutting down: finishing in-flight requests');
+  const timer = setTimeout(() => process.exit(1), 15_000).unref();
+  try {
+    await ramp.close();
+  } finally {
+    clearTimeout(timer);
+  }
+  process.exit(0);
+}
+process.on('SIGTERM', () => void stop('SIGTERM'));
+process.on('SIGINT', () => void stop('SIGINT'));

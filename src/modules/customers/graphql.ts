@@ -1,0 +1,183 @@
+import { resolveCursorConnection, type ResolveCursorConnectionArgs } from '@pothos/plugin-relay';
+import { KYC_STATUSES } from '../../domain/kyc.js';
+import { builder } from '../../graphql/builder.js';
+import { scopeOf } from '../../graphql/context.js';
+import { MUTATION_ERRORS, nullIfNotFound } from '../../graphql/errors.js';
+import { idempotentMutation } from '../../graphql/idempotency.js';
+import { cursorOf } from '../../platform/pagination.js';
+import { Customer } from './entities.js';
+import { CUSTOMER_TYPES, type CustomerAddress } from './inputs.js';
+
+const CustomerTypeEnum = builder.enumType('CustomerType', { values: CUSTOMER_TYPES });
+const KycStatusEnum = builder.enumType('KycStatus', { values: KYC_STATUSES });
+
+const AddressRef = builder.objectRef<CustomerAddress>('Address').implement({
+  fields: (t) => ({
+    country: t.exposeString('country', { description: 'ISO 3166-1 alpha-2' }),
+    city: t.exposeString('city'),
+    streetLine1: t.exposeString('street_line_1'),
+    postalCode: t.exposeString('postal_code'),
+    state: t.exposeString('state', { nullable: true }),
+  }),
+});
+
+const KycRailStatusRef = builder
+  .objectRef<Customer['kycStatusBreakdown'][number]>('KycRailStatus')
+  .implement({
+    fields: (t) => ({
+      currency: t.exposeString('currency'),
+      paymentRails: t.exposeString('payment_rails'),
+      status: t.field({ type: KycStatusEnum, resolve: (r) => r.status }),
+    }),
+  });
+
+const KycRef = builder.objectRef<Customer>('Kyc').implement({
+  fields: (t) => ({
+    statusBreakdown: t.field({ type: [KycRailStatusRef], resolve: (c) => c.kycStatusBreakdown }),
+    subStatus: t.exposeString('kycSubStatus', { nullable: true }),
+    kycFlowLink: t.string({ resolve: (c, _, ctx) => ctx.services.customers.kycFlowLink(c) }),
+  }),
+});
+
+export const CustomerRef = builder.loadableObject('Customer', {
+  // Batches every customer looked up in one request into one query, scoped to the caller.
+  load: (ids: string[], ctx) => ctx.services.customers.loadMany(scopeOf(ctx), ids),
+  sort: (customer) => customer.id,
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    email: t.exposeString('email'),
+    type: t.field({ type: CustomerTypeEnum, resolve: (c) => c.type }),
+    firstName: t.exposeString('firstName', { nullable: true }),
+    lastName: t.exposeString('lastName', { nullable: true }),
+    companyName: t.exposeString('companyName', { nullable: true }),
+    address: t.field({ type: AddressRef, nullable: true, resolve: (c) => c.address ?? null }),
+    kycs: t.field({ type: KycRef, resolve: (c) => c }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+  }),
+});
+
+const AddressInput = builder.inputType('AddressInput', {
+  fields: (t) => ({
+    country: t.string({ required: true }),
+    city: t.string({ required: true }),
+    streetLine1: t.string({ required: true }),
+    postalCode: t.string({ required: true }),
+    state: t.string(),
+  }),
+});
+
+const toRestAddress = (a: typeof AddressInput.$inferInput | null | undefined) =>
+  a && { country: a.country, city: a.city, street_line_1: a.streetLine1, postal_code: a.postalCode, state: a.state ?? undefined };
+
+const CreateCustomerInputRef = builder.inputType('CreateCustomerInput', {
+  fields: (t) => ({
+    email: t.string({ required: true }),
+    type: t.field({ type: CustomerTypeEnum, required: true }),
+    firstName: t.string(),
+    lastName: t.string(),
+    companyName: t.string(),
+    address: t.field({ type: AddressInput }),
+  }),
+});
+
+const IdDocumentInput = builder.inputType('IdDocumentInput', {
+  fields: (t) => ({ number: t.string({ required: true }), issuingCountry: t.string({ required: true }) }),
+});
+const DocumentInput = builder.inputType('CustomerDocumentInput', {
+  fields: (t) => ({ fileId: t.string({ required: true }), purpose: t.string({ required: true }), description: t.string() }),
+});
+
+const UpdateCustomerInputRef = builder.inputType('UpdateCustomerInput', {
+  fields: (t) => ({
+    email: t.string(),
+    firstName: t.string(),
+    lastName: t.string(),
+    companyName: t.string(),
+    address: t.field({ type: AddressInput }),
+    providerShareKycToken: t.string(),
+    idDocument: t.field({ type: IdDocumentInput }),
+    taxNumber: t.string(),
+    documents: t.field({ type: [DocumentInput] }),
+  }),
+});
+
+const undefinedIfNull = <T>(v: T | null | undefined) => v ?? undefined;
+
+builder.queryFields((t) => ({
+  customer: t.field({
+    type: CustomerRef,
+    nullable: true,
+    description: "One of the caller's customers; null when unknown (or another partner's).",
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_, { id }, ctx) => nullIfNotFound(ctx.services.customers.get(scopeOf(ctx), String(id))),
+  }),
+  customers: t.connection({
+    type: CustomerRef,
+    description: 'Customers, oldest first, with cursor pagination (at most 100 a page).',
+    args: {
+      email: t.arg.string(),
+      type: t.arg({ type: CustomerTypeEnum }),
+      kycStatus: t.arg({ type: KycStatusEnum }),
+    },
+    validate: [(args) => (args.first ?? 0) <= 100 && (args.last ?? 0) <= 100, { message: 'first and last must be at most 100' }],
+    resolve: (_, args, ctx) =>
+      resolveCursorConnection({ args, toCursor: cursorOf, defaultSize: 20, maxSize: 100 }, (page: ResolveCursorConnectionArgs) =>
+        ctx.services.customers.list(
+          scopeOf(ctx),
+          { email: undefinedIfNull(args.email), type: undefinedIfNull(args.type), kycStatus: undefinedIfNull(args.kycStatus) },
+          page,
+        ),
+      ),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  createCustomer: t.field({
+    type: CustomerRef,
+    errors: { types: MUTATION_ERRORS },
+    args: { input: t.arg({ type: CreateCustomerInputRef, required: true }), idempotencyKey: t.arg.string() },
+    resolve: (_, args, ctx) => {
+      const { input } = args;
+      const rest = {
+        email: input.email,
+        type: input.type,
+        first_name: undefinedIfNull(input.firstName),
+        last_name: undefinedIfNull(input.lastName),
+        company_name: undefinedIfNull(input.companyName),
+        address: undefinedIfNull(toRestAddress(input.address)),
+      };
+      return idempotentMutation(
+        ctx,
+        'createCustomer',
+        args,
+        (em) => ctx.services.customers.create({ ...scopeOf(ctx), em }, rest),
+        (id) => ctx.services.customers.get(scopeOf(ctx), id),
+      );
+    },
+  }),
+  updateCustomer: t.field({
+    type: CustomerRef,
+    errors: { types: MUTATION_ERRORS },
+    args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateCustomerInputRef, required: true }) },
+    resolve: (_, { id, input }, ctx) =>
+      ctx.services.customers.update(scopeOf(ctx), String(id), {
+        email: undefinedIfNull(input.email),
+        first_name: undefinedIfNull(input.firstName),
+        last_name: undefinedIfNull(input.lastName),
+        company_name: undefinedIfNull(input.companyName),
+        address: undefinedIfNull(toRestAddress(input.address)),
+        external_kyc_provider_data: input.providerShareKycToken ? { provider_share_kyc_token: input.providerShareKycToken } : undefined,
+        identifying_information:
+          input.idDocument || input.taxNumber
+            ? {
+                id_document: input.idDocument
+                  ? { number: input.idDocument.number, issuing_country: input.idDocument.issuingCountry }
+                  : undefined,
+                tax_number: undefinedIfNull(input.taxNumber),
+              }
+            : undefined,
+        documents: input.documents?.map((d) => ({ file_id: d.fileId, purpose: d.purpose, description: undefinedIfNull(d.description) })),
+      }),
+  }),
+}));

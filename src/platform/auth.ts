@@ -1,0 +1,52 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/sql';
+import { UnauthenticatedError } from '../domain/errors.js';
+import type { Actor, Environment } from '../domain/environment.js';
+import { ApiKey } from '../modules/partners/entities.js';
+
+const KEY_PATTERN = /^rk_(sandbox|live)_([A-Za-z0-9]{8})([A-Za-z0-9]{32})$/;
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+function randomToken(length: number): string {
+  // Rejection-free mapping: 248 = 62 * 4, so bytes below 248 map uniformly onto the alphabet.
+  let out = '';
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      if (byte < 248 && out.length < length) out += ALPHABET[byte % 62];
+    }
+  }
+  return out;
+}
+
+const hashSecret = (key: string) => createHash('sha256').update(key).digest('hex');
+const envTag = (environment: Environment) => (environment === 'production' ? 'live' : 'sandbox');
+
+/** A new API key: the clear key (shown once), its lookup prefix and the hash we store. */
+export function mintApiKey(environment: Environment): { key: string; prefix: string; secretHash: string } {
+  const prefix = `rk_${envTag(environment)}_${randomToken(8)}`;
+  const key = prefix + randomToken(32);
+  return { key, prefix, secretHash: hashSecret(key) };
+}
+
+const unauthenticated = (message: string) => new UnauthenticatedError('unauthenticated', message);
+
+/** `Bearer <key>` or the bare key. */
+export function keyFromHeader(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  const value = header.trim();
+  return /^bearer\s+/i.test(value) ? value.replace(/^bearer\s+/i, '').trim() : value;
+}
+
+/** Resolves an API key to the calling partner and environment, or fails with 401. */
+export async function authenticate(em: EntityManager, header: string | undefined): Promise<Actor> {
+  const key = keyFromHeader(header);
+  if (!key) throw unauthenticated('An API key is required: send `Authorization: Bearer <key>`');
+  const match = KEY_PATTERN.exec(key);
+  if (!match) throw unauthenticated('The API key is not valid');
+  const prefix = `rk_${match[1]}_${match[2]}`;
+  const found = await em.findOne(ApiKey, { prefix, revokedAt: null });
+  const expected = Buffer.from(found?.secretHash ?? hashSecret('missing'), 'hex');
+  const actual = Buffer.from(hashSecret(key), 'hex');
+  if (!found || !timingSafeEqual(expected, actual)) throw unauthenticated('The API key is not valid');
+  return { partnerId: found.partner.id, environment: found.environment, apiKeyId: found.id };
+}

@@ -1,0 +1,58 @@
+import { Migrator } from '@mikro-orm/migrations';
+import { MikroORM as PgliteORM } from '@mikro-orm/pglite';
+import { MikroORM as PostgresORM } from '@mikro-orm/postgresql';
+import type { EntityManager, MikroORM } from '@mikro-orm/sql';
+import type { Config } from '../config.js';
+import { migrations } from '../../migrations/index.js';
+import { entities } from './entities.js';
+import { serializePgliteConnections } from './pglite-serial.js';
+
+export type { EntityManager };
+
+export interface Database {
+  orm: MikroORM;
+  kind: 'postgresql' | 'pglite';
+  /** A fresh EntityManager with its own identity map: one per request, job or event. */
+  fork(): EntityManager;
+  isReachable(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+type DatabaseOptions = Pick<Config, 'DATABASE_URL' | 'DATA_DIR'> & { debug?: boolean };
+
+/** PostgreSQL when DATABASE_URL is set, else embedded PGlite; migrations applied before use. */
+export async function openDatabase(config: DatabaseOptions): Promise<Database> {
+  const common = {
+    entities,
+    extensions: [Migrator],
+    migrations: { migrationsList: migrations, transactional: true, allOrNothing: true },
+    debug: config.debug ?? false,
+    // Every request forks its own EntityManager; using the global one is a bug we want to see.
+    allowGlobalContext: false,
+  };
+  let orm: MikroORM;
+  let kind: Database['kind'];
+  if (config.DATABASE_URL) {
+    orm = (await PostgresORM.init({ ...common, clientUrl: config.DATABASE_URL, pool: { min: 0, max: 10 } })) as unknown as MikroORM;
+    kind = 'postgresql';
+  } else {
+    serializePgliteConnections();
+    orm = (await PgliteORM.init({ ...common, dbName: config.DATA_DIR })) as unknown as MikroORM;
+    kind = 'pglite';
+  }
+  await orm.migrator.up();
+  return {
+    orm,
+    kind,
+    fork: () => orm.em.fork(),
+    async isReachable() {
+      try {
+        await orm.em.fork().execute('select 1');
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    close: () => orm.close(true),
+  };
+}

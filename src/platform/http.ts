@@ -1,0 +1,86 @@
+import cors from '@fastify/cors';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import type { Config } from '../config.js';
+import { customerRoutes } from '../modules/customers/rest.js';
+import type { Services } from '../services.js';
+import { authenticate } from './auth.js';
+import type { Database } from './db.js';
+import { mountGraphQL } from './graphql-server.js';
+import { encryptusEnvelope, problemJson, toProblem } from './http-errors.js';
+import type { Logger } from './logging.js';
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
+/** Routes that need an API key; /graphql authenticates in its own context. */
+const AUTHENTICATED_PREFIXES = ['/v0/', '/v1/', '/v1//', '/auth/'];
+
+const isEncryptus = (request: FastifyRequest) => request.url.startsWith('/v1/');
+
+export interface HttpApp {
+  app: FastifyInstance;
+  close(): Promise<void>;
+}
+
+export async function buildHttpApp(deps: { config: Config; db: Database; services: Services; logger: Logger }): Promise<HttpApp> {
+  const { config, db, services, logger } = deps;
+  const app = Fastify({
+    loggerInstance: logger as FastifyBaseLogger,
+    bodyLimit: config.BODY_LIMIT_BYTES,
+    // The spec writes some /v1 paths with a double slash; both spellings must route.
+    routerOptions: { ignoreDuplicateSlashes: true },
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+  });
+
+  await app.register(cors, {
+    origin: config.isProduction ? config.CORS_ORIGINS : true,
+    exposedHeaders: ['x-request-id', 'idempotent-replayed', 'retry-after'],
+  });
+
+  app.decorateRequest('em', null as never);
+  app.decorateRequest('actor', null);
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+    request.em = db.fork();
+    if (AUTHENTICATED_PREFIXES.some((p) => request.url.startsWith(p))) {
+      request.actor = await authenticate(request.em, request.headers.authorization);
+    }
+  });
+
+  app.setErrorHandler((error, request, reply) => {
+    const problem = toProblem(error);
+    if (problem.status >= 500) request.log.error({ err: error }, 'unexpected error');
+    if (isEncryptus(request)) {
+      const envelope = encryptusEnvelope(problem, request.id);
+      return reply.code(envelope.status).type('application/json').send(envelope.body);
+    }
+    return reply.code(problem.status).type('application/problem+json').send(problemJson(problem, request.id));
+  });
+  app.setNotFoundHandler((request, reply) => {
+    const problem = { status: 404, code: 'route_not_found', title: 'Not Found', detail: `No route ${request.method} ${request.url.split('?')[0]}`, errors: [] };
+    if (isEncryptus(request)) {
+      const envelope = encryptusEnvelope(problem, request.id);
+      return reply.code(envelope.status).send(envelope.body);
+    }
+    return reply.code(404).type('application/problem+json').send(problemJson(problem, request.id));
+  });
+
+  app.get('/healthz', async () => ({ status: 'ok' }));
+  app.get('/readyz', async (_, reply) => {
+    const ready = await db.isReachable();
+    return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'database unreachable', database: db.kind });
+  });
+
+  customerRoutes(app, services);
+  const graphql = mountGraphQL(app, deps);
+
+  return {
+    app,
+    async close() {
+      await graphql.close();
+      await app.close();
+    },
+  };
+}

@@ -1,0 +1,126 @@
+import type { EntityManager } from '@mikro-orm/sql';
+import { createHash } from 'node:crypto';
+import type { Actor } from '../domain/environment.js';
+import { ConflictError, UnprocessableError, ValidationError, fieldError } from '../domain/errors.js';
+
+/** What a use case answered: stored under the key and replayed on a repeat. */
+export interface IdempotentResponse {
+  status: number;
+  body: unknown;
+}
+
+export interface IdempotentOutcome<T> extends IdempotentResponse {
+  replayed: boolean;
+  /** The use case's own result; absent on a replay. */
+  result?: T;
+}
+
+export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
+/** A key whose first request died this long ago may be used again. */
+const ABANDONED_AFTER = '2 minutes';
+const RETENTION = '24 hours';
+
+/** Method, route and body: a repeat with the same key must match all three. */
+export function fingerprint(operation: string, input: unknown): string {
+  return createHash('sha256').update(operation).update('\0').update(stableJson(input)).digest('hex');
+}
+
+function stableJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
+    entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+export function checkIdempotencyKey(key: string | undefined, required: boolean): string | undefined {
+  if (key === undefined || key === '') {
+    if (!required) return undefined;
+    throw new ValidationError(
+      [fieldError('/headers/idempotency-key', 'required', 'The Idempotency-Key header is required for this request')],
+      'The Idempotency-Key header is required',
+      'idempotency_key_missing',
+    );
+  }
+  if (key.length > IDEMPOTENCY_KEY_MAX_LENGTH) {
+    throw new ValidationError(
+      [fieldError('/headers/idempotency-key', 'too_long', `must be at most ${IDEMPOTENCY_KEY_MAX_LENGTH} characters`)],
+      'The Idempotency-Key is too long',
+    );
+  }
+  return key;
+}
+
+/**
+ * Runs a use case at most once per key (DESIGN §4). The key is claimed first, in its own
+ * statement, so a concurrent repeat sees it in flight; the use case and the stored response
+ * then commit in one transaction, so a crash leaves either both or neither. Failures are not
+ * stored: the client may fix its request and retry with the same key.
+ */
+export async function runIdempotently<T>(
+  em: EntityManager,
+  actor: Actor,
+  request: { key: string | undefined; fingerprint: string },
+  run: (tx: EntityManager) => Promise<IdempotentResponse & { result: T }>,
+): Promise<IdempotentOutcome<T>> {
+  if (!request.key) return { ...(await em.transactional(run)), replayed: false };
+  const scope = [actor.partnerId, actor.environment, request.key];
+
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const claimed = await em.execute(
+      `insert into idempotency_keys (partner_id, environment, key, fingerprint, state, locked_at, created_at)
+       values (?, ?, ?, ?, 'in_progress', now(), now())
+       on conflict (partner_id, environment, key) do update
+         set fingerprint = excluded.fingerprint, state = 'in_progress', locked_at = now(), created_at = now(),
+             response_status = null, response_body = null
+         where idempotency_keys.created_at < now() - interval '${RETENTION}'
+            or (idempotency_keys.state = 'in_progress' and idempotency_keys.locked_at < now() - interval '${ABANDONED_AFTER}')
+       returning key`,
+      [...scope, request.fingerprint],
+    );
+    if (claimed.length === 1) return runClaimed(em, scope, run);
+
+    const [stored] = await em.execute<{ fingerprint: string; state: string; response_status: number; response_body: unknown }[]>(
+      'select fingerprint, state, response_status, response_body from idempotency_keys where partner_id = ? and environment = ? and key = ?',
+      scope,
+    );
+    if (!stored) continue; // the first request failed and released the key meanwhile: try to claim it again
+    if (stored.fingerprint !== request.fingerprint) {
+      throw new UnprocessableError(
+        'idempotency_key_reused',
+        'This Idempotency-Key was already used with a different request; use a new key for a new request',
+      );
+    }
+    if (stored.state === 'in_progress') {
+      throw new ConflictError('idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed; retry later');
+    }
+    return { status: stored.response_status, body: stored.response_body, replayed: true };
+  }
+  throw new ConflictError('idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed; retry later');
+}
+
+async function runClaimed<T>(
+  em: EntityManager,
+  scope: string[],
+  run: (tx: EntityManager) => Promise<IdempotentResponse & { result: T }>,
+): Promise<IdempotentOutcome<T>> {
+  try {
+    return await em.transactional(async (tx) => {
+      const response = await run(tx);
+      await tx.execute(
+        `update idempotency_keys set state = 'completed', response_status = ?, response_body = ?::jsonb
+         where partner_id = ? and environment = ? and key = ?`,
+        [response.status, JSON.stringify(response.body ?? null), ...scope],
+      );
+      return { ...response, replayed: false };
+    });
+  } catch (error) {
+    await em.execute(
+      `delete from idempotency_keys where partner_id = ? and environment = ? and key = ? and state = 'in_progress'`,
+      scope,
+    );
+    throw error;
+  }
+}

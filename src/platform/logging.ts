@@ -1,0 +1,35 @@
+import pino, { type Logger } from 'pino';
+
+/**
+ * Keys, secrets, bank numbers and document numbers never reach a log line in clear, wherever
+ * they appear in a logged object.
+ */
+const SECRET_FIELDS = [
+  'authorization',
+  'apiKey',
+  'api_key',
+  'key',
+  'secret',
+  'signingSecret',
+  'iban',
+  'iban_number',
+  'account_number',
+  'accountNumber',
+  'bankAccountNumber',
+  'number',
+  'documentNo',
+  'tax_number',
+  'provider_share_kyc_token',
+  'providersharedtoken',
+];
+
+export function createLogger(level: string): Logger {
+  return pino({
+    level,
+    redact: {
+      paths: [...SECRET_FIELDS, ...SECRET_FIELDS.map((f) => `*.${f}`), ...SECRET_FIELDS.map((f) => `*.*.${f}`), 'req.headers.authorization'],
+      censor: '[redacted]',
+    },
+  });
+}
+export type { Logger };

@@ -1,0 +1,49 @@
+import { ValidationError, fieldError } from '../domain/errors.js';
+
+/** A page request in keyset form, as Pothos's resolveCursorConnection hands it over. */
+export interface KeysetPage {
+  after?: string | null;
+  before?: string | null;
+  limit: number;
+  inverted: boolean;
+}
+
+interface Positioned {
+  createdAt: Date;
+  id: string;
+}
+
+/** Opaque cursor of a row ordered by (created_at, id). */
+export const cursorOf = (row: Positioned) =>
+  Buffer.from(`${row.createdAt.toISOString()}|${row.id}`).toString('base64url');
+
+function decode(cursor: string, pointer: string): { createdAt: Date; id: string } {
+  const [at, id] = Buffer.from(cursor, 'base64url').toString().split('|');
+  const createdAt = new Date(at ?? '');
+  if (!id || Number.isNaN(createdAt.getTime())) {
+    throw new ValidationError([fieldError(pointer, 'invalid_cursor', 'is not a cursor this API returned')]);
+  }
+  return { createdAt, id };
+}
+
+/**
+ * MikroORM filter and order for one page: rows after `after` and before `before`, oldest first
+ * (or newest first when the client pages backwards).
+ */
+export function keysetQuery(page: KeysetPage) {
+  const conditions: object[] = [];
+  if (page.after) {
+    const c = decode(page.after, '/after');
+    conditions.push({ $or: [{ createdAt: { $gt: c.createdAt } }, { createdAt: c.createdAt, id: { $gt: c.id } }] });
+  }
+  if (page.before) {
+    const c = decode(page.before, '/before');
+    conditions.push({ $or: [{ createdAt: { $lt: c.createdAt } }, { createdAt: c.createdAt, id: { $lt: c.id } }] });
+  }
+  const direction = page.inverted ? ('desc' as const) : ('asc' as const);
+  return {
+    where: conditions.length ? { $and: conditions } : {},
+    orderBy: { createdAt: direction, id: direction },
+    limit: page.limit,
+  };
+}

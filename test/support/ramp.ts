@@ -1,0 +1,115 @@
+import pg from 'pg';
+import { randomBytes } from 'node:crypto';
+import { createRamp, type Ramp } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import type { Environment } from '../../src/domain/environment.js';
+import { ensurePartner, issueApiKey } from '../../src/modules/partners/service.js';
+
+/** Admin connection used only to create and drop each test file's own database. */
+const ADMIN_URL = process.env.TEST_DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+export const onPostgres = process.env.RAMP_TEST_DB === 'postgres';
+
+export interface TestRamp {
+  ramp: Ramp;
+  url: string;
+  /** The demo partner's sandbox key. */
+  key: string;
+  /** A new key for a partner (created on first use of its name). */
+  keyFor(partner: string, environment?: Environment): Promise<string>;
+  client(key: string): ApiClient;
+  /** Runs SQL against the test database (for assertions on what was stored). */
+  sql<T = Record<string, unknown>>(query: string, params?: unknown[]): Promise<T[]>;
+  close(): Promise<void>;
+}
+
+async function withAdmin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  const admin = new pg.Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  try {
+    return await fn(admin);
+  } finally {
+    await admin.end();
+  }
+}
+
+/** A fresh database for one test file: PostgreSQL or in-memory PGlite, as RAMP_TEST_DB says. */
+export async function freshDatabaseEnv(): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
+  if (!onPostgres) return { env: { DATA_DIR: 'memory://' }, drop: async () => {} };
+  const name = `ramp_test_${process.pid}_${randomBytes(4).toString('hex')}`;
+  await withAdmin((c) => c.query(`create database ${name}`));
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${name}`;
+  return {
+    env: { DATABASE_URL: url.toString() },
+    drop: () => withAdmin((c) => c.query(`drop database if exists ${name} with (force)`)).then(() => undefined),
+  };
+}
+
+export async function startRamp(env: Record<string, string> = {}): Promise<TestRamp> {
+  const database = await freshDatabaseEnv();
+  const config = loadConfig({ NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', ...database.env, ...env });
+  const ramp = await createRamp(config);
+  const url = await ramp.listen();
+  if (!ramp.demoKey) throw new Error('a fresh database must bootstrap the demo partner');
+  return {
+    ramp,
+    url,
+    key: ramp.demoKey,
+    async keyFor(partnerName, environment = 'sandbox') {
+      const em = ramp.db.fork();
+      const { partner } = await ensurePartner(em, partnerName);
+      return issueApiKey(em, partner, environment);
+    },
+    client: (key) => apiClient(url, key),
+    sql: (query, params = []) => ramp.db.fork().execute(query, params as unknown[]) as never,
+    async close() {
+      await ramp.close();
+      await database.drop();
+    },
+  };
+}
+
+export interface ApiResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+export interface ApiClient {
+  request<T = any>(method: string, path: string, options?: { body?: unknown; raw?: string; headers?: Record<string, string> }): Promise<ApiResponse<T>>;
+  get<T = any>(path: string, headers?: Record<string, string>): Promise<ApiResponse<T>>;
+  post<T = any>(path: string, body?: unknown, headers?: Record<string, string>): Promise<ApiResponse<T>>;
+  put<T = any>(path: string, body?: unknown, headers?: Record<string, string>): Promise<ApiResponse<T>>;
+  delete<T = any>(path: string, headers?: Record<string, string>): Promise<ApiResponse<T>>;
+  /** A GraphQL operation over HTTP; returns the whole GraphQL response. */
+  graphql<T = any>(query: string, variables?: Record<string, unknown>): Promise<ApiResponse<{ data?: T; errors?: any[] }>>;
+}
+
+export function apiClient(baseUrl: string, key: string | null): ApiClient {
+  async function request(method: string, path: string, options: { body?: unknown; raw?: string; headers?: Record<string, string> } = {}) {
+    const headers: Record<string, string> = { ...(key ? { authorization: `Bearer ${key}` } : {}), ...options.headers };
+    let body: string | undefined = options.raw;
+    if (options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const response = await fetch(baseUrl + path, { method, headers, body });
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {
+      // not JSON: keep the text
+    }
+    return { status: response.status, headers: response.headers, body: parsed as any };
+  }
+  return {
+    request,
+    get: (path, headers) => request('GET', path, { headers }),
+    post: (path, body, headers) => request('POST', path, { body: body ?? {}, headers }),
+    put: (path, body, headers) => request('PUT', path, { body, headers }),
+    delete: (path, headers) => request('DELETE', path, { headers }),
+    graphql: (query, variables) => request('POST', '/graphql', { body: { query, variables } }),
+  };
+}
