@@ -8,3 +8,12 @@ export interface Actor {
   environment: Environment;
   apiKeyId: string;
 }
+
+import { ForbiddenError } from './errors.js';
+
+/** Simulations exist only in the sandbox; production answers 403. */
+export function assertSandbox(actor: Actor): void {
+  if (actor.environment !== 'sandbox') {
+    throw new ForbiddenError('sandbox_only', 'This operation is only available with a sandbox API key');
+  }
+}

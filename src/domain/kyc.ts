@@ -30,3 +30,17 @@ export const KYC_RAILS: ReadonlyArray<Pick<KycRailStatus, 'currency' | 'payment_
 export function kycBreakdown(status: KycStatus): KycRailStatus[] {
   return KYC_RAILS.map((rail) => ({ ...rail, status }));
 }
+
+export type KycDecision = 'approved' | 'rejected';
+
+/** A decision applies to every rail; the sub status says where the flow ended. */
+export function decideKyc(decision: KycDecision): { breakdown: KycRailStatus[]; subStatus: KycSubStatus } {
+  return decision === 'approved'
+    ? { breakdown: kycBreakdown('approved'), subStatus: 'kyc_approved' }
+    : { breakdown: kycBreakdown('rejected'), subStatus: 'kyc_rejected' };
+}
+
+/** Transfers need the customer approved for the rails the money moves on. */
+export function isKycApprovedFor(breakdown: readonly KycRailStatus[], currency: string, rails: string): boolean {
+  return breakdown.some((r) => r.currency === currency && r.payment_rails === rails && r.status === 'approved');
+}

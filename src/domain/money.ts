@@ -1,4 +1,4 @@
-import Decimal from 'decimal.js';
+import { Decimal } from 'decimal.js';
 
 /** Money is Decimal in memory, numeric in PostgreSQL and a string on the wire; never a JS number. */
 export { Decimal };

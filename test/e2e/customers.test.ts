@@ -207,3 +207,24 @@ describe('customers over GraphQL', () => {
     expect((await own.graphql(q, { s: 'not_started' })).body.data.customers.edges.map((e: any) => e.node.id)).toEqual([a]);
   });
 });
+
+describe('simulateKycDecision', () => {
+  const DECIDE = `mutation($id: ID!, $d: KycDecision!) { simulateKycDecision(customerId: $id, decision: $d) {
+    __typename ... on Error { code } ... on MutationSimulateKycDecisionSuccess { data { kycs { subStatus statusBreakdown { status } } } } } }`;
+
+  it('approves every rail in the sandbox and records customer.kycs.updated', async () => {
+    const id = (await api.post('/v0/customers', { email: email(), type: 'corporate', company_name: 'Approved' })).body.customer_id;
+    const res = await api.graphql(DECIDE, { id, d: 'APPROVED' });
+    expect(res.body.data.simulateKycDecision.data.kycs.subStatus).toBe('kyc_approved');
+    expect(res.body.data.simulateKycDecision.data.kycs.statusBreakdown.every((r: any) => r.status === 'approved')).toBe(true);
+    const events = await t.sql<{ type: string }>('select type from events where entity_id = ? order by cursor', [id]);
+    expect(events.map((e) => e.type)).toEqual(['customer.created', 'customer.kycs.updated']);
+  });
+
+  it('is refused with a production key', async () => {
+    const prod = t.client(await t.keyFor('Demo Partner', 'production'));
+    const id = (await prod.post('/v0/customers', { email: email(), type: 'corporate', company_name: 'Prod' })).body.customer_id;
+    const res = await prod.graphql(DECIDE, { id, d: 'REJECTED' });
+    expect(res.body.data.simulateKycDecision).toEqual({ __typename: 'ForbiddenError', code: 'sandbox_only' });
+  });
+});

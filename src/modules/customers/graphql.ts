@@ -10,6 +10,7 @@ import { CUSTOMER_TYPES, type CustomerAddress } from './inputs.js';
 
 const CustomerTypeEnum = builder.enumType('CustomerType', { values: CUSTOMER_TYPES });
 const KycStatusEnum = builder.enumType('KycStatus', { values: KYC_STATUSES });
+const KycDecisionEnum = builder.enumType('KycDecision', { values: ['APPROVED', 'REJECTED'] as const });
 
 const AddressRef = builder.objectRef<CustomerAddress>('Address').implement({
   fields: (t) => ({
@@ -155,6 +156,14 @@ builder.mutationFields((t) => ({
         (id) => ctx.services.customers.get(scopeOf(ctx), id),
       );
     },
+  }),
+  simulateKycDecision: t.field({
+    type: CustomerRef,
+    description: 'Sandbox only: approve or reject the customer as the KYC provider would (ForbiddenError in production).',
+    errors: { types: MUTATION_ERRORS },
+    args: { customerId: t.arg.id({ required: true }), decision: t.arg({ type: KycDecisionEnum, required: true }) },
+    resolve: (_, { customerId, decision }, ctx) =>
+      ctx.services.customers.decideKyc(scopeOf(ctx), String(customerId), decision === 'APPROVED' ? 'approved' : 'rejected'),
   }),
   updateCustomer: t.field({
     type: CustomerRef,

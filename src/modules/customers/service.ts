@@ -1,7 +1,8 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { randomUUID } from 'node:crypto';
 import { ConflictError, NotFoundError, ValidationError, fieldError } from '../../domain/errors.js';
-import { kycBreakdown } from '../../domain/kyc.js';
+import { type KycDecision, decideKyc, kycBreakdown } from '../../domain/kyc.js';
+import { assertSandbox } from '../../domain/environment.js';
 import { parseInput } from '../../domain/validation.js';
 import { recordEvent } from '../../platform/outbox.js';
 import { type KeysetPage, keysetQuery } from '../../platform/pagination.js';
@@ -122,6 +123,26 @@ export function customerService(options: CustomerServiceOptions) {
         { ...where, ...tenantOf(actor), ...(f.email && { email: f.email }), ...(f.type && { type: f.type }), ...byKyc },
         { orderBy, limit },
       );
+    },
+
+    /** Sandbox: approve or reject a customer's KYC on every rail, as the verification provider would. */
+    async decideKyc(scope: Scope, id: string, decision: KycDecision): Promise<Customer> {
+      assertSandbox(scope.actor);
+      return scope.em.transactional(async (em) => {
+        const customer = await get({ ...scope, em }, id);
+        const outcome = decideKyc(decision);
+        customer.kycStatusBreakdown = outcome.breakdown;
+        customer.kycSubStatus = outcome.subStatus;
+        customer.updatedAt = new Date();
+        await em.flush();
+        await recordEvent(em, scope.actor, {
+          type: 'customer.kycs.updated',
+          entityType: 'customer',
+          entityId: customer.id,
+          payload: view(customer),
+        });
+        return customer;
+      });
     },
 
     /** Batch load for GraphQL dataloaders: only the caller's customers come back. */

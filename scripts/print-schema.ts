@@ -1,0 +1,11 @@
+import { printSchema } from 'graphql';
+import { writeFileSync } from 'node:fs';
+import { schema } from '../src/graphql/schema.js';
+
+/** Writes schema.graphql from the code (the committed copy must match; a test checks it). */
+export const printedSchema = () => printSchema(schema) + '\n';
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  writeFileSync(new URL('../schema.graphql', import.meta.url), printedSchema());
+  process.stdout.write('schema.graphql written\n');
+}
