@@ -9,7 +9,8 @@ const suite = {
 };
 
 export default defineConfig({
-  // graphql ships CJS and ESM builds; load one copy so that schema objects are recognised everywhere.
+  // graphql ships CJS and ESM builds and Node loads the CJS one for Pothos and yoga; point our own
+  // imports at it too, so every schema object and error comes from one copy of graphql.
   resolve: { alias: { graphql: 'graphql/index.js' } },
   test: {
     projects: [

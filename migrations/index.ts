@@ -1,4 +1,9 @@
 import { Migration20261122000100_foundation } from './Migration20261122000100_foundation.js';
+import { Migration20261122000200_kyc } from './Migration20261122000200_kyc.js';
+import { Migration20261122000300_accounts } from './Migration20261122000300_accounts.js';
+import { Migration20261122000400_partner_whitelists } from './Migration20261122000400_partner_whitelists.js';
+import { Migration20261122000500_transfers } from './Migration20261122000500_transfers.js';
+import { Migration20261122000600_webhooks } from './Migration20261122000600_webhooks.js';
 
 /** Applied in this order at start; a migration once landed is never edited, only followed. */
-export const migrations = [Migration20261122000100_foundation];
+export const migrations = [Migration20261122000100_foundation, Migration20261122000200_kyc, Migration20261122000300_accounts, Migration20261122000400_partner_whitelists, Migration20261122000500_transfers, Migration20261122000600_webhooks];

@@ -5,6 +5,9 @@ import { type Database, openDatabase } from './platform/db.js';
 import { buildHttpApp, type HttpApp } from './platform/http.js';
 import { createLogger, type Logger } from './platform/logging.js';
 import { buildServices } from './services.js';
+import { createDispatcher } from './modules/webhooks/dispatcher.js';
+import { startNotifier } from './platform/notifier.js';
+import { transferSettings } from './modules/transfers/settings.js';
 
 export interface Ramp {
   config: Config;
@@ -22,12 +25,19 @@ export interface Ramp {
 /** The composition root: config → database → services → HTTP. */
 export async function createRamp(config: Config, options: { logger?: Logger } = {}): Promise<Ramp> {
   const logger = options.logger ?? createLogger(config.LOG_LEVEL);
-  const db = await openDatabase(config);
+  const db = await openDatabase({ ...config, log: (message) => logger.info(message) });
   const demoKey = config.BOOTSTRAP_DEMO_PARTNER ? await bootstrapDemoPartner(db.fork()) : null;
   let port = config.PORT;
   const url = () => publicUrl(config, port);
-  const services = buildServices({ publicUrl: url });
+  if (config.webhookSecretKeyIsDevelopmentKey) {
+    logger.warn('WEBHOOK_SECRET_KEY is not set: webhook signing secrets are encrypted with the public development key');
+  }
+  // LISTEN before anything else uses the database (on PGlite it must not land inside a request's transaction).
+  const notifier = await startNotifier(db, config, logger);
+  const dispatcher = createDispatcher({ db, config, notifier, logger });
+  const services = buildServices({ publicUrl: url, notifier, webhooks: { config, wakeDispatcher: () => dispatcher.wake() }, transfers: transferSettings(config) });
   const http = await buildHttpApp({ config, db, services, logger });
+  dispatcher.start();
   return {
     config,
     db,
@@ -42,7 +52,9 @@ export async function createRamp(config: Config, options: { logger?: Logger } = 
       return url();
     },
     async close() {
+      await dispatcher.stop();
       await http.close();
+      await notifier.close();
       await db.close();
     },
   };

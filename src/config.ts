@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 
 const flag = z
@@ -26,14 +27,48 @@ const ConfigSchema = z.object({
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
   /** Create the demo partner and print its sandbox key on first start. */
   BOOTSTRAP_DEMO_PARTNER: flag.default(true),
-  GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(1).default(12),
-  GRAPHQL_MAX_COMPLEXITY: z.coerce.number().int().min(1).default(5000),
+  /** Sandbox rate table: US dollars for one euro / one dirham (USD, USDC and USDT are 1). */
+  SANDBOX_RATE_EUR: z.string().regex(/^[0-9]+(\.[0-9]+)?$/, 'must be a decimal').default('1.08'),
+  SANDBOX_RATE_AED: z.string().regex(/^[0-9]+(\.[0-9]+)?$/, 'must be a decimal').default('0.2723'),
+  /** How long a quote can be turned into a transfer. */
+  QUOTE_TTL_SECONDS: z.coerce.number().int().min(1).default(900),
+  /** How long a pending transfer waits for its deposit before it expires. */
+  DEPOSIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(3 * 24 * 3600),
+  /** Smallest and largest transfer, valued in US dollars at the quote's rate. */
+  TRANSFER_MIN_USD: z.string().regex(/^[0-9]+(\.[0-9]+)?$/, 'must be a decimal').default('1'),
+  TRANSFER_MAX_USD: z.string().regex(/^[0-9]+(\.[0-9]+)?$/, 'must be a decimal').default('1000000'),
+  /** Background jobs (deposit-window expiry, sandbox auto-settlement) poll this often; 0 turns them off. Default 5000, 0 under NODE_ENV=test. */
+  JOBS_INTERVAL_MS: z.coerce.number().int().min(0).optional(),
+  /** Sandbox only: move transfers along by themselves after this delay (deposit arrives, then settles). Off when unset. */
+  AUTO_SETTLE_DELAY_MS: z.coerce.number().int().min(0).optional(),
+  /** 32 random bytes, base64: encrypts webhook signing secrets at rest (AES-256-GCM). Required in production. */
+  WEBHOOK_SECRET_KEY: z
+    .string()
+    .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes, base64 encoded (openssl rand -base64 32)')
+    .optional(),
+  /** How long one webhook attempt may take (connect, send, answer) before it counts as failed. */
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  /** Multiplies the retry schedule (0, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h); 0.001 in tests. */
+  WEBHOOK_RETRY_TIME_SCALE: z.coerce.number().positive().max(100).default(1),
+  /** Webhook attempts one instance runs at the same time. */
+  WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(200).default(16),
+  /** How often the webhook dispatcher looks for work when no notification woke it (due retries, expired leases). */
+  WEBHOOK_POLL_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
+  /** How often an instance checks the outbox for events whose NOTIFY it missed. */
+  EVENTS_CATCHUP_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
 });
 
 export type Config = z.infer<typeof ConfigSchema> & {
   graphiqlEnabled: boolean;
   isProduction: boolean;
+  /** The key that encrypts webhook signing secrets at rest. */
+  webhookSecretKey: Buffer;
+  /** True when WEBHOOK_SECRET_KEY is unset outside production and a fixed, public development key is used. */
+  webhookSecretKeyIsDevelopmentKey: boolean;
 };
+
+// Fixed and public on purpose: only for development and tests, where no real secret is at stake.
+const DEVELOPMENT_WEBHOOK_SECRET_KEY = createHash('sha256').update('ramp development webhook secret key').digest();
 
 /** Parses the environment once at start; a bad value stops the process with a clear message. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -43,10 +78,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`Invalid configuration: ${problems}`);
   }
   const isProduction = parsed.data.NODE_ENV === 'production';
+  if (isProduction && !parsed.data.WEBHOOK_SECRET_KEY) {
+    throw new Error('Invalid configuration: WEBHOOK_SECRET_KEY is required when NODE_ENV=production');
+  }
   return {
     ...parsed.data,
     isProduction,
     graphiqlEnabled: parsed.data.GRAPHQL_INTROSPECTION ?? !isProduction,
+    webhookSecretKey: parsed.data.WEBHOOK_SECRET_KEY ? Buffer.from(parsed.data.WEBHOOK_SECRET_KEY, 'base64') : DEVELOPMENT_WEBHOOK_SECRET_KEY,
+    webhookSecretKeyIsDevelopmentKey: !parsed.data.WEBHOOK_SECRET_KEY,
   };
 }
 

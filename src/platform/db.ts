@@ -18,15 +18,21 @@ export interface Database {
   close(): Promise<void>;
 }
 
-type DatabaseOptions = Pick<Config, 'DATABASE_URL' | 'DATA_DIR'> & { debug?: boolean };
+type DatabaseOptions = Pick<Config, 'DATABASE_URL' | 'DATA_DIR'> & {
+  debug?: boolean;
+  /** Where MikroORM's own messages (migrations applied) go; silent when absent. */
+  log?: (message: string) => void;
+};
 
 /** PostgreSQL when DATABASE_URL is set, else embedded PGlite; migrations applied before use. */
 export async function openDatabase(config: DatabaseOptions): Promise<Database> {
   const common = {
     entities,
     extensions: [Migrator],
-    migrations: { migrationsList: migrations, transactional: true, allOrNothing: true },
+    migrations: { migrationsList: migrations, transactional: true, allOrNothing: true, snapshot: false },
     debug: config.debug ?? false,
+    logger: config.log ?? (() => {}),
+    colors: false,
     // Every request forks its own EntityManager; using the global one is a bug we want to see.
     allowGlobalContext: false,
   };

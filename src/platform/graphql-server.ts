@@ -1,7 +1,7 @@
 import { useDisableIntrospection } from '@graphql-yoga/plugin-disable-introspection';
 import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { type ExecutionArgs, GraphQLError, Kind, parse } from 'graphql';
+import { type ExecutionArgs, Kind, parse } from 'graphql';
 import { createGraphQLError, createYoga, type YogaServerInstance } from 'graphql-yoga';
 import { useServer } from 'graphql-ws/use/ws';
 import { randomUUID } from 'node:crypto';
@@ -9,13 +9,14 @@ import { WebSocketServer } from 'ws';
 import type { Config } from '../config.js';
 import { DomainError } from '../domain/errors.js';
 import type { GraphQLContext } from '../graphql/context.js';
+import { useQueryLimits } from '../graphql/limits.js';
 import { schema } from '../graphql/schema.js';
 import type { Services } from '../services.js';
 import { authenticate } from './auth.js';
 import type { Database } from './db.js';
 import type { Logger } from './logging.js';
 
-type ServerContext = { req?: FastifyRequest; reply?: FastifyReply; authorization?: string; requestId?: string };
+type ServerContext = { req?: FastifyRequest; reply?: FastifyReply; authorization?: string; requestId?: string; params?: unknown };
 
 /** An operation that only asks for the schema needs no key, so GraphiQL can load before one is set. */
 function isIntrospectionOnly(query: string | undefined): boolean {
@@ -68,17 +69,18 @@ export function mountGraphQL(app: FastifyInstance, deps: { config: Config; db: D
     },
     maskedErrors: {
       maskError: (error, message) => {
-        const original = error instanceof GraphQLError ? error.originalError : error;
-        if (error instanceof GraphQLError && (!original || original instanceof GraphQLError)) return error;
-        if (original instanceof DomainError) {
-          return createGraphQLError(original.message, { extensions: { code: original.code } });
-        }
+        // Duck-typed: graphql may be loaded twice (CJS and ESM), so instanceof is not reliable here.
+        const original = (error as { originalError?: unknown }).originalError;
+        if (original instanceof DomainError) return createGraphQLError(original.message, { extensions: { code: original.code } });
+        const isGraphQLError = (e: unknown) => e instanceof Error && e.name === 'GraphQLError';
+        if (isGraphQLError(error) && (!original || isGraphQLError(original))) return error as Error;
         const requestId = randomUUID();
-        logger.error({ err: original, requestId }, 'unexpected GraphQL error');
+        logger.error({ err: original ?? error, requestId }, 'unexpected GraphQL error');
         return createGraphQLError(message, { extensions: { code: 'INTERNAL_SERVER_ERROR', requestId } });
       },
     },
     plugins: [
+      useQueryLimits(),
       useCSRFPrevention({ requestHeaders: ['x-graphql-yoga-csrf', 'apollo-require-preflight'] }),
       ...(config.graphiqlEnabled ? [] : [useDisableIntrospection()]),
     ],
@@ -117,7 +119,7 @@ export function mountGraphQL(app: FastifyInstance, deps: { config: Config; db: D
       execute: (args: ExecutionArgs) => (args.rootValue as { execute: (a: ExecutionArgs) => unknown }).execute(args) as never,
       subscribe: (args: ExecutionArgs) => (args.rootValue as { subscribe: (a: ExecutionArgs) => unknown }).subscribe(args) as never,
       onSubscribe: async (ctx, _id, params) => {
-        const enveloped = yoga.getEnveloped({ authorization: ctx.extra.authorization, requestId: randomUUID() });
+        const enveloped = yoga.getEnveloped({ authorization: ctx.extra.authorization, requestId: randomUUID(), params });
         const document = enveloped.parse(params.query);
         const errors = enveloped.validate(enveloped.schema, document);
         if (errors.length) return errors;

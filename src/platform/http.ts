@@ -3,18 +3,29 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequ
 import { randomUUID } from 'node:crypto';
 import type { Config } from '../config.js';
 import { customerRoutes } from '../modules/customers/rest.js';
+import { kycPageRoutes } from '../modules/customers/kyc-page.js';
+import { kycImportRoutes } from '../modules/kyc-import/rest.js';
+import { kybRoutes } from '../modules/kyb/rest.js';
+import { bankAccountRoutes } from '../modules/bank-accounts/rest.js';
+import { virtualAccountRoutes } from '../modules/virtual-accounts/rest.js';
+import { transferRoutes } from '../modules/transfers/rest.js';
+import { docsRoutes } from '../modules/docs/rest.js';
+import { partnerRoutes } from '../modules/partners/rest.js';
 import type { Services } from '../services.js';
 import { authenticate } from './auth.js';
 import type { Database } from './db.js';
 import { mountGraphQL } from './graphql-server.js';
 import { encryptusEnvelope, problemJson, toProblem } from './http-errors.js';
 import type { Logger } from './logging.js';
+import { eventRoutes } from '../modules/events/rest.js';
+import { webhookRoutes } from '../modules/webhooks/rest.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 /** Routes that need an API key; /graphql authenticates in its own context. */
 const AUTHENTICATED_PREFIXES = ['/v0/', '/v1/', '/v1//', '/auth/'];
 
-const isEncryptus = (request: FastifyRequest) => request.url.startsWith('/v1/');
+// /auth/importKYC comes from Encryptus too, so it answers in their envelope (issue 3; README "KYC and KYB").
+const isEncryptus = (request: FastifyRequest) => request.url.startsWith('/v1/') || request.url.startsWith('/auth/');
 
 export interface HttpApp {
   app: FastifyInstance;
@@ -73,7 +84,17 @@ export async function buildHttpApp(deps: { config: Config; db: Database; service
     return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'database unreachable', database: db.kind });
   });
 
+  await docsRoutes(app);
   customerRoutes(app, services);
+  kycPageRoutes(app, services);
+  kycImportRoutes(app, services);
+  kybRoutes(app, services);
+  bankAccountRoutes(app, services);
+  virtualAccountRoutes(app, services);
+  transferRoutes(app, services);
+  partnerRoutes(app, services);
+  webhookRoutes(app, services);
+  eventRoutes(app, services);
   const graphql = mountGraphQL(app, deps);
 
   return {

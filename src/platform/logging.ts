@@ -23,13 +23,13 @@ const SECRET_FIELDS = [
   'providersharedtoken',
 ];
 
-export function createLogger(level: string): Logger {
+export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
   return pino({
     level,
     redact: {
       paths: [...SECRET_FIELDS, ...SECRET_FIELDS.map((f) => `*.${f}`), ...SECRET_FIELDS.map((f) => `*.*.${f}`), 'req.headers.authorization'],
       censor: '[redacted]',
     },
-  });
+  }, destination);
 }
 export type { Logger };

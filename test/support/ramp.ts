@@ -4,6 +4,7 @@ import { createRamp, type Ramp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import type { Environment } from '../../src/domain/environment.js';
 import { ensurePartner, issueApiKey } from '../../src/modules/partners/service.js';
+import type { Logger } from '../../src/platform/logging.js';
 
 /** Admin connection used only to create and drop each test file's own database. */
 const ADMIN_URL = process.env.TEST_DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -46,16 +47,16 @@ export async function freshDatabaseEnv(): Promise<{ env: Record<string, string>;
   };
 }
 
-export async function startRamp(env: Record<string, string> = {}): Promise<TestRamp> {
+export async function startRamp(env: Record<string, string> = {}, options: { logger?: Logger } = {}): Promise<TestRamp> {
   const database = await freshDatabaseEnv();
   const config = loadConfig({ NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', ...database.env, ...env });
-  const ramp = await createRamp(config);
+  const ramp = await createRamp(config, options);
   const url = await ramp.listen();
-  if (!ramp.demoKey) throw new Error('a fresh database must bootstrap the demo partner');
+  if (!ramp.demoKey && config.BOOTSTRAP_DEMO_PARTNER) throw new Error('a fresh database must bootstrap the demo partner');
   return {
     ramp,
     url,
-    key: ramp.demoKey,
+    key: ramp.demoKey ?? '',
     async keyFor(partnerName, environment = 'sandbox') {
       const em = ramp.db.fork();
       const { partner } = await ensurePartner(em, partnerName);

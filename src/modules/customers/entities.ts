@@ -18,6 +18,8 @@ const CustomerSchema = defineEntity({
     address: p.json<CustomerAddress>().nullable(),
     kycStatusBreakdown: p.json<KycRailStatus[]>(),
     kycSubStatus: p.text().nullable(),
+    /** Secret part of the sandbox KYC page link: the link alone lets a tester act on this customer. */
+    kycPageToken: p.text(),
     /** What PUT /v0/customers/{id} carried: provider token, identifying information, documents. */
     profile: p.json<CustomerProfile>(),
     createdAt: p.datetime(),

@@ -1,5 +1,5 @@
 import { resolveCursorConnection, type ResolveCursorConnectionArgs } from '@pothos/plugin-relay';
-import { KYC_STATUSES } from '../../domain/kyc.js';
+import { KYC_STATUSES, kycStatusOf } from '../../domain/kyc.js';
 import { builder } from '../../graphql/builder.js';
 import { scopeOf } from '../../graphql/context.js';
 import { MUTATION_ERRORS, nullIfNotFound } from '../../graphql/errors.js';
@@ -34,9 +34,18 @@ const KycRailStatusRef = builder
 
 const KycRef = builder.objectRef<Customer>('Kyc').implement({
   fields: (t) => ({
+    status: t.field({
+      type: KycStatusEnum,
+      description: 'The customer-level status (every rail moves together; see the README for the transitions).',
+      resolve: (c) => kycStatusOf(c.kycStatusBreakdown),
+    }),
     statusBreakdown: t.field({ type: [KycRailStatusRef], resolve: (c) => c.kycStatusBreakdown }),
     subStatus: t.exposeString('kycSubStatus', { nullable: true }),
-    kycFlowLink: t.string({ resolve: (c, _, ctx) => ctx.services.customers.kycFlowLink(c) }),
+    kycFlowLink: t.string({
+      nullable: true,
+      description: 'Sandbox: the hosted verification page (the link is its own credential). Null in production.',
+      resolve: (c, _, ctx) => ctx.services.customers.kycFlowLink(c),
+    }),
   }),
 });
 
@@ -159,11 +168,19 @@ builder.mutationFields((t) => ({
   }),
   simulateKycDecision: t.field({
     type: CustomerRef,
-    description: 'Sandbox only: approve or reject the customer as the KYC provider would (ForbiddenError in production).',
+    description:
+      'Sandbox only: approve or reject the customer as the KYC provider would (ForbiddenError in production; ConflictError kyc_transition_not_allowed when the transition table forbids it, e.g. once approved).',
     errors: { types: MUTATION_ERRORS },
     args: { customerId: t.arg.id({ required: true }), decision: t.arg({ type: KycDecisionEnum, required: true }) },
     resolve: (_, { customerId, decision }, ctx) =>
       ctx.services.customers.decideKyc(scopeOf(ctx), String(customerId), decision === 'APPROVED' ? 'approved' : 'rejected'),
+  }),
+  simulateKycSubmission: t.field({
+    type: CustomerRef,
+    description: 'Sandbox only: the applicant submits the verification form, moving KYC to in_review (as on the hosted page).',
+    errors: { types: MUTATION_ERRORS },
+    args: { customerId: t.arg.id({ required: true }) },
+    resolve: (_, { customerId }, ctx) => ctx.services.customers.submitKyc(scopeOf(ctx), String(customerId)),
   }),
   updateCustomer: t.field({
     type: CustomerRef,

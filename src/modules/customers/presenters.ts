@@ -1,7 +1,7 @@
 import type { Customer } from './entities.js';
 
 /** The customer as REST shows it (spec §2.1); also the payload of its events. */
-export function presentCustomer(customer: Customer, kycFlowLink: string) {
+export function presentCustomer(customer: Customer, kycFlowLink: string | null) {
   return {
     customer_id: customer.id,
     email: customer.email,

@@ -1,14 +1,15 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import { randomUUID } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/sql';
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { ConflictError, NotFoundError, ValidationError, fieldError } from '../../domain/errors.js';
-import { type KycDecision, decideKyc, kycBreakdown } from '../../domain/kyc.js';
-import { assertSandbox } from '../../domain/environment.js';
+import { type KycDecision, type KycRailStatus, type KycStatus, type KycSubStatus, kycBreakdown, kycStatusOf, moveKyc, stepKyc } from '../../domain/kyc.js';
+import { type Actor, assertSandbox } from '../../domain/environment.js';
 import { parseInput } from '../../domain/validation.js';
 import { recordEvent } from '../../platform/outbox.js';
 import { type KeysetPage, keysetQuery } from '../../platform/pagination.js';
 import { type Scope, isUuid, tenantOf } from '../../platform/scope.js';
 import { Customer } from './entities.js';
-import { CreateCustomerInput, CustomerFilterInput, UpdateCustomerInput } from './inputs.js';
+import { CreateCustomerInput, CustomerFilterInput, type CustomerAddress, type CustomerProfile, UpdateCustomerInput } from './inputs.js';
 import { presentCustomer } from './presenters.js';
 
 const emailTaken = () =>
@@ -19,9 +20,48 @@ export interface CustomerServiceOptions {
   publicUrl: () => string;
 }
 
+/** A person whose identity a KYC provider verified (see kyc-import). */
+export interface VerifiedIdentity {
+  email: string;
+  firstName: string;
+  lastName: string;
+  address: CustomerAddress;
+  profile: CustomerProfile;
+}
+
+/** 192 random bits: the sandbox KYC page link is a capability, so it must not be guessable. */
+const newKycPageToken = () => randomBytes(24).toString('base64url');
+const digest = (value: string) => createHash('sha256').update(value).digest();
+const sameToken = (given: string, stored: string) => timingSafeEqual(digest(given), digest(stored));
+
 export function customerService(options: CustomerServiceOptions) {
-  const kycFlowLink = (customer: Customer) => `${options.publicUrl()}/sandbox/kyc/${customer.id}`;
+  // Production has no hosted flow (a real provider's link would go here), so no link rather than a dead one.
+  const kycFlowLink = (customer: Customer) =>
+    customer.environment === 'sandbox'
+      ? `${options.publicUrl()}/sandbox/kyc/${customer.id}?token=${encodeURIComponent(customer.kycPageToken)}`
+      : null;
   const view = (customer: Customer) => presentCustomer(customer, kycFlowLink(customer));
+
+  /**
+   * Every KYC change goes through here: the new breakdown and sub status, and the
+   * `customer.kycs.updated` event in the same transaction.
+   */
+  async function changeKyc(em: EntityManager, actor: Actor, customer: Customer, change: { breakdown: KycRailStatus[]; subStatus: KycSubStatus }) {
+    customer.kycStatusBreakdown = change.breakdown;
+    customer.kycSubStatus = change.subStatus;
+    customer.updatedAt = new Date();
+    await em.flush();
+    await recordEvent(em, actor, { type: 'customer.kycs.updated', entityType: 'customer', entityId: customer.id, payload: view(customer) });
+  }
+
+  /** Moves one customer's KYC to `to` through the transition table (409 when the table has no way). */
+  async function moveCustomerKyc(scope: Scope, id: string, to: KycStatus): Promise<Customer> {
+    return scope.em.transactional(async (em) => {
+      const customer = await get({ ...scope, em }, id);
+      await changeKyc(em, scope.actor, customer, moveKyc(kycStatusOf(customer.kycStatusBreakdown), to));
+      return customer;
+    });
+  }
 
   async function get({ em, actor }: Scope, id: string): Promise<Customer> {
     const customer = isUuid(id) ? await em.findOne(Customer, { id, ...tenantOf(actor) }) : null;
@@ -39,40 +79,48 @@ export function customerService(options: CustomerServiceOptions) {
     }
   }
 
+  async function create(scope: Scope, input: unknown): Promise<Customer> {
+    const data = parseInput(CreateCustomerInput, input);
+    return scope.em.transactional(async (em) => {
+      const now = new Date();
+      const customer = em.create(Customer, {
+        id: randomUUID(),
+        ...tenantOf(scope.actor),
+        email: data.email,
+        type: data.type,
+        firstName: data.first_name ?? null,
+        lastName: data.last_name ?? null,
+        companyName: data.company_name ?? null,
+        address: data.address ?? null,
+        kycStatusBreakdown: kycBreakdown('not_started'),
+        kycSubStatus: null,
+        kycPageToken: newKycPageToken(),
+        profile: {},
+        createdAt: now,
+        updatedAt: now,
+      });
+      await flushUnique({ ...scope, em });
+      await recordEvent(em, scope.actor, {
+        type: 'customer.created',
+        entityType: 'customer',
+        entityId: customer.id,
+        payload: view(customer),
+      });
+      return customer;
+    });
+  }
+
+  /** The caller's customer with this email, if any (emails are stored lower-cased). */
+  async function findByEmail({ em, actor }: Scope, email: string): Promise<Customer | null> {
+    return em.findOne(Customer, { email: email.trim().toLowerCase(), ...tenantOf(actor) });
+  }
+
   return {
     view,
     kycFlowLink,
     get,
-
-    async create(scope: Scope, input: unknown): Promise<Customer> {
-      const data = parseInput(CreateCustomerInput, input);
-      return scope.em.transactional(async (em) => {
-        const now = new Date();
-        const customer = em.create(Customer, {
-          id: randomUUID(),
-          ...tenantOf(scope.actor),
-          email: data.email,
-          type: data.type,
-          firstName: data.first_name ?? null,
-          lastName: data.last_name ?? null,
-          companyName: data.company_name ?? null,
-          address: data.address ?? null,
-          kycStatusBreakdown: kycBreakdown('not_started'),
-          kycSubStatus: null,
-          profile: {},
-          createdAt: now,
-          updatedAt: now,
-        });
-        await flushUnique({ ...scope, em });
-        await recordEvent(em, scope.actor, {
-          type: 'customer.created',
-          entityType: 'customer',
-          entityId: customer.id,
-          payload: view(customer),
-        });
-        return customer;
-      });
-    },
+    create,
+    findByEmail,
 
     async update(scope: Scope, id: string, input: unknown): Promise<Customer> {
       const data = parseInput(UpdateCustomerInput, input);
@@ -94,22 +142,12 @@ export function customerService(options: CustomerServiceOptions) {
         if (company_name !== undefined) customer.companyName = company_name;
         if (address !== undefined) customer.address = address;
         customer.profile = { ...customer.profile, ...profile };
-        const submitsKyc = profile.external_kyc_provider_data || profile.identifying_information || profile.documents;
-        const kycStarts = submitsKyc && customer.kycStatusBreakdown.every((r) => r.status === 'not_started');
-        if (kycStarts) {
-          customer.kycStatusBreakdown = kycBreakdown('pending');
-          customer.kycSubStatus = 'kyc_form_submission_started';
-        }
         customer.updatedAt = new Date();
         await flushUnique({ ...scope, em });
-        if (kycStarts) {
-          await recordEvent(em, scope.actor, {
-            type: 'customer.kycs.updated',
-            entityType: 'customer',
-            entityId: customer.id,
-            payload: view(customer),
-          });
-        }
+        // KYC data starts a verification (or, after a rejection, a resubmission); otherwise it is stored as is.
+        const submitsKyc = profile.external_kyc_provider_data || profile.identifying_information || profile.documents;
+        const started = submitsKyc ? stepKyc(kycStatusOf(customer.kycStatusBreakdown), 'start') : null;
+        if (started) await changeKyc(em, scope.actor, customer, started);
         return customer;
       });
     },
@@ -125,24 +163,76 @@ export function customerService(options: CustomerServiceOptions) {
       );
     },
 
-    /** Sandbox: approve or reject a customer's KYC on every rail, as the verification provider would. */
+    /** Sandbox: the applicant submits the verification form (→ in_review), as on the hosted page. */
+    async submitKyc(scope: Scope, id: string): Promise<Customer> {
+      assertSandbox(scope.actor);
+      return moveCustomerKyc(scope, id, 'in_review');
+    },
+
+    /**
+     * Sandbox: approve or reject a customer's KYC on every rail, as the verification provider
+     * would. A customer that has not submitted yet walks the table's steps to the decision.
+     */
     async decideKyc(scope: Scope, id: string, decision: KycDecision): Promise<Customer> {
       assertSandbox(scope.actor);
+      return moveCustomerKyc(scope, id, decision);
+    },
+
+    /**
+     * A complete business profile (KYB) goes to compliance review. Customers already in review
+     * or approved stay where they are: more documents do not restart a verification.
+     */
+    async requestKycReview(scope: Scope, id: string): Promise<Customer> {
       return scope.em.transactional(async (em) => {
         const customer = await get({ ...scope, em }, id);
-        const outcome = decideKyc(decision);
-        customer.kycStatusBreakdown = outcome.breakdown;
-        customer.kycSubStatus = outcome.subStatus;
-        customer.updatedAt = new Date();
-        await em.flush();
-        await recordEvent(em, scope.actor, {
-          type: 'customer.kycs.updated',
-          entityType: 'customer',
-          entityId: customer.id,
-          payload: view(customer),
-        });
+        const status = kycStatusOf(customer.kycStatusBreakdown);
+        if (status !== 'in_review' && status !== 'approved') await changeKyc(em, scope.actor, customer, moveKyc(status, 'in_review'));
         return customer;
       });
+    },
+
+    /**
+     * Records what a KYC provider verified: creates the individual customer with this email, or
+     * updates it with the verified names and address, and moves its KYC to the provider's result
+     * (unchanged when already there; 409 when the table forbids it, e.g. approved → rejected).
+     */
+    async applyVerifiedIdentity(scope: Scope, identity: VerifiedIdentity, result: KycStatus): Promise<{ customer: Customer; created: boolean }> {
+      return scope.em.transactional(async (em) => {
+        const txScope = { ...scope, em };
+        const existing = await findByEmail(txScope, identity.email);
+        if (existing?.type === 'corporate') {
+          throw new ConflictError('kyc_import_customer_is_corporate', 'The customer with this email is corporate; a KYC import verifies individuals');
+        }
+        const customer =
+          existing ??
+          (await create(txScope, {
+            email: identity.email,
+            type: 'individual',
+            first_name: identity.firstName,
+            last_name: identity.lastName,
+            address: identity.address,
+          }));
+        customer.firstName = identity.firstName;
+        customer.lastName = identity.lastName;
+        customer.address = identity.address;
+        customer.profile = { ...customer.profile, ...identity.profile };
+        customer.updatedAt = new Date();
+        await em.flush();
+        const status = kycStatusOf(customer.kycStatusBreakdown);
+        if (status !== result) await changeKyc(em, scope.actor, customer, moveKyc(status, result));
+        return { customer, created: !existing };
+      });
+    },
+
+    /**
+     * The sandbox KYC page's access check: the link's token is the credential (no API key), so
+     * a wrong token, an unknown id and a production customer all look the same: 404.
+     * Returns the customer's own scope, so the page calls the same use cases as the API.
+     */
+    async kycPageScope(em: EntityManager, id: string, token: string | undefined): Promise<Scope> {
+      const customer = isUuid(id) ? await em.findOne(Customer, { id, environment: 'sandbox' }) : null;
+      if (!customer || !token || !sameToken(token, customer.kycPageToken)) throw new NotFoundError('Customer');
+      return { em, actor: { partnerId: customer.partnerId, environment: 'sandbox', apiKeyId: 'sandbox-kyc-page' } };
     },
 
     /** Batch load for GraphQL dataloaders: only the caller's customers come back. */

@@ -1,5 +1,6 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { ENVIRONMENTS } from '../../domain/environment.js';
+import { FIAT_CURRENCIES, NETWORKS, TOKENS } from '../../domain/money.js';
 
 const PartnerSchema = defineEntity({
   name: 'Partner',
@@ -38,4 +39,46 @@ const ApiKeySchema = defineEntity({
 export class ApiKey extends ApiKeySchema.class {}
 ApiKeySchema.setClass(ApiKey);
 
-export const partnerEntities = [Partner, ApiKey];
+/** A wallet the partner allows for deposits and withdrawals (Encryptus forensics whitelist). */
+const WhitelistedWalletAddressSchema = defineEntity({
+  name: 'WhitelistedWalletAddress',
+  tableName: 'whitelisted_wallet_addresses',
+  properties: {
+    id: p.uuid().primary(),
+    partnerId: p.uuid(),
+    environment: p.enum(ENVIRONMENTS),
+    /** As the partner sent it (validated for the network; EVM case kept as given). */
+    address: p.text(),
+    coin: p.enum(TOKENS),
+    network: p.enum(NETWORKS),
+    label: p.text(),
+    createdAt: p.datetime(),
+  },
+});
+export class WhitelistedWalletAddress extends WhitelistedWalletAddressSchema.class {}
+WhitelistedWalletAddressSchema.setClass(WhitelistedWalletAddress);
+
+/** A bank account the partner allows for sell orders and fiat withdrawals. */
+const WhitelistedBankAccountSchema = defineEntity({
+  name: 'WhitelistedBankAccount',
+  tableName: 'whitelisted_bank_accounts',
+  properties: {
+    id: p.uuid().primary(),
+    partnerId: p.uuid(),
+    environment: p.enum(ENVIRONMENTS),
+    accountHolderName: p.text(),
+    accountHolderAddress: p.text(),
+    beneficiaryBankName: p.text(),
+    beneficiaryBankAddress: p.text(),
+    beneficiaryBankCountry: p.text(),
+    /** IBAN in electronic format (no spaces, upper case) or a domestic account number; shown masked after creation. */
+    bankAccountNumber: p.text(),
+    bicSwift: p.text(),
+    fiatCurrency: p.enum(FIAT_CURRENCIES),
+    createdAt: p.datetime(),
+  },
+});
+export class WhitelistedBankAccount extends WhitelistedBankAccountSchema.class {}
+WhitelistedBankAccountSchema.setClass(WhitelistedBankAccount);
+
+export const partnerEntities = [Partner, ApiKey, WhitelistedWalletAddress, WhitelistedBankAccount];

@@ -1,8 +1,17 @@
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/sql';
 import { randomUUID } from 'node:crypto';
 import type { Environment } from '../../domain/environment.js';
+import { ConflictError, NotFoundError } from '../../domain/errors.js';
+import { parseInput } from '../../domain/validation.js';
 import { mintApiKey } from '../../platform/auth.js';
-import { ApiKey, Partner } from './entities.js';
+import { type Scope, isUuid, tenantOf } from '../../platform/scope.js';
+import type { CustomerService } from '../customers/service.js';
+import { partnerBalances } from './balances.js';
+import { depositAddresses } from './deposit-addresses.js';
+import { ApiKey, Partner, WhitelistedBankAccount, WhitelistedWalletAddress } from './entities.js';
+import { WhitelistBankAccountInput, WhitelistWalletAddressInput } from './inputs.js';
+import type { AccountInfo } from './presenters.js';
 
 export const DEMO_PARTNER_NAME = 'Demo Partner';
 
@@ -39,3 +48,91 @@ export async function bootstrapDemoPartner(em: EntityManager): Promise<string | 
     return issueApiKey(tx, partner, 'sandbox');
   });
 }
+
+const USER_LIST_LIMIT = 1000;
+
+export interface PartnerServiceDeps {
+  /** accountInfo's `user_list` comes from the customers module, through its service. */
+  customers: Pick<CustomerService, 'list' | 'view'>;
+}
+
+/** Runs a flush where a unique index refuses duplicates, turning the violation into a 409. */
+async function flushOrConflict(em: EntityManager, conflict: () => ConflictError) {
+  try {
+    await em.flush();
+  } catch (error) {
+    if (error instanceof UniqueConstraintViolationException) throw conflict();
+    throw error;
+  }
+}
+
+/** The partner's own account: its record, whitelists, deposit addresses and balances. */
+export function partnerService({ customers }: PartnerServiceDeps) {
+  async function get({ em, actor }: Scope): Promise<Partner> {
+    const partner = await em.findOne(Partner, { id: actor.partnerId });
+    if (!partner) throw new NotFoundError('Partner');
+    return partner;
+  }
+
+  async function getWalletAddress({ em, actor }: Scope, id: string): Promise<WhitelistedWalletAddress> {
+    const entry = isUuid(id) ? await em.findOne(WhitelistedWalletAddress, { id, ...tenantOf(actor) }) : null;
+    if (!entry) throw new NotFoundError('Whitelisted wallet address');
+    return entry;
+  }
+
+  async function getBankAccount({ em, actor }: Scope, id: string): Promise<WhitelistedBankAccount> {
+    const entry = isUuid(id) ? await em.findOne(WhitelistedBankAccount, { id, ...tenantOf(actor) }) : null;
+    if (!entry) throw new NotFoundError('Whitelisted bank account');
+    return entry;
+  }
+
+  const walletAddresses = ({ em, actor }: Scope) =>
+    em.find(WhitelistedWalletAddress, tenantOf(actor), { orderBy: { createdAt: 'asc', id: 'asc' } });
+  const bankAccounts = ({ em, actor }: Scope) =>
+    em.find(WhitelistedBankAccount, tenantOf(actor), { orderBy: { createdAt: 'asc', id: 'asc' } });
+
+  return {
+    get,
+    walletAddresses,
+    bankAccounts,
+    depositAddresses: (scope: Scope) => depositAddresses(scope.actor),
+    balances: (scope: Scope) => partnerBalances(scope),
+    getWalletAddress,
+    getBankAccount,
+
+    async whitelistWalletAddress(scope: Scope, input: unknown): Promise<WhitelistedWalletAddress> {
+      const data = parseInput(WhitelistWalletAddressInput, input);
+      return scope.em.transactional(async (em) => {
+        const entry = em.create(WhitelistedWalletAddress, { id: randomUUID(), ...tenantOf(scope.actor), ...data, createdAt: new Date() });
+        await flushOrConflict(em, () => new ConflictError('wallet_address_already_whitelisted', 'This address is already whitelisted for this coin and network'));
+        return entry;
+      });
+    },
+
+    async whitelistBankAccount(scope: Scope, input: unknown): Promise<WhitelistedBankAccount> {
+      const data = parseInput(WhitelistBankAccountInput, input);
+      return scope.em.transactional(async (em) => {
+        const entry = em.create(WhitelistedBankAccount, { id: randomUUID(), ...tenantOf(scope.actor), ...data, createdAt: new Date() });
+        await flushOrConflict(em, () => new ConflictError('bank_account_already_whitelisted', 'This bank account is already whitelisted for this currency'));
+        return entry;
+      });
+    },
+
+    /** Everything `GET /v1/partners/accountInfo` shows, read in the caller's environment only. */
+    async accountInfo(scope: Scope): Promise<AccountInfo> {
+      const partner = await get(scope);
+      // Newest first, so that a partner with more customers than the cap sees its recent ones.
+      const users = await customers.list(scope, {}, { limit: USER_LIST_LIMIT, inverted: true });
+      return {
+        partner,
+        environment: scope.actor.environment,
+        users: users.map(customers.view),
+        walletAddresses: await walletAddresses(scope),
+        bankAccounts: await bankAccounts(scope),
+        depositAddresses: depositAddresses(scope.actor),
+        balances: await partnerBalances(scope),
+      };
+    },
+  };
+}
+export type PartnerService = ReturnType<typeof partnerService>;

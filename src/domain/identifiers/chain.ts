@@ -1,0 +1,90 @@
+import { keccak_256 } from '@noble/hashes/sha3.js';
+import { sha256, sha512 } from '@noble/hashes/sha2.js';
+import { bytesToHex, concatBytes, utf8ToBytes } from '@noble/hashes/utils.js';
+import bs58 from 'bs58';
+import { EVM_NETWORKS, type Network } from '../money.js';
+
+/**
+ * Blockchain identifiers of the networks we settle on: wallet addresses and transaction hashes.
+ * Pure: validation is arithmetic on the string; nothing is looked up on chain.
+ */
+
+const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+const EVM_TX_HASH = /^0x[0-9a-fA-F]{64}$/;
+const TRON_TX_HASH = /^[0-9a-fA-F]{64}$/;
+/** Tron mainnet addresses are base58check of 0x41 ‖ 20-byte account ‖ 4-byte checksum (so they start with `T`). */
+const TRON_VERSION_BYTE = 0x41;
+
+const isEvm = (network: Network) => EVM_NETWORKS.includes(network);
+
+/** EIP-55: a hex letter is upper case exactly when the matching nibble of keccak256(lowercase address) is ≥ 8. */
+function toChecksumAddress(hex40: string): string {
+  const lower = hex40.toLowerCase();
+  const hash = bytesToHex(keccak_256(utf8ToBytes(lower)));
+  let out = '0x';
+  for (let i = 0; i < lower.length; i++) {
+    const char = lower[i]!;
+    out += parseInt(hash[i]!, 16) >= 8 ? char.toUpperCase() : char;
+  }
+  return out;
+}
+
+function isValidEvmAddress(address: string): boolean {
+  if (!EVM_ADDRESS.test(address)) return false;
+  const body = address.slice(2);
+  // All one case carries no checksum (EIP-55 keeps such addresses valid); mixed case must match it.
+  if (body === body.toLowerCase() || body === body.toUpperCase()) return true;
+  return toChecksumAddress(body) === address;
+}
+
+/** bs58 decoding that answers undefined instead of throwing on characters outside the alphabet. */
+const decodeBase58 = (text: string): Uint8Array | undefined => (text === '' ? undefined : bs58.decodeUnsafe(text));
+
+const doubleSha256Checksum = (payload: Uint8Array) => sha256(sha256(payload)).slice(0, 4);
+
+function isValidTronAddress(address: string): boolean {
+  const bytes = decodeBase58(address);
+  if (bytes?.length !== 25 || bytes[0] !== TRON_VERSION_BYTE) return false;
+  const expected = doubleSha256Checksum(bytes.slice(0, 21));
+  return expected.every((byte, i) => byte === bytes[21 + i]);
+}
+
+/** Solana addresses are ed25519 public keys (32 bytes) in base58; signatures (tx ids) are 64 bytes. */
+const isBase58OfLength = (text: string, length: number) => decodeBase58(text)?.length === length;
+
+export function isValidAddress(network: Network, address: string): boolean {
+  if (isEvm(network)) return isValidEvmAddress(address);
+  if (network === 'tron') return isValidTronAddress(address);
+  if (network === 'solana') return isBase58OfLength(address, 32);
+  return false;
+}
+
+export function isValidTransactionHash(network: Network, hash: string): boolean {
+  if (isEvm(network)) return EVM_TX_HASH.test(hash);
+  if (network === 'tron') return TRON_TX_HASH.test(hash);
+  if (network === 'solana') return isBase58OfLength(hash, 64);
+  return false;
+}
+
+/** Domain-separated digest of a seed, so an address and a hash made from the same seed are unrelated. */
+const digest = (kind: string, network: Network, seed: string) =>
+  sha512(utf8ToBytes(`ramp-sandbox:${kind}:${network}:${seed}`));
+
+/** A deterministic, valid address for sandbox deposits and tests (EIP-55 checksummed on EVM chains). */
+export function sandboxAddress(network: Network, seed: string): string {
+  const bytes = digest('address', network, seed);
+  if (isEvm(network)) return toChecksumAddress(bytesToHex(bytes.slice(0, 20)));
+  if (network === 'tron') {
+    const payload = concatBytes(Uint8Array.of(TRON_VERSION_BYTE), bytes.slice(0, 20));
+    return bs58.encode(concatBytes(payload, doubleSha256Checksum(payload)));
+  }
+  return bs58.encode(bytes.slice(0, 32));
+}
+
+/** A deterministic, valid transaction hash for the sandbox's simulated transfers and for tests. */
+export function sandboxTransactionHash(network: Network, seed: string): string {
+  const bytes = digest('transaction', network, seed);
+  if (isEvm(network)) return '0x' + bytesToHex(bytes.slice(0, 32));
+  if (network === 'tron') return bytesToHex(bytes.slice(0, 32));
+  return bs58.encode(bytes);
+}

@@ -1,0 +1,177 @@
+import { ValidationError, UnprocessableError, fieldError } from './errors.js';
+import { type Asset, DECIMAL_PATTERN, Decimal, type Network, SCALE, roundPaid, roundReceived } from './money.js';
+
+/**
+ * Quote maths: rates, fees and amounts in both directions. Pure and exact: every amount is a
+ * Decimal computed with 50 significant digits and rounded once, to its asset's unit, by the
+ * rule of DESIGN §1 — what the customer pays rounds up, what the customer receives rounds down.
+ */
+
+/** decimal.js keeps 20 significant digits by default; an amount times a rate needs more. */
+const Exact = Decimal.clone({ precision: 50 });
+const exact = (value: Decimal.Value) => new Exact(value.toString());
+
+/** Rates are quoted to 8 decimal places; the quoted rate is exactly the rate applied. */
+export const RATE_SCALE = 8;
+
+/** Where rates come from. `rate(from, to)` is how many units of `to` one unit of `from` buys. */
+export interface RateSource {
+  rate(from: Asset, to: Asset): Decimal;
+}
+
+/** US dollars per unit of each asset; the sandbox's whole market. */
+export type UsdValues = Record<Asset, Decimal>;
+
+/** The default source: a fixed table (USD 1; EUR and AED configured; USDC and USDT at par with USD). */
+export function sandboxRateSource(table: { eur: Decimal.Value; aed: Decimal.Value }): RateSource {
+  const usd: UsdValues = { usd: exact(1), usdc: exact(1), usdt: exact(1), eur: exact(table.eur), aed: exact(table.aed) };
+  for (const [asset, value] of Object.entries(usd)) {
+    if (!value.isFinite() || value.lte(0)) throw new Error(`sandbox rate of ${asset} must be positive`);
+  }
+  return { rate: (from, to) => usd[from].div(usd[to]) };
+}
+
+/** What Ramp pays on chain per transfer, in US dollars (sandbox figures of a typical stablecoin transfer). */
+export const NETWORK_FEES_USD: Record<Network, string> = {
+  ethereum: '2.00',
+  polygon: '0.05',
+  base: '0.05',
+  arbitrum: '0.10',
+  solana: '0.02',
+  tron: '1.00',
+};
+
+export interface PricingPolicy {
+  /** Smallest and largest transfer, valued in US dollars. */
+  minUsd: Decimal;
+  maxUsd: Decimal;
+  networkFeesUsd: Record<Network, Decimal.Value>;
+}
+
+export type QuoteSide = 'source' | 'destination';
+
+export interface QuoteRequest {
+  source: Asset;
+  destination: Asset;
+  /** The chain leg of the transfer: on-ramp the destination network, off-ramp the source network. */
+  network: Network;
+  side: QuoteSide;
+  /** The amount of `side`, already checked by `parseAmounts`. */
+  amount: Decimal;
+  platformFeeBps: number;
+  /** `developer_fee_percent`: 1.5 means 1.5 % of the source amount. */
+  developerFeePercent: Decimal;
+}
+
+export interface FeeParts {
+  platform: Decimal;
+  developer: Decimal;
+  network: Decimal;
+}
+
+export interface PricedQuote {
+  sourceAmount: Decimal;
+  destinationAmount: Decimal;
+  exchangeRate: Decimal;
+  /** Every fee is charged in the source asset, out of the source amount. */
+  fees: FeeParts;
+  feeAmount: Decimal;
+}
+
+const unit = (asset: Asset) => exact(1).div(exact(10).pow(SCALE[asset]));
+const sumFees = (f: FeeParts) => f.platform.add(f.developer).add(f.network);
+
+/**
+ * Exactly one of source_amount and destination_amount sets the direction of the calculation.
+ * Each must be a positive decimal string with no more places than its asset has.
+ */
+export function parseAmounts(
+  input: { source_amount?: string | undefined; destination_amount?: string | undefined },
+  assets: { source: Asset; destination: Asset },
+): { side: QuoteSide; amount: Decimal } {
+  const given = (['source', 'destination'] as const).filter((side) => input[`${side}_amount`] !== undefined);
+  if (given.length !== 1) {
+    const detail = 'exactly one of source_amount and destination_amount is required';
+    const code = given.length ? 'mutually_exclusive' : 'required';
+    throw new ValidationError([fieldError('/source_amount', code, detail), fieldError('/destination_amount', code, detail)]);
+  }
+  const side = given[0]!;
+  const pointer = `/${side}_amount`;
+  const text = input[`${side}_amount`]!;
+  const asset = assets[side];
+  if (!DECIMAL_PATTERN.test(text) || text.length > 40) {
+    throw new ValidationError([fieldError(pointer, 'invalid_decimal', 'must be a decimal string like "100.25"')]);
+  }
+  const amount = exact(text);
+  if (amount.lte(0)) throw new ValidationError([fieldError(pointer, 'not_positive', 'must be greater than zero')]);
+  if (amount.decimalPlaces() > SCALE[asset]) {
+    throw new ValidationError([fieldError(pointer, 'too_many_decimals', `${asset} has at most ${SCALE[asset]} decimal places`)]);
+  }
+  return { side, amount };
+}
+
+/** `developer_fee_percent`: a non-negative decimal of at most 100 with at most 8 decimal places (as on virtual accounts). */
+export function parseDeveloperFeePercent(text: string | undefined, pointer = '/developer_fee_percent'): Decimal {
+  if (text === undefined) return exact(0);
+  const invalid = (code: string, detail: string) => new ValidationError([fieldError(pointer, code, detail)]);
+  if (!DECIMAL_PATTERN.test(text) || text.length > 20) throw invalid('invalid_decimal', 'must be a non-negative decimal such as "0.5"');
+  const value = exact(text);
+  if (value.gt(100)) throw invalid('too_big', 'must be at most 100');
+  if (value.decimalPlaces() > 8) throw invalid('too_precise', 'must have at most 8 decimal places');
+  return value;
+}
+
+/** Fees of a source amount, each rounded up to the source asset's unit (the customer pays them). */
+function feesOf(request: QuoteRequest, sourceAmount: Decimal, rates: RateSource, policy: PricingPolicy): FeeParts {
+  const usdToSource = exact(rates.rate('usd', request.source));
+  return {
+    platform: roundPaid(sourceAmount.mul(request.platformFeeBps).div(10_000), request.source),
+    developer: roundPaid(sourceAmount.mul(request.developerFeePercent).div(100), request.source),
+    network: roundPaid(exact(policy.networkFeesUsd[request.network]).mul(usdToSource), request.source),
+  };
+}
+
+/** By source: fees come out of the source amount, the rest converts and rounds down. */
+function forward(request: QuoteRequest, sourceAmount: Decimal, rate: Decimal, rates: RateSource, policy: PricingPolicy) {
+  const fees = feesOf(request, sourceAmount, rates, policy);
+  const net = sourceAmount.sub(sumFees(fees));
+  const destinationAmount = net.gt(0) ? roundReceived(net.mul(rate), request.destination) : exact(0);
+  return { fees, destinationAmount };
+}
+
+/**
+ * By destination: the smallest source amount whose by-source quote delivers at least the
+ * requested destination amount. The closed form ignores the rounding of each fee part, so it
+ * can fall short by a few units; we step up unit by unit (at most a handful of steps).
+ */
+function smallestSourceFor(request: QuoteRequest, rate: Decimal, rates: RateSource, policy: PricingPolicy): Decimal {
+  const feeShare = exact(request.platformFeeBps).div(10_000).add(request.developerFeePercent.div(100));
+  if (feeShare.gte(1)) throw outOfRange('The fees take the whole amount');
+  const networkFee = feesOf({ ...request, platformFeeBps: 0, developerFeePercent: exact(0) }, exact(0), rates, policy).network;
+  let source = roundPaid(request.amount.div(rate).add(networkFee).div(exact(1).sub(feeShare)), request.source);
+  for (let step = 0; step < 64; step++) {
+    if (forward(request, source, rate, rates, policy).destinationAmount.gte(request.amount)) return source;
+    source = source.add(unit(request.source));
+  }
+  throw new Error('by-destination pricing did not converge');
+}
+
+const outOfRange = (message: string) => new UnprocessableError('amount_out_of_range', message);
+
+/** Prices a quote in either direction, and refuses amounts outside the configured limits. */
+export function priceQuote(request: QuoteRequest, rates: RateSource, policy: PricingPolicy): PricedQuote {
+  const rate = exact(rates.rate(request.source, request.destination)).toDecimalPlaces(RATE_SCALE, Decimal.ROUND_HALF_EVEN);
+  if (rate.lte(0)) throw new Error(`no rate from ${request.source} to ${request.destination}`);
+  const sourceAmount =
+    request.side === 'source' ? request.amount : smallestSourceFor(request, rate, rates, policy);
+  const { fees, destinationAmount: forwardDestination } = forward(request, sourceAmount, rate, rates, policy);
+  // By destination the customer gets exactly what was asked; the source rounded up covers it.
+  const destinationAmount = request.side === 'source' ? forwardDestination : request.amount;
+
+  const usdValue = sourceAmount.mul(exact(rates.rate(request.source, 'usd')));
+  if (usdValue.lt(policy.minUsd) || usdValue.gt(policy.maxUsd)) {
+    throw outOfRange(`A transfer must be worth between ${policy.minUsd.toString()} and ${policy.maxUsd.toString()} USD`);
+  }
+  if (destinationAmount.lte(0)) throw outOfRange('The amount does not cover the fees');
+  return { sourceAmount, destinationAmount, exchangeRate: rate, fees, feeAmount: sumFees(fees) };
+}

@@ -1,0 +1,39 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import { ENVIRONMENTS } from '../../domain/environment.js';
+import { ACCOUNT_HOLDER_TYPES, type AccountHolderAddress, BANK_ACCOUNT_TYPES, US_ACCOUNT_TYPES } from './inputs.js';
+
+/**
+ * A customer's own bank account that off-ramp payouts go to. Numbers are stored in full (a
+ * payout needs them) and normalised; every read but the creation response masks them.
+ */
+const ExternalAccountSchema = defineEntity({
+  name: 'ExternalAccount',
+  tableName: 'external_accounts',
+  properties: {
+    id: p.uuid().primary(),
+    partnerId: p.uuid(),
+    environment: p.enum(ENVIRONMENTS),
+    customerId: p.uuid(),
+    accountType: p.enum(BANK_ACCOUNT_TYPES),
+    bankName: p.text(),
+    accountHolderType: p.enum(ACCOUNT_HOLDER_TYPES),
+    accountHolderFirstName: p.text().nullable(),
+    accountHolderLastName: p.text().nullable(),
+    accountHolderBusinessName: p.text().nullable(),
+    accountHolderAddress: p.json<AccountHolderAddress>(),
+    /** IBAN variant. */
+    ibanNumber: p.text().nullable(),
+    /** IBAN and SWIFT variants. */
+    bic: p.text().nullable(),
+    /** US and SWIFT variants. */
+    accountNumber: p.text().nullable(),
+    /** US (ABA) and, optionally, SWIFT (national clearing code). */
+    routingNumber: p.text().nullable(),
+    usAccountType: p.enum(US_ACCOUNT_TYPES).nullable(),
+    createdAt: p.datetime(),
+  },
+});
+export class ExternalAccount extends ExternalAccountSchema.class {}
+ExternalAccountSchema.setClass(ExternalAccount);
+
+export const bankAccountEntities = [ExternalAccount];

@@ -1,0 +1,158 @@
+import { maskAccountNumber } from '../../domain/identifiers/bank.js';
+import { builder } from '../../graphql/builder.js';
+import { scopeOf } from '../../graphql/context.js';
+import { MUTATION_ERRORS, nullIfNotFound } from '../../graphql/errors.js';
+import { idempotentMutation } from '../../graphql/idempotency.js';
+import { checkIdempotencyKey } from '../../platform/idempotency.js';
+import { CustomerRef } from '../customers/graphql.js';
+import type { ExternalAccount } from './entities.js';
+import { ACCOUNT_HOLDER_TYPES, type AccountHolderAddress, BANK_ACCOUNT_TYPES, US_ACCOUNT_TYPES } from './inputs.js';
+
+const BankAccountTypeEnum = builder.enumType('BankAccountType', {
+  description: 'iban (IBANAccountDetails), us (USAccountDetails) or swift (InternationalWireAccountDetails)',
+  values: BANK_ACCOUNT_TYPES,
+});
+const AccountHolderTypeEnum = builder.enumType('AccountHolderType', { values: ACCOUNT_HOLDER_TYPES });
+const UsBankAccountTypeEnum = builder.enumType('UsBankAccountType', { values: US_ACCOUNT_TYPES });
+
+const AccountHolderAddressRef = builder.objectRef<AccountHolderAddress>('AccountHolderAddress').implement({
+  fields: (t) => ({
+    country: t.exposeString('country', { description: 'ISO 3166-1 alpha-2' }),
+    city: t.exposeString('city'),
+    streetLine1: t.exposeString('street_line_1'),
+    postalCode: t.exposeString('postal_code'),
+    state: t.exposeString('state', { nullable: true }),
+  }),
+});
+
+export const BankAccountRef = builder.objectRef<ExternalAccount>('BankAccount').implement({
+  description: "A customer's own bank account (external account) that off-ramp payouts go to. Numbers are always masked here.",
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    customer: t.field({ type: CustomerRef, resolve: (a) => a.customerId }),
+    accountType: t.field({ type: BankAccountTypeEnum, resolve: (a) => a.accountType }),
+    bankName: t.exposeString('bankName'),
+    accountHolderType: t.field({ type: AccountHolderTypeEnum, resolve: (a) => a.accountHolderType }),
+    accountHolderFirstName: t.exposeString('accountHolderFirstName', { nullable: true }),
+    accountHolderLastName: t.exposeString('accountHolderLastName', { nullable: true }),
+    accountHolderBusinessName: t.exposeString('accountHolderBusinessName', { nullable: true }),
+    accountHolderAddress: t.field({ type: AccountHolderAddressRef, resolve: (a) => a.accountHolderAddress }),
+    accountNumberMasked: t.string({
+      description: 'Last four characters of the IBAN or account number, e.g. …6789',
+      resolve: (a) => maskAccountNumber(a.ibanNumber ?? a.accountNumber ?? ''),
+    }),
+    bic: t.exposeString('bic', { nullable: true, description: 'iban and swift accounts' }),
+    routingNumber: t.exposeString('routingNumber', { nullable: true, description: 'ABA number of us accounts; clearing code of swift ones' }),
+    usAccountType: t.field({ type: UsBankAccountTypeEnum, nullable: true, resolve: (a) => a.usAccountType ?? null }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+  }),
+});
+
+const AccountHolderAddressInput = builder.inputType('AccountHolderAddressInput', {
+  fields: (t) => ({
+    country: t.string({ required: true }),
+    city: t.string({ required: true }),
+    streetLine1: t.string({ required: true }),
+    postalCode: t.string({ required: true }),
+    state: t.string(),
+  }),
+});
+const IbanAccountInput = builder.inputType('IbanAccountInput', {
+  fields: (t) => ({ bic: t.string({ required: true }), ibanNumber: t.string({ required: true }) }),
+});
+const UsAccountInput = builder.inputType('UsAccountInput', {
+  fields: (t) => ({
+    accountNumber: t.string({ required: true }),
+    routingNumber: t.string({ required: true, description: 'ABA routing number' }),
+    accountType: t.field({ type: UsBankAccountTypeEnum, description: 'checking when omitted' }),
+  }),
+});
+const SwiftAccountInput = builder.inputType('SwiftAccountInput', {
+  fields: (t) => ({
+    accountNumber: t.string({ required: true }),
+    bic: t.string({ required: true }),
+    routingNumber: t.string({ description: 'National clearing code, when the beneficiary bank needs one' }),
+  }),
+});
+
+/** The bank account details, as in REST (spec §2.2); exactly the variant named by accountType. */
+export const BankAccountInputRef = builder.inputType('BankAccountInput', {
+  fields: (t) => ({
+    bankName: t.string({ required: true }),
+    accountHolderType: t.field({ type: AccountHolderTypeEnum, required: true }),
+    accountHolderFirstName: t.string(),
+    accountHolderLastName: t.string(),
+    accountHolderBusinessName: t.string(),
+    accountHolderAddress: t.field({ type: AccountHolderAddressInput, required: true }),
+    accountType: t.field({ type: BankAccountTypeEnum, required: true }),
+    iban: t.field({ type: IbanAccountInput }),
+    us: t.field({ type: UsAccountInput }),
+    swift: t.field({ type: SwiftAccountInput }),
+  }),
+});
+
+const orUndefined = <T>(value: T | null | undefined) => value ?? undefined;
+
+/** The REST body for a GraphQL BankAccountInput, so both are validated by the same schema. */
+export function bankAccountBodyOf(input: typeof BankAccountInputRef.$inferInput) {
+  const a = input.accountHolderAddress;
+  return {
+    bank_name: input.bankName,
+    account_holder_type: input.accountHolderType,
+    account_holder_first_name: orUndefined(input.accountHolderFirstName),
+    account_holder_last_name: orUndefined(input.accountHolderLastName),
+    account_holder_business_name: orUndefined(input.accountHolderBusinessName),
+    account_holder_address: { country: a.country, city: a.city, street_line_1: a.streetLine1, postal_code: a.postalCode, state: orUndefined(a.state) },
+    account_type: input.accountType,
+    iban: input.iban ? { bic: input.iban.bic, iban_number: input.iban.ibanNumber } : undefined,
+    us: input.us
+      ? { account_number: input.us.accountNumber, routing_number: input.us.routingNumber, account_type: orUndefined(input.us.accountType) }
+      : undefined,
+    swift: input.swift
+      ? { account_number: input.swift.accountNumber, bic: input.swift.bic, routing_number: orUndefined(input.swift.routingNumber) }
+      : undefined,
+  };
+}
+
+builder.objectFields(CustomerRef, (t) => ({
+  bankAccounts: t.loadableGroup({
+    type: BankAccountRef,
+    description: "The customer's external bank accounts, oldest first",
+    load: (customerIds: string[], ctx) => ctx.services.bankAccounts.loadForCustomers(scopeOf(ctx), customerIds),
+    group: (account) => account.customerId,
+    resolve: (customer) => customer.id,
+  }),
+}));
+
+builder.queryFields((t) => ({
+  bankAccount: t.field({
+    type: BankAccountRef,
+    nullable: true,
+    description: "One of the caller's external accounts; null when unknown (or another partner's).",
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_, { id }, ctx) => nullIfNotFound(ctx.services.bankAccounts.get(scopeOf(ctx), String(id))),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  addBankAccount: t.field({
+    type: BankAccountRef,
+    description: 'Registers an external bank account for a customer. idempotencyKey is required, as Idempotency-Key is in REST.',
+    errors: { types: MUTATION_ERRORS },
+    args: {
+      customerId: t.arg.id({ required: true }),
+      input: t.arg({ type: BankAccountInputRef, required: true }),
+      idempotencyKey: t.arg.string({ required: true }),
+    },
+    resolve: (_, args, ctx) => {
+      checkIdempotencyKey(args.idempotencyKey, true);
+      return idempotentMutation(
+        ctx,
+        'addBankAccount',
+        args,
+        (em) => ctx.services.bankAccounts.create({ ...scopeOf(ctx), em }, String(args.customerId), bankAccountBodyOf(args.input)),
+        (id) => ctx.services.bankAccounts.get(scopeOf(ctx), id),
+      );
+    },
+  }),
+}));

@@ -1,0 +1,29 @@
+import type { FastifyInstance } from 'fastify';
+import { replyIdempotently, requestScope } from '../../platform/rest.js';
+import type { Services } from '../../services.js';
+import { presentExternalAccount } from './presenters.js';
+
+type CustomerParams = { Params: { customer_id: string } };
+type AccountParams = { Params: { customer_id: string; external_account_id: string } };
+
+/** Spec §4.2, plus Align's list and get-one. Numbers are shown in full only in the 201. */
+export function bankAccountRoutes(app: FastifyInstance, { bankAccounts }: Services) {
+  app.post<CustomerParams>('/v0/customers/:customer_id/external-accounts', (request, reply) =>
+    replyIdempotently(request, reply, { required: true }, async (scope) => ({
+      status: 201,
+      body: presentExternalAccount(await bankAccounts.create(scope, request.params.customer_id, request.body), { masked: false }),
+    })),
+  );
+
+  app.get<CustomerParams>('/v0/customers/:customer_id/external-accounts', async (request) => {
+    const accounts = await bankAccounts.listForCustomer(requestScope(request), request.params.customer_id, request.query);
+    return { items: accounts.map((account) => presentExternalAccount(account, { masked: true })) };
+  });
+
+  app.get<AccountParams>('/v0/customers/:customer_id/external-accounts/:external_account_id', async (request) =>
+    presentExternalAccount(
+      await bankAccounts.getForCustomer(requestScope(request), request.params.customer_id, request.params.external_account_id),
+      { masked: true },
+    ),
+  );
+}

@@ -1,0 +1,62 @@
+import { type Notifier, Wakeup } from '../../platform/notifier.js';
+
+export interface StreamOptions<T extends { cursor: string }> {
+  /** Stream the events after this cursor. */
+  after: string;
+  /** Reads up to `pageSize` events after a cursor, in cursor order (a fresh EntityManager each time). */
+  readPage: (after: string) => Promise<T[]>;
+  pageSize: number;
+  notifier: Notifier;
+}
+
+/**
+ * Replays everything after the cursor, then follows new events: reads the outbox in cursor order
+ * after the last item handed out, and sleeps until the notifier says something was committed.
+ * Because it always reads from the outbox, a notification that arrives late, twice or never
+ * (the catch-up poll then wakes it) changes only when an item comes, never which items come.
+ * `return()` (the client unsubscribed or left) ends it at once, even while it sleeps.
+ */
+export function streamEvents<T extends { cursor: string }>(options: StreamOptions<T>): AsyncIterableIterator<T> {
+  const wakeup = new Wakeup();
+  let stopped = false;
+  // Listening before the first read, so nothing committed in between is slept through.
+  const unsubscribe = options.notifier.onEvent(() => wakeup.notify());
+  const stop = () => {
+    stopped = true;
+    unsubscribe();
+    wakeup.notify();
+  };
+
+  async function* follow(): AsyncGenerator<T> {
+    let after = options.after;
+    try {
+      while (!stopped) {
+        const page = await options.readPage(after);
+        for (const item of page) {
+          if (stopped) return;
+          after = item.cursor;
+          yield item;
+        }
+        if (page.length < options.pageSize && !stopped) await wakeup.wait();
+      }
+    } finally {
+      unsubscribe();
+    }
+  }
+
+  const items = follow();
+  return {
+    next: () => items.next(),
+    return(value?: unknown) {
+      stop();
+      return items.return(value as never);
+    },
+    throw(error?: unknown) {
+      stop();
+      return items.throw(error);
+    },
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+  };
+}

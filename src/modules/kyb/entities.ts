@@ -1,0 +1,66 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import { ENVIRONMENTS } from '../../domain/environment.js';
+import { BUSINESS_TYPES, IDENTITY_DOCUMENT_NAMES, LEGAL_REPRESENTATION_TYPES } from '../../domain/kyb.js';
+
+/**
+ * A corporate customer's KYB, one row per customer, filled section by section (spec §4.8).
+ * A section's columns are all set or all null (check constraints in the migration).
+ */
+const BusinessProfileSchema = defineEntity({
+  name: 'BusinessProfile',
+  tableName: 'business_profiles',
+  properties: {
+    customerId: p.uuid().primary(),
+    partnerId: p.uuid(),
+    environment: p.enum(ENVIRONMENTS),
+    companyName: p.text().nullable(),
+    registrationNumber: p.text().nullable(),
+    /** ISO 3166-1 alpha-3 country of incorporation. */
+    country: p.string().length(3).nullable(),
+    incorporatedOn: p.date().nullable(),
+    type: p.enum(BUSINESS_TYPES).nullable(),
+    email: p.text().nullable(),
+    basicDetailsSubmittedAt: p.datetime().nullable(),
+    street: p.text().nullable(),
+    streetEn: p.text().nullable(),
+    town: p.text().nullable(),
+    townEn: p.text().nullable(),
+    state: p.text().nullable(),
+    /** The country as the partner named it in English, and its alpha-3 code. */
+    countryName: p.text().nullable(),
+    addressCountry: p.string().length(3).nullable(),
+    addressSubmittedAt: p.datetime().nullable(),
+    createdAt: p.datetime(),
+    updatedAt: p.datetime(),
+  },
+});
+export class BusinessProfile extends BusinessProfileSchema.class {}
+BusinessProfileSchema.setClass(BusinessProfile);
+
+/** A director of a corporate customer, identified by the document that proves who they are. */
+const LegalRepresentativeSchema = defineEntity({
+  name: 'BusinessLegalRepresentative',
+  tableName: 'business_legal_representatives',
+  properties: {
+    id: p.uuid().primary(),
+    customerId: p.uuid(),
+    partnerId: p.uuid(),
+    environment: p.enum(ENVIRONMENTS),
+    type: p.enum(LEGAL_REPRESENTATION_TYPES),
+    firstName: p.text(),
+    lastName: p.text(),
+    dob: p.date(),
+    nationality: p.string().length(3),
+    documentName: p.enum(IDENTITY_DOCUMENT_NAMES),
+    /** Never logged, shown masked (`…1234`). */
+    documentNo: p.text(),
+    documentExpirationDate: p.date(),
+    issueCountry: p.string().length(3),
+    createdAt: p.datetime(),
+    updatedAt: p.datetime(),
+  },
+});
+export class BusinessLegalRepresentative extends LegalRepresentativeSchema.class {}
+LegalRepresentativeSchema.setClass(BusinessLegalRepresentative);
+
+export const kybEntities = [BusinessProfile, BusinessLegalRepresentative];

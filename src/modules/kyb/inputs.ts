@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import {
+  BUSINESS_TYPES,
+  IDENTITY_DOCUMENT_NAMES,
+  LEGAL_REPRESENTATION_TYPES,
+  alpha3OfEnglishName,
+  isAlpha3Country,
+  isCalendarDate,
+  isLatinText,
+  todayUtc,
+} from '../../domain/kyb.js';
+
+/** Spec §4.8: every field is a required string; each failure names its field and a stable code. */
+// `abort` stops at the first failure of a field, so each field reports one clear problem.
+const text = (max: number) => z.string().trim().min(1, { message: 'must not be empty', abort: true }).max(max, { abort: true });
+const email = z.email('must be a valid email address').max(254).transform((e) => e.toLowerCase());
+const invalid = (code: string, message: string) => ({ message, params: { code }, abort: true });
+
+// A string first, so a missing enum field reads `required` and a wrong one `invalid_enum_value`.
+const oneOf = <const T extends readonly [string, ...string[]]>(values: T) => z.string().pipe(z.enum(values));
+const latin = (max: number) => text(max).refine(isLatinText, invalid('not_latin', 'must be written in the Latin alphabet (English)'));
+const alpha3 = z.string().refine(isAlpha3Country, invalid('invalid_country', 'must be an ISO 3166-1 alpha-3 country code, e.g. ARE'));
+const calendarDate = z.string().refine(isCalendarDate, invalid('invalid_date', 'must be a real date written YYYY-MM-DD'));
+const notAfterToday = calendarDate.refine((d) => d <= todayUtc(), invalid('date_in_future', 'must not be in the future'));
+
+export const BasicDetailsInput = z.strictObject({
+  userEmail: email,
+  companyName: text(200),
+  registrationNumber: text(100).regex(/^[\p{L}\p{N}][\p{L}\p{N} ./()-]*$/u, 'may hold letters, digits, spaces and . / ( ) -'),
+  country: alpha3,
+  incorporatedOn: notAfterToday,
+  type: oneOf(BUSINESS_TYPES),
+  email,
+});
+export type BasicDetails = z.infer<typeof BasicDetailsInput>;
+
+export const BusinessAddressInput = z.strictObject({
+  userEmail: email,
+  street: text(200),
+  streetEn: latin(200),
+  town: text(100),
+  townEn: latin(100),
+  state: latin(100),
+  country: latin(100).refine((name) => alpha3OfEnglishName(name) !== undefined, invalid('unknown_country', 'must be a country name in English, e.g. United Arab Emirates')),
+});
+export type BusinessAddress = z.infer<typeof BusinessAddressInput>;
+
+export const LegalRepresentativeInput = z.strictObject({
+  userEmail: email,
+  legalRepresentationType: oneOf(LEGAL_REPRESENTATION_TYPES),
+  firstName: text(100),
+  lastName: text(100),
+  // A living director: born in the past, and not before 1900.
+  dob: calendarDate
+    .refine((d) => d < todayUtc(), invalid('date_not_in_past', 'must be in the past'))
+    .refine((d) => d >= '1900-01-01', invalid('date_out_of_range', 'must be on or after 1900-01-01')),
+  nationality: alpha3,
+  documentNo: text(50).regex(/^[A-Za-z0-9][A-Za-z0-9 -]*$/, 'may hold letters, digits, spaces and dashes'),
+  // 2099-01-01 stands for "no expiry"; an expired document proves nothing.
+  documentExpirationDate: calendarDate.refine((d) => d >= todayUtc(), invalid('document_expired', 'the document has expired')),
+  issueCountry: alpha3,
+  documentName: oneOf(IDENTITY_DOCUMENT_NAMES),
+});
+export type LegalRepresentative = z.infer<typeof LegalRepresentativeInput>;

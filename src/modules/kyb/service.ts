@@ -1,0 +1,122 @@
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/sql';
+import { randomUUID } from 'node:crypto';
+import type { z } from 'zod';
+import type { Actor } from '../../domain/environment.js';
+import { ValidationError, fieldError } from '../../domain/errors.js';
+import { alpha3OfEnglishName } from '../../domain/kyb.js';
+import { parseInput } from '../../domain/validation.js';
+import { type Scope, tenantOf } from '../../platform/scope.js';
+import type { Customer } from '../customers/entities.js';
+import type { CustomerService } from '../customers/service.js';
+import { BusinessLegalRepresentative, BusinessProfile } from './entities.js';
+import { BasicDetailsInput, BusinessAddressInput, LegalRepresentativeInput } from './inputs.js';
+import { type BusinessProfileView, presentBusinessProfile } from './presenters.js';
+
+type Section<S extends z.ZodType> = (em: EntityManager, actor: Actor, profile: BusinessProfile, data: z.infer<S>) => Promise<void>;
+
+export function kybService({ customers }: { customers: CustomerService }) {
+  /** `userEmail` must name one of the caller's corporate customers; another partner's reads as unknown. */
+  async function corporateCustomer(scope: Scope, userEmail: string): Promise<Customer> {
+    const customer = await customers.findByEmail(scope, userEmail);
+    if (!customer) {
+      throw new ValidationError([fieldError('/userEmail', 'unknown_customer', 'must be the email of one of your corporate customers')]);
+    }
+    if (customer.type !== 'corporate') {
+      throw new ValidationError([fieldError('/userEmail', 'not_corporate', 'belongs to an individual customer; KYB is for corporate customers')]);
+    }
+    return customer;
+  }
+
+  /** The customer's profile row, created on first use and locked so concurrent sections see each other. */
+  async function lockedProfile(em: EntityManager, actor: Actor, customerId: string): Promise<BusinessProfile> {
+    await em.execute(
+      `insert into business_profiles (customer_id, partner_id, environment, created_at, updated_at)
+       values (?, ?, ?, now(), now()) on conflict (customer_id) do nothing`,
+      [customerId, actor.partnerId, actor.environment],
+    );
+    return em.findOneOrFail(BusinessProfile, { customerId, ...tenantOf(actor) }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+  }
+
+  const representativesOf = (em: EntityManager, actor: Actor, customerIds: string[]) =>
+    em.find(BusinessLegalRepresentative, { customerId: { $in: customerIds }, ...tenantOf(actor) }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+
+  /**
+   * Saves one section. A profile that is complete afterwards sends the customer's KYC to
+   * compliance review (the reliance review of spec §4.8), unless it is already there or approved.
+   */
+  async function submit<S extends z.ZodType<{ userEmail: string }>>(scope: Scope, schema: S, input: unknown, save: Section<S>): Promise<BusinessProfileView> {
+    const data = parseInput(schema, input);
+    return scope.em.transactional(async (em) => {
+      const tx = { ...scope, em };
+      const customer = await corporateCustomer(tx, data.userEmail);
+      const profile = await lockedProfile(em, scope.actor, customer.id);
+      await save(em, scope.actor, profile, data);
+      profile.updatedAt = new Date();
+      await em.flush();
+      const view = presentBusinessProfile(customer, profile, await representativesOf(em, scope.actor, [customer.id]));
+      if (view.complete) await customers.requestKycReview(tx, customer.id);
+      return view;
+    });
+  }
+
+  const saveBasicDetails: Section<typeof BasicDetailsInput> = async (_em, _actor, profile, d) => {
+    profile.companyName = d.companyName;
+    profile.registrationNumber = d.registrationNumber;
+    profile.country = d.country;
+    profile.incorporatedOn = d.incorporatedOn;
+    profile.type = d.type;
+    profile.email = d.email;
+    profile.basicDetailsSubmittedAt = new Date();
+  };
+
+  const saveAddress: Section<typeof BusinessAddressInput> = async (_em, _actor, profile, d) => {
+    profile.street = d.street;
+    profile.streetEn = d.streetEn;
+    profile.town = d.town;
+    profile.townEn = d.townEn;
+    profile.state = d.state;
+    profile.countryName = d.country;
+    profile.addressCountry = alpha3OfEnglishName(d.country)!;
+    profile.addressSubmittedAt = new Date();
+  };
+
+  /** The same document again updates that representative; another document adds one. */
+  const saveRepresentative: Section<typeof LegalRepresentativeInput> = async (em, actor, profile, d) => {
+    const identity = { customerId: profile.customerId, issueCountry: d.issueCountry, documentName: d.documentName, documentNo: d.documentNo };
+    const fields = {
+      type: d.legalRepresentationType,
+      firstName: d.firstName,
+      lastName: d.lastName,
+      dob: d.dob,
+      nationality: d.nationality,
+      documentExpirationDate: d.documentExpirationDate,
+      updatedAt: new Date(),
+    };
+    const existing = await em.findOne(BusinessLegalRepresentative, { ...identity, ...tenantOf(actor) });
+    if (existing) em.assign(existing, fields);
+    else em.create(BusinessLegalRepresentative, { id: randomUUID(), ...identity, ...tenantOf(actor), ...fields, createdAt: new Date() });
+  };
+
+  return {
+    submitBasicDetails: (scope: Scope, input: unknown) => submit(scope, BasicDetailsInput, input, saveBasicDetails),
+    submitAddress: (scope: Scope, input: unknown) => submit(scope, BusinessAddressInput, input, saveAddress),
+    submitLegalRepresentative: (scope: Scope, input: unknown) => submit(scope, LegalRepresentativeInput, input, saveRepresentative),
+
+    /** Batch read for GraphQL: the profile of each of the caller's corporate customers (null otherwise), in the given order. */
+    async profilesOf(scope: Scope, customerIds: readonly string[]): Promise<Array<BusinessProfileView | null>> {
+      const { em, actor } = scope;
+      const corporate = (await customers.loadMany(scope, customerIds)).filter((c) => c.type === 'corporate');
+      const ids = corporate.map((c) => c.id);
+      const profiles = ids.length ? await em.find(BusinessProfile, { customerId: { $in: ids }, ...tenantOf(actor) }) : [];
+      const representatives = ids.length ? await representativesOf(em, actor, ids) : [];
+      return customerIds.map((id) => {
+        const customer = corporate.find((c) => c.id === id);
+        if (!customer) return null;
+        const profile = profiles.find((p) => p.customerId === id) ?? null;
+        return presentBusinessProfile(customer, profile, representatives.filter((r) => r.customerId === id));
+      });
+    },
+  };
+}
+export type KybService = ReturnType<typeof kybService>;

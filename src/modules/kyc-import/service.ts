@@ -1,0 +1,90 @@
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { createHash, randomUUID } from 'node:crypto';
+import type { Environment } from '../../domain/environment.js';
+import { ConflictError, ForbiddenError, ValidationError, fieldError } from '../../domain/errors.js';
+import { parseInput } from '../../domain/validation.js';
+import type { Scope } from '../../platform/scope.js';
+import { tenantOf } from '../../platform/scope.js';
+import type { Customer } from '../customers/entities.js';
+import type { CustomerService, VerifiedIdentity } from '../customers/service.js';
+import { KycImport } from './entities.js';
+import { ImportKycInput } from './inputs.js';
+import { type KycProvider, type KycShare, MalformedShareToken } from './provider.js';
+import { sandboxKycProvider } from './sandbox-provider.js';
+
+export interface KycImportOptions {
+  customers: CustomerService;
+  /**
+   * The provider each environment redeems tokens with. Only the sandbox has one by default:
+   * production must never approve people from a fake provider.
+   */
+  providers?: Partial<Record<Environment, KycProvider>>;
+}
+
+const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
+
+const identityOf = ({ applicant }: KycShare): VerifiedIdentity => ({
+  email: applicant.email,
+  firstName: applicant.firstName,
+  lastName: applicant.lastName,
+  address: applicant.address,
+  profile: {
+    identifying_information: {
+      id_document: { number: applicant.idDocument.number, issuing_country: applicant.idDocument.issuingCountry },
+    },
+  },
+});
+
+export function kycImportService(options: KycImportOptions) {
+  const providers = options.providers ?? { sandbox: sandboxKycProvider };
+
+  async function redeem(provider: KycProvider, token: string): Promise<KycShare> {
+    try {
+      return await provider.redeem(token);
+    } catch (error) {
+      if (error instanceof MalformedShareToken) {
+        throw new ValidationError([fieldError('/providersharedtoken', 'malformed_token', error.reason)]);
+      }
+      throw error;
+    }
+  }
+
+  return {
+    /**
+     * POST /auth/importKYC: redeems a provider share token once, then creates or updates the
+     * caller's individual customer with that email and moves its KYC to the provider's result.
+     */
+    async importKyc(scope: Scope, input: unknown): Promise<Customer> {
+      const { providersharedtoken: token } = parseInput(ImportKycInput, input);
+      const provider = providers[scope.actor.environment];
+      if (!provider) {
+        throw new ForbiddenError('kyc_provider_not_configured', `No KYC provider is configured for ${scope.actor.environment}`);
+      }
+      const share = await redeem(provider, token);
+      return scope.em.transactional(async (em) => {
+        // Claim the token first: a concurrent second use waits on the unique key, then fails here.
+        const id = randomUUID();
+        try {
+          await em.insert(KycImport, {
+            id,
+            ...tenantOf(scope.actor),
+            provider: provider.name,
+            tokenHash: tokenHash(token),
+            customerId: null,
+            result: share.result,
+            createdAt: new Date(),
+          });
+        } catch (error) {
+          if (error instanceof UniqueConstraintViolationException) {
+            throw new ConflictError('kyc_token_already_used', 'This provider share token has already been imported');
+          }
+          throw error;
+        }
+        const { customer } = await options.customers.applyVerifiedIdentity({ ...scope, em }, identityOf(share), share.result);
+        await em.nativeUpdate(KycImport, { id }, { customerId: customer.id });
+        return customer;
+      });
+    },
+  };
+}
+export type KycImportService = ReturnType<typeof kycImportService>;

@@ -1,0 +1,70 @@
+import type { EntityManager } from '@mikro-orm/sql';
+import { randomUUID } from 'node:crypto';
+import type { Actor } from '../../domain/environment.js';
+import { type LedgerAccount, type Movement, type Posting, assertBalanced } from '../../domain/ledger.js';
+import { type Asset, Decimal } from '../../domain/money.js';
+import { type Scope, isUuid, tenantOf } from '../../platform/scope.js';
+import { LedgerEntry, LedgerTransaction } from './entities.js';
+
+export interface AccountBalance {
+  account: LedgerAccount;
+  currency: Asset;
+  /** Debits minus credits: a liability or revenue account has a negative balance. */
+  balance: Decimal;
+}
+
+/**
+ * Writes one ledger transaction of a transfer's movement, inside the caller's transaction.
+ * The postings are checked to balance per asset before anything is written; the unique
+ * (transfer, movement) constraint makes a second posting of the same movement fail.
+ */
+export async function postMovement(
+  em: EntityManager,
+  actor: Pick<Actor, 'partnerId' | 'environment'>,
+  transferId: string,
+  movement: Movement,
+  postings: readonly Posting[],
+): Promise<void> {
+  if (!em.isInTransaction()) throw new Error('postMovement must run inside the transaction of its transfer');
+  assertBalanced(postings);
+  const now = new Date();
+  const tenant = { partnerId: actor.partnerId, environment: actor.environment };
+  const transaction = em.create(LedgerTransaction, { id: randomUUID(), ...tenant, transferId, movement, createdAt: now });
+  for (const p of postings) {
+    em.create(LedgerEntry, {
+      transactionId: transaction.id,
+      ...tenant,
+      transferId,
+      movement,
+      account: p.account,
+      currency: p.asset,
+      amount: p.amount.toFixed(),
+      createdAt: now,
+    });
+  }
+  await em.flush();
+}
+
+export function ledgerService() {
+  return {
+    /** Every account's balance for the caller's partner and environment. */
+    async balances({ em, actor }: Scope): Promise<AccountBalance[]> {
+      const rows = await em.execute<{ account: LedgerAccount; currency: Asset; balance: string }[]>(
+        `select account, currency, sum(amount)::text as balance from ledger_entries
+         where partner_id = ? and environment = ? group by account, currency order by account, currency`,
+        [actor.partnerId, actor.environment],
+      );
+      return rows.map((r) => ({ account: r.account, currency: r.currency, balance: new Decimal(r.balance) }));
+    },
+
+    /** The entries of many transfers in one query (GraphQL `Transfer.postings` dataloader). */
+    async entriesOf({ em, actor }: Scope, transferIds: readonly string[]): Promise<LedgerEntry[]> {
+      return em.find(
+        LedgerEntry,
+        { transferId: { $in: transferIds.filter(isUuid) }, ...tenantOf(actor) },
+        { orderBy: { id: 'asc' } },
+      );
+    },
+  };
+}
+export type LedgerService = ReturnType<typeof ledgerService>;

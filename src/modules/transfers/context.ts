@@ -1,0 +1,23 @@
+import type { PricingPolicy, RateSource } from '../../domain/pricing.js';
+import type { BankAccountService } from '../bank-accounts/service.js';
+import type { CustomerService } from '../customers/service.js';
+import type { PartnerService } from '../partners/service.js';
+import type { VirtualAccountService } from '../virtual-accounts/service.js';
+
+/** Settings of money movement, from config (src/config.ts). */
+export interface TransferSettings {
+  rates: RateSource;
+  policy: PricingPolicy;
+  quoteTtlSeconds: number;
+  depositWindowSeconds: number;
+}
+
+/** What the transfer use cases need from elsewhere: settings and other modules' services. */
+export interface TransferDeps extends TransferSettings {
+  customers: Pick<CustomerService, 'get'>;
+  partners: Pick<PartnerService, 'get'>;
+  bankAccounts: Pick<BankAccountService, 'getForCustomer'>;
+  virtualAccounts: Pick<VirtualAccountService, 'get' | 'getForCustomer'>;
+  /** Now; replaceable so that deadline logic can be reasoned about in one place. */
+  clock?: () => Date;
+}

@@ -1,0 +1,106 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import { ENVIRONMENTS } from '../../domain/environment.js';
+import { FIAT_CURRENCIES, NETWORKS, PAYMENT_RAILS, TOKENS } from '../../domain/money.js';
+import { TRANSFER_DIRECTIONS, TRANSFER_STATUSES } from '../../domain/transfer-status.js';
+import { TRANSFER_PURPOSES } from '../../domain/transfer-purpose.js';
+import type { BankAccountDetails } from '../bank-accounts/inputs.js';
+import type { DepositBankAccount } from './deposit-instructions.js';
+
+const ASSETS = [...FIAT_CURRENCIES, ...TOKENS] as const;
+/** Money and rates: numeric(38,18) in SQL, a decimal string in memory (never a JS number). */
+const money = () => p.decimal('string').precision(38).scale(18);
+
+/**
+ * A priced offer, valid until `expiresAt`, turned into at most one transfer. Immutable once
+ * written: the transfer shows the amounts the customer agreed to.
+ */
+const QuoteSchema = defineEntity({
+  name: 'Quote',
+  tableName: 'quotes',
+  properties: {
+    id: p.uuid().primary(),
+    partnerId: p.uuid(),
+    environment: p.enum(ENVIRONMENTS),
+    customerId: p.uuid(),
+    direction: p.enum(TRANSFER_DIRECTIONS),
+    sourceCurrency: p.enum(ASSETS),
+    /** On-ramp: the bank rails the fiat arrives on. */
+    sourceRails: p.enum(PAYMENT_RAILS).nullable(),
+    /** Off-ramp: the chain the tokens arrive on. */
+    sourceNetwork: p.enum(NETWORKS).nullable(),
+    destinationCurrency: p.enum(ASSETS),
+    destinationRails: p.enum(PAYMENT_RAILS).nullable(),
+    destinationNetwork: p.enum(NETWORKS).nullable(),
+    /** Which amount the partner gave; the other was computed. */
+    requestedSide: p.enum(['source', 'destination'] as const),
+    sourceAmount: money(),
+    destinationAmount: money(),
+    exchangeRate: money(),
+    platformFee: money(),
+    developerFee: money(),
+    networkFee: money(),
+    feeAmount: money(),
+    developerFeePercent: p.decimal('string').precision(11).scale(8),
+    platformFeeBps: p.integer(),
+    expiresAt: p.datetime(),
+    createdAt: p.datetime(),
+  },
+});
+export class Quote extends QuoteSchema.class {}
+QuoteSchema.setClass(Quote);
+
+const TransferSchema = defineEntity({
+  name: 'Transfer',
+  tableName: 'transfers',
+  properties: {
+    id: p.uuid().primary(),
+    partnerId: p.uuid(),
+    environment: p.enum(ENVIRONMENTS),
+    customerId: p.uuid(),
+    /** Unique: one quote makes at most one transfer (the database enforces it). */
+    quoteId: p.uuid().unique(),
+    direction: p.enum(TRANSFER_DIRECTIONS),
+    status: p.enum(TRANSFER_STATUSES),
+    // On-ramp: where the tokens go, and how the customer pays in.
+    destinationAddress: p.text().nullable(),
+    depositBankAccount: p.json<DepositBankAccount>().nullable(),
+    depositMessage: p.text().nullable(),
+    /** On-ramp: the hash of the token delivery, once settled. */
+    payoutTransactionHash: p.text().nullable(),
+    virtualAccountId: p.uuid().nullable(),
+    // Off-ramp: where the fiat goes, and where the customer sends the tokens.
+    /** The payout account as validated at creation (full numbers: the payout needs them). */
+    destinationBankAccount: p.json<BankAccountDetails>().nullable(),
+    destinationExternalAccountId: p.uuid().nullable(),
+    transferPurpose: p.enum(TRANSFER_PURPOSES).nullable(),
+    depositBlockchainAddress: p.text().nullable(),
+    depositTransactionHash: p.text().nullable(),
+    /** When the customer's deposit was received (and posted to the ledger). */
+    fundsReceivedAt: p.datetime().nullable(),
+    failureReason: p.text().nullable(),
+    /** A pending transfer past this moment expires. */
+    depositExpiresAt: p.datetime(),
+    createdAt: p.datetime(),
+    updatedAt: p.datetime(),
+  },
+});
+export class Transfer extends TransferSchema.class {}
+TransferSchema.setClass(Transfer);
+
+/** Every status a transfer went through, with when and why; ordered by `id`. */
+const TransferStatusChangeSchema = defineEntity({
+  name: 'TransferStatusChange',
+  tableName: 'transfer_status_history',
+  properties: {
+    id: p.bigint('string').primary().autoincrement(),
+    transferId: p.uuid(),
+    fromStatus: p.enum(TRANSFER_STATUSES).nullable(),
+    toStatus: p.enum(TRANSFER_STATUSES),
+    reason: p.text(),
+    createdAt: p.datetime(),
+  },
+});
+export class TransferStatusChange extends TransferStatusChangeSchema.class {}
+TransferStatusChangeSchema.setClass(TransferStatusChange);
+
+export const transferEntities = [Quote, Transfer, TransferStatusChange];

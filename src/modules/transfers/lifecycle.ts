@@ -1,0 +1,99 @@
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/sql';
+import type { Actor } from '../../domain/environment.js';
+import { NotFoundError, UnprocessableError } from '../../domain/errors.js';
+import type { EventType } from '../../domain/events.js';
+import { sandboxTransactionHash } from '../../domain/identifiers/chain.js';
+import { custodyOf, depositPostings, refundPostings, settlementPostings } from '../../domain/ledger.js';
+import { Decimal } from '../../domain/money.js';
+import { type TransferStatus, assertTransition } from '../../domain/transfer-status.js';
+import { recordEvent } from '../../platform/outbox.js';
+import { isUuid } from '../../platform/scope.js';
+import { postMovement } from '../ledger/service.js';
+import { Quote, Transfer, TransferStatusChange } from './entities.js';
+import { presentTransfer } from './presenters.js';
+
+/**
+ * Every status change of a transfer goes through `moveTransfer`: the state machine allows it,
+ * the history keeps it, the ledger posts what moved, and the event announces it — all in the
+ * caller's transaction, on a row the caller has locked.
+ */
+
+/** Events are written for the transfer's own partner and environment (jobs act for no API key). */
+const ownerOf = (transfer: Transfer): Actor => ({ partnerId: transfer.partnerId, environment: transfer.environment, apiKeyId: 'system' });
+
+const eventType = (transfer: Transfer, what: 'created' | 'status.updated') => `${transfer.direction}_transfer.${what}` as EventType;
+
+async function announce(em: EntityManager, transfer: Transfer, quote: Quote, what: 'created' | 'status.updated') {
+  await recordEvent(em, ownerOf(transfer), {
+    type: eventType(transfer, what),
+    entityType: `${transfer.direction}_transfer`,
+    entityId: transfer.id,
+    payload: presentTransfer(transfer, quote),
+  });
+}
+
+/** A new transfer starts `pending`: its first history line, then `…_transfer.created`. */
+export async function recordCreation(em: EntityManager, transfer: Transfer, quote: Quote, reason: string): Promise<void> {
+  em.create(TransferStatusChange, { transferId: transfer.id, fromStatus: null, toStatus: 'pending', reason, createdAt: transfer.createdAt });
+  await em.flush();
+  await announce(em, transfer, quote, 'created');
+}
+
+/** The caller's transfer, locked `FOR UPDATE` until the transaction ends (so concurrent moves queue). */
+export async function lockTransfer(em: EntityManager, where: Partial<Pick<Transfer, 'id' | 'partnerId' | 'environment' | 'customerId' | 'direction'>>): Promise<{ transfer: Transfer; quote: Quote }> {
+  if (!em.isInTransaction()) throw new Error('lockTransfer must run inside a transaction');
+  const transfer = where.id && isUuid(where.id) ? await em.findOne(Transfer, where, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true }) : null;
+  if (!transfer) throw new NotFoundError('Transfer');
+  const quote = await em.findOneOrFail(Quote, { id: transfer.quoteId });
+  return { transfer, quote };
+}
+
+/** A pending transfer past its deposit window only waits for the expiry job: nothing else may happen to it. */
+export function assertDepositWindowOpen(transfer: Transfer, now: Date): void {
+  if (transfer.status === 'pending' && transfer.depositExpiresAt <= now) {
+    throw new UnprocessableError('transfer_expired', 'The deposit window of this transfer has passed');
+  }
+}
+
+async function postLedger(em: EntityManager, transfer: Transfer, quote: Quote, to: TransferStatus): Promise<void> {
+  const tenant = ownerOf(transfer);
+  const source = quote.sourceCurrency;
+  const sourceAmount = new Decimal(quote.sourceAmount);
+  if (to === 'processing') {
+    await postMovement(em, tenant, transfer.id, 'deposit', depositPostings(source, sourceAmount, custodyOf(source)));
+  } else if (to === 'completed') {
+    const movements = settlementPostings({
+      source,
+      destination: quote.destinationCurrency,
+      sourceAmount,
+      destinationAmount: new Decimal(quote.destinationAmount),
+      fees: { platform: new Decimal(quote.platformFee), developer: new Decimal(quote.developerFee), network: new Decimal(quote.networkFee) },
+      payoutCustody: custodyOf(quote.destinationCurrency),
+    });
+    for (const movement of ['fees', 'conversion', 'payout'] as const) {
+      if (movements[movement].length) await postMovement(em, tenant, transfer.id, movement, movements[movement]);
+    }
+  } else if (to === 'refunded') {
+    await postMovement(em, tenant, transfer.id, 'refund', refundPostings(source, sourceAmount, custodyOf(source)));
+  }
+}
+
+/** Moves a locked transfer to `to`, or throws 409 `transfer_transition_not_allowed`. */
+export async function moveTransfer(em: EntityManager, transfer: Transfer, quote: Quote, to: TransferStatus, reason: string): Promise<void> {
+  const from = transfer.status;
+  assertTransition(from, to, { fundsReceived: transfer.fundsReceivedAt != null });
+  const now = new Date();
+  transfer.status = to;
+  transfer.updatedAt = now;
+  if (to === 'processing') transfer.fundsReceivedAt = now;
+  if (to === 'failed') transfer.failureReason = reason;
+  // On-ramp settlement sends the tokens: the sandbox makes up the chain transaction.
+  if (to === 'completed' && transfer.direction === 'onramp') {
+    transfer.payoutTransactionHash = sandboxTransactionHash(quote.destinationNetwork!, transfer.id);
+  }
+  em.create(TransferStatusChange, { transferId: transfer.id, fromStatus: from, toStatus: to, reason, createdAt: now });
+  await em.flush();
+  await postLedger(em, transfer, quote, to);
+  await announce(em, transfer, quote, 'status.updated');
+}

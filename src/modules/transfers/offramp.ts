@@ -1,0 +1,145 @@
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/sql';
+import { randomUUID } from 'node:crypto';
+import { ConflictError, ValidationError, fieldError } from '../../domain/errors.js';
+import { isValidTransactionHash, sandboxAddress } from '../../domain/identifiers/chain.js';
+import type { FiatCurrency, Network, PaymentRails } from '../../domain/money.js';
+import { parseInput, pointerOf } from '../../domain/validation.js';
+import { type Scope, tenantOf } from '../../platform/scope.js';
+import { detailsOf } from '../bank-accounts/presenters.js';
+import { type BankAccountDetails, BankAccountDetailsInput } from '../bank-accounts/inputs.js';
+import type { TransferDeps } from './context.js';
+import { type Quote, Transfer } from './entities.js';
+import { CompleteOfframpInput, type OfframpDestination, OfframpQuoteInput, OfframpTransferInput } from './inputs.js';
+import { assertDepositWindowOpen, lockTransfer, moveTransfer, recordCreation } from './lifecycle.js';
+import { type Quoting, assertKycApproved } from './quotes.js';
+
+/** Which bank account variants each payout rail can pay into. */
+const ACCOUNT_TYPES_OF_RAILS: Record<PaymentRails, readonly BankAccountDetails['account_type'][]> = {
+  ach: ['us'],
+  wire: ['us'],
+  sepa: ['iban'],
+  uaefts: ['iban'],
+  swift: ['iban', 'swift'],
+};
+
+/** Token to fiat (spec §4.5): quote (creating the transfer when it names the destination), complete. */
+export function offramp(deps: TransferDeps, quoting: Quoting) {
+  /** The payout account: a registered external account of this customer, or one given inline. */
+  async function resolveDestination(scope: Scope, customerId: string, quote: Quote, destination: OfframpDestination) {
+    let details: BankAccountDetails;
+    let pointer: string;
+    if (destination.destination_external_account_id !== undefined) {
+      const account = await deps.bankAccounts.getForCustomer(scope, customerId, destination.destination_external_account_id);
+      details = detailsOf(account);
+      pointer = '/destination_external_account_id';
+    } else {
+      const parsed = BankAccountDetailsInput.safeParse(destination.destination_bank_account);
+      if (!parsed.success) {
+        throw new ValidationError(
+          parsed.error.issues.map((issue) => ({
+            pointer: pointerOf(['destination_bank_account', ...issue.path]),
+            code: issue.code === 'custom' && typeof issue.params?.code === 'string' ? issue.params.code : issue.code,
+            detail: issue.message,
+          })),
+        );
+      }
+      details = parsed.data;
+      pointer = '/destination_bank_account/account_type';
+    }
+    const rails = quote.destinationRails!;
+    if (!ACCOUNT_TYPES_OF_RAILS[rails].includes(details.account_type)) {
+      throw new ValidationError([
+        fieldError(pointer, 'account_type_not_supported', `${rails} pays into ${ACCOUNT_TYPES_OF_RAILS[rails].join(' or ')} accounts, not ${details.account_type}`),
+      ]);
+    }
+    return { details, externalAccountId: destination.destination_external_account_id ?? null };
+  }
+
+  /** A pending off-ramp transfer: the customer sends the tokens to a deposit address of its own. */
+  async function openTransfer(em: EntityManager, scope: Scope, quote: Quote, destination: OfframpDestination): Promise<Transfer> {
+    const customer = await deps.customers.get({ ...scope, em }, quote.customerId);
+    assertKycApproved(customer, quote.destinationCurrency as FiatCurrency, quote.destinationRails!);
+    const { details, externalAccountId } = await resolveDestination({ ...scope, em }, customer.id, quote, destination);
+    const createdAt = quoting.now();
+    const id = randomUUID();
+    const transfer = em.create(Transfer, {
+      id,
+      ...tenantOf(scope.actor),
+      customerId: quote.customerId,
+      quoteId: quote.id,
+      direction: 'offramp',
+      status: 'pending',
+      destinationBankAccount: details,
+      destinationExternalAccountId: externalAccountId,
+      transferPurpose: destination.transfer_purpose!,
+      depositBlockchainAddress: sandboxAddress(quote.sourceNetwork as Network, id),
+      depositExpiresAt: new Date(createdAt.getTime() + deps.depositWindowSeconds * 1000),
+      createdAt,
+      updatedAt: createdAt,
+    });
+    await quoting.insertTransfer(em);
+    await recordCreation(em, transfer, quote, 'transfer_created');
+    return transfer;
+  }
+
+  return {
+    /** BySourceAmount or ByDestinationAmount; with a destination and purpose, the transfer too. */
+    async createQuote(scope: Scope, customerId: string, input: unknown): Promise<{ quote: Quote; transfer: Transfer | null }> {
+      const data = parseInput(OfframpQuoteInput, input);
+      return scope.em.transactional(async (em) => {
+        const customer = await deps.customers.get({ ...scope, em }, customerId);
+        const quote = await quoting.createQuote({ ...scope, em }, customer, {
+          ...data,
+          direction: 'offramp',
+          source: data.source_token,
+          destination: data.destination_currency,
+          network: data.source_network,
+          fiat: data.destination_currency,
+          rails: data.destination_payment_rails,
+        });
+        const named = data.destination_external_account_id !== undefined || data.destination_bank_account !== undefined;
+        const transfer = named ? await openTransfer(em, scope, quote, data) : null;
+        return { quote, transfer };
+      });
+    },
+
+    /** Align's `POST …/offramp-transfer/quote/{quote_id}`: the transfer of a bare quote. */
+    async createTransfer(scope: Scope, customerId: string, quoteId: string, input: unknown): Promise<{ transfer: Transfer; quote: Quote }> {
+      const data = parseInput(OfframpTransferInput, input);
+      return scope.em.transactional(async (em) => {
+        const customer = await deps.customers.get({ ...scope, em }, customerId);
+        const quote = await quoting.lockUsableQuote(em, scope, { id: quoteId, customerId: customer.id, direction: 'offramp' });
+        return { transfer: await openTransfer(em, scope, quote, data), quote };
+      });
+    },
+
+    /**
+     * The customer sent the tokens: the deposit's hash (valid for the quote's network) moves the
+     * transfer from pending to processing and posts the deposit. Any other status → 409; a hash
+     * that already funded another transfer → 409.
+     */
+    async complete(scope: Scope, customerId: string, transferId: string, input: unknown): Promise<{ transfer: Transfer; quote: Quote }> {
+      const data = parseInput(CompleteOfframpInput, input);
+      return scope.em.transactional(async (em) => {
+        const customer = await deps.customers.get({ ...scope, em }, customerId);
+        const { transfer, quote } = await lockTransfer(em, { id: transferId, customerId: customer.id, direction: 'offramp', ...tenantOf(scope.actor) });
+        const network = quote.sourceNetwork as Network;
+        if (!isValidTransactionHash(network, data.deposit_transaction_hash)) {
+          throw new ValidationError([fieldError('/deposit_transaction_hash', 'invalid_transaction_hash', `is not a valid ${network} transaction hash`)]);
+        }
+        assertDepositWindowOpen(transfer, quoting.now());
+        transfer.depositTransactionHash = data.deposit_transaction_hash;
+        try {
+          await moveTransfer(em, transfer, quote, 'processing', 'deposit_transaction_submitted');
+        } catch (error) {
+          if (error instanceof UniqueConstraintViolationException && String(error.message).includes('transfers_deposit_hash_once')) {
+            throw new ConflictError('deposit_transaction_hash_used', 'This transaction hash already completed another transfer');
+          }
+          throw error;
+        }
+        return { transfer, quote };
+      });
+    },
+  };
+}

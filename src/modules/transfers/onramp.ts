@@ -1,0 +1,78 @@
+import type { EntityManager } from '@mikro-orm/sql';
+import { randomUUID } from 'node:crypto';
+import { ValidationError, fieldError } from '../../domain/errors.js';
+import { isValidAddress } from '../../domain/identifiers/chain.js';
+import type { FiatCurrency, Network, PaymentRails } from '../../domain/money.js';
+import { parseInput } from '../../domain/validation.js';
+import { type Scope, tenantOf } from '../../platform/scope.js';
+import type { TransferDeps } from './context.js';
+import { collectionAccount, depositReference } from './deposit-instructions.js';
+import { type Quote, Transfer } from './entities.js';
+import { OnrampQuoteInput, OnrampTransferInput } from './inputs.js';
+import { recordCreation } from './lifecycle.js';
+import { type Quoting, assertKycApproved } from './quotes.js';
+
+/** Fiat to token (spec §4.4): quote, then a transfer from the quote with the destination address. */
+export function onramp(deps: TransferDeps, quoting: Quoting) {
+  /**
+   * A pending on-ramp transfer of a quote, with its deposit instructions: Ramp's collection
+   * account for the quote's currency and rails, and a reference to put on the bank transfer.
+   */
+  async function openTransfer(em: EntityManager, scope: Scope, quote: Quote, details: { destinationAddress: string; virtualAccountId?: string; reason: string }) {
+    const createdAt = quoting.now();
+    const transfer = em.create(Transfer, {
+      id: randomUUID(),
+      ...tenantOf(scope.actor),
+      customerId: quote.customerId,
+      quoteId: quote.id,
+      direction: 'onramp',
+      status: 'pending',
+      destinationAddress: details.destinationAddress,
+      depositBankAccount: collectionAccount(quote.sourceCurrency as FiatCurrency, quote.sourceRails!),
+      depositMessage: depositReference(),
+      virtualAccountId: details.virtualAccountId ?? null,
+      depositExpiresAt: new Date(createdAt.getTime() + deps.depositWindowSeconds * 1000),
+      createdAt,
+      updatedAt: createdAt,
+    });
+    await quoting.insertTransfer(em);
+    await recordCreation(em, transfer, quote, details.reason);
+    return transfer;
+  }
+
+  return {
+    openTransfer,
+
+    async createQuote(scope: Scope, customerId: string, input: unknown): Promise<Quote> {
+      const data = parseInput(OnrampQuoteInput, input);
+      return scope.em.transactional(async (em) => {
+        const customer = await deps.customers.get({ ...scope, em }, customerId);
+        return quoting.createQuote({ ...scope, em }, customer, {
+          ...data,
+          direction: 'onramp',
+          source: data.source_currency,
+          destination: data.destination_token,
+          network: data.destination_network,
+          fiat: data.source_currency,
+          rails: data.source_payment_rails,
+        });
+      });
+    },
+
+    /** `POST …/onramp-transfer/quote/{quote_id}`: 201 with the transfer and its deposit instructions. */
+    async createTransfer(scope: Scope, customerId: string, quoteId: string, input: unknown): Promise<{ transfer: Transfer; quote: Quote }> {
+      const data = parseInput(OnrampTransferInput, input);
+      return scope.em.transactional(async (em) => {
+        const customer = await deps.customers.get({ ...scope, em }, customerId);
+        const quote = await quoting.lockUsableQuote(em, scope, { id: quoteId, customerId: customer.id, direction: 'onramp' });
+        const network = quote.destinationNetwork as Network;
+        if (!isValidAddress(network, data.destination_address)) {
+          throw new ValidationError([fieldError('/destination_address', 'invalid_address', `is not a valid ${network} address`)]);
+        }
+        assertKycApproved(customer, quote.sourceCurrency as FiatCurrency, quote.sourceRails as PaymentRails);
+        const transfer = await openTransfer(em, scope, quote, { destinationAddress: data.destination_address, reason: 'transfer_created' });
+        return { transfer, quote };
+      });
+    },
+  };
+}

@@ -1,0 +1,139 @@
+import { type Asset, Decimal, formatAmount } from '../../domain/money.js';
+import { RATE_SCALE } from '../../domain/pricing.js';
+import { presentBankAccountDetails } from '../bank-accounts/presenters.js';
+import type { Quote, Transfer } from './entities.js';
+
+/** numeric(38,18) comes back as a long string; the wire shows the asset's own scale. */
+const amountOf = (value: string, asset: Asset) => formatAmount(new Decimal(value), asset);
+const rateOf = (value: string) => new Decimal(value).toFixed(RATE_SCALE);
+const iso = (date: Date | null | undefined) => (date ? date.toISOString() : null);
+
+/** Fee parts, all in the source asset: they add up to `fee_amount`. */
+function feeBreakdown(quote: Quote) {
+  const asset = quote.sourceCurrency;
+  return {
+    currency: asset,
+    platform_fee: amountOf(quote.platformFee, asset),
+    developer_fee: amountOf(quote.developerFee, asset),
+    network_fee: amountOf(quote.networkFee, asset),
+  };
+}
+
+/**
+ * A quote as its creation answers it (either direction). The spec shows none of it; we return
+ * every field a partner needs to show the customer the offer, named as Align names them.
+ */
+export function presentQuote(quote: Quote, transferId: string | null) {
+  const common = {
+    quote_id: quote.id,
+    customer_id: quote.customerId,
+    source_amount: amountOf(quote.sourceAmount, quote.sourceCurrency),
+    destination_amount: amountOf(quote.destinationAmount, quote.destinationCurrency),
+    exchange_rate: rateOf(quote.exchangeRate),
+    fee_amount: amountOf(quote.feeAmount, quote.sourceCurrency),
+    fee_breakdown: feeBreakdown(quote),
+    developer_fee_percent: new Decimal(quote.developerFeePercent).toString(),
+    expire_at: quote.expiresAt.toISOString(),
+    created_at: quote.createdAt.toISOString(),
+    transfer_id: transferId,
+  };
+  return quote.direction === 'onramp'
+    ? {
+        ...common,
+        source_currency: quote.sourceCurrency,
+        source_payment_rails: quote.sourceRails,
+        destination_token: quote.destinationCurrency,
+        destination_network: quote.destinationNetwork,
+      }
+    : {
+        ...common,
+        source_token: quote.sourceCurrency,
+        source_network: quote.sourceNetwork,
+        destination_currency: quote.destinationCurrency,
+        destination_payment_rails: quote.destinationRails,
+      };
+}
+export type QuoteView = ReturnType<typeof presentQuote>;
+
+/** Fields every transfer shows beyond the spec's (documented in the README). */
+function lifecycle(transfer: Transfer) {
+  return {
+    customer_id: transfer.customerId,
+    failure_reason: transfer.failureReason ?? null,
+    deposit_expire_at: transfer.depositExpiresAt.toISOString(),
+    created_at: transfer.createdAt.toISOString(),
+    updated_at: transfer.updatedAt.toISOString(),
+  };
+}
+
+/** Spec §2.4: an on-ramp transfer (list item and single read alike); also its events' payload. */
+export function presentOnrampTransfer(transfer: Transfer, quote: Quote) {
+  const source = quote.sourceCurrency;
+  return {
+    id: transfer.id,
+    status: transfer.status,
+    amount: amountOf(quote.sourceAmount, source),
+    source_currency: source,
+    source_rails: quote.sourceRails,
+    destination_network: quote.destinationNetwork,
+    destination_token: quote.destinationCurrency,
+    destination_address: transfer.destinationAddress,
+    destination_amount: amountOf(quote.destinationAmount, quote.destinationCurrency),
+    destination_transaction_hash: transfer.payoutTransactionHash ?? null,
+    virtual_account_id: transfer.virtualAccountId ?? null,
+    quote: {
+      quote_id: quote.id,
+      deposit_rails: quote.sourceRails,
+      deposit_currency: source,
+      deposit_bank_account: transfer.depositBankAccount,
+      deposit_amount: amountOf(quote.sourceAmount, source),
+      deposit_message: transfer.depositMessage,
+      source_amount: amountOf(quote.sourceAmount, source),
+      destination_amount: amountOf(quote.destinationAmount, quote.destinationCurrency),
+      exchange_rate: rateOf(quote.exchangeRate),
+      fee_amount: amountOf(quote.feeAmount, source),
+      fee_breakdown: feeBreakdown(quote),
+    },
+    ...lifecycle(transfer),
+  };
+}
+
+/**
+ * Spec §2.5: an off-ramp transfer. The destination account's numbers are masked except in the
+ * response that created it (as for external accounts).
+ */
+export function presentOfframpTransfer(transfer: Transfer, quote: Quote, options: { masked: boolean } = { masked: true }) {
+  const source = quote.sourceCurrency;
+  const account = transfer.destinationBankAccount ? presentBankAccountDetails(transfer.destinationBankAccount, options) : null;
+  return {
+    id: transfer.id,
+    status: transfer.status,
+    amount: amountOf(quote.sourceAmount, source),
+    source_token: source,
+    source_network: quote.sourceNetwork,
+    destination_currency: quote.destinationCurrency,
+    destination_payment_rails: quote.destinationRails,
+    destination_amount: amountOf(quote.destinationAmount, quote.destinationCurrency),
+    transfer_purpose: transfer.transferPurpose,
+    destination_external_account_id: transfer.destinationExternalAccountId ?? null,
+    destination_bank_account: account,
+    quote: {
+      quote_id: quote.id,
+      deposit_network: quote.sourceNetwork,
+      deposit_token: source,
+      deposit_blockchain_address: transfer.depositBlockchainAddress,
+      deposit_amount: amountOf(quote.sourceAmount, source),
+      source_amount: amountOf(quote.sourceAmount, source),
+      destination_amount: amountOf(quote.destinationAmount, quote.destinationCurrency),
+      exchange_rate: rateOf(quote.exchangeRate),
+      fee_amount: amountOf(quote.feeAmount, source),
+      fee_breakdown: feeBreakdown(quote),
+      deposit_transaction_hash: transfer.depositTransactionHash ?? null,
+    },
+    ...lifecycle(transfer),
+  };
+}
+
+export function presentTransfer(transfer: Transfer, quote: Quote, options?: { masked: boolean }) {
+  return transfer.direction === 'onramp' ? presentOnrampTransfer(transfer, quote) : presentOfframpTransfer(transfer, quote, options);
+}

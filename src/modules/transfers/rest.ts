@@ -1,0 +1,86 @@
+import type { FastifyInstance } from 'fastify';
+import type { TransferDirection } from '../../domain/transfer-status.js';
+import { replyIdempotently, requestScope } from '../../platform/rest.js';
+import type { Services } from '../../services.js';
+import { presentOfframpTransfer, presentQuote, presentTransfer } from './presenters.js';
+
+type CustomerParams = { Params: { customer_id: string } };
+type QuoteParams = { Params: { customer_id: string; quote_id: string } };
+type TransferParams = { Params: { customer_id: string; transfer_id: string } };
+type VirtualAccountParams = { Params: { customer_id: string; virtual_account_id: string } };
+
+const base = (direction: TransferDirection) => `/v0/customers/:customer_id/${direction}-transfer`;
+
+/** Spec §4.4 and §4.5, plus the sandbox simulate extensions (README "Sandbox settlement"). */
+export function transferRoutes(app: FastifyInstance, { transfers }: Services) {
+  // ——— On-ramp (§4.4) ———
+  app.post<CustomerParams>(`${base('onramp')}/quote`, (request, reply) =>
+    replyIdempotently(request, reply, { required: false }, async (scope) => ({
+      status: 201,
+      body: presentQuote(await transfers.createOnrampQuote(scope, request.params.customer_id, request.body), null),
+    })),
+  );
+
+  app.post<QuoteParams>(`${base('onramp')}/quote/:quote_id`, (request, reply) =>
+    replyIdempotently(request, reply, { required: false }, async (scope) => {
+      const { transfer, quote } = await transfers.createOnrampTransfer(scope, request.params.customer_id, request.params.quote_id, request.body);
+      return { status: 201, body: presentTransfer(transfer, quote) };
+    }),
+  );
+
+  // ——— Off-ramp (§4.5) ———
+  app.post<CustomerParams>(`${base('offramp')}/quote`, (request, reply) =>
+    replyIdempotently(request, reply, { required: true }, async (scope) => {
+      const { quote, transfer } = await transfers.createOfframpQuote(scope, request.params.customer_id, request.body);
+      return { status: 201, body: presentQuote(quote, transfer?.id ?? null) };
+    }),
+  );
+
+  app.post<QuoteParams>(`${base('offramp')}/quote/:quote_id`, (request, reply) =>
+    replyIdempotently(request, reply, { required: false }, async (scope) => {
+      const { transfer, quote } = await transfers.createOfframpTransfer(scope, request.params.customer_id, request.params.quote_id, request.body);
+      return { status: 201, body: presentOfframpTransfer(transfer, quote, { masked: false }) };
+    }),
+  );
+
+  app.post<TransferParams>(`${base('offramp')}/:transfer_id/complete`, (request, reply) =>
+    replyIdempotently(request, reply, { required: true }, async (scope) => {
+      const { transfer, quote } = await transfers.completeOfframpTransfer(scope, request.params.customer_id, request.params.transfer_id, request.body);
+      return { status: 200, body: presentTransfer(transfer, quote) };
+    }),
+  );
+
+  // ——— Reads, both directions ———
+  for (const direction of ['onramp', 'offramp'] as const) {
+    app.get<TransferParams>(`${base(direction)}/:transfer_id`, async (request) => {
+      const { transfer, quote } = await transfers.getForCustomer(requestScope(request), request.params.customer_id, direction, request.params.transfer_id);
+      return presentTransfer(transfer, quote);
+    });
+
+    app.get<CustomerParams>(base(direction), async (request) => {
+      const items = await transfers.listForCustomer(requestScope(request), request.params.customer_id, direction, request.query);
+      return { items: items.map(({ transfer, quote }) => presentTransfer(transfer, quote)) };
+    });
+
+    // Sandbox: { action: fiat_deposit | complete_transfer | fail_transfer | refund_transfer, transfer_id, reason? }
+    app.post<CustomerParams>(`${base(direction)}/simulate`, (request, reply) =>
+      replyIdempotently(request, reply, { required: false }, async (scope) => {
+        const { transfer, quote } = await transfers.simulateByAction(scope, request.params.customer_id, direction, request.body);
+        return { status: 200, body: presentTransfer(transfer, quote) };
+      }),
+    );
+  }
+
+  // Sandbox: fiat arrives on a virtual account → a funded on-ramp transfer to its destination.
+  app.post<VirtualAccountParams>('/v0/customers/:customer_id/virtual-account/:virtual_account_id/simulate', (request, reply) =>
+    replyIdempotently(request, reply, { required: false }, async (scope) => {
+      const { transfer, quote } = await transfers.simulateVirtualAccountDeposit(
+        scope,
+        request.params.virtual_account_id,
+        request.body,
+        request.params.customer_id,
+      );
+      return { status: 201, body: presentTransfer(transfer, quote) };
+    }),
+  );
+}

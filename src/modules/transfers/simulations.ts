@@ -1,0 +1,126 @@
+import { assertSandbox } from '../../domain/environment.js';
+import { UnprocessableError, ValidationError, fieldError } from '../../domain/errors.js';
+import type { TransferDirection } from '../../domain/transfer-status.js';
+import { parseInput } from '../../domain/validation.js';
+import { type Scope, tenantOf } from '../../platform/scope.js';
+import type { TransferDeps } from './context.js';
+import type { Quote, Transfer } from './entities.js';
+import { FailureReasonInput, SimulateTransferInput, SimulateVirtualAccountDepositInput } from './inputs.js';
+import { assertDepositWindowOpen, lockTransfer, moveTransfer } from './lifecycle.js';
+import type { onramp } from './onramp.js';
+import type { Quoting } from './quotes.js';
+
+type Moved = { transfer: Transfer; quote: Quote };
+type Where = { customerId?: string; direction?: TransferDirection };
+
+/**
+ * Sandbox settlement: what the bank, the chain and the payout rail would do, on request.
+ * Every simulation is refused with 403 in production and goes through the state machine
+ * like real progress would (history, ledger, events).
+ */
+export function simulations(deps: TransferDeps, quoting: Quoting, onramps: ReturnType<typeof onramp>) {
+  async function move(scope: Scope, transferId: string, where: Where, step: (moved: Moved, em: Scope['em']) => Promise<void>): Promise<Moved> {
+    assertSandbox(scope.actor);
+    return scope.em.transactional(async (em) => {
+      const moved = await lockTransfer(em, { id: transferId, ...where, ...tenantOf(scope.actor) });
+      await step(moved, em);
+      return moved;
+    });
+  }
+
+  /** The customer's fiat arrives for an on-ramp transfer: pending → processing. */
+  const fiatDeposit = (scope: Scope, transferId: string, where: Where = {}) =>
+    move(scope, transferId, where, async ({ transfer, quote }, em) => {
+      if (transfer.direction !== 'onramp') {
+        throw new UnprocessableError('not_an_onramp_transfer', 'Only on-ramp transfers receive fiat deposits; complete an off-ramp with its transaction hash');
+      }
+      assertDepositWindowOpen(transfer, quoting.now());
+      await moveTransfer(em, transfer, quote, 'processing', 'fiat_deposit_received');
+    });
+
+  /** The payout leaves (tokens on chain, or fiat to the bank): processing → completed. */
+  const settle = (scope: Scope, transferId: string, where: Where = {}) =>
+    move(scope, transferId, where, ({ transfer, quote }, em) => moveTransfer(em, transfer, quote, 'completed', 'settled'));
+
+  const fail = (scope: Scope, transferId: string, reason: unknown, where: Where = {}) => {
+    const why = parseInput(FailureReasonInput, reason ?? 'simulated_failure');
+    return move(scope, transferId, where, ({ transfer, quote }, em) => moveTransfer(em, transfer, quote, 'failed', why));
+  };
+
+  /** The deposit goes back to where it came from: processing or failed → refunded. */
+  const refund = (scope: Scope, transferId: string, where: Where = {}) =>
+    move(scope, transferId, where, ({ transfer, quote }, em) => moveTransfer(em, transfer, quote, 'refunded', 'deposit_returned'));
+
+  return {
+    fiatDeposit,
+    settle,
+    fail,
+    refund,
+
+    /** REST extension `POST /v0/customers/{customer_id}/{direction}-transfer/simulate`. */
+    async simulateByAction(scope: Scope, customerId: string, direction: TransferDirection, input: unknown): Promise<Moved> {
+      assertSandbox(scope.actor);
+      const data = parseInput(SimulateTransferInput, input);
+      const customer = await deps.customers.get(scope, customerId);
+      const where = { customerId: customer.id, direction };
+      switch (data.action) {
+        case 'fiat_deposit':
+          if (direction !== 'onramp') {
+            throw new ValidationError([fieldError('/action', 'not_allowed', 'fiat_deposit applies to on-ramp transfers')]);
+          }
+          return fiatDeposit(scope, data.transfer_id, where);
+        case 'complete_transfer':
+          return settle(scope, data.transfer_id, where);
+        case 'fail_transfer':
+          return fail(scope, data.transfer_id, data.reason, where);
+        case 'refund_transfer':
+          return refund(scope, data.transfer_id, where);
+      }
+    },
+
+    /**
+     * Fiat paid into an active virtual account becomes an on-ramp transfer to its destination:
+     * priced now (the account's currency, token, network and developer fee), created, and
+     * funded at once (pending → processing), all in one transaction.
+     */
+    async virtualAccountDeposit(scope: Scope, virtualAccountId: string, input: unknown, customerId?: string): Promise<Moved> {
+      assertSandbox(scope.actor);
+      const data = parseInput(SimulateVirtualAccountDepositInput, input);
+      return scope.em.transactional(async (em) => {
+        // Two deposits to one account are two independent transfers: nothing to lock.
+        const account =
+          customerId === undefined
+            ? await deps.virtualAccounts.get({ ...scope, em }, virtualAccountId)
+            : await deps.virtualAccounts.getForCustomer({ ...scope, em }, customerId, virtualAccountId);
+        if (account.status !== 'active') {
+          throw new UnprocessableError('virtual_account_not_active', 'The virtual account is not active yet; it cannot receive deposits');
+        }
+        if (!account.destinationAddress) {
+          throw new UnprocessableError('virtual_account_has_no_destination', 'The virtual account has no destination_address to forward deposits to');
+        }
+        const customer = await deps.customers.get({ ...scope, em }, account.customerId);
+        const rails = account.sourceRails ?? DEFAULT_RAILS[account.sourceCurrency];
+        const quote = await quoting.createQuote({ ...scope, em }, customer, {
+          direction: 'onramp',
+          source: account.sourceCurrency,
+          destination: account.destinationToken,
+          network: account.destinationNetwork,
+          fiat: account.sourceCurrency,
+          rails,
+          source_amount: data.amount,
+          developer_fee_percent: account.developerFeePercent ?? undefined,
+        });
+        const transfer = await onramps.openTransfer(em, scope, quote, {
+          destinationAddress: account.destinationAddress,
+          virtualAccountId: account.id,
+          reason: 'virtual_account_deposit',
+        });
+        await moveTransfer(em, transfer, quote, 'processing', 'fiat_deposit_received');
+        return { transfer, quote };
+      });
+    },
+  };
+}
+
+/** The domestic rails a virtual account receives on when it names none (SWIFT is opt-in for USD). */
+const DEFAULT_RAILS = { usd: 'ach', eur: 'sepa', aed: 'uaefts' } as const;

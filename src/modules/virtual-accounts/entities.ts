@@ -1,0 +1,35 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import { ENVIRONMENTS } from '../../domain/environment.js';
+import { FIAT_CURRENCIES, NETWORKS, TOKENS } from '../../domain/money.js';
+import { VIRTUAL_ACCOUNT_SOURCE_RAILS, VIRTUAL_ACCOUNT_STATUSES } from './inputs.js';
+import type { DepositInstructions } from './issuance.js';
+
+/** A bank account number issued to a customer; fiat paid into it is forwarded as a token. */
+const VirtualAccountSchema = defineEntity({
+  name: 'VirtualAccount',
+  tableName: 'virtual_accounts',
+  properties: {
+    id: p.uuid().primary(),
+    partnerId: p.uuid(),
+    environment: p.enum(ENVIRONMENTS),
+    customerId: p.uuid(),
+    status: p.enum(VIRTUAL_ACCOUNT_STATUSES),
+    sourceCurrency: p.enum(FIAT_CURRENCIES),
+    sourceRails: p.enum(VIRTUAL_ACCOUNT_SOURCE_RAILS).nullable(),
+    destinationToken: p.enum(TOKENS),
+    destinationNetwork: p.enum(NETWORKS),
+    destinationAddress: p.text().nullable(),
+    /** numeric(11,8): a percentage, exact. */
+    developerFeePercent: p.decimal('string').nullable(),
+    /** Set when the account is issued (at once, or by the simulate action). */
+    depositInstructions: p.json<DepositInstructions>().nullable(),
+    /** The IBAN or account number deposits arrive on; unique, so a deposit finds exactly one account. */
+    depositAccountNumber: p.text().nullable(),
+    createdAt: p.datetime(),
+    updatedAt: p.datetime(),
+  },
+});
+export class VirtualAccount extends VirtualAccountSchema.class {}
+VirtualAccountSchema.setClass(VirtualAccount);
+
+export const virtualAccountEntities = [VirtualAccount];

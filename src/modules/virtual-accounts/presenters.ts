@@ -1,0 +1,29 @@
+import { Decimal } from '../../domain/money.js';
+import type { VirtualAccount } from './entities.js';
+
+/** A virtual account as REST shows it (DESIGN §6); also the payload of its events. */
+export function presentVirtualAccount(account: VirtualAccount) {
+  return {
+    id: account.id,
+    virtual_account_id: account.id,
+    customer_id: account.customerId,
+    status: account.status,
+    source_currency: account.sourceCurrency,
+    source_rails: account.sourceRails ?? null,
+    destination_token: account.destinationToken,
+    destination_network: account.destinationNetwork,
+    destination_address: account.destinationAddress ?? null,
+    // numeric(11,8) reads back as "0.50000000"; partners sent "0.5".
+    developer_fee_percent: account.developerFeePercent == null ? null : new Decimal(account.developerFeePercent).toFixed(),
+    deposit_instructions: account.depositInstructions ?? null,
+    created_at: account.createdAt.toISOString(),
+    updated_at: account.updatedAt.toISOString(),
+  };
+}
+export type VirtualAccountView = ReturnType<typeof presentVirtualAccount>;
+
+/** The creation response: 201 with the whole account when it is active, 202 with its id while pending. */
+export function presentCreatedVirtualAccount(account: VirtualAccount): { status: 201 | 202; body: object } {
+  if (account.status === 'active') return { status: 201, body: presentVirtualAccount(account) };
+  return { status: 202, body: { id: account.id, virtual_account_id: account.id, status: account.status } };
+}

@@ -1,0 +1,145 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { Config } from '../../config.js';
+import type { Database } from '../../platform/db.js';
+import type { Logger } from '../../platform/logging.js';
+import { type Notifier, Wakeup } from '../../platform/notifier.js';
+import { type DeliveryClaim, recordOutcome, sendClaim } from './attempt.js';
+import { createWebhookAgents } from './delivery.js';
+
+export type DispatcherConfig = Pick<
+  Config,
+  'webhookSecretKey' | 'isProduction' | 'WEBHOOK_TIMEOUT_MS' | 'WEBHOOK_RETRY_TIME_SCALE' | 'WEBHOOK_CONCURRENCY' | 'WEBHOOK_POLL_INTERVAL_MS'
+>;
+
+export interface Dispatcher {
+  start(): void;
+  /** Look for work now (a redelivery was asked for). */
+  wake(): void;
+  /** Stops claiming; in-flight attempts are interrupted and handed back so another instance retries them at once. */
+  stop(): Promise<void>;
+}
+
+const EVENT_BATCH = 200;
+/** A claimed attempt belongs to its instance this long past the timeout; after that (the instance died) anyone may retry it. */
+const LEASE_MARGIN_MS = 5_000;
+
+/**
+ * Turns outbox events into webhook deliveries and runs them, on every instance at once: all the
+ * coordination is row locks with SKIP LOCKED and leases in PostgreSQL, so no event is dispatched
+ * twice and no delivery attempted by two instances at the same time (DESIGN §8).
+ */
+export function createDispatcher(deps: { db: Database; config: DispatcherConfig; notifier: Notifier; logger: Logger }): Dispatcher {
+  const { db, config, logger } = deps;
+  const instance = `${hostname()}/${process.pid}/${randomUUID().slice(0, 8)}`;
+  const agents = createWebhookAgents();
+  const wakeup = new Wakeup();
+  const inFlight = new Map<string, { abort: AbortController; done: Promise<void> }>();
+  let running = false;
+  let loop: Promise<void> | null = null;
+  let unsubscribe = () => {};
+
+  /**
+   * One batch of undispatched events becomes one pending delivery per enabled endpoint of the same
+   * partner and environment registered before the event, in one statement: claim, fan out, mark.
+   */
+  async function dispatchEvents(): Promise<number> {
+    const [row] = await db.fork().execute<{ events: number }[]>(
+      `with batch as (
+         select cursor from events where dispatched_at is null order by cursor limit ? for update skip locked
+       ), marked as (
+         update events e set dispatched_at = now() from batch where e.cursor = batch.cursor
+         returning e.id, e.cursor, e.type, e.partner_id, e.environment
+       ), fanned as (
+         insert into webhook_deliveries (id, partner_id, environment, endpoint_id, event_id, event_cursor, event_type, trigger, status,
+                                         attempt_count, next_attempt_at, created_at, updated_at)
+         select gen_random_uuid(), m.partner_id, m.environment, w.id, m.id, m.cursor, m.type, 'event', 'pending', 0, now(), now(), now()
+         from marked m
+         join webhook_endpoints w on w.partner_id = m.partner_id and w.environment = m.environment
+          and w.status = 'enabled' and w.deleted_at is null and w.starts_after_cursor < m.cursor
+         on conflict (event_id, endpoint_id) where trigger = 'event' do nothing
+         returning 1
+       )
+       select (select count(*) from marked)::int as events, (select count(*) from fanned)::int as deliveries`,
+      [EVENT_BATCH],
+    );
+    return row?.events ?? 0;
+  }
+
+  /** Claims due deliveries of enabled endpoints under a lease, and logs each attempt as started. */
+  async function claimDue(limit: number): Promise<DeliveryClaim[]> {
+    const leaseSeconds = (config.WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS) / 1000;
+    return db.fork().execute<DeliveryClaim[]>(
+      `with due as (
+         select d.id from webhook_deliveries d
+         join webhook_endpoints w on w.id = d.endpoint_id and w.status = 'enabled' and w.deleted_at is null
+         where d.status = 'pending' and d.next_attempt_at <= now() and (d.leased_until is null or d.leased_until < now())
+         order by d.next_attempt_at
+         limit ? for update of d skip locked
+       ), claimed as (
+         update webhook_deliveries d
+         set attempt_count = d.attempt_count + 1, lease_id = gen_random_uuid(), leased_until = now() + make_interval(secs => ?), updated_at = now()
+         from due where d.id = due.id
+         returning d.id, d.lease_id, d.attempt_count, d.endpoint_id, d.event_id, d.environment
+       ), attempts as (
+         insert into webhook_delivery_attempts (id, delivery_id, number, instance, started_at)
+         select gen_random_uuid(), c.id, c.attempt_count, ?, now() from claimed c
+         returning id, delivery_id
+       )
+       select c.id as "deliveryId", c.lease_id as "leaseId", c.attempt_count as "attemptNumber", c.endpoint_id as "endpointId",
+              c.event_id as "eventId", c.environment, a.id as "attemptId"
+       from claimed c join attempts a on a.delivery_id = c.id`,
+      [limit, leaseSeconds, instance],
+    );
+  }
+
+  function run(claim: DeliveryClaim) {
+    const abort = new AbortController();
+    const done = sendClaim({ db, config, agents, signal: abort.signal }, claim)
+      .then((outcome) => recordOutcome(db, config, claim, outcome))
+      .catch((error) => logger.error({ err: error, deliveryId: claim.deliveryId }, 'webhook attempt could not be recorded'))
+      .finally(() => {
+        inFlight.delete(claim.attemptId);
+        wakeup.notify();
+      });
+    inFlight.set(claim.attemptId, { abort, done });
+  }
+
+  async function work() {
+    while (running) {
+      let more = false;
+      try {
+        more = (await dispatchEvents()) === EVENT_BATCH;
+        const free = config.WEBHOOK_CONCURRENCY - inFlight.size;
+        if (free > 0 && running) {
+          const claims = await claimDue(free);
+          claims.forEach(run);
+          more ||= claims.length === free;
+        }
+      } catch (error) {
+        if (running) logger.error({ err: error }, 'webhook dispatcher pass failed; retrying');
+      }
+      if (!more && running) await wakeup.waitAtMost(config.WEBHOOK_POLL_INTERVAL_MS);
+    }
+  }
+
+  return {
+    start() {
+      if (running) return;
+      running = true;
+      unsubscribe = deps.notifier.onEvent(() => wakeup.notify());
+      loop = work();
+    },
+    wake: () => wakeup.notify(),
+    async stop() {
+      running = false;
+      unsubscribe();
+      wakeup.notify();
+      await loop;
+      for (const attempt of inFlight.values()) attempt.abort.abort();
+      await Promise.all([...inFlight.values()].map((a) => a.done));
+      agents.http.destroy();
+      agents.https.destroy();
+    },
+  };
+}

@@ -1,0 +1,215 @@
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/sql';
+import { randomUUID } from 'node:crypto';
+import type { Config } from '../../config.js';
+import { ConflictError, NotFoundError } from '../../domain/errors.js';
+import { parseInput } from '../../domain/validation.js';
+import { OutboxEvent } from '../../platform/outbox.js';
+import { type KeysetPage, keysetQuery } from '../../platform/pagination.js';
+import { type Scope, isUuid, tenantOf } from '../../platform/scope.js';
+import { checkWebhookUrl, policyFor } from './destination.js';
+import { WebhookDelivery, WebhookDeliveryAttempt, WebhookEndpoint } from './entities.js';
+import { DeliveryFilterInput, RegisterWebhookInput } from './inputs.js';
+import { decryptSecret, encryptSecret, newSigningSecret } from './secrets.js';
+
+/** Endpoints one partner may have per environment: enough for every real use, a bound on fan-out. */
+export const MAX_ENDPOINTS = 20;
+/** How long the secret replaced by a rotation keeps signing deliveries next to the new one. */
+const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
+
+export interface WebhookServiceOptions {
+  config: Pick<Config, 'webhookSecretKey' | 'isProduction'>;
+  /** Tells this instance's dispatcher that a delivery is due now (a redelivery). */
+  wakeDispatcher: () => void;
+}
+
+/** An endpoint with its signing secret in clear: only for the response that creates or rotates it. */
+export interface EndpointWithSecret {
+  endpoint: WebhookEndpoint;
+  secret: string;
+}
+
+const cancelPending = (em: EntityManager, endpointId: string, reason: string) =>
+  em.execute(
+    `update webhook_deliveries set status = 'canceled', next_attempt_at = null, last_error = ?, completed_at = now(), updated_at = now()
+     where endpoint_id = ? and status = 'pending'`,
+    [reason, endpointId],
+  );
+
+export function webhookService(options: WebhookServiceOptions) {
+  const key = options.config.webhookSecretKey;
+
+  async function get({ em, actor }: Scope, id: string): Promise<WebhookEndpoint> {
+    const endpoint = isUuid(id) ? await em.findOne(WebhookEndpoint, { id, ...tenantOf(actor), deletedAt: null }) : null;
+    if (!endpoint) throw new NotFoundError('Webhook');
+    return endpoint;
+  }
+
+  /** Runs a change to one endpoint in a transaction, the row locked against a concurrent change. */
+  function change<T>(scope: Scope, id: string, apply: (endpoint: WebhookEndpoint, em: EntityManager) => Promise<T>): Promise<T> {
+    return scope.em.transactional(async (em) => {
+      if (isUuid(id)) await em.execute('select id from webhook_endpoints where id = ? for update', [id]);
+      const endpoint = await get({ ...scope, em }, id);
+      const result = await apply(endpoint, em);
+      endpoint.updatedAt = new Date();
+      await em.flush();
+      return result;
+    });
+  }
+
+  return {
+    get,
+
+    async list({ em, actor }: Scope): Promise<WebhookEndpoint[]> {
+      return em.find(WebhookEndpoint, { ...tenantOf(actor), deletedAt: null }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+    },
+
+    /** POST /v0/webhooks: checks the URL for the key's environment, then stores the endpoint with a new secret. */
+    async register(scope: Scope, input: unknown): Promise<EndpointWithSecret> {
+      const data = parseInput(RegisterWebhookInput, input);
+      const url = await checkWebhookUrl(data.url, policyFor(scope.actor.environment, options.config.isProduction));
+      return scope.em.transactional(async (em) => {
+        if ((await em.count(WebhookEndpoint, { ...tenantOf(scope.actor), deletedAt: null })) >= MAX_ENDPOINTS) {
+          throw new ConflictError('webhook_endpoint_limit', `At most ${MAX_ENDPOINTS} webhooks per partner and environment; delete one first`);
+        }
+        const [head] = await em.execute<{ cursor: string }[]>('select coalesce(max(cursor), 0)::text as cursor from events');
+        const id = randomUUID();
+        const secret = newSigningSecret();
+        const now = new Date();
+        const endpoint = em.create(WebhookEndpoint, {
+          id,
+          ...tenantOf(scope.actor),
+          url: url.href,
+          status: 'enabled',
+          disabledReason: null,
+          secretEncrypted: encryptSecret(key, id, secret),
+          previousSecretEncrypted: null,
+          previousSecretExpiresAt: null,
+          startsAfterCursor: head!.cursor,
+          createdAt: now,
+          updatedAt: now,
+          deletedAt: null,
+        });
+        try {
+          await em.flush();
+        } catch (error) {
+          if (error instanceof UniqueConstraintViolationException) {
+            throw new ConflictError('webhook_url_taken', 'A webhook with this URL is already registered');
+          }
+          throw error;
+        }
+        return { endpoint, secret };
+      });
+    },
+
+    /** The endpoint with its current secret, for replaying an idempotent registration. */
+    async withSecret(scope: Scope, id: string): Promise<EndpointWithSecret> {
+      const endpoint = await get(scope, id);
+      return { endpoint, secret: decryptSecret(key, endpoint.id, endpoint.secretEncrypted) };
+    },
+
+    /** DELETE: the endpoint stops receiving at once; its pending deliveries are canceled, its history kept. */
+    async delete(scope: Scope, id: string): Promise<void> {
+      await change(scope, id, async (endpoint, em) => {
+        endpoint.deletedAt = new Date();
+        await cancelPending(em, endpoint.id, 'endpoint deleted');
+      });
+    },
+
+    async disable(scope: Scope, id: string): Promise<WebhookEndpoint> {
+      return change(scope, id, async (endpoint, em) => {
+        endpoint.status = 'disabled';
+        endpoint.disabledReason = 'disabled_by_partner';
+        await cancelPending(em, endpoint.id, 'endpoint disabled');
+        return endpoint;
+      });
+    },
+
+    /** Receives the events committed from now on; what happened while disabled is in the events API. */
+    async enable(scope: Scope, id: string): Promise<WebhookEndpoint> {
+      return change(scope, id, async (endpoint) => {
+        endpoint.status = 'enabled';
+        endpoint.disabledReason = null;
+        return endpoint;
+      });
+    },
+
+    /** A new secret; the old one keeps signing (as a second signature) for 24 hours so receivers can switch. */
+    async rotateSecret(scope: Scope, id: string): Promise<EndpointWithSecret> {
+      return change(scope, id, async (endpoint) => {
+        const secret = newSigningSecret();
+        endpoint.previousSecretEncrypted = endpoint.secretEncrypted;
+        endpoint.previousSecretExpiresAt = new Date(Date.now() + ROTATION_OVERLAP_MS);
+        endpoint.secretEncrypted = encryptSecret(key, endpoint.id, secret);
+        return { endpoint, secret };
+      });
+    },
+
+    async deliveries({ em, actor }: Scope, filter: unknown, page: KeysetPage): Promise<WebhookDelivery[]> {
+      const f = parseInput(DeliveryFilterInput, filter ?? {});
+      if (f.endpointId) {
+        const owned = isUuid(f.endpointId) && (await em.count(WebhookEndpoint, { id: f.endpointId, ...tenantOf(actor) }));
+        if (!owned) throw new NotFoundError('Webhook');
+      }
+      if (f.eventId && !isUuid(f.eventId)) return [];
+      const { where, orderBy, limit } = keysetQuery(page);
+      return em.find(
+        WebhookDelivery,
+        {
+          ...where,
+          ...tenantOf(actor),
+          ...(f.endpointId && { endpointId: f.endpointId }),
+          ...(f.eventId && { eventId: f.eventId }),
+          ...(f.status && { status: f.status }),
+        },
+        { orderBy, limit },
+      );
+    },
+
+    /** Every attempt of the given deliveries, oldest first (callers pass ids of the partner's own deliveries). */
+    async attemptsOf({ em }: Scope, deliveryIds: readonly string[]): Promise<WebhookDeliveryAttempt[]> {
+      return em.find(WebhookDeliveryAttempt, { deliveryId: { $in: [...deliveryIds] } }, { orderBy: { deliveryId: 'asc', number: 'asc' } });
+    },
+
+    /** Sends an event to an endpoint again, as a new delivery with a full retry schedule and the same webhook-id. */
+    async redeliver(scope: Scope, eventId: string, endpointId: string): Promise<WebhookDelivery> {
+      const delivery = await scope.em.transactional(async (em) => {
+        const event = isUuid(eventId) ? await em.findOne(OutboxEvent, { id: eventId, ...tenantOf(scope.actor) }) : null;
+        if (!event) throw new NotFoundError('Event');
+        const endpoint = await get({ ...scope, em }, endpointId);
+        if (endpoint.status !== 'enabled') throw new ConflictError('webhook_disabled', 'The webhook is disabled; enable it first');
+        const now = new Date();
+        const created = em.create(WebhookDelivery, {
+          id: randomUUID(),
+          ...tenantOf(scope.actor),
+          endpointId: endpoint.id,
+          eventId: event.id,
+          eventCursor: event.cursor,
+          eventType: event.type,
+          trigger: 'redelivery',
+          status: 'pending',
+          attemptCount: 0,
+          nextAttemptAt: now,
+          leaseId: null,
+          leasedUntil: null,
+          lastStatusCode: null,
+          lastError: null,
+          createdAt: now,
+          updatedAt: now,
+          completedAt: null,
+        });
+        await em.flush();
+        return created;
+      });
+      options.wakeDispatcher();
+      return delivery;
+    },
+
+    async getDelivery({ em, actor }: Scope, id: string): Promise<WebhookDelivery> {
+      const delivery = isUuid(id) ? await em.findOne(WebhookDelivery, { id, ...tenantOf(actor) }) : null;
+      if (!delivery) throw new NotFoundError('Webhook delivery');
+      return delivery;
+    },
+  };
+}
+export type WebhookService = ReturnType<typeof webhookService>;

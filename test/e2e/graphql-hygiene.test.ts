@@ -1,0 +1,47 @@
+import { getIntrospectionQuery } from 'graphql';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ApiClient, startRamp, type TestRamp } from '../support/ramp.js';
+
+let t: TestRamp;
+let api: ApiClient;
+
+beforeAll(async () => {
+  t = await startRamp();
+  api = t.client(t.key);
+});
+afterAll(() => t.close());
+
+describe('GraphQL hygiene', () => {
+  it('refuses a GET query without a CSRF-safe header', async () => {
+    const res = await api.get(`/graphql?query=${encodeURIComponent('{ __typename }')}`);
+    expect(res.status).toBe(403);
+    const allowed = await api.get(`/graphql?query=${encodeURIComponent('{ __typename }')}`, { 'x-graphql-yoga-csrf': '1' });
+    expect(allowed.status).toBe(200);
+  });
+
+  it('refuses a query wider than the breadth limit before running it', async () => {
+    const wide = `{ ${Array.from({ length: 250 }, (_, i) => `c${i}: customer(id: "${i}") { id }`).join(' ')} }`;
+    const res = await api.graphql(wide);
+    expect(res.body.data ?? null).toBeNull();
+    expect(res.body.errors?.[0]?.message).toMatch(/breadth/i);
+  });
+
+  it('refuses a query whose cost exceeds the complexity limit', async () => {
+    const costly = `{ ${Array.from({ length: 20 }, (_, i) => `c${i}: customers(first: 100) { edges { node { kycs { statusBreakdown { status currency paymentRails } } } } }`).join(' ')} }`;
+    const res = await api.graphql(costly);
+    expect(res.body.data ?? null).toBeNull();
+    expect(res.body.errors?.[0]?.message).toMatch(/complexity/i);
+  });
+
+  it("answers GraphiQL's full introspection query within the limits", async () => {
+    const res = await api.graphql(getIntrospectionQuery());
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data.__schema.queryType.name).toBe('Query');
+  });
+
+  it('serves GraphiQL outside production', async () => {
+    const res = await api.get('/graphql', { accept: 'text/html' });
+    expect(res.status).toBe(200);
+    expect(String(res.body)).toContain('GraphiQL');
+  });
+});

@@ -1,0 +1,49 @@
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../../src/platform/logging.js';
+import { startRamp, type TestRamp } from '../support/ramp.js';
+
+let t: TestRamp;
+let output = '';
+const sink = new Writable({
+  write(chunk, _encoding, done) {
+    output += chunk.toString();
+    done();
+  },
+});
+
+beforeAll(async () => {
+  t = await startRamp({}, { logger: createLogger('trace', sink) });
+});
+afterAll(() => t.close());
+
+describe('logs', () => {
+  it('carry the request id and never the API key, even at trace level', async () => {
+    const res = await t.client(t.key).post(
+      '/v0/customers',
+      { email: 'logs@example.com', type: 'corporate', company_name: 'Logs' },
+      { 'x-request-id': 'req-logging-0001' },
+    );
+    expect(res.status).toBe(201);
+    await t.client(t.key).graphql('{ customers { edges { node { id } } } }');
+    const lines = output.trim().split('\n').map((line) => JSON.parse(line));
+    expect(lines.some((line) => line.reqId === 'req-logging-0001' || line.request_id === 'req-logging-0001')).toBe(true);
+    expect(output).not.toContain(t.key);
+    expect(output).not.toContain(t.key.slice(-32));
+  });
+
+  it('redact secrets, bank and document numbers wherever they sit in a logged object', () => {
+    let line = '';
+    const logger = createLogger('info', new Writable({ write: (c, _e, done) => ((line += c.toString()), done()) }));
+    logger.info({
+      req: { headers: { authorization: 'Bearer rk_sandbox_secret' } },
+      account: { iban: 'DE89370400440532013000', account_number: '123456789' },
+      identifying_information: { id_document: { number: 'X1234567' } },
+      secret: 'whsec_abc',
+    });
+    for (const value of ['rk_sandbox_secret', 'DE89370400440532013000', '123456789', 'X1234567', 'whsec_abc']) {
+      expect(line).not.toContain(value);
+    }
+    expect(line).toContain('[redacted]');
+  });
+});
