@@ -11,11 +11,11 @@ const suite = {
 export default defineConfig({
   // graphql ships CJS and ESM builds and Node loads the CJS one for Pothos and yoga; point our own
   // imports at it too, so every schema object and error comes from one copy of graphql.
-  resolve: { alias: { graphql: 'graphql/index.js' } },
+  resolve: { alias: [{ find: /^graphql$/, replacement: 'graphql/index.js' }] },
   test: {
     projects: [
-      { test: { ...suite, name: 'pglite', env: { RAMP_TEST_DB: 'pglite' } } },
-      { test: { ...suite, name: 'postgres', env: { RAMP_TEST_DB: 'postgres' } } },
+      { extends: true, test: { ...suite, name: 'pglite', env: { RAMP_TEST_DB: 'pglite' } } },
+      { extends: true, test: { ...suite, name: 'postgres', env: { RAMP_TEST_DB: 'postgres' } } },
     ],
   },
 });

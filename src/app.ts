@@ -5,9 +5,11 @@ import { type Database, openDatabase } from './platform/db.js';
 import { buildHttpApp, type HttpApp } from './platform/http.js';
 import { createLogger, type Logger } from './platform/logging.js';
 import { buildServices } from './services.js';
-import { createDispatcher } from './modules/webhooks/dispatcher.js';
+import { createDispatcher, type Dispatcher } from './modules/webhooks/dispatcher.js';
 import { startNotifier } from './platform/notifier.js';
 import { transferSettings } from './modules/transfers/settings.js';
+import { transferJobs } from './modules/transfers/jobs.js';
+import { type JobRunner, startJobRunner } from './platform/jobs.js';
 
 export interface Ramp {
   config: Config;
@@ -16,6 +18,10 @@ export interface Ramp {
   logger: Logger;
   /** The demo partner's sandbox key, when this start created it. */
   demoKey: string | null;
+  /** This instance's webhook dispatcher (its `instance` names it in the delivery attempt log). */
+  dispatcher: Dispatcher;
+  /** Background jobs (transfer expiry, sandbox auto-settlement); `runOnce()` runs them now. */
+  jobs: JobRunner;
   /** Where the server listens, once it does. */
   url(): string;
   listen(): Promise<string>;
@@ -38,12 +44,20 @@ export async function createRamp(config: Config, options: { logger?: Logger } = 
   const services = buildServices({ publicUrl: url, notifier, webhooks: { config, wakeDispatcher: () => dispatcher.wake() }, transfers: transferSettings(config) });
   const http = await buildHttpApp({ config, db, services, logger });
   dispatcher.start();
+  const jobs = startJobRunner({
+    db,
+    logger,
+    intervalMs: config.JOBS_INTERVAL_MS ?? (config.NODE_ENV === 'test' ? 0 : 5000),
+    jobs: transferJobs({ autoSettleDelayMs: config.AUTO_SETTLE_DELAY_MS }),
+  });
   return {
     config,
     db,
     http,
     logger,
     demoKey,
+    dispatcher,
+    jobs,
     url,
     async listen() {
       await http.app.listen({ port: config.PORT, host: config.HOST });
@@ -52,6 +66,7 @@ export async function createRamp(config: Config, options: { logger?: Logger } = 
       return url();
     },
     async close() {
+      await jobs.stop();
       await dispatcher.stop();
       await http.close();
       await notifier.close();

@@ -7,7 +7,8 @@ export function pointerOf(path: readonly PropertyKey[]): string {
 }
 
 function codeOf(issue: z.core.$ZodIssue): string {
-  if (issue.code === 'invalid_type' && issue.input === undefined) return 'required';
+  const missing = (issue.code === 'invalid_type' || issue.code === 'invalid_value') && issue.input === undefined;
+  if (missing) return 'required';
   if (issue.code === 'invalid_value') return 'invalid_enum_value';
   if (issue.code === 'invalid_format') return `invalid_${issue.format}`;
   if (issue.code === 'custom' && typeof issue.params?.code === 'string') return issue.params.code;
@@ -19,12 +20,13 @@ function codeOf(issue: z.core.$ZodIssue): string {
  * stable code, so REST and GraphQL report the same failures the same way.
  */
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
-  const result = schema.safeParse(input);
+  // reportInput lets us tell a missing field from a wrong type; the input itself is never echoed back.
+  const result = schema.safeParse(input, { reportInput: true });
   if (result.success) return result.data;
   const fieldErrors: FieldError[] = result.error.issues.map((issue) => ({
     pointer: pointerOf(issue.path),
     code: codeOf(issue),
-    detail: issue.code === 'invalid_type' && issue.input === undefined ? 'is required' : issue.message,
+    detail: codeOf(issue) === 'required' ? 'is required' : issue.message,
   }));
   throw new ValidationError(fieldErrors);
 }

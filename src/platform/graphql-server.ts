@@ -1,3 +1,4 @@
+import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { useDisableIntrospection } from '@graphql-yoga/plugin-disable-introspection';
 import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -61,6 +62,8 @@ export function mountGraphQL(app: FastifyInstance, deps: { config: Config; db: D
     graphiql: config.graphiqlEnabled
       ? { title: 'Ramp GraphiQL', headers: JSON.stringify({ Authorization: 'Bearer <your sandbox API key>' }) }
       : false,
+    // GraphiQL bundled with the server, so it works without reaching a CDN.
+    renderGraphiQL,
     landingPage: false,
     cors: false, // Fastify's CORS plugin answers for the whole server
     context: ({ req, params }) => {

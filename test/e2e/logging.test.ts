@@ -47,3 +47,18 @@ describe('logs', () => {
     expect(line).toContain('[redacted]');
   });
 });
+
+describe('error logs', () => {
+  it('keep the message of a database error but not its SQL values or failing row', () => {
+    let line = '';
+    const logger = createLogger('info', new Writable({ write: (c, _e, done) => ((line += c.toString()), done()) }));
+    const error = Object.assign(new Error('insert failed'), {
+      query: "insert into accounts (iban) values ('DE89370400440532013000')",
+      params: ['DE89370400440532013000'],
+      detail: 'Failing row contains (DE89370400440532013000).',
+    });
+    logger.error({ err: error }, 'unexpected error');
+    expect(line).toContain('insert failed');
+    expect(line).not.toContain('DE89370400440532013000');
+  });
+});

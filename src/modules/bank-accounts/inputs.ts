@@ -42,7 +42,7 @@ const ibanNumber = z
       length: 'has the wrong length for its country',
       checksum: 'fails the IBAN check digits',
     }[problem];
-    ctx.addIssue({ code: 'custom', message: `${why}`, params: { code: 'invalid_iban' } });
+    ctx.addIssue({ code: 'custom', message: why, params: { code: 'invalid_iban' } });
   });
 
 const abaRouting = z

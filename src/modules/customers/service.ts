@@ -1,4 +1,4 @@
-import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/sql';
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { ConflictError, NotFoundError, ValidationError, fieldError } from '../../domain/errors.js';
@@ -57,7 +57,7 @@ export function customerService(options: CustomerServiceOptions) {
   /** Moves one customer's KYC to `to` through the transition table (409 when the table has no way). */
   async function moveCustomerKyc(scope: Scope, id: string, to: KycStatus): Promise<Customer> {
     return scope.em.transactional(async (em) => {
-      const customer = await get({ ...scope, em }, id);
+      const customer = await getForKycChange({ ...scope, em }, id);
       await changeKyc(em, scope.actor, customer, moveKyc(kycStatusOf(customer.kycStatusBreakdown), to));
       return customer;
     });
@@ -65,6 +65,15 @@ export function customerService(options: CustomerServiceOptions) {
 
   async function get({ em, actor }: Scope, id: string): Promise<Customer> {
     const customer = isUuid(id) ? await em.findOne(Customer, { id, ...tenantOf(actor) }) : null;
+    if (!customer) throw new NotFoundError('Customer');
+    return customer;
+  }
+
+  /** Inside a transaction: the customer, locked, so two KYC changes cannot both start from the same status. */
+  async function getForKycChange({ em, actor }: Scope, id: string): Promise<Customer> {
+    const customer = isUuid(id)
+      ? await em.findOne(Customer, { id, ...tenantOf(actor) }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true })
+      : null;
     if (!customer) throw new NotFoundError('Customer');
     return customer;
   }
@@ -125,7 +134,7 @@ export function customerService(options: CustomerServiceOptions) {
     async update(scope: Scope, id: string, input: unknown): Promise<Customer> {
       const data = parseInput(UpdateCustomerInput, input);
       return scope.em.transactional(async (em) => {
-        const customer = await get({ ...scope, em }, id);
+        const customer = await getForKycChange({ ...scope, em }, id);
         const wrongNames =
           customer.type === 'individual'
             ? (['company_name'] as const).filter((f) => data[f] !== undefined)
@@ -184,7 +193,7 @@ export function customerService(options: CustomerServiceOptions) {
      */
     async requestKycReview(scope: Scope, id: string): Promise<Customer> {
       return scope.em.transactional(async (em) => {
-        const customer = await get({ ...scope, em }, id);
+        const customer = await getForKycChange({ ...scope, em }, id);
         const status = kycStatusOf(customer.kycStatusBreakdown);
         if (status !== 'in_review' && status !== 'approved') await changeKyc(em, scope.actor, customer, moveKyc(status, 'in_review'));
         return customer;
@@ -199,7 +208,8 @@ export function customerService(options: CustomerServiceOptions) {
     async applyVerifiedIdentity(scope: Scope, identity: VerifiedIdentity, result: KycStatus): Promise<{ customer: Customer; created: boolean }> {
       return scope.em.transactional(async (em) => {
         const txScope = { ...scope, em };
-        const existing = await findByEmail(txScope, identity.email);
+        const found = await findByEmail(txScope, identity.email);
+        const existing = found && (await getForKycChange(txScope, found.id));
         if (existing?.type === 'corporate') {
           throw new ConflictError('kyc_import_customer_is_corporate', 'The customer with this email is corporate; a KYC import verifies individuals');
         }

@@ -29,10 +29,13 @@ export async function postMovement(
   assertBalanced(postings);
   const now = new Date();
   const tenant = { partnerId: actor.partnerId, environment: actor.environment };
-  const transaction = em.create(LedgerTransaction, { id: randomUUID(), ...tenant, transferId, movement, createdAt: now });
-  for (const p of postings) {
-    em.create(LedgerEntry, {
-      transactionId: transaction.id,
+  const transactionId = randomUUID();
+  // Native inserts, in order: the entries reference the transaction (the unit of work would not know).
+  await em.insert(LedgerTransaction, { id: transactionId, ...tenant, transferId, movement, createdAt: now });
+  await em.insertMany(
+    LedgerEntry,
+    postings.map((p) => ({
+      transactionId,
       ...tenant,
       transferId,
       movement,
@@ -40,9 +43,21 @@ export async function postMovement(
       currency: p.asset,
       amount: p.amount.toFixed(),
       createdAt: now,
-    });
-  }
-  await em.flush();
+    })),
+  );
+}
+
+/**
+ * What Ramp holds for the partner's customers, per asset: the credit balance of
+ * `customer_funds` (deposits received and not yet paid out or returned). Assets never used are absent.
+ */
+export async function heldForCustomers({ em, actor }: Scope): Promise<Map<Asset, Decimal>> {
+  const rows = await em.execute<{ currency: Asset; held: string }[]>(
+    `select currency, (-sum(amount))::text as held from ledger_entries
+     where partner_id = ? and environment = ? and account = 'customer_funds' group by currency`,
+    [actor.partnerId, actor.environment],
+  );
+  return new Map(rows.map((r) => [r.currency, new Decimal(r.held)]));
 }
 
 export function ledgerService() {

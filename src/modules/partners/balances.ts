@@ -1,4 +1,5 @@
 import type { Scope } from '../../platform/scope.js';
+import { heldForCustomers } from '../ledger/service.js';
 import { Decimal, FIAT_CURRENCIES, type FiatCurrency, formatAmount, TOKENS, type Token } from '../../domain/money.js';
 
 /** Deposited fiat held for the partner, per currency. Amounts are decimal strings at the currency's scale. */
@@ -39,15 +40,16 @@ export function threshold(coin: Token, current: Decimal, minimum: Decimal): Cryp
 }
 
 /**
- * The partner's balances for accountInfo and GraphQL. This is the one place they come from:
- * until the ledger exists every balance is zero; the ledger replaces this body with sums of
- * its entries for `tenantOf(scope.actor)` (the signature stays).
+ * The partner's balances for accountInfo and GraphQL, from the ledger: what Ramp holds for the
+ * partner's customers (deposits received, not yet paid out or returned), per asset. No minimum
+ * threshold is configured, so the whole crypto balance remains usable.
  */
-export async function partnerBalances(_scope: Scope): Promise<PartnerBalances> {
+export async function partnerBalances(scope: Scope): Promise<PartnerBalances> {
+  const held = await heldForCustomers(scope);
   const zero = new Decimal(0);
   return {
-    reservedFiat: FIAT_CURRENCIES.map((currency) => ({ currency, balance: formatAmount(zero, currency) })),
-    reservedCrypto: TOKENS.map((coin) => ({ coin, balance: formatAmount(zero, coin) })),
-    cryptoThreshold: TOKENS.map((coin) => threshold(coin, zero, zero)),
+    reservedFiat: FIAT_CURRENCIES.map((currency) => ({ currency, balance: formatAmount(held.get(currency) ?? zero, currency) })),
+    reservedCrypto: TOKENS.map((coin) => ({ coin, balance: formatAmount(held.get(coin) ?? zero, coin) })),
+    cryptoThreshold: TOKENS.map((coin) => threshold(coin, held.get(coin) ?? zero, zero)),
   };
 }

@@ -1,9 +1,9 @@
+import type { Environment } from '../../domain/environment.js';
+import { maskAccountNumber } from '../../domain/identifiers/bank.js';
 import type { CustomerView } from '../customers/presenters.js';
 import type { PartnerBalances } from './balances.js';
 import type { DepositAddress } from './deposit-addresses.js';
 import type { Partner, WhitelistedBankAccount, WhitelistedWalletAddress } from './entities.js';
-import type { Environment } from '../../domain/environment.js';
-import { maskAccountNumber } from '../../domain/identifiers/bank.js';
 
 
 export function presentWalletAddress(entry: WhitelistedWalletAddress) {

@@ -7,7 +7,7 @@ import { CustomerRef } from '../customers/graphql.js';
 import type { VirtualAccount } from './entities.js';
 import { VIRTUAL_ACCOUNT_SOURCE_RAILS, VIRTUAL_ACCOUNT_STATUSES } from './inputs.js';
 import type { DepositInstructions } from './issuance.js';
-import { presentVirtualAccount } from './presenters.js';
+import { developerFeePercentOf } from './presenters.js';
 
 // Prefixed names: other modules define their own currency/token/network enums.
 const StatusEnum = builder.enumType('VirtualAccountStatus', { values: VIRTUAL_ACCOUNT_STATUSES });
@@ -16,8 +16,9 @@ const SourceRailsEnum = builder.enumType('VirtualAccountSourceRails', { values: 
 const TokenEnum = builder.enumType('VirtualAccountDestinationToken', { values: TOKENS });
 const NetworkEnum = builder.enumType('VirtualAccountDestinationNetwork', { values: NETWORKS });
 
-const pick = <K extends 'us' | 'iban' | 'swift'>(i: DepositInstructions, key: K) =>
-  (key in i ? (i as Record<K, Record<string, string>>)[key] : undefined) ?? undefined;
+const ibanOf = (i: DepositInstructions) => ('iban' in i ? i.iban : null);
+const usOf = (i: DepositInstructions) => ('us' in i ? i.us : null);
+const swiftOf = (i: DepositInstructions) => ('swift' in i ? i.swift : null);
 
 const DepositInstructionsRef = builder.objectRef<DepositInstructions>('DepositInstructions').implement({
   description: 'Where the customer sends fiat: a bank account of the sandbox banking partner, issued to this virtual account.',
@@ -27,10 +28,10 @@ const DepositInstructionsRef = builder.objectRef<DepositInstructions>('DepositIn
     bankName: t.exposeString('bank_name'),
     bankAddress: t.exposeString('bank_address'),
     accountHolderName: t.exposeString('account_holder_name'),
-    ibanNumber: t.string({ nullable: true, resolve: (i) => pick(i, 'iban')?.iban_number ?? null }),
-    bic: t.string({ nullable: true, resolve: (i) => (pick(i, 'iban') ?? pick(i, 'swift'))?.bic ?? null }),
-    routingNumber: t.string({ nullable: true, resolve: (i) => (pick(i, 'us') ?? pick(i, 'swift'))?.routing_number ?? null }),
-    accountNumber: t.string({ nullable: true, resolve: (i) => (pick(i, 'us') ?? pick(i, 'swift'))?.account_number ?? null }),
+    ibanNumber: t.string({ nullable: true, resolve: (i) => ibanOf(i)?.iban_number ?? null }),
+    bic: t.string({ nullable: true, resolve: (i) => (ibanOf(i) ?? swiftOf(i))?.bic ?? null }),
+    routingNumber: t.string({ nullable: true, resolve: (i) => (usOf(i) ?? swiftOf(i))?.routing_number ?? null }),
+    accountNumber: t.string({ nullable: true, resolve: (i) => (usOf(i) ?? swiftOf(i))?.account_number ?? null }),
   }),
 });
 
@@ -44,7 +45,7 @@ export const VirtualAccountRef = builder.objectRef<VirtualAccount>('VirtualAccou
     destinationToken: t.field({ type: TokenEnum, resolve: (a) => a.destinationToken }),
     destinationNetwork: t.field({ type: NetworkEnum, resolve: (a) => a.destinationNetwork }),
     destinationAddress: t.exposeString('destinationAddress', { nullable: true }),
-    developerFeePercent: t.field({ type: 'Decimal', nullable: true, resolve: (a) => presentVirtualAccount(a).developer_fee_percent }),
+    developerFeePercent: t.field({ type: 'Decimal', nullable: true, resolve: developerFeePercentOf }),
     depositInstructions: t.field({
       type: DepositInstructionsRef,
       nullable: true,

@@ -1,6 +1,10 @@
 import { Decimal } from '../../domain/money.js';
 import type { VirtualAccount } from './entities.js';
 
+/** numeric(11,8) reads back as "0.50000000"; partners sent "0.5". */
+export const developerFeePercentOf = (account: VirtualAccount) =>
+  account.developerFeePercent == null ? null : new Decimal(account.developerFeePercent).toFixed();
+
 /** A virtual account as REST shows it (DESIGN §6); also the payload of its events. */
 export function presentVirtualAccount(account: VirtualAccount) {
   return {
@@ -13,8 +17,7 @@ export function presentVirtualAccount(account: VirtualAccount) {
     destination_token: account.destinationToken,
     destination_network: account.destinationNetwork,
     destination_address: account.destinationAddress ?? null,
-    // numeric(11,8) reads back as "0.50000000"; partners sent "0.5".
-    developer_fee_percent: account.developerFeePercent == null ? null : new Decimal(account.developerFeePercent).toFixed(),
+    developer_fee_percent: developerFeePercentOf(account),
     deposit_instructions: account.depositInstructions ?? null,
     created_at: account.createdAt.toISOString(),
     updated_at: account.updatedAt.toISOString(),

@@ -28,7 +28,12 @@ const failedBeforeSending = (error: string): AttemptOutcome => ({ statusCode: nu
 function secretsOf(endpoint: WebhookEndpoint, key: Buffer): string[] {
   const secrets = [decryptSecret(key, endpoint.id, endpoint.secretEncrypted)];
   if (endpoint.previousSecretEncrypted && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > new Date()) {
-    secrets.push(decryptSecret(key, endpoint.id, endpoint.previousSecretEncrypted));
+    // A rotation after WEBHOOK_SECRET_KEY changed leaves an old secret that no longer decrypts: sign without it.
+    try {
+      secrets.push(decryptSecret(key, endpoint.id, endpoint.previousSecretEncrypted));
+    } catch {
+      // the current secret alone signs
+    }
   }
   return secrets;
 }

@@ -13,6 +13,8 @@ export type DispatcherConfig = Pick<
 >;
 
 export interface Dispatcher {
+  /** host/pid/random: who made an attempt, as the attempt log records it. */
+  readonly instance: string;
   start(): void;
   /** Look for work now (a redelivery was asked for). */
   wake(): void;
@@ -124,6 +126,7 @@ export function createDispatcher(deps: { db: Database; config: DispatcherConfig;
   }
 
   return {
+    instance,
     start() {
       if (running) return;
       running = true;

@@ -1,0 +1,66 @@
+import type { EntityManager } from '@mikro-orm/sql';
+import type { TransferStatus } from '../../domain/transfer-status.js';
+import type { Job } from '../../platform/jobs.js';
+import { Quote, Transfer } from './entities.js';
+import { moveTransfer } from './lifecycle.js';
+
+const BATCH = 100;
+
+/**
+ * Claims up to a batch of transfers matching `where` (plain SQL over `transfers`), skipping rows
+ * another instance or a request holds, and moves each to `to` in one transaction.
+ */
+async function claimAndMove(em: EntityManager, where: string, params: unknown[], to: TransferStatus, reason: string): Promise<number> {
+  return em.transactional(async (tx) => {
+    const rows = await tx.execute<{ id: string }[]>(
+      `select id from transfers where ${where} order by updated_at, id limit ${BATCH} for update skip locked`,
+      params,
+    );
+    for (const { id } of rows) {
+      const transfer = await tx.findOneOrFail(Transfer, { id });
+      const quote = await tx.findOneOrFail(Quote, { id: transfer.quoteId });
+      await moveTransfer(tx, transfer, quote, to, reason);
+    }
+    return rows.length;
+  });
+}
+
+/** Pending transfers past their deposit window become `expired` (every environment). */
+export const expireTransfersJob: Job = {
+  name: 'expire-transfers',
+  batchSize: BATCH,
+  run: (em) => claimAndMove(em, `status = 'pending' and deposit_expires_at <= now()`, [], 'expired', 'deposit_window_elapsed'),
+};
+
+/**
+ * Sandbox only, when AUTO_SETTLE_DELAY_MS is set: what a partner would otherwise simulate by
+ * hand. An on-ramp's fiat "arrives" the delay after creation, and any processing transfer
+ * settles the delay after it started processing. Off-ramps still wait for their deposit hash.
+ */
+export function autoSettlementJobs(delayMs: number): Job[] {
+  const older = `now() - (? * interval '1 millisecond')`;
+  return [
+    {
+      name: 'sandbox-auto-deposit',
+      batchSize: BATCH,
+      run: (em) =>
+        claimAndMove(
+          em,
+          `environment = 'sandbox' and direction = 'onramp' and status = 'pending' and created_at <= ${older} and deposit_expires_at > now()`,
+          [delayMs],
+          'processing',
+          'fiat_deposit_received',
+        ),
+    },
+    {
+      name: 'sandbox-auto-settlement',
+      batchSize: BATCH,
+      run: (em) => claimAndMove(em, `environment = 'sandbox' and status = 'processing' and updated_at <= ${older}`, [delayMs], 'completed', 'settled'),
+    },
+  ];
+}
+
+/** The jobs of money movement, as configured. */
+export function transferJobs(options: { autoSettleDelayMs?: number | undefined }): Job[] {
+  return [expireTransfersJob, ...(options.autoSettleDelayMs !== undefined ? autoSettlementJobs(options.autoSettleDelayMs) : [])];
+}
