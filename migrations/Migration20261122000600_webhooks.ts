@@ -8,6 +8,8 @@ export class Migration20261122000600_webhooks extends Migration {
     // The dispatcher claims events by this state (FOR UPDATE SKIP LOCKED), never by "cursor greater
     // than the last one seen", so several instances share the work and none is skipped or done twice.
     this.addSql(`alter table events add column dispatched_at timestamptz`);
+    // No webhook exists yet, so every earlier event is already as dispatched as it will ever be.
+    this.addSql(`update events set dispatched_at = created_at`);
     this.addSql(`create index events_undispatched on events (cursor) where dispatched_at is null`);
 
     this.addSql(`create table webhook_endpoints (

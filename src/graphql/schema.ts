@@ -6,6 +6,8 @@ import '../modules/kyc-import/graphql.js';
 import '../modules/kyb/graphql.js';
 import '../modules/bank-accounts/graphql.js';
 import '../modules/virtual-accounts/graphql.js';
+import '../modules/ledger/graphql.js';
+import '../modules/transfers/graphql/index.js';
 import '../modules/partners/graphql.js';
 import '../modules/events/graphql.js';
 import '../modules/webhooks/graphql.js';

@@ -114,6 +114,15 @@ describe('POST /auth/importKYC', () => {
     expect(await eventsOf(first.body.data.customer_id)).toEqual(['customer.created', 'customer.kycs.updated']);
   });
 
+  it('accepts a token exactly once when it is sent several times at the same moment', async () => {
+    const token = `approve_${applicant()}`;
+    const results = await Promise.all(Array.from({ length: 5 }, () => importKyc(token)));
+    expect(results.map((r) => r.status).sort()).toEqual([201, 400, 400, 400, 400]);
+    for (const refused of results.filter((r) => r.status === 400)) expect(refused.body.data.error).toBe('kyc_token_already_used');
+    const id = results.find((r) => r.status === 201)!.body.data.customer_id;
+    expect(await eventsOf(id)).toEqual(['customer.created', 'customer.kycs.updated']);
+  });
+
   it('keeps only a hash of the token', async () => {
     const token = `approve_${applicant()}`;
     const id = (await importKyc(token)).body.data.customer_id;

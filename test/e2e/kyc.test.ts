@@ -85,6 +85,14 @@ describe('KYC lifecycle', () => {
     expect(await kycEvents(id)).toHaveLength(before);
   });
 
+  it('lets only one of two simultaneous decisions through: the other sees the decided status and is refused', async () => {
+    const id = await newCustomer();
+    const [a, b] = await Promise.all([api.graphql(DECIDE, { id, d: 'APPROVED' }), api.graphql(DECIDE, { id, d: 'REJECTED' })]);
+    const outcomes = [a, b].map((r) => r.body.data.simulateKycDecision.__typename).sort();
+    expect(outcomes).toEqual(['ConflictError', 'MutationSimulateKycDecisionSuccess']);
+    expect(await kycEvents(id)).toHaveLength(1);
+  });
+
   it('refuses to submit a verification that is already in review', async () => {
     const id = await newCustomer();
     await api.graphql(SUBMIT, { id });

@@ -436,3 +436,21 @@ describe('events API', () => {
     expect(second.pageInfo.hasNextPage).toBe(false);
   });
 });
+
+describe('on a deployment started with NODE_ENV=production', () => {
+  it('requires a public https URL even from a sandbox key', async () => {
+    const production = await startRamp({ NODE_ENV: 'production', WEBHOOK_SECRET_KEY: Buffer.alloc(32, 9).toString('base64') });
+    try {
+      const api = production.client(production.key);
+      const http = await api.post('/v0/webhooks', { url: 'http://93.184.215.14/hooks' });
+      expect(http.status).toBe(400);
+      expect(http.body.errors[0]).toMatchObject({ pointer: '/url', code: 'url_not_https' });
+      const loopback = await api.post('/v0/webhooks', { url: 'https://127.0.0.1:8443/hooks' });
+      expect(loopback.status).toBe(400);
+      expect(loopback.body.errors[0]).toMatchObject({ pointer: '/url', code: 'url_not_public' });
+      expect((await api.post('/v0/webhooks', { url: 'https://93.184.215.14/hooks' })).status).toBe(201);
+    } finally {
+      await production.close();
+    }
+  });
+});

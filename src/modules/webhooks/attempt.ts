@@ -71,7 +71,8 @@ export async function sendClaim(
 /**
  * Logs the attempt and moves the delivery on: 2xx succeeded; 410 Gone fails it and disables the
  * endpoint; anything else waits for the next step of the retry schedule, or fails when none is
- * left. Only the holder of the lease moves the delivery (a stale holder still logs its attempt).
+ * left. Only the holder of the lease moves the delivery, and only while it is pending (a delete or
+ * disable may have canceled it meanwhile); a stale holder still logs its attempt.
  */
 export async function recordOutcome(db: Database, config: AttemptConfig, claim: DeliveryClaim, outcome: AttemptOutcome): Promise<void> {
   await db.fork().transactional(async (em) => {
@@ -84,7 +85,7 @@ export async function recordOutcome(db: Database, config: AttemptConfig, claim: 
       em.execute(
         `update webhook_deliveries set status = ?, next_attempt_at = null, lease_id = null, leased_until = null, last_status_code = ?,
            last_error = ?, completed_at = now(), updated_at = now()
-         where id = ? and lease_id = ?`,
+         where id = ? and lease_id = ? and status = 'pending'`,
         [status, outcome.statusCode, error, claim.deliveryId, claim.leaseId],
       );
 
@@ -108,7 +109,7 @@ export async function recordOutcome(db: Database, config: AttemptConfig, claim: 
     await em.execute(
       `update webhook_deliveries set next_attempt_at = now() + make_interval(secs => ?), lease_id = null, leased_until = null,
          last_status_code = ?, last_error = ?, updated_at = now()
-       where id = ? and lease_id = ?`,
+       where id = ? and lease_id = ? and status = 'pending'`,
       [outcome.interrupted ? 0 : delay / 1000, outcome.statusCode, lastError, claim.deliveryId, claim.leaseId],
     );
   });

@@ -114,14 +114,16 @@ builder.mutationFields((t) => ({
     description: 'POST /v0/webhooks: production keys need a public https URL.',
     errors: { types: MUTATION_ERRORS },
     args: { url: t.arg.string({ required: true }), idempotencyKey: t.arg.string() },
-    resolve: (_, args, ctx) =>
-      idempotentMutation(
+    resolve: async (_, args, ctx) => {
+      const registration = await ctx.services.webhooks.prepareRegistration(scopeOf(ctx), { url: args.url });
+      return idempotentMutation(
         ctx,
         'registerWebhook',
         args,
-        (em) => ctx.services.webhooks.register({ ...scopeOf(ctx), em }, { url: args.url }).then(withId),
+        (em) => ctx.services.webhooks.register({ ...scopeOf(ctx), em }, registration).then(withId),
         (id) => ctx.services.webhooks.withSecret(scopeOf(ctx), id).then(withId),
-      ),
+      );
+    },
   }),
   deleteWebhook: t.field({
     type: 'ID',

@@ -14,8 +14,9 @@ export function webhookRoutes(app: FastifyInstance, { webhooks }: Services) {
     const scope = requestScope(request);
     const header = request.headers['idempotency-key'];
     const key = checkIdempotencyKey(Array.isArray(header) ? header[0] : header, false);
+    const registration = await webhooks.prepareRegistration(scope, request.body);
     const outcome = await runIdempotently(scope.em, scope.actor, { key, fingerprint: fingerprint('POST /v0/webhooks', request.body ?? null) }, async (em) => {
-      const registered = await webhooks.register({ ...scope, em }, request.body);
+      const registered = await webhooks.register({ ...scope, em }, registration);
       return { status: 201, body: { id: registered.endpoint.id }, result: registered };
     });
     const registered = outcome.result ?? (await webhooks.withSecret(scope, (outcome.body as { id: string }).id));

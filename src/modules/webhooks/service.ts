@@ -23,6 +23,12 @@ export interface WebhookServiceOptions {
   wakeDispatcher: () => void;
 }
 
+/** A registration whose URL passed the rules of the caller's environment. */
+export interface CheckedRegistration {
+  url: string;
+  checked: true;
+}
+
 /** An endpoint with its signing secret in clear: only for the response that creates or rotates it. */
 export interface EndpointWithSecret {
   endpoint: WebhookEndpoint;
@@ -64,10 +70,18 @@ export function webhookService(options: WebhookServiceOptions) {
       return em.find(WebhookEndpoint, { ...tenantOf(actor), deletedAt: null }, { orderBy: { createdAt: 'asc', id: 'asc' } });
     },
 
-    /** POST /v0/webhooks: checks the URL for the key's environment, then stores the endpoint with a new secret. */
-    async register(scope: Scope, input: unknown): Promise<EndpointWithSecret> {
+    /**
+     * Checks a registration for the key's environment (resolving the host for production keys).
+     * Callers run it before opening any transaction, so no database connection waits on DNS.
+     */
+    async prepareRegistration(scope: Scope, input: unknown): Promise<CheckedRegistration> {
       const data = parseInput(RegisterWebhookInput, input);
       const url = await checkWebhookUrl(data.url, policyFor(scope.actor.environment, options.config.isProduction));
+      return { url: url.href, checked: true };
+    },
+
+    /** POST /v0/webhooks: stores the endpoint with a new signing secret. */
+    async register(scope: Scope, registration: CheckedRegistration): Promise<EndpointWithSecret> {
       return scope.em.transactional(async (em) => {
         if ((await em.count(WebhookEndpoint, { ...tenantOf(scope.actor), deletedAt: null })) >= MAX_ENDPOINTS) {
           throw new ConflictError('webhook_endpoint_limit', `At most ${MAX_ENDPOINTS} webhooks per partner and environment; delete one first`);
@@ -79,7 +93,7 @@ export function webhookService(options: WebhookServiceOptions) {
         const endpoint = em.create(WebhookEndpoint, {
           id,
           ...tenantOf(scope.actor),
-          url: url.href,
+          url: registration.url,
           status: 'enabled',
           disabledReason: null,
           secretEncrypted: encryptSecret(key, id, secret),
