@@ -18,6 +18,4 @@ export interface TransferDeps extends TransferSettings {
   partners: Pick<PartnerService, 'get'>;
   bankAccounts: Pick<BankAccountService, 'getForCustomer'>;
   virtualAccounts: Pick<VirtualAccountService, 'get' | 'getForCustomer'>;
-  /** Now; replaceable so that deadline logic can be reasoned about in one place. */
-  clock?: () => Date;
 }

@@ -6,7 +6,6 @@ import type { Quote, Transfer } from './entities.js';
 /** numeric(38,18) comes back as a long string; the wire shows the asset's own scale. */
 const amountOf = (value: string, asset: Asset) => formatAmount(new Decimal(value), asset);
 const rateOf = (value: string) => new Decimal(value).toFixed(RATE_SCALE);
-const iso = (date: Date | null | undefined) => (date ? date.toISOString() : null);
 
 /** Fee parts, all in the source asset: they add up to `fee_amount`. */
 function feeBreakdown(quote: Quote) {

@@ -34,7 +34,7 @@ export function assertKycApproved(customer: Customer, currency: FiatCurrency, ra
 }
 
 export function quoting(deps: TransferDeps) {
-  const now = () => deps.clock?.() ?? new Date();
+  const now = () => new Date();
 
   /**
    * Prices and stores a quote for one of the caller's KYC-approved customers, in the caller's
