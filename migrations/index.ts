@@ -4,6 +4,15 @@ import { Migration20261122000300_accounts } from './Migration20261122000300_acco
 import { Migration20261122000400_partner_whitelists } from './Migration20261122000400_partner_whitelists.js';
 import { Migration20261122000500_transfers } from './Migration20261122000500_transfers.js';
 import { Migration20261122000600_webhooks } from './Migration20261122000600_webhooks.js';
+import { Migration20261122000700_idempotency_json } from './Migration20261122000700_idempotency_json.js';
 
 /** Applied in this order at start; a migration once landed is never edited, only followed. */
-export const migrations = [Migration20261122000100_foundation, Migration20261122000200_kyc, Migration20261122000300_accounts, Migration20261122000400_partner_whitelists, Migration20261122000500_transfers, Migration20261122000600_webhooks];
+export const migrations = [
+  Migration20261122000100_foundation,
+  Migration20261122000200_kyc,
+  Migration20261122000300_accounts,
+  Migration20261122000400_partner_whitelists,
+  Migration20261122000500_transfers,
+  Migration20261122000600_webhooks,
+  Migration20261122000700_idempotency_json,
+];

@@ -110,7 +110,7 @@ async function runClaimed<T>(
     return await em.transactional(async (tx) => {
       const response = await run(tx);
       await tx.execute(
-        `update idempotency_keys set state = 'completed', response_status = ?, response_body = ?::jsonb
+        `update idempotency_keys set state = 'completed', response_status = ?, response_body = ?::json
          where partner_id = ? and environment = ? and key = ?`,
         [response.status, JSON.stringify(response.body ?? null), ...scope],
       );

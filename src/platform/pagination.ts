@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { ValidationError, fieldError } from '../domain/errors.js';
 
 /** A page request in keyset form, as Pothos's resolveCursorConnection hands it over. */
@@ -47,3 +48,19 @@ export function keysetQuery(page: KeysetPage) {
     limit: page.limit,
   };
 }
+
+/** Most records a REST list skips; deeper than this, filter instead of paging. */
+export const MAX_SKIP = 10_000;
+const wholeNumber = (min: number, max: number, fallback: number) =>
+  z
+    .string()
+    .regex(/^[0-9]+$/, 'must be a whole number')
+    .optional()
+    .transform((v) => (v === undefined ? fallback : Number(v)))
+    .pipe(z.number().int().min(min).max(max));
+
+/** `limit` 1–100 (default 20) and `skip` 0–10000 (default 0) of every REST list; anything else is a 400. */
+export const OffsetPageQuery = z.object({
+  limit: wholeNumber(1, 100, 20),
+  skip: wholeNumber(0, MAX_SKIP, 0),
+});

@@ -27,6 +27,17 @@ describe('Idempotency-Key', () => {
     expect(await countCustomers('replay@example.com')).toBe(1);
   });
 
+  it('replays the very bytes of the first response, not just the same content', async () => {
+    const send = () =>
+      fetch(`${t.url}/v0/customers`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${t.key}`, 'content-type': 'application/json', 'idempotency-key': 'k-bytes' },
+        body: JSON.stringify(corporate('bytes@example.com')),
+      }).then((r) => r.text());
+    const first = await send();
+    expect(await send()).toBe(first);
+  });
+
   it('answers 422 idempotency_key_reused when the same key comes with another body', async () => {
     await api.post('/v0/customers', corporate('reuse1@example.com'), { 'idempotency-key': 'k-reuse' });
     const res = await api.post('/v0/customers', corporate('reuse2@example.com'), { 'idempotency-key': 'k-reuse' });

@@ -170,8 +170,3 @@ export const BankAccountDetailsInput = z
     return { ...common, account_type: 'swift', swift: body.swift! };
   });
 
-/** `limit` and `skip` of list endpoints, as on the spec's on-ramp list (§4.4). */
-export const ListQueryInput = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(100),
-  skip: z.coerce.number().int().min(0).max(1_000_000).default(0),
-});

@@ -1,12 +1,13 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { randomUUID } from 'node:crypto';
 import { ConflictError, NotFoundError } from '../../domain/errors.js';
+import { OffsetPageQuery } from '../../platform/pagination.js';
 import { parseInput } from '../../domain/validation.js';
 import { recordEvent } from '../../platform/outbox.js';
 import { type Scope, isUuid, tenantOf } from '../../platform/scope.js';
 import type { CustomerService } from '../customers/service.js';
 import { ExternalAccount } from './entities.js';
-import { BankAccountDetailsInput, type BankAccountDetails, ListQueryInput } from './inputs.js';
+import { BankAccountDetailsInput, type BankAccountDetails } from './inputs.js';
 import { presentExternalAccount } from './presenters.js';
 
 export interface BankAccountServiceDeps {
@@ -85,7 +86,7 @@ export function bankAccountService({ customers }: BankAccountServiceDeps) {
 
     /** A customer's accounts, oldest first; `limit` (1-100, default 100) and `skip` as strings or numbers. */
     async listForCustomer(scope: Scope, customerId: string, query: unknown = {}): Promise<ExternalAccount[]> {
-      const page = parseInput(ListQueryInput, query);
+      const page = parseInput(OffsetPageQuery, query);
       const customer = await customers.get(scope, customerId);
       return scope.em.find(
         ExternalAccount,

@@ -90,20 +90,6 @@ export const CompleteOfframpInput = z.strictObject({
   deposit_transaction_hash: z.string().trim().min(1).max(128),
 });
 
-/** `limit` 1–100 (default 20) and `skip` 0–10000 (default 0); anything else is a 400. */
-export const MAX_SKIP = 10_000;
-const integerParam = (min: number, max: number, fallback: number) =>
-  z
-    .string()
-    .regex(/^[0-9]+$/, 'must be a whole number')
-    .optional()
-    .transform((v) => (v === undefined ? fallback : Number(v)))
-    .pipe(z.number().int().min(min).max(max));
-export const ListTransfersQuery = z.object({
-  limit: integerParam(1, 100, 20),
-  skip: integerParam(0, MAX_SKIP, 0),
-});
-
 /** GraphQL `transfers` filters. */
 export const TransferFilterInput = z.strictObject({
   customerId: z.string().optional(),

@@ -1,11 +1,11 @@
 import { NotFoundError } from '../../domain/errors.js';
 import type { TransferDirection } from '../../domain/transfer-status.js';
 import { parseInput } from '../../domain/validation.js';
-import { type KeysetPage, keysetQuery } from '../../platform/pagination.js';
+import { type KeysetPage, OffsetPageQuery, keysetQuery } from '../../platform/pagination.js';
 import { type Scope, isUuid, tenantOf } from '../../platform/scope.js';
 import type { TransferDeps } from './context.js';
 import { Quote, Transfer, TransferStatusChange } from './entities.js';
-import { ListTransfersQuery, TransferFilterInput } from './inputs.js';
+import { TransferFilterInput } from './inputs.js';
 import { lockTransfer, moveTransfer } from './lifecycle.js';
 import { offramp } from './offramp.js';
 import { onramp } from './onramp.js';
@@ -77,7 +77,7 @@ export function transferService(deps: TransferDeps) {
 
     /** `GET …/{direction}-transfer?limit&skip`: newest first; limit 1–100 (20), skip 0–10000. */
     async listForCustomer(scope: Scope, customerId: string, direction: TransferDirection, query: unknown): Promise<TransferWithQuote[]> {
-      const { limit, skip } = parseInput(ListTransfersQuery, query ?? {});
+      const { limit, skip } = parseInput(OffsetPageQuery, query ?? {});
       const customer = await deps.customers.get(scope, customerId);
       const transfers = await scope.em.find(
         Transfer,

@@ -53,8 +53,3 @@ export const SimulateVirtualAccountInput = z.strictObject({
   virtual_account_id: uuid,
 });
 
-/** `limit` (1-100, default 100) and `skip`, as on the spec's on-ramp list (§4.4). */
-export const ListQueryInput = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(100),
-  skip: z.coerce.number().int().min(0).max(1_000_000).default(0),
-});

@@ -2,13 +2,14 @@ import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import { randomUUID } from 'node:crypto';
 import { assertSandbox } from '../../domain/environment.js';
 import { ConflictError, NotFoundError, ValidationError, fieldError } from '../../domain/errors.js';
+import { OffsetPageQuery } from '../../platform/pagination.js';
 import { parseInput } from '../../domain/validation.js';
 import { recordEvent } from '../../platform/outbox.js';
 import { type Scope, isUuid, tenantOf } from '../../platform/scope.js';
 import type { Customer } from '../customers/entities.js';
 import type { CustomerService } from '../customers/service.js';
 import { VirtualAccount } from './entities.js';
-import { CreateVirtualAccountInput, ListQueryInput, SimulateVirtualAccountInput } from './inputs.js';
+import { CreateVirtualAccountInput, SimulateVirtualAccountInput } from './inputs.js';
 import { depositAccountNumber, depositInstructionsFor, issuedAtOnce } from './issuance.js';
 import { presentVirtualAccount } from './presenters.js';
 
@@ -136,7 +137,7 @@ export function virtualAccountService({ customers }: VirtualAccountServiceDeps) 
 
     /** A customer's virtual accounts, oldest first. */
     async listForCustomer(scope: Scope, customerId: string, query: unknown = {}): Promise<VirtualAccount[]> {
-      const page = parseInput(ListQueryInput, query);
+      const page = parseInput(OffsetPageQuery, query);
       const customer = await customers.get(scope, customerId);
       return scope.em.find(
         VirtualAccount,
