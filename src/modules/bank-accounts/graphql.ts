@@ -1,4 +1,5 @@
 import { maskAccountNumber } from '../../domain/identifiers/bank.js';
+import { AddressInput, AddressRef, restAddressOf } from '../../graphql/address.js';
 import { builder } from '../../graphql/builder.js';
 import { scopeOf } from '../../graphql/context.js';
 import { MUTATION_ERRORS, nullIfNotFound } from '../../graphql/errors.js';
@@ -15,16 +16,6 @@ const BankAccountTypeEnum = builder.enumType('BankAccountType', {
 const AccountHolderTypeEnum = builder.enumType('AccountHolderType', { values: ACCOUNT_HOLDER_TYPES });
 const UsBankAccountTypeEnum = builder.enumType('UsBankAccountType', { values: US_ACCOUNT_TYPES });
 
-const AccountHolderAddressRef = builder.objectRef<AccountHolderAddress>('AccountHolderAddress').implement({
-  fields: (t) => ({
-    country: t.exposeString('country', { description: 'ISO 3166-1 alpha-2' }),
-    city: t.exposeString('city'),
-    streetLine1: t.exposeString('street_line_1'),
-    postalCode: t.exposeString('postal_code'),
-    state: t.exposeString('state', { nullable: true }),
-  }),
-});
-
 export const BankAccountRef = builder.objectRef<ExternalAccount>('BankAccount').implement({
   description: "A customer's own bank account (external account) that off-ramp payouts go to. Numbers are always masked here.",
   fields: (t) => ({
@@ -36,7 +27,7 @@ export const BankAccountRef = builder.objectRef<ExternalAccount>('BankAccount').
     accountHolderFirstName: t.exposeString('accountHolderFirstName', { nullable: true }),
     accountHolderLastName: t.exposeString('accountHolderLastName', { nullable: true }),
     accountHolderBusinessName: t.exposeString('accountHolderBusinessName', { nullable: true }),
-    accountHolderAddress: t.field({ type: AccountHolderAddressRef, resolve: (a) => a.accountHolderAddress }),
+    accountHolderAddress: t.field({ type: AddressRef, resolve: (a) => a.accountHolderAddress }),
     accountNumberMasked: t.string({
       description: 'Last four characters of the IBAN or account number, e.g. …6789',
       resolve: (a) => maskAccountNumber(a.ibanNumber ?? a.accountNumber ?? ''),
@@ -48,15 +39,6 @@ export const BankAccountRef = builder.objectRef<ExternalAccount>('BankAccount').
   }),
 });
 
-const AccountHolderAddressInput = builder.inputType('AccountHolderAddressInput', {
-  fields: (t) => ({
-    country: t.string({ required: true }),
-    city: t.string({ required: true }),
-    streetLine1: t.string({ required: true }),
-    postalCode: t.string({ required: true }),
-    state: t.string(),
-  }),
-});
 const IbanAccountInput = builder.inputType('IbanAccountInput', {
   fields: (t) => ({ bic: t.string({ required: true }), ibanNumber: t.string({ required: true }) }),
 });
@@ -83,7 +65,7 @@ export const BankAccountInputRef = builder.inputType('BankAccountInput', {
     accountHolderFirstName: t.string(),
     accountHolderLastName: t.string(),
     accountHolderBusinessName: t.string(),
-    accountHolderAddress: t.field({ type: AccountHolderAddressInput, required: true }),
+    accountHolderAddress: t.field({ type: AddressInput, required: true }),
     accountType: t.field({ type: BankAccountTypeEnum, required: true }),
     iban: t.field({ type: IbanAccountInput }),
     us: t.field({ type: UsAccountInput }),
@@ -95,14 +77,13 @@ const orUndefined = <T>(value: T | null | undefined) => value ?? undefined;
 
 /** The REST body for a GraphQL BankAccountInput, so both are validated by the same schema. */
 export function bankAccountBodyOf(input: typeof BankAccountInputRef.$inferInput) {
-  const a = input.accountHolderAddress;
   return {
     bank_name: input.bankName,
     account_holder_type: input.accountHolderType,
     account_holder_first_name: orUndefined(input.accountHolderFirstName),
     account_holder_last_name: orUndefined(input.accountHolderLastName),
     account_holder_business_name: orUndefined(input.accountHolderBusinessName),
-    account_holder_address: { country: a.country, city: a.city, street_line_1: a.streetLine1, postal_code: a.postalCode, state: orUndefined(a.state) },
+    account_holder_address: restAddressOf(input.accountHolderAddress),
     account_type: input.accountType,
     iban: input.iban ? { bic: input.iban.bic, iban_number: input.iban.ibanNumber } : undefined,
     us: input.us

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { type PostalAddress, PostalAddressInput } from '../../domain/address.js';
 import {
   ibanProblem,
   isValidAbaRouting,
@@ -49,14 +50,8 @@ const abaRouting = z
   .string()
   .refine(isValidAbaRouting, invalid('invalid_routing_number', 'must be a 9-digit ABA routing number with a valid check digit'));
 
-export const AccountHolderAddressInput = z.strictObject({
-  country: z.string().regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 country code'),
-  city: text(100),
-  street_line_1: text(200),
-  postal_code: text(20),
-  state: text(100).optional(),
-});
-export type AccountHolderAddress = z.infer<typeof AccountHolderAddressInput>;
+export const AccountHolderAddressInput = PostalAddressInput;
+export type AccountHolderAddress = PostalAddress;
 
 const IbanDetailsInput = z.strictObject({ bic, iban_number: ibanNumber });
 

@@ -1,26 +1,17 @@
 import { resolveCursorConnection, type ResolveCursorConnectionArgs } from '@pothos/plugin-relay';
 import { KYC_STATUSES, kycStatusOf } from '../../domain/kyc.js';
+import { AddressInput, AddressRef, restAddressOf } from '../../graphql/address.js';
 import { builder } from '../../graphql/builder.js';
 import { scopeOf } from '../../graphql/context.js';
 import { MUTATION_ERRORS, nullIfNotFound } from '../../graphql/errors.js';
 import { idempotentMutation } from '../../graphql/idempotency.js';
 import { cursorOf } from '../../platform/pagination.js';
 import { Customer } from './entities.js';
-import { CUSTOMER_TYPES, type CustomerAddress } from './inputs.js';
+import { CUSTOMER_TYPES } from './inputs.js';
 
 const CustomerTypeEnum = builder.enumType('CustomerType', { values: CUSTOMER_TYPES });
 const KycStatusEnum = builder.enumType('KycStatus', { values: KYC_STATUSES });
 const KycDecisionEnum = builder.enumType('KycDecision', { values: ['APPROVED', 'REJECTED'] as const });
-
-const AddressRef = builder.objectRef<CustomerAddress>('Address').implement({
-  fields: (t) => ({
-    country: t.exposeString('country', { description: 'ISO 3166-1 alpha-2' }),
-    city: t.exposeString('city'),
-    streetLine1: t.exposeString('street_line_1'),
-    postalCode: t.exposeString('postal_code'),
-    state: t.exposeString('state', { nullable: true }),
-  }),
-});
 
 const KycRailStatusRef = builder
   .objectRef<Customer['kycStatusBreakdown'][number]>('KycRailStatus')
@@ -66,19 +57,6 @@ export const CustomerRef = builder.loadableObject('Customer', {
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),
 });
-
-const AddressInput = builder.inputType('AddressInput', {
-  fields: (t) => ({
-    country: t.string({ required: true }),
-    city: t.string({ required: true }),
-    streetLine1: t.string({ required: true }),
-    postalCode: t.string({ required: true }),
-    state: t.string(),
-  }),
-});
-
-const toRestAddress = (a: typeof AddressInput.$inferInput | null | undefined) =>
-  a && { country: a.country, city: a.city, street_line_1: a.streetLine1, postal_code: a.postalCode, state: a.state ?? undefined };
 
 const CreateCustomerInputRef = builder.inputType('CreateCustomerInput', {
   fields: (t) => ({
@@ -155,7 +133,7 @@ builder.mutationFields((t) => ({
         first_name: undefinedIfNull(input.firstName),
         last_name: undefinedIfNull(input.lastName),
         company_name: undefinedIfNull(input.companyName),
-        address: undefinedIfNull(toRestAddress(input.address)),
+        address: undefinedIfNull(input.address && restAddressOf(input.address)),
       };
       return idempotentMutation(
         ctx,
@@ -192,7 +170,7 @@ builder.mutationFields((t) => ({
         first_name: undefinedIfNull(input.firstName),
         last_name: undefinedIfNull(input.lastName),
         company_name: undefinedIfNull(input.companyName),
-        address: undefinedIfNull(toRestAddress(input.address)),
+        address: undefinedIfNull(input.address && restAddressOf(input.address)),
         external_kyc_provider_data: input.providerShareKycToken ? { provider_share_kyc_token: input.providerShareKycToken } : undefined,
         identifying_information:
           input.idDocument || input.taxNumber

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { type PostalAddress, PostalAddressInput } from '../../domain/address.js';
 
 export const CUSTOMER_TYPES = ['individual', 'corporate'] as const;
 export type CustomerType = (typeof CUSTOMER_TYPES)[number];
@@ -7,14 +8,8 @@ const name = z.string().trim().min(1, 'must not be empty').max(200);
 // Lower-cased so that uniqueness per partner does not depend on how the partner spells it.
 const email = z.email('must be a valid email address').max(254).transform((e) => e.toLowerCase());
 
-export const CustomerAddressInput = z.strictObject({
-  country: z.string().regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 country code'),
-  city: name,
-  street_line_1: name,
-  postal_code: z.string().trim().min(1).max(20),
-  state: z.string().trim().max(100).optional(),
-});
-export type CustomerAddress = z.infer<typeof CustomerAddressInput>;
+export const CustomerAddressInput = PostalAddressInput;
+export type CustomerAddress = PostalAddress;
 
 function requireNames(
   value: { type: CustomerType; first_name?: string | null; last_name?: string | null; company_name?: string | null },

@@ -1,0 +1,13 @@
+import { z } from 'zod';
+
+const line = (max: number) => z.string().trim().min(1, 'must not be empty').max(max);
+
+/** A postal address as the spec writes it (customers, account holders): country is ISO 3166-1 alpha-2. */
+export const PostalAddressInput = z.strictObject({
+  country: z.string().regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 country code'),
+  city: line(100),
+  street_line_1: line(200),
+  postal_code: line(20),
+  state: z.string().trim().max(100).optional(),
+});
+export type PostalAddress = z.infer<typeof PostalAddressInput>;

@@ -1,0 +1,27 @@
+import type { PostalAddress } from '../domain/address.js';
+import { builder } from './builder.js';
+
+export const AddressRef = builder.objectRef<PostalAddress>('Address').implement({
+  fields: (t) => ({
+    country: t.exposeString('country', { description: 'ISO 3166-1 alpha-2' }),
+    city: t.exposeString('city'),
+    streetLine1: t.exposeString('street_line_1'),
+    postalCode: t.exposeString('postal_code'),
+    state: t.exposeString('state', { nullable: true }),
+  }),
+});
+
+export const AddressInput = builder.inputType('AddressInput', {
+  fields: (t) => ({
+    country: t.string({ required: true }),
+    city: t.string({ required: true }),
+    streetLine1: t.string({ required: true }),
+    postalCode: t.string({ required: true }),
+    state: t.string(),
+  }),
+});
+
+/** The REST (snake_case) address for a GraphQL AddressInput, so both are validated by one schema. */
+export function restAddressOf(a: typeof AddressInput.$inferInput): PostalAddress {
+  return { country: a.country, city: a.city, street_line_1: a.streetLine1, postal_code: a.postalCode, state: a.state ?? undefined };
+}
