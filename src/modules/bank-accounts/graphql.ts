@@ -7,7 +7,7 @@ import { idempotentMutation } from '../../graphql/idempotency.js';
 import { checkIdempotencyKey } from '../../platform/idempotency.js';
 import { CustomerRef } from '../customers/graphql.js';
 import type { ExternalAccount } from './entities.js';
-import { ACCOUNT_HOLDER_TYPES, type AccountHolderAddress, BANK_ACCOUNT_TYPES, US_ACCOUNT_TYPES } from './inputs.js';
+import { ACCOUNT_HOLDER_TYPES, BANK_ACCOUNT_TYPES, US_ACCOUNT_TYPES } from './inputs.js';
 
 const BankAccountTypeEnum = builder.enumType('BankAccountType', {
   description: 'iban (IBANAccountDetails), us (USAccountDetails) or swift (InternationalWireAccountDetails)',
