@@ -31,6 +31,15 @@ function isIntrospectionOnly(query: string | undefined): boolean {
   }
 }
 
+const GRAPHIQL_WELCOME = `# Welcome to Ramp. Put the sandbox API key that \`npm start\` printed in the Headers pane
+# below ({"Authorization": "Bearer rk_sandbox_..."}), then run this query with the play button.
+{
+  customers(first: 10) {
+    edges { node { id email type kycs { status kycFlowLink } } }
+  }
+}
+`;
+
 const describe = (args: unknown[]) => args.map((a) => (a instanceof Error ? a.message : String(a))).join(' ');
 
 const unauthenticated = (message: string) =>
@@ -60,7 +69,7 @@ export function mountGraphQL(app: FastifyInstance, deps: { config: Config; db: D
       error: (...args) => logger.error(describe(args)),
     },
     graphiql: config.graphiqlEnabled
-      ? { title: 'Ramp GraphiQL', headers: JSON.stringify({ Authorization: 'Bearer <your sandbox API key>' }) }
+      ? { title: 'Ramp GraphiQL', headers: JSON.stringify({ Authorization: 'Bearer <your sandbox API key>' }), defaultQuery: GRAPHIQL_WELCOME }
       : false,
     // GraphiQL bundled with the server, so it works without reaching a CDN.
     renderGraphiQL,
