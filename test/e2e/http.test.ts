@@ -74,3 +74,17 @@ describe('health', () => {
     expect(ready.body.status).toBe('ready');
   });
 });
+
+describe('REST docs', () => {
+  it('serve the README as HTML at /docs, with anchors for its contents and for every error code link', async () => {
+    const docs = await api.get('/docs');
+    expect(docs.status).toBe(200);
+    expect(docs.headers.get('content-type')).toContain('text/html');
+    const html = String(docs.body);
+    for (const id of ['quick-start', 'errors', 'error-codes', 'idempotency', 'customers']) expect(html).toContain(`id="${id}"`);
+    expect(html).toContain('<code>customer_email_taken</code>');
+    const redirect = await fetch(`${t.url}/docs/errors`, { redirect: 'manual' });
+    expect(redirect.status).toBe(302);
+    expect(redirect.headers.get('location')).toBe('/docs#error-codes');
+  });
+});
