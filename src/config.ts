@@ -56,6 +56,14 @@ const ConfigSchema = z.object({
   WEBHOOK_POLL_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
   /** How often an instance checks the outbox for events whose NOTIFY it missed. */
   EVENTS_CATCHUP_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
+  /** Requests one API key (or, without a valid key, one address) may make per minute; 0 turns limiting off. Default 600, 0 under NODE_ENV=test. */
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).optional(),
+  /** redis://…: when set, every instance counts against one shared budget in Redis; without it each instance counts alone. */
+  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').optional(),
+  /** Prefix of the rate-limit counters in Redis (lets several deployments share one Redis). */
+  RATE_LIMIT_REDIS_PREFIX: z.string().min(1).default('ramp:rate-limit:'),
+  /** When set, GET /metrics requires `Authorization: Bearer <METRICS_TOKEN>`. */
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
 });
 
 export type Config = z.infer<typeof ConfigSchema> & {

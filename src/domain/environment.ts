@@ -17,3 +17,17 @@ export function assertSandbox(actor: Actor): void {
     throw new ForbiddenError('sandbox_only', 'This operation is only available with a sandbox API key');
   }
 }
+
+/**
+ * No bank or blockchain is connected to this deployment: collection accounts, deposit addresses and
+ * virtual account numbers are made up by the sandbox. Handing made-up instructions to a production
+ * customer would make real money disappear, so production refuses every operation that issues them.
+ */
+export function assertDepositRailsConnected(actor: Actor): void {
+  if (actor.environment !== 'sandbox') {
+    throw new ForbiddenError(
+      'rails_not_connected',
+      'No bank or blockchain rails are connected to production in this deployment: deposit instructions are only issued in the sandbox',
+    );
+  }
+}

@@ -60,6 +60,18 @@ export class UnprocessableError extends DomainError {
   readonly kind = 'unprocessable';
 }
 
+/** 429: this key (or address) used up its requests for the current window. */
+export class RateLimitedError extends DomainError {
+  readonly kind = 'rate_limited';
+  constructor(
+    /** Seconds until the window resets, as sent in `Retry-After`. */
+    readonly retryAfterSeconds: number,
+    limitPerMinute: number,
+  ) {
+    super('rate_limited', `Rate limit of ${limitPerMinute} requests per minute exceeded; retry in ${retryAfterSeconds} s`);
+  }
+}
+
 export const validationFailed = (fieldErrors: FieldError[], message?: string) =>
   new ValidationError(fieldErrors, message);
 

@@ -70,6 +70,7 @@ function encryptusCode(problem: HttpProblem): string {
     case 413: return 'EN-DATA-013';
     case 415: return 'EN-DATA-015';
     case 422: return 'EN-STATE-022';
+    case 429: return 'EN-RATE-429';
     default: return 'EN-SYS-500';
   }
 }

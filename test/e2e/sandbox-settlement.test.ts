@@ -349,3 +349,30 @@ describe('background jobs with a short interval', () => {
     expect(history.map((h) => h.to_status)).toEqual(['pending', 'processing', 'completed']);
   });
 });
+
+describe('production keys while no bank or chain is connected', () => {
+  it('price quotes but refuse to hand out deposit instructions (403 rails_not_connected), on-ramp and off-ramp', async () => {
+    const live = t.client(await t.keyFor('Live Partner', 'production'));
+    const liveCustomer = await createCustomer(live, { approved: false });
+    // A production customer can only be approved by a real KYC provider; stand in for it in the database.
+    await t.sql(`update customers set kyc_status_breakdown = (select kyc_status_breakdown from customers where id = ?) where id = ?`, [
+      customerId,
+      liveCustomer,
+    ]);
+    const onrampQuote = await live.post(`/v0/customers/${liveCustomer}/onramp-transfer/quote`, onrampQuoteBody());
+    expect(onrampQuote.status).toBe(201);
+    const onramp = await live.post(`/v0/customers/${liveCustomer}/onramp-transfer/quote/${onrampQuote.body.quote_id}`, { destination_address: wallet() });
+    expect(onramp.status).toBe(403);
+    expect(onramp.body.code).toBe('rails_not_connected');
+
+    const offramp = await live.post(
+      `/v0/customers/${liveCustomer}/offramp-transfer/quote`,
+      offrampQuoteBody({ destination_bank_account: ibanAccount(), transfer_purpose: 'family' }),
+      idempotencyKey(),
+    );
+    expect(offramp.status).toBe(403);
+    expect(offramp.body.code).toBe('rails_not_connected');
+    const transfers = await t.sql('select id from transfers where customer_id = ?', [liveCustomer]);
+    expect(transfers).toEqual([]);
+  });
+});

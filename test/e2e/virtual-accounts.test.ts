@@ -246,12 +246,20 @@ describe('POST /v0/customers/{customerId}/virtual-account/simulate', () => {
   it('answers 403 sandbox_only with a production key', async () => {
     const production = t.client(await t.keyFor('Demo Partner', 'production'));
     const customerId = await newCustomer(production);
-    const pending = await production.post(vaOf(customerId), { source_currency: 'aed', destination_network: 'base' });
-    expect(pending.status).toBe(202);
-    const res = await issue(customerId, pending.body.id, production);
+    const res = await issue(customerId, '5b0f3c56-3c0e-4f7e-9d0e-1f2a3b4c5d6e', production);
     expect(res.status).toBe(403);
     expect(res.body.code).toBe('sandbox_only');
-    expect((await production.get(`${vaOf(customerId)}/${pending.body.id}`)).body.status).toBe('pending');
+  });
+
+  it('refuses to open a virtual account with a production key while no bank is connected (403 rails_not_connected)', async () => {
+    const production = t.client(await t.keyFor('Demo Partner', 'production'));
+    const customerId = await newCustomer(production);
+    for (const body of [{ source_currency: 'usd', destination_network: 'base' }, { source_currency: 'aed', destination_network: 'base' }]) {
+      const res = await production.post(vaOf(customerId), body);
+      expect(res.status).toBe(403);
+      expect(res.body.code).toBe('rails_not_connected');
+    }
+    expect((await production.get(vaOf(customerId))).body.items).toEqual([]);
   });
 
   it('answers 404 for an unknown account, another customer’s and another partner’s', async () => {
@@ -384,8 +392,11 @@ describe('virtual accounts over GraphQL', () => {
 
     const production = t.client(await t.keyFor('Demo Partner', 'production'));
     const prodCustomer = await newCustomer(production);
-    const prodPending = (await production.post(vaOf(prodCustomer), { source_currency: 'aed', destination_network: 'base' })).body.id;
-    expect((await production.graphql(SIMULATE, { customerId: prodCustomer, id: prodPending })).body.data.simulateVirtualAccountIssuance).toEqual({
+    expect((await production.graphql(CREATE, { customerId: prodCustomer, input })).body.data.createVirtualAccount).toMatchObject({
+      __typename: 'ForbiddenError',
+      code: 'rails_not_connected',
+    });
+    expect((await production.graphql(SIMULATE, { customerId: prodCustomer, id: theirs.id })).body.data.simulateVirtualAccountIssuance).toEqual({
       __typename: 'ForbiddenError',
       code: 'sandbox_only',
     });

@@ -1,4 +1,5 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { assertDepositRailsConnected } from '../../domain/environment.js';
 import type { EntityManager } from '@mikro-orm/sql';
 import { randomUUID } from 'node:crypto';
 import { ConflictError, ValidationError, fieldError } from '../../domain/errors.js';
@@ -60,6 +61,7 @@ export function offramp(deps: TransferDeps, quoting: Quoting) {
   async function openTransfer(em: EntityManager, scope: Scope, quote: Quote, destination: OfframpDestination): Promise<Transfer> {
     const customer = await deps.customers.get({ ...scope, em }, quote.customerId);
     assertKycApproved(customer, quote.destinationCurrency as FiatCurrency, quote.destinationRails!);
+    assertDepositRailsConnected(scope.actor);
     const { details, externalAccountId } = await resolveDestination({ ...scope, em }, customer.id, quote, destination);
     const createdAt = quoting.now();
     const id = randomUUID();

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/sql';
+import { assertDepositRailsConnected } from '../../domain/environment.js';
 import { randomUUID } from 'node:crypto';
 import { ValidationError, fieldError } from '../../domain/errors.js';
 import { isValidAddress } from '../../domain/identifiers/chain.js';
@@ -19,6 +20,7 @@ export function onramp(deps: TransferDeps, quoting: Quoting) {
    * account for the quote's currency and rails, and a reference to put on the bank transfer.
    */
   async function openTransfer(em: EntityManager, scope: Scope, quote: Quote, details: { destinationAddress: string; virtualAccountId?: string; reason: string }) {
+    assertDepositRailsConnected(scope.actor);
     const createdAt = quoting.now();
     const transfer = em.create(Transfer, {
       id: randomUUID(),

@@ -1,6 +1,6 @@
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import { randomUUID } from 'node:crypto';
-import { assertSandbox } from '../../domain/environment.js';
+import { assertDepositRailsConnected, assertSandbox } from '../../domain/environment.js';
 import { ConflictError, NotFoundError, ValidationError, fieldError } from '../../domain/errors.js';
 import { OffsetPageQuery } from '../../platform/pagination.js';
 import { parseInput } from '../../domain/validation.js';
@@ -73,6 +73,7 @@ export function virtualAccountService({ customers }: VirtualAccountServiceDeps) 
       const data = parseInput(CreateVirtualAccountInput, input);
       return scope.em.transactional(async (em) => {
         const customer = await customers.get({ ...scope, em }, customerId);
+        assertDepositRailsConnected(scope.actor);
         const now = new Date();
         const account = em.create(VirtualAccount, {
           id: randomUUID(),
