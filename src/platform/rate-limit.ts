@@ -1,0 +1,121 @@
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Redis } from 'ioredis';
+import type { Config } from '../config.js';
+import type { Actor } from '../domain/environment.js';
+import { RateLimitedError } from '../domain/errors.js';
+import { authenticate } from './auth.js';
+import type { Database } from './db.js';
+import type { Logger } from './logging.js';
+import type { Metrics } from './metrics.js';
+
+const WINDOW_MS = 60_000;
+/** The API: limited. Health, readiness, docs, metrics and the sandbox KYC page are not. */
+const LIMITED = /^\/(v0|v1|auth)\/|^\/graphql(\?|$)/;
+// A slow or unreachable Redis must cost a request little: fail fast, then let it through.
+const REDIS_COMMAND_TIMEOUT_MS = 500;
+
+type RateLimitConfig = Pick<Config, 'NODE_ENV' | 'RATE_LIMIT_PER_MINUTE' | 'REDIS_URL' | 'RATE_LIMIT_REDIS_PREFIX'>;
+
+/** Requests per minute in force: RATE_LIMIT_PER_MINUTE, else 600 (off under NODE_ENV=test, whose suites fire bursts). */
+export const rateLimitPerMinute = (config: RateLimitConfig) => config.RATE_LIMIT_PER_MINUTE ?? (config.NODE_ENV === 'test' ? 0 : 600);
+
+/** The path with repeated slashes folded, as the router sees it (`/v1//partners` routes like `/v1/partners`). */
+const pathOf = (request: FastifyRequest) => request.url.split('?')[0]!.replace(/\/{2,}/g, '/');
+
+/**
+ * Limits /v0, /v1, /auth and /graphql per API key (by its id, never the secret) and, for requests
+ * without a valid key, per client address. The budget is a fixed one-minute window, counted in
+ * Redis when REDIS_URL is set (shared by every instance) or in memory (per instance). When Redis
+ * fails, requests go through unchecked and a warning is logged: an outage of the limiter must not
+ * become an outage of the API.
+ *
+ * Runs before authentication, so unauthenticated floods are limited too; it resolves the caller's
+ * key once and leaves it on `request.actor` for the authentication hook to reuse.
+ */
+export async function registerRateLimit(app: FastifyInstance, deps: { config: RateLimitConfig; db: Database; logger: Logger; metrics?: Metrics }) {
+  const { config, db, logger, metrics } = deps;
+  const max = rateLimitPerMinute(config);
+  if (max === 0) return;
+
+  const redis = config.REDIS_URL ? await connectRedis(config.REDIS_URL, logger) : null;
+  if (redis) app.addHook('onClose', async () => void (await redis.quit().catch(() => redis.disconnect())));
+  await app.register(rateLimit, {
+    global: false,
+    max,
+    timeWindow: WINDOW_MS,
+    ...(redis && { redis, nameSpace: config.RATE_LIMIT_REDIS_PREFIX }),
+    // Errors reach us instead of being skipped silently: we log them, then let the request through.
+    skipOnError: false,
+    keyGenerator: (request) => (request.actor ? `key:${request.actor.apiKeyId}` : `ip:${rateLimit.normalizeIP(request.ip)}`),
+  });
+  const check = app.createRateLimit();
+  let storeFailing = false;
+
+  app.addHook('onRequest', async (request, reply) => {
+    if (!LIMITED.test(pathOf(request))) return;
+    request.actor = await actorOf(db, request);
+    let outcome: Awaited<ReturnType<typeof check>>;
+    try {
+      outcome = await check(request);
+      if (storeFailing) logger.info('rate limiting: the store answers again');
+      storeFailing = false;
+    } catch (error) {
+      if (!storeFailing) logger.warn({ err: error }, 'rate limiting: the store (Redis) failed; requests pass unchecked until it is back');
+      storeFailing = true;
+      metrics?.rateLimitFailedOpen();
+      return;
+    }
+    if (outcome.isAllowed) return;
+    reply.header('ratelimit-limit', outcome.max);
+    reply.header('ratelimit-remaining', outcome.remaining);
+    reply.header('ratelimit-reset', outcome.ttlInSeconds);
+    if (!outcome.isExceeded) return;
+    reply.header('retry-after', outcome.ttlInSeconds);
+    reply.header('x-request-id', request.id);
+    const error = new RateLimitedError(outcome.ttlInSeconds, max);
+    if (pathOf(request) === '/graphql') return graphqlRateLimited(request, reply, error);
+    throw error; // answered as problem+json or the Encryptus envelope by the app's error handler
+  });
+}
+
+/** The caller's API key when the request carries a valid one; null otherwise (the auth hook answers 401 later). */
+async function actorOf(db: Database, request: FastifyRequest): Promise<Actor | null> {
+  if (!request.headers.authorization) return null;
+  try {
+    return await authenticate(db.fork(), request.headers.authorization);
+  } catch {
+    return null;
+  }
+}
+
+/** GraphQL clients read `errors`: a 429 on /graphql is a GraphQL error response, not problem+json. */
+function graphqlRateLimited(request: FastifyRequest, reply: FastifyReply, error: RateLimitedError) {
+  return reply
+    .code(429)
+    .type('application/json; charset=utf-8')
+    .send({ errors: [{ message: error.message, extensions: { code: 'RATE_LIMITED', retryAfter: error.retryAfterSeconds, requestId: request.id } }] });
+}
+
+async function connectRedis(url: string, logger: Logger): Promise<Redis> {
+  const redis = new Redis(url, {
+    lazyConnect: true,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
+    connectTimeout: 2_000,
+    retryStrategy: (attempt) => Math.min(attempt * 200, 5_000),
+  });
+  let reported = false;
+  redis.on('error', (error) => {
+    if (!reported) logger.warn({ err: error }, 'rate limiting: Redis connection error; reconnecting');
+    reported = true;
+  });
+  redis.on('ready', () => (reported = false));
+  try {
+    await redis.connect();
+  } catch (error) {
+    logger.warn({ err: error }, 'rate limiting: Redis unreachable at start; requests pass unchecked until it answers');
+  }
+  return redis;
+}
