@@ -10,6 +10,7 @@ import { startNotifier } from './platform/notifier.js';
 import { transferSettings } from './modules/transfers/settings.js';
 import { transferJobs } from './modules/transfers/jobs.js';
 import { type JobRunner, startJobRunner } from './platform/jobs.js';
+import { createMetrics } from './platform/metrics.js';
 
 export interface Ramp {
   config: Config;
@@ -40,9 +41,10 @@ export async function createRamp(config: Config, options: { logger?: Logger } = 
   }
   // LISTEN before anything else uses the database (on PGlite it must not land inside a request's transaction).
   const notifier = await startNotifier(db, config, logger);
-  const dispatcher = createDispatcher({ db, config, notifier, logger });
+  const metrics = createMetrics({ db });
+  const dispatcher = createDispatcher({ db, config, notifier, logger, metrics });
   const services = buildServices({ publicUrl: url, notifier, webhooks: { config, wakeDispatcher: () => dispatcher.wake() }, transfers: transferSettings(config) });
-  const http = await buildHttpApp({ config, db, services, logger });
+  const http = await buildHttpApp({ config, db, services, logger, metrics });
   dispatcher.start();
   const jobs = startJobRunner({
     db,

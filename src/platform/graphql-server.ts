@@ -16,6 +16,7 @@ import type { Services } from '../services.js';
 import { authenticate } from './auth.js';
 import type { Database } from './db.js';
 import type { Logger } from './logging.js';
+import { type Metrics, useOperationMetrics } from './metrics.js';
 
 type ServerContext = { req?: FastifyRequest; reply?: FastifyReply; authorization?: string; requestId?: string; params?: unknown };
 
@@ -45,7 +46,7 @@ const describe = (args: unknown[]) => args.map((a) => (a instanceof Error ? a.me
 const unauthenticated = (message: string) =>
   createGraphQLError(message, { extensions: { code: 'UNAUTHENTICATED', http: { status: 401 } } });
 
-export function mountGraphQL(app: FastifyInstance, deps: { config: Config; db: Database; services: Services; logger: Logger }) {
+export function mountGraphQL(app: FastifyInstance, deps: { config: Config; db: Database; services: Services; logger: Logger; metrics?: Metrics }) {
   const { config, db, services, logger } = deps;
 
   async function contextFor(authorization: string | undefined, requestId: string, query: string | undefined): Promise<GraphQLContext> {
@@ -93,6 +94,7 @@ export function mountGraphQL(app: FastifyInstance, deps: { config: Config; db: D
     },
     plugins: [
       useQueryLimits(),
+      useOperationMetrics(deps.metrics),
       useCSRFPrevention({ requestHeaders: ['x-graphql-yoga-csrf', 'apollo-require-preflight'] }),
       ...(config.graphiqlEnabled ? [] : [useDisableIntrospection()]),
     ],

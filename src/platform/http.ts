@@ -19,6 +19,8 @@ import { encryptusEnvelope, problemJson, toProblem } from './http-errors.js';
 import type { Logger } from './logging.js';
 import { eventRoutes } from '../modules/events/rest.js';
 import { webhookRoutes } from '../modules/webhooks/rest.js';
+import { type Metrics, metricsRoutes } from './metrics.js';
+import { registerRateLimit } from './rate-limit.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 /** Routes that need an API key; /graphql authenticates in its own context. */
@@ -32,8 +34,8 @@ export interface HttpApp {
   close(): Promise<void>;
 }
 
-export async function buildHttpApp(deps: { config: Config; db: Database; services: Services; logger: Logger }): Promise<HttpApp> {
-  const { config, db, services, logger } = deps;
+export async function buildHttpApp(deps: { config: Config; db: Database; services: Services; logger: Logger; metrics: Metrics }): Promise<HttpApp> {
+  const { config, db, services, logger, metrics } = deps;
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
     bodyLimit: config.BODY_LIMIT_BYTES,
@@ -47,16 +49,18 @@ export async function buildHttpApp(deps: { config: Config; db: Database; service
 
   await app.register(cors, {
     origin: config.isProduction ? config.CORS_ORIGINS : true,
-    exposedHeaders: ['x-request-id', 'idempotent-replayed', 'retry-after'],
+    exposedHeaders: ['x-request-id', 'idempotent-replayed', 'retry-after', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset'],
   });
 
   app.decorateRequest('em', null as never);
   app.decorateRequest('actor', null);
+  // Before authentication, so floods with bad keys are limited too; it leaves the resolved key on request.actor.
+  await registerRateLimit(app, { config, db, logger, metrics });
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
     request.em = db.fork();
     if (AUTHENTICATED_PREFIXES.some((p) => request.url.startsWith(p))) {
-      request.actor = await authenticate(request.em, request.headers.authorization);
+      request.actor ??= await authenticate(request.em, request.headers.authorization);
     }
   });
 
@@ -83,6 +87,7 @@ export async function buildHttpApp(deps: { config: Config; db: Database; service
     const ready = await db.isReachable();
     return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'database unreachable', database: db.kind });
   });
+  metricsRoutes(app, metrics, config);
 
   await docsRoutes(app);
   customerRoutes(app, services);

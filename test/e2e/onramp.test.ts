@@ -295,3 +295,34 @@ describe('GET /v0/customers/{customer_id}/onramp-transfer', () => {
     }
   });
 });
+
+describe('POST /v0/customers/{customer_id}/onramp-transfer/{transfer_id}/cancel (extension)', () => {
+  it('cancels a pending transfer once, records the change, and answers 409 afterwards', async () => {
+    const transfer = await newTransfer();
+    const path = `/v0/customers/${customerId}/onramp-transfer/${transfer.id}/cancel`;
+    const canceled = await api.post(path);
+    expect(canceled.status).toBe(200);
+    expect(canceled.body).toMatchObject({ id: transfer.id, status: 'canceled' });
+    const again = await api.post(path);
+    expect(again.status).toBe(409);
+    expect(again.body.code).toBe('transfer_transition_not_allowed');
+    const events = await t.sql<{ type: string; status: string }>(
+      `select type, payload->>'status' as status from events where entity_id = ? order by cursor`,
+      [transfer.id],
+    );
+    expect(events).toEqual([
+      { type: 'onramp_transfer.created', status: 'pending' },
+      { type: 'onramp_transfer.status.updated', status: 'canceled' },
+    ]);
+  });
+
+  it("answers 404 for another customer's transfer, the other direction's path and another partner", async () => {
+    const transfer = await newTransfer();
+    const otherCustomer = await createCustomer(api);
+    expect((await api.post(`/v0/customers/${otherCustomer}/onramp-transfer/${transfer.id}/cancel`)).status).toBe(404);
+    expect((await api.post(`/v0/customers/${customerId}/offramp-transfer/${transfer.id}/cancel`)).status).toBe(404);
+    const other = t.client(await t.keyFor('Cancel Other Partner'));
+    expect((await other.post(`/v0/customers/${customerId}/onramp-transfer/${transfer.id}/cancel`)).status).toBe(404);
+    expect((await api.get(`/v0/customers/${customerId}/onramp-transfer/${transfer.id}`)).body.status).toBe('pending');
+  });
+});

@@ -62,6 +62,15 @@ export function transferRoutes(app: FastifyInstance, { transfers }: Services) {
       return { items: items.map(({ transfer, quote }) => presentTransfer(transfer, quote)) };
     });
 
+    // Extension: the partner calls a pending transfer off (pending → canceled; 409 from any other status).
+    app.post<TransferParams>(`${base(direction)}/:transfer_id/cancel`, (request, reply) =>
+      replyIdempotently(request, reply, { required: false }, async (scope) => {
+        const { customer_id, transfer_id } = request.params;
+        const { transfer, quote } = await transfers.cancel(scope, transfer_id, { customerId: customer_id, direction });
+        return { status: 200, body: presentTransfer(transfer, quote) };
+      }),
+    );
+
     // Sandbox: { action: fiat_deposit | complete_transfer | fail_transfer | refund_transfer, transfer_id, reason? }
     app.post<CustomerParams>(`${base(direction)}/simulate`, (request, reply) =>
       replyIdempotently(request, reply, { required: false }, async (scope) => {

@@ -67,9 +67,9 @@ export function transferService(deps: TransferDeps) {
     simulateVirtualAccountDeposit: sandbox.virtualAccountDeposit,
 
     /** The partner calls a pending transfer off: pending → canceled (409 from any other status). */
-    async cancel(scope: Scope, transferId: string): Promise<TransferWithQuote> {
+    async cancel(scope: Scope, transferId: string, within: { customerId?: string; direction?: TransferDirection } = {}): Promise<TransferWithQuote> {
       return scope.em.transactional(async (em) => {
-        const moved = await lockTransfer(em, { id: transferId, ...tenantOf(scope.actor) });
+        const moved = await lockTransfer(em, { id: transferId, ...tenantOf(scope.actor), ...within });
         await moveTransfer(em, moved.transfer, moved.quote, 'canceled', 'canceled_by_partner');
         return moved;
       });

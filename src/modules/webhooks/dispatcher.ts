@@ -5,7 +5,8 @@ import type { Database } from '../../platform/db.js';
 import type { Logger } from '../../platform/logging.js';
 import { type Notifier, Wakeup } from '../../platform/notifier.js';
 import { type DeliveryClaim, recordOutcome, sendClaim } from './attempt.js';
-import { createWebhookAgents } from './delivery.js';
+import { createWebhookAgents, isSuccess } from './delivery.js';
+import type { Metrics } from '../../platform/metrics.js';
 
 export type DispatcherConfig = Pick<
   Config,
@@ -31,7 +32,7 @@ const LEASE_MARGIN_MS = 5_000;
  * coordination is row locks with SKIP LOCKED and leases in PostgreSQL, so no event is dispatched
  * twice and no delivery attempted by two instances at the same time (DESIGN §8).
  */
-export function createDispatcher(deps: { db: Database; config: DispatcherConfig; notifier: Notifier; logger: Logger }): Dispatcher {
+export function createDispatcher(deps: { db: Database; config: DispatcherConfig; notifier: Notifier; logger: Logger; metrics?: Metrics }): Dispatcher {
   const { db, config, logger } = deps;
   const instance = `${hostname()}/${process.pid}/${randomUUID().slice(0, 8)}`;
   const agents = createWebhookAgents();
@@ -98,7 +99,10 @@ export function createDispatcher(deps: { db: Database; config: DispatcherConfig;
   function run(claim: DeliveryClaim) {
     const abort = new AbortController();
     const done = sendClaim({ db, config, agents, signal: abort.signal }, claim)
-      .then((outcome) => recordOutcome(db, config, claim, outcome))
+      .then((outcome) => {
+        deps.metrics?.webhookAttempt(outcome.interrupted ? 'interrupted' : isSuccess(outcome) ? 'succeeded' : 'failed');
+        return recordOutcome(db, config, claim, outcome);
+      })
       .catch((error) => logger.error({ err: error, deliveryId: claim.deliveryId }, 'webhook attempt could not be recorded'))
       .finally(() => {
         inFlight.delete(claim.attemptId);
