@@ -8,6 +8,7 @@ import { useServer } from 'graphql-ws/use/ws';
 import { randomUUID } from 'node:crypto';
 import { WebSocketServer } from 'ws';
 import type { Config } from '../config.js';
+import type { Actor } from '../domain/environment.js';
 import { DomainError } from '../domain/errors.js';
 import type { GraphQLContext } from '../graphql/context.js';
 import { useQueryLimits } from '../graphql/limits.js';
@@ -49,8 +50,10 @@ const unauthenticated = (message: string) =>
 export function mountGraphQL(app: FastifyInstance, deps: { config: Config; db: Database; services: Services; logger: Logger; metrics?: Metrics }) {
   const { config, db, services, logger } = deps;
 
-  async function contextFor(authorization: string | undefined, requestId: string, query: string | undefined): Promise<GraphQLContext> {
+  /** `known` is the caller the HTTP layer already resolved (the rate limiter does), saving a second key lookup. */
+  async function contextFor(authorization: string | undefined, requestId: string, query: string | undefined, known?: Actor | null): Promise<GraphQLContext> {
     const em = db.fork();
+    if (known) return { em, actor: known, requestId, services };
     if (!authorization && isIntrospectionOnly(query)) return { em, actor: null, requestId, services };
     try {
       return { em, actor: await authenticate(em, authorization), requestId, services };
@@ -78,7 +81,7 @@ export function mountGraphQL(app: FastifyInstance, deps: { config: Config; db: D
     cors: false, // Fastify's CORS plugin answers for the whole server
     context: ({ req, params }) => {
       const requestId = req?.id ?? randomUUID();
-      return contextFor(req?.headers.authorization, requestId, params.query);
+      return contextFor(req?.headers.authorization, requestId, params.query, req?.actor);
     },
     maskedErrors: {
       maskError: (error, message) => {

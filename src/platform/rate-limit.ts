@@ -38,7 +38,7 @@ export async function registerRateLimit(app: FastifyInstance, deps: { config: Ra
   const max = rateLimitPerMinute(config);
   if (max === 0) return;
 
-  const redis = config.REDIS_URL ? await connectRedis(config.REDIS_URL, logger) : null;
+  const redis = config.REDIS_URL ? await connectRedis(config.REDIS_URL, config.RATE_LIMIT_REDIS_PREFIX, logger) : null;
   if (redis) app.addHook('onClose', async () => void (await redis.quit().catch(() => redis.disconnect())));
   await app.register(rateLimit, {
     global: false,
@@ -97,8 +97,10 @@ function graphqlRateLimited(request: FastifyRequest, reply: FastifyReply, error:
     .send({ errors: [{ message: error.message, extensions: { code: 'RATE_LIMITED', retryAfter: error.retryAfterSeconds, requestId: request.id } }] });
 }
 
-async function connectRedis(url: string, logger: Logger): Promise<Redis> {
+async function connectRedis(url: string, prefix: string, logger: Logger): Promise<Redis> {
   const redis = new Redis(url, {
+    // CLIENT LIST then shows which deployment holds a connection.
+    connectionName: `ramp-rate-limit:${prefix.replace(/\s/g, '_')}`,
     lazyConnect: true,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
