@@ -1,19 +1,13 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiClient, startRamp, type TestRamp } from '../support/ramp.js';
-import { ageTransfer, createCustomer, ibanAccount, idempotencyKey, ledgerSums, offrampQuoteBody, onrampQuoteBody, setPlatformFee, txHash, wallet } from '../support/transfers.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { ApiClient, TestRamp } from '../support/ramp.js';
+import { ageTransfer, createCustomer, ibanAccount, idempotencyKey, ledgerSums, offrampQuoteBody, onrampQuoteBody, txHash, useTransferFixture, wallet } from '../support/transfers.js';
 
+const fixture = useTransferFixture({ platformFeeBps: 75 });
 let t: TestRamp;
 let api: ApiClient;
 let customerId: string;
-
-beforeAll(async () => {
-  t = await startRamp();
-  api = t.client(t.key);
-  await setPlatformFee(t, 75);
-  customerId = await createCustomer(api);
-});
-afterAll(() => t.close());
+beforeAll(() => void ({ t, api, customerId } = fixture));
 
 /** One thing a partner, the sandbox or the clock can do to a transfer. */
 type Operation =

@@ -1,18 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiClient, startRamp, type TestRamp } from '../support/ramp.js';
-import { ageQuote, createCustomer, idempotencyKey, onrampQuoteBody, setPlatformFee, wallet } from '../support/transfers.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { ApiClient, TestRamp } from '../support/ramp.js';
+import { ageQuote, createCustomer, idempotencyKey, onrampQuoteBody, useTransferFixture, wallet } from '../support/transfers.js';
 
+const fixture = useTransferFixture({ platformFeeBps: 50 });
 let t: TestRamp;
 let api: ApiClient;
 let customerId: string;
-
-beforeAll(async () => {
-  t = await startRamp();
-  api = t.client(t.key);
-  await setPlatformFee(t, 50);
-  customerId = await createCustomer(api);
-});
-afterAll(() => t.close());
+beforeAll(() => void ({ t, api, customerId } = fixture));
 
 const quotePath = (customer = customerId) => `/v0/customers/${customer}/onramp-transfer/quote`;
 const newQuote = async (overrides: Record<string, unknown> = {}, customer = customerId) => {

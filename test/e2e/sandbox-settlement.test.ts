@@ -1,30 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxTransactionHash } from '../../src/domain/identifiers/chain.js';
 import { type ApiClient, startRamp, type TestRamp } from '../support/ramp.js';
-import {
-  ageTransfer,
-  createCustomer,
-  ibanAccount,
-  idempotencyKey,
-  ledgerSums,
-  offrampQuoteBody,
-  onrampQuoteBody,
-  setPlatformFee,
-  txHash,
-  wallet,
-} from '../support/transfers.js';
+import { ageTransfer, createCustomer, ibanAccount, idempotencyKey, ledgerSums, offrampQuoteBody, onrampQuoteBody, txHash, useTransferFixture, wallet } from '../support/transfers.js';
 
+const fixture = useTransferFixture({ platformFeeBps: 50 });
 let t: TestRamp;
 let api: ApiClient;
 let customerId: string;
-
-beforeAll(async () => {
-  t = await startRamp();
-  api = t.client(t.key);
-  await setPlatformFee(t, 50);
-  customerId = await createCustomer(api);
-});
-afterAll(() => t.close());
+beforeAll(() => void ({ t, api, customerId } = fixture));
 
 const onrampPath = (customer = customerId) => `/v0/customers/${customer}/onramp-transfer`;
 const offrampPath = (customer = customerId) => `/v0/customers/${customer}/offramp-transfer`;

@@ -1,20 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { sandboxAddress, sandboxTransactionHash } from '../../src/domain/identifiers/chain.js';
-import { type ApiClient, startRamp, type TestRamp } from '../support/ramp.js';
-import { createCustomer, idempotencyKey, onrampQuoteBody, setPlatformFee, txHash, wallet } from '../support/transfers.js';
+import type { ApiClient, TestRamp } from '../support/ramp.js';
+import { createCustomer, idempotencyKey, onrampQuoteBody, txHash, useTransferFixture, wallet } from '../support/transfers.js';
 
+const fixture = useTransferFixture({ platformFeeBps: 50 });
 let t: TestRamp;
 let api: ApiClient;
 let customerId: string;
-
-beforeAll(async () => {
-  t = await startRamp();
-  api = t.client(t.key);
-  await setPlatformFee(t, 50);
-  customerId = await createCustomer(api);
-});
-afterAll(() => t.close());
+beforeAll(() => void ({ t, api, customerId } = fixture));
 
 /** Runs an operation and returns its one root field, failing on any GraphQL error. */
 async function gql(query: string, variables: Record<string, unknown> = {}, client = api) {

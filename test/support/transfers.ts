@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { sandboxAddress, sandboxTransactionHash } from '../../src/domain/identifiers/chain.js';
 import type { Network } from '../../src/domain/money.js';
-import type { ApiClient, TestRamp } from './ramp.js';
+import { afterAll, beforeAll } from 'vitest';
+import { type ApiClient, startRamp, type TestRamp } from './ramp.js';
 
 /** Fixtures shared by the quote, transfer, ledger and settlement tests. */
 
@@ -82,4 +83,20 @@ export const ageTransfer = (t: TestRamp, transferId: string) =>
 export async function ledgerSums(t: TestRamp): Promise<Record<string, string>> {
   const rows = await t.sql<{ currency: string; total: string }>('select currency, sum(amount)::text as total from ledger_entries group by currency');
   return Object.fromEntries(rows.map((r) => [r.currency, r.total]));
+}
+
+/**
+ * One Ramp for the test file (started before its tests, closed after), the demo partner's platform fee
+ * set, and one KYC-approved customer. Read the fields inside hooks and tests, not at import time.
+ */
+export function useTransferFixture(options: { platformFeeBps?: number } = {}) {
+  const fixture = {} as { t: TestRamp; api: ApiClient; customerId: string };
+  beforeAll(async () => {
+    fixture.t = await startRamp();
+    fixture.api = fixture.t.client(fixture.t.key);
+    if (options.platformFeeBps !== undefined) await setPlatformFee(fixture.t, options.platformFeeBps);
+    fixture.customerId = await createCustomer(fixture.api);
+  });
+  afterAll(() => fixture.t.close());
+  return fixture;
 }
