@@ -9,6 +9,7 @@ import { createDispatcher, type Dispatcher } from './modules/webhooks/dispatcher
 import { startNotifier } from './platform/notifier.js';
 import { transferSettings } from './modules/transfers/settings.js';
 import { transferJobs } from './modules/transfers/jobs.js';
+import { purgeExpiredIdempotencyKeys } from './platform/idempotency.js';
 import { type JobRunner, startJobRunner } from './platform/jobs.js';
 import { createMetrics } from './platform/metrics.js';
 
@@ -50,7 +51,7 @@ export async function createRamp(config: Config, options: { logger?: Logger } = 
     db,
     logger,
     intervalMs: config.JOBS_INTERVAL_MS ?? (config.NODE_ENV === 'test' ? 0 : 5000),
-    jobs: transferJobs({ autoSettleDelayMs: config.AUTO_SETTLE_DELAY_MS }),
+    jobs: [...transferJobs({ autoSettleDelayMs: config.AUTO_SETTLE_DELAY_MS }), purgeExpiredIdempotencyKeys],
   });
   return {
     config,

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/sql';
+import type { Job } from './jobs.js';
 import { createHash } from 'node:crypto';
 import type { Actor } from '../domain/environment.js';
 import { ConflictError, UnprocessableError, ValidationError, fieldError } from '../domain/errors.js';
@@ -124,3 +125,19 @@ async function runClaimed<T>(
     throw error;
   }
 }
+
+const PURGE_BATCH = 1000;
+
+/** Keys are kept 24 hours (DESIGN §4); older ones are deleted in batches by the job runner. */
+export const purgeExpiredIdempotencyKeys: Job = {
+  name: 'purge-idempotency-keys',
+  batchSize: PURGE_BATCH,
+  async run(em) {
+    const deleted = await em.execute(
+      `delete from idempotency_keys where ctid in (
+         select ctid from idempotency_keys where created_at < now() - interval '${RETENTION}' limit ${PURGE_BATCH}
+       ) returning 1`,
+    );
+    return deleted.length;
+  },
+};

@@ -68,6 +68,18 @@ describe('Idempotency-Key', () => {
     expect(good.status).toBe(201);
   });
 
+  it('forgets keys after 24 hours: the purge job deletes them and the key may be used afresh', async () => {
+    await api.post('/v0/customers', corporate('old-key@example.com'), { 'idempotency-key': 'k-old' });
+    await api.post('/v0/customers', corporate('new-key@example.com'), { 'idempotency-key': 'k-new' });
+    await t.sql(`update idempotency_keys set created_at = now() - interval '25 hours' where key = 'k-old'`);
+    await t.ramp.jobs.runOnce();
+    const keys = (await t.sql<{ key: string }>(`select key from idempotency_keys where key in ('k-old', 'k-new')`)).map((r) => r.key);
+    expect(keys).toEqual(['k-new']);
+    const reused = await api.post('/v0/customers', corporate('reused-key@example.com'), { 'idempotency-key': 'k-old' });
+    expect(reused.status).toBe(201);
+    expect(reused.headers.get('idempotent-replayed')).toBeNull();
+  });
+
   it('keeps keys apart per partner', async () => {
     const other = t.client(await t.keyFor('Second Idem Partner'));
     const mine = await api.post('/v0/customers', corporate('mine@example.com'), { 'idempotency-key': 'k-shared' });
