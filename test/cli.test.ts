@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { apiClient, freshDatabaseEnv, startRamp } from './support/ramp.js';
+import { apiClient, freshDatabaseEnv, onPostgres, startRamp } from './support/ramp.js';
 
 const run = promisify(execFile);
 const keys = (env: Record<string, string>, ...args: string[]) =>
@@ -37,6 +37,26 @@ describe('npm run keys -- create', () => {
     expect(live.status).toBe(201);
     const sandbox = await apiClient(t.url, sandboxKey).get(`/v0/customers/${live.body.customer_id}`);
     expect(sandbox.status).toBe(404);
+  }, 60_000);
+
+  it('refuses to open an embedded database a running server holds, and works beside a server on PostgreSQL', async () => {
+    const database = await freshDatabaseEnv();
+    const env = database.env.DATA_DIR ? { DATA_DIR: mkdtempSync(join(tmpdir(), 'ramp-cli-live-')) } : database.env;
+    cleanups.push(database.drop);
+    const t = await startRamp({ ...env, BOOTSTRAP_DEMO_PARTNER: 'false' });
+    cleanups.push(() => t.close());
+    if (onPostgres) {
+      const created = await keys(env, 'create', '--partner', 'Live CLI Partner');
+      const key = created.stdout.trim().split('\n').at(-1)!;
+      expect((await apiClient(t.url, key).get('/v0/webhooks')).status).toBe(200);
+    } else {
+      const failure = await keys(env, 'create', '--partner', 'Live CLI Partner').catch((e) => e);
+      expect(failure.code).toBe(1);
+      expect(failure.stderr).toContain(`in use by process ${process.pid}`);
+      // The server's data is untouched and it keeps serving.
+      expect((await t.sql('select 1 from partners')).length).toBe(0);
+      expect((await fetch(`${t.url}/readyz`)).status).toBe(200);
+    }
   }, 60_000);
 
   it('prints usage and exits 2 on bad arguments', async () => {

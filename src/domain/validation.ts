@@ -23,10 +23,11 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.in
   // reportInput lets us tell a missing field from a wrong type; the input itself is never echoed back.
   const result = schema.safeParse(input, { reportInput: true });
   if (result.success) return result.data;
-  const fieldErrors: FieldError[] = result.error.issues.map((issue) => ({
-    pointer: pointerOf(issue.path),
-    code: codeOf(issue),
-    detail: codeOf(issue) === 'required' ? 'is required' : issue.message,
-  }));
+  const fieldErrors: FieldError[] = result.error.issues.flatMap((issue) =>
+    // One error per unknown field, pointing at it, rather than one for the object holding them.
+    issue.code === 'unrecognized_keys'
+      ? issue.keys.map((key) => ({ pointer: pointerOf([...issue.path, key]), code: 'unrecognized_keys', detail: 'is not a known field' }))
+      : [{ pointer: pointerOf(issue.path), code: codeOf(issue), detail: codeOf(issue) === 'required' ? 'is required' : issue.message }],
+  );
   throw new ValidationError(fieldErrors);
 }

@@ -5,6 +5,7 @@ import type { EntityManager, MikroORM } from '@mikro-orm/sql';
 import type { Config } from '../config.js';
 import { migrations } from '../../migrations/index.js';
 import { entities } from './entities.js';
+import { lockDataDir } from './data-dir-lock.js';
 import { serializePgliteConnections } from './pglite-serial.js';
 
 export type { EntityManager };
@@ -38,12 +39,19 @@ export async function openDatabase(config: DatabaseOptions): Promise<Database> {
   };
   let orm: MikroORM;
   let kind: Database['kind'];
+  let unlock = () => {};
   if (config.DATABASE_URL) {
     orm = (await PostgresORM.init({ ...common, clientUrl: config.DATABASE_URL, pool: { min: 0, max: 10 } })) as unknown as MikroORM;
     kind = 'postgresql';
   } else {
     serializePgliteConnections();
-    orm = (await PgliteORM.init({ ...common, dbName: config.DATA_DIR })) as unknown as MikroORM;
+    if (!config.DATA_DIR.startsWith('memory:')) unlock = lockDataDir(config.DATA_DIR);
+    try {
+      orm = (await PgliteORM.init({ ...common, dbName: config.DATA_DIR })) as unknown as MikroORM;
+    } catch (error) {
+      unlock();
+      throw error;
+    }
     kind = 'pglite';
   }
   await orm.migrator.up();
@@ -59,6 +67,9 @@ export async function openDatabase(config: DatabaseOptions): Promise<Database> {
         return false;
       }
     },
-    close: () => orm.close(true),
+    async close() {
+      await orm.close(true);
+      unlock();
+    },
   };
 }

@@ -1,4 +1,5 @@
 import type { FastifyError } from 'fastify';
+import { STATUS_CODES } from 'node:http';
 import { DomainError, type FieldError, ValidationError } from '../domain/errors.js';
 
 /** An error as the HTTP layer answers it, before it is put into one of the two wire shapes. */
@@ -36,12 +37,12 @@ export function toProblem(error: unknown): HttpProblem {
   }
   const fastifyError = error as Partial<FastifyError> & { status?: number };
   const known = fastifyError.code ? FASTIFY_ERRORS[fastifyError.code] : undefined;
-  if (known) return { status: known[0], code: known[1], title: known[1], detail: known[2], errors: [] };
+  if (known) return { status: known[0], code: known[1], title: STATUS_CODES[known[0]]!, detail: known[2], errors: [] };
   if (error instanceof SyntaxError && fastifyError.statusCode === 400) {
     return { status: 400, code: 'malformed_json', title: 'Bad Request', detail: 'The body is not valid JSON', errors: [] };
   }
   if (fastifyError.statusCode && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {
-    return { status: fastifyError.statusCode, code: 'bad_request', title: 'Bad Request', detail: fastifyError.message ?? 'Bad request', errors: [] };
+    return { status: fastifyError.statusCode, code: 'bad_request', title: STATUS_CODES[fastifyError.statusCode] ?? 'Bad Request', detail: fastifyError.message ?? 'Bad request', errors: [] };
   }
   return { status: 500, code: 'internal_error', title: 'Internal Server Error', detail: 'An unexpected error occurred; quote the request_id to support', errors: [] };
 }

@@ -52,6 +52,15 @@ export async function buildHttpApp(deps: { config: Config; db: Database; service
     exposedHeaders: ['x-request-id', 'idempotent-replayed', 'retry-after', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset'],
   });
 
+  // JSON only: Fastify's built-in text/plain parser would hand a string to the validators (415 is clearer).
+  app.removeContentTypeParser('text/plain');
+  // A POST without a body (cancel, simulate) may still say Content-Type: application/json.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) =>
+    body === '' ? done(null, undefined) : parseJson(request, body as string, done),
+  );
+
   app.decorateRequest('em', null as never);
   app.decorateRequest('actor', null);
   // Before authentication, so floods with bad keys are limited too; it leaves the resolved key on request.actor.

@@ -183,7 +183,7 @@ describe('POST /v0/customers/{customer_id}/external-accounts', () => {
     ['a wire to a US bank with a bad ABA number', '/swift/routing_number', 'invalid_routing_number', { ...swift, swift: { ...swift.swift, bic: 'CHASUS33', routing_number: '021000022' } }],
     ['account_type iban without its iban object', '/iban', 'required', { ...iban, iban: undefined }],
     ['account_type iban with a us object', '/us', 'not_allowed', { ...iban, us: us.us }],
-    ['an unknown field', '', 'unrecognized_keys', { ...iban, nickname: 'main' }],
+    ['an unknown field', '/nickname', 'unrecognized_keys', { ...iban, nickname: 'main' }],
   ])('refuses %s with 400 naming %s %s', async (_, pointer, code, body) => {
     const res = await api.post(accountsOf(await newCustomer()), body, withKey());
     expect(res.status).toBe(400);

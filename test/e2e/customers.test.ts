@@ -34,7 +34,7 @@ describe('POST /v0/customers', () => {
     [{ email: 'x@example.com', type: 'individual', last_name: 'B' }, '/first_name', 'required'],
     [{ email: 'x@example.com', type: 'individual', first_name: 'A' }, '/last_name', 'required'],
     [{ email: 'x@example.com', type: 'corporate' }, '/company_name', 'required'],
-    [{ email: 'x@example.com', type: 'individual', first_name: 'A', last_name: 'B', nickname: 'x' }, '', 'unrecognized_keys'],
+    [{ email: 'x@example.com', type: 'individual', first_name: 'A', last_name: 'B', nickname: 'x' }, '/nickname', 'unrecognized_keys'],
   ])('refuses %j with 400 naming %s', async (body, pointer, code) => {
     const res = await api.post('/v0/customers', body);
     expect(res.status).toBe(400);

@@ -32,6 +32,26 @@ describe('bodies the API cannot read', () => {
     expect(await customerCount()).toBe(before);
   });
 
+  it('answers 415 to a text/plain body as to any body that is not JSON', async () => {
+    const res = await api.request('POST', '/v0/customers', { raw: '{"email":"t@example.com"}', headers: { 'content-type': 'text/plain' } });
+    expect(res.status).toBe(415);
+    expect(res.body).toMatchObject({ code: 'unsupported_media_type', title: 'Unsupported Media Type' });
+  });
+
+  it('reads an empty body sent as application/json as no body at all', async () => {
+    const res = await api.request('POST', '/v0/customers', { raw: '', headers: { 'content-type': 'application/json' } });
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('validation_failed');
+  });
+
+  it('refuses a body that tries to set __proto__', async () => {
+    const res = await api.request('POST', '/v0/customers', {
+      raw: '{"email":"p@example.com","type":"corporate","company_name":"P","__proto__":{"admin":true}}',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(res.status).toBe(400);
+  });
+
   it('answers 413 payload_too_large to an oversized body and stores nothing', async () => {
     const before = await customerCount();
     const res = await api.post('/v0/customers', { email: 'big@example.com', type: 'corporate', company_name: 'x'.repeat(4096) });

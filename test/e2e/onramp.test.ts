@@ -82,7 +82,7 @@ describe('POST /v0/customers/{customer_id}/onramp-transfer/quote', () => {
     [{ destination_network: 'bitcoin' }, '/destination_network', 'invalid_enum_value'],
     [{ developer_fee_percent: '1,5' }, '/developer_fee_percent', 'invalid_decimal'],
     [{ developer_fee_percent: '101' }, '/developer_fee_percent', 'too_big'],
-    [{ surprise: true }, '', 'unrecognized_keys'],
+    [{ surprise: true }, '/surprise', 'unrecognized_keys'],
   ])('refuses %j with 400 naming %s', async (overrides, pointer, code) => {
     const res = await api.post(quotePath(), onrampQuoteBody(overrides));
     expect(res.status).toBe(400);

@@ -90,7 +90,7 @@ describe('POST /v1//partners/forensics/whitelist/walletAddress', () => {
     ['a missing label', { label: undefined }, '/label', 'required'],
     ['a missing address', { address: undefined }, '/address', 'required'],
     ['an empty label', { label: '  ' }, '/label', 'too_small'],
-    ['an unknown field', { memo: 'x' }, '', 'unrecognized_keys'],
+    ['an unknown field', { memo: 'x' }, '/memo', 'unrecognized_keys'],
   ])('refuses %s with 400 EN-DATA-009 naming the field', async (_what, overrides, pointer, code) => {
     expectBadRequest(await api.post(WALLET, wallet(overrides)), pointer, code);
   });

@@ -171,7 +171,7 @@ describe('POST /v0/customers/{customer_id}/virtual-account', () => {
     ['a developer_fee_percent sent as a number', '/developer_fee_percent', WRONG_TYPE, { ...usd, developer_fee_percent: 0.5 }],
     ['a developer_fee_percent above 100', '/developer_fee_percent', 'too_big', { ...usd, developer_fee_percent: '100.01' }],
     ['a developer_fee_percent with 9 decimals', '/developer_fee_percent', 'too_precise', { ...usd, developer_fee_percent: '0.123456789' }],
-    ['an unknown field', '', 'unrecognized_keys', { ...usd, memo: 'x' }],
+    ['an unknown field', '/memo', 'unrecognized_keys', { ...usd, memo: 'x' }],
   ])('refuses %s with 400 naming %s %s', async (_, pointer, code, body) => {
     const res = await api.post(vaOf(await newCustomer()), body);
     expect(res.status).toBe(400);
