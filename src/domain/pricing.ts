@@ -96,9 +96,14 @@ export function parseAmounts(
     throw new ValidationError([fieldError('/source_amount', code, detail), fieldError('/destination_amount', code, detail)]);
   }
   const side = given[0]!;
-  const pointer = `/${side}_amount`;
-  const text = input[`${side}_amount`]!;
-  const asset = assets[side];
+  return { side, amount: parseAmount(input[`${side}_amount`]!, assets[side], `/${side}_amount`) };
+}
+
+/**
+ * One amount of `asset`: a positive decimal string with no more places than the asset has.
+ * `pointer` names the body field it came from, so errors point at what the caller sent.
+ */
+export function parseAmount(text: string, asset: Asset, pointer: string): Decimal {
   if (!DECIMAL_PATTERN.test(text) || text.length > 40) {
     throw new ValidationError([fieldError(pointer, 'invalid_decimal', 'must be a decimal string like "100.25"')]);
   }
@@ -107,7 +112,7 @@ export function parseAmounts(
   if (amount.decimalPlaces() > SCALE[asset]) {
     throw new ValidationError([fieldError(pointer, 'too_many_decimals', `${asset} has at most ${SCALE[asset]} decimal places`)]);
   }
-  return { side, amount };
+  return amount;
 }
 
 /** `developer_fee_percent`: a non-negative decimal of at most 100 with at most 8 decimal places (as on virtual accounts). */

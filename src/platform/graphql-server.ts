@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { WebSocketServer } from 'ws';
 import type { Config } from '../config.js';
 import type { Actor } from '../domain/environment.js';
-import { DomainError } from '../domain/errors.js';
+import { DomainError, ValidationError } from '../domain/errors.js';
 import type { GraphQLContext } from '../graphql/context.js';
 import { useQueryLimits } from '../graphql/limits.js';
 import { schema } from '../graphql/schema.js';
@@ -87,7 +87,11 @@ export function mountGraphQL(app: FastifyInstance, deps: { config: Config; db: D
       maskError: (error, message) => {
         // Duck-typed: graphql may be loaded twice (CJS and ESM), so instanceof is not reliable here.
         const original = (error as { originalError?: unknown }).originalError;
-        if (original instanceof DomainError) return createGraphQLError(original.message, { extensions: { code: original.code } });
+        if (original instanceof DomainError) {
+          // Queries have no typed error results: the field problems travel in extensions instead.
+          const fieldErrors = original instanceof ValidationError ? original.fieldErrors : undefined;
+          return createGraphQLError(original.message, { extensions: { code: original.code, ...(fieldErrors && { fieldErrors }) } });
+        }
         const isGraphQLError = (e: unknown) => e instanceof Error && e.name === 'GraphQLError';
         if (isGraphQLError(error) && (!original || isGraphQLError(original))) return error as Error;
         const requestId = randomUUID();

@@ -33,6 +33,14 @@ describe('GraphQL hygiene', () => {
     expect(res.body.errors?.[0]?.message).toMatch(/complexity/i);
   });
 
+  it('names the failing argument of a query in extensions.fieldErrors', async () => {
+    const res = await api.graphql('{ customers(after: "not-a-cursor") { edges { cursor } } }');
+    expect(res.body.errors?.[0]?.extensions).toMatchObject({
+      code: 'validation_failed',
+      fieldErrors: [expect.objectContaining({ pointer: '/after', code: 'invalid_cursor' })],
+    });
+  });
+
   it("answers GraphiQL's full introspection query within the limits", async () => {
     const res = await api.graphql(getIntrospectionQuery());
     expect(res.body.errors).toBeUndefined();

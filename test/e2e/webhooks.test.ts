@@ -419,6 +419,17 @@ describe('events API', () => {
       expect(res.status).toBe(400);
       expect(res.body.errors[0].pointer).toBe(pointer);
     }
+    expect((await api.get('/v0/events?after=abc')).body.errors[0].code).toBe('invalid_cursor');
+  });
+
+  it('refuses a cursor past the newest event (never handed out) instead of silently skipping events', async () => {
+    const api = await newPartner();
+    await createCustomer(api, 'Past');
+    const head = (await t.sql<{ head: string }>('select max(cursor)::text as head from events'))[0]!.head;
+    const past = await api.get(`/v0/events?after=${BigInt(head) + 1000n}`);
+    expect(past.status).toBe(400);
+    expect(past.body.errors[0]).toMatchObject({ pointer: '/after', code: 'invalid_cursor' });
+    expect((await api.get(`/v0/events?after=${head}`)).status).toBe(200);
   });
 
   it('pages the same events over GraphQL', async () => {

@@ -1,6 +1,6 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { utf8ToBytes } from '@noble/hashes/utils.js';
-import { composeIBAN, getCountrySpecifications, isValidBIC as ibantoolsIsValidBic, validateIBAN, ValidationErrorsIBAN } from 'ibantools';
+import { composeIBAN, getCountrySpecifications, isSEPACountry, isValidBIC as ibantoolsIsValidBic, validateIBAN, ValidationErrorsIBAN } from 'ibantools';
 
 /**
  * Bank identifiers: IBAN, BIC, ABA routing numbers and account numbers. Pure: validation is
@@ -33,6 +33,30 @@ export const isValidIban = (iban: string) => ibanProblem(iban) === null;
 export const isValidBic = (bic: string) => /^[A-Z]{6}[A-Z0-9]{2}([A-Z0-9]{3})?$/.test(bic) && ibantoolsIsValidBic(bic);
 
 export const bicCountry = (bic: string) => bic.slice(4, 6);
+export const ibanCountry = (iban: string) => iban.slice(0, 2);
+
+/**
+ * Territories whose banks hold IBANs of another country's registry while their BICs name the
+ * territory itself (SWIFT assigns BIC country codes by ISO 3166, the IBAN registry groups them):
+ * the Crown Dependencies bank on GB IBANs, the French overseas territories on FR IBANs (or on their
+ * own FR-format prefixes), Åland on FI IBANs.
+ */
+const IBAN_REGISTRY_OF: Record<string, string> = {
+  ...Object.fromEntries(['JE', 'GG', 'IM'].map((c) => [c, 'GB'])),
+  ...Object.fromEntries(['GF', 'GP', 'MQ', 'RE', 'YT', 'PM', 'BL', 'MF', 'NC', 'PF', 'WF', 'TF'].map((c) => [c, 'FR'])),
+  AX: 'FI',
+};
+const registryOf = (country: string) => IBAN_REGISTRY_OF[country] ?? country;
+
+/**
+ * An IBAN is held at the bank its BIC names, so both name the same country (or the same IBAN
+ * registry, for the territories above). A mismatch is almost always a BIC copied from another
+ * account, and the payment would be rejected by the beneficiary bank days later.
+ */
+export const ibanMatchesBicCountry = (iban: string, bic: string) => registryOf(ibanCountry(iban)) === registryOf(bicCountry(bic));
+
+/** Whether a SEPA credit transfer can reach this IBAN: its country belongs to the SEPA scheme (ibantools' list). */
+export const isSepaIban = (iban: string) => isSEPACountry(ibanCountry(iban));
 
 // First two digits of a routing number: Federal Reserve districts (01-12), thrifts (21-32),
 // electronic (61-72) and traveller's cheques (80). 00 (U.S. Government) never receives ACH from us.

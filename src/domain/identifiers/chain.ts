@@ -66,6 +66,18 @@ export function isValidTransactionHash(network: Network, hash: string): boolean 
   return false;
 }
 
+/**
+ * The one stored form of a transaction hash, so that uniqueness checks compare like with like.
+ * EVM (`0x` + 64 hex) and Tron (64 hex) hashes are hexadecimal numbers: `0xABC…` and `0xabc…` are
+ * the same transaction, so they are kept in lower case. Solana signatures are base58, where case
+ * is part of the value (`a` and `A` are different digits), so they are kept exactly as sent.
+ * Takes a hash already valid for the network (see `isValidTransactionHash`).
+ */
+export function normalizeTransactionHash(network: Network, hash: string): string {
+  if (isEvm(network) || network === 'tron') return hash.toLowerCase();
+  return hash;
+}
+
 /** Domain-separated digest of a seed, so an address and a hash made from the same seed are unrelated. */
 const digest = (kind: string, network: Network, seed: string) =>
   sha512(utf8ToBytes(`ramp-sandbox:${kind}:${network}:${seed}`));

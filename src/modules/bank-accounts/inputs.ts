@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { type PostalAddress, PostalAddressInput } from '../../domain/address.js';
 import {
+  bicCountry,
+  ibanCountry,
+  ibanMatchesBicCountry,
   ibanProblem,
   isValidAbaRouting,
   isValidBic,
@@ -53,7 +56,17 @@ const abaRouting = z
 export const AccountHolderAddressInput = PostalAddressInput;
 export type AccountHolderAddress = PostalAddress;
 
-const IbanDetailsInput = z.strictObject({ bic, iban_number: ibanNumber });
+const IbanDetailsInput = z.strictObject({ bic, iban_number: ibanNumber }).superRefine((details, ctx) => {
+  // Only a pair of individually valid identifiers can disagree; their own errors are reported above.
+  if (!isValidBic(details.bic) || ibanProblem(details.iban_number)) return;
+  if (!ibanMatchesBicCountry(details.iban_number, details.bic)) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['bic'],
+      ...invalid('bic_country_mismatch', `is a bank in ${bicCountry(details.bic)}, but the IBAN is of ${ibanCountry(details.iban_number)}`),
+    });
+  }
+});
 
 const UsDetailsInput = z.strictObject({
   account_number: z

@@ -2,7 +2,9 @@ import { z } from 'zod';
 import { EVENT_TYPES } from '../../domain/events.js';
 
 /** An outbox cursor as handed out with every event: the decimal digits of its position. */
-export const EventCursor = z.string().regex(/^\d{1,18}$/, 'must be a cursor returned with an event');
+export const EventCursor = z
+  .string()
+  .refine((v) => /^\d{1,18}$/.test(v), { message: 'is not a cursor this API returned', params: { code: 'invalid_cursor' } });
 
 export const EventTypes = z.array(z.enum(EVENT_TYPES)).max(EVENT_TYPES.length);
 

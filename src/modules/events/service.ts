@@ -58,6 +58,17 @@ export function eventService(options: EventServiceOptions) {
     return row?.cursor ?? '0';
   }
 
+  /**
+   * A cursor past the newest event was never handed out (another deployment's, or from before a
+   * reset): following it would silently skip every event until the stream caught up with it.
+   */
+  async function issued(scope: Scope, cursor: string | undefined, pointer: string): Promise<string | undefined> {
+    if (cursor !== undefined && BigInt(cursor) > BigInt(await head(scope))) {
+      throw new ValidationError([fieldError(pointer, 'invalid_cursor', 'is past the newest event: not a cursor this deployment returned')]);
+    }
+    return cursor;
+  }
+
   function follow(scope: Scope, filter: Omit<EventFilter, 'after'>, after: string) {
     return streamEvents({ after, pageSize: STREAM_PAGE, notifier: options.notifier, readPage: (from) => read(scope, { ...filter, after: from }, STREAM_PAGE) });
   }
@@ -66,7 +77,8 @@ export function eventService(options: EventServiceOptions) {
     /** GET /v0/events: a page of events after a cursor, oldest first, to reconcile after downtime. */
     async list(scope: Scope, input: unknown) {
       const query = parseInput(ListEventsInput, input);
-      const found = await read(scope, { after: query.after ?? '0', types: query.types }, query.limit + 1);
+      const after = (await issued(scope, query.after, '/after')) ?? '0';
+      const found = await read(scope, { after, types: query.types }, query.limit + 1);
       const items = found.slice(0, query.limit);
       return { items, hasMore: found.length > query.limit, nextCursor: items.at(-1)?.cursor ?? query.after ?? '0' };
     },
@@ -81,12 +93,12 @@ export function eventService(options: EventServiceOptions) {
     /** Subscription `events`: replays what came after `after` (or starts at the newest event), then streams live. */
     async stream(scope: Scope, input: { after?: string | null; types?: readonly string[] | null }) {
       const query = parseInput(StreamEventsInput, { after: input.after ?? undefined, types: input.types ?? undefined });
-      return follow(scope, { types: query.types }, query.after ?? (await head(scope)));
+      return follow(scope, { types: query.types }, (await issued(scope, query.after, '/after')) ?? (await head(scope)));
     },
 
     /** Subscription `transferUpdated`: the events of one of the caller's transfers; 404 for anyone else's. */
     async transferUpdates(scope: Scope, transferId: string, after?: string | null) {
-      const from = checkCursor(after, '/after');
+      const from = await issued(scope, checkCursor(after, '/after'), '/after');
       const known = isUuid(transferId)
         ? await scope.em.fork().count(OutboxEvent, { ...tenantOf(scope.actor), entityId: transferId, type: { $in: TRANSFER_EVENT_TYPES } })
         : 0;

@@ -1,15 +1,21 @@
 import { randomInt } from 'node:crypto';
 import type { FiatCurrency, PaymentRails } from '../../domain/money.js';
+import type { DepositInstructions } from '../virtual-accounts/issuance.js';
 
-/** Where an on-ramp customer sends fiat (spec §2.4 `quote.deposit_bank_account`). */
+/**
+ * Where an on-ramp customer sends fiat (spec §2.4 `quote.deposit_bank_account`): Ramp's collection
+ * account (a business), or for a virtual-account deposit the customer's own virtual account.
+ */
 export interface DepositBankAccount {
   bank_name: string;
   bank_address: string;
-  account_beneficiary_type: 'business';
+  account_beneficiary_type: 'individual' | 'business';
   account_beneficiary_name: string;
-  account_type: 'iban' | 'us';
+  account_type: 'iban' | 'us' | 'swift';
   iban?: { bic: string; iban_number: string };
   us?: { account_number: string; routing_number: string };
+  /** Only virtual accounts that receive USD over SWIFT: a US bank's BIC, account and routing number. */
+  swift?: { bic: string; account_number: string; routing_number: string };
 }
 
 const BENEFICIARY = 'Ramp Sandbox Collections Ltd';
@@ -39,6 +45,24 @@ function iban(bank_name: string, bank_address: string, bic: string, iban_number:
 }
 function us(bank_name: string, bank_address: string, routing_number: string, account_number: string): DepositBankAccount {
   return { bank_name, bank_address, account_beneficiary_type: 'business', account_beneficiary_name: BENEFICIARY, account_type: 'us', us: { account_number, routing_number } };
+}
+
+/**
+ * The numbers a virtual-account deposit actually arrived on, in the §2.4 shape: the account's own
+ * deposit instructions, whose beneficiary is the customer (`corporate` customers are `business`
+ * beneficiaries, as in `account_holder_type`).
+ */
+export function virtualAccountDepositAccount(instructions: DepositInstructions, customerType: 'individual' | 'corporate'): DepositBankAccount {
+  const common = {
+    bank_name: instructions.bank_name,
+    bank_address: instructions.bank_address,
+    account_beneficiary_type: customerType === 'corporate' ? ('business' as const) : ('individual' as const),
+    account_beneficiary_name: instructions.account_holder_name,
+  };
+  if ('iban' in instructions) return { ...common, account_type: 'iban', iban: { bic: instructions.iban.bic, iban_number: instructions.iban.iban_number } };
+  if ('us' in instructions) return { ...common, account_type: 'us', us: { account_number: instructions.us.account_number, routing_number: instructions.us.routing_number } };
+  const { bic, account_number, routing_number } = instructions.swift;
+  return { ...common, account_type: 'swift', swift: { bic, account_number, routing_number } };
 }
 
 export function collectionAccount(currency: FiatCurrency, rails: PaymentRails): DepositBankAccount {

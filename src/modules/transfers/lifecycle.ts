@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/sql';
 import type { Actor } from '../../domain/environment.js';
 import { NotFoundError, UnprocessableError } from '../../domain/errors.js';
 import type { EventType } from '../../domain/events.js';
-import { sandboxTransactionHash } from '../../domain/identifiers/chain.js';
+import { normalizeTransactionHash, sandboxTransactionHash } from '../../domain/identifiers/chain.js';
 import { custodyOf, depositPostings, refundPostings, settlementPostings } from '../../domain/ledger.js';
 import { Decimal } from '../../domain/money.js';
 import { type TransferStatus, assertTransition } from '../../domain/transfer-status.js';
@@ -90,7 +90,8 @@ export async function moveTransfer(em: EntityManager, transfer: Transfer, quote:
   if (to === 'failed') transfer.failureReason = reason;
   // On-ramp settlement sends the tokens: the sandbox makes up the chain transaction.
   if (to === 'completed' && transfer.direction === 'onramp') {
-    transfer.payoutTransactionHash = sandboxTransactionHash(quote.destinationNetwork!, transfer.id);
+    // Stored in the same normal form as deposit hashes, so hashes compare alike wherever they are kept.
+    transfer.payoutTransactionHash = normalizeTransactionHash(quote.destinationNetwork!, sandboxTransactionHash(quote.destinationNetwork!, transfer.id));
   }
   em.create(TransferStatusChange, { transferId: transfer.id, fromStatus: from, toStatus: to, reason, createdAt: now });
   await em.flush();

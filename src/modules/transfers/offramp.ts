@@ -3,7 +3,8 @@ import { assertDepositRailsConnected } from '../../domain/environment.js';
 import type { EntityManager } from '@mikro-orm/sql';
 import { randomUUID } from 'node:crypto';
 import { ConflictError, ValidationError, fieldError } from '../../domain/errors.js';
-import { isValidTransactionHash, sandboxAddress } from '../../domain/identifiers/chain.js';
+import { ibanCountry, isSepaIban } from '../../domain/identifiers/bank.js';
+import { isValidTransactionHash, normalizeTransactionHash, sandboxAddress } from '../../domain/identifiers/chain.js';
 import type { FiatCurrency, Network, PaymentRails } from '../../domain/money.js';
 import { parseInput, pointerOf } from '../../domain/validation.js';
 import { type Scope, tenantOf } from '../../platform/scope.js';
@@ -24,16 +25,29 @@ const ACCOUNT_TYPES_OF_RAILS: Record<PaymentRails, readonly BankAccountDetails['
   swift: ['iban', 'swift'],
 };
 
+/**
+ * Domestic rails reach only their own banking area: SEPA credits IBANs of SEPA countries, the UAE
+ * funds transfer system IBANs of the UAE. Why an IBAN account is out of reach, or null.
+ */
+function unreachableByRails(rails: PaymentRails, details: BankAccountDetails): string | null {
+  if (details.account_type !== 'iban') return null;
+  const country = ibanCountry(details.iban.iban_number);
+  if (rails === 'sepa' && !isSepaIban(details.iban.iban_number)) return `sepa pays into IBANs of SEPA countries, and ${country} is not one`;
+  if (rails === 'uaefts' && country !== 'AE') return `uaefts pays into UAE (AE) IBANs, not ${country} ones`;
+  return null;
+}
+
 /** Token to fiat (spec §4.5): quote (creating the transfer when it names the destination), complete. */
 export function offramp(deps: TransferDeps, quoting: Quoting) {
   /** The payout account: a registered external account of this customer, or one given inline. */
   async function resolveDestination(scope: Scope, customerId: string, quote: Quote, destination: OfframpDestination) {
     let details: BankAccountDetails;
     let pointer: string;
+    let numberPointer: string;
     if (destination.destination_external_account_id !== undefined) {
       const account = await deps.bankAccounts.getForCustomer(scope, customerId, destination.destination_external_account_id);
       details = detailsOf(account);
-      pointer = '/destination_external_account_id';
+      pointer = numberPointer = '/destination_external_account_id';
     } else {
       const parsed = BankAccountDetailsInput.safeParse(destination.destination_bank_account);
       if (!parsed.success) {
@@ -47,6 +61,7 @@ export function offramp(deps: TransferDeps, quoting: Quoting) {
       }
       details = parsed.data;
       pointer = '/destination_bank_account/account_type';
+      numberPointer = '/destination_bank_account/iban/iban_number';
     }
     const rails = quote.destinationRails!;
     if (!ACCOUNT_TYPES_OF_RAILS[rails].includes(details.account_type)) {
@@ -54,6 +69,8 @@ export function offramp(deps: TransferDeps, quoting: Quoting) {
         fieldError(pointer, 'account_type_not_supported', `${rails} pays into ${ACCOUNT_TYPES_OF_RAILS[rails].join(' or ')} accounts, not ${details.account_type}`),
       ]);
     }
+    const unreachable = unreachableByRails(rails, details);
+    if (unreachable) throw new ValidationError([fieldError(numberPointer, 'account_not_reachable_by_rails', unreachable)]);
     return { details, externalAccountId: destination.destination_external_account_id ?? null };
   }
 
@@ -131,7 +148,9 @@ export function offramp(deps: TransferDeps, quoting: Quoting) {
           throw new ValidationError([fieldError('/deposit_transaction_hash', 'invalid_transaction_hash', `is not a valid ${network} transaction hash`)]);
         }
         assertDepositWindowOpen(transfer, quoting.now());
-        transfer.depositTransactionHash = data.deposit_transaction_hash;
+        // Stored normalised: the unique constraint (environment, deposit_transaction_hash) must see
+        // `0xABC…` and `0xabc…` as the one transaction they are, or one deposit funds two transfers.
+        transfer.depositTransactionHash = normalizeTransactionHash(network, data.deposit_transaction_hash);
         try {
           await moveTransfer(em, transfer, quote, 'processing', 'deposit_transaction_submitted');
         } catch (error) {

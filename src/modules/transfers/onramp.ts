@@ -7,7 +7,7 @@ import type { FiatCurrency, Network, PaymentRails } from '../../domain/money.js'
 import { parseInput } from '../../domain/validation.js';
 import { type Scope, tenantOf } from '../../platform/scope.js';
 import type { TransferDeps } from './context.js';
-import { collectionAccount, depositReference } from './deposit-instructions.js';
+import { type DepositBankAccount, collectionAccount, depositReference } from './deposit-instructions.js';
 import { type Quote, Transfer } from './entities.js';
 import { OnrampQuoteInput, OnrampTransferInput } from './inputs.js';
 import { recordCreation } from './lifecycle.js';
@@ -18,10 +18,18 @@ export function onramp(deps: TransferDeps, quoting: Quoting) {
   /**
    * A pending on-ramp transfer of a quote, with its deposit instructions: Ramp's collection
    * account for the quote's currency and rails, and a reference to put on the bank transfer.
+   * A deposit that already arrived on a virtual account instead records that account's numbers,
+   * and its deposit window closes at once: the money is there, nothing is awaited.
    */
-  async function openTransfer(em: EntityManager, scope: Scope, quote: Quote, details: { destinationAddress: string; virtualAccountId?: string; reason: string }) {
+  async function openTransfer(
+    em: EntityManager,
+    scope: Scope,
+    quote: Quote,
+    details: { destinationAddress: string; reason: string; virtualAccount?: { id: string; depositAccount: DepositBankAccount } },
+  ) {
     assertDepositRailsConnected(scope.actor);
     const createdAt = quoting.now();
+    const { virtualAccount } = details;
     const transfer = em.create(Transfer, {
       id: randomUUID(),
       ...tenantOf(scope.actor),
@@ -30,10 +38,12 @@ export function onramp(deps: TransferDeps, quoting: Quoting) {
       direction: 'onramp',
       status: 'pending',
       destinationAddress: details.destinationAddress,
-      depositBankAccount: collectionAccount(quote.sourceCurrency as FiatCurrency, quote.sourceRails!),
+      depositBankAccount: virtualAccount?.depositAccount ?? collectionAccount(quote.sourceCurrency as FiatCurrency, quote.sourceRails!),
+      // Every on-ramp row carries a reference (the transfers_direction_shape constraint). One from a
+      // virtual account was matched by the account's own number, so its reference is never shown.
       depositMessage: depositReference(),
-      virtualAccountId: details.virtualAccountId ?? null,
-      depositExpiresAt: new Date(createdAt.getTime() + deps.depositWindowSeconds * 1000),
+      virtualAccountId: virtualAccount?.id ?? null,
+      depositExpiresAt: virtualAccount ? createdAt : new Date(createdAt.getTime() + deps.depositWindowSeconds * 1000),
       createdAt,
       updatedAt: createdAt,
     });

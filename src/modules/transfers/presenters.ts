@@ -54,6 +54,12 @@ export function presentQuote(quote: Quote, transferId: string | null) {
 }
 export type QuoteView = ReturnType<typeof presentQuote>;
 
+/**
+ * The reference the customer must quote on the bank transfer; null for a deposit that already
+ * arrived on a virtual account (it was matched by the account's own number).
+ */
+export const shownDepositMessage = (transfer: Transfer): string | null => (transfer.virtualAccountId ? null : (transfer.depositMessage ?? null));
+
 /** Fields every transfer shows beyond the spec's (documented in the README). */
 function lifecycle(transfer: Transfer) {
   return {
@@ -86,7 +92,7 @@ export function presentOnrampTransfer(transfer: Transfer, quote: Quote) {
       deposit_currency: source,
       deposit_bank_account: transfer.depositBankAccount,
       deposit_amount: amountOf(quote.sourceAmount, source),
-      deposit_message: transfer.depositMessage,
+      deposit_message: shownDepositMessage(transfer),
       source_amount: amountOf(quote.sourceAmount, source),
       destination_amount: amountOf(quote.destinationAmount, quote.destinationCurrency),
       exchange_rate: rateOf(quote.exchangeRate),
@@ -135,4 +141,13 @@ export function presentOfframpTransfer(transfer: Transfer, quote: Quote, options
 
 export function presentTransfer(transfer: Transfer, quote: Quote, options?: { masked: boolean }) {
   return transfer.direction === 'onramp' ? presentOnrampTransfer(transfer, quote) : presentOfframpTransfer(transfer, quote, options);
+}
+
+/**
+ * The off-ramp quote response: the quote, and the transfer it created when it named a destination
+ * (§2.5, as `POST …/offramp-transfer/quote/{quote_id}` answers it: the response that creates the
+ * transfer is the one that shows the payout account in full), else `transfer: null`.
+ */
+export function presentOfframpQuote(quote: Quote, transfer: Transfer | null) {
+  return { ...presentQuote(quote, transfer?.id ?? null), transfer: transfer ? presentOfframpTransfer(transfer, quote, { masked: false }) : null };
 }

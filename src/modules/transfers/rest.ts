@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TransferDirection } from '../../domain/transfer-status.js';
 import { replyIdempotently, requestScope } from '../../platform/rest.js';
 import type { Services } from '../../services.js';
-import { presentOfframpTransfer, presentQuote, presentTransfer } from './presenters.js';
+import { presentOfframpQuote, presentOfframpTransfer, presentQuote, presentTransfer } from './presenters.js';
 
 type CustomerParams = { Params: { customer_id: string } };
 type QuoteParams = { Params: { customer_id: string; quote_id: string } };
@@ -32,7 +32,7 @@ export function transferRoutes(app: FastifyInstance, { transfers }: Services) {
   app.post<CustomerParams>(`${base('offramp')}/quote`, (request, reply) =>
     replyIdempotently(request, reply, { required: true }, async (scope) => {
       const { quote, transfer } = await transfers.createOfframpQuote(scope, request.params.customer_id, request.body);
-      return { status: 201, body: presentQuote(quote, transfer?.id ?? null) };
+      return { status: 201, body: presentOfframpQuote(quote, transfer) };
     }),
   );
 

@@ -1,9 +1,11 @@
 import { assertSandbox } from '../../domain/environment.js';
 import { UnprocessableError, ValidationError, fieldError } from '../../domain/errors.js';
 import type { TransferDirection } from '../../domain/transfer-status.js';
+import { parseAmount } from '../../domain/pricing.js';
 import { parseInput } from '../../domain/validation.js';
 import { type Scope, tenantOf } from '../../platform/scope.js';
 import type { TransferDeps } from './context.js';
+import { virtualAccountDepositAccount } from './deposit-instructions.js';
 import type { Quote, Transfer } from './entities.js';
 import { FailureReasonInput, SimulateTransferInput, SimulateVirtualAccountDepositInput } from './inputs.js';
 import { assertDepositWindowOpen, lockTransfer, moveTransfer } from './lifecycle.js';
@@ -98,6 +100,8 @@ export function simulations(deps: TransferDeps, quoting: Quoting, onramps: Retur
         if (!account.destinationAddress) {
           throw new UnprocessableError('virtual_account_has_no_destination', 'The virtual account has no destination_address to forward deposits to');
         }
+        // Checked here, against the body's own field: the quote below would name it /source_amount.
+        parseAmount(data.amount, account.sourceCurrency, '/amount');
         const customer = await deps.customers.get({ ...scope, em }, account.customerId);
         const rails = account.sourceRails ?? DEFAULT_RAILS[account.sourceCurrency];
         const quote = await quoting.createQuote({ ...scope, em }, customer, {
@@ -112,7 +116,8 @@ export function simulations(deps: TransferDeps, quoting: Quoting, onramps: Retur
         });
         const transfer = await onramps.openTransfer(em, scope, quote, {
           destinationAddress: account.destinationAddress,
-          virtualAccountId: account.id,
+          // An active account always has its instructions: they are set when it is issued.
+          virtualAccount: { id: account.id, depositAccount: virtualAccountDepositAccount(account.depositInstructions!, customer.type) },
           reason: 'virtual_account_deposit',
         });
         await moveTransfer(em, transfer, quote, 'processing', 'fiat_deposit_received');

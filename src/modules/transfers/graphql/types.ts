@@ -10,6 +10,7 @@ import { CustomerRef } from '../../customers/graphql.js';
 import { PostingRef } from '../../ledger/graphql.js';
 import type { DepositBankAccount } from '../deposit-instructions.js';
 import type { Quote, Transfer, TransferStatusChange } from '../entities.js';
+import { shownDepositMessage } from '../presenters.js';
 
 export const TransferDirectionEnum = builder.enumType('TransferDirection', { values: TRANSFER_DIRECTIONS });
 export const TransferStatusEnum = builder.enumType('TransferStatus', {
@@ -125,8 +126,13 @@ const UsDetailsRef = builder.objectRef<{ account_number: string; routing_number:
   fields: (t) => ({ accountNumber: t.exposeString('account_number'), routingNumber: t.exposeString('routing_number') }),
 });
 
+const SwiftDepositDetailsRef = builder.objectRef<{ bic: string; account_number: string; routing_number: string }>('SwiftDepositDetails').implement({
+  description: 'A US bank receiving USD over SWIFT: its BIC, the account number and its ABA routing number',
+  fields: (t) => ({ bic: t.exposeString('bic'), accountNumber: t.exposeString('account_number'), routingNumber: t.exposeString('routing_number') }),
+});
+
 const DepositBankAccountRef = builder.objectRef<DepositBankAccount>('DepositBankAccount').implement({
-  description: "Ramp's account the customer pays the fiat into",
+  description: "Where the customer pays the fiat in: Ramp's collection account, or the customer's virtual account the deposit arrived on",
   fields: (t) => ({
     bankName: t.exposeString('bank_name'),
     bankAddress: t.exposeString('bank_address'),
@@ -135,6 +141,7 @@ const DepositBankAccountRef = builder.objectRef<DepositBankAccount>('DepositBank
     accountType: t.exposeString('account_type'),
     iban: t.field({ type: IbanDetailsRef, nullable: true, resolve: (a) => a.iban ?? null }),
     us: t.field({ type: UsDetailsRef, nullable: true, resolve: (a) => a.us ?? null }),
+    swift: t.field({ type: SwiftDepositDetailsRef, nullable: true, resolve: (a) => a.swift ?? null }),
   }),
 });
 
@@ -151,7 +158,11 @@ export const OnrampTransferRef = builder.objectRef<Transfer>('OnrampTransfer').i
     destinationTransactionHash: t.exposeString('payoutTransactionHash', { nullable: true, description: 'The token delivery, once completed' }),
     virtualAccountId: t.exposeID('virtualAccountId', { nullable: true }),
     depositBankAccount: t.field({ type: DepositBankAccountRef, resolve: (tr) => tr.depositBankAccount! }),
-    depositMessage: t.string({ description: 'The reference the customer must put on the bank transfer', resolve: (tr) => tr.depositMessage! }),
+    depositMessage: t.string({
+      nullable: true,
+      description: 'The reference the customer must put on the bank transfer; null for a deposit that arrived on a virtual account',
+      resolve: shownDepositMessage,
+    }),
   }),
 });
 
