@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ValidationError, fieldError } from '../domain/errors.js';
+import { isUuid } from './scope.js';
 
 /** A page request in keyset form, as Pothos's resolveCursorConnection hands it over. */
 export interface KeysetPage {
@@ -21,7 +22,9 @@ export const cursorOf = (row: Positioned) =>
 function decode(cursor: string, pointer: string): { createdAt: Date; id: string } {
   const [at, id] = Buffer.from(cursor, 'base64url').toString().split('|');
   const createdAt = new Date(at ?? '');
-  if (!id || Number.isNaN(createdAt.getTime())) {
+  const year = createdAt.getUTCFullYear();
+  // A forged cursor must be refused here, not reach PostgreSQL as a bad uuid or an out-of-range timestamp.
+  if (!id || !isUuid(id) || Number.isNaN(year) || year < 1970 || year > 9999) {
     throw new ValidationError([fieldError(pointer, 'invalid_cursor', 'is not a cursor this API returned')]);
   }
   return { createdAt, id };

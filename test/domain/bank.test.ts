@@ -3,12 +3,14 @@ import { describe, expect, it } from 'vitest';
 import {
   abaCheckDigit,
   bicCountry,
+  ibanMatchesBicCountry,
   ibanProblem,
   isValidAbaRouting,
   isValidBic,
   isValidIban,
   isValidInternationalAccountNumber,
   isValidUsAccountNumber,
+  isSepaIban,
   maskAccountNumber,
   normalizeIban,
   SANDBOX_IBAN_COUNTRIES,
@@ -81,6 +83,34 @@ describe('BIC', () => {
         expect(isValidBic(bic)).toBe(true);
       }),
     );
+  });
+});
+
+describe('IBAN and BIC together', () => {
+  it('match when both name the same country', () => {
+    expect(ibanMatchesBicCountry('DE89370400440532013000', 'DEUTDEFFXXX')).toBe(true);
+    expect(ibanMatchesBicCountry('DE89370400440532013000', 'INGBNL2A')).toBe(false);
+    expect(ibanMatchesBicCountry('AE070331234567890123456', 'EBILAEADXXX')).toBe(true);
+    expect(ibanMatchesBicCountry('AE070331234567890123456', 'NWBKGB2L')).toBe(false);
+  });
+
+  it('match for territories that bank on another country’s IBANs, and only for those', () => {
+    expect(ibanMatchesBicCountry('GB29NWBK60161331926819', 'BARCJESH')).toBe(true);
+    expect(ibanMatchesBicCountry('GB29NWBK60161331926819', 'ABCDIMD1')).toBe(true);
+    expect(ibanMatchesBicCountry('FR1420041010050500013M02606', 'BDAFGPGP')).toBe(true);
+    expect(ibanMatchesBicCountry('FR1420041010050500013M02606', 'BARCJESH')).toBe(false);
+    expect(ibanMatchesBicCountry('DE89370400440532013000', 'BARCJESH')).toBe(false);
+  });
+
+  it('match every sandbox IBAN with a sandbox BIC of its country', () => {
+    fc.assert(fc.property(ibanCountry, seed, (country, s) => ibanMatchesBicCountry(sandboxIban(country, s), sandboxBic(country, s))));
+  });
+});
+
+describe('isSepaIban', () => {
+  it('accepts IBANs of SEPA countries, in and outside the EU, and refuses the others', () => {
+    for (const iban of ['DE89370400440532013000', 'GB29NWBK60161331926819', 'CH9300762011623852957', 'NL91ABNA0417164300']) expect(isSepaIban(iban)).toBe(true);
+    for (const iban of ['AE070331234567890123456', 'XK051212012345678906']) expect(isSepaIban(iban)).toBe(false);
   });
 });
 

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   isValidAddress,
   isValidTransactionHash,
+  normalizeTransactionHash,
   sandboxAddress,
   sandboxTransactionHash,
 } from '../../src/domain/identifiers/chain.js';
@@ -192,5 +193,42 @@ describe('transaction hashes', () => {
     expect(isValidTransactionHash('solana', sandboxTransactionHash('solana', 'deposit-1'))).toBe(true);
     expect(isValidTransactionHash('solana', 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v')).toBe(false);
     expect(isValidTransactionHash('solana', tronHash)).toBe(false);
+  });
+});
+
+describe('normalizeTransactionHash', () => {
+  const hex64 = fc.stringMatching(/^[0-9a-fA-F]{64}$/);
+
+  it.each(EVM_NETWORKS.map((net) => [net] as [Network]))('lower-cases %s hashes: every letter case of one hash is one hash', (net) => {
+    fc.assert(
+      fc.property(hex64, (body) => {
+        const normal = normalizeTransactionHash(net, `0x${body}`);
+        expect(normal).toBe(`0x${body.toLowerCase()}`);
+        expect(normalizeTransactionHash(net, `0x${body.toUpperCase()}`)).toBe(normal);
+        expect(isValidTransactionHash(net, normal)).toBe(true);
+      }),
+    );
+  });
+
+  it('lower-cases tron hashes', () => {
+    fc.assert(
+      fc.property(hex64, (body) => {
+        expect(normalizeTransactionHash('tron', body.toUpperCase())).toBe(body.toLowerCase());
+        expect(normalizeTransactionHash('tron', body)).toBe(normalizeTransactionHash('tron', body.toLowerCase()));
+      }),
+    );
+  });
+
+  it('keeps solana signatures as they are: in base58 a letter’s case is part of its value', () => {
+    fc.assert(
+      fc.property(seed, (s) => {
+        const signature = sandboxTransactionHash('solana', s);
+        expect(normalizeTransactionHash('solana', signature)).toBe(signature);
+      }),
+    );
+  });
+
+  it('leaves the sandbox’s own hashes unchanged (they are generated in normal form)', () => {
+    fc.assert(fc.property(network, seed, (net, s) => normalizeTransactionHash(net, sandboxTransactionHash(net, s)) === sandboxTransactionHash(net, s)));
   });
 });

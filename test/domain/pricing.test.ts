@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { UnprocessableError, ValidationError } from '../../src/domain/errors.js';
 import { type Asset, Decimal, FIAT_CURRENCIES, NETWORKS, SCALE, TOKENS } from '../../src/domain/money.js';
-import { NETWORK_FEES_USD, type PricingPolicy, type QuoteRequest, parseAmounts, parseDeveloperFeePercent, priceQuote, sandboxRateSource } from '../../src/domain/pricing.js';
+import { NETWORK_FEES_USD, type PricingPolicy, type QuoteRequest, parseAmount, parseAmounts, parseDeveloperFeePercent, priceQuote, sandboxRateSource } from '../../src/domain/pricing.js';
 
 const policy: PricingPolicy = { minUsd: new Decimal(1), maxUsd: new Decimal(1_000_000), networkFeesUsd: NETWORK_FEES_USD };
 const unit = (asset: Asset) => new Decimal(1).div(new Decimal(10).pow(SCALE[asset]));
@@ -147,6 +147,21 @@ describe('pricing (examples)', () => {
     expect(() => parseAmounts({}, assets)).toThrow(ValidationError);
     expect(parseAmounts({ destination_amount: '1.123456' }, assets)).toMatchObject({ side: 'destination' });
     expect(() => parseAmounts({ destination_amount: '1.1234567' }, assets)).toThrow(ValidationError);
+  });
+
+  it('names the field an amount came from in its errors', () => {
+    const fieldErrorsOf = (fn: () => unknown) => {
+      try {
+        fn();
+      } catch (error) {
+        return (error as ValidationError).fieldErrors.map((e) => `${e.pointer} ${e.code}`);
+      }
+      return [];
+    };
+    expect(parseAmount('10.12', 'eur', '/amount').toString()).toBe('10.12');
+    expect(fieldErrorsOf(() => parseAmount('10.123', 'eur', '/amount'))).toEqual(['/amount too_many_decimals']);
+    expect(fieldErrorsOf(() => parseAmount('x', 'usd', '/amount'))).toEqual(['/amount invalid_decimal']);
+    expect(fieldErrorsOf(() => parseAmounts({ destination_amount: '0' }, { source: 'eur', destination: 'usdc' }))).toEqual(['/destination_amount not_positive']);
   });
 
   it('reads developer_fee_percent as a percentage of at most 100 with at most 8 places', () => {

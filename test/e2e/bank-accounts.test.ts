@@ -86,6 +86,16 @@ describe('POST /v0/customers/{customer_id}/external-accounts', () => {
     expect(res.body.iban).toBeUndefined();
   });
 
+  it.each([
+    ['a British IBAN with a British BIC', 'NWBKGB2L', 'GB29NWBK60161331926819'],
+    ['a British IBAN with a Jersey BIC (Crown Dependencies bank on GB IBANs)', 'BARCJESH', 'GB29NWBK60161331926819'],
+    ['a French IBAN with a Guadeloupe BIC (overseas territories bank on FR IBANs)', 'BDAFGPGP', 'FR1420041010050500013M02606'],
+  ])('registers %s', async (_, bic, iban) => {
+    const res = await api.post(accountsOf(await newCustomer()), { ...ibanBody(), iban: { bic, iban_number: iban } }, withKey());
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body.iban).toEqual({ bic, iban_number: iban });
+  });
+
   it('registers a savings account when asked', async () => {
     const body = usBody('987654321');
     const res = await api.post(accountsOf(await newCustomer()), { ...body, us: { ...body.us, account_type: 'savings' } }, withKey());
@@ -171,6 +181,8 @@ describe('POST /v0/customers/{customer_id}/external-accounts', () => {
     ['an IBAN of no IBAN country', '/iban/iban_number', 'invalid_iban', { ...iban, iban: { ...iban.iban, iban_number: 'US89370400440532013000' } }],
     ['a BIC of 9 characters', '/iban/bic', 'invalid_bic', { ...iban, iban: { ...iban.iban, bic: 'DEUTDEFF5' } }],
     ['a BIC of an unknown country', '/iban/bic', 'invalid_bic', { ...iban, iban: { ...iban.iban, bic: 'DEUTQQFF' } }],
+    ['a Dutch BIC with a German IBAN', '/iban/bic', 'bic_country_mismatch', { ...iban, iban: { ...iban.iban, bic: 'INGBNL2A' } }],
+    ['a German BIC with a British IBAN', '/iban/bic', 'bic_country_mismatch', { ...iban, iban: { bic: 'DEUTDEFFXXX', iban_number: 'GB29NWBK60161331926819' } }],
     ['a routing number with a bad checksum', '/us/routing_number', 'invalid_routing_number', { ...us, us: { ...us.us, routing_number: '021000022' } }],
     ['a routing number of 8 digits', '/us/routing_number', 'invalid_routing_number', { ...us, us: { ...us.us, routing_number: '02100002' } }],
     ['a US account number of 3 digits', '/us/account_number', 'invalid_account_number', { ...us, us: { ...us.us, account_number: '123' } }],
@@ -282,6 +294,7 @@ describe('external accounts over GraphQL', () => {
       ... on ValidationError { fieldErrors { path code } }
     }
   }`;
+  const BIC_OF: Record<string, string> = { DE: 'DEUTDEFF', NL: 'INGBNL2A', GB: 'NWBKGB2L' };
   const gqlIban = (ibanNumber: string) => ({
     bankName: 'Deutsche Bank',
     accountHolderType: 'individual',
@@ -289,7 +302,7 @@ describe('external accounts over GraphQL', () => {
     accountHolderLastName: 'Mueller',
     accountHolderAddress: { country: 'DE', city: 'Berlin', streetLine1: 'Unter den Linden 1', postalCode: '10117' },
     accountType: 'iban',
-    iban: { bic: 'DEUTDEFF', ibanNumber },
+    iban: { bic: BIC_OF[ibanNumber.slice(0, 2)]!, ibanNumber },
   });
 
   it('adds a bank account, shows it masked, and lists it on the customer', async () => {
@@ -303,7 +316,7 @@ describe('external accounts over GraphQL', () => {
       accountHolderType: 'individual',
       accountHolderFirstName: 'Hans',
       accountNumberMasked: `…${ibanNumber.slice(-4)}`,
-      bic: 'DEUTDEFF',
+      bic: 'INGBNL2A',
       routingNumber: null,
       customer: { id: customerId },
       accountHolderAddress: { country: 'DE', city: 'Berlin', streetLine1: 'Unter den Linden 1', postalCode: '10117', state: null },
@@ -338,6 +351,12 @@ describe('external accounts over GraphQL', () => {
     expect(res.body.data.addBankAccount).toMatchObject({ __typename: 'ValidationError', code: 'validation_failed' });
     const paths = res.body.data.addBankAccount.fieldErrors.map((e: any) => `${e.path} ${e.code}`);
     expect(paths).toEqual(expect.arrayContaining(['/iban/ibanNumber invalid_iban', '/iban/bic invalid_bic']));
+  });
+
+  it('names /iban/bic bic_country_mismatch when the BIC is of another country than the IBAN', async () => {
+    const input = { ...gqlIban(sandboxIban('NL', unique())), iban: { bic: 'DEUTDEFF', ibanNumber: sandboxIban('NL', unique()) } };
+    const res = await api.graphql(ADD, { customerId: await newCustomer(), input, key: key() });
+    expect(res.body.data.addBankAccount).toMatchObject({ __typename: 'ValidationError', fieldErrors: [{ path: '/iban/bic', code: 'bic_country_mismatch' }] });
   });
 
   it('replays for a repeated idempotencyKey, refuses it for another input, and requires one', async () => {

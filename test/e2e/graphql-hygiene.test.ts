@@ -41,6 +41,20 @@ describe('GraphQL hygiene', () => {
     });
   });
 
+  it('refuses forged cursors and negative page sizes as validation errors, never as internal errors', async () => {
+    const forged = [
+      Buffer.from('2020-01-01T00:00:00Z|abc').toString('base64url'),
+      Buffer.from(`-271821-04-20T00:00:00Z|${'0'.repeat(8)}-0000-4000-8000-${'0'.repeat(12)}`).toString('base64url'),
+    ];
+    for (const after of forged) {
+      const res = await api.graphql('query($after: String) { customers(after: $after) { edges { cursor } } }', { after });
+      expect(res.body.errors?.[0]?.extensions?.code, after).toBe('validation_failed');
+    }
+    const negative = await api.graphql('{ customers(first: -5) { edges { cursor } } }');
+    expect(negative.body.errors?.[0]?.extensions?.code).toBe('validation_failed');
+    expect(negative.body.errors?.[0]?.extensions?.fieldErrors?.[0]?.detail).toMatch(/between 0 and 100/);
+  });
+
   it("answers GraphiQL's full introspection query within the limits", async () => {
     const res = await api.graphql(getIntrospectionQuery());
     expect(res.body.errors).toBeUndefined();

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sandboxAddress } from '../../src/domain/identifiers/chain.js';
 import type { ApiClient, TestRamp } from '../support/ramp.js';
@@ -11,6 +12,7 @@ beforeAll(() => void ({ t, api, customerId } = fixture));
 
 const path = (customer = customerId) => `/v0/customers/${customer}/offramp-transfer`;
 const withDestination = { destination_bank_account: ibanAccount(), transfer_purpose: 'personal_expenses' };
+const AE_IBAN = { bic: 'EBILAEADXXX', iban_number: 'AE070331234567890123456' };
 
 async function quote(overrides: Record<string, unknown> = {}, customer = customerId) {
   const res = await api.post(`${path(customer)}/quote`, offrampQuoteBody(overrides), idempotencyKey());
@@ -46,6 +48,7 @@ describe('POST /v0/customers/{customer_id}/offramp-transfer/quote', () => {
       expire_at: expect.any(String),
       created_at: expect.any(String),
       transfer_id: null,
+      transfer: null,
     });
   });
 
@@ -72,6 +75,39 @@ describe('POST /v0/customers/{customer_id}/offramp-transfer/quote', () => {
     expect(transfer.body).toMatchObject({ status: 'pending', quote: { quote_id: q.quote_id } });
   });
 
+  it('answers with the created transfer under `transfer`: what GET shows, the payout account in full', async () => {
+    const q = await quote(withDestination);
+    expect(q.transfer).toMatchObject({
+      id: q.transfer_id,
+      status: 'pending',
+      quote: { quote_id: q.quote_id, deposit_blockchain_address: sandboxAddress('polygon', q.transfer_id), deposit_transaction_hash: null },
+      deposit_expire_at: expect.any(String),
+    });
+    const read = (await api.get(`${path()}/${q.transfer_id}`)).body;
+    // The response that creates the transfer is the only one with the full numbers, as for POST …/quote/{quote_id}.
+    expect(q.transfer.destination_bank_account.iban).toEqual({ bic: 'DEUTDEFFXXX', iban_number: 'DE89370400440532013000' });
+    expect(read).toEqual({ ...q.transfer, destination_bank_account: { ...q.transfer.destination_bank_account, iban: { bic: 'DEUTDEFFXXX', iban_number: '…3000' } } });
+  });
+
+  it('replays the quote response with its transfer byte for byte for the same Idempotency-Key', async () => {
+    const send = () =>
+      fetch(`${t.url}${path()}/quote`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${t.key}`, 'content-type': 'application/json', 'idempotency-key': key },
+        body: JSON.stringify(offrampQuoteBody(withDestination)),
+      });
+    const key = `quote-replay-${Date.now()}`;
+    const first = await send();
+    const firstText = await first.text();
+    const replay = await send();
+    expect(first.status).toBe(201);
+    expect(replay.status).toBe(201);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(await replay.text()).toBe(firstText);
+    expect(JSON.parse(firstText).transfer.id).toBe(JSON.parse(firstText).transfer_id);
+    expect(await t.sql('select id from transfers where quote_id = ?', [JSON.parse(firstText).quote_id])).toHaveLength(1);
+  });
+
   it('creates the transfer at once to a registered external account of the customer', async () => {
     const account = await api.post(`/v0/customers/${customerId}/external-accounts`, ibanAccount(), idempotencyKey());
     expect(account.status).toBe(201);
@@ -87,6 +123,9 @@ describe('POST /v0/customers/{customer_id}/offramp-transfer/quote', () => {
     ['two destinations', { ...withDestination, destination_external_account_id: '00000000-0000-4000-8000-000000000000' }, '/destination_bank_account', 'mutually_exclusive'],
     ['a purpose outside Align’s list', { ...withDestination, transfer_purpose: 'gambling' }, '/transfer_purpose', 'invalid_enum_value'],
     ['an account with a bad IBAN', { ...withDestination, destination_bank_account: ibanAccount({ iban: { bic: 'DEUTDEFFXXX', iban_number: 'DE88370400440532013000' } }) }, '/destination_bank_account/iban/iban_number', 'invalid_iban'],
+    ['an IBAN whose BIC is of another country', { ...withDestination, destination_bank_account: ibanAccount({ iban: { bic: 'INGBNL2A', iban_number: 'DE89370400440532013000' } }) }, '/destination_bank_account/iban/bic', 'bic_country_mismatch'],
+    ['a SEPA payout to an IBAN outside SEPA', { ...withDestination, destination_bank_account: ibanAccount({ iban: AE_IBAN }) }, '/destination_bank_account/iban/iban_number', 'account_not_reachable_by_rails'],
+    ['a UAEFTS payout to a German IBAN', { ...withDestination, destination_currency: 'aed', destination_payment_rails: 'uaefts' }, '/destination_bank_account/iban/iban_number', 'account_not_reachable_by_rails'],
     ['a US account for SEPA', { ...withDestination, destination_bank_account: ibanAccount({ account_type: 'us', iban: undefined, us: { account_number: '123456789', routing_number: '021000021' } }) }, '/destination_bank_account/account_type', 'account_type_not_supported'],
     ['both amounts', { destination_amount: '10' }, '/source_amount', 'mutually_exclusive'],
     ['a token amount with 7 places', { source_amount: '1.1234567' }, '/source_amount', 'too_many_decimals'],
@@ -96,6 +135,24 @@ describe('POST /v0/customers/{customer_id}/offramp-transfer/quote', () => {
     const res = await api.post(`${path()}/quote`, offrampQuoteBody(overrides), idempotencyKey());
     expect(res.status).toBe(400);
     expect(res.body.errors).toContainEqual(expect.objectContaining({ pointer, code }));
+  });
+
+  it.each([
+    ['UAEFTS to a UAE IBAN', { destination_currency: 'aed', destination_payment_rails: 'uaefts', destination_bank_account: ibanAccount({ iban: AE_IBAN }) }],
+    ['SEPA to a Swiss IBAN (SEPA, outside the EU)', { destination_bank_account: ibanAccount({ iban: { bic: 'UBSWCHZH80A', iban_number: 'CH9300762011623852957' } }) }],
+  ])('pays %s', async (_, overrides) => {
+    const q = await quote({ transfer_purpose: 'family', ...overrides });
+    expect(q.transfer).toMatchObject({ status: 'pending' });
+  });
+
+  it('answers 400 account_not_reachable_by_rails for a registered account the rails cannot reach, creating nothing', async () => {
+    const customer = await createCustomer(api);
+    const account = await api.post(`/v0/customers/${customer}/external-accounts`, ibanAccount({ iban: AE_IBAN }), idempotencyKey());
+    expect(account.status).toBe(201);
+    const res = await api.post(`${path(customer)}/quote`, offrampQuoteBody({ destination_external_account_id: account.body.id, transfer_purpose: 'family' }), idempotencyKey());
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual([expect.objectContaining({ pointer: '/destination_external_account_id', code: 'account_not_reachable_by_rails' })]);
+    expect(await t.sql('select id from quotes where customer_id = ?', [customer])).toHaveLength(0);
   });
 
   it("answers 404 for an unknown external account and for another customer's, creating no quote", async () => {
@@ -259,6 +316,71 @@ describe('POST /v0/customers/{customer_id}/offramp-transfer/{transfer_id}/comple
     const res = await complete((await pendingTransfer()).id, hash);
     expect(res.status).toBe(409);
     expect(res.body.code).toBe('deposit_transaction_hash_used');
+  });
+
+  const postings = async (transferId: string) => (await t.sql('select id from ledger_entries where transfer_id = ?', [transferId])).length;
+  const upper = (hash: string) => (hash.startsWith('0x') ? '0x' + hash.slice(2).toUpperCase() : hash.toUpperCase());
+
+  it.each(['polygon', 'ethereum', 'tron'] as const)(
+    'answers 409 deposit_transaction_hash_used for a %s hash already used in another letter case, posting nothing',
+    async (network) => {
+      const hash = txHash(network);
+      const first = await pendingTransfer({ source_network: network });
+      const second = await pendingTransfer({ source_network: network });
+      expect((await complete(first.id, hash)).status).toBe(200);
+      const reused = await complete(second.id, upper(hash));
+      expect(reused.status).toBe(409);
+      expect(reused.body.code).toBe('deposit_transaction_hash_used');
+      expect((await api.get(`${path()}/${second.id}`)).body).toMatchObject({ status: 'pending', quote: { deposit_transaction_hash: null } });
+      expect(await postings(second.id)).toBe(0);
+    },
+  );
+
+  it('stores and shows a hex hash in lower case, so its lower-case twin is refused on another transfer', async () => {
+    const hash = txHash('tron');
+    const first = await pendingTransfer({ source_network: 'tron' });
+    const completed = await complete(first.id, upper(hash));
+    expect(completed.status).toBe(200);
+    expect(completed.body.quote.deposit_transaction_hash).toBe(hash);
+    const second = await pendingTransfer({ source_network: 'tron' });
+    const reused = await complete(second.id, hash);
+    expect(reused.status).toBe(409);
+    expect(reused.body.code).toBe('deposit_transaction_hash_used');
+    expect(await postings(second.id)).toBe(0);
+  });
+
+  it('treats the upper-case form of a transfer’s own hash as that hash: 409 like a repeat, the deposit posted once', async () => {
+    const transfer = await pendingTransfer();
+    const hash = txHash();
+    expect((await complete(transfer.id, hash)).status).toBe(200);
+    const deposited = await postings(transfer.id);
+    const sameHash = await complete(transfer.id, hash);
+    const sameUpper = await complete(transfer.id, upper(hash));
+    for (const res of [sameHash, sameUpper]) {
+      expect(res.status).toBe(409);
+      expect(res.body.code).toBe('transfer_transition_not_allowed');
+    }
+    expect(await postings(transfer.id)).toBe(deposited);
+  });
+
+  it('keeps Solana signatures as sent: base58 is case-sensitive', async () => {
+    const transfer = await pendingTransfer({ source_network: 'solana' });
+    const hash = txHash('solana');
+    const res = await complete(transfer.id, hash);
+    expect(res.status).toBe(200);
+    expect(res.body.quote.deposit_transaction_hash).toBe(hash);
+  });
+
+  it('answers ConflictError deposit_transaction_hash_used in GraphQL for a reused hash in upper case', async () => {
+    const hash = txHash();
+    expect((await complete((await pendingTransfer()).id, hash)).status).toBe(200);
+    const second = await pendingTransfer();
+    const res = await api.graphql(
+      `mutation ($c: ID!, $t: ID!, $h: String!, $k: String!) { completeOfframpTransfer(customerId: $c, transferId: $t, depositTransactionHash: $h, idempotencyKey: $k) { __typename ... on Error { code } } }`,
+      { c: customerId, t: second.id, h: upper(hash), k: randomUUID() },
+    );
+    expect(res.body.data.completeOfframpTransfer).toEqual({ __typename: 'ConflictError', code: 'deposit_transaction_hash_used' });
+    expect(await postings(second.id)).toBe(0);
   });
 
   it('answers 422 transfer_expired once the deposit window has passed', async () => {

@@ -183,6 +183,75 @@ describe('virtual account deposits', () => {
     expect((await eventsOf(res.body.id)).map((e) => e.type)).toEqual(['onramp_transfer.created', 'onramp_transfer.status.updated']);
   });
 
+  it('shows the virtual account’s own numbers as the deposit account, and no deposit reference', async () => {
+    const id = await virtualAccount({ source_currency: 'eur', destination_network: 'polygon', destination_address: wallet('polygon', 'va-numbers') });
+    const account = (await api.get(`/v0/customers/${customerId}/virtual-account/${id}`)).body;
+    const instructions = account.deposit_instructions;
+    const res = await api.post(`/v0/customers/${customerId}/virtual-account/${id}/simulate`, { action: 'fiat_deposit', amount: '120.00' });
+    expect(res.status).toBe(201);
+    expect(res.body.quote.deposit_bank_account).toEqual({
+      bank_name: instructions.bank_name,
+      bank_address: instructions.bank_address,
+      account_beneficiary_type: 'individual',
+      account_beneficiary_name: 'Ada Lovelace',
+      account_type: 'iban',
+      iban: { bic: instructions.iban.bic, iban_number: instructions.iban.iban_number },
+    });
+    expect(res.body.quote.deposit_message).toBeNull();
+    // Already funded: its deposit window closed when the money arrived.
+    expect(res.body.deposit_expire_at).toBe(res.body.created_at);
+    expect((await api.get(`${onrampPath()}/${res.body.id}`)).body).toEqual(res.body);
+    const [created] = await eventsOf(res.body.id);
+    expect(created!.payload.quote).toMatchObject({ deposit_bank_account: res.body.quote.deposit_bank_account, deposit_message: null });
+
+    const gql = await api.graphql(
+      `query ($id: ID!) { transfer(id: $id) { ... on OnrampTransfer { depositMessage depositBankAccount { accountType accountBeneficiaryName iban { bic ibanNumber } } } } }`,
+      { id: res.body.id },
+    );
+    expect(gql.body.data.transfer).toEqual({
+      depositMessage: null,
+      depositBankAccount: { accountType: 'iban', accountBeneficiaryName: 'Ada Lovelace', iban: { bic: instructions.iban.bic, ibanNumber: instructions.iban.iban_number } },
+    });
+  });
+
+  it('shows US numbers for a USD account, and SWIFT numbers for one receiving over SWIFT', async () => {
+    const usd = await virtualAccount({ source_currency: 'usd', destination_network: 'base', destination_address: wallet('base', 'va-us') });
+    const us = (await api.get(`/v0/customers/${customerId}/virtual-account/${usd}`)).body.deposit_instructions;
+    const byAch = await api.post(`/v0/customers/${customerId}/virtual-account/${usd}/simulate`, { action: 'fiat_deposit', amount: '30' });
+    expect(byAch.body.quote).toMatchObject({
+      deposit_bank_account: { account_type: 'us', bank_name: us.bank_name, us: { account_number: us.us.account_number, routing_number: us.us.routing_number } },
+      deposit_message: null,
+    });
+    expect(byAch.body.quote.deposit_bank_account).not.toHaveProperty('iban');
+
+    const wire = await virtualAccount({ source_currency: 'usd', source_rails: 'swift', destination_network: 'base', destination_address: wallet('base', 'va-swift') });
+    const issued = await api.post(`/v0/customers/${customerId}/virtual-account/simulate`, { action: 'issue_pending_virtual_account', virtual_account_id: wire });
+    expect(issued.status).toBe(201);
+    const swift = issued.body.deposit_instructions.swift;
+    const bySwift = await api.post(`/v0/customers/${customerId}/virtual-account/${wire}/simulate`, { action: 'fiat_deposit', amount: '30' });
+    expect(bySwift.status).toBe(201);
+    expect(bySwift.body.quote.deposit_bank_account).toMatchObject({ account_type: 'swift', swift });
+    const gql = await api.graphql(`query ($id: ID!) { transfer(id: $id) { ... on OnrampTransfer { depositBankAccount { accountType swift { bic accountNumber routingNumber } } } } }`, {
+      id: bySwift.body.id,
+    });
+    expect(gql.body.data.transfer.depositBankAccount).toEqual({
+      accountType: 'swift',
+      swift: { bic: swift.bic, accountNumber: swift.account_number, routingNumber: swift.routing_number },
+    });
+  });
+
+  it.each([
+    ['10.123', 'too_many_decimals'],
+    ['ten', 'invalid_decimal'],
+    ['0', 'not_positive'],
+  ])('answers 400 naming /amount for the amount %s, creating nothing', async (amount, code) => {
+    const id = await virtualAccount({ source_currency: 'eur', destination_network: 'polygon', destination_address: wallet('polygon', `va-amount-${code}`) });
+    const res = await api.post(`/v0/customers/${customerId}/virtual-account/${id}/simulate`, { action: 'fiat_deposit', amount });
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual([expect.objectContaining({ pointer: '/amount', code })]);
+    expect(await t.sql('select id from transfers where virtual_account_id = ?', [id])).toEqual([]);
+  });
+
   it('answers 422 for an account without a destination, or not yet active; 404 under another customer', async () => {
     const bare = await virtualAccount({ source_currency: 'usd', destination_network: 'polygon' });
     const noDestination = await api.post(`/v0/customers/${customerId}/virtual-account/${bare}/simulate`, { action: 'fiat_deposit', amount: '50' });
@@ -257,6 +326,15 @@ describe('GraphQL simulations and cancel', () => {
       { id: va.body.id },
     );
     expect(res.data).toEqual({ status: 'processing', amount: '75.00', virtualAccountId: va.body.id, sourceRails: 'ach', destinationNetwork: 'arbitrum' });
+  });
+
+  it('answers a ValidationError on /amount for an amount with too many decimals in simulateVirtualAccountDeposit', async () => {
+    const va = await api.post(`/v0/customers/${customerId}/virtual-account`, { source_currency: 'eur', destination_network: 'polygon', destination_address: wallet('polygon', 'gql-amount') });
+    const res = await run(
+      `mutation ($id: ID!) { simulateVirtualAccountDeposit(virtualAccountId: $id, amount: "10.123") { __typename ... on ValidationError { fieldErrors { path code } } } }`,
+      { id: va.body.id },
+    );
+    expect(res).toEqual({ __typename: 'ValidationError', fieldErrors: [{ path: '/amount', code: 'too_many_decimals' }] });
   });
 
   it('answers ForbiddenError to every simulation with a production key', async () => {

@@ -168,6 +168,8 @@ describe('POST /v0/customers/{customer_id}/virtual-account', () => {
     ['a developer_fee_percent with a trailing dot', '/developer_fee_percent', 'invalid_regex', { ...usd, developer_fee_percent: '1.' }],
     ['a developer_fee_percent without an integer part', '/developer_fee_percent', 'invalid_regex', { ...usd, developer_fee_percent: '.5' }],
     ['a developer_fee_percent in exponent form', '/developer_fee_percent', 'invalid_regex', { ...usd, developer_fee_percent: '1e2' }],
+    ['a developer_fee_percent that is not a number', '/developer_fee_percent', 'invalid_regex', { ...usd, developer_fee_percent: 'abc' }],
+    ['an empty developer_fee_percent', '/developer_fee_percent', 'invalid_regex', { ...usd, developer_fee_percent: '' }],
     ['a developer_fee_percent sent as a number', '/developer_fee_percent', WRONG_TYPE, { ...usd, developer_fee_percent: 0.5 }],
     ['a developer_fee_percent above 100', '/developer_fee_percent', 'too_big', { ...usd, developer_fee_percent: '100.01' }],
     ['a developer_fee_percent with 9 decimals', '/developer_fee_percent', 'too_precise', { ...usd, developer_fee_percent: '0.123456789' }],
@@ -260,6 +262,13 @@ describe('POST /v0/customers/{customerId}/virtual-account/simulate', () => {
       expect(res.body.code).toBe('rails_not_connected');
     }
     expect((await production.get(vaOf(customerId))).body.items).toEqual([]);
+  });
+
+  it('finds the account when the path spells the UUIDs in upper case', async () => {
+    const account = await pendingAccount();
+    const res = await api.get(`${vaOf(account.customerId.toUpperCase())}/${account.id.toUpperCase()}`);
+    expect(res.status).toBe(200);
+    expect(res.body.id).toBe(account.id);
   });
 
   it('answers 404 for an unknown account, another customer’s and another partner’s', async () => {

@@ -4,7 +4,7 @@ import { ConflictError, NotFoundError } from '../../domain/errors.js';
 import { OffsetPageQuery } from '../../platform/pagination.js';
 import { parseInput } from '../../domain/validation.js';
 import { recordEvent } from '../../platform/outbox.js';
-import { type Scope, isUuid, tenantOf } from '../../platform/scope.js';
+import { type Scope, isUuid, sameId, tenantOf } from '../../platform/scope.js';
 import type { CustomerService } from '../customers/service.js';
 import { ExternalAccount } from './entities.js';
 import { BankAccountDetailsInput, type BankAccountDetails } from './inputs.js';
@@ -52,7 +52,7 @@ export function bankAccountService({ customers }: BankAccountServiceDeps) {
     /** An account of this very customer (the REST path names both). */
     async getForCustomer(scope: Scope, customerId: string, id: string): Promise<ExternalAccount> {
       const account = await get(scope, id);
-      if (account.customerId !== customerId) throw new NotFoundError('External account');
+      if (!sameId(account.customerId, customerId)) throw new NotFoundError('External account');
       return account;
     },
 

@@ -8,6 +8,7 @@ import { idempotentMutation } from '../../graphql/idempotency.js';
 import { cursorOf } from '../../platform/pagination.js';
 import { Customer } from './entities.js';
 import { CUSTOMER_TYPES } from './inputs.js';
+import { pageSizeRule } from '../../graphql/connection.js';
 
 const CustomerTypeEnum = builder.enumType('CustomerType', { values: CUSTOMER_TYPES });
 const KycStatusEnum = builder.enumType('KycStatus', { values: KYC_STATUSES });
@@ -108,7 +109,7 @@ builder.queryFields((t) => ({
       type: t.arg({ type: CustomerTypeEnum }),
       kycStatus: t.arg({ type: KycStatusEnum }),
     },
-    validate: [(args) => (args.first ?? 0) <= 100 && (args.last ?? 0) <= 100, { message: 'first and last must be at most 100' }],
+    validate: pageSizeRule(),
     resolve: (_, args, ctx) =>
       resolveCursorConnection({ args, toCursor: cursorOf, defaultSize: 20, maxSize: 100 }, (page: ResolveCursorConnectionArgs) =>
         ctx.services.customers.list(

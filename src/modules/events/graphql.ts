@@ -2,6 +2,7 @@ import { resolveCursorConnection, type ResolveCursorConnectionArgs } from '@poth
 import { builder } from '../../graphql/builder.js';
 import { scopeOf } from '../../graphql/context.js';
 import type { OutboxEvent } from '../../platform/outbox.js';
+import { pageSizeRule } from '../../graphql/connection.js';
 
 export const EventRef = builder.objectRef<OutboxEvent>('Event').implement({
   description: 'One event of the outbox, as webhooks deliver it.',
@@ -21,7 +22,7 @@ builder.queryFields((t) => ({
     type: EventRef,
     description: "The caller's events in commit order, to reconcile after downtime (at most 100 a page).",
     args: { types: t.arg.stringList({ description: 'Only these event types' }) },
-    validate: [(args) => (args.first ?? 0) <= 100 && (args.last ?? 0) <= 100, { message: 'first and last must be at most 100' }],
+    validate: pageSizeRule(),
     resolve: (_, args, ctx) =>
       resolveCursorConnection({ args, toCursor: (e: OutboxEvent) => e.cursor, defaultSize: 50, maxSize: 100 }, (page: ResolveCursorConnectionArgs) =>
         ctx.services.events.page(scopeOf(ctx), args.types ?? undefined, page),

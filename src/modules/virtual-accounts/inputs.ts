@@ -12,7 +12,8 @@ export const SIMULATE_ACTIONS = ['issue_pending_virtual_account'] as const;
 export const DEVELOPER_FEE_MAX_DECIMALS = 8;
 const developerFeePercent = z
   .string()
-  .regex(DECIMAL_PATTERN, 'must be a non-negative decimal such as "0.5"')
+  // abort: the refinements below parse the value, which only makes sense once it is a decimal.
+  .regex(DECIMAL_PATTERN, { message: 'must be a non-negative decimal such as "0.5"', abort: true })
   .refine((v) => new Decimal(v).lte(100), { message: 'must be at most 100', params: { code: 'too_big' } })
   .refine((v) => new Decimal(v).decimalPlaces() <= DEVELOPER_FEE_MAX_DECIMALS, {
     message: `must have at most ${DEVELOPER_FEE_MAX_DECIMALS} decimal places`,

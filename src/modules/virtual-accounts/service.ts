@@ -5,7 +5,7 @@ import { ConflictError, NotFoundError, ValidationError, fieldError } from '../..
 import { OffsetPageQuery } from '../../platform/pagination.js';
 import { parseInput } from '../../domain/validation.js';
 import { recordEvent } from '../../platform/outbox.js';
-import { type Scope, isUuid, tenantOf } from '../../platform/scope.js';
+import { type Scope, isUuid, sameId, tenantOf } from '../../platform/scope.js';
 import type { Customer } from '../customers/entities.js';
 import type { CustomerService } from '../customers/service.js';
 import { VirtualAccount } from './entities.js';
@@ -46,7 +46,7 @@ export function virtualAccountService({ customers }: VirtualAccountServiceDeps) 
 
   async function getForCustomer(scope: Scope, customerId: string, id: string): Promise<VirtualAccount> {
     const account = await get(scope, id);
-    if (account.customerId !== customerId) throw new NotFoundError('Virtual account');
+    if (!sameId(account.customerId, customerId)) throw new NotFoundError('Virtual account');
     return account;
   }
 

@@ -13,6 +13,7 @@ import {
   type WebhookEndpoint,
 } from './entities.js';
 import type { EndpointWithSecret } from './service.js';
+import { pageSizeRule } from '../../graphql/connection.js';
 
 const WebhookStatusEnum = builder.enumType('WebhookStatus', { values: WEBHOOK_STATUSES });
 const DisabledReasonEnum = builder.enumType('WebhookDisabledReason', { values: DISABLED_REASONS });
@@ -94,7 +95,7 @@ builder.queryFields((t) => ({
       eventId: t.arg.id(),
       status: t.arg({ type: DeliveryStatusEnum }),
     },
-    validate: [(args) => (args.first ?? 0) <= 100 && (args.last ?? 0) <= 100, { message: 'first and last must be at most 100' }],
+    validate: pageSizeRule(),
     resolve: (_, args, ctx) =>
       resolveCursorConnection({ args, toCursor: cursorOf, defaultSize: 20, maxSize: 100 }, (page: ResolveCursorConnectionArgs) =>
         ctx.services.webhooks.deliveries(

@@ -7,6 +7,7 @@ import { CustomerRef } from '../../customers/graphql.js';
 import type { Transfer } from '../entities.js';
 import type { TransferFilter } from '../inputs.js';
 import { QuoteRef, TransferDirectionEnum, TransferRef, TransferStatusEnum } from './types.js';
+import { pageSizeRule } from '../../../graphql/connection.js';
 
 const orUndefined = <T>(value: T | null | undefined) => value ?? undefined;
 
@@ -34,7 +35,7 @@ builder.queryFields((t) => ({
       createdAfter: t.arg({ type: 'DateTime', description: 'Inclusive' }),
       createdBefore: t.arg({ type: 'DateTime', description: 'Exclusive' }),
     },
-    validate: [(args) => (args.first ?? 0) <= 100 && (args.last ?? 0) <= 100, { message: 'first and last must be at most 100' }],
+    validate: pageSizeRule(),
     resolve: (_, args, ctx) =>
       page(ctx, args, {
         customerId: args.customerId == null ? undefined : String(args.customerId),
@@ -61,7 +62,7 @@ builder.objectFields(CustomerRef, (t) => ({
       direction: t.arg({ type: TransferDirectionEnum }),
       status: t.arg({ type: TransferStatusEnum }),
     },
-    validate: [(args) => (args.first ?? 0) <= 100 && (args.last ?? 0) <= 100, { message: 'first and last must be at most 100' }],
+    validate: pageSizeRule(),
     resolve: (customer, args, ctx) =>
       page(ctx, args, { customerId: customer.id, direction: orUndefined(args.direction), status: orUndefined(args.status) }),
   }),
