@@ -5,6 +5,7 @@ import { Migration20261122000400_partner_whitelists } from './Migration202611220
 import { Migration20261122000500_transfers } from './Migration20261122000500_transfers.js';
 import { Migration20261122000600_webhooks } from './Migration20261122000600_webhooks.js';
 import { Migration20261122000700_idempotency_json } from './Migration20261122000700_idempotency_json.js';
+import { Migration20261122000800_idempotency_claims } from './Migration20261122000800_idempotency_claims.js';
 
 /** Applied in this order at start; a migration once landed is never edited, only followed. */
 export const migrations = [
@@ -15,4 +16,5 @@ export const migrations = [
   Migration20261122000500_transfers,
   Migration20261122000600_webhooks,
   Migration20261122000700_idempotency_json,
+  Migration20261122000800_idempotency_claims,
 ];

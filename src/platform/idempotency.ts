@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/sql';
 import type { Job } from './jobs.js';
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { Actor } from '../domain/environment.js';
 import { ConflictError, UnprocessableError, ValidationError, fieldError } from '../domain/errors.js';
 
@@ -70,18 +70,19 @@ export async function runIdempotently<T>(
   const scope = [actor.partnerId, actor.environment, request.key];
 
   for (let attempt = 0; attempt < 3; attempt++) {
+    const claim = randomUUID();
     const claimed = await em.execute(
-      `insert into idempotency_keys (partner_id, environment, key, fingerprint, state, locked_at, created_at)
-       values (?, ?, ?, ?, 'in_progress', now(), now())
+      `insert into idempotency_keys (partner_id, environment, key, fingerprint, state, claim_token, locked_at, created_at)
+       values (?, ?, ?, ?, 'in_progress', ?, now(), now())
        on conflict (partner_id, environment, key) do update
-         set fingerprint = excluded.fingerprint, state = 'in_progress', locked_at = now(), created_at = now(),
-             response_status = null, response_body = null
+         set fingerprint = excluded.fingerprint, state = 'in_progress', claim_token = excluded.claim_token,
+             locked_at = now(), created_at = now(), response_status = null, response_body = null
          where idempotency_keys.created_at < now() - interval '${RETENTION}'
             or (idempotency_keys.state = 'in_progress' and idempotency_keys.locked_at < now() - interval '${ABANDONED_AFTER}')
        returning key`,
-      [...scope, request.fingerprint],
+      [...scope, request.fingerprint, claim],
     );
-    if (claimed.length === 1) return runClaimed(em, scope, run);
+    if (claimed.length === 1) return runClaimed(em, scope, claim, run);
 
     const [stored] = await em.execute<{ fingerprint: string; state: string; response_status: number; response_body: unknown }[]>(
       'select fingerprint, state, response_status, response_body from idempotency_keys where partner_id = ? and environment = ? and key = ?',
@@ -105,26 +106,32 @@ export async function runIdempotently<T>(
 async function runClaimed<T>(
   em: EntityManager,
   scope: string[],
+  claim: string,
   run: (tx: EntityManager) => Promise<IdempotentResponse & { result: T }>,
 ): Promise<IdempotentOutcome<T>> {
   try {
     return await em.transactional(async (tx) => {
       const response = await run(tx);
-      await tx.execute(
+      const stored = await tx.execute(
         `update idempotency_keys set state = 'completed', response_status = ?, response_body = ?::json
-         where partner_id = ? and environment = ? and key = ?`,
-        [response.status, JSON.stringify(response.body ?? null), ...scope],
+         where partner_id = ? and environment = ? and key = ? and claim_token = ? returning key`,
+        [response.status, JSON.stringify(response.body ?? null), ...scope, claim],
       );
+      // Taken over while this request stalled: the other request owns the key; undo this one's work.
+      if (stored.length === 0) throw keyTakenOver();
       return { ...response, replayed: false };
     });
   } catch (error) {
     await em.execute(
-      `delete from idempotency_keys where partner_id = ? and environment = ? and key = ? and state = 'in_progress'`,
-      scope,
+      `delete from idempotency_keys where partner_id = ? and environment = ? and key = ? and state = 'in_progress' and claim_token = ?`,
+      [...scope, claim],
     );
     throw error;
   }
 }
+
+const keyTakenOver = () =>
+  new ConflictError('idempotency_key_in_use', 'This request took too long and its Idempotency-Key was taken over by a retry; nothing was changed');
 
 const PURGE_BATCH = 1000;
 

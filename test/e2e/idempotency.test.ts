@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fingerprint } from '../../src/platform/idempotency.js';
-import { type ApiClient, startRamp, type TestRamp } from '../support/ramp.js';
+import { fingerprint, runIdempotently } from '../../src/platform/idempotency.js';
+import { type ApiClient, onPostgres, startRamp, type TestRamp } from '../support/ramp.js';
 
 let t: TestRamp;
 let api: ApiClient;
@@ -115,5 +115,20 @@ describe('Idempotency-Key', () => {
     expect(await countCustomers('concurrent@example.com')).toBe(1);
     const events = await t.sql('select 1 from events e join customers c on c.id = e.entity_id where c.email = ?', ['concurrent@example.com']);
     expect(events).toHaveLength(1);
+  });
+
+  // Needs a second connection while the first request's transaction is open: PostgreSQL only.
+  it.skipIf(!onPostgres)('undoes a stalled request whose key a retry took over, and leaves the retry’s claim alone', async () => {
+    const [owner] = await t.sql<{ partner_id: string }>('select partner_id from api_keys limit 1');
+    const actor = { partnerId: owner!.partner_id, environment: 'sandbox' as const, apiKeyId: 'test' };
+    const stalled = runIdempotently(t.ramp.db.fork(), actor, { key: 'k-taken-over', fingerprint: 'f' }, async (tx) => {
+      await tx.execute(`insert into partners (id, name, client_id) values (gen_random_uuid(), 'Stalled Work', 'client_stalled')`);
+      // Meanwhile a retry (past the takeover time) claims the key on its own connection.
+      await t.sql(`update idempotency_keys set claim_token = gen_random_uuid(), locked_at = now() where key = 'k-taken-over'`);
+      return { status: 201, body: { ok: true }, result: undefined };
+    });
+    await expect(stalled).rejects.toMatchObject({ code: 'idempotency_key_in_use' });
+    expect(await t.sql(`select 1 from partners where name = 'Stalled Work'`)).toEqual([]);
+    expect(await t.sql(`select state from idempotency_keys where key = 'k-taken-over'`)).toEqual([{ state: 'in_progress' }]);
   });
 });
