@@ -1,4 +1,5 @@
 import { Migrator } from '@mikro-orm/migrations';
+import pg from 'pg';
 import { MikroORM as PgliteORM } from '@mikro-orm/pglite';
 import { MikroORM as PostgresORM } from '@mikro-orm/postgresql';
 import type { EntityManager, MikroORM } from '@mikro-orm/sql';
@@ -54,7 +55,8 @@ export async function openDatabase(config: DatabaseOptions): Promise<Database> {
     }
     kind = 'pglite';
   }
-  await orm.migrator.up();
+  // Instances starting together (a deploy, N replicas) must not run the same migration twice.
+  await (config.DATABASE_URL ? withMigrationLock(config.DATABASE_URL, () => orm.migrator.up()) : orm.migrator.up());
   return {
     orm,
     kind,
@@ -72,4 +74,20 @@ export async function openDatabase(config: DatabaseOptions): Promise<Database> {
       unlock();
     },
   };
+}
+
+// Any constant works: it only has to be the same for every instance of Ramp.
+const MIGRATION_LOCK = 7_314_002;
+
+/** Holds a session-level advisory lock, on a connection of its own, while `work` runs. */
+async function withMigrationLock<T>(url: string, work: () => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    return await work();
+  } finally {
+    await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
+    await client.end();
+  }
 }

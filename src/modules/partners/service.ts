@@ -38,9 +38,13 @@ export async function issueApiKey(em: EntityManager, partner: Partner, environme
   return minted.key;
 }
 
+const DEMO_BOOTSTRAP_LOCK = 7_314_003;
+
 /** On an empty database, creates the demo partner and returns its new sandbox key. */
 export async function bootstrapDemoPartner(em: EntityManager): Promise<string | null> {
   return em.transactional(async (tx) => {
+    // Two instances starting on one empty database: only the first creates the demo partner.
+    await tx.execute('select pg_advisory_xact_lock(?)', [DEMO_BOOTSTRAP_LOCK]);
     if ((await tx.count(Partner, {})) > 0) return null;
     const { partner } = await ensurePartner(tx, DEMO_PARTNER_NAME);
     partner.email = 'demo@partner.example';
