@@ -449,6 +449,15 @@ describe('events API', () => {
 });
 
 describe('on a deployment started with NODE_ENV=production', () => {
+  it('refuses a private or link-local URL from a sandbox key, while loopback receivers stay allowed', async () => {
+    const api = await newPartner();
+    for (const url of ['http://10.0.0.5/hooks', 'http://169.254.169.254/latest/meta-data', 'http://[fe80::1]/x']) {
+      const res = await api.post('/v0/webhooks', { url });
+      expect(res.status, url).toBe(400);
+      expect(res.body.errors[0]).toMatchObject({ pointer: '/url', code: 'url_not_public' });
+    }
+  });
+
   it('requires a public https URL even from a sandbox key', async () => {
     const production = await startRamp({ NODE_ENV: 'production', WEBHOOK_SECRET_KEY: Buffer.alloc(32, 9).toString('base64') });
     try {

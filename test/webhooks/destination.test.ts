@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isPublicAddress, parseWebhookUrl, policyFor } from '../../src/modules/webhooks/destination.js';
+import { isAllowedAddress, isPublicAddress, parseWebhookUrl, policyFor } from '../../src/modules/webhooks/destination.js';
 import { delayBeforeNextAttempt, MAX_ATTEMPTS } from '../../src/modules/webhooks/retry-schedule.js';
 
 describe('which addresses a production webhook may reach', () => {
@@ -18,9 +18,9 @@ describe('which addresses a production webhook may reach', () => {
   it('requires public https for production keys and on a production deployment, and allows anything for sandbox keys elsewhere', () => {
     expect(policyFor('production', false)).toBe('public_https');
     expect(policyFor('sandbox', true)).toBe('public_https');
-    expect(policyFor('sandbox', false)).toBe('any');
+    expect(policyFor('sandbox', false)).toBe('loopback_or_public');
     expect(() => parseWebhookUrl('http://example.com/hooks', 'public_https')).toThrow();
-    expect(parseWebhookUrl('http://127.0.0.1:3000/hooks', 'any').href).toBe('http://127.0.0.1:3000/hooks');
+    expect(parseWebhookUrl('http://127.0.0.1:3000/hooks', 'loopback_or_public').href).toBe('http://127.0.0.1:3000/hooks');
   });
 });
 
@@ -32,5 +32,15 @@ describe('the retry schedule', () => {
 
   it('scales with WEBHOOK_RETRY_TIME_SCALE', () => {
     expect(delayBeforeNextAttempt(2, 0.001)).toBe(300);
+  });
+});
+
+describe('the sandbox policy on a development deployment', () => {
+  it('allows this machine and public addresses, but no private or link-local network', () => {
+    for (const address of ['127.0.0.1', '::1', '8.8.8.8']) expect(isAllowedAddress(address, 'loopback_or_public'), address).toBe(true);
+    for (const address of ['10.0.0.5', '192.168.1.1', '172.16.0.1', '169.254.169.254', 'fe80::1', '100.64.0.1']) {
+      expect(isAllowedAddress(address, 'loopback_or_public'), address).toBe(false);
+    }
+    expect(isAllowedAddress('127.0.0.1', 'public_https')).toBe(false);
   });
 });

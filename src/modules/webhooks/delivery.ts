@@ -1,7 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
-import { type DestinationPolicy, isPublicAddress, publicOnlyLookup } from './destination.js';
+import { type DestinationPolicy, isAllowedAddress, lookupFor } from './destination.js';
 
 /** What one attempt came to: the receiver's status (null when none came back), how long it took, why it failed. */
 export interface AttemptOutcome {
@@ -41,17 +41,16 @@ export const isSuccess = (outcome: AttemptOutcome) => outcome.statusCode !== nul
 
 /** Refuses before any connection what the policy forbids outright (a scheme, a literal private address). */
 function refusal(url: URL, policy: DestinationPolicy): string | null {
-  if (policy !== 'public_https') return null;
-  if (url.protocol !== 'https:') return 'destination refused: production webhooks must use https';
+  if (policy === 'public_https' && url.protocol !== 'https:') return 'destination refused: production webhooks must use https';
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
-  if (isIP(host) && !isPublicAddress(host)) return `destination refused: ${host} is not a public address`;
+  if (isIP(host) && !isAllowedAddress(host, policy)) return `destination refused: ${host} is not a public address`;
   return null;
 }
 
 /**
  * POSTs one delivery. Redirects are not followed (a 3xx is a failed attempt), the whole exchange
- * is bounded by the timeout, and under the `public_https` policy every address the host resolves
- * to is checked when connecting, not only at registration.
+ * is bounded by the timeout, and every address the host resolves to is checked against the policy
+ * when connecting, not only at registration.
  */
 export function postWebhook(request: WebhookRequest): Promise<AttemptOutcome> {
   const started = performance.now();
@@ -74,7 +73,7 @@ export function postWebhook(request: WebhookRequest): Promise<AttemptOutcome> {
       method: 'POST',
       agent: https_ ? request.agents.https : request.agents.http,
       headers: { ...request.headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(request.body)) },
-      ...(request.policy === 'public_https' && { lookup: publicOnlyLookup as never }),
+      lookup: lookupFor(request.policy) as never,
     });
     req.on('response', (res) => {
       let excerpt = '';
