@@ -2,7 +2,7 @@ import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { useDisableIntrospection } from '@graphql-yoga/plugin-disable-introspection';
 import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { type ExecutionArgs, Kind, parse } from 'graphql';
+import { type ExecutionArgs, GraphQLError, Kind, getOperationAST, parse } from 'graphql';
 import { createGraphQLError, createYoga, type YogaServerInstance } from 'graphql-yoga';
 import { useServer } from 'graphql-ws/use/ws';
 import { randomUUID } from 'node:crypto';
@@ -43,6 +43,10 @@ const GRAPHIQL_WELCOME = `# Welcome to Ramp. Put the sandbox API key that \`npm 
 `;
 
 const describe = (args: unknown[]) => args.map((a) => (a instanceof Error ? a.message : String(a))).join(' ');
+
+/** Each subscription wakes on every committed event; a connection may hold this many at once. */
+export const MAX_SUBSCRIPTIONS_PER_CONNECTION = 20;
+const wsRefusal = (message: string, code: string) => new GraphQLError(message, { extensions: { code } });
 
 const unauthenticated = (message: string) =>
   createGraphQLError(message, { extensions: { code: 'UNAUTHENTICATED', http: { status: 401 } } });
@@ -144,6 +148,14 @@ export function mountGraphQL(app: FastifyInstance, deps: { config: Config; db: D
         const document = enveloped.parse(params.query);
         const errors = enveloped.validate(enveloped.schema, document);
         if (errors.length) return errors;
+        // Queries and mutations go over HTTP, where rate limits and request logs apply.
+        if (getOperationAST(document, params.operationName)?.operation !== 'subscription') {
+          return [wsRefusal('The WebSocket carries subscriptions only: send queries and mutations with POST /graphql', 'SUBSCRIPTIONS_ONLY')];
+        }
+        // graphql-ws has already reserved this subscription's slot when onSubscribe runs.
+        if (Object.keys(ctx.subscriptions).length > MAX_SUBSCRIPTIONS_PER_CONNECTION) {
+          return [wsRefusal(`At most ${MAX_SUBSCRIPTIONS_PER_CONNECTION} subscriptions per connection`, 'TOO_MANY_SUBSCRIPTIONS')];
+        }
         return {
           schema: enveloped.schema,
           operationName: params.operationName,

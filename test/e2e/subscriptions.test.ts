@@ -131,6 +131,24 @@ describe('subscription events', () => {
     expect(JSON.stringify(unknown.errors)).toContain('validation_failed');
   });
 
+  it('carries subscriptions only: a query over the socket is refused, pointing to HTTP', async () => {
+    const { key } = await newPartner();
+    const query = subscribe(connect(key), '{ customers { edges { cursor } } }', {}, 'customers');
+    await waitFor(() => query.errors.length, 5_000, 'the refusal');
+    expect(JSON.stringify(query.errors)).toContain('SUBSCRIPTIONS_ONLY');
+    expect(query.items).toEqual([]);
+  });
+
+  it('holds at most 20 subscriptions on one connection', async () => {
+    const { key } = await newPartner();
+    const client = connect(key);
+    const subs = Array.from({ length: 21 }, () => subscribe(client, EVENTS, {}, 'events'));
+    await waitFor(() => subs.some((s) => s.errors.length), 5_000, 'the refusal');
+    const refused = subs.filter((s) => JSON.stringify(s.errors).includes('TOO_MANY_SUBSCRIPTIONS'));
+    expect(refused).toHaveLength(1);
+    for (const sub of subs) sub.stop();
+  });
+
   it('refuses a connection without a valid API key', async () => {
     const client = wsClient(t.url, 'rk_sandbox_notAValidKeyAtAllnotAValidKeyAtAll0000');
     clients.push(client);
