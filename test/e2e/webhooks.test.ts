@@ -130,6 +130,34 @@ describe('POST /v0/webhooks', () => {
   });
 });
 
+describe('webhook limits and orphans', () => {
+  it('never lets concurrent registrations overrun the 20-webhook limit', async () => {
+    const api = await newPartner();
+    const responses = await Promise.all(
+      Array.from({ length: 25 }, (_, i) => api.post('/v0/webhooks', { url: `http://127.0.0.1:9/hooks/${i}` })),
+    );
+    expect(responses.filter((r) => r.status === 201)).toHaveLength(20);
+    expect(responses.filter((r) => r.status === 409).every((r) => r.body.code === 'webhook_endpoint_limit')).toBe(true);
+    expect((await api.get('/v0/webhooks')).body.items).toHaveLength(20);
+  });
+
+  it('cancels a pending delivery whose endpoint was deleted meanwhile, instead of leaving it pending for ever', async () => {
+    const api = await newPartner();
+    const endpoint = (await api.post('/v0/webhooks', { url: 'http://127.0.0.1:9/orphan' })).body;
+    await createCustomer(api, 'Orphan');
+    await waitFor(async () => (await t.sql('select 1 from webhook_deliveries where endpoint_id = ?', [endpoint.id])).length > 0, 5_000, 'the fan-out');
+    // The race: the fan-out committed after the delete had canceled what it could see.
+    await t.sql(`update webhook_endpoints set deleted_at = now() where id = ?`, [endpoint.id]);
+    await t.sql(`update webhook_deliveries set status = 'pending', leased_until = null, next_attempt_at = now() + interval '1 hour' where endpoint_id = ?`, [endpoint.id]);
+    t.ramp.dispatcher.wake();
+    await waitFor(
+      async () => (await t.sql<{ status: string }>('select status from webhook_deliveries where endpoint_id = ?', [endpoint.id])).every((d) => d.status === 'canceled'),
+      5_000,
+      'the cancel',
+    );
+  });
+});
+
 describe('DELETE /v0/webhooks/{webhookId}', () => {
   it("answers 204, then 404; and 404 for an unknown, malformed or another partner's webhook", async () => {
     const api = await newPartner();

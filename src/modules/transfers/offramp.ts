@@ -42,12 +42,13 @@ export function offramp(deps: TransferDeps, quoting: Quoting) {
   /** The payout account: a registered external account of this customer, or one given inline. */
   async function resolveDestination(scope: Scope, customerId: string, quote: Quote, destination: OfframpDestination) {
     let details: BankAccountDetails;
-    let pointer: string;
+    // Where a mismatch with the rails is reported: the account's id, or the inline field at fault.
+    let typePointer: string;
     let numberPointer: string;
     if (destination.destination_external_account_id !== undefined) {
       const account = await deps.bankAccounts.getForCustomer(scope, customerId, destination.destination_external_account_id);
       details = detailsOf(account);
-      pointer = numberPointer = '/destination_external_account_id';
+      typePointer = numberPointer = '/destination_external_account_id';
     } else {
       const parsed = BankAccountDetailsInput.safeParse(destination.destination_bank_account);
       if (!parsed.success) {
@@ -60,13 +61,13 @@ export function offramp(deps: TransferDeps, quoting: Quoting) {
         );
       }
       details = parsed.data;
-      pointer = '/destination_bank_account/account_type';
+      typePointer = '/destination_bank_account/account_type';
       numberPointer = '/destination_bank_account/iban/iban_number';
     }
     const rails = quote.destinationRails!;
     if (!ACCOUNT_TYPES_OF_RAILS[rails].includes(details.account_type)) {
       throw new ValidationError([
-        fieldError(pointer, 'account_type_not_supported', `${rails} pays into ${ACCOUNT_TYPES_OF_RAILS[rails].join(' or ')} accounts, not ${details.account_type}`),
+        fieldError(typePointer, 'account_type_not_supported', `${rails} pays into ${ACCOUNT_TYPES_OF_RAILS[rails].join(' or ')} accounts, not ${details.account_type}`),
       ]);
     }
     const unreachable = unreachableByRails(rails, details);

@@ -69,6 +69,20 @@ export function createDispatcher(deps: { db: Database; config: DispatcherConfig;
     return row?.events ?? 0;
   }
 
+  /**
+   * A fan-out that read an endpoint just before it was deleted or disabled can commit after the
+   * delete's own cancel: such deliveries would wait forever (or go out after a re-enable).
+   */
+  async function cancelOrphans(): Promise<void> {
+    await db.fork().execute(
+      `update webhook_deliveries d set status = 'canceled', next_attempt_at = null, lease_id = null, leased_until = null,
+         last_error = 'endpoint deleted or disabled', completed_at = now(), updated_at = now()
+       from webhook_endpoints w
+       where w.id = d.endpoint_id and d.status = 'pending' and (d.leased_until is null or d.leased_until < now())
+         and (w.status <> 'enabled' or w.deleted_at is not null)`,
+    );
+  }
+
   /** Claims due deliveries of enabled endpoints under a lease, and logs each attempt as started. */
   async function claimDue(limit: number): Promise<DeliveryClaim[]> {
     const leaseSeconds = (config.WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS) / 1000;
@@ -116,6 +130,8 @@ export function createDispatcher(deps: { db: Database; config: DispatcherConfig;
       let more = false;
       try {
         more = (await dispatchEvents()) === EVENT_BATCH;
+        // Housekeeping: its failure must never hold up deliveries.
+        await cancelOrphans().catch((error) => logger.error({ err: error }, 'canceling orphan webhook deliveries failed'));
         const free = config.WEBHOOK_CONCURRENCY - inFlight.size;
         if (free > 0 && running) {
           const claims = await claimDue(free);

@@ -83,6 +83,8 @@ export function webhookService(options: WebhookServiceOptions) {
     /** POST /v0/webhooks: stores the endpoint with a new signing secret. */
     async register(scope: Scope, registration: CheckedRegistration): Promise<EndpointWithSecret> {
       return scope.em.transactional(async (em) => {
+        // Concurrent registrations of one partner queue here, so the limit below cannot be overrun.
+        await em.execute('select pg_advisory_xact_lock(hashtext(?))', [`webhook-endpoints:${scope.actor.partnerId}:${scope.actor.environment}`]);
         if ((await em.count(WebhookEndpoint, { ...tenantOf(scope.actor), deletedAt: null })) >= MAX_ENDPOINTS) {
           throw new ConflictError('webhook_endpoint_limit', `At most ${MAX_ENDPOINTS} webhooks per partner and environment; delete one first`);
         }
