@@ -146,19 +146,29 @@ function forward(request: QuoteRequest, sourceAmount: Decimal, rate: Decimal, ra
 
 /**
  * By destination: the smallest source amount whose by-source quote delivers at least the
- * requested destination amount. The closed form ignores the rounding of each fee part, so it
- * can fall short by a few units; we step up unit by unit (at most a handful of steps).
+ * requested destination amount. The closed form ignores the rounding of each fee part, so it can
+ * fall short; what a source amount delivers only grows with it, so we widen the step until one
+ * delivers, then bisect down to the unit (a few dozen steps even when fees take 99%).
  */
 function smallestSourceFor(request: QuoteRequest, rate: Decimal, rates: RateSource, policy: PricingPolicy): Decimal {
   const feeShare = exact(request.platformFeeBps).div(10_000).add(request.developerFeePercent.div(100));
   if (feeShare.gte(1)) throw outOfRange('The fees take the whole amount');
   const networkFee = feesOf({ ...request, platformFeeBps: 0, developerFeePercent: exact(0) }, exact(0), rates, policy).network;
-  let source = roundPaid(request.amount.div(rate).add(networkFee).div(exact(1).sub(feeShare)), request.source);
-  for (let step = 0; step < 64; step++) {
-    if (forward(request, source, rate, rates, policy).destinationAmount.gte(request.amount)) return source;
-    source = source.add(unit(request.source));
+  const delivers = (source: Decimal) => forward(request, source, rate, rates, policy).destinationAmount.gte(request.amount);
+  const step = unit(request.source);
+  let short = roundPaid(request.amount.div(rate).add(networkFee).div(exact(1).sub(feeShare)), request.source);
+  if (delivers(short)) return short;
+  let enough = short.add(step);
+  for (let widen = step; !delivers(enough); widen = widen.mul(2)) {
+    short = enough;
+    enough = short.add(widen);
   }
-  throw new Error('by-destination pricing did not converge');
+  while (enough.sub(short).gt(step)) {
+    const middle = short.add(enough.sub(short).div(step).div(2).floor().mul(step));
+    if (delivers(middle)) enough = middle;
+    else short = middle;
+  }
+  return enough;
 }
 
 const outOfRange = (message: string) => new UnprocessableError('amount_out_of_range', message);

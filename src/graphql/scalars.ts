@@ -6,7 +6,11 @@ builder.scalarType('DateTime', {
   serialize: (value) => (value instanceof Date ? value.toISOString() : String(value)),
   parseValue: (value) => {
     const date = new Date(String(value));
-    if (typeof value !== 'string' || Number.isNaN(date.getTime())) throw new GraphQLError('DateTime must be an ISO 8601 string');
+    // PostgreSQL's timestamptz cannot hold what JavaScript dates can (year -271821): refuse it here.
+    const year = date.getUTCFullYear();
+    if (typeof value !== 'string' || Number.isNaN(year) || year < 1970 || year > 9999) {
+      throw new GraphQLError('DateTime must be an ISO 8601 string between 1970 and 9999');
+    }
     return date;
   },
 });

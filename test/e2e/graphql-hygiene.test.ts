@@ -55,6 +55,12 @@ describe('GraphQL hygiene', () => {
     expect(negative.body.errors?.[0]?.extensions?.fieldErrors?.[0]?.detail).toMatch(/between 0 and 100/);
   });
 
+  it('refuses a DateTime PostgreSQL cannot hold as a bad argument, not an internal error', async () => {
+    const res = await api.graphql('{ transfers(createdAfter: "-271821-04-20T00:00:00Z") { edges { cursor } } }');
+    expect(res.body.errors?.[0]?.message).toMatch(/DateTime must be an ISO 8601 string/);
+    expect(res.body.errors?.[0]?.extensions?.code).not.toBe('INTERNAL_SERVER_ERROR');
+  });
+
   it("answers GraphiQL's full introspection query within the limits", async () => {
     const res = await api.graphql(getIntrospectionQuery());
     expect(res.body.errors).toBeUndefined();

@@ -1,3 +1,4 @@
+import { Decimal } from '../../src/domain/money.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient, TestRamp } from '../support/ramp.js';
 import { ageQuote, createCustomer, idempotencyKey, onrampQuoteBody, useTransferFixture, wallet } from '../support/transfers.js';
@@ -50,6 +51,22 @@ describe('POST /v0/customers/{customer_id}/onramp-transfer/quote', () => {
   it('prices by destination amount: the smallest source amount that delivers it', async () => {
     const quote = await newQuote({ source_amount: undefined, destination_amount: '106.326' });
     expect(quote).toMatchObject({ source_amount: '100.00', destination_amount: '106.326000', fee_amount: '1.55' });
+  });
+
+  it('prices by destination even when fees take 99%, and that source amount is the smallest that delivers', async () => {
+    const body = { source_amount: undefined, destination_amount: '100', source_currency: 'aed', source_payment_rails: 'uaefts', developer_fee_percent: '99' };
+    const quote = await newQuote(body);
+    expect(quote.destination_amount).toBe('100.000000');
+    const bySource = async (amount: Decimal) =>
+      new Decimal((await newQuote({ ...body, destination_amount: undefined, source_amount: amount.toFixed(2) })).destination_amount);
+    const source = new Decimal(quote.source_amount);
+    expect((await bySource(source)).gte(100)).toBe(true);
+    expect((await bySource(source.sub('0.01'))).lt(100)).toBe(true);
+  });
+
+  it('writes a tiny developer fee in plain decimals, never in exponent notation', async () => {
+    const quote = await newQuote({ developer_fee_percent: '0.00000001' });
+    expect(quote.developer_fee_percent).toBe('0.00000001');
   });
 
   it('rounds what the customer receives down and what the customer pays up', async () => {

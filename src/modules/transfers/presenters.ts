@@ -31,7 +31,7 @@ export function presentQuote(quote: Quote, transferId: string | null) {
     exchange_rate: rateOf(quote.exchangeRate),
     fee_amount: amountOf(quote.feeAmount, quote.sourceCurrency),
     fee_breakdown: feeBreakdown(quote),
-    developer_fee_percent: new Decimal(quote.developerFeePercent).toString(),
+    developer_fee_percent: new Decimal(quote.developerFeePercent).toFixed(),
     expire_at: quote.expiresAt.toISOString(),
     created_at: quote.createdAt.toISOString(),
     transfer_id: transferId,

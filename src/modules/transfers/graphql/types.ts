@@ -54,7 +54,7 @@ export const QuoteRef = builder.loadableObject('Quote', {
     exchangeRate: t.field({ type: 'Decimal', resolve: (q) => new Decimal(q.exchangeRate).toFixed(RATE_SCALE) }),
     feeAmount: t.field({ type: 'Decimal', resolve: (q) => amount(q.feeAmount, q.sourceCurrency) }),
     fees: t.field({ type: FeeBreakdownRef, resolve: (q) => q }),
-    developerFeePercent: t.field({ type: 'Decimal', resolve: (q) => new Decimal(q.developerFeePercent).toString() }),
+    developerFeePercent: t.field({ type: 'Decimal', resolve: (q) => new Decimal(q.developerFeePercent).toFixed() }),
     expiresAt: t.expose('expiresAt', { type: 'DateTime' }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
   }),
