@@ -183,6 +183,7 @@ describe('POST /v1//partners/forensics/whitelist/bankAccount', () => {
     ['an account number with letters', { bankAccountNumber: '12AB5678' }, '/bankAccountNumber', 'invalid_account_number'],
     ['a malformed BIC', { bicSwift: 'COBA1EFF' }, '/bicSwift', 'invalid_bic'],
     ['a BIC of 9 characters', { bicSwift: 'COBADEFFX' }, '/bicSwift', 'invalid_bic'],
+    ['a BIC of another country than the IBAN', { bicSwift: 'BNPAFRPP' }, '/bicSwift', 'bic_country_mismatch'],
     ['an unknown currency', { fiatCurrency: 'GBP' }, '/fiatCurrency', 'invalid_enum_value'],
     ...(['accountHolderName', 'accountHolderAddress', 'beneficiaryBankName', 'beneficiaryBankAddress', 'beneficiaryBankCountry', 'bankAccountNumber', 'bicSwift', 'fiatCurrency'] as const).map(
       (field) => [`a missing ${field}`, { [field]: undefined }, `/${field}`, 'required'] as [string, Record<string, unknown>, string, string],

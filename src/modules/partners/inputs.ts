@@ -1,5 +1,14 @@
 import { z } from 'zod';
-import { ibanProblem, isValidBic, isValidUsAccountNumber, normalizeAccountNumber, normalizeBic } from '../../domain/identifiers/bank.js';
+import {
+  bicCountry,
+  ibanCountry,
+  ibanMatchesBicCountry,
+  ibanProblem,
+  isValidBic,
+  isValidUsAccountNumber,
+  normalizeAccountNumber,
+  normalizeBic,
+} from '../../domain/identifiers/bank.js';
 import { isValidAddress } from '../../domain/identifiers/chain.js';
 import { FIAT_CURRENCIES, NETWORKS, type Network, TOKENS } from '../../domain/money.js';
 
@@ -58,14 +67,26 @@ const bicSwift = z
   .transform(normalizeBic)
   .refine(isValidBic, { message: 'must be a valid BIC (8 or 11 characters)', params: { code: 'invalid_bic' } });
 
-export const WhitelistBankAccountInput = z.strictObject({
-  accountHolderName: text(140),
-  accountHolderAddress: text(300),
-  beneficiaryBankName: text(140),
-  beneficiaryBankAddress: text(300),
-  beneficiaryBankCountry: text(100),
-  bankAccountNumber,
-  bicSwift,
-  fiatCurrency: oneOf(FIAT_CURRENCIES),
-});
+export const WhitelistBankAccountInput = z
+  .strictObject({
+    accountHolderName: text(140),
+    accountHolderAddress: text(300),
+    beneficiaryBankName: text(140),
+    beneficiaryBankAddress: text(300),
+    beneficiaryBankCountry: text(100),
+    bankAccountNumber,
+    bicSwift,
+    fiatCurrency: oneOf(FIAT_CURRENCIES),
+  })
+  .superRefine((account, ctx) => {
+    // An IBAN and its bank's BIC name one country, as for external accounts.
+    const number = account.bankAccountNumber;
+    if (ibanProblem(number) || !isValidBic(account.bicSwift) || ibanMatchesBicCountry(number, account.bicSwift)) return;
+    ctx.addIssue({
+      code: 'custom',
+      path: ['bicSwift'],
+      message: `is a bank in ${bicCountry(account.bicSwift)}, but the IBAN is of ${ibanCountry(number)}`,
+      params: { code: 'bic_country_mismatch' },
+    });
+  });
 export type WhitelistBankAccount = z.infer<typeof WhitelistBankAccountInput>;
