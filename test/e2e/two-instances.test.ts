@@ -43,6 +43,16 @@ describe.runIf(onPostgres)('two instances on one PostgreSQL database', () => {
     return res.body.customer_id as string;
   };
   const sql = <T>(query: string, params: unknown[] = []) => instances.at(-1)!.db.fork().execute(query, params) as Promise<T[]>;
+  /** The attempt log of an endpoint's delivery, read once the delivery has succeeded. */
+  const attemptsOnceDelivered = (endpointId: string) =>
+    waitFor(async () => {
+      const rows = await sql<{ number: number; instance: string; status_code: number | null; error: string | null; finished_at: Date | null; status: string }>(
+        `select a.number, a.instance, a.status_code, a.error, a.finished_at, d.status from webhook_delivery_attempts a
+         join webhook_deliveries d on d.id = a.delivery_id where d.endpoint_id = ? order by a.number`,
+        [endpointId],
+      );
+      return rows.at(-1)?.status === 'succeeded' && rows;
+    });
 
   beforeAll(async () => {
     database = await freshDatabaseEnv();
@@ -123,14 +133,7 @@ describe.runIf(onPostgres)('two instances on one PostgreSQL database', () => {
 
     await waitFor(() => r.received.length === 2, 10_000, 'the delivery by the other instance');
     expect(r.received[1]!.headers['webhook-id']).toBe(r.received[0]!.headers['webhook-id']);
-    const attempts = await waitFor(async () => {
-      const rows = await sql<{ number: number; instance: string; status_code: number | null; error: string | null; status: string }>(
-        `select a.number, a.instance, a.status_code, a.error, d.status from webhook_delivery_attempts a
-         join webhook_deliveries d on d.id = a.delivery_id where d.endpoint_id = ? order by a.number`,
-        [endpointId],
-      );
-      return rows.at(-1)?.status === 'succeeded' && rows;
-    });
+    const attempts = await attemptsOnceDelivered(endpointId);
     expect(attempts.map((x) => [x.number, x.instance, x.status_code])).toEqual([
       [1, holder.dispatcher.instance, null],
       [2, survivor.dispatcher.instance, 200],
@@ -154,14 +157,7 @@ describe.runIf(onPostgres)('two instances on one PostgreSQL database', () => {
     const successor = await start();
     await waitFor(() => r.received.length === 2, 15_000, 'the delivery after the lease ran out');
     expect(r.received[1]!.headers['webhook-id']).toBe(r.received[0]!.headers['webhook-id']);
-    const attempts = await waitFor(async () => {
-      const rows = await sql<{ number: number; instance: string; status_code: number | null; finished_at: Date | null; status: string }>(
-        `select a.number, a.instance, a.status_code, a.finished_at, d.status from webhook_delivery_attempts a
-         join webhook_deliveries d on d.id = a.delivery_id where d.endpoint_id = ? order by a.number`,
-        [endpointId],
-      );
-      return rows.at(-1)?.status === 'succeeded' && rows;
-    });
+    const attempts = await attemptsOnceDelivered(endpointId);
     expect(attempts).toHaveLength(2);
     expect(attempts[0]!.instance.startsWith(`${hostname()}/${child.process.pid}/`)).toBe(true);
     expect(attempts[0]).toMatchObject({ number: 1, status_code: null, finished_at: null }); // it died mid-attempt
