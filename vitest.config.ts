@@ -1,11 +1,22 @@
 import { defineConfig } from 'vitest/config';
 
 // The same suite runs twice: on embedded PGlite and on a real PostgreSQL server (a fresh
-// database per test file). RAMP_TEST_DB picks one; `npm test` runs both.
+// database per test file). RAMP_TEST_DB picks one; `npm test` runs every project.
 const suite = {
   include: ['test/**/*.test.ts'],
+  exclude: ['test/resilience/**'],
   testTimeout: 30_000,
   hookTimeout: 60_000,
+};
+
+// The slow suites of issue 8: fault injection (a private PostgreSQL cluster it breaks on purpose)
+// and fuzzing (tens of thousands of generated bad requests). Their own projects, so they can be
+// run alone (`npm run test:resilience`) and never slow the everyday suite's files.
+const resilience = {
+  testTimeout: 300_000,
+  hookTimeout: 120_000,
+  // Fault injection starts its own cluster and loads Ramp: one file at a time keeps timings honest.
+  fileParallelism: false,
 };
 
 export default defineConfig({
@@ -16,6 +27,22 @@ export default defineConfig({
     projects: [
       { extends: true, test: { ...suite, name: 'pglite', env: { RAMP_TEST_DB: 'pglite' } } },
       { extends: true, test: { ...suite, name: 'postgres', env: { RAMP_TEST_DB: 'postgres' } } },
+      {
+        extends: true,
+        test: {
+          ...resilience,
+          include: ['test/resilience/**/*.test.ts'],
+          exclude: ['test/resilience/browser/**'],
+          name: 'resilience-postgres',
+          env: { RAMP_TEST_DB: 'postgres' },
+        },
+      },
+      {
+        extends: true,
+        test: { ...resilience, include: ['test/resilience/fuzz/**/*.test.ts'], name: 'fuzz-pglite', env: { RAMP_TEST_DB: 'pglite' } },
+      },
+      // A headless Chromium loads GraphiQL under our CSP (README "Security headers"); needs /usr/bin/chromium.
+      { extends: true, test: { ...resilience, include: ['test/resilience/browser/**/*.test.ts'], name: 'browser', env: { RAMP_TEST_DB: 'pglite' } } },
     ],
   },
 });

@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { schema } from '../src/graphql/schema.js';
 
 /** Writes schema.graphql from the code (the committed copy must match; a test checks it). */
-export const printedSchema = () => printSchema(schema) + '\n';
+export const printedSchema = () => `${printSchema(schema)}\n`;
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   writeFileSync(new URL('../schema.graphql', import.meta.url), printedSchema());

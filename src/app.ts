@@ -1,6 +1,9 @@
 import type { Config } from './config.js';
 import { publicUrl } from './config.js';
-import { bootstrapDemoPartner } from './modules/partners/service.js';
+import { bootstrapDemoPartner, findActiveApiKey } from './modules/partners/service.js';
+import { entities, features } from './features.js';
+import { schema } from './graphql/schema.js';
+import { apiKeyAuthentication } from './platform/auth.js';
 import { type Database, openDatabase } from './platform/db.js';
 import { buildHttpApp, type HttpApp } from './platform/http.js';
 import { createLogger, type Logger } from './platform/logging.js';
@@ -8,7 +11,6 @@ import { buildServices } from './services.js';
 import { createDispatcher, type Dispatcher } from './modules/webhooks/dispatcher.js';
 import { startNotifier } from './platform/notifier.js';
 import { transferSettings } from './modules/transfers/settings.js';
-import { transferJobs } from './modules/transfers/jobs.js';
 import { purgeExpiredIdempotencyKeys } from './platform/idempotency.js';
 import { type JobRunner, startJobRunner } from './platform/jobs.js';
 import { createMetrics } from './platform/metrics.js';
@@ -33,7 +35,7 @@ export interface Ramp {
 /** The composition root: config → database → services → HTTP. */
 export async function createRamp(config: Config, options: { logger?: Logger } = {}): Promise<Ramp> {
   const logger = options.logger ?? createLogger(config.LOG_LEVEL);
-  const db = await openDatabase({ ...config, log: (message) => logger.info(message) });
+  const db = await openDatabase({ ...config, entities, log: (message) => logger.info(message) });
   const demoKey = config.BOOTSTRAP_DEMO_PARTNER ? await bootstrapDemoPartner(db.fork()) : null;
   let port = config.PORT;
   const url = () => publicUrl(config, port);
@@ -44,14 +46,20 @@ export async function createRamp(config: Config, options: { logger?: Logger } = 
   const notifier = await startNotifier(db, config, logger);
   const metrics = createMetrics({ db });
   const dispatcher = createDispatcher({ db, config, notifier, logger, metrics });
-  const services = buildServices({ publicUrl: url, notifier, webhooks: { config, wakeDispatcher: () => dispatcher.wake() }, transfers: transferSettings(config) });
-  const http = await buildHttpApp({ config, db, services, logger, metrics });
+  const services = buildServices({
+    publicUrl: url,
+    notifier,
+    webhooks: { config, wakeDispatcher: () => dispatcher.wake() },
+    transfers: transferSettings(config),
+  });
+  const authenticate = apiKeyAuthentication(findActiveApiKey);
+  const http = await buildHttpApp({ config, db, services, logger, metrics, authenticate, features, schema });
   dispatcher.start();
   const jobs = startJobRunner({
     db,
     logger,
     intervalMs: config.JOBS_INTERVAL_MS ?? (config.NODE_ENV === 'test' ? 0 : 5000),
-    jobs: [...transferJobs({ autoSettleDelayMs: config.AUTO_SETTLE_DELAY_MS }), purgeExpiredIdempotencyKeys],
+    jobs: [...features.flatMap((feature) => feature.jobs?.(config) ?? []), purgeExpiredIdempotencyKeys],
   });
   return {
     config,

@@ -1,20 +1,30 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 
-const flag = z
-  .enum(['true', 'false', '1', '0'])
-  .transform((v) => v === 'true' || v === '1');
+const flag = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 
-const list = z
-  .string()
-  .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean));
+const list = z.string().transform((v) =>
+  v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean),
+);
 
 const ConfigSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(4000),
   HOST: z.string().default('127.0.0.1'),
   /** PostgreSQL connection string; without it Ramp runs on embedded PGlite. */
-  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+    .optional(),
+  /** PostgreSQL connections one instance keeps at most. */
+  DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+  /** How long a request waits for a PostgreSQL connection (a free one, or a new one being opened) before it answers 503. */
+  DB_ACQUIRE_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(2000),
+  /** PostgreSQL cancels a statement that runs longer than this (statement_timeout); the request answers 503. */
+  DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   /** Where embedded PGlite keeps its files; `memory://` keeps nothing. */
   DATA_DIR: z.string().default('./.data/pglite'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -24,19 +34,39 @@ const ConfigSchema = z.object({
   GRAPHQL_INTROSPECTION: flag.optional(),
   /** Allowed CORS origins in production (comma separated). Outside production every origin is allowed. */
   CORS_ORIGINS: list.default([]),
-  BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
+  BODY_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(1024 * 1024),
   /** Create the demo partner and print its sandbox key on first start. */
   BOOTSTRAP_DEMO_PARTNER: flag.default(true),
   /** Sandbox rate table: US dollars for one euro / one dirham (USD, USDC and USDT are 1). */
-  SANDBOX_RATE_EUR: z.string().regex(/^[0-9]+(\.[0-9]+)?$/, 'must be a decimal').default('1.08'),
-  SANDBOX_RATE_AED: z.string().regex(/^[0-9]+(\.[0-9]+)?$/, 'must be a decimal').default('0.2723'),
+  SANDBOX_RATE_EUR: z
+    .string()
+    .regex(/^[0-9]+(\.[0-9]+)?$/, 'must be a decimal')
+    .default('1.08'),
+  SANDBOX_RATE_AED: z
+    .string()
+    .regex(/^[0-9]+(\.[0-9]+)?$/, 'must be a decimal')
+    .default('0.2723'),
   /** How long a quote can be turned into a transfer. */
   QUOTE_TTL_SECONDS: z.coerce.number().int().min(1).default(900),
   /** How long a pending transfer waits for its deposit before it expires. */
-  DEPOSIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(3 * 24 * 3600),
+  DEPOSIT_WINDOW_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(3 * 24 * 3600),
   /** Smallest and largest transfer, valued in US dollars at the quote's rate. */
-  TRANSFER_MIN_USD: z.string().regex(/^[0-9]+(\.[0-9]+)?$/, 'must be a decimal').default('1'),
-  TRANSFER_MAX_USD: z.string().regex(/^[0-9]+(\.[0-9]+)?$/, 'must be a decimal').default('1000000'),
+  TRANSFER_MIN_USD: z
+    .string()
+    .regex(/^[0-9]+(\.[0-9]+)?$/, 'must be a decimal')
+    .default('1'),
+  TRANSFER_MAX_USD: z
+    .string()
+    .regex(/^[0-9]+(\.[0-9]+)?$/, 'must be a decimal')
+    .default('1000000'),
   /** Background jobs (deposit-window expiry, sandbox auto-settlement) poll this often; 0 turns them off. Default 5000, 0 under NODE_ENV=test. */
   JOBS_INTERVAL_MS: z.coerce.number().int().min(0).optional(),
   /** Sandbox only: move transfers along by themselves after this delay (deposit arrives, then settles). Off when unset. */
@@ -59,7 +89,10 @@ const ConfigSchema = z.object({
   /** Requests one API key (or, without a valid key, one address) may make per minute; 0 turns limiting off. Default 600, 0 under NODE_ENV=test. */
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).optional(),
   /** redis://…: when set, every instance counts against one shared budget in Redis; without it each instance counts alone. */
-  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').optional(),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
+    .optional(),
   /** Prefix of the rate-limit counters in Redis (lets several deployments share one Redis). */
   RATE_LIMIT_REDIS_PREFIX: z.string().min(1).default('ramp:rate-limit:'),
   /** When set, GET /metrics requires `Authorization: Bearer <METRICS_TOKEN>`. */

@@ -14,7 +14,7 @@ const lines = [
     ? `  Sandbox API key of the demo partner (shown once, keep it): ${ramp.demoKey}`
     : '  Create an API key with: npm run keys -- create --partner <name> --environment sandbox',
 ];
-process.stdout.write(lines.join('\n') + '\n');
+process.stdout.write(`${lines.join('\n')}\n`);
 
 let stopping = false;
 async function stop(signal: string) {
@@ -31,3 +31,11 @@ async function stop(signal: string) {
 }
 process.on('SIGTERM', () => void stop('SIGTERM'));
 process.on('SIGINT', () => void stop('SIGINT'));
+
+// npm runs scripts through `sh -c`, which does not pass on the SIGTERM npm forwards: a process manager
+// stopping `npm start` would leave this server running (port and embedded-database lock held). When the
+// shell between us and npm goes away, our parent changes: stop as if signalled.
+if (process.env.npm_lifecycle_event) {
+  const parent = process.ppid;
+  setInterval(() => process.ppid !== parent && void stop('parent exited'), 500).unref();
+}

@@ -1,11 +1,11 @@
-import { bankAccountService } from './modules/bank-accounts/service.js';
-import { customerService } from './modules/customers/service.js';
+import { createBankAccountService } from './modules/bank-accounts/service.js';
+import { createCustomerService } from './modules/customers/service.js';
 import { kycImportService } from './modules/kyc-import/service.js';
-import { kybService } from './modules/kyb/service.js';
-import { virtualAccountService } from './modules/virtual-accounts/service.js';
-import { partnerService } from './modules/partners/service.js';
+import { createKybService } from './modules/kyb/service.js';
+import { createVirtualAccountService } from './modules/virtual-accounts/service.js';
+import { createPartnerService } from './modules/partners/service.js';
 import { eventService } from './modules/events/service.js';
-import { type WebhookServiceOptions, webhookService } from './modules/webhooks/service.js';
+import { type WebhookServiceOptions, createWebhookService } from './modules/webhooks/service.js';
 import type { Notifier } from './platform/notifier.js';
 import { ledgerService } from './modules/ledger/service.js';
 import type { TransferSettings } from './modules/transfers/context.js';
@@ -24,21 +24,21 @@ export interface ServiceOptions {
 
 /** Every use case, built once at start and shared by GraphQL and REST. */
 export function buildServices(options: ServiceOptions) {
-  const customers = customerService(options);
-  const bankAccounts = bankAccountService({ customers });
-  const virtualAccounts = virtualAccountService({ customers });
-  const partners = partnerService({ customers });
+  const customers = createCustomerService(options);
+  const bankAccounts = createBankAccountService({ customers });
+  const virtualAccounts = createVirtualAccountService({ customers });
+  const partners = createPartnerService({ customers });
   return {
     customers,
     kycImport: kycImportService({ customers }),
-    kyb: kybService({ customers }),
+    kyb: createKybService({ customers }),
     bankAccounts,
     virtualAccounts,
     partners,
     transfers: transferService({ ...options.transfers, customers, partners, bankAccounts, virtualAccounts }),
     ledger: ledgerService(),
     events: eventService({ notifier: options.notifier }),
-    webhooks: webhookService(options.webhooks),
+    webhooks: createWebhookService(options.webhooks),
   };
 }
 export type Services = ReturnType<typeof buildServices>;

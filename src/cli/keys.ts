@@ -3,6 +3,7 @@ import { loadConfig } from '../config.js';
 import { ENVIRONMENTS, type Environment } from '../domain/environment.js';
 import { ensurePartner, issueApiKey } from '../modules/partners/service.js';
 import { openDatabase } from '../platform/db.js';
+import { entities } from '../features.js';
 
 const USAGE = 'usage: npm run keys -- create --partner <name> --environment <sandbox|production>';
 
@@ -22,7 +23,7 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`${USAGE}\n`);
     return 2;
   }
-  const db = await openDatabase({ ...loadConfig(), debug: false });
+  const db = await openDatabase({ ...loadConfig(), entities, debug: false });
   try {
     const key = await db.fork().transactional(async (em) => {
       const { partner, created } = await ensurePartner(em, values.partner!.trim());

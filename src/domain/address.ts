@@ -11,3 +11,23 @@ export const PostalAddressInput = z.strictObject({
   state: z.string().trim().max(100).optional(),
 });
 export type PostalAddress = z.infer<typeof PostalAddressInput>;
+
+const postal = PostalAddressInput.shape;
+/** A postal address in the domain's words; the same rules as the spec's. */
+export const Address = z.strictObject({
+  country: postal.country,
+  city: postal.city,
+  streetLine1: postal.street_line_1,
+  postalCode: postal.postal_code,
+  state: postal.state,
+});
+export type Address = z.infer<typeof Address>;
+
+/** The address as the spec stores and shows it (snake_case). */
+export const postalAddressOf = (a: Address): PostalAddress => ({
+  country: a.country,
+  city: a.city,
+  street_line_1: a.streetLine1,
+  postal_code: a.postalCode,
+  ...(a.state !== undefined && { state: a.state }),
+});

@@ -72,7 +72,4 @@ export class RateLimitedError extends DomainError {
   }
 }
 
-export const validationFailed = (fieldErrors: FieldError[], message?: string) =>
-  new ValidationError(fieldErrors, message);
-
 export const fieldError = (pointer: string, code: string, detail: string): FieldError => ({ pointer, code, detail });

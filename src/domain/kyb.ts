@@ -1,14 +1,7 @@
 import countries from 'i18n-iso-countries';
 
 /** Business KYB (spec §4.8): the enums of the three sections a partner submits. */
-export const BUSINESS_TYPES = [
-  'limitedLiabilityCompany',
-  'soleProprietor',
-  'corporation',
-  'partnership',
-  'publiclyListedCompany',
-  'trust',
-] as const;
+export const BUSINESS_TYPES = ['limitedLiabilityCompany', 'soleProprietor', 'corporation', 'partnership', 'publiclyListedCompany', 'trust'] as const;
 export type BusinessType = (typeof BUSINESS_TYPES)[number];
 
 export const LEGAL_REPRESENTATION_TYPES = ['director'] as const;
@@ -57,5 +50,5 @@ export const isLatinText = (value: string) => /^[\p{Script=Latin}\p{N}\p{P}\p{Zs
 
 /** Document numbers are shown only by their last four characters (fewer for short numbers). */
 export function maskDocumentNumber(number: string): string {
-  return '…' + number.slice(-Math.min(4, Math.floor(number.length / 2)));
+  return `…${number.slice(-Math.min(4, Math.floor(number.length / 2)))}`;
 }

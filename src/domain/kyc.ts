@@ -120,11 +120,6 @@ export function stepKyc(from: KycStatus, step: KycStep): { breakdown: KycRailSta
   return to ? { breakdown: kycBreakdown(to), subStatus: KYC_SUB_STATUS_AFTER[step] } : null;
 }
 
-/** A decision applies to every rail; the sub status says where the flow ended. */
-export function decideKyc(from: KycStatus, decision: KycDecision): KycOutcome {
-  return moveKyc(from, decision);
-}
-
 /** Transfers need the customer approved for the rails the money moves on. */
 export function isKycApprovedFor(breakdown: readonly KycRailStatus[], currency: string, rails: string): boolean {
   return breakdown.some((r) => r.currency === currency && r.payment_rails === rails && r.status === 'approved');

@@ -1,4 +1,5 @@
-import { ValidationError, UnprocessableError, fieldError } from './errors.js';
+import { type FieldError, UnprocessableError, ValidationError, fieldError } from './errors.js';
+import type { Problem } from './validation.js';
 import { type Asset, DECIMAL_PATTERN, Decimal, type Network, SCALE, roundPaid, roundReceived } from './money.js';
 
 /**
@@ -81,21 +82,41 @@ export interface PricedQuote {
 const unit = (asset: Asset) => exact(1).div(exact(10).pow(SCALE[asset]));
 const sumFees = (f: FeeParts) => f.platform.add(f.developer).add(f.network);
 
+const throwing = (pointer: string, problem: Problem | null) => {
+  if (problem) throw new ValidationError([fieldError(pointer, problem.code, problem.detail)]);
+};
+
 /**
- * Exactly one of source_amount and destination_amount sets the direction of the calculation.
- * Each must be a positive decimal string with no more places than its asset has.
+ * Exactly one of source_amount and destination_amount sets the direction of the calculation;
+ * the problems of the given ones (none when exactly one is given).
  */
+export function quoteSideProblems(given: { source: boolean; destination: boolean }): FieldError[] {
+  if (given.source !== given.destination) return [];
+  const detail = 'exactly one of source_amount and destination_amount is required';
+  const code = given.source ? 'mutually_exclusive' : 'required';
+  return [fieldError('/source_amount', code, detail), fieldError('/destination_amount', code, detail)];
+}
+
+/**
+ * Each amount must be a positive decimal string with no more places than its asset has.
+ * `asset` unknown (the request named none we know): only the form and the sign are checked.
+ */
+export function amountProblem(text: string, asset: Asset | undefined): Problem | null {
+  if (!DECIMAL_PATTERN.test(text) || text.length > 40) return { code: 'invalid_decimal', detail: 'must be a decimal string like "100.25"' };
+  const amount = exact(text);
+  if (amount.lte(0)) return { code: 'not_positive', detail: 'must be greater than zero' };
+  if (asset && amount.decimalPlaces() > SCALE[asset]) return { code: 'too_many_decimals', detail: `${asset} has at most ${SCALE[asset]} decimal places` };
+  return null;
+}
+
+/** The side and amount of a quote request whose amounts `quoteSideProblems` and `amountProblem` accept. */
 export function parseAmounts(
   input: { source_amount?: string | undefined; destination_amount?: string | undefined },
   assets: { source: Asset; destination: Asset },
 ): { side: QuoteSide; amount: Decimal } {
-  const given = (['source', 'destination'] as const).filter((side) => input[`${side}_amount`] !== undefined);
-  if (given.length !== 1) {
-    const detail = 'exactly one of source_amount and destination_amount is required';
-    const code = given.length ? 'mutually_exclusive' : 'required';
-    throw new ValidationError([fieldError('/source_amount', code, detail), fieldError('/destination_amount', code, detail)]);
-  }
-  const side = given[0]!;
+  const problems = quoteSideProblems({ source: input.source_amount !== undefined, destination: input.destination_amount !== undefined });
+  if (problems.length) throw new ValidationError(problems);
+  const side = input.source_amount !== undefined ? 'source' : 'destination';
   return { side, amount: parseAmount(input[`${side}_amount`]!, assets[side], `/${side}_amount`) };
 }
 
@@ -104,26 +125,23 @@ export function parseAmounts(
  * `pointer` names the body field it came from, so errors point at what the caller sent.
  */
 export function parseAmount(text: string, asset: Asset, pointer: string): Decimal {
-  if (!DECIMAL_PATTERN.test(text) || text.length > 40) {
-    throw new ValidationError([fieldError(pointer, 'invalid_decimal', 'must be a decimal string like "100.25"')]);
-  }
-  const amount = exact(text);
-  if (amount.lte(0)) throw new ValidationError([fieldError(pointer, 'not_positive', 'must be greater than zero')]);
-  if (amount.decimalPlaces() > SCALE[asset]) {
-    throw new ValidationError([fieldError(pointer, 'too_many_decimals', `${asset} has at most ${SCALE[asset]} decimal places`)]);
-  }
-  return amount;
+  throwing(pointer, amountProblem(text, asset));
+  return exact(text);
 }
 
 /** `developer_fee_percent`: a non-negative decimal of at most 100 with at most 8 decimal places (as on virtual accounts). */
+export function developerFeePercentProblem(text: string): Problem | null {
+  if (!DECIMAL_PATTERN.test(text) || text.length > 20) return { code: 'invalid_decimal', detail: 'must be a non-negative decimal such as "0.5"' };
+  const value = exact(text);
+  if (value.gt(100)) return { code: 'too_big', detail: 'must be at most 100' };
+  if (value.decimalPlaces() > 8) return { code: 'too_precise', detail: 'must have at most 8 decimal places' };
+  return null;
+}
+
 export function parseDeveloperFeePercent(text: string | undefined, pointer = '/developer_fee_percent'): Decimal {
   if (text === undefined) return exact(0);
-  const invalid = (code: string, detail: string) => new ValidationError([fieldError(pointer, code, detail)]);
-  if (!DECIMAL_PATTERN.test(text) || text.length > 20) throw invalid('invalid_decimal', 'must be a non-negative decimal such as "0.5"');
-  const value = exact(text);
-  if (value.gt(100)) throw invalid('too_big', 'must be at most 100');
-  if (value.decimalPlaces() > 8) throw invalid('too_precise', 'must have at most 8 decimal places');
-  return value;
+  throwing(pointer, developerFeePercentProblem(text));
+  return exact(text);
 }
 
 /** Fees of a source amount, each rounded up to the source asset's unit (the customer pays them). */
@@ -177,8 +195,7 @@ const outOfRange = (message: string) => new UnprocessableError('amount_out_of_ra
 export function priceQuote(request: QuoteRequest, rates: RateSource, policy: PricingPolicy): PricedQuote {
   const rate = exact(rates.rate(request.source, request.destination)).toDecimalPlaces(RATE_SCALE, Decimal.ROUND_HALF_EVEN);
   if (rate.lte(0)) throw new Error(`no rate from ${request.source} to ${request.destination}`);
-  const sourceAmount =
-    request.side === 'source' ? request.amount : smallestSourceFor(request, rate, rates, policy);
+  const sourceAmount = request.side === 'source' ? request.amount : smallestSourceFor(request, rate, rates, policy);
   const { fees, destinationAmount: forwardDestination } = forward(request, sourceAmount, rate, rates, policy);
   // By destination the customer gets exactly what was asked; the source rounded up covers it.
   const destinationAmount = request.side === 'source' ? forwardDestination : request.amount;

@@ -1,33 +1,219 @@
-import type { z } from 'zod';
-import { type FieldError, ValidationError } from './errors.js';
+import { z } from 'zod';
+import { type FieldError, ValidationError, fieldError } from './errors.js';
 
 /** JSON pointer (RFC 6901) for a zod issue path. */
 export function pointerOf(path: readonly PropertyKey[]): string {
-  return path.map((p) => '/' + String(p).replace(/~/g, '~0').replace(/\//g, '~1')).join('');
+  return path.map((p) => `/${String(p).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
 }
 
+/** Pointer renames for one face: a domain pointer prefix → the face's own (`/taxNumber` → `/identifying_information/tax_number`). */
+export type PointerRenames = Readonly<Record<string, string>>;
+
+/** `pointer` with its longest renamed prefix replaced: `[face's prefix, the rest]` (prefix '' when none applies). */
+export function renamedPointer(pointer: string, renames: PointerRenames): [string, string] {
+  const prefix = Object.keys(renames)
+    .filter((p) => pointer === p || pointer.startsWith(`${p}/`))
+    .sort((a, b) => b.length - a.length)[0];
+  return prefix === undefined ? ['', pointer] : [renames[prefix]!, pointer.slice(prefix.length)];
+}
+
+type Issue = z.core.$ZodIssue | z.core.$ZodRawIssue;
+
+const isMissing = (issue: Issue) => (issue.code === 'invalid_type' || issue.code === 'invalid_value') && issue.input === undefined;
+
 function codeOf(issue: z.core.$ZodIssue): string {
-  const missing = (issue.code === 'invalid_type' || issue.code === 'invalid_value') && issue.input === undefined;
-  if (missing) return 'required';
+  if (isMissing(issue)) return 'required';
   if (issue.code === 'invalid_value') return 'invalid_enum_value';
   if (issue.code === 'invalid_format') return `invalid_${issue.format}`;
   if (issue.code === 'custom' && typeof issue.params?.code === 'string') return issue.params.code;
   return issue.code;
 }
 
+const TYPE_NAMES: Record<string, string> = {
+  string: 'a string',
+  number: 'a number',
+  int: 'a whole number',
+  boolean: 'true or false',
+  object: 'an object',
+  array: 'an array',
+  date: 'a date',
+  bigint: 'a whole number',
+};
+const FORMAT_NAMES: Record<string, string> = {
+  email: 'a valid email address',
+  url: 'a valid URL',
+  uuid: 'a UUID',
+  datetime: 'an ISO 8601 date and time',
+  date: 'a date written YYYY-MM-DD',
+};
+const plural = (n: number | bigint, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** How a size limit reads for what was measured: characters of a string, items of a list, a number. */
+function bound(issue: { origin: string; inclusive?: boolean; exact?: boolean }, limit: number | bigint, side: 'least' | 'most'): string {
+  if (issue.origin === 'string') return `must be ${issue.exact ? 'exactly' : `at ${side}`} ${plural(limit, 'character')} long`;
+  if (issue.origin === 'array' || issue.origin === 'set') return `must have ${issue.exact ? 'exactly' : `at ${side}`} ${plural(limit, 'item')}`;
+  if (issue.inclusive === false) return `must be ${side === 'least' ? 'greater' : 'less'} than ${limit}`;
+  return `must be at ${side} ${limit}`;
+}
+
 /**
- * Parses untrusted input with a zod schema, turning every problem into a field error with a
- * stable code, so REST and GraphQL report the same failures the same way.
+ * Ramp's sentence for each kind of zod issue, in place of zod's own ("Too small: expected …").
+ * A detail follows its field's pointer ("/email must be …") and never quotes the input.
+ * Messages a schema gives itself take precedence; this covers the rest.
  */
-export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
-  // reportInput lets us tell a missing field from a wrong type; the input itself is never echoed back.
-  const result = schema.safeParse(input, { reportInput: true });
-  if (result.success) return result.data;
-  const fieldErrors: FieldError[] = result.error.issues.flatMap((issue) =>
+export function detailOf(issue: Issue): string {
+  if (isMissing(issue)) return 'is required';
+  switch (issue.code) {
+    case 'invalid_type':
+      return `must be ${TYPE_NAMES[issue.expected] ?? issue.expected}`;
+    case 'invalid_value':
+      return issue.values.length === 1 ? `must be ${String(issue.values[0])}` : `must be one of: ${issue.values.map(String).join(', ')}`;
+    case 'too_small':
+      return bound(issue, issue.minimum, 'least');
+    case 'too_big':
+      return bound(issue, issue.maximum, 'most');
+    case 'invalid_format':
+      return issue.format === 'regex' ? 'is not in the expected format' : `must be ${FORMAT_NAMES[issue.format] ?? `a valid ${issue.format}`}`;
+    case 'not_multiple_of':
+      return `must be a multiple of ${issue.divisor}`;
+    case 'unrecognized_keys':
+      return 'is not a known field';
+    case 'invalid_union':
+      return 'does not match any accepted shape';
+    case 'invalid_key':
+      return 'has a key that is not allowed';
+    case 'invalid_element':
+      return 'has a value that is not allowed';
+    default:
+      return 'is invalid';
+  }
+}
+
+/** zod's issues as Ramp's field errors: stable codes, Ramp's sentences, one error per unknown field. */
+export function fieldErrorsOf(issues: readonly z.core.$ZodIssue[], base: readonly PropertyKey[] = []): FieldError[] {
+  return issues.flatMap((issue) =>
     // One error per unknown field, pointing at it, rather than one for the object holding them.
     issue.code === 'unrecognized_keys'
-      ? issue.keys.map((key) => ({ pointer: pointerOf([...issue.path, key]), code: 'unrecognized_keys', detail: 'is not a known field' }))
-      : [{ pointer: pointerOf(issue.path), code: codeOf(issue), detail: codeOf(issue) === 'required' ? 'is required' : issue.message }],
+      ? issue.keys.map((key) => fieldError(pointerOf([...base, ...issue.path, key]), 'unrecognized_keys', 'is not a known field'))
+      : [fieldError(pointerOf([...base, ...issue.path]), codeOf(issue), isMissing(issue) ? 'is required' : issue.message)],
   );
-  throw new ValidationError(fieldErrors);
+}
+
+/** Every problem of untrusted input as field errors (none when it is valid), and the parsed value. */
+export function checkInput<S extends z.ZodType>(schema: S, input: unknown): { data?: z.infer<S>; errors: FieldError[] } {
+  // reportInput lets us tell a missing field from a wrong type; the input itself is never echoed back.
+  const result = schema.safeParse(input, { reportInput: true, error: detailOf });
+  return result.success ? { data: result.data, errors: [] } : { errors: fieldErrorsOf(result.error.issues) };
+}
+
+/**
+ * Parses untrusted input with a zod schema, turning every problem into a field error with a
+ * stable code, so REST and GraphQL report the same failures the same way. Rules across fields
+ * declared with `acrossFields` run even when some fields failed, so one answer lists them all.
+ */
+export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
+  const { data, errors } = checkInput(schema, input);
+  if (errors.length) throw new ValidationError(errors);
+  return data as z.infer<S>;
+}
+
+/** Why a value is refused: a stable code and Ramp's sentence. */
+export type Problem = Pick<FieldError, 'code' | 'detail'>;
+
+/** A rule of the domain on one field as a zod refinement: `problemOf` says why a value is refused, or null. */
+export function refusing<T>(problemOf: (value: T) => Problem | null) {
+  return (value: T, ctx: z.RefinementCtx<T>) => {
+    const problem = problemOf(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem.detail, params: { code: problem.code } });
+  };
+}
+
+/** For rules across fields, which read fields that may have failed: is `value` one of `values`? */
+export const isOneOf = <const T extends readonly string[]>(values: T, value: unknown): value is T[number] =>
+  typeof value === 'string' && values.includes(value);
+
+/** Reports one problem of a rule: the field it concerns (relative to the object checked), a stable code, a sentence. */
+export type Report = (path: string | readonly PropertyKey[], code: string, detail: string) => void;
+
+/**
+ * A rule across the fields of an object (mutually exclusive fields, required for a type, rails
+ * of a currency). zod skips refinements once any field failed, which made clients find problems
+ * one request at a time; these run whenever the input is an object. The rule therefore sees the
+ * body as sent where a field failed (parsed where it passed): it must check what it reads.
+ * A field check with `abort: true` stops these rules too (zod's rule), so objects with them avoid it.
+ */
+export function acrossFields<T>(rule: (body: Readonly<Record<string, unknown>>, report: Report) => void): z.core.$ZodCheck<T> {
+  return z.superRefine<T>(
+    (body, ctx) =>
+      rule(body as Record<string, unknown>, (path, code, detail) =>
+        ctx.addIssue({ code: 'custom', path: typeof path === 'string' ? [path] : [...path], message: detail, params: { code } }),
+      ),
+    { when: ({ value }) => typeof value === 'object' && value !== null && !Array.isArray(value) },
+  );
+}
+
+/** How deeply a JSON body or GraphQL variables may nest; Ramp's own inputs need 4. */
+export const MAX_JSON_DEPTH = 32;
+
+/**
+ * Characters no text input may hold: C0 controls except tab, LF and CR (PostgreSQL refuses NUL;
+ * the rest only hide text from people and logs), DEL, the noncharacters U+FFFE and U+FFFF.
+ * Lone surrogates are refused too: they cannot be stored as UTF-8.
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is this pattern's purpose
+const REFUSED_CHARACTER = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+export const isAcceptableText = (text: string) => !REFUSED_CHARACTER.test(text);
+
+export const refusedTextError = (pointer: string) =>
+  fieldError(
+    pointer,
+    'invalid_characters',
+    'must not contain control characters (except tab, line feed and carriage return), U+FFFE, U+FFFF or lone surrogates',
+  );
+
+/** The deepest nesting of arrays and objects in JSON text, counted without parsing it. */
+export function jsonNestingDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c)
+        i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) deepest = Math.max(deepest, ++depth);
+    else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return deepest;
+}
+
+const MAX_REPORTED = 20;
+
+/**
+ * Every refused text in a parsed JSON value, keys included, as field errors pointing at it; one
+ * `too_deep` error when it nests deeper than MAX_JSON_DEPTH. Iterative, so no input can exhaust the stack.
+ */
+export function refusedTextIn(value: unknown, base = ''): FieldError[] {
+  const errors: FieldError[] = [];
+  const pending: Array<[unknown, string, number]> = [[value, base, 0]];
+  while (pending.length && errors.length < MAX_REPORTED) {
+    const [item, pointer, depth] = pending.pop()!;
+    if (typeof item === 'string') {
+      if (!isAcceptableText(item)) errors.push(refusedTextError(pointer));
+    } else if (item !== null && typeof item === 'object') {
+      if (depth >= MAX_JSON_DEPTH) {
+        errors.push(fieldError(pointer, 'too_deep', `must not nest deeper than ${MAX_JSON_DEPTH} levels`));
+        continue;
+      }
+      for (const [key, child] of Object.entries(item)) {
+        const childPointer = pointer + pointerOf([key]);
+        if (!isAcceptableText(key)) errors.push(refusedTextError(childPointer));
+        else pending.push([child, childPointer, depth + 1]);
+      }
+    }
+  }
+  return errors;
 }

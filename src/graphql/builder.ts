@@ -6,7 +6,7 @@ import RelayPlugin from '@pothos/plugin-relay';
 import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
 import ZodPlugin from '@pothos/plugin-zod';
 import { ValidationError } from '../domain/errors.js';
-import { pointerOf } from '../domain/validation.js';
+import { fieldErrorsOf } from '../domain/validation.js';
 import type { GraphQLContext } from './context.js';
 
 export const builder = new SchemaBuilder<{
@@ -28,10 +28,8 @@ export const builder = new SchemaBuilder<{
   },
   errors: { defaultTypes: [] },
   zod: {
-    validationError: (error) =>
-      new ValidationError(
-        error.issues.map((issue) => ({ pointer: pointerOf(issue.path), code: issue.code, detail: issue.message })),
-      ),
+    // The same codes as the services' own validation (REST and GraphQL fail a rule alike).
+    validationError: (error) => new ValidationError(fieldErrorsOf(error.issues)),
   },
   relay: {
     clientMutationId: 'omit',

@@ -1,11 +1,5 @@
-import {
-  ConflictError,
-  DomainError,
-  ForbiddenError,
-  NotFoundError,
-  UnprocessableError,
-  ValidationError,
-} from '../domain/errors.js';
+import { ConflictError, type DomainError, type FieldError, ForbiddenError, NotFoundError, UnprocessableError, ValidationError } from '../domain/errors.js';
+import { type PointerRenames, renamedPointer } from '../domain/validation.js';
 import { builder } from './builder.js';
 
 /** Every expected failure: a stable `code` and a human `message`. */
@@ -16,11 +10,15 @@ export const ErrorInterface = builder.interfaceRef<DomainError>('Error').impleme
   }),
 });
 
-const FieldErrorRef = builder.objectRef<ValidationError['fieldErrors'][number]>('FieldError').implement({
+/** A field error as GraphQL reports it: `inputPath` is set by a face that maps domain pointers itself. */
+type GraphQLFieldError = FieldError & { inputPath?: string };
+
+const FieldErrorRef = builder.objectRef<GraphQLFieldError>('FieldError').implement({
   fields: (t) => ({
     path: t.string({
       description: 'JSON pointer of the input field in GraphQL spelling, e.g. /firstName or /address/postalCode',
-      resolve: (e) => e.pointer.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase()),
+      // Modules whose use cases still point into REST bodies get the camelCased REST pointer.
+      resolve: (e) => e.inputPath ?? e.pointer.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase()),
     }),
     code: t.exposeString('code'),
     message: t.string({ resolve: (e) => e.detail }),
@@ -40,6 +38,21 @@ for (const [cls, name] of [
   [ForbiddenError, 'ForbiddenError'],
 ] as const) {
   builder.objectType(cls, { name, interfaces: [ErrorInterface], fields: () => ({}) });
+}
+
+/**
+ * Runs a use case for a mutation, its ValidationError's domain pointers mapped to paths in the
+ * mutation's `input`: the longest prefix in `renamed` is replaced, the rest kept (a GraphQL input
+ * that mirrors the domain's needs no entry). The one place a module maps its domain errors.
+ */
+export async function withInputPaths<T>(work: Promise<T>, renamed: PointerRenames = {}): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    if (!(error instanceof ValidationError)) throw error;
+    const fieldErrors: GraphQLFieldError[] = error.fieldErrors.map((e) => ({ ...e, inputPath: renamedPointer(e.pointer, renamed).join('') }));
+    throw new ValidationError(fieldErrors, error.message, error.code);
+  }
 }
 
 /** The typed failures every mutation can return. */

@@ -1,22 +1,166 @@
 import { createComplexityRule } from '@pothos/plugin-complexity';
-import type { Plugin } from 'graphql-yoga';
-
-/** Query limits: deep enough for a transfer with its customer and postings, far below abuse. */
-export const GRAPHQL_LIMITS = { maxDepth: 12, maxComplexity: 5000, maxBreadth: 200 } as const;
-
-type Params = { variables?: Record<string, unknown>; operationName?: string };
+import { GraphQLError, type ValidationRule, parse, validate } from 'graphql';
+import { createGraphQLError, type Plugin } from 'graphql-yoga';
+import { isAcceptableText, refusedTextError, refusedTextIn } from '../domain/validation.js';
 
 /**
- * Rejects a too deep, too wide or too costly operation during validation, before anything runs
- * (connections count `first` as their multiplier).
+ * Query limits: deep enough for a transfer with its customer and postings, far below abuse.
+ * Tokens bound the work of parsing and validating at all (GraphiQL's introspection query is ~200);
+ * aliases bound one field asked many times under different names.
+ */
+export const GRAPHQL_LIMITS = { maxDepth: 12, maxComplexity: 5000, maxBreadth: 200 } as const;
+export const MAX_TOKENS = 5000;
+export const MAX_ALIASES = 50;
+
+type PageArgs = { first?: number | null; last?: number | null };
+
+/**
+ * The `complexity` of a connection field: the page size multiplies what one node costs, so
+ * connections nested in nodes multiply too (100 × 100 × 100 is refused before anything runs).
+ */
+export const connectionComplexity =
+  (defaultSize: number) =>
+  ({ first, last }: PageArgs) => ({ field: 1, multiplier: Math.max(1, first ?? last ?? defaultSize) });
+
+/** Connection options: the page size is counted on the connection field, so `edges` is not a list of 10 again. */
+export const edgesCountedByPage = { edgesField: { complexity: { field: 1, multiplier: 1 } } };
+
+type Params = { variables?: Record<string, unknown>; operationName?: string | null };
+
+const refusal = (message: string, code: string, extensions: Record<string, unknown> = {}) => new GraphQLError(message, { extensions: { code, ...extensions } });
+
+/** Text the REST API would refuse (control characters, lone surrogates) in a literal or a variable. */
+function refusedText(variables: Record<string, unknown>): ValidationRule {
+  return (context) => {
+    const fieldErrors = refusedTextIn(variables, '/variables');
+    if (fieldErrors.length) context.reportError(refusal('A variable holds refused characters or nests too deep', 'validation_failed', { fieldErrors }));
+    return {
+      StringValue(node) {
+        if (isAcceptableText(node.value)) return;
+        context.reportError(
+          new GraphQLError('A string literal holds refused characters', {
+            nodes: [node],
+            extensions: { code: 'validation_failed', fieldErrors: [refusedTextError('')] },
+          }),
+        );
+      },
+    };
+  };
+}
+
+const tooManyAliases: ValidationRule = (context) => {
+  let aliases = 0;
+  return {
+    Field(node) {
+      if (node.alias) aliases++;
+    },
+    Document: {
+      // Last, so a breadth or complexity error, which says more, comes first.
+      leave() {
+        if (aliases > MAX_ALIASES) context.reportError(refusal(`At most ${MAX_ALIASES} aliases per document`, 'QUERY_ALIASES'));
+      },
+    },
+  };
+};
+
+type Visit = (...args: unknown[]) => unknown;
+
+/**
+ * The complexity rule evaluates arguments to read `first`; an argument graphql itself refuses
+ * (a DateTime out of range) throws there and would end validation with an error without a code.
+ * It is reported last instead, after the standard rules' more precise error for the same argument.
+ */
+function reportingThrown(rule: ValidationRule): ValidationRule {
+  return (context) => {
+    let thrown: GraphQLError | undefined;
+    const visitor = rule(context) as { OperationDefinition?: { enter?: Visit; leave?: Visit } };
+    const guarded = (visit?: Visit): Visit | undefined =>
+      visit &&
+      ((...args) => {
+        try {
+          return visit(...args);
+        } catch (error) {
+          thrown ??= error instanceof GraphQLError ? error : new GraphQLError('The cost of this operation cannot be computed');
+        }
+      });
+    return {
+      OperationDefinition: { enter: guarded(visitor.OperationDefinition?.enter), leave: guarded(visitor.OperationDefinition?.leave) },
+      Document: {
+        leave() {
+          if (thrown) context.reportError(new GraphQLError(thrown.message, { nodes: thrown.nodes, extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }));
+        },
+      },
+    };
+  };
+}
+
+/** The checks that depend on the variables, which yoga's validation cache (keyed by document) cannot see. */
+function variableRules(context: object, params: Params): ValidationRule[] {
+  const variables = params.variables && typeof params.variables === 'object' ? params.variables : {};
+  return [
+    refusedText(variables),
+    reportingThrown(createComplexityRule({ context, variableValues: variables, operationName: params.operationName ?? undefined, ...GRAPHQL_LIMITS })),
+  ];
+}
+
+/** graphql-js's own request errors (a variable of the wrong type) carry no code; every error Ramp sends has one. */
+const withCode = (error: GraphQLError, code: string) =>
+  error.extensions?.code
+    ? error
+    : new GraphQLError(error.message, { nodes: error.nodes, path: error.path, originalError: error.originalError, extensions: { ...error.extensions, code } });
+
+const badRequest = (message: string) => createGraphQLError(message, { extensions: { code: 'BAD_REQUEST', http: { status: 400 } } });
+
+/**
+ * Rejects a too long, too deep, too wide or too costly operation, or one with refused text,
+ * before anything runs: during parsing and validation, and again just before execution with the
+ * request's own variables, because validation results are cached per document.
  */
 export function useQueryLimits(): Plugin {
   return {
+    onRequestParse({ requestParser, setRequestParser }) {
+      if (!requestParser) return;
+      // Yoga reads GET's `variables` and `extensions` with a bare JSON.parse: a SyntaxError would be a 500.
+      setRequestParser(async (request) => {
+        try {
+          return await requestParser(request);
+        } catch (error) {
+          if (error instanceof SyntaxError) throw badRequest('The variables or extensions parameter is not valid JSON');
+          throw error;
+        }
+      });
+    },
+    onParse({ setParseFn }) {
+      setParseFn((source, options) => {
+        try {
+          return parse(source, { ...options, maxTokens: MAX_TOKENS });
+        } catch (error) {
+          // graphql's own message; the code says which limit it was.
+          if (error instanceof GraphQLError && /tokens/.test(error.message)) {
+            throw refusal(`The document is longer than ${MAX_TOKENS} tokens`, 'QUERY_TOO_LONG');
+          }
+          throw error;
+        }
+      });
+    },
     onValidate({ addValidationRule, context }) {
       const params = (context as { params?: Params }).params ?? {};
-      addValidationRule(
-        createComplexityRule({ context, variableValues: params.variables ?? {}, operationName: params.operationName, ...GRAPHQL_LIMITS }),
+      for (const rule of [...variableRules(context, params), tooManyAliases]) addValidationRule(rule);
+    },
+    onExecute({ args, setResultAndStopExecution }) {
+      const variables = (args.variableValues ?? {}) as Record<string, unknown>;
+      const errors = validate(
+        args.schema,
+        args.document,
+        variableRules(args.contextValue as object, { variables, operationName: args.operationName ?? undefined }),
       );
+      if (errors.length) return setResultAndStopExecution({ errors: errors.map((e) => withCode(e, 'GRAPHQL_VALIDATION_FAILED')) });
+      return {
+        onExecuteDone({ result, setResult }) {
+          if (!('errors' in result) || !result.errors?.some((e) => !e.extensions?.code)) return;
+          setResult({ ...result, errors: result.errors.map((e) => withCode(e, 'BAD_USER_INPUT')) });
+        },
+      };
     },
   };
 }

@@ -1,16 +1,8 @@
 import { builder } from './builder.js';
 import './scalars.js';
 import './errors.js';
-import '../modules/customers/graphql.js';
-import '../modules/kyc-import/graphql.js';
-import '../modules/kyb/graphql.js';
-import '../modules/bank-accounts/graphql.js';
-import '../modules/virtual-accounts/graphql.js';
-import '../modules/ledger/graphql.js';
-import '../modules/transfers/graphql/index.js';
-import '../modules/partners/graphql.js';
-import '../modules/events/graphql.js';
-import '../modules/webhooks/graphql.js';
+// Each feature's feature.ts imports its Pothos types and root fields, which register with the builder.
+import '../features.js';
 
-/** The whole schema: each module's graphql.ts adds its types and root fields to the builder. */
+/** The whole schema, as the features registered it. */
 export const schema = builder.toSchema({ sortSchema: true });

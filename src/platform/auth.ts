@@ -2,7 +2,6 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/sql';
 import { UnauthenticatedError } from '../domain/errors.js';
 import type { Actor, Environment } from '../domain/environment.js';
-import { ApiKey } from '../modules/partners/entities.js';
 
 const KEY_PATTERN = /^rk_(sandbox|live)_([A-Za-z0-9]{8})([A-Za-z0-9]{32})$/;
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
@@ -37,16 +36,31 @@ export function keyFromHeader(header: string | undefined): string | undefined {
   return /^bearer\s+/i.test(value) ? value.replace(/^bearer\s+/i, '').trim() : value;
 }
 
-/** Resolves an API key to the calling partner and environment, or fails with 401. */
-export async function authenticate(em: EntityManager, header: string | undefined): Promise<Actor> {
-  const key = keyFromHeader(header);
-  if (!key) throw unauthenticated('An API key is required: send `Authorization: Bearer <key>`');
-  const match = KEY_PATTERN.exec(key);
-  if (!match) throw unauthenticated('The API key is not valid');
-  const prefix = `rk_${match[1]}_${match[2]}`;
-  const found = await em.findOne(ApiKey, { prefix, revokedAt: null });
-  const expected = Buffer.from(found?.secretHash ?? hashSecret('missing'), 'hex');
-  const actual = Buffer.from(hashSecret(key), 'hex');
-  if (!found || !timingSafeEqual(expected, actual)) throw unauthenticated('The API key is not valid');
-  return { partnerId: found.partner.id, environment: found.environment, apiKeyId: found.id };
+/** A stored API key, as authentication needs it. */
+export interface StoredApiKey {
+  id: string;
+  partnerId: string;
+  environment: Environment;
+  secretHash: string;
+}
+
+/** Finds the unrevoked key with this prefix; the partners module, which owns keys, provides it. */
+export type ApiKeyLookup = (em: EntityManager, prefix: string) => Promise<StoredApiKey | null>;
+
+/** Resolves an `Authorization` header to the calling partner and environment, or fails with 401. */
+export type Authenticate = (em: EntityManager, header: string | undefined) => Promise<Actor>;
+
+export function apiKeyAuthentication(findKey: ApiKeyLookup): Authenticate {
+  return async (em, header) => {
+    const key = keyFromHeader(header);
+    if (!key) throw unauthenticated('An API key is required: send `Authorization: Bearer <key>`');
+    const match = KEY_PATTERN.exec(key);
+    if (!match) throw unauthenticated('The API key is not valid');
+    const found = await findKey(em, `rk_${match[1]}_${match[2]}`);
+    // Hashed and compared even when no key has the prefix, so timing does not tell which prefixes exist.
+    const expected = Buffer.from(found?.secretHash ?? hashSecret('missing'), 'hex');
+    const actual = Buffer.from(hashSecret(key), 'hex');
+    if (!found || !timingSafeEqual(expected, actual)) throw unauthenticated('The API key is not valid');
+    return { partnerId: found.partnerId, environment: found.environment, apiKeyId: found.id };
+  };
 }

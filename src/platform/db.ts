@@ -5,9 +5,10 @@ import { MikroORM as PostgresORM } from '@mikro-orm/postgresql';
 import type { EntityManager, MikroORM } from '@mikro-orm/sql';
 import type { Config } from '../config.js';
 import { migrations } from '../../migrations/index.js';
-import { entities } from './entities.js';
+import type { EntityDefinitions } from './feature.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { serializePgliteConnections } from './pglite-serial.js';
+import { releaseConnectionsThatDie } from './pg-pool-guard.js';
 
 export type { EntityManager };
 
@@ -20,7 +21,9 @@ export interface Database {
   close(): Promise<void>;
 }
 
-type DatabaseOptions = Pick<Config, 'DATABASE_URL' | 'DATA_DIR'> & {
+type DatabaseOptions = Pick<Config, 'DATABASE_URL' | 'DATA_DIR' | 'DB_POOL_MAX' | 'DB_ACQUIRE_TIMEOUT_MS' | 'DB_STATEMENT_TIMEOUT_MS'> & {
+  /** Every entity of the service, assembled by the composition root. */
+  entities: EntityDefinitions;
   debug?: boolean;
   /** Where MikroORM's own messages (migrations applied) go; silent when absent. */
   log?: (message: string) => void;
@@ -29,7 +32,7 @@ type DatabaseOptions = Pick<Config, 'DATABASE_URL' | 'DATA_DIR'> & {
 /** PostgreSQL when DATABASE_URL is set, else embedded PGlite; migrations applied before use. */
 export async function openDatabase(config: DatabaseOptions): Promise<Database> {
   const common = {
-    entities,
+    entities: config.entities,
     extensions: [Migrator],
     migrations: { migrationsList: migrations, transactional: true, allOrNothing: true, snapshot: false },
     debug: config.debug ?? false,
@@ -42,7 +45,12 @@ export async function openDatabase(config: DatabaseOptions): Promise<Database> {
   let kind: Database['kind'];
   let unlock = () => {};
   if (config.DATABASE_URL) {
-    orm = (await PostgresORM.init({ ...common, clientUrl: config.DATABASE_URL, pool: { min: 0, max: 10 } })) as unknown as MikroORM;
+    orm = (await PostgresORM.init({
+      ...common,
+      clientUrl: config.DATABASE_URL,
+      pool: { min: 0, max: config.DB_POOL_MAX },
+      driverOptions: postgresPoolOptions(config),
+    })) as unknown as MikroORM;
     kind = 'postgresql';
   } else {
     serializePgliteConnections();
@@ -62,17 +70,45 @@ export async function openDatabase(config: DatabaseOptions): Promise<Database> {
     kind,
     fork: () => orm.em.fork(),
     async isReachable() {
+      // Bounded on its own: /readyz must answer within a second even while connections are stuck.
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), READINESS_TIMEOUT_MS)));
+      const probe = orm.em
+        .fork()
+        .execute('select 1')
+        .then(
+          () => true,
+          () => false,
+        );
       try {
-        await orm.em.fork().execute('select 1');
-        return true;
-      } catch {
-        return false;
+        return await Promise.race([probe, timeout]);
+      } finally {
+        clearTimeout(timer);
       }
     },
     async close() {
       await orm.close(true);
       unlock();
     },
+  };
+}
+
+const READINESS_TIMEOUT_MS = 900;
+
+/**
+ * pg-pool settings under MikroORM: every wait is bounded (issue 8). A request waits at most
+ * DB_ACQUIRE_TIMEOUT_MS for a connection, a statement runs at most DB_STATEMENT_TIMEOUT_MS on the
+ * server, a transaction left idle is ended by the server, and TCP keepalive notices a peer that
+ * vanished. A connection that dies while checked out goes back to the pool at once.
+ */
+function postgresPoolOptions(config: DatabaseOptions) {
+  return {
+    connectionTimeoutMillis: config.DB_ACQUIRE_TIMEOUT_MS,
+    statement_timeout: config.DB_STATEMENT_TIMEOUT_MS,
+    idle_in_transaction_session_timeout: config.DB_STATEMENT_TIMEOUT_MS * 2,
+    keepAlive: true,
+    application_name: 'ramp',
+    onPoolCreated: releaseConnectionsThatDie,
   };
 }
 

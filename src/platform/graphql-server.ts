@@ -2,9 +2,10 @@ import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { useDisableIntrospection } from '@graphql-yoga/plugin-disable-introspection';
 import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { type ExecutionArgs, GraphQLError, Kind, getOperationAST, parse } from 'graphql';
-import { createGraphQLError, createYoga, type YogaServerInstance } from 'graphql-yoga';
+import { type ExecutionArgs, GraphQLError, type GraphQLSchema, Kind, getOperationAST, parse } from 'graphql';
+import { createGraphQLError, createYoga, type Plugin, processRegularResult, type YogaServerInstance } from 'graphql-yoga';
 import { useServer } from 'graphql-ws/use/ws';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { WebSocketServer } from 'ws';
 import type { Config } from '../config.js';
@@ -12,12 +13,13 @@ import type { Actor } from '../domain/environment.js';
 import { DomainError, ValidationError } from '../domain/errors.js';
 import type { GraphQLContext } from '../graphql/context.js';
 import { useQueryLimits } from '../graphql/limits.js';
-import { schema } from '../graphql/schema.js';
 import type { Services } from '../services.js';
-import { authenticate } from './auth.js';
+import type { Authenticate } from './auth.js';
 import type { Database } from './db.js';
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from './database-errors.js';
 import type { Logger } from './logging.js';
 import { type Metrics, useOperationMetrics } from './metrics.js';
+import { graphiqlContentSecurityPolicy } from './security-headers.js';
 
 type ServerContext = { req?: FastifyRequest; reply?: FastifyReply; authorization?: string; requestId?: string; params?: unknown };
 
@@ -25,7 +27,9 @@ type ServerContext = { req?: FastifyRequest; reply?: FastifyReply; authorization
 function isIntrospectionOnly(query: string | undefined): boolean {
   if (!query) return false;
   try {
-    return parse(query).definitions.every(
+    // Fragments may only be spread where their type fits: under __schema or __type, introspection types.
+    const operations = parse(query).definitions.filter((d) => d.kind !== Kind.FRAGMENT_DEFINITION);
+    return operations.every(
       (d) => d.kind === Kind.OPERATION_DEFINITION && d.selectionSet.selections.every((s) => s.kind === Kind.FIELD && s.name.value.startsWith('__')),
     );
   } catch {
@@ -44,25 +48,83 @@ const GRAPHIQL_WELCOME = `# Welcome to Ramp. Put the sandbox API key that \`npm 
 
 const describe = (args: unknown[]) => args.map((a) => (a instanceof Error ? a.message : String(a))).join(' ');
 
+type OperationLog = Pick<Logger, 'debug' | 'info' | 'warn' | 'error'>;
+/**
+ * The HTTP request being served. Yoga's logger and error masking get no context, so without this their
+ * lines would carry no request id, and a masked error would name an id found in no log line.
+ */
+const currentRequest = new AsyncLocalStorage<{ requestId: string; log: OperationLog }>();
+
+/**
+ * graphql-ws is the one subscription transport: it authenticates once per connection and bounds the
+ * subscriptions a connection holds. Yoga would otherwise stream a subscription sent over HTTP as
+ * server-sent events (or multipart), with neither bound and no end. So over HTTP a subscription is
+ * refused at once (only the HTTP path's context has `req`), and every answer is one JSON document,
+ * whatever the Accept header asks for.
+ */
+function useSubscriptionsOverWebSocketOnly(): Plugin<ServerContext> {
+  return {
+    onSubscribe({ args, setResultAndStopExecution }) {
+      if (!(args.contextValue as ServerContext).req) return;
+      const refusal = createGraphQLError(
+        'Subscriptions are served over WebSocket only: connect to this same path, /graphql, with graphql-ws (protocol graphql-transport-ws)',
+        { extensions: { code: 'SUBSCRIPTIONS_REQUIRE_WEBSOCKET', http: { status: 400 } } },
+      );
+      setResultAndStopExecution({ errors: [refusal] });
+    },
+    onResultProcess({ request, setResultProcessor }) {
+      const wantsGraphQLResponse = request.headers.get('accept')?.includes('application/graphql-response+json');
+      setResultProcessor(processRegularResult, wantsGraphQLResponse ? 'application/graphql-response+json' : 'application/json');
+    },
+  };
+}
+
 /** Each subscription wakes on every committed event; a connection may hold this many at once. */
 export const MAX_SUBSCRIPTIONS_PER_CONNECTION = 20;
 const wsRefusal = (message: string, code: string) => new GraphQLError(message, { extensions: { code } });
 
-const unauthenticated = (message: string) =>
-  createGraphQLError(message, { extensions: { code: 'UNAUTHENTICATED', http: { status: 401 } } });
+const unauthenticated = (message: string) => createGraphQLError(message, { extensions: { code: 'UNAUTHENTICATED', http: { status: 401 } } });
 
-export function mountGraphQL(app: FastifyInstance, deps: { config: Config; db: Database; services: Services; logger: Logger; metrics?: Metrics }) {
-  const { config, db, services, logger } = deps;
+/** An outage, answered like REST's 503 `database_unavailable` (README "Failure behaviour"). */
+const databaseUnavailable = () =>
+  createGraphQLError('The database cannot be reached right now; retry shortly', {
+    extensions: { code: 'DATABASE_UNAVAILABLE', http: { status: 503, headers: { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) } } },
+  });
 
-  /** `known` is the caller the HTTP layer already resolved (the rate limiter does), saving a second key lookup. */
-  async function contextFor(authorization: string | undefined, requestId: string, query: string | undefined, known?: Actor | null): Promise<GraphQLContext> {
-    const em = db.fork();
+export interface GraphQLDeps {
+  config: Config;
+  db: Database;
+  services: Services;
+  logger: Logger;
+  metrics?: Metrics;
+  authenticate: Authenticate;
+  /** The Pothos schema the features registered (assembled in graphql/schema.ts). */
+  schema: GraphQLSchema;
+}
+
+export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
+  const { config, db, services, logger, authenticate, schema } = deps;
+  const log = (): OperationLog => currentRequest.getStore()?.log ?? logger;
+
+  /**
+   * `known` is the caller the HTTP layer already resolved (the rate limiter does), saving a second key
+   * lookup; `requestEm` the request's own EntityManager, so one request forks one.
+   */
+  async function contextFor(
+    authorization: string | undefined,
+    requestId: string,
+    query: string | undefined,
+    known?: Actor | null,
+    requestEm?: GraphQLContext['em'],
+  ): Promise<GraphQLContext> {
+    const em = requestEm ?? db.fork();
     if (known) return { em, actor: known, requestId, services };
     if (!authorization && isIntrospectionOnly(query)) return { em, actor: null, requestId, services };
     try {
       return { em, actor: await authenticate(em, authorization), requestId, services };
     } catch (error) {
       if (error instanceof DomainError) throw unauthenticated(error.message);
+      if (isDatabaseUnavailable(error)) throw databaseUnavailable();
       throw error;
     }
   }
@@ -70,14 +132,17 @@ export function mountGraphQL(app: FastifyInstance, deps: { config: Config; db: D
   const yoga: YogaServerInstance<ServerContext, GraphQLContext> = createYoga<ServerContext, GraphQLContext>({
     schema,
     graphqlEndpoint: '/graphql',
+    // Yoga calls `error` only with an error maskError below replaced, and maskError logs what deserves it:
+    // a client's mistake (a DomainError) is not a server error.
     logging: {
-      debug: (...args) => logger.debug(describe(args)),
-      info: (...args) => logger.info(describe(args)),
-      warn: (...args) => logger.warn(describe(args)),
-      error: (...args) => logger.error(describe(args)),
+      debug: (...args) => log().debug(describe(args)),
+      info: (...args) => log().info(describe(args)),
+      warn: (...args) => log().warn(describe(args)),
+      error: (...args) => log().debug(describe(args)),
     },
     graphiql: config.graphiqlEnabled
-      ? { title: 'Ramp GraphiQL', headers: JSON.stringify({ Authorization: 'Bearer <your sandbox API key>' }), defaultQuery: GRAPHIQL_WELCOME }
+      ? // No placeholder in the Headers pane: a header that is not a key would be refused, schema loading included.
+        { title: 'Ramp GraphiQL', defaultQuery: GRAPHIQL_WELCOME }
       : false,
     // GraphiQL bundled with the server, so it works without reaching a CDN.
     renderGraphiQL,
@@ -85,26 +150,32 @@ export function mountGraphQL(app: FastifyInstance, deps: { config: Config; db: D
     cors: false, // Fastify's CORS plugin answers for the whole server
     context: ({ req, params }) => {
       const requestId = req?.id ?? randomUUID();
-      return contextFor(req?.headers.authorization, requestId, params.query, req?.actor);
+      return contextFor(req?.headers.authorization, requestId, params.query, req?.actor, req?.em ?? undefined);
     },
     maskedErrors: {
       maskError: (error, message) => {
         // Duck-typed: graphql may be loaded twice (CJS and ESM), so instanceof is not reliable here.
         const original = (error as { originalError?: unknown }).originalError;
+        if (isDatabaseUnavailable(original ?? error)) {
+          log().warn({ reason: (original as Error | undefined)?.message }, 'database unavailable');
+          return databaseUnavailable();
+        }
         if (original instanceof DomainError) {
+          log().info({ code: original.code }, 'client error');
           // Queries have no typed error results: the field problems travel in extensions instead.
           const fieldErrors = original instanceof ValidationError ? original.fieldErrors : undefined;
           return createGraphQLError(original.message, { extensions: { code: original.code, ...(fieldErrors && { fieldErrors }) } });
         }
         const isGraphQLError = (e: unknown) => e instanceof Error && e.name === 'GraphQLError';
         if (isGraphQLError(error) && (!original || isGraphQLError(original))) return error as Error;
-        const requestId = randomUUID();
-        logger.error({ err: original ?? error, requestId }, 'unexpected GraphQL error');
+        const requestId = currentRequest.getStore()?.requestId ?? randomUUID();
+        log().error({ err: original ?? error, requestId }, 'unexpected GraphQL error');
         return createGraphQLError(message, { extensions: { code: 'INTERNAL_SERVER_ERROR', requestId } });
       },
     },
     plugins: [
       useQueryLimits(),
+      useSubscriptionsOverWebSocketOnly(),
       useOperationMetrics(deps.metrics),
       useCSRFPrevention({ requestHeaders: ['x-graphql-yoga-csrf', 'apollo-require-preflight'] }),
       ...(config.graphiqlEnabled ? [] : [useDisableIntrospection()]),
@@ -115,11 +186,12 @@ export function mountGraphQL(app: FastifyInstance, deps: { config: Config; db: D
     url: yoga.graphqlEndpoint,
     method: ['GET', 'POST', 'OPTIONS'],
     handler: async (req, reply) => {
-      const response = await yoga.handleNodeRequestAndResponse(req, reply, { req, reply });
-      response.headers.forEach((value, key) => reply.header(key, value));
+      const response = await currentRequest.run({ requestId: req.id, log: req.log }, () => yoga.handleNodeRequestAndResponse(req, reply, { req, reply }));
+      for (const [key, value] of response.headers) reply.header(key, value);
       reply.status(response.status);
-      reply.send(response.body);
-      return reply;
+      if (!response.headers.get('content-type')?.startsWith('text/html')) return reply.send(response.body);
+      const graphiql = await response.text();
+      return reply.header('content-security-policy', graphiqlContentSecurityPolicy(graphiql)).send(graphiql);
     },
   });
 
@@ -137,14 +209,17 @@ export function mountGraphQL(app: FastifyInstance, deps: { config: Config; db: D
           await authenticate(db.fork(), typeof authorization === 'string' ? authorization : undefined);
           ctx.extra.authorization = authorization as string;
           return true;
-        } catch {
+        } catch (error) {
+          // 1013 Try Again Later: graphql-ws clients retry it, where 4403 would stop them for good.
+          if (isDatabaseUnavailable(error)) ctx.extra.socket.close(1013, 'Database unavailable; try again later');
           return false; // graphql-ws closes with 4403 Forbidden
         }
       },
       execute: (args: ExecutionArgs) => (args.rootValue as { execute: (a: ExecutionArgs) => unknown }).execute(args) as never,
       subscribe: (args: ExecutionArgs) => (args.rootValue as { subscribe: (a: ExecutionArgs) => unknown }).subscribe(args) as never,
       onSubscribe: async (ctx, _id, params) => {
-        const enveloped = yoga.getEnveloped({ authorization: ctx.extra.authorization, requestId: randomUUID(), params });
+        const requestId = randomUUID();
+        const enveloped = yoga.getEnveloped({ authorization: ctx.extra.authorization, requestId, params });
         const document = enveloped.parse(params.query);
         const errors = enveloped.validate(enveloped.schema, document);
         if (errors.length) return errors;
@@ -161,7 +236,7 @@ export function mountGraphQL(app: FastifyInstance, deps: { config: Config; db: D
           operationName: params.operationName,
           document,
           variableValues: params.variables,
-          contextValue: await contextFor(ctx.extra.authorization, randomUUID(), params.query),
+          contextValue: await contextFor(ctx.extra.authorization, requestId, params.query),
           rootValue: { execute: enveloped.execute, subscribe: enveloped.subscribe },
         };
       },

@@ -1,6 +1,9 @@
-import type { FastifyError } from 'fastify';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { Socket } from 'node:net';
+import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import { DomainError, type FieldError, ValidationError } from '../domain/errors.js';
+import { isDatabaseUnavailable } from './database-errors.js';
 
 /** An error as the HTTP layer answers it, before it is put into one of the two wire shapes. */
 export interface HttpProblem {
@@ -28,9 +31,21 @@ const FASTIFY_ERRORS: Record<string, [number, string, string]> = {
   FST_ERR_CTP_EMPTY_JSON_BODY: [400, 'malformed_json', 'The body is empty but Content-Type says application/json'],
   FST_ERR_CTP_INVALID_JSON_BODY: [400, 'malformed_json', 'The body is not valid JSON'],
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, 'bad_request', 'Content-Length does not match the body'],
+  // The router's (frameworkErrors): the URL itself is never echoed back.
+  FST_ERR_BAD_URL: [400, 'malformed_url', 'The path is not valid percent-encoded UTF-8'],
+  FST_ERR_MAX_PARAM_LENGTH: [404, 'not_found', 'No resource has an id that long'],
 };
 
 export function toProblem(error: unknown): HttpProblem {
+  if (isDatabaseUnavailable(error)) {
+    return {
+      status: 503,
+      code: 'database_unavailable',
+      title: 'Service Unavailable',
+      detail: 'The database cannot be reached right now; nothing was changed unless a retry with the same Idempotency-Key says otherwise. Retry shortly',
+      errors: [],
+    };
+  }
   if (error instanceof DomainError) {
     const [status, title] = STATUS_OF_KIND[error.kind] ?? [400, 'Bad Request'];
     return { status, title, code: error.code, detail: error.message, errors: error instanceof ValidationError ? error.fieldErrors : [] };
@@ -42,9 +57,21 @@ export function toProblem(error: unknown): HttpProblem {
     return { status: 400, code: 'malformed_json', title: 'Bad Request', detail: 'The body is not valid JSON', errors: [] };
   }
   if (fastifyError.statusCode && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {
-    return { status: fastifyError.statusCode, code: 'bad_request', title: STATUS_CODES[fastifyError.statusCode] ?? 'Bad Request', detail: fastifyError.message ?? 'Bad request', errors: [] };
+    return {
+      status: fastifyError.statusCode,
+      code: 'bad_request',
+      title: STATUS_CODES[fastifyError.statusCode] ?? 'Bad Request',
+      detail: fastifyError.message ?? 'Bad request',
+      errors: [],
+    };
   }
-  return { status: 500, code: 'internal_error', title: 'Internal Server Error', detail: 'An unexpected error occurred; quote the request_id to support', errors: [] };
+  return {
+    status: 500,
+    code: 'internal_error',
+    title: 'Internal Server Error',
+    detail: 'An unexpected error occurred; quote the request_id to support',
+    errors: [],
+  };
 }
 
 /** RFC 9457 problem details, for /v0 and /auth. */
@@ -64,15 +91,27 @@ export function problemJson(problem: HttpProblem, requestId: string) {
 function encryptusCode(problem: HttpProblem): string {
   if (problem.code === 'duplicate' || problem.status === 409) return 'EN-STATE-004';
   switch (problem.status) {
-    case 400: return 'EN-DATA-009';
-    case 401: return 'EN-AUTH-001';
-    case 403: return 'EN-AUTH-003';
-    case 404: return 'EN-DATA-004';
-    case 413: return 'EN-DATA-013';
-    case 415: return 'EN-DATA-015';
-    case 422: return 'EN-STATE-022';
-    case 429: return 'EN-RATE-429';
-    default: return 'EN-SYS-500';
+    case 400:
+      return 'EN-DATA-009';
+    case 401:
+      return 'EN-AUTH-001';
+    case 403:
+      return 'EN-AUTH-003';
+    case 404:
+      return 'EN-DATA-004';
+    case 413:
+      return 'EN-DATA-013';
+    case 415:
+      return 'EN-DATA-015';
+    case 422:
+      return 'EN-STATE-022';
+    case 429:
+      return 'EN-RATE-429';
+    case 503:
+      return 'EN-SYS-503';
+    // Other client errors follow the pattern of 404, 413 and 415: EN-DATA-0xx (408 → EN-DATA-008).
+    default:
+      return problem.status < 500 ? `EN-DATA-${String(problem.status - 400).padStart(3, '0')}` : 'EN-SYS-500';
   }
 }
 
@@ -98,3 +137,66 @@ export const encryptusSuccess = (status: number, message: string, data: unknown)
   message,
   data,
 });
+
+/**
+ * The three answer shapes, by path prefix. Duplicate slashes are folded first, as the router
+ * folds them (`//v1/partners/accountInfo` is `/v1/partners/accountInfo`).
+ */
+export type ErrorShape = 'problem' | 'encryptus' | 'graphql';
+
+export const routePath = (url: string) => url.split('?')[0]!.replace(/\/{2,}/g, '/');
+
+export function shapeOf(url: string): ErrorShape {
+  const path = routePath(url);
+  if (path.startsWith('/v1/') || path.startsWith('/auth/')) return 'encryptus';
+  if (path === '/graphql' || path.startsWith('/graphql/')) return 'graphql';
+  return 'problem';
+}
+
+/** GraphQL over HTTP: a request the server could not read still gets `{ errors }`, with a code. */
+export function graphqlErrors(problem: HttpProblem, requestId: string) {
+  const code = problem.code.toUpperCase();
+  return { errors: [{ message: problem.detail, extensions: { code, requestId, ...(problem.errors.length ? { fieldErrors: problem.errors } : {}) } }] };
+}
+
+/** Sends a problem in the shape of the request's prefix. */
+export function replyWithProblem(request: FastifyRequest, reply: FastifyReply, problem: HttpProblem) {
+  const shape = shapeOf(request.url);
+  if (shape === 'encryptus') {
+    const envelope = encryptusEnvelope(problem, request.id);
+    return reply.code(envelope.status).type('application/json').send(envelope.body);
+  }
+  if (shape === 'graphql') return reply.code(problem.status).type('application/json').send(graphqlErrors(problem, request.id));
+  return reply.code(problem.status).type('application/problem+json').send(problemJson(problem, request.id));
+}
+
+/**
+ * Node's HTTP parser refused the request (a control character in a header, headers over 16 KiB):
+ * Fastify never sees it, so the answer is written to the socket here, in the shape of the path
+ * when the request line could be read.
+ */
+export function answerClientError(error: Error & { code?: string; rawPacket?: unknown }, socket: Socket) {
+  if (error.code === 'ECONNRESET' || socket.destroyed || !socket.writable) return void socket.destroy();
+  const [status, code, detail]: [number, string, string] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'headers_too_large', 'The request headers are larger than 16 KiB']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'request_timeout', 'The request took too long to arrive']
+        : [400, 'malformed_request', 'The request is not valid HTTP (a header holds a refused character?)'];
+  const problem: HttpProblem = { status, code, title: STATUS_CODES[status]!, detail, errors: [] };
+  const requestId = randomUUID();
+  const packet = Buffer.isBuffer(error.rawPacket) ? error.rawPacket.toString('latin1') : '';
+  const target = /^[A-Z]+ (\S+)/.exec(packet)?.[1] ?? '/'; // the packet may end inside a long URL
+  const shape = shapeOf(target);
+  const [type, body] =
+    shape === 'encryptus'
+      ? ['application/json', encryptusEnvelope(problem, requestId).body]
+      : shape === 'graphql'
+        ? ['application/json', graphqlErrors(problem, requestId)]
+        : ['application/problem+json', problemJson(problem, requestId)];
+  const text = JSON.stringify(body);
+  socket.end(
+    `HTTP/1.1 ${status} ${problem.title}\r\nContent-Type: ${type}\r\nContent-Length: ${Buffer.byteLength(text)}\r\n` +
+      `X-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${text}`,
+  );
+}

@@ -1,46 +1,54 @@
 import cors from '@fastify/cors';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import type { Config } from '../config.js';
-import { customerRoutes } from '../modules/customers/rest.js';
-import { kycPageRoutes } from '../modules/customers/kyc-page.js';
-import { kycImportRoutes } from '../modules/kyc-import/rest.js';
-import { kybRoutes } from '../modules/kyb/rest.js';
-import { bankAccountRoutes } from '../modules/bank-accounts/rest.js';
-import { virtualAccountRoutes } from '../modules/virtual-accounts/rest.js';
-import { transferRoutes } from '../modules/transfers/rest.js';
-import { docsRoutes } from '../modules/docs/rest.js';
-import { partnerRoutes } from '../modules/partners/rest.js';
 import type { Services } from '../services.js';
-import { authenticate } from './auth.js';
+import type { Authenticate } from './auth.js';
+import type { Feature } from './feature.js';
+import type { GraphQLSchema } from 'graphql';
 import type { Database } from './db.js';
 import { mountGraphQL } from './graphql-server.js';
-import { encryptusEnvelope, problemJson, toProblem } from './http-errors.js';
+import { answerClientError, replyWithProblem, routePath, toProblem } from './http-errors.js';
+import { registerRequestInput } from './request-input.js';
 import type { Logger } from './logging.js';
-import { eventRoutes } from '../modules/events/rest.js';
-import { webhookRoutes } from '../modules/webhooks/rest.js';
 import { type Metrics, metricsRoutes } from './metrics.js';
 import { registerRateLimit } from './rate-limit.js';
+import { registerSecurityHeaders } from './security-headers.js';
+import { DATABASE_RETRY_AFTER_SECONDS } from './database-errors.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 /** Routes that need an API key; /graphql authenticates in its own context. */
-const AUTHENTICATED_PREFIXES = ['/v0/', '/v1/', '/v1//', '/auth/'];
-
-// /auth/importKYC comes from Encryptus too, so it answers in their envelope (issue 3; README "KYC and KYB").
-const isEncryptus = (request: FastifyRequest) => request.url.startsWith('/v1/') || request.url.startsWith('/auth/');
+const AUTHENTICATED_PREFIXES = ['/v0/', '/v1/', '/auth/'];
 
 export interface HttpApp {
   app: FastifyInstance;
   close(): Promise<void>;
 }
 
-export async function buildHttpApp(deps: { config: Config; db: Database; services: Services; logger: Logger; metrics: Metrics }): Promise<HttpApp> {
-  const { config, db, services, logger, metrics } = deps;
+export interface HttpDeps {
+  config: Config;
+  db: Database;
+  services: Services;
+  logger: Logger;
+  metrics: Metrics;
+  /** Resolves the API key of a request (the partners module's keys, handed in by the composition root). */
+  authenticate: Authenticate;
+  /** The features whose routes this server answers. */
+  features: readonly Feature<Services>[];
+  /** The GraphQL schema served at /graphql. */
+  schema: GraphQLSchema;
+}
+
+export async function buildHttpApp(deps: HttpDeps): Promise<HttpApp> {
+  const { config, db, services, logger, metrics, authenticate } = deps;
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
     bodyLimit: config.BODY_LIMIT_BYTES,
     // The spec writes some /v1 paths with a double slash; both spellings must route.
     routerOptions: { ignoreDuplicateSlashes: true },
+    // The router's and Node's own refusals (bad percent-encoding, over-long ids, unparsable HTTP) in our shapes.
+    frameworkErrors: (error, request, reply) => replyWithProblem(request, reply.header('x-request-id', request.id), toProblem(error)),
+    clientErrorHandler: answerClientError,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
@@ -49,46 +57,47 @@ export async function buildHttpApp(deps: { config: Config; db: Database; service
 
   await app.register(cors, {
     origin: config.isProduction ? config.CORS_ORIGINS : true,
+    // An OPTIONS that is not a real preflight gets the plain 204 too, not the plugin's own text/plain 400.
+    strictPreflight: false,
     exposedHeaders: ['x-request-id', 'idempotent-replayed', 'retry-after', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset'],
   });
+  // Before every hook that can refuse a request, so refusals carry them too.
+  await registerSecurityHeaders(app, config);
 
-  // JSON only: Fastify's built-in text/plain parser would hand a string to the validators (415 is clearer).
-  app.removeContentTypeParser('text/plain');
-  // A POST without a body (cancel, simulate) may still say Content-Type: application/json.
-  const parseJson = app.getDefaultJsonParser('error', 'error');
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) =>
-    body === '' ? done(null, undefined) : parseJson(request, body as string, done),
-  );
+  registerRequestInput(app);
 
   app.decorateRequest('em', null as never);
   app.decorateRequest('actor', null);
+  // One EntityManager per request, shared by the rate limiter, authentication, the routes and GraphQL.
+  app.addHook('onRequest', async (request) => {
+    request.em = db.fork();
+  });
   // Before authentication, so floods with bad keys are limited too; it leaves the resolved key on request.actor.
-  await registerRateLimit(app, { config, db, logger, metrics });
+  await registerRateLimit(app, { config, db, logger, metrics, authenticate });
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
-    request.em = db.fork();
-    if (AUTHENTICATED_PREFIXES.some((p) => request.url.startsWith(p))) {
+    // routePath folds duplicate slashes as the router does: //v0/… is /v0/… and needs the key too.
+    if (AUTHENTICATED_PREFIXES.some((p) => routePath(request.url).startsWith(p))) {
       request.actor ??= await authenticate(request.em, request.headers.authorization);
     }
   });
 
   app.setErrorHandler((error, request, reply) => {
     const problem = toProblem(error);
-    if (problem.status >= 500) request.log.error({ err: error }, 'unexpected error');
-    if (isEncryptus(request)) {
-      const envelope = encryptusEnvelope(problem, request.id);
-      return reply.code(envelope.status).type('application/json').send(envelope.body);
-    }
-    return reply.code(problem.status).type('application/problem+json').send(problemJson(problem, request.id));
+    // Only our own failures are errors; a client's mistake is information, with its code for support
+    // (not its detail, which may quote the client's input).
+    if (problem.code === 'database_unavailable') {
+      // An outage, not a bug: one short line per request, and the client is told when to retry.
+      request.log.warn({ code: problem.code, reason: error instanceof Error ? error.message : String(error) }, 'database unavailable');
+      reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
+    } else if (problem.status >= 500) request.log.error({ err: error }, 'unexpected error');
+    else request.log.info({ code: problem.code, status: problem.status }, 'client error');
+    return replyWithProblem(request, reply, problem);
   });
   app.setNotFoundHandler((request, reply) => {
-    const problem = { status: 404, code: 'route_not_found', title: 'Not Found', detail: `No route ${request.method} ${request.url.split('?')[0]}`, errors: [] };
-    if (isEncryptus(request)) {
-      const envelope = encryptusEnvelope(problem, request.id);
-      return reply.code(envelope.status).send(envelope.body);
-    }
-    return reply.code(404).type('application/problem+json').send(problemJson(problem, request.id));
+    // The path is not echoed: it may be kilobytes of whatever the client sent.
+    const problem = { status: 404, code: 'route_not_found', title: 'Not Found', detail: `No ${request.method} endpoint at this path; see /docs`, errors: [] };
+    return replyWithProblem(request, reply, problem);
   });
 
   app.get('/healthz', async () => ({ status: 'ok' }));
@@ -98,17 +107,7 @@ export async function buildHttpApp(deps: { config: Config; db: Database; service
   });
   metricsRoutes(app, metrics, config);
 
-  await docsRoutes(app);
-  customerRoutes(app, services);
-  kycPageRoutes(app, services);
-  kycImportRoutes(app, services);
-  kybRoutes(app, services);
-  bankAccountRoutes(app, services);
-  virtualAccountRoutes(app, services);
-  transferRoutes(app, services);
-  partnerRoutes(app, services);
-  webhookRoutes(app, services);
-  eventRoutes(app, services);
+  for (const feature of deps.features) await feature.routes?.(app, services);
   const graphql = mountGraphQL(app, deps);
 
   return {

@@ -3,6 +3,8 @@ import type { Job } from './jobs.js';
 import { createHash, randomUUID } from 'node:crypto';
 import type { Actor } from '../domain/environment.js';
 import { ConflictError, UnprocessableError, ValidationError, fieldError } from '../domain/errors.js';
+import { isDatabaseUnavailable } from './database-errors.js';
+import { isAcceptableText, refusedTextError } from '../domain/validation.js';
 
 /** What a use case answered: stored under the key and replayed on a repeat. */
 export interface IdempotentResponse {
@@ -26,14 +28,35 @@ export function fingerprint(operation: string, input: unknown): string {
   return createHash('sha256').update(operation).update('\0').update(stableJson(input)).digest('hex');
 }
 
+/** Text written as is between the values stableJson visits. */
+class Token {
+  constructor(readonly text: string) {}
+}
+
+/**
+ * JSON with object keys sorted, so key order does not change the fingerprint. Iterative: a body
+ * nested thousands deep must not exhaust the stack (the HTTP layer bounds depth too; GraphQL JSON
+ * arguments arrive without that bound).
+ */
 function stableJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
-    entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableJson(v)}`).join(',')}}`;
+  const out: string[] = [];
+  const pending: unknown[] = [value];
+  while (pending.length) {
+    const item = pending.pop();
+    if (item instanceof Token) out.push(item.text);
+    else if (Array.isArray(item)) pending.push(new Token(']'), ...joined(item.map((v) => [v])), new Token('['));
+    else if (item && typeof item === 'object') {
+      const entries = Object.entries(item as Record<string, unknown>).filter(([, v]) => v !== undefined);
+      entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+      pending.push(new Token('}'), ...joined(entries.map(([k, v]) => [new Token(`${JSON.stringify(k)}:`), v])), new Token('{'));
+    } else out.push(JSON.stringify(item) ?? 'null');
   }
-  return JSON.stringify(value) ?? 'null';
+  return out.join('');
+}
+
+/** Parts separated by commas, in reverse order for a stack. */
+function joined(parts: unknown[][]): unknown[] {
+  return parts.flatMap((part, i) => (i === 0 ? part : [new Token(','), ...part])).reverse();
 }
 
 export function checkIdempotencyKey(key: string | undefined, required: boolean): string | undefined {
@@ -51,6 +74,7 @@ export function checkIdempotencyKey(key: string | undefined, required: boolean):
       'The Idempotency-Key is too long',
     );
   }
+  if (!isAcceptableText(key)) throw new ValidationError([refusedTextError('/headers/idempotency-key')], 'The Idempotency-Key holds refused characters');
   return key;
 }
 
@@ -90,10 +114,7 @@ export async function runIdempotently<T>(
     );
     if (!stored) continue; // the first request failed and released the key meanwhile: try to claim it again
     if (stored.fingerprint !== request.fingerprint) {
-      throw new UnprocessableError(
-        'idempotency_key_reused',
-        'This Idempotency-Key was already used with a different request; use a new key for a new request',
-      );
+      throw new UnprocessableError('idempotency_key_reused', 'This Idempotency-Key was already used with a different request; use a new key for a new request');
     }
     if (stored.state === 'in_progress') {
       throw new ConflictError('idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed; retry later');
@@ -122,12 +143,30 @@ async function runClaimed<T>(
       return { ...response, replayed: false };
     });
   } catch (error) {
-    await em.execute(
-      `delete from idempotency_keys where partner_id = ? and environment = ? and key = ? and state = 'in_progress' and claim_token = ?`,
-      [...scope, claim],
-    );
+    const release = () =>
+      em.execute(`delete from idempotency_keys where partner_id = ? and environment = ? and key = ? and state = 'in_progress' and claim_token = ?`, [
+        ...scope,
+        claim,
+      ]);
+    // In an outage the release fails too; keep trying in the background so the client's retry with the
+    // same key runs once the database is back instead of answering idempotency_key_in_use for minutes.
+    await release().catch((releaseError) => {
+      if (!isDatabaseUnavailable(releaseError)) throw releaseError;
+      retryInBackground(release);
+    });
     throw error;
   }
+}
+
+const RELEASE_RETRY_MS = 500;
+const RELEASE_RETRY_FOR_MS = 60_000;
+
+function retryInBackground(release: () => Promise<unknown>, since = Date.now()) {
+  setTimeout(() => {
+    release().catch(() => {
+      if (Date.now() - since < RELEASE_RETRY_FOR_MS) retryInBackground(release, since);
+    });
+  }, RELEASE_RETRY_MS).unref();
 }
 
 const keyTakenOver = () =>

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/sql';
 import type { Database } from './db.js';
 import type { Logger } from './logging.js';
+import { failureLevel } from './database-errors.js';
 
 /**
  * Background work kept in PostgreSQL itself (DESIGN §8): a job claims its rows with
@@ -35,7 +36,7 @@ export function startJobRunner(deps: { db: Database; logger: Logger; intervalMs:
         if (handled > 0) logger.debug({ job: job.name, handled }, 'job batch done');
         if (handled < job.batchSize) return;
       } catch (error) {
-        logger.error({ err: error, job: job.name }, 'job failed; retrying on the next tick');
+        logger[failureLevel(error)]({ err: error, job: job.name }, 'job failed; retrying on the next tick');
         return;
       }
     }

@@ -34,13 +34,16 @@ function serializeError(error: Error) {
 }
 
 export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
-  return pino({
-    level,
-    serializers: { err: serializeError },
-    redact: {
-      paths: [...SECRET_FIELDS, ...SECRET_FIELDS.map((f) => `*.${f}`), ...SECRET_FIELDS.map((f) => `*.*.${f}`), 'req.headers.authorization'],
-      censor: '[redacted]',
+  return pino(
+    {
+      level,
+      serializers: { err: serializeError },
+      redact: {
+        paths: [...SECRET_FIELDS, ...SECRET_FIELDS.map((f) => `*.${f}`), ...SECRET_FIELDS.map((f) => `*.*.${f}`), 'req.headers.authorization'],
+        censor: '[redacted]',
+      },
     },
-  }, destination);
+    destination,
+  );
 }
 export type { Logger };

@@ -136,7 +136,7 @@ export function metricsRoutes(app: FastifyInstance, metrics: Metrics, config: Pi
         return reply.code(401).header('www-authenticate', 'Bearer').type('text/plain').send('metrics token required\n');
       }
     }
-    const text = (await processMetrics().metrics()) + '\n' + (await metrics.registry.metrics());
+    const text = `${await processMetrics().metrics()}\n${await metrics.registry.metrics()}`;
     return reply.type(metrics.registry.contentType).send(text);
   });
 }

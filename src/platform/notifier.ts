@@ -75,7 +75,7 @@ async function listenOnPostgres(url: string, announce: (cursor: string) => void,
   let retry: NodeJS.Timeout | undefined;
 
   async function connect() {
-    const next = new pg.Client({ connectionString: url, application_name: 'ramp-notifier' });
+    const next = new pg.Client({ connectionString: url, application_name: 'ramp-notifier', connectionTimeoutMillis: 5000, keepAlive: true });
     next.on('notification', (message) => message.payload && announce(message.payload));
     next.on('error', (error) => {
       logger.warn({ err: error }, 'event notification connection lost; reconnecting (the catch-up read covers the gap)');

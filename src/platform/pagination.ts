@@ -16,8 +16,7 @@ interface Positioned {
 }
 
 /** Opaque cursor of a row ordered by (created_at, id). */
-export const cursorOf = (row: Positioned) =>
-  Buffer.from(`${row.createdAt.toISOString()}|${row.id}`).toString('base64url');
+export const cursorOf = (row: Positioned) => Buffer.from(`${row.createdAt.toISOString()}|${row.id}`).toString('base64url');
 
 function decode(cursor: string, pointer: string): { createdAt: Date; id: string } {
   const [at, id] = Buffer.from(cursor, 'base64url').toString().split('|');

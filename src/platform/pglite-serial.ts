@@ -11,7 +11,10 @@ const locks = new WeakMap<PGliteDriver, Mutex>();
 const unlocks = new WeakMap<PGliteDriver, () => void>();
 const lockOf = (driver: PGliteDriver) => {
   let lock = locks.get(driver);
-  if (!lock) locks.set(driver, (lock = new Mutex()));
+  if (!lock) {
+    lock = new Mutex();
+    locks.set(driver, lock);
+  }
   return lock;
 };
 

@@ -4,7 +4,7 @@ import { Redis } from 'ioredis';
 import type { Config } from '../config.js';
 import type { Actor } from '../domain/environment.js';
 import { RateLimitedError } from '../domain/errors.js';
-import { authenticate } from './auth.js';
+import type { Authenticate } from './auth.js';
 import type { Database } from './db.js';
 import type { Logger } from './logging.js';
 import type { Metrics } from './metrics.js';
@@ -33,8 +33,11 @@ const pathOf = (request: FastifyRequest) => request.url.split('?')[0]!.replace(/
  * Runs before authentication, so unauthenticated floods are limited too; it resolves the caller's
  * key once and leaves it on `request.actor` for the authentication hook to reuse.
  */
-export async function registerRateLimit(app: FastifyInstance, deps: { config: RateLimitConfig; db: Database; logger: Logger; metrics?: Metrics }) {
-  const { config, db, logger, metrics } = deps;
+export async function registerRateLimit(
+  app: FastifyInstance,
+  deps: { config: RateLimitConfig; db: Database; logger: Logger; metrics?: Metrics; authenticate: Authenticate },
+) {
+  const { config, logger, metrics, authenticate } = deps;
   const max = rateLimitPerMinute(config);
   if (max === 0) return;
 
@@ -54,7 +57,7 @@ export async function registerRateLimit(app: FastifyInstance, deps: { config: Ra
 
   app.addHook('onRequest', async (request, reply) => {
     if (!LIMITED.test(pathOf(request))) return;
-    request.actor = await actorOf(db, request);
+    request.actor = await actorOf(authenticate, request);
     let outcome: Awaited<ReturnType<typeof check>>;
     try {
       outcome = await check(request);
@@ -80,10 +83,10 @@ export async function registerRateLimit(app: FastifyInstance, deps: { config: Ra
 }
 
 /** The caller's API key when the request carries a valid one; null otherwise (the auth hook answers 401 later). */
-async function actorOf(db: Database, request: FastifyRequest): Promise<Actor | null> {
+async function actorOf(authenticate: Authenticate, request: FastifyRequest): Promise<Actor | null> {
   if (!request.headers.authorization) return null;
   try {
-    return await authenticate(db.fork(), request.headers.authorization);
+    return await authenticate(request.em, request.headers.authorization);
   } catch {
     return null;
   }

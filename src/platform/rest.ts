@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Actor } from '../domain/environment.js';
-import { UnauthenticatedError } from '../domain/errors.js';
+import { type FieldError, UnauthenticatedError, ValidationError } from '../domain/errors.js';
+import { type PointerRenames, renamedPointer } from '../domain/validation.js';
 import { checkIdempotencyKey, fingerprint, type IdempotentResponse, runIdempotently } from './idempotency.js';
 import type { Scope } from './scope.js';
 import type { EntityManager } from '@mikro-orm/sql';
@@ -40,3 +41,30 @@ export async function replyIdempotently(
   if (outcome.replayed) reply.header('Idempotent-Replayed', 'true');
   return reply.code(outcome.status).send(outcome.body);
 }
+
+/** `taxNumber` → `tax_number`, `streetLine1` → `street_line_1`; array indexes stay as they are. */
+const snakeCaseOf = (segment: string) => segment.replace(/([a-z])(?=[A-Z0-9])/g, '$1_').toLowerCase();
+
+/**
+ * A domain pointer (into a use case's camelCase input) as a pointer into the spec's snake_case
+ * body: the longest prefix in `renamed` is replaced (where the body nests what the domain
+ * flattens, e.g. `/taxNumber` → `/identifying_information/tax_number`), every other segment is
+ * snake-cased.
+ */
+export function restPointerOf(pointer: string, renamed: PointerRenames = {}): string {
+  const [prefix, rest] = renamedPointer(pointer, renamed);
+  return prefix + rest.split('/').map(snakeCaseOf).join('/');
+}
+
+/** Runs a use case for a REST route, its ValidationError's pointers mapped into the body (see restPointerOf). */
+export async function withRestPointers<T>(work: Promise<T>, renamed: PointerRenames = {}): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    throw error instanceof ValidationError ? new ValidationError(restFieldErrors(error.fieldErrors, renamed), error.message, error.code) : error;
+  }
+}
+
+/** Domain field errors with their pointers mapped into the snake_case body. */
+export const restFieldErrors = (errors: readonly FieldError[], renamed: PointerRenames = {}): FieldError[] =>
+  errors.map((e) => ({ ...e, pointer: restPointerOf(e.pointer, renamed) }));

@@ -113,7 +113,7 @@ describe('EVM addresses (EIP-55)', () => {
         const corrupted = corrupt(address.slice(2), index, char);
         fc.pre(corrupted !== undefined && corrupted.toLowerCase() !== address.slice(2).toLowerCase());
         fc.pre(corrupted !== corrupted.toLowerCase() && corrupted !== corrupted.toUpperCase());
-        return !isValidAddress(net, '0x' + corrupted);
+        return !isValidAddress(net, `0x${corrupted}`);
       }),
       { seed: 20261122, numRuns: 500 },
     );
@@ -186,7 +186,7 @@ describe('transaction hashes', () => {
   it('accepts 64 hex without 0x on tron and refuses the 0x form', () => {
     expect(isValidTransactionHash('tron', tronHash)).toBe(true);
     expect(isValidTransactionHash('tron', evmHash)).toBe(false);
-    expect(isValidTransactionHash('tron', tronHash + '0')).toBe(false);
+    expect(isValidTransactionHash('tron', `${tronHash}0`)).toBe(false);
   });
 
   it('accepts a base58 64-byte signature on solana and refuses a 32-byte value or hex', () => {

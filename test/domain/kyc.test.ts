@@ -7,10 +7,18 @@ describe('the KYC transition table', () => {
     const allowed = KYC_STATUSES.flatMap((from) => KYC_STATUSES.filter((to) => kycPath(from, to)).map((to) => `${from}→${to}`));
     expect(allowed.sort()).toEqual(
       [
-        'not_started→pending', 'not_started→in_review', 'not_started→approved', 'not_started→rejected',
-        'pending→in_review', 'pending→approved', 'pending→rejected',
-        'in_review→approved', 'in_review→rejected',
-        'rejected→pending', 'rejected→in_review', 'rejected→approved',
+        'not_started→pending',
+        'not_started→in_review',
+        'not_started→approved',
+        'not_started→rejected',
+        'pending→in_review',
+        'pending→approved',
+        'pending→rejected',
+        'in_review→approved',
+        'in_review→rejected',
+        'rejected→pending',
+        'rejected→in_review',
+        'rejected→approved',
       ].sort(),
     );
     for (const from of KYC_STATUSES) {
@@ -35,10 +43,15 @@ describe('the KYC transition table', () => {
 });
 
 describe('KYB helpers', () => {
-  it.each([['2024-02-29', true], ['2023-02-29', false], ['2023-02-30', false], ['2023-04-31', false], ['2023-13-01', false], ['2023-1-01', false], ['2099-01-01', true]])(
-    'isCalendarDate(%s) is %s',
-    (value, expected) => expect(isCalendarDate(value)).toBe(expected),
-  );
+  it.each([
+    ['2024-02-29', true],
+    ['2023-02-29', false],
+    ['2023-02-30', false],
+    ['2023-04-31', false],
+    ['2023-13-01', false],
+    ['2023-1-01', false],
+    ['2099-01-01', true],
+  ])('isCalendarDate(%s) is %s', (value, expected) => expect(isCalendarDate(value)).toBe(expected));
 
   it('masks document numbers down to their last characters', () => {
     expect(maskDocumentNumber('N1234567')).toBe('…4567');

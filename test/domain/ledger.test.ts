@@ -63,7 +63,10 @@ describe('ledger postings', () => {
   it('leaves nothing in customer funds once a transfer is settled or refunded', () => {
     fc.assert(
       fc.property(lifecycle, (transactions) => {
-        const held = transactions.flat().filter((p) => p.account === 'customer_funds').reduce((sum, p) => sum.add(p.amount), new Decimal(0));
+        const held = transactions
+          .flat()
+          .filter((p) => p.account === 'customer_funds')
+          .reduce((sum, p) => sum.add(p.amount), new Decimal(0));
         expect(held.isZero()).toBe(true);
       }),
     );

@@ -2,7 +2,16 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { UnprocessableError, ValidationError } from '../../src/domain/errors.js';
 import { type Asset, Decimal, FIAT_CURRENCIES, NETWORKS, SCALE, TOKENS } from '../../src/domain/money.js';
-import { NETWORK_FEES_USD, type PricingPolicy, type QuoteRequest, parseAmount, parseAmounts, parseDeveloperFeePercent, priceQuote, sandboxRateSource } from '../../src/domain/pricing.js';
+import {
+  NETWORK_FEES_USD,
+  type PricingPolicy,
+  type QuoteRequest,
+  parseAmount,
+  parseAmounts,
+  parseDeveloperFeePercent,
+  priceQuote,
+  sandboxRateSource,
+} from '../../src/domain/pricing.js';
 
 const policy: PricingPolicy = { minUsd: new Decimal(1), maxUsd: new Decimal(1_000_000), networkFeesUsd: NETWORK_FEES_USD };
 const unit = (asset: Asset) => new Decimal(1).div(new Decimal(10).pow(SCALE[asset]));
@@ -124,7 +133,11 @@ describe('pricing (examples)', () => {
   });
 
   it('prices USDC and USDT at par with USD', () => {
-    const q = priceQuote(request({ source: 'usdc', destination: 'usd', network: 'solana', platformFeeBps: 0, developerFeePercent: new Decimal(0) }), rates, policy);
+    const q = priceQuote(
+      request({ source: 'usdc', destination: 'usd', network: 'solana', platformFeeBps: 0, developerFeePercent: new Decimal(0) }),
+      rates,
+      policy,
+    );
     expect(q.exchangeRate.toString()).toBe('1');
     expect(q.fees.network.toString()).toBe('0.02');
     expect(q.destinationAmount.toString()).toBe('99.98');
@@ -161,7 +174,9 @@ describe('pricing (examples)', () => {
     expect(parseAmount('10.12', 'eur', '/amount').toString()).toBe('10.12');
     expect(fieldErrorsOf(() => parseAmount('10.123', 'eur', '/amount'))).toEqual(['/amount too_many_decimals']);
     expect(fieldErrorsOf(() => parseAmount('x', 'usd', '/amount'))).toEqual(['/amount invalid_decimal']);
-    expect(fieldErrorsOf(() => parseAmounts({ destination_amount: '0' }, { source: 'eur', destination: 'usdc' }))).toEqual(['/destination_amount not_positive']);
+    expect(fieldErrorsOf(() => parseAmounts({ destination_amount: '0' }, { source: 'eur', destination: 'usdc' }))).toEqual([
+      '/destination_amount not_positive',
+    ]);
   });
 
   it('reads developer_fee_percent as a percentage of at most 100 with at most 8 places', () => {

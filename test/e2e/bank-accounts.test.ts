@@ -155,7 +155,9 @@ describe('POST /v0/customers/{customer_id}/external-accounts', () => {
   it('records external_account.created with the masked account, in the same transaction', async () => {
     const body = ibanBody();
     const res = await api.post(accountsOf(await newCustomer()), body, withKey());
-    const events = await t.sql<{ type: string; entity_type: string; payload: any }>('select type, entity_type, payload from events where entity_id = ?', [res.body.id]);
+    const events = await t.sql<{ type: string; entity_type: string; payload: any }>('select type, entity_type, payload from events where entity_id = ?', [
+      res.body.id,
+    ]);
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ type: 'external_account.created', entity_type: 'external_account' });
     expect(events[0]!.payload).toMatchObject({ id: res.body.id, iban: { bic: 'DEUTDEFF', iban_number: `…${body.iban.iban_number.slice(-4)}` } });
@@ -188,11 +190,26 @@ describe('POST /v0/customers/{customer_id}/external-accounts', () => {
     ['a US account number of 3 digits', '/us/account_number', 'invalid_account_number', { ...us, us: { ...us.us, account_number: '123' } }],
     ['a US account number of 18 digits', '/us/account_number', 'invalid_account_number', { ...us, us: { ...us.us, account_number: '1'.repeat(18) } }],
     ['a US account number with letters', '/us/account_number', 'invalid_account_number', { ...us, us: { ...us.us, account_number: '12345X' } }],
-    ['a wire account number with symbols', '/swift/account_number', 'invalid_account_number', { ...swift, swift: { ...swift.swift, account_number: '12#45678' } }],
-    ['a wire account number that is a broken IBAN', '/swift/account_number', 'invalid_account_number', { ...swift, swift: { ...swift.swift, account_number: 'DE88370400440532013000' } }],
+    [
+      'a wire account number with symbols',
+      '/swift/account_number',
+      'invalid_account_number',
+      { ...swift, swift: { ...swift.swift, account_number: '12#45678' } },
+    ],
+    [
+      'a wire account number that is a broken IBAN',
+      '/swift/account_number',
+      'invalid_account_number',
+      { ...swift, swift: { ...swift.swift, account_number: 'DE88370400440532013000' } },
+    ],
     ['a wire BIC that is not a BIC', '/swift/bic', 'invalid_bic', { ...swift, swift: { ...swift.swift, bic: 'HSBC' } }],
     ['a wire clearing code of symbols', '/swift/routing_number', 'invalid_routing_number', { ...swift, swift: { ...swift.swift, routing_number: '#' } }],
-    ['a wire to a US bank with a bad ABA number', '/swift/routing_number', 'invalid_routing_number', { ...swift, swift: { ...swift.swift, bic: 'CHASUS33', routing_number: '021000022' } }],
+    [
+      'a wire to a US bank with a bad ABA number',
+      '/swift/routing_number',
+      'invalid_routing_number',
+      { ...swift, swift: { ...swift.swift, bic: 'CHASUS33', routing_number: '021000022' } },
+    ],
     ['account_type iban without its iban object', '/iban', 'required', { ...iban, iban: undefined }],
     ['account_type iban with a us object', '/us', 'not_allowed', { ...iban, us: us.us }],
     ['an unknown field', '/nickname', 'unrecognized_keys', { ...iban, nickname: 'main' }],
@@ -342,7 +359,12 @@ describe('external accounts over GraphQL', () => {
       },
       key: key(),
     });
-    expect(res.body.data.addBankAccount.data).toMatchObject({ accountType: 'us', routingNumber: '021000021', usAccountType: 'savings', accountNumberMasked: '…6789' });
+    expect(res.body.data.addBankAccount.data).toMatchObject({
+      accountType: 'us',
+      routingNumber: '021000021',
+      usAccountType: 'savings',
+      accountNumberMasked: '…6789',
+    });
   });
 
   it('returns typed validation errors with GraphQL field paths', async () => {

@@ -132,9 +132,18 @@ describe('customers over GraphQL', () => {
 
   it('reads over GraphQL a customer created over REST', async () => {
     const created = await api.post('/v0/customers', { email: email(), type: 'individual', first_name: 'Kat', last_name: 'Johnson' });
-    const res = await api.graphql(`query($id: ID!) { customer(id: $id) { id email firstName lastName type kycs { subStatus } } }`, { id: created.body.customer_id });
+    const res = await api.graphql(`query($id: ID!) { customer(id: $id) { id email firstName lastName type kycs { subStatus } } }`, {
+      id: created.body.customer_id,
+    });
     expect(res.status).toBe(200);
-    expect(res.body.data.customer).toEqual({ id: created.body.customer_id, email: created.body.email, firstName: 'Kat', lastName: 'Johnson', type: 'individual', kycs: { subStatus: null } });
+    expect(res.body.data.customer).toEqual({
+      id: created.body.customer_id,
+      email: created.body.email,
+      firstName: 'Kat',
+      lastName: 'Johnson',
+      type: 'individual',
+      kycs: { subStatus: null },
+    });
   });
 
   it('creates a customer, and returns typed validation and conflict errors', async () => {
@@ -176,7 +185,10 @@ describe('customers over GraphQL', () => {
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) {
       const type = i % 2 ? 'corporate' : 'individual';
-      const body = type === 'corporate' ? { email: `page${i}@example.com`, type, company_name: `C${i}` } : { email: `page${i}@example.com`, type, first_name: 'F', last_name: `L${i}` };
+      const body =
+        type === 'corporate'
+          ? { email: `page${i}@example.com`, type, company_name: `C${i}` }
+          : { email: `page${i}@example.com`, type, first_name: 'F', last_name: `L${i}` };
       ids.push((await own.post('/v0/customers', body)).body.customer_id);
     }
     const PAGE = `query($after: String, $type: CustomerType, $email: String) { customers(first: 2, after: $after, type: $type, email: $email) {

@@ -97,9 +97,7 @@ describe('Idempotency-Key', () => {
 
   it('creates exactly one customer from 20 concurrent identical requests with one key', async () => {
     const body = corporate('concurrent-key@example.com');
-    const responses = await Promise.all(
-      Array.from({ length: 20 }, () => api.post('/v0/customers', body, { 'idempotency-key': 'k-concurrent' })),
-    );
+    const responses = await Promise.all(Array.from({ length: 20 }, () => api.post('/v0/customers', body, { 'idempotency-key': 'k-concurrent' })));
     const created = responses.filter((r) => r.status === 201);
     expect(created.length).toBeGreaterThanOrEqual(1);
     expect(new Set(created.map((r) => r.body.customer_id)).size).toBe(1);

@@ -81,9 +81,7 @@ describe('business KYB import', () => {
     const rep = await api.post(`${BASE}/legalRepresentation`, director(email));
     expect(rep.status).toBe(201);
     expect(rep.body.data).toMatchObject({ complete: true, missingSections: [] });
-    expect(rep.body.data.legalRepresentatives).toEqual([
-      { ...director(email), userEmail: undefined, documentNo: '…4567', id: expect.any(String) },
-    ]);
+    expect(rep.body.data.legalRepresentatives).toEqual([{ ...director(email), userEmail: undefined, documentNo: '…4567', id: expect.any(String) }]);
   });
 
   it('reads the profile in GraphQL with its completeness, document numbers masked', async () => {
@@ -99,7 +97,10 @@ describe('business KYB import', () => {
     expect(profile).toMatchObject({ complete: true, missingSections: [] });
     expect(profile.address.countryCode).toBe('ARE');
     expect(profile.legalRepresentatives).toEqual([{ ...director(email, '…8877'), userEmail: undefined }]);
-    const [stored] = await t.sql<{ document_no: string; dob: unknown }>('select document_no, dob::text as dob from business_legal_representatives where customer_id = ?', [id]);
+    const [stored] = await t.sql<{ document_no: string; dob: unknown }>(
+      'select document_no, dob::text as dob from business_legal_representatives where customer_id = ?',
+      [id],
+    );
     expect(stored).toEqual({ document_no: 'ZX998877', dob: '1984-02-29' });
   });
 
@@ -112,7 +113,8 @@ describe('business KYB import', () => {
       address: null,
       legalRepresentatives: [],
     });
-    const person = (await api.post('/v0/customers', { email: `person${++n}@example.com`, type: 'individual', first_name: 'I', last_name: 'P' })).body.customer_id;
+    const person = (await api.post('/v0/customers', { email: `person${++n}@example.com`, type: 'individual', first_name: 'I', last_name: 'P' })).body
+      .customer_id;
     expect((await api.graphql(PROFILE, { id: person })).body.data.customer.businessProfile).toBeNull();
   });
 
@@ -146,7 +148,11 @@ describe('business KYB import', () => {
 
   it('accepts 2099-01-01 as the expiry of a document that never expires, and the other document types', async () => {
     const { email } = await corporate();
-    for (const [documentName, documentNo] of [['ID_CARD', 'ID-784-1984'], ['DRIVERS', 'D1234'], ['RESIDENCE', 'R 55 66']] as const) {
+    for (const [documentName, documentNo] of [
+      ['ID_CARD', 'ID-784-1984'],
+      ['DRIVERS', 'D1234'],
+      ['RESIDENCE', 'R 55 66'],
+    ] as const) {
       const res = await api.post(`${BASE}/legalRepresentation`, { ...director(email, documentNo), documentName, documentExpirationDate: '2099-01-01' });
       expect(res.status).toBe(201);
     }
@@ -193,7 +199,13 @@ describe('KYB validation: 400 EN-DATA-009 naming the failing field', () => {
     ['address', 'a non-Latin state', (e) => ({ ...address(e), state: '迪拜' }), '/state', 'not_latin'],
     ['address', 'an unknown country name', (e) => ({ ...address(e), country: 'Narnia' }), '/country', 'unknown_country'],
     ['address', 'a country code instead of a name', (e) => ({ ...address(e), country: 'ARE' }), '/country', 'unknown_country'],
-    ['legalRepresentation', 'another representation type', (e) => ({ ...director(e), legalRepresentationType: 'shareholder' }), '/legalRepresentationType', 'invalid_enum_value'],
+    [
+      'legalRepresentation',
+      'another representation type',
+      (e) => ({ ...director(e), legalRepresentationType: 'shareholder' }),
+      '/legalRepresentationType',
+      'invalid_enum_value',
+    ],
     ['legalRepresentation', 'missing firstName', (e) => ({ ...director(e), firstName: undefined }), '/firstName', 'required'],
     ['legalRepresentation', 'missing lastName', (e) => ({ ...director(e), lastName: undefined }), '/lastName', 'required'],
     ['legalRepresentation', 'a dob in the future', (e) => ({ ...director(e), dob: '2999-01-01' }), '/dob', 'date_not_in_past'],
@@ -202,8 +214,20 @@ describe('KYB validation: 400 EN-DATA-009 naming the failing field', () => {
     ['legalRepresentation', 'a 29 February of a common year', (e) => ({ ...director(e), dob: '1985-02-29' }), '/dob', 'invalid_date'],
     ['legalRepresentation', 'an unknown nationality', (e) => ({ ...director(e), nationality: 'UAE' }), '/nationality', 'invalid_country'],
     ['legalRepresentation', 'a documentNo with symbols', (e) => ({ ...director(e), documentNo: 'N12/34*' }), '/documentNo', 'invalid_regex'],
-    ['legalRepresentation', 'an expired document', (e) => ({ ...director(e), documentExpirationDate: '2020-01-01' }), '/documentExpirationDate', 'document_expired'],
-    ['legalRepresentation', 'an impossible expiry', (e) => ({ ...director(e), documentExpirationDate: '2099-02-30' }), '/documentExpirationDate', 'invalid_date'],
+    [
+      'legalRepresentation',
+      'an expired document',
+      (e) => ({ ...director(e), documentExpirationDate: '2020-01-01' }),
+      '/documentExpirationDate',
+      'document_expired',
+    ],
+    [
+      'legalRepresentation',
+      'an impossible expiry',
+      (e) => ({ ...director(e), documentExpirationDate: '2099-02-30' }),
+      '/documentExpirationDate',
+      'invalid_date',
+    ],
     ['legalRepresentation', 'a 2-letter issueCountry', (e) => ({ ...director(e), issueCountry: 'US' }), '/issueCountry', 'invalid_country'],
     ['legalRepresentation', 'an unknown documentName', (e) => ({ ...director(e), documentName: 'VISA' }), '/documentName', 'invalid_enum_value'],
     ['legalRepresentation', 'a lower-case documentName', (e) => ({ ...director(e), documentName: 'passport' }), '/documentName', 'invalid_enum_value'],
@@ -242,7 +266,11 @@ describe('KYB userEmail: one of the caller’s corporate customers in this envir
   it("does not let another partner import KYB for this partner's customer: it reads as unknown", async () => {
     const { id, email } = await corporate();
     const other = t.client(await t.keyFor('KYB Other Partner'));
-    for (const [path, body] of [['basic-details', basicDetails(email)], ['address', address(email)], ['legalRepresentation', director(email)]] as const) {
+    for (const [path, body] of [
+      ['basic-details', basicDetails(email)],
+      ['address', address(email)],
+      ['legalRepresentation', director(email)],
+    ] as const) {
       const res = await other.post(`${BASE}/${path}`, body);
       expect(res.status).toBe(400);
       expect(res.body.data.errors).toEqual([expect.objectContaining({ pointer: '/userEmail', code: 'unknown_customer' })]);
@@ -285,10 +313,18 @@ describe('KYB over GraphQL', () => {
     const ok = await api.graphql(SUBMIT, { input: basicDetails(email) });
     expect(ok.body.data.submitBusinessBasicDetails).toEqual({
       __typename: 'MutationSubmitBusinessBasicDetailsSuccess',
-      data: { complete: false, missingSections: ['address', 'legalRepresentation'], customer: { id }, basicDetails: { companyName: 'Falcon Trading FZ-LLC', type: 'limitedLiabilityCompany' } },
+      data: {
+        complete: false,
+        missingSections: ['address', 'legalRepresentation'],
+        customer: { id },
+        basicDetails: { companyName: 'Falcon Trading FZ-LLC', type: 'limitedLiabilityCompany' },
+      },
     });
     const bad = await api.graphql(SUBMIT, { input: { ...basicDetails(email), incorporatedOn: '2023-02-30' } });
-    expect(bad.body.data.submitBusinessBasicDetails).toMatchObject({ __typename: 'ValidationError', fieldErrors: [{ path: '/incorporatedOn', code: 'invalid_date' }] });
+    expect(bad.body.data.submitBusinessBasicDetails).toMatchObject({
+      __typename: 'ValidationError',
+      fieldErrors: [{ path: '/incorporatedOn', code: 'invalid_date' }],
+    });
     const rep = await api.graphql(REP, { input: director(email, 'GQL55443322') });
     expect(rep.body.data.submitBusinessLegalRepresentative.data.legalRepresentatives).toEqual([{ documentNo: '…3322' }]);
     const addr = await api.graphql(ADDRESS, { input: { ...address(email), streetEn: 'شارع' } });

@@ -16,8 +16,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const eventsOf = async (id: string) =>
-  (await t.sql<{ type: string }>('select type from events where entity_id = ? order by cursor', [id])).map((e) => e.type);
+const eventsOf = async (id: string) => (await t.sql<{ type: string }>('select type from events where entity_id = ? order by cursor', [id])).map((e) => e.type);
 
 describe('POST /auth/importKYC', () => {
   it('creates an approved individual customer from an approve_ token, 201 in the Encryptus envelope', async () => {
@@ -126,7 +125,10 @@ describe('POST /auth/importKYC', () => {
   it('keeps only a hash of the token', async () => {
     const token = `approve_${applicant()}`;
     const id = (await importKyc(token)).body.data.customer_id;
-    const rows = await t.sql<{ token_hash: string; provider: string; result: string }>('select token_hash, provider, result from kyc_imports where customer_id = ?', [id]);
+    const rows = await t.sql<{ token_hash: string; provider: string; result: string }>(
+      'select token_hash, provider, result from kyc_imports where customer_id = ?',
+      [id],
+    );
     expect(rows).toEqual([{ token_hash: expect.stringMatching(/^[0-9a-f]{64}$/), provider: 'sandbox', result: 'approved' }]);
     const dump = JSON.stringify(await t.sql('select * from kyc_imports')) + JSON.stringify(await t.sql('select * from customers'));
     expect(dump).not.toContain(token);
@@ -172,7 +174,10 @@ describe('POST /auth/importKYC', () => {
   });
 
   it('answers 415 EN-DATA-015 to a form-encoded body', async () => {
-    const res = await api.request('POST', '/auth/importKYC', { raw: 'providersharedtoken=approve_abcdef', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const res = await api.request('POST', '/auth/importKYC', {
+      raw: 'providersharedtoken=approve_abcdef',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(res.status).toBe(415);
     expect(res.body).toMatchObject({ success: false, code: 'EN-DATA-015' });
   });

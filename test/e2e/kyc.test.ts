@@ -26,7 +26,7 @@ const statusOf = async (id: string) => {
   return [...statuses][0];
 };
 const kycEvents = async (id: string) =>
-  (await t.sql<{ type: string; payload: any }>(`select type, payload from events where entity_id = ? and type = 'customer.kycs.updated' order by cursor`, [id]));
+  await t.sql<{ type: string; payload: any }>(`select type, payload from events where entity_id = ? and type = 'customer.kycs.updated' order by cursor`, [id]);
 
 const SUBMIT = `mutation($id: ID!) { simulateKycSubmission(customerId: $id) {
   __typename ... on Error { code message } ... on MutationSimulateKycSubmissionSuccess { data { kycs { status subStatus } } } } }`;
@@ -133,7 +133,10 @@ describe('KYC lifecycle', () => {
     const prod = t.client(await t.keyFor('Demo Partner', 'production'));
     const id = await newCustomer(prod);
     expect((await prod.graphql(SUBMIT, { id })).body.data.simulateKycSubmission).toMatchObject({ __typename: 'ForbiddenError', code: 'sandbox_only' });
-    expect((await prod.graphql(DECIDE, { id, d: 'APPROVED' })).body.data.simulateKycDecision).toMatchObject({ __typename: 'ForbiddenError', code: 'sandbox_only' });
+    expect((await prod.graphql(DECIDE, { id, d: 'APPROVED' })).body.data.simulateKycDecision).toMatchObject({
+      __typename: 'ForbiddenError',
+      code: 'sandbox_only',
+    });
   });
 
   it("answers NotFoundError for another partner's customer", async () => {
@@ -225,7 +228,12 @@ describe('the sandbox verification page', () => {
     const id = await newCustomer();
     const { token } = linkParts((await kycOf(id)).kyc_flow_link);
     const wrong = token.slice(0, -1) + (token.endsWith('A') ? 'B' : 'A');
-    for (const path of [`/sandbox/kyc/${id}`, `/sandbox/kyc/${id}?token=${wrong}`, `/sandbox/kyc/5b0f3c56-3c0e-4f7e-9d0e-1f2a3b4c5d6e?token=${token}`, `/sandbox/kyc/nope?token=${token}`]) {
+    for (const path of [
+      `/sandbox/kyc/${id}`,
+      `/sandbox/kyc/${id}?token=${wrong}`,
+      `/sandbox/kyc/5b0f3c56-3c0e-4f7e-9d0e-1f2a3b4c5d6e?token=${token}`,
+      `/sandbox/kyc/nope?token=${token}`,
+    ]) {
       const res = await fetch(t.url + path);
       expect(res.status).toBe(404);
       expect(await res.text()).toContain('This verification link is not valid');
@@ -266,7 +274,12 @@ describe('the sandbox verification page', () => {
 describe('logs', () => {
   it('never contain the page token, even at info level', async () => {
     const lines: string[] = [];
-    const sink = new Writable({ write: (chunk, _enc, done) => (lines.push(String(chunk)), done()) });
+    const sink = new Writable({
+      write: (chunk, _enc, done) => {
+        lines.push(String(chunk));
+        done();
+      },
+    });
     const database = await freshDatabaseEnv();
     const config = loadConfig({ NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...database.env });
     const ramp = await createRamp(config, { logger: pino({ level: 'info' }, sink) });
@@ -277,7 +290,16 @@ describe('logs', () => {
       const link = (await client.get(`/v0/customers/${id}`)).body.kycs.kyc_flow_link;
       const { path, token } = linkParts(link);
       expect((await fetch(link)).status).toBe(200);
-      expect((await fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `token=${token}&action=submit`, redirect: 'manual' })).status).toBe(303);
+      expect(
+        (
+          await fetch(`${base}${path}`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/x-www-form-urlencoded' },
+            body: `token=${token}&action=submit`,
+            redirect: 'manual',
+          })
+        ).status,
+      ).toBe(303);
       expect(lines.some((l) => l.includes('/v0/customers'))).toBe(true); // the API's requests are logged
       expect(lines.join('\n')).not.toContain(token);
     } finally {

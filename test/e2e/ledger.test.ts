@@ -1,13 +1,26 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient, TestRamp } from '../support/ramp.js';
-import { ageTransfer, createCustomer, ibanAccount, idempotencyKey, ledgerSums, offrampQuoteBody, onrampQuoteBody, txHash, useTransferFixture, wallet } from '../support/transfers.js';
+import {
+  ageTransfer,
+  createCustomer,
+  ibanAccount,
+  idempotencyKey,
+  ledgerSums,
+  offrampQuoteBody,
+  onrampQuoteBody,
+  txHash,
+  useTransferFixture,
+  wallet,
+} from '../support/transfers.js';
 
 const fixture = useTransferFixture({ platformFeeBps: 75 });
 let t: TestRamp;
 let api: ApiClient;
 let customerId: string;
-beforeAll(() => void ({ t, api, customerId } = fixture));
+beforeAll(() => {
+  ({ t, api, customerId } = fixture);
+});
 
 /** One thing a partner, the sandbox or the clock can do to a transfer. */
 type Operation =
@@ -19,7 +32,12 @@ const RAILS = { usd: 'wire', eur: 'sepa', aed: 'uaefts' } as const;
 const amountArb = fc.integer({ min: 500, max: 5_000_000 }).map((cents) => (cents / 100).toFixed(2));
 const feeArb = fc.constantFrom('0', '0.5', '1.25', '3');
 const operation: fc.Arbitrary<Operation> = fc.oneof(
-  fc.record({ kind: fc.constant('create_onramp' as const), currency: fc.constantFrom('usd' as const, 'eur' as const, 'aed' as const), amount: amountArb, fee: feeArb }),
+  fc.record({
+    kind: fc.constant('create_onramp' as const),
+    currency: fc.constantFrom('usd' as const, 'eur' as const, 'aed' as const),
+    amount: amountArb,
+    fee: feeArb,
+  }),
   fc.record({ kind: fc.constant('create_offramp' as const), token: fc.constantFrom('usdc' as const, 'usdt' as const), amount: amountArb, fee: feeArb }),
   fc.record({ kind: fc.constantFrom('deposit', 'complete', 'settle', 'fail', 'refund', 'cancel', 'expire') as fc.Arbitrary<'deposit'>, pick: fc.nat() }),
 );
@@ -31,14 +49,23 @@ interface Made {
 
 async function apply(op: Operation, made: Made[]): Promise<number> {
   if (op.kind === 'create_onramp') {
-    const quote = await api.post(`/v0/customers/${customerId}/onramp-transfer/quote`, onrampQuoteBody({ source_amount: op.amount, source_currency: op.currency, source_payment_rails: RAILS[op.currency], developer_fee_percent: op.fee }));
+    const quote = await api.post(
+      `/v0/customers/${customerId}/onramp-transfer/quote`,
+      onrampQuoteBody({ source_amount: op.amount, source_currency: op.currency, source_payment_rails: RAILS[op.currency], developer_fee_percent: op.fee }),
+    );
     if (quote.status !== 201) return quote.status;
     const res = await api.post(`/v0/customers/${customerId}/onramp-transfer/quote/${quote.body.quote_id}`, { destination_address: wallet() });
     made.push({ id: res.body.id, direction: 'onramp' });
     return res.status;
   }
   if (op.kind === 'create_offramp') {
-    const body = offrampQuoteBody({ source_amount: op.amount, source_token: op.token, developer_fee_percent: op.fee, destination_bank_account: ibanAccount(), transfer_purpose: 'travel' });
+    const body = offrampQuoteBody({
+      source_amount: op.amount,
+      source_token: op.token,
+      developer_fee_percent: op.fee,
+      destination_bank_account: ibanAccount(),
+      transfer_purpose: 'travel',
+    });
     const res = await api.post(`/v0/customers/${customerId}/offramp-transfer/quote`, body, idempotencyKey());
     if (res.status === 201) made.push({ id: res.body.transfer_id, direction: 'offramp' });
     return res.status;
@@ -50,7 +77,8 @@ async function apply(op: Operation, made: Made[]): Promise<number> {
     case 'deposit':
       return (await simulate('fiat_deposit')).status;
     case 'complete':
-      return (await api.post(`/v0/customers/${customerId}/offramp-transfer/${target.id}/complete`, { deposit_transaction_hash: txHash() }, idempotencyKey())).status;
+      return (await api.post(`/v0/customers/${customerId}/offramp-transfer/${target.id}/complete`, { deposit_transaction_hash: txHash() }, idempotencyKey()))
+        .status;
     case 'settle':
       return (await simulate('complete_transfer')).status;
     case 'fail':
@@ -101,7 +129,10 @@ describe('the database guards the ledger', () => {
     const quote = await api.post(`/v0/customers/${customerId}/onramp-transfer/quote`, onrampQuoteBody());
     const transfer = (await api.post(`/v0/customers/${customerId}/onramp-transfer/quote/${quote.body.quote_id}`, { destination_address: wallet() })).body;
     await api.post(`/v0/customers/${customerId}/onramp-transfer/simulate`, { action: 'fiat_deposit', transfer_id: transfer.id });
-    const [entry] = await t.sql<{ transaction_id: string; partner_id: string }>('select transaction_id, partner_id from ledger_entries where transfer_id = ? limit 1', [transfer.id]);
+    const [entry] = await t.sql<{ transaction_id: string; partner_id: string }>(
+      'select transaction_id, partner_id from ledger_entries where transfer_id = ? limit 1',
+      [transfer.id],
+    );
     return { transfer, entry: entry! };
   }
 
@@ -121,10 +152,10 @@ describe('the database guards the ledger', () => {
     await expect(t.sql('update ledger_entries set amount = amount * 2 where transfer_id = ?', [transfer.id])).rejects.toThrow(/append-only/);
     await expect(t.sql('delete from ledger_entries where transfer_id = ?', [transfer.id])).rejects.toThrow(/append-only/);
     await expect(
-      t.sql(`insert into ledger_transactions (id, partner_id, environment, transfer_id, movement, created_at) values (gen_random_uuid(), ?, 'sandbox', ?, 'deposit', now())`, [
-        entry.partner_id,
-        transfer.id,
-      ]),
+      t.sql(
+        `insert into ledger_transactions (id, partner_id, environment, transfer_id, movement, created_at) values (gen_random_uuid(), ?, 'sandbox', ?, 'deposit', now())`,
+        [entry.partner_id, transfer.id],
+      ),
     ).rejects.toThrow(/ledger_transactions_once/);
   });
 });
@@ -133,8 +164,16 @@ describe('accountInfo balances', () => {
   it('reports reserved fiat and crypto from the ledger, and crypto thresholds with no minimum', async () => {
     const partner = t.client(await t.keyFor('Ledger Balances'));
     const customer = await createCustomer(partner);
-    const quote = await partner.post(`/v0/customers/${customer}/offramp-transfer/quote`, offrampQuoteBody({ source_amount: '42.5', source_token: 'usdt', destination_bank_account: ibanAccount(), transfer_purpose: 'travel' }), idempotencyKey());
-    await partner.post(`/v0/customers/${customer}/offramp-transfer/${quote.body.transfer_id}/complete`, { deposit_transaction_hash: txHash() }, idempotencyKey());
+    const quote = await partner.post(
+      `/v0/customers/${customer}/offramp-transfer/quote`,
+      offrampQuoteBody({ source_amount: '42.5', source_token: 'usdt', destination_bank_account: ibanAccount(), transfer_purpose: 'travel' }),
+      idempotencyKey(),
+    );
+    await partner.post(
+      `/v0/customers/${customer}/offramp-transfer/${quote.body.transfer_id}/complete`,
+      { deposit_transaction_hash: txHash() },
+      idempotencyKey(),
+    );
     const { info } = (await partner.get('/v1/partners/accountInfo')).body;
     expect(info.reserved_crypto).toContainEqual({ coin: 'usdt', balance: '42.500000' });
     expect(info.reserved_crypto).toContainEqual({ coin: 'usdc', balance: '0.000000' });

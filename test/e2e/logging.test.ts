@@ -19,14 +19,15 @@ afterAll(() => t.close());
 
 describe('logs', () => {
   it('carry the request id and never the API key, even at trace level', async () => {
-    const res = await t.client(t.key).post(
-      '/v0/customers',
-      { email: 'logs@example.com', type: 'corporate', company_name: 'Logs' },
-      { 'x-request-id': 'req-logging-0001' },
-    );
+    const res = await t
+      .client(t.key)
+      .post('/v0/customers', { email: 'logs@example.com', type: 'corporate', company_name: 'Logs' }, { 'x-request-id': 'req-logging-0001' });
     expect(res.status).toBe(201);
     await t.client(t.key).graphql('{ customers { edges { node { id } } } }');
-    const lines = output.trim().split('\n').map((line) => JSON.parse(line));
+    const lines = output
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(lines.some((line) => line.reqId === 'req-logging-0001' || line.request_id === 'req-logging-0001')).toBe(true);
     expect(output).not.toContain(t.key);
     expect(output).not.toContain(t.key.slice(-32));
@@ -34,7 +35,15 @@ describe('logs', () => {
 
   it('redact secrets, bank and document numbers wherever they sit in a logged object', () => {
     let line = '';
-    const logger = createLogger('info', new Writable({ write: (c, _e, done) => ((line += c.toString()), done()) }));
+    const logger = createLogger(
+      'info',
+      new Writable({
+        write: (c, _e, done) => {
+          line += c.toString();
+          done();
+        },
+      }),
+    );
     logger.info({
       req: { headers: { authorization: 'Bearer rk_sandbox_secret' } },
       account: { iban: 'DE89370400440532013000', account_number: '123456789' },
@@ -48,10 +57,55 @@ describe('logs', () => {
   });
 });
 
+describe('client mistakes', () => {
+  it('are logged below error level, each line with the id of the request that made it', async () => {
+    const from = output.length;
+    const api = t.client(t.key);
+    const id = (n: number) => ({ 'x-request-id': `req-client-mistake-${n}` });
+    const graphql = (n: number, raw: string) => api.request('POST', '/graphql', { raw, headers: { ...id(n), 'content-type': 'application/json' } });
+    const query = (q: string) => JSON.stringify({ query: q });
+    const answers = [
+      await graphql(1, query('{ customers(first: -5) { edges { node { id } } } }')),
+      await graphql(2, query('{ customers(first: 100000) { edges { node { id } } } }')),
+      await graphql(3, query('{ customers(first: 5, after: "not-a-cursor") { edges { node { id } } } }')),
+      await graphql(4, query('{ transfers(first: 5, after: "bm90IGEgY3Vyc29y") { edges { node { id } } } }')),
+      await graphql(5, '{"query": "{ customers { edges'),
+      await graphql(7, query('{ node(id: "garbage") { id } }')),
+      await api.post('/v0/customers', { email: 'not-an-email', type: 'individual' }, id(8)),
+      await api.request('POST', '/v0/customers', { raw: '{"email":', headers: { ...id(9), 'content-type': 'application/json' } }),
+      await api.get('/v0/customers/not-a-uuid', id(10)),
+      await api.get('/v0/events?limit=-1', id(11)),
+    ];
+    for (const answer of answers) expect(answer.status < 500, JSON.stringify(answer.body)).toBe(true);
+
+    const lines = output
+      .slice(from)
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(lines.length).toBeGreaterThan(answers.length);
+    for (const line of lines) {
+      expect(line.level, JSON.stringify(line)).toBeLessThan(50);
+      expect(line.reqId, JSON.stringify(line)).toMatch(/^req-client-mistake-\d+$/);
+    }
+    // The GraphQL mistakes are logged with their code, like REST's.
+    expect(lines.some((line) => line.reqId === 'req-client-mistake-1' && line.code)).toBe(true);
+    expect(lines.some((line) => line.reqId === 'req-client-mistake-8' && line.code === 'validation_failed')).toBe(true);
+  });
+});
+
 describe('error logs', () => {
   it('keep the message of a database error but not its SQL values or failing row', () => {
     let line = '';
-    const logger = createLogger('info', new Writable({ write: (c, _e, done) => ((line += c.toString()), done()) }));
+    const logger = createLogger(
+      'info',
+      new Writable({
+        write: (c, _e, done) => {
+          line += c.toString();
+          done();
+        },
+      }),
+    );
     const error = Object.assign(new Error('insert failed'), {
       query: "insert into accounts (iban) values ('DE89370400440532013000')",
       params: ['DE89370400440532013000'],

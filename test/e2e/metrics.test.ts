@@ -22,10 +22,8 @@ function parse(text: string): Sample[] {
     });
 }
 
-const valueOf = (samples: Sample[], name: string, labels: Record<string, string> = {}) =>
-  samples
-    .filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v))
-    .reduce((sum, s) => sum + s.value, 0);
+const sampleValue = (samples: Sample[], name: string, labels: Record<string, string> = {}) =>
+  samples.filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v)).reduce((sum, s) => sum + s.value, 0);
 
 async function scrape(t: TestRamp, headers?: Record<string, string>) {
   const res = await apiClient(t.url, null).get('/metrics', headers);
@@ -63,12 +61,12 @@ describe('GET /metrics', () => {
 
     const res = await scrape(t);
     const get = { method: 'GET', route: '/v0/customers/:customer_id' };
-    expect(valueOf(res.samples, 'http_requests_total', { ...get, status_code: '200' })).toBe(2);
-    expect(valueOf(res.samples, 'http_requests_total', { ...get, status_code: '404' })).toBe(1);
-    expect(valueOf(res.samples, 'http_requests_total', { method: 'POST', route: '/v0/customers', status_code: '201' })).toBe(1);
-    expect(valueOf(res.samples, 'http_requests_total', { method: 'GET', route: 'unmatched', status_code: '404' })).toBe(1);
-    expect(valueOf(res.samples, 'http_request_duration_seconds_count', { ...get, status_code: '200' })).toBe(2);
-    expect(valueOf(res.samples, 'http_request_duration_seconds_bucket', { ...get, status_code: '200', le: '+Inf' })).toBe(2);
+    expect(sampleValue(res.samples, 'http_requests_total', { ...get, status_code: '200' })).toBe(2);
+    expect(sampleValue(res.samples, 'http_requests_total', { ...get, status_code: '404' })).toBe(1);
+    expect(sampleValue(res.samples, 'http_requests_total', { method: 'POST', route: '/v0/customers', status_code: '201' })).toBe(1);
+    expect(sampleValue(res.samples, 'http_requests_total', { method: 'GET', route: 'unmatched', status_code: '404' })).toBe(1);
+    expect(sampleValue(res.samples, 'http_request_duration_seconds_count', { ...get, status_code: '200' })).toBe(2);
+    expect(sampleValue(res.samples, 'http_request_duration_seconds_bucket', { ...get, status_code: '200', le: '+Inf' })).toBe(2);
     expect(res.body).not.toContain(id);
     expect(res.body).not.toContain('00000000-0000-4000-8000-000000000000');
     expect(res.body).not.toContain('no-such-thing');
@@ -83,10 +81,10 @@ describe('GET /metrics', () => {
     await api.graphql('query { __typename }');
 
     const { samples } = await scrape(t);
-    expect(valueOf(samples, 'graphql_operations_total', { operation_type: 'query', operation_name: 'Endpoints' })).toBe(2);
-    expect(valueOf(samples, 'graphql_operations_total', { operation_type: 'query', operation_name: 'anonymous' })).toBe(2);
-    expect(valueOf(samples, 'graphql_operations_total', { operation_type: 'mutation', operation_name: 'Register' })).toBe(1);
-    expect(valueOf(samples, 'http_requests_total', { method: 'POST', route: '/graphql', status_code: '200' })).toBe(5);
+    expect(sampleValue(samples, 'graphql_operations_total', { operation_type: 'query', operation_name: 'Endpoints' })).toBe(2);
+    expect(sampleValue(samples, 'graphql_operations_total', { operation_type: 'query', operation_name: 'anonymous' })).toBe(2);
+    expect(sampleValue(samples, 'graphql_operations_total', { operation_type: 'mutation', operation_name: 'Register' })).toBe(1);
+    expect(sampleValue(samples, 'http_requests_total', { method: 'POST', route: '/graphql', status_code: '200' })).toBe(5);
   });
 
   it('counts webhook delivery attempts that succeeded and that failed', async () => {
@@ -101,9 +99,9 @@ describe('GET /metrics', () => {
     await waitFor(() => ok.received.length >= 1 && failing.received.length >= 2, 10_000, 'one delivery and two failed attempts');
     const { samples } = await waitFor(async () => {
       const scraped = await scrape(t);
-      return valueOf(scraped.samples, 'webhook_delivery_attempts_total', { result: 'failed' }) >= 2 && scraped;
+      return sampleValue(scraped.samples, 'webhook_delivery_attempts_total', { result: 'failed' }) >= 2 && scraped;
     });
-    expect(valueOf(samples, 'webhook_delivery_attempts_total', { result: 'succeeded' })).toBe(1);
+    expect(sampleValue(samples, 'webhook_delivery_attempts_total', { result: 'succeeded' })).toBe(1);
     expect(samples.map((s) => s.name)).toEqual(expect.arrayContaining(['outbox_undispatched_events', 'outbox_oldest_undispatched_age_seconds']));
   });
 
@@ -111,8 +109,8 @@ describe('GET /metrics', () => {
     const other = await startRamp();
     try {
       const { samples } = await scrape(other);
-      expect(valueOf(samples, 'http_requests_total', { route: '/v0/customers/:customer_id' })).toBe(0);
-      expect(valueOf((await scrape(t)).samples, 'http_requests_total', { route: '/v0/customers/:customer_id' })).toBe(3);
+      expect(sampleValue(samples, 'http_requests_total', { route: '/v0/customers/:customer_id' })).toBe(0);
+      expect(sampleValue((await scrape(t)).samples, 'http_requests_total', { route: '/v0/customers/:customer_id' })).toBe(3);
     } finally {
       await other.close();
     }

@@ -2,13 +2,26 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sandboxAddress } from '../../src/domain/identifiers/chain.js';
 import type { ApiClient, TestRamp } from '../support/ramp.js';
-import { ageQuote, ageTransfer, createCustomer, ibanAccount, idempotencyKey, offrampQuoteBody, onrampQuoteBody, txHash, useTransferFixture, wallet } from '../support/transfers.js';
+import {
+  ageQuote,
+  ageTransfer,
+  createCustomer,
+  ibanAccount,
+  idempotencyKey,
+  offrampQuoteBody,
+  onrampQuoteBody,
+  txHash,
+  useTransferFixture,
+  wallet,
+} from '../support/transfers.js';
 
 const fixture = useTransferFixture({ platformFeeBps: 50 });
 let t: TestRamp;
 let api: ApiClient;
 let customerId: string;
-beforeAll(() => void ({ t, api, customerId } = fixture));
+beforeAll(() => {
+  ({ t, api, customerId } = fixture);
+});
 
 const path = (customer = customerId) => `/v0/customers/${customer}/offramp-transfer`;
 const withDestination = { destination_bank_account: ibanAccount(), transfer_purpose: 'personal_expenses' };
@@ -86,7 +99,10 @@ describe('POST /v0/customers/{customer_id}/offramp-transfer/quote', () => {
     const read = (await api.get(`${path()}/${q.transfer_id}`)).body;
     // The response that creates the transfer is the only one with the full numbers, as for POST …/quote/{quote_id}.
     expect(q.transfer.destination_bank_account.iban).toEqual({ bic: 'DEUTDEFFXXX', iban_number: 'DE89370400440532013000' });
-    expect(read).toEqual({ ...q.transfer, destination_bank_account: { ...q.transfer.destination_bank_account, iban: { bic: 'DEUTDEFFXXX', iban_number: '…3000' } } });
+    expect(read).toEqual({
+      ...q.transfer,
+      destination_bank_account: { ...q.transfer.destination_bank_account, iban: { bic: 'DEUTDEFFXXX', iban_number: '…3000' } },
+    });
   });
 
   it('replays the quote response with its transfer byte for byte for the same Idempotency-Key', async () => {
@@ -120,13 +136,46 @@ describe('POST /v0/customers/{customer_id}/offramp-transfer/quote', () => {
   it.each([
     ['a destination without a purpose', { destination_bank_account: ibanAccount() }, '/transfer_purpose', 'required'],
     ['a purpose without a destination', { transfer_purpose: 'charity' }, '/destination_external_account_id', 'required'],
-    ['two destinations', { ...withDestination, destination_external_account_id: '00000000-0000-4000-8000-000000000000' }, '/destination_bank_account', 'mutually_exclusive'],
+    [
+      'two destinations',
+      { ...withDestination, destination_external_account_id: '00000000-0000-4000-8000-000000000000' },
+      '/destination_bank_account',
+      'mutually_exclusive',
+    ],
     ['a purpose outside Align’s list', { ...withDestination, transfer_purpose: 'gambling' }, '/transfer_purpose', 'invalid_enum_value'],
-    ['an account with a bad IBAN', { ...withDestination, destination_bank_account: ibanAccount({ iban: { bic: 'DEUTDEFFXXX', iban_number: 'DE88370400440532013000' } }) }, '/destination_bank_account/iban/iban_number', 'invalid_iban'],
-    ['an IBAN whose BIC is of another country', { ...withDestination, destination_bank_account: ibanAccount({ iban: { bic: 'INGBNL2A', iban_number: 'DE89370400440532013000' } }) }, '/destination_bank_account/iban/bic', 'bic_country_mismatch'],
-    ['a SEPA payout to an IBAN outside SEPA', { ...withDestination, destination_bank_account: ibanAccount({ iban: AE_IBAN }) }, '/destination_bank_account/iban/iban_number', 'account_not_reachable_by_rails'],
-    ['a UAEFTS payout to a German IBAN', { ...withDestination, destination_currency: 'aed', destination_payment_rails: 'uaefts' }, '/destination_bank_account/iban/iban_number', 'account_not_reachable_by_rails'],
-    ['a US account for SEPA', { ...withDestination, destination_bank_account: ibanAccount({ account_type: 'us', iban: undefined, us: { account_number: '123456789', routing_number: '021000021' } }) }, '/destination_bank_account/account_type', 'account_type_not_supported'],
+    [
+      'an account with a bad IBAN',
+      { ...withDestination, destination_bank_account: ibanAccount({ iban: { bic: 'DEUTDEFFXXX', iban_number: 'DE88370400440532013000' } }) },
+      '/destination_bank_account/iban/iban_number',
+      'invalid_iban',
+    ],
+    [
+      'an IBAN whose BIC is of another country',
+      { ...withDestination, destination_bank_account: ibanAccount({ iban: { bic: 'INGBNL2A', iban_number: 'DE89370400440532013000' } }) },
+      '/destination_bank_account/iban/bic',
+      'bic_country_mismatch',
+    ],
+    [
+      'a SEPA payout to an IBAN outside SEPA',
+      { ...withDestination, destination_bank_account: ibanAccount({ iban: AE_IBAN }) },
+      '/destination_bank_account/iban/iban_number',
+      'account_not_reachable_by_rails',
+    ],
+    [
+      'a UAEFTS payout to a German IBAN',
+      { ...withDestination, destination_currency: 'aed', destination_payment_rails: 'uaefts' },
+      '/destination_bank_account/iban/iban_number',
+      'account_not_reachable_by_rails',
+    ],
+    [
+      'a US account for SEPA',
+      {
+        ...withDestination,
+        destination_bank_account: ibanAccount({ account_type: 'us', iban: undefined, us: { account_number: '123456789', routing_number: '021000021' } }),
+      },
+      '/destination_bank_account/account_type',
+      'account_type_not_supported',
+    ],
     ['both amounts', { destination_amount: '10' }, '/source_amount', 'mutually_exclusive'],
     ['a token amount with 7 places', { source_amount: '1.1234567' }, '/source_amount', 'too_many_decimals'],
     ['rails of another currency', { destination_payment_rails: 'uaefts' }, '/destination_payment_rails', 'unsupported_rails'],
@@ -139,7 +188,10 @@ describe('POST /v0/customers/{customer_id}/offramp-transfer/quote', () => {
 
   it.each([
     ['UAEFTS to a UAE IBAN', { destination_currency: 'aed', destination_payment_rails: 'uaefts', destination_bank_account: ibanAccount({ iban: AE_IBAN }) }],
-    ['SEPA to a Swiss IBAN (SEPA, outside the EU)', { destination_bank_account: ibanAccount({ iban: { bic: 'UBSWCHZH80A', iban_number: 'CH9300762011623852957' } }) }],
+    [
+      'SEPA to a Swiss IBAN (SEPA, outside the EU)',
+      { destination_bank_account: ibanAccount({ iban: { bic: 'UBSWCHZH80A', iban_number: 'CH9300762011623852957' } }) },
+    ],
   ])('pays %s', async (_, overrides) => {
     const q = await quote({ transfer_purpose: 'family', ...overrides });
     expect(q.transfer).toMatchObject({ status: 'pending' });
@@ -149,7 +201,11 @@ describe('POST /v0/customers/{customer_id}/offramp-transfer/quote', () => {
     const customer = await createCustomer(api);
     const account = await api.post(`/v0/customers/${customer}/external-accounts`, ibanAccount({ iban: AE_IBAN }), idempotencyKey());
     expect(account.status).toBe(201);
-    const res = await api.post(`${path(customer)}/quote`, offrampQuoteBody({ destination_external_account_id: account.body.id, transfer_purpose: 'family' }), idempotencyKey());
+    const res = await api.post(
+      `${path(customer)}/quote`,
+      offrampQuoteBody({ destination_external_account_id: account.body.id, transfer_purpose: 'family' }),
+      idempotencyKey(),
+    );
     expect(res.status).toBe(400);
     expect(res.body.errors).toEqual([expect.objectContaining({ pointer: '/destination_external_account_id', code: 'account_not_reachable_by_rails' })]);
     expect(await t.sql('select id from quotes where customer_id = ?', [customer])).toHaveLength(0);
@@ -160,7 +216,11 @@ describe('POST /v0/customers/{customer_id}/offramp-transfer/quote', () => {
     const other = await createCustomer(api);
     const theirs = await api.post(`/v0/customers/${other}/external-accounts`, ibanAccount(), idempotencyKey());
     for (const id of ['00000000-0000-4000-8000-000000000000', theirs.body.id]) {
-      const res = await api.post(`${path(customer)}/quote`, offrampQuoteBody({ destination_external_account_id: id, transfer_purpose: 'family' }), idempotencyKey());
+      const res = await api.post(
+        `${path(customer)}/quote`,
+        offrampQuoteBody({ destination_external_account_id: id, transfer_purpose: 'family' }),
+        idempotencyKey(),
+      );
       expect(res.status).toBe(404);
     }
     expect(await t.sql('select id from quotes where customer_id = ?', [customer])).toHaveLength(0);
@@ -226,7 +286,10 @@ describe('POST /v0/customers/{customer_id}/offramp-transfer/quote/{quote_id}', (
       updated_at: expect.any(String),
     });
     const read = await api.get(`${path()}/${res.body.id}`);
-    expect(read.body).toEqual({ ...res.body, destination_bank_account: { ...res.body.destination_bank_account, iban: { bic: 'DEUTDEFFXXX', iban_number: '…3000' } } });
+    expect(read.body).toEqual({
+      ...res.body,
+      destination_bank_account: { ...res.body.destination_bank_account, iban: { bic: 'DEUTDEFFXXX', iban_number: '…3000' } },
+    });
   });
 
   it('answers 422 quote_used the second time, and 422 quote_expired for an old quote', async () => {
@@ -276,7 +339,7 @@ describe('POST /v0/customers/{customer_id}/offramp-transfer/{transfer_id}/comple
   });
 
   it.each([
-    ['tron', txHash('tron'), '0x' + 'a'.repeat(64)],
+    ['tron', txHash('tron'), `0x${'a'.repeat(64)}`],
     ['solana', txHash('solana'), 'a'.repeat(64)],
     ['ethereum', txHash('ethereum'), 'a'.repeat(64)],
   ] as const)('validates the hash for %s: accepts its own format, 400 invalid_transaction_hash otherwise', async (network, good, bad) => {
@@ -319,7 +382,7 @@ describe('POST /v0/customers/{customer_id}/offramp-transfer/{transfer_id}/comple
   });
 
   const postings = async (transferId: string) => (await t.sql('select id from ledger_entries where transfer_id = ?', [transferId])).length;
-  const upper = (hash: string) => (hash.startsWith('0x') ? '0x' + hash.slice(2).toUpperCase() : hash.toUpperCase());
+  const upper = (hash: string) => (hash.startsWith('0x') ? `0x${hash.slice(2).toUpperCase()}` : hash.toUpperCase());
 
   it.each(['polygon', 'ethereum', 'tron'] as const)(
     'answers 409 deposit_transaction_hash_used for a %s hash already used in another letter case, posting nothing',

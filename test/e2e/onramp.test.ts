@@ -7,7 +7,9 @@ const fixture = useTransferFixture({ platformFeeBps: 50 });
 let t: TestRamp;
 let api: ApiClient;
 let customerId: string;
-beforeAll(() => void ({ t, api, customerId } = fixture));
+beforeAll(() => {
+  ({ t, api, customerId } = fixture);
+});
 
 const quotePath = (customer = customerId) => `/v0/customers/${customer}/onramp-transfer/quote`;
 const newQuote = async (overrides: Record<string, unknown> = {}, customer = customerId) => {
@@ -73,7 +75,13 @@ describe('POST /v0/customers/{customer_id}/onramp-transfer/quote', () => {
     const bySource = await newQuote({ source_amount: '10.01', source_currency: 'aed', source_payment_rails: 'uaefts', developer_fee_percent: '0' });
     // 10.01 AED: platform 0.050050 → 0.06 (up); gas 0.05 USD = 0.1836… AED → 0.19 (up); (10.01 − 0.25) × 0.2723 = 2.657648.
     expect(bySource).toMatchObject({ fee_amount: '0.25', exchange_rate: '0.27230000', destination_amount: '2.657648' });
-    const byDestination = await newQuote({ source_amount: undefined, destination_amount: '2.657649', source_currency: 'aed', source_payment_rails: 'uaefts', developer_fee_percent: '0' });
+    const byDestination = await newQuote({
+      source_amount: undefined,
+      destination_amount: '2.657649',
+      source_currency: 'aed',
+      source_payment_rails: 'uaefts',
+      developer_fee_percent: '0',
+    });
     expect(byDestination.source_amount).toBe('10.02');
     expect(byDestination.destination_amount).toBe('2.657649');
   });
@@ -243,7 +251,11 @@ describe('POST /v0/customers/{customer_id}/onramp-transfer/quote/{quote_id}', ()
   it("answers 404 for an unknown quote, another customer's quote, an off-ramp quote, or a malformed id", async () => {
     const other = await createCustomer(api);
     const theirs = await newQuote({}, other);
-    const offramp = await api.post(`/v0/customers/${customerId}/offramp-transfer/quote`, { source_amount: '50', source_token: 'usdc', source_network: 'polygon', destination_currency: 'eur', destination_payment_rails: 'sepa' }, idempotencyKey());
+    const offramp = await api.post(
+      `/v0/customers/${customerId}/offramp-transfer/quote`,
+      { source_amount: '50', source_token: 'usdc', source_network: 'polygon', destination_currency: 'eur', destination_payment_rails: 'sepa' },
+      idempotencyKey(),
+    );
     expect(offramp.status).toBe(201);
     for (const id of ['00000000-0000-4000-8000-000000000000', theirs.quote_id, offramp.body.quote_id, 'nope']) {
       const res = await api.post(`${quotePath()}/${id}`, { destination_address: wallet() });
@@ -260,7 +272,7 @@ describe('GET /v0/customers/{customer_id}/onramp-transfer/{transfer_id}', () => 
     expect(res.body).toEqual(created);
   });
 
-  it("answers 404 under another customer, to another partner, and for an unknown id", async () => {
+  it('answers 404 under another customer, to another partner, and for an unknown id', async () => {
     const created = await newTransfer();
     const other = await createCustomer(api);
     expect((await api.get(`/v0/customers/${other}/onramp-transfer/${created.id}`)).status).toBe(404);
@@ -317,10 +329,9 @@ describe('POST /v0/customers/{customer_id}/onramp-transfer/{transfer_id}/cancel 
     const again = await api.post(path);
     expect(again.status).toBe(409);
     expect(again.body.code).toBe('transfer_transition_not_allowed');
-    const events = await t.sql<{ type: string; status: string }>(
-      `select type, payload->>'status' as status from events where entity_id = ? order by cursor`,
-      [transfer.id],
-    );
+    const events = await t.sql<{ type: string; status: string }>(`select type, payload->>'status' as status from events where entity_id = ? order by cursor`, [
+      transfer.id,
+    ]);
     expect(events).toEqual([
       { type: 'onramp_transfer.created', status: 'pending' },
       { type: 'onramp_transfer.status.updated', status: 'canceled' },

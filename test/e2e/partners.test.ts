@@ -83,7 +83,12 @@ describe('POST /v1//partners/forensics/whitelist/walletAddress', () => {
   it.each([
     ['an EVM address with a broken EIP-55 checksum', { address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD' }, '/address', 'invalid_address'],
     ['a Tron address with a broken checksum', { address: 'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU8', network: 'tron' }, '/address', 'invalid_address'],
-    ['a Solana address that is not base58 of 32 bytes', { address: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt10', network: 'solana' }, '/address', 'invalid_address'],
+    [
+      'a Solana address that is not base58 of 32 bytes',
+      { address: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt10', network: 'solana' },
+      '/address',
+      'invalid_address',
+    ],
     ['an EVM address on Solana', { network: 'solana' }, '/address', 'invalid_address'],
     ['an unknown coin', { coin: 'DOGE' }, '/coin', 'invalid_enum_value'],
     ['an unknown network', { network: 'bitcoin' }, '/network', 'invalid_enum_value'],
@@ -185,9 +190,18 @@ describe('POST /v1//partners/forensics/whitelist/bankAccount', () => {
     ['a BIC of 9 characters', { bicSwift: 'COBADEFFX' }, '/bicSwift', 'invalid_bic'],
     ['a BIC of another country than the IBAN', { bicSwift: 'BNPAFRPP' }, '/bicSwift', 'bic_country_mismatch'],
     ['an unknown currency', { fiatCurrency: 'GBP' }, '/fiatCurrency', 'invalid_enum_value'],
-    ...(['accountHolderName', 'accountHolderAddress', 'beneficiaryBankName', 'beneficiaryBankAddress', 'beneficiaryBankCountry', 'bankAccountNumber', 'bicSwift', 'fiatCurrency'] as const).map(
-      (field) => [`a missing ${field}`, { [field]: undefined }, `/${field}`, 'required'] as [string, Record<string, unknown>, string, string],
-    ),
+    ...(
+      [
+        'accountHolderName',
+        'accountHolderAddress',
+        'beneficiaryBankName',
+        'beneficiaryBankAddress',
+        'beneficiaryBankCountry',
+        'bankAccountNumber',
+        'bicSwift',
+        'fiatCurrency',
+      ] as const
+    ).map((field) => [`a missing ${field}`, { [field]: undefined }, `/${field}`, 'required'] as [string, Record<string, unknown>, string, string]),
   ])('refuses %s with 400 EN-DATA-009 naming the field', async (_what, overrides, pointer, code) => {
     expectBadRequest(await api.post(BANK, bank(overrides)), pointer, code);
   });
@@ -222,9 +236,20 @@ describe('GET /v1/partners/accountInfo', () => {
     const { info } = res.body;
     expect(Object.keys(info).sort()).toEqual(
       [
-        'enterpriseName', 'clientRepresentiveEmail', 'clientRepresentivePhoneNo', 'enterpriseLocation', 'client_ID', 'grant_services',
-        'active_env', 'whitelisted_bankAccount_list', 'whitelisted_walletAddress_list', 'user_list', 'deposit_addresses',
-        'reserved_fiat', 'reserved_crypto', 'crypto_threshold',
+        'enterpriseName',
+        'clientRepresentiveEmail',
+        'clientRepresentivePhoneNo',
+        'enterpriseLocation',
+        'client_ID',
+        'grant_services',
+        'active_env',
+        'whitelisted_bankAccount_list',
+        'whitelisted_walletAddress_list',
+        'user_list',
+        'deposit_addresses',
+        'reserved_fiat',
+        'reserved_crypto',
+        'crypto_threshold',
       ].sort(),
     );
     const [partner] = await t.sql<{ name: string; client_id: string }>('select name, client_id from partners where name = ?', [`Partner ${partners}`]);
@@ -236,7 +261,14 @@ describe('GET /v1/partners/accountInfo', () => {
       clientRepresentiveEmail: null,
     });
     expect(info.user_list).toEqual([
-      expect.objectContaining({ customer_id: customer.body.customer_id, email: 'ada@example.com', type: 'individual', first_name: 'Ada', last_name: 'Lovelace', kycs: expect.objectContaining({ status_breakdown: expect.any(Array) }) }),
+      expect.objectContaining({
+        customer_id: customer.body.customer_id,
+        email: 'ada@example.com',
+        type: 'individual',
+        first_name: 'Ada',
+        last_name: 'Lovelace',
+        kycs: expect.objectContaining({ status_breakdown: expect.any(Array) }),
+      }),
     ]);
     expect(info.whitelisted_walletAddress_list).toEqual([expect.objectContaining({ address: EIP55, coin: 'usdc', network: 'polygon' })]);
     expect(info.whitelisted_bankAccount_list).toEqual([expect.objectContaining({ bankAccountNumber: '…3000', bicSwift: 'COBADEFFXXX' })]);
@@ -308,7 +340,14 @@ describe('authentication and tenancy', () => {
     await sandbox.post(WALLET, wallet());
     await sandbox.post(BANK, bank());
     const info = (await production.get(ACCOUNT_INFO)).body.info;
-    expect(info).toMatchObject({ enterpriseName: name, active_env: 'production', user_list: [], whitelisted_walletAddress_list: [], whitelisted_bankAccount_list: [], deposit_addresses: [] });
+    expect(info).toMatchObject({
+      enterpriseName: name,
+      active_env: 'production',
+      user_list: [],
+      whitelisted_walletAddress_list: [],
+      whitelisted_bankAccount_list: [],
+      deposit_addresses: [],
+    });
     // The same entries are new in production, so not duplicates there.
     expect((await production.post(WALLET, wallet())).status).toBe(200);
     expect((await production.post(BANK, bank())).status).toBe(200);
@@ -345,7 +384,10 @@ describe('partner over GraphQL', () => {
   it('whitelists through the same service as REST and reads it back on partner, with the number masked', async () => {
     const own = await freshPartner();
     const w = await own.graphql(WHITELIST_WALLET, { input: wallet({ address: SOLANA, network: 'Solana' }) });
-    expect(w.body.data.whitelistWalletAddress).toMatchObject({ __typename: 'MutationWhitelistWalletAddressSuccess', data: { address: SOLANA, network: 'solana', coin: 'usdc' } });
+    expect(w.body.data.whitelistWalletAddress).toMatchObject({
+      __typename: 'MutationWhitelistWalletAddressSuccess',
+      data: { address: SOLANA, network: 'solana', coin: 'usdc' },
+    });
     const b = await own.graphql(WHITELIST_BANK, { input: bank() });
     expect(b.body.data.whitelistBankAccount.data).toMatchObject({ bankAccountNumber: 'DE89370400440532013000', fiatCurrency: 'eur' });
 
@@ -370,11 +412,17 @@ describe('partner over GraphQL', () => {
     const invalid = await own.graphql(WHITELIST_WALLET, { input: wallet({ address: 'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU8', network: 'tron', coin: 'doge' }) });
     expect(invalid.body.data.whitelistWalletAddress.__typename).toBe('ValidationError');
     expect(invalid.body.data.whitelistWalletAddress.fieldErrors).toEqual(
-      expect.arrayContaining([{ path: '/coin', code: 'invalid_enum_value' }, { path: '/address', code: 'invalid_address' }]),
+      expect.arrayContaining([
+        { path: '/coin', code: 'invalid_enum_value' },
+        { path: '/address', code: 'invalid_address' },
+      ]),
     );
     const badBank = await own.graphql(WHITELIST_BANK, { input: bank({ bicSwift: 'NOPE', bankAccountNumber: 'DE00370400440532013000' }) });
     expect(badBank.body.data.whitelistBankAccount.fieldErrors).toEqual(
-      expect.arrayContaining([{ path: '/bicSwift', code: 'invalid_bic' }, { path: '/bankAccountNumber', code: 'invalid_iban' }]),
+      expect.arrayContaining([
+        { path: '/bicSwift', code: 'invalid_bic' },
+        { path: '/bankAccountNumber', code: 'invalid_iban' },
+      ]),
     );
 
     expect((await own.graphql(WHITELIST_BANK, { input: bank() })).body.data.whitelistBankAccount.__typename).toBe('MutationWhitelistBankAccountSuccess');

@@ -80,7 +80,10 @@ describe(`with RATE_LIMIT_PER_MINUTE=${LIMIT}, counted in memory`, () => {
     const api = t.client(await newKey(t));
     await spend(3, () => api.get('/v0/webhooks'));
     const graphql = await spend(2, () => api.graphql('query Webhooks { webhookEndpoints { id } }'));
-    expect(graphql.map((r) => [r.status, r.body.errors])).toEqual([[200, undefined], [200, undefined]]);
+    expect(graphql.map((r) => [r.status, r.body.errors])).toEqual([
+      [200, undefined],
+      [200, undefined],
+    ]);
     const limited = await api.graphql('query Webhooks { webhookEndpoints { id } }');
     expectRateLimited(limited);
     expect(limited.body).toEqual({
@@ -179,6 +182,7 @@ describe('with REDIS_URL', () => {
     const prefix = uniquePrefix();
     let database: Awaited<ReturnType<typeof freshDatabaseEnv>>;
     const instances: Ramp[] = [];
+    // biome-ignore lint/suspicious/noDuplicateTestHooks: the rule does not see describe.runIf(…)(…) as a describe block of its own
     beforeAll(async () => {
       database = await freshDatabaseEnv();
       const env = { NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', ...database.env };
@@ -188,6 +192,7 @@ describe('with REDIS_URL', () => {
         instances.push(ramp);
       }
     });
+    // biome-ignore lint/suspicious/noDuplicateTestHooks: as above, a describe.runIf block's own hook
     afterAll(async () => {
       for (const ramp of instances) await ramp.close();
       await database.drop();

@@ -1,13 +1,26 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxTransactionHash } from '../../src/domain/identifiers/chain.js';
 import { type ApiClient, startRamp, type TestRamp } from '../support/ramp.js';
-import { ageTransfer, createCustomer, ibanAccount, idempotencyKey, ledgerSums, offrampQuoteBody, onrampQuoteBody, txHash, useTransferFixture, wallet } from '../support/transfers.js';
+import {
+  ageTransfer,
+  createCustomer,
+  ibanAccount,
+  idempotencyKey,
+  ledgerSums,
+  offrampQuoteBody,
+  onrampQuoteBody,
+  txHash,
+  useTransferFixture,
+  wallet,
+} from '../support/transfers.js';
 
 const fixture = useTransferFixture({ platformFeeBps: 50 });
 let t: TestRamp;
 let api: ApiClient;
 let customerId: string;
-beforeAll(() => void ({ t, api, customerId } = fixture));
+beforeAll(() => {
+  ({ t, api, customerId } = fixture);
+});
 
 const onrampPath = (customer = customerId) => `/v0/customers/${customer}/onramp-transfer`;
 const offrampPath = (customer = customerId) => `/v0/customers/${customer}/offramp-transfer`;
@@ -19,7 +32,11 @@ async function pendingOnramp(customer = customerId, overrides: Record<string, un
   return res.body;
 }
 async function pendingOfframp(customer = customerId) {
-  const quote = await api.post(`${offrampPath(customer)}/quote`, offrampQuoteBody({ destination_bank_account: ibanAccount(), transfer_purpose: 'salaries' }), idempotencyKey());
+  const quote = await api.post(
+    `${offrampPath(customer)}/quote`,
+    offrampQuoteBody({ destination_bank_account: ibanAccount(), transfer_purpose: 'salaries' }),
+    idempotencyKey(),
+  );
   expect(quote.status, JSON.stringify(quote.body)).toBe(201);
   return (await api.get(`${offrampPath(customer)}/${quote.body.transfer_id}`)).body;
 }
@@ -80,7 +97,10 @@ describe('REST sandbox settlement of an on-ramp', () => {
   it('holds the deposit in reserved_fiat of accountInfo until it settles', async () => {
     const partner = t.client(await t.keyFor('Balance Partner'));
     const customer = await createCustomer(partner);
-    const quote = await partner.post(`${onrampPath(customer)}/quote`, onrampQuoteBody({ source_amount: '250.00', source_currency: 'usd', source_payment_rails: 'wire' }));
+    const quote = await partner.post(
+      `${onrampPath(customer)}/quote`,
+      onrampQuoteBody({ source_amount: '250.00', source_currency: 'usd', source_payment_rails: 'wire' }),
+    );
     const transfer = (await partner.post(`${onrampPath(customer)}/quote/${quote.body.quote_id}`, { destination_address: wallet() })).body;
     expect((await reserved(partner)).fiat).toContainEqual({ currency: 'usd', balance: '0.00' });
     await simulate('onramp', { action: 'fiat_deposit', transfer_id: transfer.id }, partner, customer);
@@ -166,7 +186,13 @@ describe('virtual account deposits', () => {
   }
 
   it('turns a deposit into a funded on-ramp transfer to the account’s destination (REST)', async () => {
-    const id = await virtualAccount({ source_currency: 'eur', destination_token: 'usdt', destination_network: 'base', destination_address: wallet('base', 'va'), developer_fee_percent: '0.5' });
+    const id = await virtualAccount({
+      source_currency: 'eur',
+      destination_token: 'usdt',
+      destination_network: 'base',
+      destination_address: wallet('base', 'va'),
+      developer_fee_percent: '0.5',
+    });
     const res = await api.post(`/v0/customers/${customerId}/virtual-account/${id}/simulate`, { action: 'fiat_deposit', amount: '500.00' });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
@@ -210,7 +236,11 @@ describe('virtual account deposits', () => {
     );
     expect(gql.body.data.transfer).toEqual({
       depositMessage: null,
-      depositBankAccount: { accountType: 'iban', accountBeneficiaryName: 'Ada Lovelace', iban: { bic: instructions.iban.bic, ibanNumber: instructions.iban.iban_number } },
+      depositBankAccount: {
+        accountType: 'iban',
+        accountBeneficiaryName: 'Ada Lovelace',
+        iban: { bic: instructions.iban.bic, ibanNumber: instructions.iban.iban_number },
+      },
     });
   });
 
@@ -224,16 +254,27 @@ describe('virtual account deposits', () => {
     });
     expect(byAch.body.quote.deposit_bank_account).not.toHaveProperty('iban');
 
-    const wire = await virtualAccount({ source_currency: 'usd', source_rails: 'swift', destination_network: 'base', destination_address: wallet('base', 'va-swift') });
-    const issued = await api.post(`/v0/customers/${customerId}/virtual-account/simulate`, { action: 'issue_pending_virtual_account', virtual_account_id: wire });
+    const wire = await virtualAccount({
+      source_currency: 'usd',
+      source_rails: 'swift',
+      destination_network: 'base',
+      destination_address: wallet('base', 'va-swift'),
+    });
+    const issued = await api.post(`/v0/customers/${customerId}/virtual-account/simulate`, {
+      action: 'issue_pending_virtual_account',
+      virtual_account_id: wire,
+    });
     expect(issued.status).toBe(201);
     const swift = issued.body.deposit_instructions.swift;
     const bySwift = await api.post(`/v0/customers/${customerId}/virtual-account/${wire}/simulate`, { action: 'fiat_deposit', amount: '30' });
     expect(bySwift.status).toBe(201);
     expect(bySwift.body.quote.deposit_bank_account).toMatchObject({ account_type: 'swift', swift });
-    const gql = await api.graphql(`query ($id: ID!) { transfer(id: $id) { ... on OnrampTransfer { depositBankAccount { accountType swift { bic accountNumber routingNumber } } } } }`, {
-      id: bySwift.body.id,
-    });
+    const gql = await api.graphql(
+      `query ($id: ID!) { transfer(id: $id) { ... on OnrampTransfer { depositBankAccount { accountType swift { bic accountNumber routingNumber } } } } }`,
+      {
+        id: bySwift.body.id,
+      },
+    );
     expect(gql.body.data.transfer.depositBankAccount).toEqual({
       accountType: 'swift',
       swift: { bic: swift.bic, accountNumber: swift.account_number, routingNumber: swift.routing_number },
@@ -310,7 +351,9 @@ describe('GraphQL simulations and cancel', () => {
 
   it('cancels a pending transfer, and refuses to cancel one that is processing', async () => {
     const pending = await pendingOnramp();
-    const canceled = await run(`mutation ($id: ID!) { cancelTransfer(id: $id) { __typename ... on MutationCancelTransferSuccess { data { status } } } }`, { id: pending.id });
+    const canceled = await run(`mutation ($id: ID!) { cancelTransfer(id: $id) { __typename ... on MutationCancelTransferSuccess { data { status } } } }`, {
+      id: pending.id,
+    });
     expect(canceled.data.status).toBe('canceled');
     expect((await api.get(`${onrampPath()}/${pending.id}`)).body.status).toBe('canceled');
     const processing = await pendingOnramp();
@@ -320,7 +363,11 @@ describe('GraphQL simulations and cancel', () => {
   });
 
   it('funds a virtual account deposit with simulateVirtualAccountDeposit', async () => {
-    const va = await api.post(`/v0/customers/${customerId}/virtual-account`, { source_currency: 'usd', destination_network: 'arbitrum', destination_address: wallet('arbitrum', 'gql') });
+    const va = await api.post(`/v0/customers/${customerId}/virtual-account`, {
+      source_currency: 'usd',
+      destination_network: 'arbitrum',
+      destination_address: wallet('arbitrum', 'gql'),
+    });
     const res = await run(
       `mutation ($id: ID!) { simulateVirtualAccountDeposit(virtualAccountId: $id, amount: "75.00") { __typename ... on MutationSimulateVirtualAccountDepositSuccess { data { status amount ... on OnrampTransfer { virtualAccountId sourceRails destinationNetwork } } } } }`,
       { id: va.body.id },
@@ -329,7 +376,11 @@ describe('GraphQL simulations and cancel', () => {
   });
 
   it('answers a ValidationError on /amount for an amount with too many decimals in simulateVirtualAccountDeposit', async () => {
-    const va = await api.post(`/v0/customers/${customerId}/virtual-account`, { source_currency: 'eur', destination_network: 'polygon', destination_address: wallet('polygon', 'gql-amount') });
+    const va = await api.post(`/v0/customers/${customerId}/virtual-account`, {
+      source_currency: 'eur',
+      destination_network: 'polygon',
+      destination_address: wallet('polygon', 'gql-amount'),
+    });
     const res = await run(
       `mutation ($id: ID!) { simulateVirtualAccountDeposit(virtualAccountId: $id, amount: "10.123") { __typename ... on ValidationError { fieldErrors { path code } } } }`,
       { id: va.body.id },
@@ -396,9 +447,17 @@ describe('background jobs with a short interval', () => {
     const customer = await createCustomer(client);
     const quote = await client.post(`/v0/customers/${customer}/onramp-transfer/quote`, onrampQuoteBody());
     const onramp = (await client.post(`/v0/customers/${customer}/onramp-transfer/quote/${quote.body.quote_id}`, { destination_address: wallet() })).body;
-    const offQuote = await client.post(`/v0/customers/${customer}/offramp-transfer/quote`, offrampQuoteBody({ destination_bank_account: ibanAccount(), transfer_purpose: 'travel' }), idempotencyKey());
+    const offQuote = await client.post(
+      `/v0/customers/${customer}/offramp-transfer/quote`,
+      offrampQuoteBody({ destination_bank_account: ibanAccount(), transfer_purpose: 'travel' }),
+      idempotencyKey(),
+    );
     const unpaid = offQuote.body.transfer_id as string;
-    const paidQuote = await client.post(`/v0/customers/${customer}/offramp-transfer/quote`, offrampQuoteBody({ destination_bank_account: ibanAccount(), transfer_purpose: 'travel' }), idempotencyKey());
+    const paidQuote = await client.post(
+      `/v0/customers/${customer}/offramp-transfer/quote`,
+      offrampQuoteBody({ destination_bank_account: ibanAccount(), transfer_purpose: 'travel' }),
+      idempotencyKey(),
+    );
     const paid = paidQuote.body.transfer_id as string;
     await client.post(`/v0/customers/${customer}/offramp-transfer/${paid}/complete`, { deposit_transaction_hash: txHash() }, idempotencyKey());
 

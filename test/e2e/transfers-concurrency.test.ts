@@ -1,7 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, type ApiResponse, onPostgres, startRamp, type TestRamp } from '../support/ramp.js';
-import { ageTransfer, createCustomer, ibanAccount, idempotencyKey, ledgerSums, offrampQuoteBody, onrampQuoteBody, txHash, wallet } from '../support/transfers.js';
+import {
+  ageTransfer,
+  createCustomer,
+  ibanAccount,
+  idempotencyKey,
+  ledgerSums,
+  offrampQuoteBody,
+  onrampQuoteBody,
+  txHash,
+  wallet,
+} from '../support/transfers.js';
 
 // Races need real connections in parallel: PGlite is one connection, so these run on PostgreSQL only.
 describe.skipIf(!onPostgres)('concurrent requests on one transfer (PostgreSQL)', () => {
@@ -20,7 +30,11 @@ describe.skipIf(!onPostgres)('concurrent requests on one transfer (PostgreSQL)',
   const statuses = (responses: ApiResponse[]) => responses.map((r) => r.status).sort();
 
   async function pendingOfframp() {
-    const quote = await api.post(`/v0/customers/${customerId}/offramp-transfer/quote`, offrampQuoteBody({ destination_bank_account: ibanAccount(), transfer_purpose: 'travel' }), idempotencyKey());
+    const quote = await api.post(
+      `/v0/customers/${customerId}/offramp-transfer/quote`,
+      offrampQuoteBody({ destination_bank_account: ibanAccount(), transfer_purpose: 'travel' }),
+      idempotencyKey(),
+    );
     expect(quote.status).toBe(201);
     return quote.body.transfer_id as string;
   }
@@ -31,7 +45,9 @@ describe.skipIf(!onPostgres)('concurrent requests on one transfer (PostgreSQL)',
 
   it('creates exactly one transfer from 20 parallel requests on one quote; the others get 422 quote_used', async () => {
     const quote = await api.post(`/v0/customers/${customerId}/onramp-transfer/quote`, onrampQuoteBody());
-    const responses = await times(20, () => api.post(`/v0/customers/${customerId}/onramp-transfer/quote/${quote.body.quote_id}`, { destination_address: wallet() }));
+    const responses = await times(20, () =>
+      api.post(`/v0/customers/${customerId}/onramp-transfer/quote/${quote.body.quote_id}`, { destination_address: wallet() }),
+    );
     expect(statuses(responses)).toEqual([201, ...Array(19).fill(422)]);
     expect(responses.filter((r) => r.status === 422).every((r) => r.body.code === 'quote_used')).toBe(true);
     expect(await t.sql('select id from transfers where quote_id = ?', [quote.body.quote_id])).toHaveLength(1);
@@ -65,7 +81,9 @@ describe.skipIf(!onPostgres)('concurrent requests on one transfer (PostgreSQL)',
     const responses = await times(20, () => complete(id, txHash(), randomUUID()));
     expect(statuses(responses)).toEqual([200, ...Array(19).fill(409)]);
     const winner = responses.find((r) => r.status === 200)!;
-    expect((await api.get(`/v0/customers/${customerId}/offramp-transfer/${id}`)).body.quote.deposit_transaction_hash).toBe(winner.body.quote.deposit_transaction_hash);
+    expect((await api.get(`/v0/customers/${customerId}/offramp-transfer/${id}`)).body.quote.deposit_transaction_hash).toBe(
+      winner.body.quote.deposit_transaction_hash,
+    );
     expect(await moves(id, 'processing')).toHaveLength(1);
     expect(await depositPostings(id)).toHaveLength(2);
   });
@@ -73,7 +91,9 @@ describe.skipIf(!onPostgres)('concurrent requests on one transfer (PostgreSQL)',
   it('settles once under 20 parallel settlements, posting fees, conversion and payout once', async () => {
     const id = await pendingOfframp();
     expect((await complete(id, txHash(), randomUUID())).status).toBe(200);
-    const responses = await times(20, () => api.post(`/v0/customers/${customerId}/offramp-transfer/simulate`, { action: 'complete_transfer', transfer_id: id }));
+    const responses = await times(20, () =>
+      api.post(`/v0/customers/${customerId}/offramp-transfer/simulate`, { action: 'complete_transfer', transfer_id: id }),
+    );
     expect(statuses(responses)).toEqual([200, ...Array(19).fill(409)]);
     const movements = await t.sql<{ movement: string }>('select movement from ledger_transactions where transfer_id = ? order by created_at, movement', [id]);
     expect(movements.map((m) => m.movement).sort()).toEqual(['conversion', 'deposit', 'fees', 'payout']);

@@ -8,7 +8,9 @@ const fixture = useTransferFixture({ platformFeeBps: 50 });
 let t: TestRamp;
 let api: ApiClient;
 let customerId: string;
-beforeAll(() => void ({ t, api, customerId } = fixture));
+beforeAll(() => {
+  ({ t, api, customerId } = fixture);
+});
 
 /** Runs an operation and returns its one root field, failing on any GraphQL error. */
 async function gql(query: string, variables: Record<string, unknown> = {}, client = api) {
@@ -29,7 +31,8 @@ const TRANSFER_FIELDS = `__typename id direction status amount destinationAmount
     destinationBankAccount { bankName accountType accountHolderType accountHolderFirstName accountHolderLastName accountHolderBusinessName accountHolderCountry accountNumberMasked bic routingNumber }
     depositBlockchainAddress depositTransactionHash }`;
 
-const success = (name: string, fields: string) => `__typename ... on ${name} { data { ${fields} } } ... on Error { code message } ... on ValidationError { fieldErrors { path code } }`;
+const success = (name: string, fields: string) =>
+  `__typename ... on ${name} { data { ${fields} } } ... on Error { code message } ... on ValidationError { fieldErrors { path code } }`;
 
 describe('a complete on-ramp in GraphQL', () => {
   it('quotes, creates, deposits and settles, reading every field of spec §2.4', async () => {
@@ -37,7 +40,14 @@ describe('a complete on-ramp in GraphQL', () => {
       `mutation ($customerId: ID!, $input: OnrampQuoteInput!) { createOnrampQuote(customerId: $customerId, input: $input) { ${success('MutationCreateOnrampQuoteSuccess', QUOTE_FIELDS)} } }`,
       {
         customerId,
-        input: { sourceAmount: '100.00', sourceCurrency: 'eur', sourcePaymentRails: 'sepa', destinationToken: 'usdc', destinationNetwork: 'polygon', developerFeePercent: '1' },
+        input: {
+          sourceAmount: '100.00',
+          sourceCurrency: 'eur',
+          sourcePaymentRails: 'sepa',
+          destinationToken: 'usdc',
+          destinationNetwork: 'polygon',
+          developerFeePercent: '1',
+        },
       },
     );
     expect(quote.data).toMatchObject({
@@ -77,7 +87,12 @@ describe('a complete on-ramp in GraphQL', () => {
       destinationTransactionHash: null,
       virtualAccountId: null,
       depositMessage: expect.stringMatching(/^RAMP[A-Z2-9]{12}$/),
-      depositBankAccount: { accountType: 'iban', accountBeneficiaryType: 'business', iban: { bic: 'COBADEFFXXX', ibanNumber: 'DE89370400440532013000' }, us: null },
+      depositBankAccount: {
+        accountType: 'iban',
+        accountBeneficiaryType: 'business',
+        iban: { bic: 'COBADEFFXXX', ibanNumber: 'DE89370400440532013000' },
+        us: null,
+      },
       quote: { id: quote.data.id, sourceAmount: '100.00', feeAmount: '1.55' },
       customer: { id: customerId },
       statusHistory: [{ from: null, to: 'pending', reason: 'transfer_created', at: expect.any(String) }],
@@ -93,7 +108,20 @@ describe('a complete on-ramp in GraphQL', () => {
     expect(done.status).toBe('completed');
     expect(done.destinationTransactionHash).toBe(sandboxTransactionHash('polygon', transfer.id));
     expect(done.statusHistory.map((h: any) => h.to)).toEqual(['pending', 'processing', 'completed']);
-    expect(done.postings.map((p: any) => p.movement)).toEqual(['deposit', 'deposit', 'fees', 'fees', 'fees', 'fees', 'conversion', 'conversion', 'conversion', 'conversion', 'payout', 'payout']);
+    expect(done.postings.map((p: any) => p.movement)).toEqual([
+      'deposit',
+      'deposit',
+      'fees',
+      'fees',
+      'fees',
+      'fees',
+      'conversion',
+      'conversion',
+      'conversion',
+      'conversion',
+      'payout',
+      'payout',
+    ]);
     expect(done.postings.at(-1)).toEqual({ movement: 'payout', account: 'wallet', currency: 'usdc', amount: '-106.326000' });
 
     const again = await gql(
@@ -106,7 +134,17 @@ describe('a complete on-ramp in GraphQL', () => {
   it('answers ValidationError with field paths, and NotFoundError for an unknown quote', async () => {
     const both = await gql(
       `mutation ($c: ID!, $input: OnrampQuoteInput!) { createOnrampQuote(customerId: $c, input: $input) { ${success('MutationCreateOnrampQuoteSuccess', 'id')} } }`,
-      { c: customerId, input: { sourceAmount: '10', destinationAmount: '10', sourceCurrency: 'usd', sourcePaymentRails: 'ach', destinationToken: 'usdc', destinationNetwork: 'base' } },
+      {
+        c: customerId,
+        input: {
+          sourceAmount: '10',
+          destinationAmount: '10',
+          sourceCurrency: 'usd',
+          sourcePaymentRails: 'ach',
+          destinationToken: 'usdc',
+          destinationNetwork: 'base',
+        },
+      },
     );
     expect(both.__typename).toBe('ValidationError');
     expect(both.fieldErrors).toContainEqual({ path: '/sourceAmount', code: 'mutually_exclusive' });
@@ -128,14 +166,28 @@ describe('a complete off-ramp in GraphQL', () => {
     accountType: 'iban',
     iban: { bic: 'DEUTDEFFXXX', ibanNumber: 'DE89370400440532013000' },
   };
-  const offrampInput = { sourceAmount: '100', sourceToken: 'usdc', sourceNetwork: 'polygon', destinationCurrency: 'eur', destinationPaymentRails: 'sepa', developerFeePercent: '1' };
+  const offrampInput = {
+    sourceAmount: '100',
+    sourceToken: 'usdc',
+    sourceNetwork: 'polygon',
+    destinationCurrency: 'eur',
+    destinationPaymentRails: 'sepa',
+    developerFeePercent: '1',
+  };
 
   it('quotes a bare quote, creates its transfer, completes and settles it, reading every field of spec §2.5', async () => {
     const quote = await gql(
       `mutation ($c: ID!, $input: OfframpQuoteInput!, $key: String!) { createOfframpQuote(customerId: $c, input: $input, idempotencyKey: $key) { ${success('MutationCreateOfframpQuoteSuccess', `${QUOTE_FIELDS} transfer { id }`)} } }`,
       { c: customerId, input: offrampInput, key: randomUUID() },
     );
-    expect(quote.data).toMatchObject({ direction: 'offramp', sourceNetwork: 'polygon', destinationPaymentRails: 'sepa', destinationAmount: '91.15', exchangeRate: '0.92592593', transfer: null });
+    expect(quote.data).toMatchObject({
+      direction: 'offramp',
+      sourceNetwork: 'polygon',
+      destinationPaymentRails: 'sepa',
+      destinationAmount: '91.15',
+      exchangeRate: '0.92592593',
+      transfer: null,
+    });
 
     const created = await gql(
       `mutation ($c: ID!, $q: ID!, $input: OfframpDestinationInput!) { createOfframpTransfer(customerId: $c, quoteId: $q, input: $input) { ${success('MutationCreateOfframpTransferSuccess', TRANSFER_FIELDS)} } }`,
@@ -153,7 +205,14 @@ describe('a complete off-ramp in GraphQL', () => {
       destinationPaymentRails: 'sepa',
       transferPurpose: 'rental',
       destinationExternalAccountId: null,
-      destinationBankAccount: { bankName: 'Deutsche Bank', accountType: 'iban', accountHolderCountry: 'DE', accountNumberMasked: '…3000', bic: 'DEUTDEFFXXX', routingNumber: null },
+      destinationBankAccount: {
+        bankName: 'Deutsche Bank',
+        accountType: 'iban',
+        accountHolderCountry: 'DE',
+        accountNumberMasked: '…3000',
+        bic: 'DEUTDEFFXXX',
+        routingNumber: null,
+      },
       depositBlockchainAddress: sandboxAddress('polygon', transfer.id),
       depositTransactionHash: null,
       quote: { id: quote.data.id, exchangeRate: '0.92592593' },

@@ -38,7 +38,11 @@ describe.runIf(onPostgres)('two instances on one PostgreSQL database', () => {
     return r;
   };
   const createCustomer = async (on: Ramp | string, key: string, name: string) => {
-    const res = await apiClient(typeof on === 'string' ? on : on.url(), key).post('/v0/customers', { email: `${name}@example.com`, type: 'corporate', company_name: name });
+    const res = await apiClient(typeof on === 'string' ? on : on.url(), key).post('/v0/customers', {
+      email: `${name}@example.com`,
+      type: 'corporate',
+      company_name: name,
+    });
     expect(res.status).toBe(201);
     return res.body.customer_id as string;
   };

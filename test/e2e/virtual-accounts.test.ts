@@ -144,7 +144,9 @@ describe('POST /v0/customers/{customer_id}/virtual-account', () => {
 
   it('records virtual_account.created with the whole account, in the same transaction', async () => {
     const res = await api.post(vaOf(await newCustomer()), usd);
-    const events = await t.sql<{ type: string; entity_type: string; payload: any }>('select type, entity_type, payload from events where entity_id = ?', [res.body.id]);
+    const events = await t.sql<{ type: string; entity_type: string; payload: any }>('select type, entity_type, payload from events where entity_id = ?', [
+      res.body.id,
+    ]);
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ type: 'virtual_account.created', entity_type: 'virtual_account', payload: res.body });
   });
@@ -155,15 +157,42 @@ describe('POST /v0/customers/{customer_id}/virtual-account', () => {
     ['source_rails other than swift', '/source_rails', 'invalid_enum_value', { source_currency: 'usd', source_rails: 'ach', destination_network: 'polygon' }],
     ['source_rails swift for eur', '/source_rails', 'not_allowed', { source_currency: 'eur', source_rails: 'swift', destination_network: 'polygon' }],
     ['source_rails swift for aed', '/source_rails', 'not_allowed', { source_currency: 'aed', source_rails: 'swift', destination_network: 'polygon' }],
-    ['an unknown destination_token', '/destination_token', 'invalid_enum_value', { source_currency: 'usd', destination_token: 'dai', destination_network: 'polygon' }],
+    [
+      'an unknown destination_token',
+      '/destination_token',
+      'invalid_enum_value',
+      { source_currency: 'usd', destination_token: 'dai', destination_network: 'polygon' },
+    ],
     ['a missing destination_network', '/destination_network', MISSING, { source_currency: 'usd' }],
     ['an unknown destination_network', '/destination_network', 'invalid_enum_value', { source_currency: 'usd', destination_network: 'bitcoin' }],
-    ['an EVM address on solana', '/destination_address', 'invalid_address', { source_currency: 'usd', destination_network: 'solana', destination_address: polygonAddress }],
-    ['a solana address on polygon', '/destination_address', 'invalid_address', { source_currency: 'usd', destination_network: 'polygon', destination_address: solanaAddress }],
-    ['an EVM address with a wrong EIP-55 checksum', '/destination_address', 'invalid_address', {
-      source_currency: 'usd', destination_network: 'ethereum', destination_address: '0x' + [...polygonAddress.slice(2)].map((c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase())).join(''),
-    }],
-    ['a tron address with a broken checksum', '/destination_address', 'invalid_address', { source_currency: 'usd', destination_network: 'tron', destination_address: 'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU8' }],
+    [
+      'an EVM address on solana',
+      '/destination_address',
+      'invalid_address',
+      { source_currency: 'usd', destination_network: 'solana', destination_address: polygonAddress },
+    ],
+    [
+      'a solana address on polygon',
+      '/destination_address',
+      'invalid_address',
+      { source_currency: 'usd', destination_network: 'polygon', destination_address: solanaAddress },
+    ],
+    [
+      'an EVM address with a wrong EIP-55 checksum',
+      '/destination_address',
+      'invalid_address',
+      {
+        source_currency: 'usd',
+        destination_network: 'ethereum',
+        destination_address: `0x${[...polygonAddress.slice(2)].map((c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase())).join('')}`,
+      },
+    ],
+    [
+      'a tron address with a broken checksum',
+      '/destination_address',
+      'invalid_address',
+      { source_currency: 'usd', destination_network: 'tron', destination_address: 'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU8' },
+    ],
     ['a negative developer_fee_percent', '/developer_fee_percent', 'invalid_regex', { ...usd, developer_fee_percent: '-1' }],
     ['a developer_fee_percent with a trailing dot', '/developer_fee_percent', 'invalid_regex', { ...usd, developer_fee_percent: '1.' }],
     ['a developer_fee_percent without an integer part', '/developer_fee_percent', 'invalid_regex', { ...usd, developer_fee_percent: '.5' }],
@@ -237,7 +266,12 @@ describe('POST /v0/customers/{customerId}/virtual-account/simulate', () => {
   it.each([
     ['an unknown action', '/action', 'invalid_enum_value', { action: 'close_virtual_account', virtual_account_id: '5b0f3c56-3c0e-4f7e-9d0e-1f2a3b4c5d6e' }],
     ['a missing action', '/action', MISSING, { virtual_account_id: '5b0f3c56-3c0e-4f7e-9d0e-1f2a3b4c5d6e' }],
-    ['a virtual_account_id that is not a UUID', '/virtual_account_id', 'invalid_regex', { action: 'issue_pending_virtual_account', virtual_account_id: 'va_1' }],
+    [
+      'a virtual_account_id that is not a UUID',
+      '/virtual_account_id',
+      'invalid_regex',
+      { action: 'issue_pending_virtual_account', virtual_account_id: 'va_1' },
+    ],
     ['a missing virtual_account_id', '/virtual_account_id', 'required', { action: 'issue_pending_virtual_account' }],
   ])('answers 400 for %s (%s %s)', async (_, pointer, code, body) => {
     const res = await simulate(await newCustomer(), body);
@@ -256,7 +290,10 @@ describe('POST /v0/customers/{customerId}/virtual-account/simulate', () => {
   it('refuses to open a virtual account with a production key while no bank is connected (403 rails_not_connected)', async () => {
     const production = t.client(await t.keyFor('Demo Partner', 'production'));
     const customerId = await newCustomer(production);
-    for (const body of [{ source_currency: 'usd', destination_network: 'base' }, { source_currency: 'aed', destination_network: 'base' }]) {
+    for (const body of [
+      { source_currency: 'usd', destination_network: 'base' },
+      { source_currency: 'aed', destination_network: 'base' },
+    ]) {
       const res = await production.post(vaOf(customerId), body);
       expect(res.status).toBe(403);
       expect(res.body.code).toBe('rails_not_connected');
@@ -294,13 +331,21 @@ describe('GET /v0/customers/{customer_id}/virtual-account[/{virtual_account_id}]
     const { customerId, id } = await pendingAccount();
     const res = await api.get(`${vaOf(customerId)}/${id}`);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ id, virtual_account_id: id, customer_id: customerId, status: 'pending', source_currency: 'aed', deposit_instructions: null });
+    expect(res.body).toMatchObject({
+      id,
+      virtual_account_id: id,
+      customer_id: customerId,
+      status: 'pending',
+      source_currency: 'aed',
+      deposit_instructions: null,
+    });
   });
 
   it('lists a customer’s accounts oldest first, with limit and skip', async () => {
     const customerId = await newCustomer();
     const ids: string[] = [];
-    for (const network of ['polygon', 'base', 'arbitrum']) ids.push((await api.post(vaOf(customerId), { source_currency: 'usd', destination_network: network })).body.id);
+    for (const network of ['polygon', 'base', 'arbitrum'])
+      ids.push((await api.post(vaOf(customerId), { source_currency: 'usd', destination_network: network })).body.id);
     await api.post(vaOf(await newCustomer()), usd); // someone else's
     const all = await api.get(vaOf(customerId));
     expect(all.status).toBe(200);
@@ -374,7 +419,8 @@ describe('virtual accounts over GraphQL', () => {
 
   it('creates a pending AED account and issues it with the simulation', async () => {
     const customerId = await newCustomer();
-    const created = (await api.graphql(CREATE, { customerId, input: { sourceCurrency: 'aed', destinationNetwork: 'tron' } })).body.data.createVirtualAccount.data;
+    const created = (await api.graphql(CREATE, { customerId, input: { sourceCurrency: 'aed', destinationNetwork: 'tron' } })).body.data.createVirtualAccount
+      .data;
     expect(created).toMatchObject({ status: 'pending', depositInstructions: null });
     const issued = (await api.graphql(SIMULATE, { customerId, id: created.id })).body.data.simulateVirtualAccountIssuance;
     expect(issued.data).toMatchObject({ id: created.id, status: 'active', depositInstructions: { paymentRails: ['uaefts'] } });
@@ -385,18 +431,32 @@ describe('virtual accounts over GraphQL', () => {
 
   it('returns typed errors: validation with GraphQL paths, conflict, not found, forbidden in production', async () => {
     const customerId = await newCustomer();
-    const invalid = (await api.graphql(CREATE, { customerId, input: { sourceCurrency: 'eur', sourceRails: 'swift', destinationNetwork: 'solana', destinationAddress: polygonAddress } })).body
-      .data.createVirtualAccount;
+    const invalid = (
+      await api.graphql(CREATE, {
+        customerId,
+        input: { sourceCurrency: 'eur', sourceRails: 'swift', destinationNetwork: 'solana', destinationAddress: polygonAddress },
+      })
+    ).body.data.createVirtualAccount;
     expect(invalid.__typename).toBe('ValidationError');
-    expect(invalid.fieldErrors).toEqual(expect.arrayContaining([{ path: '/sourceRails', code: 'not_allowed' }, { path: '/destinationAddress', code: 'invalid_address' }]));
+    expect(invalid.fieldErrors).toEqual(
+      expect.arrayContaining([
+        { path: '/sourceRails', code: 'not_allowed' },
+        { path: '/destinationAddress', code: 'invalid_address' },
+      ]),
+    );
     const input = { sourceCurrency: 'eur', destinationNetwork: 'base' };
     expect((await api.graphql(CREATE, { customerId, input })).body.data.createVirtualAccount.__typename).toBe('MutationCreateVirtualAccountSuccess');
-    expect((await api.graphql(CREATE, { customerId, input })).body.data.createVirtualAccount).toMatchObject({ __typename: 'ConflictError', code: 'virtual_account_exists' });
+    expect((await api.graphql(CREATE, { customerId, input })).body.data.createVirtualAccount).toMatchObject({
+      __typename: 'ConflictError',
+      code: 'virtual_account_exists',
+    });
 
     const other = t.client(await t.keyFor('Other Partner'));
     const theirs = await pendingAccount(other);
     expect((await api.graphql(CREATE, { customerId: theirs.customerId, input })).body.data.createVirtualAccount.__typename).toBe('NotFoundError');
-    expect((await api.graphql(SIMULATE, { customerId: theirs.customerId, id: theirs.id })).body.data.simulateVirtualAccountIssuance.__typename).toBe('NotFoundError');
+    expect((await api.graphql(SIMULATE, { customerId: theirs.customerId, id: theirs.id })).body.data.simulateVirtualAccountIssuance.__typename).toBe(
+      'NotFoundError',
+    );
     expect((await api.graphql(`query($id: ID!) { virtualAccount(id: $id) { id } }`, { id: theirs.id })).body.data.virtualAccount).toBeNull();
 
     const production = t.client(await t.keyFor('Demo Partner', 'production'));

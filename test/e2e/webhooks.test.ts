@@ -31,8 +31,8 @@ async function receiver(answer?: Parameters<typeof startReceiver>[0]) {
   return r;
 }
 const createCustomer = async (api: ApiClient, name = 'Acme') =>
-  (await api.post('/v0/customers', { email: `${name.toLowerCase().replace(/\W/g, '')}${Math.random()}@example.com`, type: 'corporate', company_name: name })).body
-    .customer_id as string;
+  (await api.post('/v0/customers', { email: `${name.toLowerCase().replace(/\W/g, '')}${Math.random()}@example.com`, type: 'corporate', company_name: name }))
+    .body.customer_id as string;
 
 /** Verifies a delivery as a partner would: Standard Webhooks signature and Align's x-hmac-signature. */
 function verify(request: ReceivedRequest, secret: string) {
@@ -133,9 +133,7 @@ describe('POST /v0/webhooks', () => {
 describe('webhook limits and orphans', () => {
   it('never lets concurrent registrations overrun the 20-webhook limit', async () => {
     const api = await newPartner();
-    const responses = await Promise.all(
-      Array.from({ length: 25 }, (_, i) => api.post('/v0/webhooks', { url: `http://127.0.0.1:9/hooks/${i}` })),
-    );
+    const responses = await Promise.all(Array.from({ length: 25 }, (_, i) => api.post('/v0/webhooks', { url: `http://127.0.0.1:9/hooks/${i}` })));
     expect(responses.filter((r) => r.status === 201)).toHaveLength(20);
     expect(responses.filter((r) => r.status === 409).every((r) => r.body.code === 'webhook_endpoint_limit')).toBe(true);
     expect((await api.get('/v0/webhooks')).body.items).toHaveLength(20);
@@ -148,10 +146,13 @@ describe('webhook limits and orphans', () => {
     await waitFor(async () => (await t.sql('select 1 from webhook_deliveries where endpoint_id = ?', [endpoint.id])).length > 0, 5_000, 'the fan-out');
     // The race: the fan-out committed after the delete had canceled what it could see.
     await t.sql(`update webhook_endpoints set deleted_at = now() where id = ?`, [endpoint.id]);
-    await t.sql(`update webhook_deliveries set status = 'pending', leased_until = null, next_attempt_at = now() + interval '1 hour' where endpoint_id = ?`, [endpoint.id]);
+    await t.sql(`update webhook_deliveries set status = 'pending', leased_until = null, next_attempt_at = now() + interval '1 hour' where endpoint_id = ?`, [
+      endpoint.id,
+    ]);
     t.ramp.dispatcher.wake();
     await waitFor(
-      async () => (await t.sql<{ status: string }>('select status from webhook_deliveries where endpoint_id = ?', [endpoint.id])).every((d) => d.status === 'canceled'),
+      async () =>
+        (await t.sql<{ status: string }>('select status from webhook_deliveries where endpoint_id = ?', [endpoint.id])).every((d) => d.status === 'canceled'),
       5_000,
       'the cancel',
     );
@@ -216,14 +217,18 @@ describe('delivery', () => {
     await waitFor(() => r.received.length >= 3, 10_000, 'three attempts');
     const ids = r.received.map((req) => req.headers['webhook-id']);
     expect(new Set(ids).size).toBe(1);
-    r.received.forEach((req) => verify(req, secret));
+    for (const req of r.received) verify(req, secret);
 
     const [delivery] = await waitFor(async () => {
       const found = await deliveriesOf(api, id);
       return found[0]?.status === 'succeeded' && found;
     });
     expect(delivery).toMatchObject({ eventId: ids[0], eventType: 'customer.created', attemptCount: 3, lastStatusCode: 200, lastError: null });
-    expect(delivery.attempts.map((a: any) => [a.number, a.statusCode])).toEqual([[1, 500], [2, 500], [3, 200]]);
+    expect(delivery.attempts.map((a: any) => [a.number, a.statusCode])).toEqual([
+      [1, 500],
+      [2, 500],
+      [3, 200],
+    ]);
     for (const attempt of delivery.attempts) {
       expect(attempt.latencyMs).toBeGreaterThanOrEqual(0);
       expect(attempt.finishedAt).toBeTruthy();
@@ -346,12 +351,18 @@ describe('webhooks over GraphQL', () => {
     expect(registered.__typename).toBe('MutationRegisterWebhookSuccess');
     expect(registered.data.secret).toMatch(/^whsec_/);
     const id = registered.data.endpoint.id;
-    const disabled = await api.graphql(`mutation($id: ID!) { disableWebhook(id: $id) { ... on MutationDisableWebhookSuccess { data { status disabledReason } } } }`, { id });
+    const disabled = await api.graphql(
+      `mutation($id: ID!) { disableWebhook(id: $id) { ... on MutationDisableWebhookSuccess { data { status disabledReason } } } }`,
+      { id },
+    );
     expect(disabled.body.data.disableWebhook.data).toEqual({ status: 'disabled', disabledReason: 'disabled_by_partner' });
     await createCustomer(api, 'While Disabled');
     await sleep(400);
     expect(r.received).toHaveLength(0);
-    const enabled = await api.graphql(`mutation($id: ID!) { enableWebhook(id: $id) { ... on MutationEnableWebhookSuccess { data { status disabledReason } } } }`, { id });
+    const enabled = await api.graphql(
+      `mutation($id: ID!) { enableWebhook(id: $id) { ... on MutationEnableWebhookSuccess { data { status disabledReason } } } }`,
+      { id },
+    );
     expect(enabled.body.data.enableWebhook.data).toEqual({ status: 'enabled', disabledReason: null });
     await createCustomer(api, 'Enabled Again');
     await waitFor(() => r.received.length === 1);
@@ -368,7 +379,10 @@ describe('webhooks over GraphQL', () => {
     const api = await newPartner();
     const r = await receiver();
     const { id, secret: old } = (await api.post('/v0/webhooks', { url: r.url })).body;
-    const rotated = await api.graphql(`mutation($id: ID!) { rotateWebhookSecret(id: $id) { ... on MutationRotateWebhookSecretSuccess { data { secret endpoint { id } } } } }`, { id });
+    const rotated = await api.graphql(
+      `mutation($id: ID!) { rotateWebhookSecret(id: $id) { ... on MutationRotateWebhookSecretSuccess { data { secret endpoint { id } } } } }`,
+      { id },
+    );
     const fresh = rotated.body.data.rotateWebhookSecret.data.secret;
     expect(fresh).toMatch(/^whsec_/);
     expect(fresh).not.toBe(old);
@@ -442,7 +456,11 @@ describe('events API', () => {
 
   it('refuses a malformed cursor, an unknown type and a limit over 100 with 400', async () => {
     const api = await newPartner();
-    for (const [query, pointer] of [['after=abc', '/after'], ['types=customer.deleted', '/types/0'], ['limit=101', '/limit']] as const) {
+    for (const [query, pointer] of [
+      ['after=abc', '/after'],
+      ['types=customer.deleted', '/types/0'],
+      ['limit=101', '/limit'],
+    ] as const) {
       const res = await api.get(`/v0/events?${query}`);
       expect(res.status).toBe(400);
       expect(res.body.errors[0].pointer).toBe(pointer);

@@ -7,7 +7,10 @@ function outbox() {
   const events: { cursor: string }[] = [];
   const listeners = new Set<(cursor: string) => void>();
   const notifier: Notifier = {
-    onEvent: (listener) => (listeners.add(listener), () => listeners.delete(listener)),
+    onEvent: (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
     close: async () => undefined,
   };
   return {
@@ -16,7 +19,7 @@ function outbox() {
     readPage: async (after: string) => events.filter((e) => BigInt(e.cursor) > BigInt(after)).slice(0, 2),
     commit(cursor: string, notify = true) {
       events.push({ cursor });
-      if (notify) listeners.forEach((l) => l(cursor));
+      if (notify) for (const l of listeners) l(cursor);
     },
   };
 }
@@ -24,7 +27,7 @@ function outbox() {
 describe('streamEvents', () => {
   it('replays in pages, then follows new events, without repeating or skipping any', async () => {
     const db = outbox();
-    ['1', '2', '3'].forEach((c) => db.commit(c));
+    for (const c of ['1', '2', '3']) db.commit(c);
     const stream = streamEvents({ after: '0', pageSize: 2, notifier: db.notifier, readPage: db.readPage });
     const seen = [(await stream.next()).value, (await stream.next()).value, (await stream.next()).value].map((e) => e.cursor);
     const next = stream.next();
@@ -40,7 +43,7 @@ describe('streamEvents', () => {
     const next = stream.next();
     db.commit('1', false);
     await new Promise((r) => setTimeout(r, 20));
-    db.listeners.forEach((l) => l('1')); // what the catch-up read announces
+    for (const l of db.listeners) l('1'); // what the catch-up read announces
     expect((await next).value.cursor).toBe('1');
     await stream.return!();
   });

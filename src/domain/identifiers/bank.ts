@@ -151,8 +151,14 @@ const SANDBOX_BBAN_LAYOUTS = {
   DE: [[DIGITS, 18]],
   AT: [[DIGITS, 16]],
   LT: [[DIGITS, 16]],
-  NL: [[LETTERS, 4], [DIGITS, 10]],
-  GB: [[LETTERS, 4], [DIGITS, 14]],
+  NL: [
+    [LETTERS, 4],
+    [DIGITS, 10],
+  ],
+  GB: [
+    [LETTERS, 4],
+    [DIGITS, 14],
+  ],
   AE: [[DIGITS, 19]],
 } as const satisfies Record<string, ReadonlyArray<readonly [string, number]>>;
 export type SandboxIbanCountry = keyof typeof SANDBOX_BBAN_LAYOUTS;

@@ -79,8 +79,7 @@ export function normalizeTransactionHash(network: Network, hash: string): string
 }
 
 /** Domain-separated digest of a seed, so an address and a hash made from the same seed are unrelated. */
-const digest = (kind: string, network: Network, seed: string) =>
-  sha512(utf8ToBytes(`ramp-sandbox:${kind}:${network}:${seed}`));
+const digest = (kind: string, network: Network, seed: string) => sha512(utf8ToBytes(`ramp-sandbox:${kind}:${network}:${seed}`));
 
 /** A deterministic, valid address for sandbox deposits and tests (EIP-55 checksummed on EVM chains). */
 export function sandboxAddress(network: Network, seed: string): string {
@@ -96,7 +95,7 @@ export function sandboxAddress(network: Network, seed: string): string {
 /** A deterministic, valid transaction hash for the sandbox's simulated transfers and for tests. */
 export function sandboxTransactionHash(network: Network, seed: string): string {
   const bytes = digest('transaction', network, seed);
-  if (isEvm(network)) return '0x' + bytesToHex(bytes.slice(0, 32));
+  if (isEvm(network)) return `0x${bytesToHex(bytes.slice(0, 32))}`;
   if (network === 'tron') return bytesToHex(bytes.slice(0, 32));
   return bs58.encode(bytes);
 }

@@ -1,8 +1,9 @@
 import { maskAccountNumber } from '../../domain/identifiers/bank.js';
 import { AddressInput, AddressRef, restAddressOf } from '../../graphql/address.js';
+import { undefinedIfNull, withoutNulls } from '../../graphql/arguments.js';
 import { builder } from '../../graphql/builder.js';
 import { scopeOf } from '../../graphql/context.js';
-import { MUTATION_ERRORS, nullIfNotFound } from '../../graphql/errors.js';
+import { MUTATION_ERRORS, nullIfNotFound, withInputPaths } from '../../graphql/errors.js';
 import { idempotentMutation } from '../../graphql/idempotency.js';
 import { checkIdempotencyKey } from '../../platform/idempotency.js';
 import { CustomerRef } from '../customers/graphql.js';
@@ -57,7 +58,7 @@ const SwiftAccountInput = builder.inputType('SwiftAccountInput', {
   }),
 });
 
-/** The bank account details, as in REST (spec §2.2); exactly the variant named by accountType. */
+/** The use case's own input (NewBankAccount): the bank account details of spec §2.2, exactly the variant named by accountType. */
 export const BankAccountInputRef = builder.inputType('BankAccountInput', {
   fields: (t) => ({
     bankName: t.string({ required: true }),
@@ -73,24 +74,25 @@ export const BankAccountInputRef = builder.inputType('BankAccountInput', {
   }),
 });
 
-const orUndefined = <T>(value: T | null | undefined) => value ?? undefined;
-
-/** The REST body for a GraphQL BankAccountInput, so both are validated by the same schema. */
+/**
+ * The REST body for a GraphQL BankAccountInput: transfers (not yet converted to typed use cases)
+ * still take an off-ramp's inline destination_bank_account as the spec's body.
+ */
 export function bankAccountBodyOf(input: typeof BankAccountInputRef.$inferInput) {
   return {
     bank_name: input.bankName,
     account_holder_type: input.accountHolderType,
-    account_holder_first_name: orUndefined(input.accountHolderFirstName),
-    account_holder_last_name: orUndefined(input.accountHolderLastName),
-    account_holder_business_name: orUndefined(input.accountHolderBusinessName),
+    account_holder_first_name: undefinedIfNull(input.accountHolderFirstName),
+    account_holder_last_name: undefinedIfNull(input.accountHolderLastName),
+    account_holder_business_name: undefinedIfNull(input.accountHolderBusinessName),
     account_holder_address: restAddressOf(input.accountHolderAddress),
     account_type: input.accountType,
     iban: input.iban ? { bic: input.iban.bic, iban_number: input.iban.ibanNumber } : undefined,
     us: input.us
-      ? { account_number: input.us.accountNumber, routing_number: input.us.routingNumber, account_type: orUndefined(input.us.accountType) }
+      ? { account_number: input.us.accountNumber, routing_number: input.us.routingNumber, account_type: undefinedIfNull(input.us.accountType) }
       : undefined,
     swift: input.swift
-      ? { account_number: input.swift.accountNumber, bic: input.swift.bic, routing_number: orUndefined(input.swift.routingNumber) }
+      ? { account_number: input.swift.accountNumber, bic: input.swift.bic, routing_number: undefinedIfNull(input.swift.routingNumber) }
       : undefined,
   };
 }
@@ -125,13 +127,14 @@ builder.mutationFields((t) => ({
       input: t.arg({ type: BankAccountInputRef, required: true }),
       idempotencyKey: t.arg.string({ required: true }),
     },
+    // The input is the use case's own (NewBankAccount): it goes as it is, and its errors' paths are the input's.
     resolve: (_, args, ctx) => {
       checkIdempotencyKey(args.idempotencyKey, true);
       return idempotentMutation(
         ctx,
         'addBankAccount',
         args,
-        (em) => ctx.services.bankAccounts.create({ ...scopeOf(ctx), em }, String(args.customerId), bankAccountBodyOf(args.input)),
+        (em) => withInputPaths(ctx.services.bankAccounts.create({ ...scopeOf(ctx), em }, String(args.customerId), withoutNulls(args.input))),
         (id) => ctx.services.bankAccounts.get(scopeOf(ctx), id),
       );
     },

@@ -1,6 +1,6 @@
 import { maskAccountNumber } from '../../domain/identifiers/bank.js';
 import type { ExternalAccount } from './entities.js';
-import type { BankAccountDetails } from './inputs.js';
+import type { BankAccountDetails } from './records.js';
 
 /** Full numbers appear only in the creation response; every other read, event and log masks them. */
 export interface Disclosure {

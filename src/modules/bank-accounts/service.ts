@@ -1,45 +1,47 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { randomUUID } from 'node:crypto';
 import { ConflictError, NotFoundError } from '../../domain/errors.js';
-import { OffsetPageQuery } from '../../platform/pagination.js';
 import { parseInput } from '../../domain/validation.js';
 import { recordEvent } from '../../platform/outbox.js';
 import { type Scope, isUuid, sameId, tenantOf } from '../../platform/scope.js';
 import type { CustomerService } from '../customers/service.js';
 import { ExternalAccount } from './entities.js';
-import { BankAccountDetailsInput, type BankAccountDetails } from './inputs.js';
+import { NewBankAccount } from './inputs.js';
 import { presentExternalAccount } from './presenters.js';
+import { columnsOf } from './records.js';
+
+/**
+ * External accounts (spec §4.2): the customer's own bank accounts that off-ramp payouts go to.
+ * Inputs are the domain's (inputs.ts), validated here whichever face sent them; a
+ * ValidationError's pointers name the input's fields (`/iban/ibanNumber`), which each face maps
+ * to its own spelling in one place.
+ */
+export interface BankAccountService {
+  /** Registers a bank account for one of the caller's customers (409 when it is already registered). */
+  create(scope: Scope, customerId: string, account: NewBankAccount): Promise<ExternalAccount>;
+  /** One of the caller's external accounts, whoever its customer; 404 when unknown or not the caller's. */
+  get(scope: Scope, id: string): Promise<ExternalAccount>;
+  /** An account of this very customer (the REST path names both). */
+  getForCustomer(scope: Scope, customerId: string, id: string): Promise<ExternalAccount>;
+  /** A customer's accounts, oldest first. */
+  listForCustomer(scope: Scope, customerId: string, page: OffsetPage): Promise<ExternalAccount[]>;
+  /** Batch load for GraphQL: the accounts of several customers at once, only the caller's. */
+  loadForCustomers(scope: Scope, customerIds: readonly string[]): Promise<ExternalAccount[]>;
+}
+
+/** A page of a list by offset: `limit` accounts after the first `skip`. */
+export interface OffsetPage {
+  limit: number;
+  skip: number;
+}
 
 export interface BankAccountServiceDeps {
   customers: Pick<CustomerService, 'get'>;
 }
 
-/** The columns of a validated bank account (one variant's numbers; the others null). */
-function columnsOf(details: BankAccountDetails) {
-  const numbers =
-    details.account_type === 'iban'
-      ? { ibanNumber: details.iban.iban_number, bic: details.iban.bic, accountNumber: null, routingNumber: null, usAccountType: null }
-      : details.account_type === 'us'
-        ? { ibanNumber: null, bic: null, accountNumber: details.us.account_number, routingNumber: details.us.routing_number, usAccountType: details.us.account_type }
-        : { ibanNumber: null, bic: details.swift.bic, accountNumber: details.swift.account_number, routingNumber: details.swift.routing_number ?? null, usAccountType: null };
-  return {
-    accountType: details.account_type,
-    bankName: details.bank_name,
-    accountHolderType: details.account_holder_type,
-    accountHolderFirstName: details.account_holder_first_name,
-    accountHolderLastName: details.account_holder_last_name,
-    accountHolderBusinessName: details.account_holder_business_name,
-    accountHolderAddress: details.account_holder_address,
-    ...numbers,
-  };
-}
+const alreadyRegistered = () => new ConflictError('external_account_exists', 'This bank account is already registered for this customer');
 
-const alreadyRegistered = () =>
-  new ConflictError('external_account_exists', 'This bank account is already registered for this customer');
-
-/** External accounts (spec §4.2): the customer's own bank accounts that off-ramp payouts go to. */
-export function bankAccountService({ customers }: BankAccountServiceDeps) {
-  /** One of the caller's external accounts, whoever its customer; 404 when unknown or not the caller's. */
+export function createBankAccountService({ customers }: BankAccountServiceDeps): BankAccountService {
   async function get({ em, actor }: Scope, id: string): Promise<ExternalAccount> {
     const account = isUuid(id) ? await em.findOne(ExternalAccount, { id, ...tenantOf(actor) }) : null;
     if (!account) throw new NotFoundError('External account');
@@ -49,22 +51,21 @@ export function bankAccountService({ customers }: BankAccountServiceDeps) {
   return {
     get,
 
-    /** An account of this very customer (the REST path names both). */
     async getForCustomer(scope: Scope, customerId: string, id: string): Promise<ExternalAccount> {
       const account = await get(scope, id);
       if (!sameId(account.customerId, customerId)) throw new NotFoundError('External account');
       return account;
     },
 
-    async create(scope: Scope, customerId: string, input: unknown): Promise<ExternalAccount> {
-      const details = parseInput(BankAccountDetailsInput, input);
+    async create(scope: Scope, customerId: string, newAccount: NewBankAccount): Promise<ExternalAccount> {
+      const data = parseInput(NewBankAccount, newAccount);
       return scope.em.transactional(async (em) => {
         const customer = await customers.get({ ...scope, em }, customerId);
         const account = em.create(ExternalAccount, {
           id: randomUUID(),
           ...tenantOf(scope.actor),
           customerId: customer.id,
-          ...columnsOf(details),
+          ...columnsOf(data),
           createdAt: new Date(),
         });
         try {
@@ -84,9 +85,7 @@ export function bankAccountService({ customers }: BankAccountServiceDeps) {
       });
     },
 
-    /** A customer's accounts, oldest first; `limit` (1-100, default 100) and `skip` as strings or numbers. */
-    async listForCustomer(scope: Scope, customerId: string, query: unknown = {}): Promise<ExternalAccount[]> {
-      const page = parseInput(OffsetPageQuery, query);
+    async listForCustomer(scope: Scope, customerId: string, page: OffsetPage): Promise<ExternalAccount[]> {
       const customer = await customers.get(scope, customerId);
       return scope.em.find(
         ExternalAccount,
@@ -95,14 +94,8 @@ export function bankAccountService({ customers }: BankAccountServiceDeps) {
       );
     },
 
-    /** Batch load for GraphQL: the accounts of several customers at once, only the caller's. */
     async loadForCustomers({ em, actor }: Scope, customerIds: readonly string[]): Promise<ExternalAccount[]> {
-      return em.find(
-        ExternalAccount,
-        { customerId: { $in: customerIds.filter(isUuid) }, ...tenantOf(actor) },
-        { orderBy: { createdAt: 'asc', id: 'asc' } },
-      );
+      return em.find(ExternalAccount, { customerId: { $in: customerIds.filter(isUuid) }, ...tenantOf(actor) }, { orderBy: { createdAt: 'asc', id: 'asc' } });
     },
   };
 }
-export type BankAccountService = ReturnType<typeof bankAccountService>;

@@ -1,7 +1,8 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { ENVIRONMENTS } from '../../domain/environment.js';
 import type { KycRailStatus } from '../../domain/kyc.js';
-import { CUSTOMER_TYPES, type CustomerAddress, type CustomerProfile } from './inputs.js';
+import { CUSTOMER_TYPES, type CustomerAddress } from './inputs.js';
+import type { StoredProfile } from './records.js';
 
 const CustomerSchema = defineEntity({
   name: 'Customer',
@@ -20,8 +21,8 @@ const CustomerSchema = defineEntity({
     kycSubStatus: p.text().nullable(),
     /** Secret part of the sandbox KYC page link: the link alone lets a tester act on this customer. */
     kycPageToken: p.text(),
-    /** What PUT /v0/customers/{id} carried: provider token, identifying information, documents. */
-    profile: p.json<CustomerProfile>(),
+    /** KYC data: provider token, identity document, tax number, documents (shape: records.ts). */
+    profile: p.json<StoredProfile>(),
     createdAt: p.datetime(),
     updatedAt: p.datetime(),
   },

@@ -1,28 +1,28 @@
 import { resolveCursorConnection, type ResolveCursorConnectionArgs } from '@pothos/plugin-relay';
 import { KYC_STATUSES, kycStatusOf } from '../../domain/kyc.js';
-import { AddressInput, AddressRef, restAddressOf } from '../../graphql/address.js';
+import { AddressInput, AddressRef } from '../../graphql/address.js';
+import { undefinedIfNull, withoutNulls } from '../../graphql/arguments.js';
 import { builder } from '../../graphql/builder.js';
 import { scopeOf } from '../../graphql/context.js';
-import { MUTATION_ERRORS, nullIfNotFound } from '../../graphql/errors.js';
+import { MUTATION_ERRORS, nullIfNotFound, withInputPaths } from '../../graphql/errors.js';
 import { idempotentMutation } from '../../graphql/idempotency.js';
 import { cursorOf } from '../../platform/pagination.js';
-import { Customer } from './entities.js';
+import type { Customer } from './entities.js';
 import { CUSTOMER_TYPES } from './inputs.js';
 import { pageSizeRule } from '../../graphql/connection.js';
+import { connectionComplexity, edgesCountedByPage } from '../../graphql/limits.js';
 
 const CustomerTypeEnum = builder.enumType('CustomerType', { values: CUSTOMER_TYPES });
 const KycStatusEnum = builder.enumType('KycStatus', { values: KYC_STATUSES });
 const KycDecisionEnum = builder.enumType('KycDecision', { values: ['APPROVED', 'REJECTED'] as const });
 
-const KycRailStatusRef = builder
-  .objectRef<Customer['kycStatusBreakdown'][number]>('KycRailStatus')
-  .implement({
-    fields: (t) => ({
-      currency: t.exposeString('currency'),
-      paymentRails: t.exposeString('payment_rails'),
-      status: t.field({ type: KycStatusEnum, resolve: (r) => r.status }),
-    }),
-  });
+const KycRailStatusRef = builder.objectRef<Customer['kycStatusBreakdown'][number]>('KycRailStatus').implement({
+  fields: (t) => ({
+    currency: t.exposeString('currency'),
+    paymentRails: t.exposeString('payment_rails'),
+    status: t.field({ type: KycStatusEnum, resolve: (r) => r.status }),
+  }),
+});
 
 const KycRef = builder.objectRef<Customer>('Kyc').implement({
   fields: (t) => ({
@@ -91,8 +91,6 @@ const UpdateCustomerInputRef = builder.inputType('UpdateCustomerInput', {
   }),
 });
 
-const undefinedIfNull = <T>(v: T | null | undefined) => v ?? undefined;
-
 builder.queryFields((t) => ({
   customer: t.field({
     type: CustomerRef,
@@ -101,24 +99,28 @@ builder.queryFields((t) => ({
     args: { id: t.arg.id({ required: true }) },
     resolve: (_, { id }, ctx) => nullIfNotFound(ctx.services.customers.get(scopeOf(ctx), String(id))),
   }),
-  customers: t.connection({
-    type: CustomerRef,
-    description: 'Customers, oldest first, with cursor pagination (at most 100 a page).',
-    args: {
-      email: t.arg.string(),
-      type: t.arg({ type: CustomerTypeEnum }),
-      kycStatus: t.arg({ type: KycStatusEnum }),
-    },
-    validate: pageSizeRule(),
-    resolve: (_, args, ctx) =>
-      resolveCursorConnection({ args, toCursor: cursorOf, defaultSize: 20, maxSize: 100 }, (page: ResolveCursorConnectionArgs) =>
-        ctx.services.customers.list(
-          scopeOf(ctx),
-          { email: undefinedIfNull(args.email), type: undefinedIfNull(args.type), kycStatus: undefinedIfNull(args.kycStatus) },
-          page,
+  customers: t.connection(
+    {
+      type: CustomerRef,
+      description: 'Customers, oldest first, with cursor pagination (at most 100 a page).',
+      args: {
+        email: t.arg.string(),
+        type: t.arg({ type: CustomerTypeEnum }),
+        kycStatus: t.arg({ type: KycStatusEnum }),
+      },
+      validate: pageSizeRule(),
+      complexity: connectionComplexity(20),
+      resolve: (_, args, ctx) =>
+        resolveCursorConnection({ args, toCursor: cursorOf, defaultSize: 20, maxSize: 100 }, (page: ResolveCursorConnectionArgs) =>
+          ctx.services.customers.list(
+            scopeOf(ctx),
+            { email: undefinedIfNull(args.email), type: undefinedIfNull(args.type), kycStatus: undefinedIfNull(args.kycStatus) },
+            page,
+          ),
         ),
-      ),
-  }),
+    },
+    edgesCountedByPage,
+  ),
 }));
 
 builder.mutationFields((t) => ({
@@ -126,24 +128,15 @@ builder.mutationFields((t) => ({
     type: CustomerRef,
     errors: { types: MUTATION_ERRORS },
     args: { input: t.arg({ type: CreateCustomerInputRef, required: true }), idempotencyKey: t.arg.string() },
-    resolve: (_, args, ctx) => {
-      const { input } = args;
-      const rest = {
-        email: input.email,
-        type: input.type,
-        first_name: undefinedIfNull(input.firstName),
-        last_name: undefinedIfNull(input.lastName),
-        company_name: undefinedIfNull(input.companyName),
-        address: undefinedIfNull(input.address && restAddressOf(input.address)),
-      };
-      return idempotentMutation(
+    // The input is the use case's own (NewCustomer): it goes as it is, and its errors' paths are the input's.
+    resolve: (_, args, ctx) =>
+      idempotentMutation(
         ctx,
         'createCustomer',
         args,
-        (em) => ctx.services.customers.create({ ...scopeOf(ctx), em }, rest),
+        (em) => withInputPaths(ctx.services.customers.create({ ...scopeOf(ctx), em }, withoutNulls(args.input))),
         (id) => ctx.services.customers.get(scopeOf(ctx), id),
-      );
-    },
+      ),
   }),
   simulateKycDecision: t.field({
     type: CustomerRef,
@@ -165,24 +158,7 @@ builder.mutationFields((t) => ({
     type: CustomerRef,
     errors: { types: MUTATION_ERRORS },
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateCustomerInputRef, required: true }) },
-    resolve: (_, { id, input }, ctx) =>
-      ctx.services.customers.update(scopeOf(ctx), String(id), {
-        email: undefinedIfNull(input.email),
-        first_name: undefinedIfNull(input.firstName),
-        last_name: undefinedIfNull(input.lastName),
-        company_name: undefinedIfNull(input.companyName),
-        address: undefinedIfNull(input.address && restAddressOf(input.address)),
-        external_kyc_provider_data: input.providerShareKycToken ? { provider_share_kyc_token: input.providerShareKycToken } : undefined,
-        identifying_information:
-          input.idDocument || input.taxNumber
-            ? {
-                id_document: input.idDocument
-                  ? { number: input.idDocument.number, issuing_country: input.idDocument.issuingCountry }
-                  : undefined,
-                tax_number: undefinedIfNull(input.taxNumber),
-              }
-            : undefined,
-        documents: input.documents?.map((d) => ({ file_id: d.fileId, purpose: d.purpose, description: undefinedIfNull(d.description) })),
-      }),
+    // The input is the use case's own (CustomerChanges): it goes as it is, and its errors' paths are the input's.
+    resolve: (_, { id, input }, ctx) => withInputPaths(ctx.services.customers.update(scopeOf(ctx), String(id), withoutNulls(input))),
   }),
 }));

@@ -1,85 +1,90 @@
 import { z } from 'zod';
-import { type PostalAddress, PostalAddressInput } from '../../domain/address.js';
+import { Address, type PostalAddress } from '../../domain/address.js';
+import { type FieldError, fieldError } from '../../domain/errors.js';
+import { type Report, acrossFields, isOneOf } from '../../domain/validation.js';
 
+/**
+ * The customers' use cases take these inputs: camelCase, in the domain's words. REST maps the
+ * spec's snake_case bodies to them (rest-bodies.ts); GraphQL passes its inputs as they are.
+ */
 export const CUSTOMER_TYPES = ['individual', 'corporate'] as const;
 export type CustomerType = (typeof CUSTOMER_TYPES)[number];
 
-const name = z.string().trim().min(1, 'must not be empty').max(200);
+export const name = z.string().trim().min(1, 'must not be empty').max(200);
 // Lower-cased so that uniqueness per partner does not depend on how the partner spells it.
-const email = z.email('must be a valid email address').max(254).transform((e) => e.toLowerCase());
+export const email = z
+  .email('must be a valid email address')
+  .max(254)
+  .transform((e) => e.toLowerCase());
 
-export const CustomerAddressInput = PostalAddressInput;
+/** The address as the spec stores and shows it (snake_case jsonb, see records.ts). */
 export type CustomerAddress = PostalAddress;
 
-function requireNames(
-  value: { type: CustomerType; first_name?: string | null; last_name?: string | null; company_name?: string | null },
-  ctx: z.RefinementCtx,
-) {
-  const missing = (field: string) =>
-    ctx.addIssue({ code: 'custom', path: [field], message: `is required for ${value.type} customers`, params: { code: 'required' } });
-  if (value.type === 'individual') {
-    if (!value.first_name) missing('first_name');
-    if (!value.last_name) missing('last_name');
-  } else if (!value.company_name) {
-    missing('company_name');
-  }
+export { Address };
+
+export const idDocumentNumber = z.string().trim().min(1).max(100);
+export const issuingCountry = z.string().regex(/^[A-Z]{2,3}$/, 'must be an ISO 3166-1 country code');
+export const taxNumber = z.string().trim().min(1).max(100);
+export const providerShareKycToken = z.string().min(1).max(4096);
+export const MAX_DOCUMENTS = 50;
+export const documentFields = { fileId: z.string().min(1).max(200), purpose: z.string().min(1).max(100), description: z.string().max(500).optional() };
+
+/** How one face spells the three names (the rules below are the domain's, whatever the spelling). */
+export interface NameFields {
+  firstName: string;
+  lastName: string;
+  companyName: string;
+}
+const DOMAIN_NAMES: NameFields = { firstName: 'firstName', lastName: 'lastName', companyName: 'companyName' };
+
+/** Individuals need a first and last name, corporates a company name: checked whatever else failed. */
+export const namesRequired = (names: NameFields = DOMAIN_NAMES) =>
+  acrossFields((body, report: Report) => {
+    if (!isOneOf(CUSTOMER_TYPES, body.type)) return;
+    const required = body.type === 'individual' ? [names.firstName, names.lastName] : [names.companyName];
+    for (const field of required) if (body[field] === undefined) report(field, 'required', `is required for ${body.type} customers`);
+  });
+
+/** Names that belong to the other type of customer, among those `changes` sets (as sent). */
+export function namesNotAllowed(type: CustomerType, changes: Partial<Record<keyof NameFields, unknown>>): FieldError[] {
+  const foreign = type === 'individual' ? ['companyName'] : ['firstName', 'lastName'];
+  return foreign
+    .filter((f) => (changes as Record<string, unknown>)[f] !== undefined)
+    .map((f) => fieldError(`/${f}`, 'not_allowed', `is not allowed for ${type} customers`));
 }
 
-export const CreateCustomerInput = z
+export const NewCustomer = z
   .strictObject({
     email,
     type: z.enum(CUSTOMER_TYPES),
-    first_name: name.optional(),
-    last_name: name.optional(),
-    company_name: name.optional(),
-    address: CustomerAddressInput.optional(),
+    firstName: name.optional(),
+    lastName: name.optional(),
+    companyName: name.optional(),
+    address: Address.optional(),
   })
-  .superRefine(requireNames);
-export type CreateCustomer = z.infer<typeof CreateCustomerInput>;
-
-const ProfileInput = z.object({
-  external_kyc_provider_data: z.strictObject({ provider_share_kyc_token: z.string().min(1).max(4096) }).optional(),
-  identifying_information: z
-    .strictObject({
-      id_document: z
-        .strictObject({
-          number: z.string().trim().min(1).max(100),
-          issuing_country: z.string().regex(/^[A-Z]{2,3}$/, 'must be an ISO 3166-1 country code'),
-        })
-        .optional(),
-      tax_number: z.string().trim().min(1).max(100).optional(),
-    })
-    .optional(),
-  documents: z
-    .array(
-      z.strictObject({
-        file_id: z.string().min(1).max(200),
-        purpose: z.string().min(1).max(100),
-        description: z.string().max(500).optional(),
-      }),
-    )
-    .max(50)
-    .optional(),
-});
-export type CustomerProfile = z.infer<typeof ProfileInput>;
+  .check(namesRequired());
+export type NewCustomer = z.input<typeof NewCustomer>;
 
 /**
- * PUT body: an IndividualCustomer or a BusinessCustomer. The spec does not say which holds what;
- * both accept the profile (KYC token, identifying information, documents), the address and
- * email; names go with the customer's type and are checked against it in the service.
+ * What an update may change. Names go with the customer's type (checked against the stored
+ * one); KYC data (provider token, identity document, tax number, documents) starts a verification.
  */
-export const UpdateCustomerInput = ProfileInput.extend({
+export const CustomerChanges = z.strictObject({
   email: email.optional(),
-  first_name: name.optional(),
-  last_name: name.optional(),
-  company_name: name.optional(),
-  address: CustomerAddressInput.optional(),
-}).strict();
-export type UpdateCustomer = z.infer<typeof UpdateCustomerInput>;
+  firstName: name.optional(),
+  lastName: name.optional(),
+  companyName: name.optional(),
+  address: Address.optional(),
+  providerShareKycToken: providerShareKycToken.optional(),
+  idDocument: z.strictObject({ number: idDocumentNumber, issuingCountry }).optional(),
+  taxNumber: taxNumber.optional(),
+  documents: z.array(z.strictObject(documentFields)).max(MAX_DOCUMENTS).optional(),
+});
+export type CustomerChanges = z.input<typeof CustomerChanges>;
 
-export const CustomerFilterInput = z.strictObject({
+export const CustomerFilter = z.strictObject({
   email: email.optional(),
   type: z.enum(CUSTOMER_TYPES).optional(),
   kycStatus: z.string().optional(),
 });
-export type CustomerFilter = z.infer<typeof CustomerFilterInput>;
+export type CustomerFilter = z.input<typeof CustomerFilter>;

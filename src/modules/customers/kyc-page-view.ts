@@ -1,8 +1,7 @@
 import { type KycStatus, kycPath, kycStatusOf } from '../../domain/kyc.js';
 import type { Customer } from './entities.js';
 
-const escapeHtml = (value: string) =>
-  value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** The page's buttons and where each leads; each is offered only when the transition table allows it from here. */
 export const KYC_PAGE_ACTIONS = {
@@ -15,7 +14,7 @@ export type KycPageAction = keyof typeof KYC_PAGE_ACTIONS;
 /** The sandbox verification page: the customer, its KYC per rail, and what a tester may do next. */
 export function renderKycPage(customer: Customer, token: string, notice?: string): string {
   const status = kycStatusOf(customer.kycStatusBreakdown);
-  const name = customer.type === 'corporate' ? customer.companyName ?? '' : `${customer.firstName ?? ''} ${customer.lastName ?? ''}`;
+  const name = customer.type === 'corporate' ? (customer.companyName ?? '') : `${customer.firstName ?? ''} ${customer.lastName ?? ''}`;
   const rows = customer.kycStatusBreakdown
     .map((r) => `<tr><td>${escapeHtml(r.currency)}</td><td>${escapeHtml(r.payment_rails)}</td><td>${escapeHtml(r.status)}</td></tr>`)
     .join('');
@@ -47,8 +46,7 @@ ${
 }
 
 /** What an invalid link shows: the same for an unknown customer, a wrong token and a production customer. */
-export const renderKycPageNotFound = () =>
-  page('Link not valid', '<h1>This verification link is not valid</h1><p>Ask the partner for a new link.</p>');
+export const renderKycPageNotFound = () => page('Link not valid', '<h1>This verification link is not valid</h1><p>Ask the partner for a new link.</p>');
 
 function page(title: string, body: string): string {
   return `<!doctype html>

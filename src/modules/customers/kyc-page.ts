@@ -1,6 +1,7 @@
 import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ConflictError, DomainError, NotFoundError } from '../../domain/errors.js';
+import type { Scope } from '../../platform/scope.js';
 import type { Services } from '../../services.js';
 import { KYC_PAGE_ACTIONS, type KycPageAction, renderKycPage, renderKycPageNotFound } from './kyc-page-view.js';
 
@@ -15,8 +16,7 @@ const PAGE_HEADERS = {
   'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
 };
 
-const html = (reply: FastifyReply, status: number, body: string) =>
-  reply.code(status).headers(PAGE_HEADERS).type('text/html; charset=utf-8').send(body);
+const html = (reply: FastifyReply, status: number, body: string) => reply.code(status).headers(PAGE_HEADERS).type('text/html; charset=utf-8').send(body);
 
 const isAction = (value: unknown): value is KycPageAction => typeof value === 'string' && Object.hasOwn(KYC_PAGE_ACTIONS, value);
 
@@ -50,7 +50,7 @@ export function kycPageRoutes(app: FastifyInstance, { customers }: Services) {
         const { customerId } = request.params;
         const token = typeof request.body?.token === 'string' ? request.body.token : undefined;
         const action = request.body?.action;
-        let scope;
+        let scope: Scope;
         try {
           scope = await customers.kycPageScope(request.em, customerId, token);
         } catch (error) {

@@ -1,24 +1,35 @@
 import type { FastifyInstance } from 'fastify';
-import { replyIdempotently, requestScope } from '../../platform/rest.js';
+import { ValidationError } from '../../domain/errors.js';
+import { checkInput, parseInput } from '../../domain/validation.js';
+import { replyIdempotently, requestScope, restFieldErrors, withRestPointers } from '../../platform/rest.js';
 import type { Services } from '../../services.js';
 import { presentCreatedCustomer } from './presenters.js';
+import { CUSTOMER_POINTERS, CustomerChangesBody, NewCustomerBody, customerChangesOf, namesIn, newCustomerOf } from './rest-bodies.js';
 
 type CustomerParams = { Params: { customer_id: string } };
 
-/** Spec §4.1. */
+/** Spec §4.1: parses the spec's bodies, calls the use cases, answers in the spec's shapes. */
 export function customerRoutes(app: FastifyInstance, { customers }: Services) {
   app.post('/v0/customers', (request, reply) =>
-    replyIdempotently(request, reply, { required: false }, async (scope) => ({
-      status: 201,
-      body: presentCreatedCustomer(await customers.create(scope, request.body)),
-    })),
+    replyIdempotently(request, reply, { required: false }, async (scope) => {
+      const customer = newCustomerOf(parseInput(NewCustomerBody, request.body));
+      return { status: 201, body: presentCreatedCustomer(await withRestPointers(customers.create(scope, customer), CUSTOMER_POINTERS)) };
+    }),
   );
 
   app.get<CustomerParams>('/v0/customers/:customer_id', async (request) =>
     customers.view(await customers.get(requestScope(request), request.params.customer_id)),
   );
 
-  app.put<CustomerParams>('/v0/customers/:customer_id', async (request) =>
-    customers.view(await customers.update(requestScope(request), request.params.customer_id, request.body)),
-  );
+  app.put<CustomerParams>('/v0/customers/:customer_id', async (request) => {
+    const scope = requestScope(request);
+    const id = request.params.customer_id;
+    const body = checkInput(CustomerChangesBody, request.body);
+    if (body.errors.length) {
+      // Names the customer's type does not allow are reported with the body's own problems, in one answer.
+      const names = await customers.namesNotAllowedFor(scope, id, namesIn(request.body));
+      throw new ValidationError([...body.errors, ...restFieldErrors(names, CUSTOMER_POINTERS)]);
+    }
+    return customers.view(await withRestPointers(customers.update(scope, id, customerChangesOf(body.data!)), CUSTOMER_POINTERS));
+  });
 }

@@ -1,19 +1,50 @@
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/sql';
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import { ConflictError, NotFoundError, ValidationError, fieldError } from '../../domain/errors.js';
-import { type KycDecision, type KycRailStatus, type KycStatus, type KycSubStatus, kycBreakdown, kycStatusOf, moveKyc, stepKyc } from '../../domain/kyc.js';
 import { type Actor, assertSandbox } from '../../domain/environment.js';
-import { parseInput } from '../../domain/validation.js';
+import { ConflictError, type FieldError, NotFoundError, ValidationError } from '../../domain/errors.js';
+import { type KycDecision, type KycRailStatus, type KycStatus, type KycSubStatus, kycBreakdown, kycStatusOf, moveKyc, stepKyc } from '../../domain/kyc.js';
+import { checkInput, parseInput } from '../../domain/validation.js';
 import { recordEvent } from '../../platform/outbox.js';
 import { type KeysetPage, keysetQuery } from '../../platform/pagination.js';
 import { type Scope, isUuid, tenantOf } from '../../platform/scope.js';
 import { Customer } from './entities.js';
-import { CreateCustomerInput, CustomerFilterInput, type CustomerAddress, type CustomerProfile, UpdateCustomerInput } from './inputs.js';
-import { presentCustomer } from './presenters.js';
+import { type Address, CustomerChanges, CustomerFilter, type NameFields, NewCustomer, namesNotAllowed } from './inputs.js';
+import { type CustomerView, presentCustomer } from './presenters.js';
+import { mergedProfile, storedAddressOf, submitsKyc } from './records.js';
 
-const emailTaken = () =>
-  new ConflictError('customer_email_taken', 'A customer with this email already exists for this partner and environment');
+/**
+ * The customers' use cases. Inputs are the domain's (inputs.ts), validated here whichever face
+ * sent them; a ValidationError's pointers name the input's fields (`/taxNumber`), which each face
+ * maps to its own spelling in one place.
+ */
+export interface CustomerService {
+  create(scope: Scope, customer: NewCustomer): Promise<Customer>;
+  get(scope: Scope, id: string): Promise<Customer>;
+  update(scope: Scope, id: string, changes: CustomerChanges): Promise<Customer>;
+  /** The names `changes` sets that the stored customer's type does not allow (none for an unknown id). */
+  namesNotAllowedFor(scope: Scope, id: string, changes: Partial<Record<keyof NameFields, unknown>>): Promise<FieldError[]>;
+  list(scope: Scope, filter: CustomerFilter, page: KeysetPage): Promise<Customer[]>;
+  findByEmail(scope: Scope, email: string): Promise<Customer | null>;
+  /** Batch load for GraphQL dataloaders: only the caller's customers come back. */
+  loadMany(scope: Scope, ids: readonly string[]): Promise<Customer[]>;
+
+  /** Sandbox: the applicant submits the verification form (→ in_review), as on the hosted page. */
+  submitKyc(scope: Scope, id: string): Promise<Customer>;
+  /** Sandbox: approve or reject on every rail, as the verification provider would. */
+  decideKyc(scope: Scope, id: string, decision: KycDecision): Promise<Customer>;
+  /** A complete business profile (KYB) goes to compliance review. */
+  requestKycReview(scope: Scope, id: string): Promise<Customer>;
+  /** Records what a KYC provider verified: creates or updates the individual, moves its KYC. */
+  applyVerifiedIdentity(scope: Scope, identity: VerifiedIdentity, result: KycStatus): Promise<{ customer: Customer; created: boolean }>;
+  /** The sandbox KYC page's access check: the customer's own scope, or 404. */
+  kycPageScope(em: EntityManager, id: string, token: string | undefined): Promise<Scope>;
+
+  /** The customer as REST and events show it. */
+  view(customer: Customer): CustomerView;
+  /** Sandbox: the hosted verification page; null in production. */
+  kycFlowLink(customer: Customer): string | null;
+}
 
 export interface CustomerServiceOptions {
   /** Base address of this deployment, for the hosted KYC page link. */
@@ -25,21 +56,21 @@ export interface VerifiedIdentity {
   email: string;
   firstName: string;
   lastName: string;
-  address: CustomerAddress;
-  profile: CustomerProfile;
+  address: Address;
+  idDocument: { number: string; issuingCountry: string };
 }
+
+const emailTaken = () => new ConflictError('customer_email_taken', 'A customer with this email already exists for this partner and environment');
 
 /** 192 random bits: the sandbox KYC page link is a capability, so it must not be guessable. */
 const newKycPageToken = () => randomBytes(24).toString('base64url');
 const digest = (value: string) => createHash('sha256').update(value).digest();
 const sameToken = (given: string, stored: string) => timingSafeEqual(digest(given), digest(stored));
 
-export function customerService(options: CustomerServiceOptions) {
+export function createCustomerService(options: CustomerServiceOptions): CustomerService {
   // Production has no hosted flow (a real provider's link would go here), so no link rather than a dead one.
   const kycFlowLink = (customer: Customer) =>
-    customer.environment === 'sandbox'
-      ? `${options.publicUrl()}/sandbox/kyc/${customer.id}?token=${encodeURIComponent(customer.kycPageToken)}`
-      : null;
+    customer.environment === 'sandbox' ? `${options.publicUrl()}/sandbox/kyc/${customer.id}?token=${encodeURIComponent(customer.kycPageToken)}` : null;
   const view = (customer: Customer) => presentCustomer(customer, kycFlowLink(customer));
 
   /**
@@ -70,10 +101,12 @@ export function customerService(options: CustomerServiceOptions) {
   }
 
   /** Inside a transaction: the customer, locked, so two KYC changes cannot both start from the same status. */
-  async function getForKycChange({ em, actor }: Scope, id: string): Promise<Customer> {
-    const customer = isUuid(id)
-      ? await em.findOne(Customer, { id, ...tenantOf(actor) }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true })
-      : null;
+  async function findForKycChange({ em, actor }: Scope, id: string): Promise<Customer | null> {
+    return isUuid(id) ? em.findOne(Customer, { id, ...tenantOf(actor) }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true }) : null;
+  }
+
+  async function getForKycChange(scope: Scope, id: string): Promise<Customer> {
+    const customer = await findForKycChange(scope, id);
     if (!customer) throw new NotFoundError('Customer');
     return customer;
   }
@@ -88,8 +121,8 @@ export function customerService(options: CustomerServiceOptions) {
     }
   }
 
-  async function create(scope: Scope, input: unknown): Promise<Customer> {
-    const data = parseInput(CreateCustomerInput, input);
+  async function create(scope: Scope, newCustomer: NewCustomer): Promise<Customer> {
+    const data = parseInput(NewCustomer, newCustomer);
     return scope.em.transactional(async (em) => {
       const now = new Date();
       const customer = em.create(Customer, {
@@ -97,10 +130,10 @@ export function customerService(options: CustomerServiceOptions) {
         ...tenantOf(scope.actor),
         email: data.email,
         type: data.type,
-        firstName: data.first_name ?? null,
-        lastName: data.last_name ?? null,
-        companyName: data.company_name ?? null,
-        address: data.address ?? null,
+        firstName: data.firstName ?? null,
+        lastName: data.lastName ?? null,
+        companyName: data.companyName ?? null,
+        address: data.address ? storedAddressOf(data.address) : null,
         kycStatusBreakdown: kycBreakdown('not_started'),
         kycSubStatus: null,
         kycPageToken: newKycPageToken(),
@@ -131,38 +164,37 @@ export function customerService(options: CustomerServiceOptions) {
     create,
     findByEmail,
 
-    async update(scope: Scope, id: string, input: unknown): Promise<Customer> {
-      const data = parseInput(UpdateCustomerInput, input);
+    async update(scope: Scope, id: string, changes: CustomerChanges): Promise<Customer> {
+      const checked = checkInput(CustomerChanges, changes);
       return scope.em.transactional(async (em) => {
-        const customer = await getForKycChange({ ...scope, em }, id);
-        const wrongNames =
-          customer.type === 'individual'
-            ? (['company_name'] as const).filter((f) => data[f] !== undefined)
-            : (['first_name', 'last_name'] as const).filter((f) => data[f] !== undefined);
-        if (wrongNames.length) {
-          throw new ValidationError(
-            wrongNames.map((f) => fieldError(`/${f}`, 'not_allowed', `is not allowed for ${customer.type} customers`)),
-          );
-        }
-        const { email, first_name, last_name, company_name, address, ...profile } = data;
-        if (email !== undefined) customer.email = email;
-        if (first_name !== undefined) customer.firstName = first_name;
-        if (last_name !== undefined) customer.lastName = last_name;
-        if (company_name !== undefined) customer.companyName = company_name;
-        if (address !== undefined) customer.address = address;
-        customer.profile = { ...customer.profile, ...profile };
+        // The names allowed depend on the stored type: those problems join the input's own in one answer.
+        const customer = await findForKycChange({ ...scope, em }, id);
+        const errors = [...checked.errors, ...(customer ? namesNotAllowed(customer.type, changes) : [])];
+        if (errors.length) throw new ValidationError(errors);
+        if (!customer) throw new NotFoundError('Customer');
+        const data = checked.data!;
+        if (data.email !== undefined) customer.email = data.email;
+        if (data.firstName !== undefined) customer.firstName = data.firstName;
+        if (data.lastName !== undefined) customer.lastName = data.lastName;
+        if (data.companyName !== undefined) customer.companyName = data.companyName;
+        if (data.address !== undefined) customer.address = storedAddressOf(data.address);
+        customer.profile = mergedProfile(customer.profile, data);
         customer.updatedAt = new Date();
         await flushUnique({ ...scope, em });
         // KYC data starts a verification (or, after a rejection, a resubmission); otherwise it is stored as is.
-        const submitsKyc = profile.external_kyc_provider_data || profile.identifying_information || profile.documents;
-        const started = submitsKyc ? stepKyc(kycStatusOf(customer.kycStatusBreakdown), 'start') : null;
+        const started = submitsKyc(data) ? stepKyc(kycStatusOf(customer.kycStatusBreakdown), 'start') : null;
         if (started) await changeKyc(em, scope.actor, customer, started);
         return customer;
       });
     },
 
-    async list({ em, actor }: Scope, filter: unknown, page: KeysetPage): Promise<Customer[]> {
-      const f = parseInput(CustomerFilterInput, filter ?? {});
+    async namesNotAllowedFor(scope: Scope, id: string, changes: Partial<Record<keyof NameFields, unknown>>): Promise<FieldError[]> {
+      const customer = isUuid(id) ? await scope.em.findOne(Customer, { id, ...tenantOf(scope.actor) }) : null;
+      return customer ? namesNotAllowed(customer.type, changes) : [];
+    },
+
+    async list({ em, actor }: Scope, filter: CustomerFilter, page: KeysetPage): Promise<Customer[]> {
+      const f = parseInput(CustomerFilter, filter);
       const { where, orderBy, limit } = keysetQuery(page);
       const byKyc = f.kycStatus ? { kycStatusBreakdown: { $contains: [{ status: f.kycStatus }] } } : {};
       return em.find(
@@ -218,14 +250,14 @@ export function customerService(options: CustomerServiceOptions) {
           (await create(txScope, {
             email: identity.email,
             type: 'individual',
-            first_name: identity.firstName,
-            last_name: identity.lastName,
+            firstName: identity.firstName,
+            lastName: identity.lastName,
             address: identity.address,
           }));
         customer.firstName = identity.firstName;
         customer.lastName = identity.lastName;
-        customer.address = identity.address;
-        customer.profile = { ...customer.profile, ...identity.profile };
+        customer.address = storedAddressOf(identity.address);
+        customer.profile = mergedProfile(customer.profile, { idDocument: identity.idDocument });
         customer.updatedAt = new Date();
         await em.flush();
         const status = kycStatusOf(customer.kycStatusBreakdown);
@@ -251,4 +283,3 @@ export function customerService(options: CustomerServiceOptions) {
     },
   };
 }
-export type CustomerService = ReturnType<typeof customerService>;

@@ -5,7 +5,12 @@ import { readFile } from 'node:fs/promises';
 const README = new URL('../../../README.md', import.meta.url);
 
 /** GitHub's heading anchors, so the README's contents links (and /docs/errors) work here too. */
-const slug = (text: string) => text.toLowerCase().replace(/<[^>]+>/g, '').replace(/[^a-z0-9 _-]/g, '').replace(/ /g, '-');
+const slug = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/<[^>]+>/g, '')
+    .replace(/[^a-z0-9 _-]/g, '')
+    .replace(/ /g, '-');
 const withHeadingIds = new Marked({
   renderer: {
     heading({ tokens, depth, text }) {

@@ -3,6 +3,7 @@ import { builder } from '../../graphql/builder.js';
 import { scopeOf } from '../../graphql/context.js';
 import type { OutboxEvent } from '../../platform/outbox.js';
 import { pageSizeRule } from '../../graphql/connection.js';
+import { connectionComplexity, edgesCountedByPage } from '../../graphql/limits.js';
 
 export const EventRef = builder.objectRef<OutboxEvent>('Event').implement({
   description: 'One event of the outbox, as webhooks deliver it.',
@@ -18,16 +19,20 @@ export const EventRef = builder.objectRef<OutboxEvent>('Event').implement({
 });
 
 builder.queryFields((t) => ({
-  events: t.connection({
-    type: EventRef,
-    description: "The caller's events in commit order, to reconcile after downtime (at most 100 a page).",
-    args: { types: t.arg.stringList({ description: 'Only these event types' }) },
-    validate: pageSizeRule(),
-    resolve: (_, args, ctx) =>
-      resolveCursorConnection({ args, toCursor: (e: OutboxEvent) => e.cursor, defaultSize: 50, maxSize: 100 }, (page: ResolveCursorConnectionArgs) =>
-        ctx.services.events.page(scopeOf(ctx), args.types ?? undefined, page),
-      ),
-  }),
+  events: t.connection(
+    {
+      type: EventRef,
+      description: "The caller's events in commit order, to reconcile after downtime (at most 100 a page).",
+      args: { types: t.arg.stringList({ description: 'Only these event types' }) },
+      validate: pageSizeRule(),
+      complexity: connectionComplexity(50),
+      resolve: (_, args, ctx) =>
+        resolveCursorConnection({ args, toCursor: (e: OutboxEvent) => e.cursor, defaultSize: 50, maxSize: 100 }, (page: ResolveCursorConnectionArgs) =>
+          ctx.services.events.page(scopeOf(ctx), args.types ?? undefined, page),
+        ),
+    },
+    edgesCountedByPage,
+  ),
 }));
 
 builder.subscriptionType({ authScopes: { partner: true } });

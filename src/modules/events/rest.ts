@@ -7,7 +7,12 @@ type EventsQuery = { Querystring: { after?: string; types?: string | string[]; l
 
 /** `types` as a comma-separated list or a repeated parameter. */
 const typesOf = (types: string | string[] | undefined) =>
-  types === undefined ? undefined : (Array.isArray(types) ? types : [types]).flatMap((t) => t.split(',')).map((t) => t.trim()).filter(Boolean);
+  types === undefined
+    ? undefined
+    : (Array.isArray(types) ? types : [types])
+        .flatMap((t) => t.split(','))
+        .map((t) => t.trim())
+        .filter(Boolean);
 
 /** GET /v0/events (an extension): the outbox after a cursor, to reconcile after downtime. */
 export function eventRoutes(app: FastifyInstance, { events }: Services) {

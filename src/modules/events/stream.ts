@@ -1,4 +1,7 @@
+import { isDatabaseUnavailable } from '../../platform/database-errors.js';
 import { type Notifier, Wakeup } from '../../platform/notifier.js';
+
+const OUTAGE_RETRY_MS = 1000;
 
 export interface StreamOptions<T extends { cursor: string }> {
   /** Stream the events after this cursor. */
@@ -31,7 +34,15 @@ export function streamEvents<T extends { cursor: string }>(options: StreamOption
     let after = options.after;
     try {
       while (!stopped) {
-        const page = await options.readPage(after);
+        let page: T[];
+        try {
+          page = await options.readPage(after);
+        } catch (error) {
+          if (!isDatabaseUnavailable(error)) throw error;
+          // A database outage keeps the subscription: read again shortly, from the same cursor.
+          await wakeup.waitAtMost(OUTAGE_RETRY_MS);
+          continue;
+        }
         for (const item of page) {
           if (stopped) return;
           after = item.cursor;

@@ -1,7 +1,8 @@
 import { BUSINESS_TYPES, BUSINESS_PROFILE_SECTIONS, IDENTITY_DOCUMENT_NAMES } from '../../domain/kyb.js';
+import { withoutNulls } from '../../graphql/arguments.js';
 import { builder } from '../../graphql/builder.js';
 import { scopeOf } from '../../graphql/context.js';
-import { MUTATION_ERRORS } from '../../graphql/errors.js';
+import { MUTATION_ERRORS, withInputPaths } from '../../graphql/errors.js';
 import { CustomerRef } from '../customers/graphql.js';
 import type { BusinessProfileView } from './presenters.js';
 
@@ -31,22 +32,20 @@ const BusinessAddressRef = builder.objectRef<NonNullable<BusinessProfileView['ad
   }),
 });
 
-const LegalRepresentativeRef = builder
-  .objectRef<BusinessProfileView['legalRepresentatives'][number]>('BusinessLegalRepresentative')
-  .implement({
-    fields: (t) => ({
-      id: t.exposeID('id'),
-      legalRepresentationType: t.exposeString('legalRepresentationType'),
-      firstName: t.exposeString('firstName'),
-      lastName: t.exposeString('lastName'),
-      dob: t.exposeString('dob', { description: 'YYYY-MM-DD' }),
-      nationality: t.exposeString('nationality', { description: 'ISO 3166-1 alpha-3' }),
-      documentName: t.field({ type: IdentityDocumentNameEnum, resolve: (r) => r.documentName as (typeof IDENTITY_DOCUMENT_NAMES)[number] }),
-      documentNo: t.exposeString('documentNo', { description: 'Masked: only the last characters are shown' }),
-      documentExpirationDate: t.exposeString('documentExpirationDate', { description: 'YYYY-MM-DD; 2099-01-01 means no expiry' }),
-      issueCountry: t.exposeString('issueCountry', { description: 'ISO 3166-1 alpha-3' }),
-    }),
-  });
+const LegalRepresentativeRef = builder.objectRef<BusinessProfileView['legalRepresentatives'][number]>('BusinessLegalRepresentative').implement({
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    legalRepresentationType: t.exposeString('legalRepresentationType'),
+    firstName: t.exposeString('firstName'),
+    lastName: t.exposeString('lastName'),
+    dob: t.exposeString('dob', { description: 'YYYY-MM-DD' }),
+    nationality: t.exposeString('nationality', { description: 'ISO 3166-1 alpha-3' }),
+    documentName: t.field({ type: IdentityDocumentNameEnum, resolve: (r) => r.documentName as (typeof IDENTITY_DOCUMENT_NAMES)[number] }),
+    documentNo: t.exposeString('documentNo', { description: 'Masked: only the last characters are shown' }),
+    documentExpirationDate: t.exposeString('documentExpirationDate', { description: 'YYYY-MM-DD; 2099-01-01 means no expiry' }),
+    issueCountry: t.exposeString('issueCountry', { description: 'ISO 3166-1 alpha-3' }),
+  }),
+});
 
 export const BusinessProfileRef = builder.objectRef<BusinessProfileView>('BusinessProfile').implement({
   description: "A corporate customer's KYB, imported section by section (REST: /v1/partners/kyc/business/...).",
@@ -114,19 +113,19 @@ builder.mutationFields((t) => ({
     type: BusinessProfileRef,
     errors: { types: MUTATION_ERRORS },
     args: { input: t.arg({ type: BasicDetailsInputRef, required: true }) },
-    resolve: (_, { input }, ctx) => ctx.services.kyb.submitBasicDetails(scopeOf(ctx), input),
+    resolve: (_, { input }, ctx) => withInputPaths(ctx.services.kyb.submitBasicDetails(scopeOf(ctx), withoutNulls(input))),
   }),
   submitBusinessAddress: t.field({
     type: BusinessProfileRef,
     errors: { types: MUTATION_ERRORS },
     args: { input: t.arg({ type: AddressInputRef, required: true }) },
-    resolve: (_, { input }, ctx) => ctx.services.kyb.submitAddress(scopeOf(ctx), input),
+    resolve: (_, { input }, ctx) => withInputPaths(ctx.services.kyb.submitAddress(scopeOf(ctx), withoutNulls(input))),
   }),
   submitBusinessLegalRepresentative: t.field({
     type: BusinessProfileRef,
     description: 'Adds a director, or updates the one with the same identity document.',
     errors: { types: MUTATION_ERRORS },
     args: { input: t.arg({ type: LegalRepresentativeInputRef, required: true }) },
-    resolve: (_, { input }, ctx) => ctx.services.kyb.submitLegalRepresentative(scopeOf(ctx), input),
+    resolve: (_, { input }, ctx) => withInputPaths(ctx.services.kyb.submitLegalRepresentative(scopeOf(ctx), withoutNulls(input))),
   }),
 }));

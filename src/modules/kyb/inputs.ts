@@ -10,10 +10,19 @@ import {
   todayUtc,
 } from '../../domain/kyb.js';
 
+/*
+ * The KYB use cases take these inputs (BusinessBasicDetails, BusinessAddress, LegalRepresentative).
+ * Spec §4.8's bodies spell their fields in camelCase too: REST's own schemas (rest-bodies.ts) use
+ * the same field rules under the spec's names; GraphQL passes its inputs as they are.
+ */
+
 /** Spec §4.8: every field is a required string; each failure names its field and a stable code. */
 // `abort` stops at the first failure of a field, so each field reports one clear problem.
 const text = (max: number) => z.string().trim().min(1, { message: 'must not be empty', abort: true }).max(max, { abort: true });
-const email = z.email('must be a valid email address').max(254).transform((e) => e.toLowerCase());
+const email = z
+  .email('must be a valid email address')
+  .max(254)
+  .transform((e) => e.toLowerCase());
 const invalid = (code: string, message: string) => ({ message, params: { code }, abort: true });
 
 // A string first, so a missing enum field reads `required` and a wrong one `invalid_enum_value`.
@@ -23,7 +32,8 @@ const alpha3 = z.string().refine(isAlpha3Country, invalid('invalid_country', 'mu
 const calendarDate = z.string().refine(isCalendarDate, invalid('invalid_date', 'must be a real date written YYYY-MM-DD'));
 const notAfterToday = calendarDate.refine((d) => d <= todayUtc(), invalid('date_in_future', 'must not be in the future'));
 
-export const BasicDetailsInput = z.strictObject({
+/** The field rules of each section, shared by the domain's inputs and REST's bodies. */
+export const basicDetailsFields = {
   userEmail: email,
   companyName: text(200),
   registrationNumber: text(100).regex(/^[\p{L}\p{N}][\p{L}\p{N} ./()-]*$/u, 'may hold letters, digits, spaces and . / ( ) -'),
@@ -31,21 +41,26 @@ export const BasicDetailsInput = z.strictObject({
   incorporatedOn: notAfterToday,
   type: oneOf(BUSINESS_TYPES),
   email,
-});
-export type BasicDetails = z.infer<typeof BasicDetailsInput>;
+};
+export const BusinessBasicDetails = z.strictObject(basicDetailsFields);
+export type BusinessBasicDetails = z.input<typeof BusinessBasicDetails>;
 
-export const BusinessAddressInput = z.strictObject({
+export const businessAddressFields = {
   userEmail: email,
   street: text(200),
   streetEn: latin(200),
   town: text(100),
   townEn: latin(100),
   state: latin(100),
-  country: latin(100).refine((name) => alpha3OfEnglishName(name) !== undefined, invalid('unknown_country', 'must be a country name in English, e.g. United Arab Emirates')),
-});
-export type BusinessAddress = z.infer<typeof BusinessAddressInput>;
+  country: latin(100).refine(
+    (name) => alpha3OfEnglishName(name) !== undefined,
+    invalid('unknown_country', 'must be a country name in English, e.g. United Arab Emirates'),
+  ),
+};
+export const BusinessAddress = z.strictObject(businessAddressFields);
+export type BusinessAddress = z.input<typeof BusinessAddress>;
 
-export const LegalRepresentativeInput = z.strictObject({
+export const legalRepresentativeFields = {
   userEmail: email,
   legalRepresentationType: oneOf(LEGAL_REPRESENTATION_TYPES),
   firstName: text(100),
@@ -60,5 +75,6 @@ export const LegalRepresentativeInput = z.strictObject({
   documentExpirationDate: calendarDate.refine((d) => d >= todayUtc(), invalid('document_expired', 'the document has expired')),
   issueCountry: alpha3,
   documentName: oneOf(IDENTITY_DOCUMENT_NAMES),
-});
-export type LegalRepresentative = z.infer<typeof LegalRepresentativeInput>;
+};
+export const LegalRepresentative = z.strictObject(legalRepresentativeFields);
+export type LegalRepresentative = z.input<typeof LegalRepresentative>;

@@ -36,29 +36,27 @@ export function presentBusinessProfile(
   profile: BusinessProfile | null,
   representatives: readonly BusinessLegalRepresentative[],
 ): BusinessProfileView {
-  const basicDetails =
-    profile?.basicDetailsSubmittedAt
-      ? {
-          companyName: profile.companyName!,
-          registrationNumber: profile.registrationNumber!,
-          country: profile.country!,
-          incorporatedOn: profile.incorporatedOn!,
-          type: profile.type!,
-          email: profile.email!,
-        }
-      : null;
-  const address =
-    profile?.addressSubmittedAt
-      ? {
-          street: profile.street!,
-          streetEn: profile.streetEn!,
-          town: profile.town!,
-          townEn: profile.townEn!,
-          state: profile.state!,
-          country: profile.countryName!,
-          countryCode: profile.addressCountry!,
-        }
-      : null;
+  const basicDetails = profile?.basicDetailsSubmittedAt
+    ? {
+        companyName: profile.companyName!,
+        registrationNumber: profile.registrationNumber!,
+        country: profile.country!,
+        incorporatedOn: profile.incorporatedOn!,
+        type: profile.type!,
+        email: profile.email!,
+      }
+    : null;
+  const address = profile?.addressSubmittedAt
+    ? {
+        street: profile.street!,
+        streetEn: profile.streetEn!,
+        town: profile.town!,
+        townEn: profile.townEn!,
+        state: profile.state!,
+        country: profile.countryName!,
+        countryCode: profile.addressCountry!,
+      }
+    : null;
   const missing = missingSections({ basicDetails: !!basicDetails, address: !!address, legalRepresentation: representatives.length > 0 });
   return {
     customerId: customer.id,

@@ -10,12 +10,28 @@ import { type Scope, tenantOf } from '../../platform/scope.js';
 import type { Customer } from '../customers/entities.js';
 import type { CustomerService } from '../customers/service.js';
 import { BusinessLegalRepresentative, BusinessProfile } from './entities.js';
-import { BasicDetailsInput, BusinessAddressInput, LegalRepresentativeInput } from './inputs.js';
+import { BusinessAddress, BusinessBasicDetails, LegalRepresentative } from './inputs.js';
 import { type BusinessProfileView, presentBusinessProfile } from './presenters.js';
+
+/**
+ * Business KYB import (spec §4.8): a corporate customer's profile, saved a section at a time. Inputs
+ * are the domain's (inputs.ts), validated here whichever face sent them; a ValidationError's
+ * pointers name the input's fields (`/userEmail`), which each face maps to its own spelling in one place.
+ */
+export interface KybService {
+  /** Company name, registration, country, incorporation date, type and contact email. */
+  submitBasicDetails(scope: Scope, details: BusinessBasicDetails): Promise<BusinessProfileView>;
+  /** The registered address, in the local script and in English. */
+  submitAddress(scope: Scope, address: BusinessAddress): Promise<BusinessProfileView>;
+  /** Adds a director, or updates the one with the same identity document. */
+  submitLegalRepresentative(scope: Scope, representative: LegalRepresentative): Promise<BusinessProfileView>;
+  /** Batch read for GraphQL: the profile of each of the caller's corporate customers (null otherwise), in the given order. */
+  profilesOf(scope: Scope, customerIds: readonly string[]): Promise<Array<BusinessProfileView | null>>;
+}
 
 type Section<S extends z.ZodType> = (em: EntityManager, actor: Actor, profile: BusinessProfile, data: z.infer<S>) => Promise<void>;
 
-export function kybService({ customers }: { customers: CustomerService }) {
+export function createKybService({ customers }: { customers: CustomerService }): KybService {
   /** `userEmail` must name one of the caller's corporate customers; another partner's reads as unknown. */
   async function corporateCustomer(scope: Scope, userEmail: string): Promise<Customer> {
     const customer = await customers.findByEmail(scope, userEmail);
@@ -45,7 +61,12 @@ export function kybService({ customers }: { customers: CustomerService }) {
    * Saves one section. A profile that is complete afterwards sends the customer's KYC to
    * compliance review (the reliance review of spec §4.8), unless it is already there or approved.
    */
-  async function submit<S extends z.ZodType<{ userEmail: string }>>(scope: Scope, schema: S, input: unknown, save: Section<S>): Promise<BusinessProfileView> {
+  async function submit<S extends z.ZodType<{ userEmail: string }>>(
+    scope: Scope,
+    schema: S,
+    input: z.input<S>,
+    save: Section<S>,
+  ): Promise<BusinessProfileView> {
     const data = parseInput(schema, input);
     return scope.em.transactional(async (em) => {
       const tx = { ...scope, em };
@@ -60,7 +81,7 @@ export function kybService({ customers }: { customers: CustomerService }) {
     });
   }
 
-  const saveBasicDetails: Section<typeof BasicDetailsInput> = async (_em, _actor, profile, d) => {
+  const saveBasicDetails: Section<typeof BusinessBasicDetails> = async (_em, _actor, profile, d) => {
     profile.companyName = d.companyName;
     profile.registrationNumber = d.registrationNumber;
     profile.country = d.country;
@@ -70,7 +91,7 @@ export function kybService({ customers }: { customers: CustomerService }) {
     profile.basicDetailsSubmittedAt = new Date();
   };
 
-  const saveAddress: Section<typeof BusinessAddressInput> = async (_em, _actor, profile, d) => {
+  const saveAddress: Section<typeof BusinessAddress> = async (_em, _actor, profile, d) => {
     profile.street = d.street;
     profile.streetEn = d.streetEn;
     profile.town = d.town;
@@ -82,7 +103,7 @@ export function kybService({ customers }: { customers: CustomerService }) {
   };
 
   /** The same document again updates that representative; another document adds one. */
-  const saveRepresentative: Section<typeof LegalRepresentativeInput> = async (em, actor, profile, d) => {
+  const saveRepresentative: Section<typeof LegalRepresentative> = async (em, actor, profile, d) => {
     const identity = { customerId: profile.customerId, issueCountry: d.issueCountry, documentName: d.documentName, documentNo: d.documentNo };
     const fields = {
       type: d.legalRepresentationType,
@@ -99,11 +120,10 @@ export function kybService({ customers }: { customers: CustomerService }) {
   };
 
   return {
-    submitBasicDetails: (scope: Scope, input: unknown) => submit(scope, BasicDetailsInput, input, saveBasicDetails),
-    submitAddress: (scope: Scope, input: unknown) => submit(scope, BusinessAddressInput, input, saveAddress),
-    submitLegalRepresentative: (scope: Scope, input: unknown) => submit(scope, LegalRepresentativeInput, input, saveRepresentative),
+    submitBasicDetails: (scope, details) => submit(scope, BusinessBasicDetails, details, saveBasicDetails),
+    submitAddress: (scope, address) => submit(scope, BusinessAddress, address, saveAddress),
+    submitLegalRepresentative: (scope, representative) => submit(scope, LegalRepresentative, representative, saveRepresentative),
 
-    /** Batch read for GraphQL: the profile of each of the caller's corporate customers (null otherwise), in the given order. */
     async profilesOf(scope: Scope, customerIds: readonly string[]): Promise<Array<BusinessProfileView | null>> {
       const { em, actor } = scope;
       const corporate = (await customers.loadMany(scope, customerIds)).filter((c) => c.type === 'corporate');
@@ -114,9 +134,12 @@ export function kybService({ customers }: { customers: CustomerService }) {
         const customer = corporate.find((c) => c.id === id);
         if (!customer) return null;
         const profile = profiles.find((p) => p.customerId === id) ?? null;
-        return presentBusinessProfile(customer, profile, representatives.filter((r) => r.customerId === id));
+        return presentBusinessProfile(
+          customer,
+          profile,
+          representatives.filter((r) => r.customerId === id),
+        );
       });
     },
   };
 }
-export type KybService = ReturnType<typeof kybService>;

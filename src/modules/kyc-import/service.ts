@@ -27,12 +27,14 @@ const identityOf = ({ applicant }: KycShare): VerifiedIdentity => ({
   email: applicant.email,
   firstName: applicant.firstName,
   lastName: applicant.lastName,
-  address: applicant.address,
-  profile: {
-    identifying_information: {
-      id_document: { number: applicant.idDocument.number, issuing_country: applicant.idDocument.issuingCountry },
-    },
+  address: {
+    country: applicant.address.country,
+    city: applicant.address.city,
+    streetLine1: applicant.address.street_line_1,
+    postalCode: applicant.address.postal_code,
+    state: applicant.address.state,
   },
+  idDocument: { number: applicant.idDocument.number, issuingCountry: applicant.idDocument.issuingCountry },
 });
 
 export function kycImportService(options: KycImportOptions) {

@@ -1,7 +1,8 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { ENVIRONMENTS } from '../../domain/environment.js';
 import { LEDGER_ACCOUNTS, MOVEMENTS } from '../../domain/ledger.js';
-import { FIAT_CURRENCIES, TOKENS } from '../../domain/money.js';
+import { type Decimal, FIAT_CURRENCIES, TOKENS } from '../../domain/money.js';
+import { DecimalColumn } from '../../platform/decimal-column.js';
 
 /** One money movement of one transfer; (transfer, movement) is unique, so nothing posts twice. */
 const LedgerTransactionSchema = defineEntity({
@@ -33,7 +34,7 @@ const LedgerEntrySchema = defineEntity({
     movement: p.enum(MOVEMENTS),
     account: p.enum(LEDGER_ACCOUNTS),
     currency: p.enum([...FIAT_CURRENCIES, ...TOKENS] as const),
-    amount: p.decimal('string').precision(38).scale(18),
+    amount: p.type(DecimalColumn).$type<Decimal>().precision(38).scale(18),
     createdAt: p.datetime(),
   },
 });

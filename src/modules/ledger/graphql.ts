@@ -1,5 +1,5 @@
 import { LEDGER_ACCOUNTS, MOVEMENTS } from '../../domain/ledger.js';
-import { Decimal, formatAmount } from '../../domain/money.js';
+import { formatAmount } from '../../domain/money.js';
 import { builder } from '../../graphql/builder.js';
 import type { LedgerEntry } from './entities.js';
 
@@ -13,7 +13,7 @@ export const PostingRef = builder.objectRef<LedgerEntry>('Posting').implement({
     movement: t.field({ type: MovementEnum, resolve: (e) => e.movement }),
     account: t.field({ type: LedgerAccountEnum, resolve: (e) => e.account }),
     currency: t.exposeString('currency'),
-    amount: t.field({ type: 'Decimal', resolve: (e) => formatAmount(new Decimal(e.amount), e.currency) }),
+    amount: t.field({ type: 'Decimal', resolve: (e) => formatAmount(e.amount, e.currency) }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
   }),
 });

@@ -41,7 +41,7 @@ export async function postMovement(
       movement,
       account: p.account,
       currency: p.asset,
-      amount: p.amount.toFixed(),
+      amount: p.amount,
       createdAt: now,
     })),
   );
@@ -74,11 +74,7 @@ export function ledgerService() {
 
     /** The entries of many transfers in one query (GraphQL `Transfer.postings` dataloader). */
     async entriesOf({ em, actor }: Scope, transferIds: readonly string[]): Promise<LedgerEntry[]> {
-      return em.find(
-        LedgerEntry,
-        { transferId: { $in: transferIds.filter(isUuid) }, ...tenantOf(actor) },
-        { orderBy: { id: 'asc' } },
-      );
+      return em.find(LedgerEntry, { transferId: { $in: transferIds.filter(isUuid) }, ...tenantOf(actor) }, { orderBy: { id: 'asc' } });
     },
   };
 }

@@ -1,8 +1,9 @@
 import { ENVIRONMENTS } from '../../domain/environment.js';
+import { withoutNulls } from '../../graphql/arguments.js';
 import { maskAccountNumber } from '../../domain/identifiers/bank.js';
 import { builder } from '../../graphql/builder.js';
 import { scopeOf } from '../../graphql/context.js';
-import { MUTATION_ERRORS } from '../../graphql/errors.js';
+import { MUTATION_ERRORS, withInputPaths } from '../../graphql/errors.js';
 import { idempotentMutation } from '../../graphql/idempotency.js';
 import type { CryptoBalance, CryptoThreshold, FiatBalance } from './balances.js';
 import type { DepositAddress } from './deposit-addresses.js';
@@ -140,7 +141,8 @@ const WhitelistBankAccountInputRef = builder.inputType('WhitelistBankAccountInpu
   }),
 });
 
-// The inputs carry the REST body's own field names, so both go through the same validation.
+// The inputs are the use cases' own (NewWhitelistedWalletAddress, NewWhitelistedBankAccount): they go as they are,
+// and their errors' paths are the input's.
 builder.mutationFields((t) => ({
   whitelistWalletAddress: t.field({
     type: WhitelistedWalletAddressRef,
@@ -151,7 +153,7 @@ builder.mutationFields((t) => ({
         ctx,
         'whitelistWalletAddress',
         args,
-        (em) => ctx.services.partners.whitelistWalletAddress({ ...scopeOf(ctx), em }, { ...args.input }),
+        (em) => withInputPaths(ctx.services.partners.whitelistWalletAddress({ ...scopeOf(ctx), em }, withoutNulls(args.input))),
         (id) => ctx.services.partners.getWalletAddress(scopeOf(ctx), id),
       ),
   }),
@@ -165,7 +167,7 @@ builder.mutationFields((t) => ({
         ctx,
         'whitelistBankAccount',
         args,
-        async (em) => created(await ctx.services.partners.whitelistBankAccount({ ...scopeOf(ctx), em }, { ...args.input })),
+        async (em) => created(await withInputPaths(ctx.services.partners.whitelistBankAccount({ ...scopeOf(ctx), em }, withoutNulls(args.input)))),
         async (id) => created(await ctx.services.partners.getBankAccount(scopeOf(ctx), id)),
       ),
   }),

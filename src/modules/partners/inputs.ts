@@ -11,6 +11,13 @@ import {
 } from '../../domain/identifiers/bank.js';
 import { isValidAddress } from '../../domain/identifiers/chain.js';
 import { FIAT_CURRENCIES, NETWORKS, type Network, TOKENS } from '../../domain/money.js';
+import { type Report, acrossFields } from '../../domain/validation.js';
+
+/*
+ * The whitelists' use cases take these inputs (NewWhitelistedWalletAddress, NewWhitelistedBankAccount).
+ * Encryptus's bodies (spec §4.7) spell their fields in camelCase too: REST's own schemas
+ * (rest-bodies.ts) use the same field rules under the spec's names; GraphQL passes its inputs as they are.
+ */
 
 /** Every field of the Encryptus whitelist bodies is a required, non-empty string (spec §4.7). */
 const text = (max: number) => z.string().trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
@@ -20,24 +27,24 @@ const oneOf = <const T extends readonly [string, ...string[]]>(values: T) => z.s
 
 const isNetwork = (value: unknown): value is Network => typeof value === 'string' && (NETWORKS as readonly string[]).includes(value);
 
-export const WhitelistWalletAddressInput = z
-  .strictObject({
-    address: text(128),
-    coin: oneOf(TOKENS),
-    network: oneOf(NETWORKS),
-    label: text(100),
-  })
-  // Runs whenever address and network themselves parsed, so every failing field is reported at once.
-  .refine((body) => isValidAddress(body.network, body.address), {
-    path: ['address'],
-    params: { code: 'invalid_address' },
-    error: (issue) => `is not a valid ${String((issue.input as { network?: unknown }).network)} address`,
-    when: ({ value }) => {
-      const body = value as { address?: unknown; network?: unknown };
-      return typeof body.address === 'string' && isNetwork(body.network);
-    },
+/** Encryptus's field rules of a wallet address entry; REST's body (rest-bodies.ts) spells the same fields with them. */
+export const walletAddressFields = { address: text(128), coin: oneOf(TOKENS), network: oneOf(NETWORKS), label: text(100) };
+
+/**
+ * The address must be one of its network's (EIP-55 checksum, base58, …). Checked whenever address
+ * and network are there, whatever else failed, so every failing field is reported at once.
+ */
+export const addressOnItsNetwork = () =>
+  acrossFields((entry, report: Report) => {
+    const { address, network } = entry;
+    if (typeof address === 'string' && isNetwork(network) && !isValidAddress(network, address)) {
+      report('address', 'invalid_address', `is not a valid ${network} address`);
+    }
   });
-export type WhitelistWalletAddress = z.infer<typeof WhitelistWalletAddressInput>;
+
+/** A wallet address to whitelist, in the domain's words (today the same as Encryptus's). */
+export const NewWhitelistedWalletAddress = z.strictObject(walletAddressFields).check(addressOnItsNetwork());
+export type NewWhitelistedWalletAddress = z.input<typeof NewWhitelistedWalletAddress>;
 
 const LOOKS_LIKE_IBAN = /^[A-Z]{2}[0-9]{2}/;
 
@@ -67,26 +74,30 @@ const bicSwift = z
   .transform(normalizeBic)
   .refine(isValidBic, { message: 'must be a valid BIC (8 or 11 characters)', params: { code: 'invalid_bic' } });
 
-export const WhitelistBankAccountInput = z
-  .strictObject({
-    accountHolderName: text(140),
-    accountHolderAddress: text(300),
-    beneficiaryBankName: text(140),
-    beneficiaryBankAddress: text(300),
-    beneficiaryBankCountry: text(100),
-    bankAccountNumber,
-    bicSwift,
-    fiatCurrency: oneOf(FIAT_CURRENCIES),
-  })
-  .superRefine((account, ctx) => {
-    // An IBAN and its bank's BIC name one country, as for external accounts.
+export const bankAccountFields = {
+  accountHolderName: text(140),
+  accountHolderAddress: text(300),
+  beneficiaryBankName: text(140),
+  beneficiaryBankAddress: text(300),
+  beneficiaryBankCountry: text(100),
+  bankAccountNumber,
+  bicSwift,
+  fiatCurrency: oneOf(FIAT_CURRENCIES),
+};
+
+/**
+ * An IBAN and its bank's BIC name one country, as for external accounts. Checked whenever both
+ * are valid, whatever else failed (a failed field is seen as sent, so both are checked again here).
+ */
+export const bicInTheIbansCountry = () =>
+  acrossFields((account, report: Report) => {
     const number = account.bankAccountNumber;
-    if (ibanProblem(number) || !isValidBic(account.bicSwift) || ibanMatchesBicCountry(number, account.bicSwift)) return;
-    ctx.addIssue({
-      code: 'custom',
-      path: ['bicSwift'],
-      message: `is a bank in ${bicCountry(account.bicSwift)}, but the IBAN is of ${ibanCountry(number)}`,
-      params: { code: 'bic_country_mismatch' },
-    });
+    const bic = account.bicSwift;
+    if (typeof number !== 'string' || typeof bic !== 'string') return;
+    if (ibanProblem(number) || !isValidBic(bic) || ibanMatchesBicCountry(number, bic)) return;
+    report('bicSwift', 'bic_country_mismatch', `is a bank in ${bicCountry(bic)}, but the IBAN is of ${ibanCountry(number)}`);
   });
-export type WhitelistBankAccount = z.infer<typeof WhitelistBankAccountInput>;
+
+/** A bank account to whitelist, in the domain's words (today the same as Encryptus's). */
+export const NewWhitelistedBankAccount = z.strictObject(bankAccountFields).check(bicInTheIbansCountry());
+export type NewWhitelistedBankAccount = z.input<typeof NewWhitelistedBankAccount>;

@@ -5,7 +5,6 @@ import type { PartnerBalances } from './balances.js';
 import type { DepositAddress } from './deposit-addresses.js';
 import type { Partner, WhitelistedBankAccount, WhitelistedWalletAddress } from './entities.js';
 
-
 export function presentWalletAddress(entry: WhitelistedWalletAddress) {
   return {
     id: entry.id,

@@ -4,14 +4,130 @@ import { randomUUID } from 'node:crypto';
 import type { Environment } from '../../domain/environment.js';
 import { ConflictError, NotFoundError } from '../../domain/errors.js';
 import { parseInput } from '../../domain/validation.js';
-import { mintApiKey } from '../../platform/auth.js';
+import { type ApiKeyLookup, mintApiKey } from '../../platform/auth.js';
 import { type Scope, isUuid, tenantOf } from '../../platform/scope.js';
 import type { CustomerService } from '../customers/service.js';
-import { partnerBalances } from './balances.js';
-import { depositAddresses } from './deposit-addresses.js';
+import { type PartnerBalances, partnerBalances } from './balances.js';
+import { type DepositAddress, depositAddresses } from './deposit-addresses.js';
 import { ApiKey, Partner, WhitelistedBankAccount, WhitelistedWalletAddress } from './entities.js';
-import { WhitelistBankAccountInput, WhitelistWalletAddressInput } from './inputs.js';
+import { NewWhitelistedBankAccount, NewWhitelistedWalletAddress } from './inputs.js';
 import type { AccountInfo } from './presenters.js';
+
+/**
+ * The partner's own account: its record, whitelists, deposit addresses and balances. Inputs are
+ * the domain's (inputs.ts), validated here whichever face sent them; a ValidationError's pointers
+ * name the input's fields (`/bicSwift`), which each face maps to its own spelling in one place.
+ */
+export interface PartnerService {
+  /** The caller's partner (404 when it no longer exists). */
+  get(scope: Scope): Promise<Partner>;
+  /** The caller's whitelisted wallet addresses, oldest first. */
+  walletAddresses(scope: Scope): Promise<WhitelistedWalletAddress[]>;
+  /** The caller's whitelisted bank accounts, oldest first. */
+  bankAccounts(scope: Scope): Promise<WhitelistedBankAccount[]>;
+  /** Where the partner sends crypto: one address per network in the sandbox, none in production. */
+  depositAddresses(scope: Scope): DepositAddress[];
+  /** Reserved fiat and crypto and the crypto thresholds, from the ledger. */
+  balances(scope: Scope): Promise<PartnerBalances>;
+  getWalletAddress(scope: Scope, id: string): Promise<WhitelistedWalletAddress>;
+  getBankAccount(scope: Scope, id: string): Promise<WhitelistedBankAccount>;
+
+  /** Whitelists an address for deposits and withdrawals (409 when already there for its coin and network). */
+  whitelistWalletAddress(scope: Scope, entry: NewWhitelistedWalletAddress): Promise<WhitelistedWalletAddress>;
+  /** Whitelists a bank account for fiat withdrawals (409 when already there for its currency). */
+  whitelistBankAccount(scope: Scope, account: NewWhitelistedBankAccount): Promise<WhitelistedBankAccount>;
+  /** Everything `GET /v1/partners/accountInfo` shows, read in the caller's environment only. */
+  accountInfo(scope: Scope): Promise<AccountInfo>;
+}
+
+const USER_LIST_LIMIT = 1000;
+
+export interface PartnerServiceDeps {
+  /** accountInfo's `user_list` comes from the customers module, through its service. */
+  customers: Pick<CustomerService, 'list' | 'view'>;
+}
+
+/** Runs a flush where a unique index refuses duplicates, turning the violation into a 409. */
+async function flushOrConflict(em: EntityManager, conflict: () => ConflictError) {
+  try {
+    await em.flush();
+  } catch (error) {
+    if (error instanceof UniqueConstraintViolationException) throw conflict();
+    throw error;
+  }
+}
+
+export function createPartnerService({ customers }: PartnerServiceDeps): PartnerService {
+  async function get({ em, actor }: Scope): Promise<Partner> {
+    const partner = await em.findOne(Partner, { id: actor.partnerId });
+    if (!partner) throw new NotFoundError('Partner');
+    return partner;
+  }
+
+  async function getWalletAddress({ em, actor }: Scope, id: string): Promise<WhitelistedWalletAddress> {
+    const entry = isUuid(id) ? await em.findOne(WhitelistedWalletAddress, { id, ...tenantOf(actor) }) : null;
+    if (!entry) throw new NotFoundError('Whitelisted wallet address');
+    return entry;
+  }
+
+  async function getBankAccount({ em, actor }: Scope, id: string): Promise<WhitelistedBankAccount> {
+    const entry = isUuid(id) ? await em.findOne(WhitelistedBankAccount, { id, ...tenantOf(actor) }) : null;
+    if (!entry) throw new NotFoundError('Whitelisted bank account');
+    return entry;
+  }
+
+  const walletAddresses = ({ em, actor }: Scope) => em.find(WhitelistedWalletAddress, tenantOf(actor), { orderBy: { createdAt: 'asc', id: 'asc' } });
+  const bankAccounts = ({ em, actor }: Scope) => em.find(WhitelistedBankAccount, tenantOf(actor), { orderBy: { createdAt: 'asc', id: 'asc' } });
+
+  return {
+    get,
+    walletAddresses,
+    bankAccounts,
+    depositAddresses: (scope: Scope) => depositAddresses(scope.actor),
+    balances: (scope: Scope) => partnerBalances(scope),
+    getWalletAddress,
+    getBankAccount,
+
+    async whitelistWalletAddress(scope: Scope, entry: NewWhitelistedWalletAddress): Promise<WhitelistedWalletAddress> {
+      const data = parseInput(NewWhitelistedWalletAddress, entry);
+      return scope.em.transactional(async (em) => {
+        const entry = em.create(WhitelistedWalletAddress, { id: randomUUID(), ...tenantOf(scope.actor), ...data, createdAt: new Date() });
+        await flushOrConflict(
+          em,
+          () => new ConflictError('wallet_address_already_whitelisted', 'This address is already whitelisted for this coin and network'),
+        );
+        return entry;
+      });
+    },
+
+    async whitelistBankAccount(scope: Scope, account: NewWhitelistedBankAccount): Promise<WhitelistedBankAccount> {
+      const data = parseInput(NewWhitelistedBankAccount, account);
+      return scope.em.transactional(async (em) => {
+        const entry = em.create(WhitelistedBankAccount, { id: randomUUID(), ...tenantOf(scope.actor), ...data, createdAt: new Date() });
+        await flushOrConflict(em, () => new ConflictError('bank_account_already_whitelisted', 'This bank account is already whitelisted for this currency'));
+        return entry;
+      });
+    },
+
+    /** Everything `GET /v1/partners/accountInfo` shows, read in the caller's environment only. */
+    async accountInfo(scope: Scope): Promise<AccountInfo> {
+      const partner = await get(scope);
+      // Newest first, so that a partner with more customers than the cap sees its recent ones.
+      const users = await customers.list(scope, {}, { limit: USER_LIST_LIMIT, inverted: true });
+      return {
+        partner,
+        environment: scope.actor.environment,
+        users: users.map(customers.view),
+        walletAddresses: await walletAddresses(scope),
+        bankAccounts: await bankAccounts(scope),
+        depositAddresses: depositAddresses(scope.actor),
+        balances: await partnerBalances(scope),
+      };
+    },
+  };
+}
+
+// Partners and API keys outside any caller's scope: the CLI, the first start, authentication.
 
 export const DEMO_PARTNER_NAME = 'Demo Partner';
 
@@ -40,6 +156,12 @@ export async function issueApiKey(em: EntityManager, partner: Partner, environme
 
 const DEMO_BOOTSTRAP_LOCK = 7_314_003;
 
+/** The unrevoked key with this prefix, for authentication (platform/auth.ts). */
+export const findActiveApiKey: ApiKeyLookup = async (em, prefix) => {
+  const found = await em.findOne(ApiKey, { prefix, revokedAt: null });
+  return found && { id: found.id, partnerId: found.partner.id, environment: found.environment, secretHash: found.secretHash };
+};
+
 /** On an empty database, creates the demo partner and returns its new sandbox key. */
 export async function bootstrapDemoPartner(em: EntityManager): Promise<string | null> {
   return em.transactional(async (tx) => {
@@ -52,91 +174,3 @@ export async function bootstrapDemoPartner(em: EntityManager): Promise<string | 
     return issueApiKey(tx, partner, 'sandbox');
   });
 }
-
-const USER_LIST_LIMIT = 1000;
-
-export interface PartnerServiceDeps {
-  /** accountInfo's `user_list` comes from the customers module, through its service. */
-  customers: Pick<CustomerService, 'list' | 'view'>;
-}
-
-/** Runs a flush where a unique index refuses duplicates, turning the violation into a 409. */
-async function flushOrConflict(em: EntityManager, conflict: () => ConflictError) {
-  try {
-    await em.flush();
-  } catch (error) {
-    if (error instanceof UniqueConstraintViolationException) throw conflict();
-    throw error;
-  }
-}
-
-/** The partner's own account: its record, whitelists, deposit addresses and balances. */
-export function partnerService({ customers }: PartnerServiceDeps) {
-  async function get({ em, actor }: Scope): Promise<Partner> {
-    const partner = await em.findOne(Partner, { id: actor.partnerId });
-    if (!partner) throw new NotFoundError('Partner');
-    return partner;
-  }
-
-  async function getWalletAddress({ em, actor }: Scope, id: string): Promise<WhitelistedWalletAddress> {
-    const entry = isUuid(id) ? await em.findOne(WhitelistedWalletAddress, { id, ...tenantOf(actor) }) : null;
-    if (!entry) throw new NotFoundError('Whitelisted wallet address');
-    return entry;
-  }
-
-  async function getBankAccount({ em, actor }: Scope, id: string): Promise<WhitelistedBankAccount> {
-    const entry = isUuid(id) ? await em.findOne(WhitelistedBankAccount, { id, ...tenantOf(actor) }) : null;
-    if (!entry) throw new NotFoundError('Whitelisted bank account');
-    return entry;
-  }
-
-  const walletAddresses = ({ em, actor }: Scope) =>
-    em.find(WhitelistedWalletAddress, tenantOf(actor), { orderBy: { createdAt: 'asc', id: 'asc' } });
-  const bankAccounts = ({ em, actor }: Scope) =>
-    em.find(WhitelistedBankAccount, tenantOf(actor), { orderBy: { createdAt: 'asc', id: 'asc' } });
-
-  return {
-    get,
-    walletAddresses,
-    bankAccounts,
-    depositAddresses: (scope: Scope) => depositAddresses(scope.actor),
-    balances: (scope: Scope) => partnerBalances(scope),
-    getWalletAddress,
-    getBankAccount,
-
-    async whitelistWalletAddress(scope: Scope, input: unknown): Promise<WhitelistedWalletAddress> {
-      const data = parseInput(WhitelistWalletAddressInput, input);
-      return scope.em.transactional(async (em) => {
-        const entry = em.create(WhitelistedWalletAddress, { id: randomUUID(), ...tenantOf(scope.actor), ...data, createdAt: new Date() });
-        await flushOrConflict(em, () => new ConflictError('wallet_address_already_whitelisted', 'This address is already whitelisted for this coin and network'));
-        return entry;
-      });
-    },
-
-    async whitelistBankAccount(scope: Scope, input: unknown): Promise<WhitelistedBankAccount> {
-      const data = parseInput(WhitelistBankAccountInput, input);
-      return scope.em.transactional(async (em) => {
-        const entry = em.create(WhitelistedBankAccount, { id: randomUUID(), ...tenantOf(scope.actor), ...data, createdAt: new Date() });
-        await flushOrConflict(em, () => new ConflictError('bank_account_already_whitelisted', 'This bank account is already whitelisted for this currency'));
-        return entry;
-      });
-    },
-
-    /** Everything `GET /v1/partners/accountInfo` shows, read in the caller's environment only. */
-    async accountInfo(scope: Scope): Promise<AccountInfo> {
-      const partner = await get(scope);
-      // Newest first, so that a partner with more customers than the cap sees its recent ones.
-      const users = await customers.list(scope, {}, { limit: USER_LIST_LIMIT, inverted: true });
-      return {
-        partner,
-        environment: scope.actor.environment,
-        users: users.map(customers.view),
-        walletAddresses: await walletAddresses(scope),
-        bankAccounts: await bankAccounts(scope),
-        depositAddresses: depositAddresses(scope.actor),
-        balances: await partnerBalances(scope),
-      };
-    },
-  };
-}
-export type PartnerService = ReturnType<typeof partnerService>;

@@ -41,10 +41,24 @@ const COLLECTION_ACCOUNTS: Record<FiatCurrency, Partial<Record<PaymentRails, Dep
 };
 
 function iban(bank_name: string, bank_address: string, bic: string, iban_number: string): DepositBankAccount {
-  return { bank_name, bank_address, account_beneficiary_type: 'business', account_beneficiary_name: BENEFICIARY, account_type: 'iban', iban: { bic, iban_number } };
+  return {
+    bank_name,
+    bank_address,
+    account_beneficiary_type: 'business',
+    account_beneficiary_name: BENEFICIARY,
+    account_type: 'iban',
+    iban: { bic, iban_number },
+  };
 }
 function us(bank_name: string, bank_address: string, routing_number: string, account_number: string): DepositBankAccount {
-  return { bank_name, bank_address, account_beneficiary_type: 'business', account_beneficiary_name: BENEFICIARY, account_type: 'us', us: { account_number, routing_number } };
+  return {
+    bank_name,
+    bank_address,
+    account_beneficiary_type: 'business',
+    account_beneficiary_name: BENEFICIARY,
+    account_type: 'us',
+    us: { account_number, routing_number },
+  };
 }
 
 /**
@@ -60,7 +74,8 @@ export function virtualAccountDepositAccount(instructions: DepositInstructions, 
     account_beneficiary_name: instructions.account_holder_name,
   };
   if ('iban' in instructions) return { ...common, account_type: 'iban', iban: { bic: instructions.iban.bic, iban_number: instructions.iban.iban_number } };
-  if ('us' in instructions) return { ...common, account_type: 'us', us: { account_number: instructions.us.account_number, routing_number: instructions.us.routing_number } };
+  if ('us' in instructions)
+    return { ...common, account_type: 'us', us: { account_number: instructions.us.account_number, routing_number: instructions.us.routing_number } };
   const { bic, account_number, routing_number } = instructions.swift;
   return { ...common, account_type: 'swift', swift: { bic, account_number, routing_number } };
 }

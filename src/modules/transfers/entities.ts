@@ -1,14 +1,16 @@
 import { defineEntity, p } from '@mikro-orm/core';
+import type { Decimal } from '../../domain/money.js';
+import { DecimalColumn } from '../../platform/decimal-column.js';
 import { ENVIRONMENTS } from '../../domain/environment.js';
 import { FIAT_CURRENCIES, NETWORKS, PAYMENT_RAILS, TOKENS } from '../../domain/money.js';
 import { TRANSFER_DIRECTIONS, TRANSFER_STATUSES } from '../../domain/transfer-status.js';
 import { TRANSFER_PURPOSES } from '../../domain/transfer-purpose.js';
-import type { BankAccountDetails } from '../bank-accounts/inputs.js';
+import type { BankAccountDetails } from '../bank-accounts/records.js';
 import type { DepositBankAccount } from './deposit-instructions.js';
 
 const ASSETS = [...FIAT_CURRENCIES, ...TOKENS] as const;
-/** Money and rates: numeric(38,18) in SQL, a decimal string in memory (never a JS number). */
-const money = () => p.decimal('string').precision(38).scale(18);
+/** Money and rates: numeric(38,18) in SQL, a Decimal in memory (never a JS number). */
+const money = () => p.type(DecimalColumn).$type<Decimal>().precision(38).scale(18);
 
 /**
  * A priced offer, valid until `expiresAt`, turned into at most one transfer. Immutable once
@@ -40,7 +42,7 @@ const QuoteSchema = defineEntity({
     developerFee: money(),
     networkFee: money(),
     feeAmount: money(),
-    developerFeePercent: p.decimal('string').precision(11).scale(8),
+    developerFeePercent: p.type(DecimalColumn).$type<Decimal>().precision(11).scale(8),
     platformFeeBps: p.integer(),
     expiresAt: p.datetime(),
     createdAt: p.datetime(),

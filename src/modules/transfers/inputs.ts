@@ -1,29 +1,43 @@
 import { z } from 'zod';
-import { FIAT_CURRENCIES, NETWORKS, PAYMENT_RAILS, RAILS_OF_CURRENCY, TOKENS } from '../../domain/money.js';
+import { type Asset, FIAT_CURRENCIES, NETWORKS, PAYMENT_RAILS, RAILS_OF_CURRENCY, SCALE, TOKENS } from '../../domain/money.js';
+import { amountProblem, developerFeePercentProblem, quoteSideProblems } from '../../domain/pricing.js';
 import { TRANSFER_DIRECTIONS, TRANSFER_STATUSES } from '../../domain/transfer-status.js';
 import { TRANSFER_PURPOSES } from '../../domain/transfer-purpose.js';
+import { acrossFields, isOneOf, refusing } from '../../domain/validation.js';
+import { BANK_ACCOUNT_TYPES } from '../bank-accounts/inputs.js';
+import { BankAccountBody } from '../bank-accounts/rest-bodies.js';
+import { payoutProblem } from './payout-rails.js';
 
-// Amounts stay strings here; the pricing domain checks their form, sign and scale per asset.
+// Amounts stay strings; the pricing domain checks their form, sign and scale per asset (quoteAmounts).
 const amount = z.string().max(40);
-const feePercent = z.string().max(20);
+const feePercent = z.string().superRefine(refusing(developerFeePercentProblem));
+
+const isAsset = (value: unknown): value is Asset => typeof value === 'string' && Object.hasOwn(SCALE, value);
 
 /** Rails must be ones the currency moves on (usd: ach/wire/swift, eur: sepa/swift, aed: uaefts/swift). */
-function railsOfCurrency(currencyField: string, railsField: string) {
-  return (value: Record<string, unknown>, ctx: z.RefinementCtx) => {
-    const currency = value[currencyField] as keyof typeof RAILS_OF_CURRENCY;
-    const rails = value[railsField] as (typeof PAYMENT_RAILS)[number];
-    if (RAILS_OF_CURRENCY[currency] && !RAILS_OF_CURRENCY[currency].includes(rails)) {
-      ctx.addIssue({
-        code: 'custom',
-        path: [railsField],
-        message: `${currency} moves on ${RAILS_OF_CURRENCY[currency].join(', ')}`,
-        params: { code: 'unsupported_rails' },
-      });
+const railsOfCurrency = (currencyField: string, railsField: string) =>
+  acrossFields((body, report) => {
+    const currency = body[currencyField];
+    const rails = body[railsField];
+    if (isOneOf(FIAT_CURRENCIES, currency) && isOneOf(PAYMENT_RAILS, rails) && !RAILS_OF_CURRENCY[currency].includes(rails)) {
+      report(railsField, 'unsupported_rails', `${currency} moves on ${RAILS_OF_CURRENCY[currency].join(', ')}`);
     }
-  };
-}
+  });
 
-/** Spec §4.4 Create Quote: exactly one of the amounts (checked by the pricing domain). */
+/** Exactly one of the amounts, each right for its asset (the pricing domain's rules), whatever else failed. */
+const quoteAmounts = (assetFields: { source: string; destination: string }) =>
+  acrossFields((body, report) => {
+    const given = { source: body.source_amount !== undefined, destination: body.destination_amount !== undefined };
+    for (const e of quoteSideProblems(given)) report(e.pointer.slice(1), e.code, e.detail);
+    for (const side of ['source', 'destination'] as const) {
+      const text = body[`${side}_amount`];
+      const asset = body[assetFields[side]];
+      const problem = typeof text === 'string' && text.length <= 40 ? amountProblem(text, isAsset(asset) ? asset : undefined) : null;
+      if (problem) report(`${side}_amount`, problem.code, problem.detail);
+    }
+  });
+
+/** Spec §4.4 Create Quote: exactly one of the amounts. */
 export const OnrampQuoteInput = z
   .strictObject({
     source_amount: amount.optional(),
@@ -34,8 +48,7 @@ export const OnrampQuoteInput = z
     destination_network: z.enum(NETWORKS),
     developer_fee_percent: feePercent.optional(),
   })
-  .superRefine(railsOfCurrency('source_currency', 'source_payment_rails'));
-export type OnrampQuoteRequest = z.infer<typeof OnrampQuoteInput>;
+  .check(railsOfCurrency('source_currency', 'source_payment_rails'), quoteAmounts({ source: 'source_currency', destination: 'destination_token' }));
 
 export const OnrampTransferInput = z.strictObject({
   destination_address: z.string().trim().min(1).max(128),
@@ -43,29 +56,40 @@ export const OnrampTransferInput = z.strictObject({
 
 /**
  * Where an off-ramp pays out: a registered external account, or the account inline (the shape
- * of spec §2.2, validated by the bank-accounts module). Never both.
+ * of spec §2.2, the bank-accounts module's). Never both.
  */
 const destinationFields = {
   destination_external_account_id: z.string().max(64).optional(),
-  destination_bank_account: z.record(z.string(), z.unknown()).optional(),
+  destination_bank_account: BankAccountBody.optional(),
   transfer_purpose: z.enum(TRANSFER_PURPOSES).optional(),
 };
 
-function exactlyOneDestination(required: boolean) {
-  return (value: { destination_external_account_id?: string; destination_bank_account?: object; transfer_purpose?: string }, ctx: z.RefinementCtx) => {
-    const issue = (path: string, message: string, code: string) => ctx.addIssue({ code: 'custom', path: [path], message, params: { code } });
-    const byId = value.destination_external_account_id !== undefined;
-    const inline = value.destination_bank_account !== undefined;
+const exactlyOneDestination = (required: boolean) =>
+  acrossFields((body, report) => {
+    const byId = body.destination_external_account_id !== undefined;
+    const inline = body.destination_bank_account !== undefined;
     if (byId && inline) {
-      issue('destination_bank_account', 'give destination_external_account_id or destination_bank_account, not both', 'mutually_exclusive');
+      report('destination_bank_account', 'mutually_exclusive', 'give destination_external_account_id or destination_bank_account, not both');
     }
     const named = byId || inline;
-    if ((required || value.transfer_purpose !== undefined) && !named) {
-      issue('destination_external_account_id', 'is required (or destination_bank_account)', 'required');
+    if ((required || body.transfer_purpose !== undefined) && !named) {
+      report('destination_external_account_id', 'required', 'is required (or destination_bank_account)');
     }
-    if (named && value.transfer_purpose === undefined) issue('transfer_purpose', 'is required with a destination', 'required');
-  };
-}
+    if (named && body.transfer_purpose === undefined) report('transfer_purpose', 'required', 'is required with a destination');
+  });
+
+/** An inline account the quote's payout rails cannot reach, reported with the quote's other problems. */
+const railsReachInlineAccount = acrossFields((body, report) => {
+  const rails = body.destination_payment_rails;
+  const account = body.destination_bank_account as { account_type?: unknown; iban?: { iban_number?: unknown } | null } | undefined;
+  if (!isOneOf(PAYMENT_RAILS, rails) || typeof account !== 'object' || account === null || !isOneOf(BANK_ACCOUNT_TYPES, account.account_type)) return;
+  const ibanNumber = account.iban?.iban_number;
+  const problem = payoutProblem(rails, { accountType: account.account_type, ibanNumber: typeof ibanNumber === 'string' ? ibanNumber : undefined });
+  if (problem) {
+    const path = problem.field === 'account_type' ? ['destination_bank_account', 'account_type'] : ['destination_bank_account', 'iban', 'iban_number'];
+    report(path, problem.code, problem.detail);
+  }
+});
 
 /** Align's BySourceAmount / ByDestinationAmount; with a destination and purpose it also creates the transfer. */
 export const OfframpQuoteInput = z
@@ -79,11 +103,14 @@ export const OfframpQuoteInput = z
     developer_fee_percent: feePercent.optional(),
     ...destinationFields,
   })
-  .superRefine(railsOfCurrency('destination_currency', 'destination_payment_rails'))
-  .superRefine(exactlyOneDestination(false));
-export type OfframpQuoteRequest = z.infer<typeof OfframpQuoteInput>;
+  .check(
+    railsOfCurrency('destination_currency', 'destination_payment_rails'),
+    quoteAmounts({ source: 'source_token', destination: 'destination_currency' }),
+    exactlyOneDestination(false),
+    railsReachInlineAccount,
+  );
 
-export const OfframpTransferInput = z.strictObject(destinationFields).superRefine(exactlyOneDestination(true));
+export const OfframpTransferInput = z.strictObject(destinationFields).check(exactlyOneDestination(true));
 export type OfframpDestination = z.infer<typeof OfframpTransferInput>;
 
 export const CompleteOfframpInput = z.strictObject({

@@ -5,7 +5,6 @@ import { NotFoundError, UnprocessableError } from '../../domain/errors.js';
 import type { EventType } from '../../domain/events.js';
 import { normalizeTransactionHash, sandboxTransactionHash } from '../../domain/identifiers/chain.js';
 import { custodyOf, depositPostings, refundPostings, settlementPostings } from '../../domain/ledger.js';
-import { Decimal } from '../../domain/money.js';
 import { type TransferStatus, assertTransition } from '../../domain/transfer-status.js';
 import { recordEvent } from '../../platform/outbox.js';
 import { isUuid } from '../../platform/scope.js';
@@ -41,7 +40,10 @@ export async function recordCreation(em: EntityManager, transfer: Transfer, quot
 }
 
 /** The caller's transfer, locked `FOR UPDATE` until the transaction ends (so concurrent moves queue). */
-export async function lockTransfer(em: EntityManager, where: Partial<Pick<Transfer, 'id' | 'partnerId' | 'environment' | 'customerId' | 'direction'>>): Promise<{ transfer: Transfer; quote: Quote }> {
+export async function lockTransfer(
+  em: EntityManager,
+  where: Partial<Pick<Transfer, 'id' | 'partnerId' | 'environment' | 'customerId' | 'direction'>>,
+): Promise<{ transfer: Transfer; quote: Quote }> {
   if (!em.isInTransaction()) throw new Error('lockTransfer must run inside a transaction');
   const transfer = where.id && isUuid(where.id) ? await em.findOne(Transfer, where, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true }) : null;
   if (!transfer) throw new NotFoundError('Transfer');
@@ -59,7 +61,7 @@ export function assertDepositWindowOpen(transfer: Transfer, now: Date): void {
 async function postLedger(em: EntityManager, transfer: Transfer, quote: Quote, to: TransferStatus): Promise<void> {
   const tenant = ownerOf(transfer);
   const source = quote.sourceCurrency;
-  const sourceAmount = new Decimal(quote.sourceAmount);
+  const sourceAmount = quote.sourceAmount;
   if (to === 'processing') {
     await postMovement(em, tenant, transfer.id, 'deposit', depositPostings(source, sourceAmount, custodyOf(source)));
   } else if (to === 'completed') {
@@ -67,8 +69,8 @@ async function postLedger(em: EntityManager, transfer: Transfer, quote: Quote, t
       source,
       destination: quote.destinationCurrency,
       sourceAmount,
-      destinationAmount: new Decimal(quote.destinationAmount),
-      fees: { platform: new Decimal(quote.platformFee), developer: new Decimal(quote.developerFee), network: new Decimal(quote.networkFee) },
+      destinationAmount: quote.destinationAmount,
+      fees: { platform: quote.platformFee, developer: quote.developerFee, network: quote.networkFee },
       payoutCustody: custodyOf(quote.destinationCurrency),
     });
     for (const movement of ['fees', 'conversion', 'payout'] as const) {

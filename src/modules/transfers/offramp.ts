@@ -3,39 +3,18 @@ import { assertDepositRailsConnected } from '../../domain/environment.js';
 import type { EntityManager } from '@mikro-orm/sql';
 import { randomUUID } from 'node:crypto';
 import { ConflictError, ValidationError, fieldError } from '../../domain/errors.js';
-import { ibanCountry, isSepaIban } from '../../domain/identifiers/bank.js';
 import { isValidTransactionHash, normalizeTransactionHash, sandboxAddress } from '../../domain/identifiers/chain.js';
-import type { FiatCurrency, Network, PaymentRails } from '../../domain/money.js';
-import { parseInput, pointerOf } from '../../domain/validation.js';
+import type { FiatCurrency, Network } from '../../domain/money.js';
+import { parseInput } from '../../domain/validation.js';
 import { type Scope, tenantOf } from '../../platform/scope.js';
 import { detailsOf } from '../bank-accounts/presenters.js';
-import { type BankAccountDetails, BankAccountDetailsInput } from '../bank-accounts/inputs.js';
+import type { BankAccountDetails } from '../bank-accounts/records.js';
 import type { TransferDeps } from './context.js';
 import { type Quote, Transfer } from './entities.js';
 import { CompleteOfframpInput, type OfframpDestination, OfframpQuoteInput, OfframpTransferInput } from './inputs.js';
 import { assertDepositWindowOpen, lockTransfer, moveTransfer, recordCreation } from './lifecycle.js';
+import { payoutProblem } from './payout-rails.js';
 import { type Quoting, assertKycApproved } from './quotes.js';
-
-/** Which bank account variants each payout rail can pay into. */
-const ACCOUNT_TYPES_OF_RAILS: Record<PaymentRails, readonly BankAccountDetails['account_type'][]> = {
-  ach: ['us'],
-  wire: ['us'],
-  sepa: ['iban'],
-  uaefts: ['iban'],
-  swift: ['iban', 'swift'],
-};
-
-/**
- * Domestic rails reach only their own banking area: SEPA credits IBANs of SEPA countries, the UAE
- * funds transfer system IBANs of the UAE. Why an IBAN account is out of reach, or null.
- */
-function unreachableByRails(rails: PaymentRails, details: BankAccountDetails): string | null {
-  if (details.account_type !== 'iban') return null;
-  const country = ibanCountry(details.iban.iban_number);
-  if (rails === 'sepa' && !isSepaIban(details.iban.iban_number)) return `sepa pays into IBANs of SEPA countries, and ${country} is not one`;
-  if (rails === 'uaefts' && country !== 'AE') return `uaefts pays into UAE (AE) IBANs, not ${country} ones`;
-  return null;
-}
 
 /** Token to fiat (spec §4.5): quote (creating the transfer when it names the destination), complete. */
 export function offramp(deps: TransferDeps, quoting: Quoting) {
@@ -43,35 +22,18 @@ export function offramp(deps: TransferDeps, quoting: Quoting) {
   async function resolveDestination(scope: Scope, customerId: string, quote: Quote, destination: OfframpDestination) {
     let details: BankAccountDetails;
     // Where a mismatch with the rails is reported: the account's id, or the inline field at fault.
-    let typePointer: string;
-    let numberPointer: string;
+    let pointerOf: (field: 'account_type' | 'iban_number') => string;
     if (destination.destination_external_account_id !== undefined) {
       const account = await deps.bankAccounts.getForCustomer(scope, customerId, destination.destination_external_account_id);
       details = detailsOf(account);
-      typePointer = numberPointer = '/destination_external_account_id';
+      pointerOf = () => '/destination_external_account_id';
     } else {
-      const parsed = BankAccountDetailsInput.safeParse(destination.destination_bank_account);
-      if (!parsed.success) {
-        throw new ValidationError(
-          parsed.error.issues.map((issue) => ({
-            pointer: pointerOf(['destination_bank_account', ...issue.path]),
-            code: issue.code === 'custom' && typeof issue.params?.code === 'string' ? issue.params.code : issue.code,
-            detail: issue.message,
-          })),
-        );
-      }
-      details = parsed.data;
-      typePointer = '/destination_bank_account/account_type';
-      numberPointer = '/destination_bank_account/iban/iban_number';
+      details = destination.destination_bank_account!;
+      pointerOf = (field) => (field === 'account_type' ? '/destination_bank_account/account_type' : '/destination_bank_account/iban/iban_number');
     }
-    const rails = quote.destinationRails!;
-    if (!ACCOUNT_TYPES_OF_RAILS[rails].includes(details.account_type)) {
-      throw new ValidationError([
-        fieldError(typePointer, 'account_type_not_supported', `${rails} pays into ${ACCOUNT_TYPES_OF_RAILS[rails].join(' or ')} accounts, not ${details.account_type}`),
-      ]);
-    }
-    const unreachable = unreachableByRails(rails, details);
-    if (unreachable) throw new ValidationError([fieldError(numberPointer, 'account_not_reachable_by_rails', unreachable)]);
+    const ibanNumber = details.account_type === 'iban' ? details.iban.iban_number : undefined;
+    const problem = payoutProblem(quote.destinationRails!, { accountType: details.account_type, ibanNumber });
+    if (problem) throw new ValidationError([fieldError(pointerOf(problem.field), problem.code, problem.detail)]);
     return { details, externalAccountId: destination.destination_external_account_id ?? null };
   }
 

@@ -1,11 +1,11 @@
-import { type Asset, Decimal, formatAmount } from '../../domain/money.js';
+import { type Asset, type Decimal, formatAmount } from '../../domain/money.js';
 import { RATE_SCALE } from '../../domain/pricing.js';
 import { presentBankAccountDetails } from '../bank-accounts/presenters.js';
 import type { Quote, Transfer } from './entities.js';
 
-/** numeric(38,18) comes back as a long string; the wire shows the asset's own scale. */
-const amountOf = (value: string, asset: Asset) => formatAmount(new Decimal(value), asset);
-const rateOf = (value: string) => new Decimal(value).toFixed(RATE_SCALE);
+/** numeric(38,18) holds more digits than an asset has; the wire shows the asset's own scale. */
+const amountOf = (value: Decimal, asset: Asset) => formatAmount(value, asset);
+const rateOf = (value: Decimal) => value.toFixed(RATE_SCALE);
 
 /** Fee parts, all in the source asset: they add up to `fee_amount`. */
 function feeBreakdown(quote: Quote) {
@@ -31,7 +31,7 @@ export function presentQuote(quote: Quote, transferId: string | null) {
     exchange_rate: rateOf(quote.exchangeRate),
     fee_amount: amountOf(quote.feeAmount, quote.sourceCurrency),
     fee_breakdown: feeBreakdown(quote),
-    developer_fee_percent: new Decimal(quote.developerFeePercent).toFixed(),
+    developer_fee_percent: quote.developerFeePercent.toFixed(),
     expire_at: quote.expiresAt.toISOString(),
     created_at: quote.createdAt.toISOString(),
     transfer_id: transferId,

@@ -112,7 +112,7 @@ export function simulations(deps: TransferDeps, quoting: Quoting, onramps: Retur
           fiat: account.sourceCurrency,
           rails,
           source_amount: data.amount,
-          developer_fee_percent: account.developerFeePercent ?? undefined,
+          developer_fee_percent: account.developerFeePercent?.toFixed(),
         });
         const transfer = await onramps.openTransfer(em, scope, quote, {
           destinationAddress: account.destinationAddress,

@@ -1,4 +1,6 @@
 import { defineEntity, p } from '@mikro-orm/core';
+import type { Decimal } from '../../domain/money.js';
+import { DecimalColumn } from '../../platform/decimal-column.js';
 import { ENVIRONMENTS } from '../../domain/environment.js';
 import { FIAT_CURRENCIES, NETWORKS, TOKENS } from '../../domain/money.js';
 import { VIRTUAL_ACCOUNT_SOURCE_RAILS, VIRTUAL_ACCOUNT_STATUSES } from './inputs.js';
@@ -20,7 +22,7 @@ const VirtualAccountSchema = defineEntity({
     destinationNetwork: p.enum(NETWORKS),
     destinationAddress: p.text().nullable(),
     /** numeric(11,8): a percentage, exact. */
-    developerFeePercent: p.decimal('string').nullable(),
+    developerFeePercent: p.type(DecimalColumn).$type<Decimal>().precision(11).scale(8).nullable(),
     /** Set when the account is issued (at once, or by the simulate action). */
     depositInstructions: p.json<DepositInstructions>().nullable(),
     /** The IBAN or account number deposits arrive on; unique, so a deposit finds exactly one account. */

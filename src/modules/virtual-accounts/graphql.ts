@@ -1,7 +1,8 @@
 import { FIAT_CURRENCIES, NETWORKS, TOKENS } from '../../domain/money.js';
+import { withoutNulls } from '../../graphql/arguments.js';
 import { builder } from '../../graphql/builder.js';
 import { scopeOf } from '../../graphql/context.js';
-import { MUTATION_ERRORS, nullIfNotFound } from '../../graphql/errors.js';
+import { MUTATION_ERRORS, nullIfNotFound, withInputPaths } from '../../graphql/errors.js';
 import { idempotentMutation } from '../../graphql/idempotency.js';
 import { CustomerRef } from '../customers/graphql.js';
 import type { VirtualAccount } from './entities.js';
@@ -68,8 +69,6 @@ const CreateVirtualAccountInputRef = builder.inputType('CreateVirtualAccountInpu
   }),
 });
 
-const orUndefined = <T>(value: T | null | undefined) => value ?? undefined;
-
 builder.objectFields(CustomerRef, (t) => ({
   virtualAccounts: t.loadableGroup({
     type: VirtualAccountRef,
@@ -100,24 +99,15 @@ builder.mutationFields((t) => ({
       input: t.arg({ type: CreateVirtualAccountInputRef, required: true }),
       idempotencyKey: t.arg.string(),
     },
-    resolve: (_, args, ctx) => {
-      const { input } = args;
-      const body = {
-        source_currency: input.sourceCurrency,
-        source_rails: orUndefined(input.sourceRails),
-        destination_token: orUndefined(input.destinationToken),
-        destination_network: input.destinationNetwork,
-        destination_address: orUndefined(input.destinationAddress),
-        developer_fee_percent: orUndefined(input.developerFeePercent),
-      };
-      return idempotentMutation(
+    // The input is the use case's own (NewVirtualAccount): it goes as it is, and its errors' paths are the input's.
+    resolve: (_, args, ctx) =>
+      idempotentMutation(
         ctx,
         'createVirtualAccount',
         args,
-        (em) => ctx.services.virtualAccounts.create({ ...scopeOf(ctx), em }, String(args.customerId), body),
+        (em) => withInputPaths(ctx.services.virtualAccounts.create({ ...scopeOf(ctx), em }, String(args.customerId), withoutNulls(args.input))),
         (id) => ctx.services.virtualAccounts.get(scopeOf(ctx), id),
-      );
-    },
+      ),
   }),
   simulateVirtualAccountIssuance: t.field({
     type: VirtualAccountRef,
@@ -125,9 +115,6 @@ builder.mutationFields((t) => ({
     errors: { types: MUTATION_ERRORS },
     args: { customerId: t.arg.id({ required: true }), virtualAccountId: t.arg.id({ required: true }) },
     resolve: (_, args, ctx) =>
-      ctx.services.virtualAccounts.simulate(scopeOf(ctx), String(args.customerId), {
-        action: 'issue_pending_virtual_account',
-        virtual_account_id: String(args.virtualAccountId),
-      }),
+      withInputPaths(ctx.services.virtualAccounts.issuePending(scopeOf(ctx), String(args.customerId), { virtualAccountId: String(args.virtualAccountId) })),
   }),
 }));

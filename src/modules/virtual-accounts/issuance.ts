@@ -1,9 +1,4 @@
-import {
-  sandboxAbaRouting,
-  sandboxBic,
-  sandboxIban,
-  sandboxUsAccountNumber,
-} from '../../domain/identifiers/bank.js';
+import { sandboxAbaRouting, sandboxBic, sandboxIban, sandboxUsAccountNumber } from '../../domain/identifiers/bank.js';
 import type { FiatCurrency, PaymentRails } from '../../domain/money.js';
 
 /**

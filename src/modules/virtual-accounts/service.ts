@@ -1,17 +1,42 @@
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import { randomUUID } from 'node:crypto';
+import type { z } from 'zod';
 import { assertDepositRailsConnected, assertSandbox } from '../../domain/environment.js';
 import { ConflictError, NotFoundError, ValidationError, fieldError } from '../../domain/errors.js';
-import { OffsetPageQuery } from '../../platform/pagination.js';
+import { Decimal } from '../../domain/money.js';
 import { parseInput } from '../../domain/validation.js';
 import { recordEvent } from '../../platform/outbox.js';
+import type { OffsetPageQuery } from '../../platform/pagination.js';
 import { type Scope, isUuid, sameId, tenantOf } from '../../platform/scope.js';
 import type { Customer } from '../customers/entities.js';
 import type { CustomerService } from '../customers/service.js';
 import { VirtualAccount } from './entities.js';
-import { CreateVirtualAccountInput, SimulateVirtualAccountInput } from './inputs.js';
+import { NewVirtualAccount, PendingIssuance } from './inputs.js';
 import { depositAccountNumber, depositInstructionsFor, issuedAtOnce } from './issuance.js';
 import { presentVirtualAccount } from './presenters.js';
+
+/**
+ * Virtual accounts' use cases (spec §4.3, DESIGN §6). Inputs are the domain's (inputs.ts),
+ * validated here whichever face sent them; a ValidationError's pointers name the input's fields
+ * (`/sourceRails`), which each face maps to its own spelling in one place.
+ */
+export interface VirtualAccountService {
+  /** One of the caller's virtual accounts, whoever its customer; 404 when unknown or not the caller's. */
+  get(scope: Scope, id: string): Promise<VirtualAccount>;
+  /** One of the customer's virtual accounts; 404 when it belongs to another customer. */
+  getForCustomer(scope: Scope, customerId: string, id: string): Promise<VirtualAccount>;
+  /** Opens a virtual account: active with deposit instructions (USD, EUR) or pending (AED, USD over SWIFT). */
+  create(scope: Scope, customerId: string, account: NewVirtualAccount): Promise<VirtualAccount>;
+  /** Sandbox: the banking partner issues a pending account. */
+  issuePending(scope: Scope, customerId: string, issuance: PendingIssuance): Promise<VirtualAccount>;
+  /** A customer's virtual accounts, oldest first. */
+  listForCustomer(scope: Scope, customerId: string, page: OffsetPage): Promise<VirtualAccount[]>;
+  /** Batch load for GraphQL: the virtual accounts of several customers at once, only the caller's. */
+  loadForCustomers(scope: Scope, customerIds: readonly string[]): Promise<VirtualAccount[]>;
+}
+
+/** Which page of a list: `limit` records after `skip` (the REST query, parsed). */
+export type OffsetPage = z.output<typeof OffsetPageQuery>;
 
 export interface VirtualAccountServiceDeps {
   customers: Pick<CustomerService, 'get'>;
@@ -20,33 +45,27 @@ export interface VirtualAccountServiceDeps {
 /** Named by the migration: the index that makes identical parameters a conflict. */
 const SAME_PARAMETERS_INDEX = 'virtual_accounts_same_parameters';
 
-const holderNameOf = (customer: Customer) =>
-  customer.companyName ?? [customer.firstName, customer.lastName].filter(Boolean).join(' ');
+const holderNameOf = (customer: Customer) => customer.companyName ?? [customer.firstName, customer.lastName].filter(Boolean).join(' ');
 
 /** Issues the account: deposit instructions from its id, addressed to the customer. */
 function issue(account: VirtualAccount, customer: Customer) {
-  const instructions = depositInstructionsFor(
-    { currency: account.sourceCurrency, rails: account.sourceRails ?? null },
-    account.id,
-    holderNameOf(customer),
-  );
+  const instructions = depositInstructionsFor({ currency: account.sourceCurrency, rails: account.sourceRails ?? null }, account.id, holderNameOf(customer));
   account.status = 'active';
   account.depositInstructions = instructions;
   account.depositAccountNumber = depositAccountNumber(instructions);
 }
 
-/** Virtual accounts (spec §4.3, DESIGN §6). */
-export function virtualAccountService({ customers }: VirtualAccountServiceDeps) {
-  /** One of the caller's virtual accounts, whoever its customer; 404 when unknown or not the caller's. */
+const alreadyActive = () =>
+  new ValidationError(
+    [fieldError('/virtualAccountId', 'already_active', 'the virtual account is already active')],
+    'The virtual account is already active',
+    'virtual_account_already_active',
+  );
+
+export function createVirtualAccountService({ customers }: VirtualAccountServiceDeps): VirtualAccountService {
   async function get({ em, actor }: Scope, id: string): Promise<VirtualAccount> {
     const account = isUuid(id) ? await em.findOne(VirtualAccount, { id, ...tenantOf(actor) }) : null;
     if (!account) throw new NotFoundError('Virtual account');
-    return account;
-  }
-
-  async function getForCustomer(scope: Scope, customerId: string, id: string): Promise<VirtualAccount> {
-    const account = await get(scope, id);
-    if (!sameId(account.customerId, customerId)) throw new NotFoundError('Virtual account');
     return account;
   }
 
@@ -66,11 +85,15 @@ export function virtualAccountService({ customers }: VirtualAccountServiceDeps) 
 
   return {
     get,
-    getForCustomer,
 
-    /** Opens a virtual account: active with deposit instructions (USD, EUR) or pending (AED, USD over SWIFT). */
-    async create(scope: Scope, customerId: string, input: unknown): Promise<VirtualAccount> {
-      const data = parseInput(CreateVirtualAccountInput, input);
+    async getForCustomer(scope, customerId, id) {
+      const account = await get(scope, id);
+      if (!sameId(account.customerId, customerId)) throw new NotFoundError('Virtual account');
+      return account;
+    },
+
+    async create(scope, customerId, input) {
+      const data = parseInput(NewVirtualAccount, input);
       return scope.em.transactional(async (em) => {
         const customer = await customers.get({ ...scope, em }, customerId);
         assertDepositRailsConnected(scope.actor);
@@ -80,12 +103,12 @@ export function virtualAccountService({ customers }: VirtualAccountServiceDeps) 
           ...tenantOf(scope.actor),
           customerId: customer.id,
           status: 'pending',
-          sourceCurrency: data.source_currency,
-          sourceRails: data.source_rails ?? null,
-          destinationToken: data.destination_token,
-          destinationNetwork: data.destination_network,
-          destinationAddress: data.destination_address ?? null,
-          developerFeePercent: data.developer_fee_percent ?? null,
+          sourceCurrency: data.sourceCurrency,
+          sourceRails: data.sourceRails ?? null,
+          destinationToken: data.destinationToken,
+          destinationNetwork: data.destinationNetwork,
+          destinationAddress: data.destinationAddress ?? null,
+          developerFeePercent: data.developerFeePercent === undefined ? null : new Decimal(data.developerFeePercent),
           depositInstructions: null,
           depositAccountNumber: null,
           createdAt: now,
@@ -103,26 +126,19 @@ export function virtualAccountService({ customers }: VirtualAccountServiceDeps) 
       });
     },
 
-    /** Sandbox: the banking partner issues a pending account (simulate action `issue_pending_virtual_account`). */
-    async simulate(scope: Scope, customerId: string, input: unknown): Promise<VirtualAccount> {
+    async issuePending(scope, customerId, input) {
       assertSandbox(scope.actor);
-      const data = parseInput(SimulateVirtualAccountInput, input);
+      const data = parseInput(PendingIssuance, input);
       return scope.em.transactional(async (em) => {
         const customer = await customers.get({ ...scope, em }, customerId);
         // Locked so that two concurrent simulations cannot both issue it (and announce it twice).
         const account = await em.findOne(
           VirtualAccount,
-          { id: data.virtual_account_id, customerId: customer.id, ...tenantOf(scope.actor) },
+          { id: data.virtualAccountId, customerId: customer.id, ...tenantOf(scope.actor) },
           { lockMode: LockMode.PESSIMISTIC_WRITE },
         );
         if (!account) throw new NotFoundError('Virtual account');
-        if (account.status !== 'pending') {
-          throw new ValidationError(
-            [fieldError('/virtual_account_id', 'already_active', 'the virtual account is already active')],
-            'The virtual account is already active',
-            'virtual_account_already_active',
-          );
-        }
+        if (account.status !== 'pending') throw alreadyActive();
         issue(account, customer);
         account.updatedAt = new Date();
         await em.flush();
@@ -136,9 +152,7 @@ export function virtualAccountService({ customers }: VirtualAccountServiceDeps) 
       });
     },
 
-    /** A customer's virtual accounts, oldest first. */
-    async listForCustomer(scope: Scope, customerId: string, query: unknown = {}): Promise<VirtualAccount[]> {
-      const page = parseInput(OffsetPageQuery, query);
+    async listForCustomer(scope, customerId, page) {
       const customer = await customers.get(scope, customerId);
       return scope.em.find(
         VirtualAccount,
@@ -147,14 +161,8 @@ export function virtualAccountService({ customers }: VirtualAccountServiceDeps) 
       );
     },
 
-    /** Batch load for GraphQL: the virtual accounts of several customers at once, only the caller's. */
-    async loadForCustomers({ em, actor }: Scope, customerIds: readonly string[]): Promise<VirtualAccount[]> {
-      return em.find(
-        VirtualAccount,
-        { customerId: { $in: customerIds.filter(isUuid) }, ...tenantOf(actor) },
-        { orderBy: { createdAt: 'asc', id: 'asc' } },
-      );
+    async loadForCustomers({ em, actor }, customerIds) {
+      return em.find(VirtualAccount, { customerId: { $in: customerIds.filter(isUuid) }, ...tenantOf(actor) }, { orderBy: { createdAt: 'asc', id: 'asc' } });
     },
   };
 }
-export type VirtualAccountService = ReturnType<typeof virtualAccountService>;

@@ -55,9 +55,7 @@ const hostOf = (url: URL) => url.hostname.replace(/^\[(.*)\]$/, '$1');
 export async function refusedDestination(url: URL, policy: DestinationPolicy): Promise<string | null> {
   const host = hostOf(url);
   if (isIP(host)) return isAllowedAddress(host, policy) ? null : `${host} is not a public address`;
-  const addresses = await new Promise<LookupAddress[] | Error>((resolve) =>
-    lookup(host, { all: true }, (error, found) => resolve(error ?? found)),
-  );
+  const addresses = await new Promise<LookupAddress[] | Error>((resolve) => lookup(host, { all: true }, (error, found) => resolve(error ?? found)));
   if (addresses instanceof Error) return `${host} does not resolve`;
   const refused = addresses.find((a) => !isAllowedAddress(a.address, policy));
   if (addresses.length === 0 || refused) return `${host} resolves to a non-public address${refused ? ` (${refused.address})` : ''}`;

@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import type { Config } from '../../config.js';
 import type { Database } from '../../platform/db.js';
 import type { Logger } from '../../platform/logging.js';
+import { failureLevel } from '../../platform/database-errors.js';
 import { type Notifier, Wakeup } from '../../platform/notifier.js';
 import { type DeliveryClaim, recordOutcome, sendClaim } from './attempt.js';
 import { createWebhookAgents, isSuccess } from './delivery.js';
@@ -117,7 +118,9 @@ export function createDispatcher(deps: { db: Database; config: DispatcherConfig;
         deps.metrics?.webhookAttempt(outcome.interrupted ? 'interrupted' : isSuccess(outcome) ? 'succeeded' : 'failed');
         return recordOutcome(db, config, claim, outcome);
       })
-      .catch((error) => logger.error({ err: error, deliveryId: claim.deliveryId }, 'webhook attempt could not be recorded'))
+      .catch((error) =>
+        logger[failureLevel(error)]({ err: error, deliveryId: claim.deliveryId }, 'webhook attempt could not be recorded; retried when its lease runs out'),
+      )
       .finally(() => {
         inFlight.delete(claim.attemptId);
         wakeup.notify();
@@ -131,7 +134,7 @@ export function createDispatcher(deps: { db: Database; config: DispatcherConfig;
       try {
         more = (await dispatchEvents()) === EVENT_BATCH;
         // Housekeeping: its failure must never hold up deliveries.
-        await cancelOrphans().catch((error) => logger.error({ err: error }, 'canceling orphan webhook deliveries failed'));
+        await cancelOrphans().catch((error) => logger[failureLevel(error)]({ err: error }, 'canceling orphan webhook deliveries failed'));
         const free = config.WEBHOOK_CONCURRENCY - inFlight.size;
         if (free > 0 && running) {
           const claims = await claimDue(free);
@@ -139,7 +142,7 @@ export function createDispatcher(deps: { db: Database; config: DispatcherConfig;
           more ||= claims.length === free;
         }
       } catch (error) {
-        if (running) logger.error({ err: error }, 'webhook dispatcher pass failed; retrying');
+        if (running) logger[failureLevel(error)]({ err: error }, 'webhook dispatcher pass failed; retrying');
       }
       if (!more && running) await wakeup.waitAtMost(config.WEBHOOK_POLL_INTERVAL_MS);
     }

@@ -1,19 +1,14 @@
 import { resolveCursorConnection, type ResolveCursorConnectionArgs } from '@pothos/plugin-relay';
+import { undefinedIfNull } from '../../graphql/arguments.js';
 import { builder } from '../../graphql/builder.js';
 import { scopeOf } from '../../graphql/context.js';
-import { MUTATION_ERRORS, nullIfNotFound } from '../../graphql/errors.js';
+import { MUTATION_ERRORS, nullIfNotFound, withInputPaths } from '../../graphql/errors.js';
 import { idempotentMutation } from '../../graphql/idempotency.js';
 import { cursorOf } from '../../platform/pagination.js';
-import {
-  DELIVERY_STATUSES,
-  DISABLED_REASONS,
-  WEBHOOK_STATUSES,
-  type WebhookDelivery,
-  type WebhookDeliveryAttempt,
-  type WebhookEndpoint,
-} from './entities.js';
+import { DELIVERY_STATUSES, DISABLED_REASONS, WEBHOOK_STATUSES, type WebhookDelivery, type WebhookDeliveryAttempt, type WebhookEndpoint } from './entities.js';
 import type { EndpointWithSecret } from './service.js';
 import { pageSizeRule } from '../../graphql/connection.js';
+import { connectionComplexity, edgesCountedByPage } from '../../graphql/limits.js';
 
 const WebhookStatusEnum = builder.enumType('WebhookStatus', { values: WEBHOOK_STATUSES });
 const DisabledReasonEnum = builder.enumType('WebhookDisabledReason', { values: DISABLED_REASONS });
@@ -73,8 +68,6 @@ const DeliveryRef = builder.objectRef<WebhookDelivery>('WebhookDelivery').implem
   }),
 });
 
-const undefinedIfNull = <T>(v: T | null | undefined) => v ?? undefined;
-
 builder.queryFields((t) => ({
   webhookEndpoints: t.field({
     type: [WebhookEndpointRef],
@@ -87,24 +80,32 @@ builder.queryFields((t) => ({
     args: { id: t.arg.id({ required: true }) },
     resolve: (_, { id }, ctx) => nullIfNotFound(ctx.services.webhooks.get(scopeOf(ctx), String(id))),
   }),
-  webhookDeliveries: t.connection({
-    type: DeliveryRef,
-    description: 'Webhook deliveries with every attempt, oldest first (use `last` for the newest), at most 100 a page.',
-    args: {
-      endpointId: t.arg.id(),
-      eventId: t.arg.id(),
-      status: t.arg({ type: DeliveryStatusEnum }),
-    },
-    validate: pageSizeRule(),
-    resolve: (_, args, ctx) =>
-      resolveCursorConnection({ args, toCursor: cursorOf, defaultSize: 20, maxSize: 100 }, (page: ResolveCursorConnectionArgs) =>
-        ctx.services.webhooks.deliveries(
-          scopeOf(ctx),
-          { endpointId: undefinedIfNull(args.endpointId?.toString()), eventId: undefinedIfNull(args.eventId?.toString()), status: undefinedIfNull(args.status) },
-          page,
+  webhookDeliveries: t.connection(
+    {
+      type: DeliveryRef,
+      description: 'Webhook deliveries with every attempt, oldest first (use `last` for the newest), at most 100 a page.',
+      args: {
+        endpointId: t.arg.id(),
+        eventId: t.arg.id(),
+        status: t.arg({ type: DeliveryStatusEnum }),
+      },
+      validate: pageSizeRule(),
+      complexity: connectionComplexity(20),
+      resolve: (_, args, ctx) =>
+        resolveCursorConnection({ args, toCursor: cursorOf, defaultSize: 20, maxSize: 100 }, (page: ResolveCursorConnectionArgs) =>
+          ctx.services.webhooks.deliveries(
+            scopeOf(ctx),
+            {
+              endpointId: undefinedIfNull(args.endpointId?.toString()),
+              eventId: undefinedIfNull(args.eventId?.toString()),
+              status: undefinedIfNull(args.status),
+            },
+            page,
+          ),
         ),
-      ),
-  }),
+    },
+    edgesCountedByPage,
+  ),
 }));
 
 const withId = (r: EndpointWithSecret) => ({ ...r, id: r.endpoint.id });
@@ -116,7 +117,8 @@ builder.mutationFields((t) => ({
     errors: { types: MUTATION_ERRORS },
     args: { url: t.arg.string({ required: true }), idempotencyKey: t.arg.string() },
     resolve: async (_, args, ctx) => {
-      const registration = await ctx.services.webhooks.prepareRegistration(scopeOf(ctx), { url: args.url });
+      // The arguments are the use case's input (NewWebhook); its errors' paths name them (/url).
+      const registration = await withInputPaths(ctx.services.webhooks.prepareRegistration(scopeOf(ctx), { url: args.url }));
       return idempotentMutation(
         ctx,
         'registerWebhook',

@@ -1,8 +1,10 @@
 import type { FastifyInstance } from 'fastify';
+import { parseInput } from '../../domain/validation.js';
 import { checkIdempotencyKey, fingerprint, runIdempotently } from '../../platform/idempotency.js';
-import { requestScope } from '../../platform/rest.js';
+import { requestScope, withRestPointers } from '../../platform/rest.js';
 import type { Services } from '../../services.js';
 import { presentRegisteredWebhook, presentWebhook } from './presenters.js';
+import { NewWebhookBody, newWebhookOf } from './rest-bodies.js';
 
 type WebhookParams = { Params: { webhookId: string } };
 
@@ -14,7 +16,8 @@ export function webhookRoutes(app: FastifyInstance, { webhooks }: Services) {
     const scope = requestScope(request);
     const header = request.headers['idempotency-key'];
     const key = checkIdempotencyKey(Array.isArray(header) ? header[0] : header, false);
-    const registration = await webhooks.prepareRegistration(scope, request.body);
+    const webhook = newWebhookOf(parseInput(NewWebhookBody, request.body));
+    const registration = await withRestPointers(webhooks.prepareRegistration(scope, webhook));
     const outcome = await runIdempotently(scope.em, scope.actor, { key, fingerprint: fingerprint('POST /v0/webhooks', request.body ?? null) }, async (em) => {
       const registered = await webhooks.register({ ...scope, em }, registration);
       return { status: 201, body: { id: registered.endpoint.id }, result: registered };

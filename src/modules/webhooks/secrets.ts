@@ -44,9 +44,7 @@ export interface SignedHeaders {
  */
 export function signDelivery(secrets: string[], messageId: string, timestamp: Date, body: string): SignedHeaders {
   const seconds = Math.floor(timestamp.getTime() / 1000).toString();
-  const signatures = secrets.map(
-    (secret) => 'v1,' + createHmac('sha256', signingKeyOf(secret)).update(`${messageId}.${seconds}.${body}`).digest('base64'),
-  );
+  const signatures = secrets.map((secret) => `v1,${createHmac('sha256', signingKeyOf(secret)).update(`${messageId}.${seconds}.${body}`).digest('base64')}`);
   return {
     'webhook-id': messageId,
     'webhook-timestamp': seconds,

@@ -9,8 +9,41 @@ import { type KeysetPage, keysetQuery } from '../../platform/pagination.js';
 import { type Scope, isUuid, tenantOf } from '../../platform/scope.js';
 import { checkWebhookUrl, policyFor } from './destination.js';
 import { WebhookDelivery, WebhookDeliveryAttempt, WebhookEndpoint } from './entities.js';
-import { DeliveryFilterInput, RegisterWebhookInput } from './inputs.js';
+import { DeliveryFilter, NewWebhook } from './inputs.js';
 import { decryptSecret, encryptSecret, newSigningSecret } from './secrets.js';
+
+/**
+ * Webhook endpoints and their deliveries (spec §4.6, DESIGN §7). Inputs are the domain's
+ * (inputs.ts), validated here whichever face sent them; a ValidationError's pointers name the
+ * input's fields (`/url`).
+ */
+export interface WebhookService {
+  /** One of the caller's endpoints (not deleted); 404 when unknown or not the caller's. */
+  get(scope: Scope, id: string): Promise<WebhookEndpoint>;
+  list(scope: Scope): Promise<WebhookEndpoint[]>;
+  /**
+   * Checks a registration for the key's environment (resolving the host for production keys).
+   * Callers run it before opening any transaction, so no database connection waits on DNS.
+   */
+  prepareRegistration(scope: Scope, webhook: NewWebhook): Promise<CheckedRegistration>;
+  /** Stores the endpoint with a new signing secret. */
+  register(scope: Scope, registration: CheckedRegistration): Promise<EndpointWithSecret>;
+  /** The endpoint with its current secret, for replaying an idempotent registration. */
+  withSecret(scope: Scope, id: string): Promise<EndpointWithSecret>;
+  /** The endpoint stops receiving at once; its pending deliveries are canceled, its history kept. */
+  delete(scope: Scope, id: string): Promise<void>;
+  disable(scope: Scope, id: string): Promise<WebhookEndpoint>;
+  /** Receives the events committed from now on; what happened while disabled is in the events API. */
+  enable(scope: Scope, id: string): Promise<WebhookEndpoint>;
+  /** A new secret; the old one keeps signing (as a second signature) for 24 hours so receivers can switch. */
+  rotateSecret(scope: Scope, id: string): Promise<EndpointWithSecret>;
+  deliveries(scope: Scope, filter: DeliveryFilter, page: KeysetPage): Promise<WebhookDelivery[]>;
+  /** Every attempt of the given deliveries, oldest first (callers pass ids of the partner's own deliveries). */
+  attemptsOf(scope: Scope, deliveryIds: readonly string[]): Promise<WebhookDeliveryAttempt[]>;
+  /** Sends an event to an endpoint again, as a new delivery with a full retry schedule and the same webhook-id. */
+  redeliver(scope: Scope, eventId: string, endpointId: string): Promise<WebhookDelivery>;
+  getDelivery(scope: Scope, id: string): Promise<WebhookDelivery>;
+}
 
 /** Endpoints one partner may have per environment: enough for every real use, a bound on fan-out. */
 export const MAX_ENDPOINTS = 20;
@@ -42,7 +75,7 @@ const cancelPending = (em: EntityManager, endpointId: string, reason: string) =>
     [reason, endpointId],
   );
 
-export function webhookService(options: WebhookServiceOptions) {
+export function createWebhookService(options: WebhookServiceOptions): WebhookService {
   const key = options.config.webhookSecretKey;
 
   async function get({ em, actor }: Scope, id: string): Promise<WebhookEndpoint> {
@@ -74,8 +107,8 @@ export function webhookService(options: WebhookServiceOptions) {
      * Checks a registration for the key's environment (resolving the host for production keys).
      * Callers run it before opening any transaction, so no database connection waits on DNS.
      */
-    async prepareRegistration(scope: Scope, input: unknown): Promise<CheckedRegistration> {
-      const data = parseInput(RegisterWebhookInput, input);
+    async prepareRegistration(scope: Scope, webhook: NewWebhook): Promise<CheckedRegistration> {
+      const data = parseInput(NewWebhook, webhook);
       const url = await checkWebhookUrl(data.url, policyFor(scope.actor.environment, options.config.isProduction));
       return { url: url.href, checked: true };
     },
@@ -161,8 +194,8 @@ export function webhookService(options: WebhookServiceOptions) {
       });
     },
 
-    async deliveries({ em, actor }: Scope, filter: unknown, page: KeysetPage): Promise<WebhookDelivery[]> {
-      const f = parseInput(DeliveryFilterInput, filter ?? {});
+    async deliveries({ em, actor }: Scope, filter: DeliveryFilter, page: KeysetPage): Promise<WebhookDelivery[]> {
+      const f = parseInput(DeliveryFilter, filter);
       if (f.endpointId) {
         const owned = isUuid(f.endpointId) && (await em.count(WebhookEndpoint, { id: f.endpointId, ...tenantOf(actor) }));
         if (!owned) throw new NotFoundError('Webhook');
@@ -228,4 +261,3 @@ export function webhookService(options: WebhookServiceOptions) {
     },
   };
 }
-export type WebhookService = ReturnType<typeof webhookService>;

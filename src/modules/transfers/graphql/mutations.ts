@@ -1,24 +1,16 @@
+import { undefinedIfNull } from '../../../graphql/arguments.js';
 import { builder } from '../../../graphql/builder.js';
 import { type GraphQLContext, scopeOf } from '../../../graphql/context.js';
 import { MUTATION_ERRORS } from '../../../graphql/errors.js';
 import { idempotentMutation } from '../../../graphql/idempotency.js';
 import { checkIdempotencyKey } from '../../../platform/idempotency.js';
 import { BankAccountInputRef, bankAccountBodyOf } from '../../bank-accounts/graphql.js';
-import {
-  BlockchainNetworkEnum,
-  FiatCurrencyEnum,
-  PaymentRailsEnum,
-  QuoteRef,
-  StablecoinEnum,
-  TransferPurposeEnum,
-  TransferRef,
-} from './types.js';
+import { BlockchainNetworkEnum, FiatCurrencyEnum, PaymentRailsEnum, QuoteRef, StablecoinEnum, TransferPurposeEnum, TransferRef } from './types.js';
 
 /**
  * Mutations translate GraphQL input into the REST body of the same use case, so both APIs are
  * validated by the same schemas and fail with the same field errors.
  */
-const orUndefined = <T>(value: T | null | undefined) => value ?? undefined;
 
 const OnrampQuoteInputRef = builder.inputType('OnrampQuoteInput', {
   description: 'Exactly one of sourceAmount and destinationAmount',
@@ -66,7 +58,7 @@ function destinationBody(input: {
   return {
     destination_external_account_id: input.destinationExternalAccountId == null ? undefined : String(input.destinationExternalAccountId),
     destination_bank_account: input.destinationBankAccount ? bankAccountBodyOf(input.destinationBankAccount) : undefined,
-    transfer_purpose: orUndefined(input.transferPurpose),
+    transfer_purpose: undefinedIfNull(input.transferPurpose),
   };
 }
 
@@ -86,13 +78,13 @@ builder.mutationFields((t) => ({
     resolve: (_, args, ctx) => {
       const { input } = args;
       const body = {
-        source_amount: orUndefined(input.sourceAmount),
-        destination_amount: orUndefined(input.destinationAmount),
+        source_amount: undefinedIfNull(input.sourceAmount),
+        destination_amount: undefinedIfNull(input.destinationAmount),
         source_currency: input.sourceCurrency,
         source_payment_rails: input.sourcePaymentRails,
         destination_token: input.destinationToken,
         destination_network: input.destinationNetwork,
-        developer_fee_percent: orUndefined(input.developerFeePercent),
+        developer_fee_percent: undefinedIfNull(input.developerFeePercent),
       };
       return idempotentMutation(
         ctx,
@@ -120,27 +112,36 @@ builder.mutationFields((t) => ({
         'createOnrampTransfer',
         args,
         async (em) =>
-          (await ctx.services.transfers.createOnrampTransfer({ ...scopeOf(ctx), em }, String(args.customerId), String(args.quoteId), { destination_address: args.destinationAddress })).transfer,
+          (
+            await ctx.services.transfers.createOnrampTransfer({ ...scopeOf(ctx), em }, String(args.customerId), String(args.quoteId), {
+              destination_address: args.destinationAddress,
+            })
+          ).transfer,
         loadTransfer(ctx),
       ),
   }),
 
   createOfframpQuote: t.field({
     type: QuoteRef,
-    description: 'An off-ramp quote; with a destination and transferPurpose its transfer is created too (Quote.transfer). idempotencyKey is required, as in REST.',
+    description:
+      'An off-ramp quote; with a destination and transferPurpose its transfer is created too (Quote.transfer). idempotencyKey is required, as in REST.',
     errors: { types: MUTATION_ERRORS },
-    args: { customerId: t.arg.id({ required: true }), input: t.arg({ type: OfframpQuoteInputRef, required: true }), idempotencyKey: t.arg.string({ required: true }) },
+    args: {
+      customerId: t.arg.id({ required: true }),
+      input: t.arg({ type: OfframpQuoteInputRef, required: true }),
+      idempotencyKey: t.arg.string({ required: true }),
+    },
     resolve: (_, args, ctx) => {
       required(args.idempotencyKey);
       const { input } = args;
       const body = {
-        source_amount: orUndefined(input.sourceAmount),
-        destination_amount: orUndefined(input.destinationAmount),
+        source_amount: undefinedIfNull(input.sourceAmount),
+        destination_amount: undefinedIfNull(input.destinationAmount),
         source_token: input.sourceToken,
         source_network: input.sourceNetwork,
         destination_currency: input.destinationCurrency,
         destination_payment_rails: input.destinationPaymentRails,
-        developer_fee_percent: orUndefined(input.developerFeePercent),
+        developer_fee_percent: undefinedIfNull(input.developerFeePercent),
         ...destinationBody(input),
       };
       return idempotentMutation(
@@ -169,7 +170,14 @@ builder.mutationFields((t) => ({
         'createOfframpTransfer',
         args,
         async (em) =>
-          (await ctx.services.transfers.createOfframpTransfer({ ...scopeOf(ctx), em }, String(args.customerId), String(args.quoteId), destinationBody(args.input))).transfer,
+          (
+            await ctx.services.transfers.createOfframpTransfer(
+              { ...scopeOf(ctx), em },
+              String(args.customerId),
+              String(args.quoteId),
+              destinationBody(args.input),
+            )
+          ).transfer,
         loadTransfer(ctx),
       ),
   }),

@@ -1,11 +1,11 @@
 import { maskAccountNumber } from '../../../domain/identifiers/bank.js';
-import { type Asset, Decimal, FIAT_CURRENCIES, NETWORKS, PAYMENT_RAILS, TOKENS, formatAmount } from '../../../domain/money.js';
+import { type Asset, type Decimal, FIAT_CURRENCIES, NETWORKS, PAYMENT_RAILS, TOKENS, formatAmount } from '../../../domain/money.js';
 import { RATE_SCALE } from '../../../domain/pricing.js';
 import { TRANSFER_DIRECTIONS, TRANSFER_STATUSES } from '../../../domain/transfer-status.js';
 import { TRANSFER_PURPOSES } from '../../../domain/transfer-purpose.js';
 import { builder } from '../../../graphql/builder.js';
 import { type GraphQLContext, scopeOf } from '../../../graphql/context.js';
-import type { BankAccountDetails } from '../../bank-accounts/inputs.js';
+import type { BankAccountDetails } from '../../bank-accounts/records.js';
 import { CustomerRef } from '../../customers/graphql.js';
 import { PostingRef } from '../../ledger/graphql.js';
 import type { DepositBankAccount } from '../deposit-instructions.js';
@@ -23,7 +23,7 @@ export const StablecoinEnum = builder.enumType('Stablecoin', { values: TOKENS })
 export const BlockchainNetworkEnum = builder.enumType('BlockchainNetwork', { values: NETWORKS });
 export const PaymentRailsEnum = builder.enumType('PaymentRails', { values: PAYMENT_RAILS });
 
-const amount = (value: string, asset: Asset) => formatAmount(new Decimal(value), asset);
+const amount = (value: Decimal, asset: Asset) => formatAmount(value, asset);
 
 const FeeBreakdownRef = builder.objectRef<Quote>('FeeBreakdown').implement({
   description: 'The parts of fee_amount, all in the source currency; they add up to it.',
@@ -51,10 +51,10 @@ export const QuoteRef = builder.loadableObject('Quote', {
     destinationPaymentRails: t.field({ type: PaymentRailsEnum, nullable: true, resolve: (q) => q.destinationRails ?? null }),
     destinationNetwork: t.field({ type: BlockchainNetworkEnum, nullable: true, resolve: (q) => q.destinationNetwork ?? null }),
     destinationAmount: t.field({ type: 'Decimal', resolve: (q) => amount(q.destinationAmount, q.destinationCurrency) }),
-    exchangeRate: t.field({ type: 'Decimal', resolve: (q) => new Decimal(q.exchangeRate).toFixed(RATE_SCALE) }),
+    exchangeRate: t.field({ type: 'Decimal', resolve: (q) => q.exchangeRate.toFixed(RATE_SCALE) }),
     feeAmount: t.field({ type: 'Decimal', resolve: (q) => amount(q.feeAmount, q.sourceCurrency) }),
     fees: t.field({ type: FeeBreakdownRef, resolve: (q) => q }),
-    developerFeePercent: t.field({ type: 'Decimal', resolve: (q) => new Decimal(q.developerFeePercent).toFixed() }),
+    developerFeePercent: t.field({ type: 'Decimal', resolve: (q) => q.developerFeePercent.toFixed() }),
     expiresAt: t.expose('expiresAt', { type: 'DateTime' }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
   }),
@@ -148,7 +148,6 @@ const DepositBankAccountRef = builder.objectRef<DepositBankAccount>('DepositBank
 export const OnrampTransferRef = builder.objectRef<Transfer>('OnrampTransfer').implement({
   description: 'Fiat to token (spec §2.4)',
   interfaces: [TransferRef],
-  isTypeOf: (value) => (value as Transfer).direction === 'onramp',
   fields: (t) => ({
     sourceCurrency: t.field({ type: FiatCurrencyEnum, resolve: async (tr, _, ctx) => (await quoteOf(tr, ctx)).sourceCurrency as never }),
     sourceRails: t.field({ type: PaymentRailsEnum, resolve: async (tr, _, ctx) => (await quoteOf(tr, ctx)).sourceRails! }),
@@ -177,17 +176,20 @@ const PayoutBankAccountRef = builder.objectRef<BankAccountDetails>('PayoutBankAc
     accountHolderBusinessName: t.exposeString('account_holder_business_name', { nullable: true }),
     accountHolderCountry: t.string({ resolve: (a) => a.account_holder_address.country }),
     accountNumberMasked: t.string({
-      resolve: (a) => maskAccountNumber(a.account_type === 'iban' ? a.iban.iban_number : a.account_type === 'us' ? a.us.account_number : a.swift.account_number),
+      resolve: (a) =>
+        maskAccountNumber(a.account_type === 'iban' ? a.iban.iban_number : a.account_type === 'us' ? a.us.account_number : a.swift.account_number),
     }),
     bic: t.string({ nullable: true, resolve: (a) => (a.account_type === 'iban' ? a.iban.bic : a.account_type === 'swift' ? a.swift.bic : null) }),
-    routingNumber: t.string({ nullable: true, resolve: (a) => (a.account_type === 'us' ? a.us.routing_number : a.account_type === 'swift' ? (a.swift.routing_number ?? null) : null) }),
+    routingNumber: t.string({
+      nullable: true,
+      resolve: (a) => (a.account_type === 'us' ? a.us.routing_number : a.account_type === 'swift' ? (a.swift.routing_number ?? null) : null),
+    }),
   }),
 });
 
 export const OfframpTransferRef = builder.objectRef<Transfer>('OfframpTransfer').implement({
   description: 'Token to fiat (spec §2.5)',
   interfaces: [TransferRef],
-  isTypeOf: (value) => (value as Transfer).direction === 'offramp',
   fields: (t) => ({
     sourceToken: t.field({ type: StablecoinEnum, resolve: async (tr, _, ctx) => (await quoteOf(tr, ctx)).sourceCurrency as never }),
     sourceNetwork: t.field({ type: BlockchainNetworkEnum, resolve: async (tr, _, ctx) => (await quoteOf(tr, ctx)).sourceNetwork! }),

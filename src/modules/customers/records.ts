@@ -1,0 +1,44 @@
+import { postalAddressOf } from '../../domain/address.js';
+import type { CustomerChanges } from './inputs.js';
+
+/**
+ * How a customer's KYC data is stored: the `profile` jsonb keeps the shape PUT /v0/customers
+ * carried before the domain had its own inputs (snake_case, as the spec writes it), so stored
+ * rows need no migration. This file is the one place that knows that shape.
+ */
+export interface StoredProfile {
+  external_kyc_provider_data?: { provider_share_kyc_token: string };
+  identifying_information?: {
+    id_document?: { number: string; issuing_country: string };
+    tax_number?: string;
+  };
+  documents?: { file_id: string; purpose: string; description?: string }[];
+}
+
+/** The address as stored and shown (the spec's spelling). */
+export const storedAddressOf = postalAddressOf;
+
+/** The stored profile with `changes`' KYC data merged in; a change names only what it sets. */
+export function mergedProfile(stored: StoredProfile, changes: CustomerChanges): StoredProfile {
+  const profile = { ...stored };
+  if (changes.providerShareKycToken !== undefined) profile.external_kyc_provider_data = { provider_share_kyc_token: changes.providerShareKycToken };
+  if (changes.idDocument !== undefined || changes.taxNumber !== undefined) {
+    // As before: identifying information sent is stored as sent, replacing what was there.
+    profile.identifying_information = {
+      ...(changes.idDocument && { id_document: { number: changes.idDocument.number, issuing_country: changes.idDocument.issuingCountry } }),
+      ...(changes.taxNumber !== undefined && { tax_number: changes.taxNumber }),
+    };
+  }
+  if (changes.documents !== undefined) {
+    profile.documents = changes.documents.map((d) => ({
+      file_id: d.fileId,
+      purpose: d.purpose,
+      ...(d.description !== undefined && { description: d.description }),
+    }));
+  }
+  return profile;
+}
+
+/** Whether `changes` carry KYC data, which starts a verification (or a resubmission). */
+export const submitsKyc = (changes: CustomerChanges) =>
+  changes.providerShareKycToken !== undefined || changes.idDocument !== undefined || changes.taxNumber !== undefined || changes.documents !== undefined;

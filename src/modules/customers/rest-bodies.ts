@@ -1,0 +1,106 @@
+import { z } from 'zod';
+import { PostalAddressInput } from '../../domain/address.js';
+import {
+  type Address,
+  CUSTOMER_TYPES,
+  type CustomerChanges,
+  MAX_DOCUMENTS,
+  type NewCustomer,
+  documentFields,
+  email,
+  idDocumentNumber,
+  issuingCountry,
+  name,
+  namesRequired,
+  providerShareKycToken,
+  taxNumber,
+} from './inputs.js';
+
+/**
+ * The spec's customer bodies (§4.1), snake_case, with the domain's field rules, and their
+ * mapping to the use cases' inputs. Domain pointers come back through CUSTOMER_POINTERS.
+ */
+const REST_NAMES = { firstName: 'first_name', lastName: 'last_name', companyName: 'company_name' };
+
+/** Where the body nests what the domain keeps flat (every other field is the domain's, snake-cased). */
+export const CUSTOMER_POINTERS = {
+  '/providerShareKycToken': '/external_kyc_provider_data/provider_share_kyc_token',
+  '/idDocument': '/identifying_information/id_document',
+  '/taxNumber': '/identifying_information/tax_number',
+};
+
+export const NewCustomerBody = z
+  .strictObject({
+    email,
+    type: z.enum(CUSTOMER_TYPES),
+    first_name: name.optional(),
+    last_name: name.optional(),
+    company_name: name.optional(),
+    address: PostalAddressInput.optional(),
+  })
+  .check(namesRequired(REST_NAMES));
+
+/**
+ * PUT body: an IndividualCustomer or a BusinessCustomer. The spec does not say which holds what;
+ * both accept the KYC data (provider token, identifying information, documents), the address and
+ * email; names go with the customer's type and are checked against it by the use case.
+ */
+export const CustomerChangesBody = z.strictObject({
+  email: email.optional(),
+  first_name: name.optional(),
+  last_name: name.optional(),
+  company_name: name.optional(),
+  address: PostalAddressInput.optional(),
+  external_kyc_provider_data: z.strictObject({ provider_share_kyc_token: providerShareKycToken }).optional(),
+  identifying_information: z
+    .strictObject({
+      id_document: z.strictObject({ number: idDocumentNumber, issuing_country: issuingCountry }).optional(),
+      tax_number: taxNumber.optional(),
+    })
+    .optional(),
+  documents: z
+    .array(z.strictObject({ file_id: documentFields.fileId, purpose: documentFields.purpose, description: documentFields.description }))
+    .max(MAX_DOCUMENTS)
+    .optional(),
+});
+
+type AddressBody = z.infer<typeof PostalAddressInput>;
+const addressOf = (a: AddressBody): Address => ({
+  country: a.country,
+  city: a.city,
+  streetLine1: a.street_line_1,
+  postalCode: a.postal_code,
+  state: a.state,
+});
+
+export const newCustomerOf = (body: z.infer<typeof NewCustomerBody>): NewCustomer => ({
+  email: body.email,
+  type: body.type,
+  firstName: body.first_name,
+  lastName: body.last_name,
+  companyName: body.company_name,
+  address: body.address && addressOf(body.address),
+});
+
+export function customerChangesOf(body: z.infer<typeof CustomerChangesBody>): CustomerChanges {
+  const identity = body.identifying_information;
+  const document = identity?.id_document;
+  return {
+    email: body.email,
+    firstName: body.first_name,
+    lastName: body.last_name,
+    companyName: body.company_name,
+    address: body.address && addressOf(body.address),
+    providerShareKycToken: body.external_kyc_provider_data?.provider_share_kyc_token,
+    idDocument: document && { number: document.number, issuingCountry: document.issuing_country },
+    taxNumber: identity?.tax_number,
+    documents: body.documents?.map((d) => ({ fileId: d.file_id, purpose: d.purpose, description: d.description })),
+  };
+}
+
+/** The names a PUT body sets, as sent (valid or not), for the use case's check against the stored type. */
+export function namesIn(body: unknown): Partial<Record<keyof typeof REST_NAMES, unknown>> {
+  if (typeof body !== 'object' || body === null) return {};
+  const sent = body as Record<string, unknown>;
+  return { firstName: sent.first_name, lastName: sent.last_name, companyName: sent.company_name };
+}

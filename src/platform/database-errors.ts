@@ -1,0 +1,31 @@
+/**
+ * Errors that mean "the database cannot be reached right now", as opposed to a bug or a refused
+ * statement: the caller gets 503 `database_unavailable` and may retry (with the same
+ * Idempotency-Key for writes), instead of a 500 or a hang (issue 8, README "Failure behaviour").
+ */
+
+// SQLSTATE classes and codes: connection exceptions (08), operator intervention (57P01 admin
+// shutdown, 57P02 crash shutdown, 57P03 cannot connect now), statement timeout (57014), too many
+// connections (53300).
+const UNAVAILABLE_SQLSTATE = /^(08...|57P0[1-5]|57014|53300)$/;
+// Socket-level failures reported by node and pg before any SQLSTATE exists.
+const UNAVAILABLE_ERRNO = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+const UNAVAILABLE_MESSAGE =
+  /Connection terminated|connection error and is not queryable|timeout exceeded when trying to connect|Client was closed and is not queryable|Connection ended unexpectedly|terminating connection|the database system is (starting up|shutting down|in recovery mode)|statement timeout/i;
+
+export function isDatabaseUnavailable(error: unknown): boolean {
+  for (let current = error, depth = 0; current && depth < 5; depth++) {
+    if (typeof current !== 'object') return false;
+    const { code, message, cause } = current as { code?: unknown; message?: unknown; cause?: unknown };
+    if (typeof code === 'string' && (UNAVAILABLE_SQLSTATE.test(code) || UNAVAILABLE_ERRNO.has(code))) return true;
+    if (typeof message === 'string' && UNAVAILABLE_MESSAGE.test(message)) return true;
+    current = cause;
+  }
+  return false;
+}
+
+/** Seconds a client should wait before retrying after a `database_unavailable` answer. */
+export const DATABASE_RETRY_AFTER_SECONDS = 1;
+
+/** Background work logs an outage as a warning (it retries by itself); anything else is an error. */
+export const failureLevel = (error: unknown): 'warn' | 'error' => (isDatabaseUnavailable(error) ? 'warn' : 'error');

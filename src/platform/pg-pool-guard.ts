@@ -1,0 +1,37 @@
+import type pg from 'pg';
+
+/**
+ * Gives a pooled PostgreSQL connection back to the pool the moment it dies while checked out.
+ *
+ * Kysely (under MikroORM) releases a transaction's connection only after its `commit` or
+ * `rollback` statement succeeded, and neither can succeed on a connection the server closed
+ * (a restart, `pg_terminate_backend`). Such a connection was never released: pg-pool kept
+ * counting it as in use, and once `max` of them had leaked every request waited for a free
+ * connection forever (issue 8, defect 1). Released with its error, pg-pool discards it and opens a
+ * new one for the next caller; the holder's own later release becomes a no-op.
+ */
+export function releaseConnectionsThatDie(pool: pg.Pool): void {
+  const connect = pool.connect.bind(pool) as (callback?: unknown) => Promise<pg.PoolClient> | undefined;
+  pool.connect = ((callback?: unknown) => {
+    if (typeof callback === 'function') return connect(callback); // callback style: not used by Kysely
+    return (connect() as Promise<pg.PoolClient>).then((client) => guard(client));
+  }) as typeof pool.connect;
+}
+
+function guard(client: pg.PoolClient): pg.PoolClient {
+  const release = client.release;
+  let released = false;
+  const releaseOnce = (error?: Error | boolean) => {
+    if (released) return;
+    released = true;
+    client.off('error', onError);
+    client.off('end', onEnd);
+    release(error);
+  };
+  const onError = (error: Error) => releaseOnce(error);
+  const onEnd = () => releaseOnce(new Error('Connection ended while checked out of the pool'));
+  client.on('error', onError);
+  client.on('end', onEnd);
+  client.release = releaseOnce;
+  return client;
+}

@@ -1,0 +1,56 @@
+import helmet from '@fastify/helmet';
+import type { FastifyInstance } from 'fastify';
+import { createHash } from 'node:crypto';
+import type { Config } from '../config.js';
+
+/**
+ * Our HTML pages (/docs, the sandbox KYC page) use inline styles and no scripts; JSON needs nothing.
+ * Forms post back to us; no page may be framed (clickjacking the KYC decision buttons).
+ */
+const DIRECTIVES = {
+  defaultSrc: ["'none'"],
+  baseUri: ["'none'"],
+  formAction: ["'self'"],
+  frameAncestors: ["'none'"],
+  imgSrc: ["'self'", 'data:'],
+  styleSrc: ["'self'", "'unsafe-inline'"],
+  upgradeInsecureRequests: null,
+};
+
+/**
+ * Security headers on every answer, errors and 404s included: they are set on request, before any
+ * hook can fail. Responses carry full IBANs and account numbers, so nothing may be cached on the
+ * way (`no-store`). HSTS only in production: outside it Ramp usually runs on plain http://localhost.
+ */
+export async function registerSecurityHeaders(app: FastifyInstance, config: Config) {
+  await app.register(helmet, {
+    contentSecurityPolicy: { useDefaults: false, directives: DIRECTIVES },
+    frameguard: { action: 'deny' },
+    referrerPolicy: { policy: 'no-referrer' },
+    hsts: config.isProduction ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+  });
+  app.addHook('onRequest', async (_request, reply) => {
+    reply.header('cache-control', 'no-store');
+  });
+}
+
+/**
+ * GraphiQL (bundled, no CDN) is one inline script that starts Monaco's editor workers from blob: URLs
+ * and queries /graphql. The script is allowed by its hash rather than by 'unsafe-inline', so an
+ * injected script still cannot run; Monaco adds styles at run time, hence inline styles.
+ */
+export function graphiqlContentSecurityPolicy(html: string): string {
+  const scripts = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((match) => `'sha256-${createHash('sha256').update(match[1]!).digest('base64')}'`);
+  return [
+    "default-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+    `script-src ${scripts.join(' ') || "'none'"}`,
+    'worker-src blob:',
+    "connect-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data:",
+    "font-src 'self' data:",
+  ].join('; ');
+}

@@ -1,0 +1,142 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sandboxAddress } from '../../src/domain/identifiers/chain.js';
+import { type ApiClient, startRamp, type TestRamp } from '../support/ramp.js';
+import { graphqlFieldErrors, restFieldErrors } from '../support/faces.js';
+
+/**
+ * Issue 9 items 1–2 for virtual accounts: one use case, two faces. A rule of the domain fails with
+ * the same code in REST and GraphQL; REST points into the spec's snake_case body, GraphQL into `input`.
+ */
+let t: TestRamp;
+let api: ApiClient;
+let n = 0;
+const polygonAddress = sandboxAddress('polygon', 'va-faces');
+
+beforeAll(async () => {
+  t = await startRamp();
+  api = t.client(t.key);
+});
+afterAll(() => t.close());
+
+async function newCustomer(): Promise<string> {
+  const res = await api.post('/v0/customers', { email: `va-faces${++n}@example.com`, type: 'individual', first_name: 'Ada', last_name: 'Lovelace' });
+  expect(res.status).toBe(201);
+  return res.body.customer_id;
+}
+const vaOf = (customerId: string) => `/v0/customers/${customerId}/virtual-account`;
+
+/** The one 400's field errors as `pointer code` lines, sorted. */
+
+const CREATE = `mutation ($customerId: ID!, $input: CreateVirtualAccountInput!) {
+  createVirtualAccount(customerId: $customerId, input: $input) {
+    __typename ... on MutationCreateVirtualAccountSuccess { data { id developerFeePercent } } ... on ValidationError { code fieldErrors { path code message } }
+  }
+}`;
+const SIMULATE = `mutation ($customerId: ID!, $id: ID!) {
+  simulateVirtualAccountIssuance(customerId: $customerId, virtualAccountId: $id) { __typename ... on ValidationError { code fieldErrors { path code message } } }
+}`;
+
+describe('REST face', () => {
+  it('points swift rails for eur at /source_rails of the body', async () => {
+    const res = await api.post(vaOf(await newCustomer()), { source_currency: 'eur', source_rails: 'swift', destination_network: 'polygon' });
+    expect(restFieldErrors(res)).toEqual(['/source_rails not_allowed']);
+  });
+
+  it('reports field and cross-field problems in one 400', async () => {
+    const res = await api.post(vaOf(await newCustomer()), {
+      source_currency: 'aed',
+      source_rails: 'swift',
+      destination_network: 'solana',
+      destination_address: polygonAddress,
+      developer_fee_percent: '0.123456789',
+      memo: 'x',
+    });
+    expect(restFieldErrors(res)).toEqual([
+      '/destination_address invalid_address',
+      '/developer_fee_percent too_precise',
+      '/memo unrecognized_keys',
+      '/source_rails not_allowed',
+    ]);
+  });
+
+  it('maps a rule only the use case knows (an account already active) back to /virtual_account_id', async () => {
+    const customerId = await newCustomer();
+    const { id } = (await api.post(vaOf(customerId), { source_currency: 'usd', destination_network: 'polygon' })).body;
+    const res = await api.post(`${vaOf(customerId)}/simulate`, { action: 'issue_pending_virtual_account', virtual_account_id: id });
+    expect(res.body.code).toBe('virtual_account_already_active');
+    expect(restFieldErrors(res, 'virtual_account_already_active')).toEqual(['/virtual_account_id already_active']);
+  });
+});
+
+describe('GraphQL face', () => {
+  it('names swift rails for eur by its path in input', async () => {
+    const variables = { customerId: await newCustomer(), input: { sourceCurrency: 'eur', sourceRails: 'swift', destinationNetwork: 'polygon' } };
+    expect(await graphqlFieldErrors(api, CREATE, 'createVirtualAccount', variables)).toEqual(['/sourceRails not_allowed']);
+  });
+
+  it('reports field and cross-field problems in one ValidationError', async () => {
+    const input = {
+      sourceCurrency: 'aed',
+      sourceRails: 'swift',
+      destinationNetwork: 'solana',
+      destinationAddress: polygonAddress,
+      developerFeePercent: '0.123456789',
+    };
+    expect(await graphqlFieldErrors(api, CREATE, 'createVirtualAccount', { customerId: await newCustomer(), input })).toEqual([
+      '/destinationAddress invalid_address',
+      '/developerFeePercent too_precise',
+      '/sourceRails not_allowed',
+    ]);
+  });
+
+  it('names the virtualAccountId argument when the account is already active', async () => {
+    const customerId = await newCustomer();
+    const { id } = (await api.post(vaOf(customerId), { source_currency: 'usd', destination_network: 'polygon' })).body;
+    expect(await graphqlFieldErrors(api, SIMULATE, 'simulateVirtualAccountIssuance', { customerId, id }, 'virtual_account_already_active')).toEqual([
+      '/virtualAccountId already_active',
+    ]);
+  });
+});
+
+describe('both faces', () => {
+  it('fail one rule with the same code and the same sentence', async () => {
+    const customerId = await newCustomer();
+    const rest = await api.post(vaOf(customerId), {
+      source_currency: 'usd',
+      destination_network: 'solana',
+      destination_address: polygonAddress,
+      developer_fee_percent: '101',
+    });
+    const gql = await api.graphql(CREATE, {
+      customerId,
+      input: { sourceCurrency: 'usd', destinationNetwork: 'solana', destinationAddress: polygonAddress, developerFeePercent: '101' },
+    });
+    const restByField = Object.fromEntries(
+      (rest.body.errors as { pointer: string; code: string; detail: string }[]).map((e) => [e.pointer, [e.code, e.detail]]),
+    );
+    const gqlByField = Object.fromEntries(
+      (gql.body.data.createVirtualAccount.fieldErrors as { path: string; code: string; message: string }[]).map((e) => [e.path, [e.code, e.message]]),
+    );
+    expect(gqlByField['/destinationAddress']).toEqual(restByField['/destination_address']);
+    expect(gqlByField['/developerFeePercent']).toEqual(restByField['/developer_fee_percent']);
+    expect(gqlByField['/developerFeePercent']?.[0]).toBe('too_big');
+  });
+
+  it('store the same account whichever face opened it, the fee an exact numeric shown as sent', async () => {
+    const viaRest = await api.post(vaOf(await newCustomer()), { source_currency: 'eur', destination_network: 'polygon', developer_fee_percent: '0.50' });
+    const viaGraphql = await api.graphql(CREATE, {
+      customerId: await newCustomer(),
+      input: { sourceCurrency: 'eur', destinationNetwork: 'polygon', developerFeePercent: '0.50', sourceRails: null, destinationToken: null },
+    });
+    expect(viaRest.body.developer_fee_percent).toBe('0.5');
+    expect(viaGraphql.body.data.createVirtualAccount.data.developerFeePercent).toBe('0.5');
+    const columns = 'status, source_currency, source_rails, destination_token, destination_network, destination_address, developer_fee_percent::text as fee';
+    const rows = await t.sql(`select ${columns} from virtual_accounts where id in (?, ?)`, [
+      viaRest.body.id,
+      viaGraphql.body.data.createVirtualAccount.data.id,
+    ]);
+    expect(rows).toHaveLength(2);
+    expect(rows[0]).toEqual(rows[1]);
+    expect(rows[0]).toMatchObject({ destination_token: 'usdc', source_rails: null, fee: '0.50000000' });
+  });
+});

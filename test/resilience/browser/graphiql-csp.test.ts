@@ -1,0 +1,54 @@
+import { existsSync } from 'node:fs';
+import { type Browser, chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startRamp, type TestRamp } from '../../support/ramp.js';
+
+/** Debian's chromium (`apt-get install chromium`); CHROMIUM_PATH points elsewhere. */
+const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const haveChromium = existsSync(executablePath);
+
+let t: TestRamp;
+let browser: Browser;
+beforeAll(async () => {
+  if (!haveChromium) return;
+  t = await startRamp();
+  browser = await chromium.launch({ executablePath, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+  await t?.close();
+});
+
+describe.skipIf(!haveChromium)('GraphiQL in a real browser, under our Content-Security-Policy', () => {
+  it('loads, runs a query with an API key, and the browser reports no CSP violation', async () => {
+    const page = await browser.newPage();
+    const problems: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error' || /Content.Security.Policy/i.test(message.text())) problems.push(message.text());
+    });
+    page.on('response', (r) => r.status() >= 400 && problems.push(`${r.status()} ${r.url()}`));
+    page.on('pageerror', (error) => problems.push(error.message));
+    await page.addInitScript(() => {
+      document.addEventListener('securitypolicyviolation', (e) => console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`));
+    });
+
+    const response = await page.goto(`${t.url}/graphql`);
+    expect(response!.headers()['content-security-policy']).toContain('script-src');
+    // The editor is Monaco, started from blob: workers; the run button appears once GraphiQL has rendered.
+    const run = page.locator('.graphiql-execute-button');
+    await run.waitFor({ timeout: 60_000 });
+
+    // The API key goes in the Headers pane, as the welcome comment says; the default query lists customers.
+    await t.client(t.key).post('/v0/customers', { email: 'browser@example.com', type: 'corporate', company_name: 'Browser' });
+    await page.getByText('Headers', { exact: true }).click();
+    await page.locator('section[aria-label="Headers"] .graphiql-editor:not(.hidden) .view-lines').click();
+    await page.keyboard.insertText(JSON.stringify({ Authorization: `Bearer ${t.key}` }));
+    const answered = page.waitForResponse((r) => r.url().endsWith('/graphql') && r.request().postData()?.includes('customers') === true);
+    await run.click();
+    const result = await (await answered).json();
+    expect(result.data.customers.edges.length).toBeGreaterThan(0);
+    await expect.poll(() => page.locator('.graphiql-response').innerText(), { timeout: 10_000 }).toContain('browser@example.com');
+
+    expect(problems).toEqual([]);
+  }, 120_000);
+});
