@@ -186,6 +186,9 @@ export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
     url: yoga.graphqlEndpoint,
     method: ['GET', 'POST', 'OPTIONS'],
     handler: async (req, reply) => {
+      // Media types are case-insensitive (RFC 9110 §8.3.1), Yoga's parser matches them as written.
+      const contentType = req.headers['content-type'];
+      if (contentType) req.headers['content-type'] = contentType.replace(/^[^;]*/, (mediaType) => mediaType.toLowerCase());
       const response = await currentRequest.run({ requestId: req.id, log: req.log }, () => yoga.handleNodeRequestAndResponse(req, reply, { req, reply }));
       for (const [key, value] of response.headers) reply.header(key, value);
       reply.status(response.status);
