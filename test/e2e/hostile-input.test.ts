@@ -211,7 +211,11 @@ describe('framework errors in the documented shapes (defect 6)', () => {
 describe('media types in any letter case (found by the fuzz suite)', () => {
   it('reads APPLICATION/JSON on /graphql like application/json, an empty body included', async () => {
     const post = (contentType: string, body: string) =>
-      fetch(`${t.url}/graphql`, { method: 'POST', headers: { authorization: `Bearer ${t.key}`, 'content-type': contentType, accept: 'text/event-stream' }, body });
+      fetch(`${t.url}/graphql`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${t.key}`, 'content-type': contentType, accept: 'text/event-stream' },
+        body,
+      });
     const ran = await post('APPLICATION/JSON; charset=UTF-8', '{"query":"{ __typename }"}');
     expect(ran.status).toBe(200);
     expect(await ran.json()).toEqual({ data: { __typename: 'Query' } });
