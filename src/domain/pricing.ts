@@ -60,7 +60,7 @@ export interface QuoteRequest {
   /** The amount of `side`, already checked by `parseAmounts`. */
   amount: Decimal;
   platformFeeBps: number;
-  /** `developer_fee_percent`: 1.5 means 1.5 % of the source amount. */
+  /** `developerFeePercent`: 1.5 means 1.5 % of the source amount. */
   developerFeePercent: Decimal;
 }
 
@@ -86,15 +86,24 @@ const throwing = (pointer: string, problem: Problem | null) => {
   if (problem) throw new ValidationError([fieldError(pointer, problem.code, problem.detail)]);
 };
 
+/** How a face names a quote's two amounts (the domain: `sourceAmount`, `destinationAmount`). */
+export interface AmountFields {
+  source: string;
+  destination: string;
+}
+const DOMAIN_AMOUNTS: AmountFields = { source: 'sourceAmount', destination: 'destinationAmount' };
+
 /**
- * Exactly one of source_amount and destination_amount sets the direction of the calculation;
- * the problems of the given ones (none when exactly one is given).
+ * Exactly one of the two amounts sets the direction of the calculation; the problems of the
+ * given ones (none when exactly one is given), pointing at the fields as `names` spells them.
  */
-export function quoteSideProblems(given: { source: boolean; destination: boolean }): FieldError[] {
-  if (given.source !== given.destination) return [];
-  const detail = 'exactly one of source_amount and destination_amount is required';
-  const code = given.source ? 'mutually_exclusive' : 'required';
-  return [fieldError('/source_amount', code, detail), fieldError('/destination_amount', code, detail)];
+export function quoteSideProblems(given: { source: boolean; destination: boolean }, names: AmountFields = DOMAIN_AMOUNTS): FieldError[] {
+  if (given.source === given.destination) {
+    const detail = `exactly one of ${names.source} and ${names.destination} is required`;
+    const code = given.source ? 'mutually_exclusive' : 'required';
+    return [fieldError(`/${names.source}`, code, detail), fieldError(`/${names.destination}`, code, detail)];
+  }
+  return [];
 }
 
 /**
@@ -111,25 +120,25 @@ export function amountProblem(text: string, asset: Asset | undefined): Problem |
 
 /** The side and amount of a quote request whose amounts `quoteSideProblems` and `amountProblem` accept. */
 export function parseAmounts(
-  input: { source_amount?: string | undefined; destination_amount?: string | undefined },
+  input: { sourceAmount?: string | undefined; destinationAmount?: string | undefined },
   assets: { source: Asset; destination: Asset },
 ): { side: QuoteSide; amount: Decimal } {
-  const problems = quoteSideProblems({ source: input.source_amount !== undefined, destination: input.destination_amount !== undefined });
+  const problems = quoteSideProblems({ source: input.sourceAmount !== undefined, destination: input.destinationAmount !== undefined });
   if (problems.length) throw new ValidationError(problems);
-  const side = input.source_amount !== undefined ? 'source' : 'destination';
-  return { side, amount: parseAmount(input[`${side}_amount`]!, assets[side], `/${side}_amount`) };
+  const side = input.sourceAmount !== undefined ? 'source' : 'destination';
+  return { side, amount: parseAmount(input[`${side}Amount`]!, assets[side], `/${side}Amount`) };
 }
 
 /**
  * One amount of `asset`: a positive decimal string with no more places than the asset has.
- * `pointer` names the body field it came from, so errors point at what the caller sent.
+ * `pointer` names the input field it came from, so errors point at what the caller sent.
  */
 export function parseAmount(text: string, asset: Asset, pointer: string): Decimal {
   throwing(pointer, amountProblem(text, asset));
   return exact(text);
 }
 
-/** `developer_fee_percent`: a non-negative decimal of at most 100 with at most 8 decimal places (as on virtual accounts). */
+/** `developerFeePercent`: a non-negative decimal of at most 100 with at most 8 decimal places (as on virtual accounts). */
 export function developerFeePercentProblem(text: string): Problem | null {
   if (!DECIMAL_PATTERN.test(text) || text.length > 20) return { code: 'invalid_decimal', detail: 'must be a non-negative decimal such as "0.5"' };
   const value = exact(text);
@@ -138,7 +147,7 @@ export function developerFeePercentProblem(text: string): Problem | null {
   return null;
 }
 
-export function parseDeveloperFeePercent(text: string | undefined, pointer = '/developer_fee_percent'): Decimal {
+export function parseDeveloperFeePercent(text: string | undefined, pointer = '/developerFeePercent'): Decimal {
   if (text === undefined) return exact(0);
   throwing(pointer, developerFeePercentProblem(text));
   return exact(text);

@@ -20,8 +20,3 @@ export const AddressInput = builder.inputType('AddressInput', {
     state: t.string(),
   }),
 });
-
-/** The REST (snake_case) address for a GraphQL AddressInput, so both are validated by one schema. */
-export function restAddressOf(a: typeof AddressInput.$inferInput): PostalAddress {
-  return { country: a.country, city: a.city, street_line_1: a.streetLine1, postal_code: a.postalCode, state: a.state ?? undefined };
-}

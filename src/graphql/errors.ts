@@ -10,15 +10,15 @@ export const ErrorInterface = builder.interfaceRef<DomainError>('Error').impleme
   }),
 });
 
-/** A field error as GraphQL reports it: `inputPath` is set by a face that maps domain pointers itself. */
+/** A field error as GraphQL reports it: `inputPath` is its pointer mapped by withInputPaths. */
 type GraphQLFieldError = FieldError & { inputPath?: string };
 
 const FieldErrorRef = builder.objectRef<GraphQLFieldError>('FieldError').implement({
   fields: (t) => ({
     path: t.string({
       description: 'JSON pointer of the input field in GraphQL spelling, e.g. /firstName or /address/postalCode',
-      // Modules whose use cases still point into REST bodies get the camelCased REST pointer.
-      resolve: (e) => e.inputPath ?? e.pointer.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase()),
+      // Use cases point into their own (camelCase) inputs, which the GraphQL inputs mirror.
+      resolve: (e) => e.inputPath ?? e.pointer,
     }),
     code: t.exposeString('code'),
     message: t.string({ resolve: (e) => e.detail }),

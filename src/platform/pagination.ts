@@ -66,3 +66,5 @@ export const OffsetPageQuery = z.object({
   limit: wholeNumber(1, 100, 20),
   skip: wholeNumber(0, MAX_SKIP, 0),
 });
+/** A page of a REST list by offset: `limit` items after the first `skip`. */
+export type OffsetPage = z.output<typeof OffsetPageQuery>;

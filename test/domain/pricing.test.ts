@@ -156,10 +156,10 @@ describe('pricing (examples)', () => {
 
   it('refuses both amounts, or neither, with a ValidationError', () => {
     const assets = { source: 'eur', destination: 'usdc' } as const;
-    expect(() => parseAmounts({ source_amount: '1', destination_amount: '1' }, assets)).toThrow(ValidationError);
+    expect(() => parseAmounts({ sourceAmount: '1', destinationAmount: '1' }, assets)).toThrow(ValidationError);
     expect(() => parseAmounts({}, assets)).toThrow(ValidationError);
-    expect(parseAmounts({ destination_amount: '1.123456' }, assets)).toMatchObject({ side: 'destination' });
-    expect(() => parseAmounts({ destination_amount: '1.1234567' }, assets)).toThrow(ValidationError);
+    expect(parseAmounts({ destinationAmount: '1.123456' }, assets)).toMatchObject({ side: 'destination' });
+    expect(() => parseAmounts({ destinationAmount: '1.1234567' }, assets)).toThrow(ValidationError);
   });
 
   it('names the field an amount came from in its errors', () => {
@@ -174,9 +174,7 @@ describe('pricing (examples)', () => {
     expect(parseAmount('10.12', 'eur', '/amount').toString()).toBe('10.12');
     expect(fieldErrorsOf(() => parseAmount('10.123', 'eur', '/amount'))).toEqual(['/amount too_many_decimals']);
     expect(fieldErrorsOf(() => parseAmount('x', 'usd', '/amount'))).toEqual(['/amount invalid_decimal']);
-    expect(fieldErrorsOf(() => parseAmounts({ destination_amount: '0' }, { source: 'eur', destination: 'usdc' }))).toEqual([
-      '/destination_amount not_positive',
-    ]);
+    expect(fieldErrorsOf(() => parseAmounts({ destinationAmount: '0' }, { source: 'eur', destination: 'usdc' }))).toEqual(['/destinationAmount not_positive']);
   });
 
   it('reads developer_fee_percent as a percentage of at most 100 with at most 8 places', () => {

@@ -1,6 +1,6 @@
 import { maskAccountNumber } from '../../domain/identifiers/bank.js';
-import { AddressInput, AddressRef, restAddressOf } from '../../graphql/address.js';
-import { undefinedIfNull, withoutNulls } from '../../graphql/arguments.js';
+import { AddressInput, AddressRef } from '../../graphql/address.js';
+import { withoutNulls } from '../../graphql/arguments.js';
 import { builder } from '../../graphql/builder.js';
 import { scopeOf } from '../../graphql/context.js';
 import { MUTATION_ERRORS, nullIfNotFound, withInputPaths } from '../../graphql/errors.js';
@@ -73,29 +73,6 @@ export const BankAccountInputRef = builder.inputType('BankAccountInput', {
     swift: t.field({ type: SwiftAccountInput }),
   }),
 });
-
-/**
- * The REST body for a GraphQL BankAccountInput: transfers (not yet converted to typed use cases)
- * still take an off-ramp's inline destination_bank_account as the spec's body.
- */
-export function bankAccountBodyOf(input: typeof BankAccountInputRef.$inferInput) {
-  return {
-    bank_name: input.bankName,
-    account_holder_type: input.accountHolderType,
-    account_holder_first_name: undefinedIfNull(input.accountHolderFirstName),
-    account_holder_last_name: undefinedIfNull(input.accountHolderLastName),
-    account_holder_business_name: undefinedIfNull(input.accountHolderBusinessName),
-    account_holder_address: restAddressOf(input.accountHolderAddress),
-    account_type: input.accountType,
-    iban: input.iban ? { bic: input.iban.bic, iban_number: input.iban.ibanNumber } : undefined,
-    us: input.us
-      ? { account_number: input.us.accountNumber, routing_number: input.us.routingNumber, account_type: undefinedIfNull(input.us.accountType) }
-      : undefined,
-    swift: input.swift
-      ? { account_number: input.swift.accountNumber, bic: input.swift.bic, routing_number: undefinedIfNull(input.swift.routingNumber) }
-      : undefined,
-  };
-}
 
 builder.objectFields(CustomerRef, (t) => ({
   bankAccounts: t.loadableGroup({

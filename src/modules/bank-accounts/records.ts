@@ -43,3 +43,27 @@ export function columnsOf(account: ValidNewBankAccount) {
     ...numbers,
   };
 }
+
+/** A validated bank account in the spec's shape (an off-ramp keeps its inline destination so). */
+export function bankAccountDetailsOf(account: ValidNewBankAccount): BankAccountDetails {
+  const common = {
+    bank_name: account.bankName,
+    account_holder_type: account.accountHolderType,
+    account_holder_first_name: account.accountHolderFirstName ?? null,
+    account_holder_last_name: account.accountHolderLastName ?? null,
+    account_holder_business_name: account.accountHolderBusinessName ?? null,
+    account_holder_address: storedAddressOf(account.accountHolderAddress),
+  };
+  // The rules guarantee the details object the account type names is present.
+  if (account.accountType === 'iban') return { ...common, account_type: 'iban', iban: { bic: account.iban!.bic, iban_number: account.iban!.ibanNumber } };
+  if (account.accountType === 'us') {
+    const us = account.us!;
+    return { ...common, account_type: 'us', us: { account_number: us.accountNumber, routing_number: us.routingNumber, account_type: us.accountType } };
+  }
+  const swift = account.swift!;
+  return {
+    ...common,
+    account_type: 'swift',
+    swift: { account_number: swift.accountNumber, bic: swift.bic, ...(swift.routingNumber !== undefined && { routing_number: swift.routingNumber }) },
+  };
+}

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { ConflictError, NotFoundError } from '../../domain/errors.js';
 import { parseInput } from '../../domain/validation.js';
 import { recordEvent } from '../../platform/outbox.js';
+import type { OffsetPage } from '../../platform/pagination.js';
 import { type Scope, isUuid, sameId, tenantOf } from '../../platform/scope.js';
 import type { CustomerService } from '../customers/service.js';
 import { ExternalAccount } from './entities.js';
@@ -27,12 +28,6 @@ export interface BankAccountService {
   listForCustomer(scope: Scope, customerId: string, page: OffsetPage): Promise<ExternalAccount[]>;
   /** Batch load for GraphQL: the accounts of several customers at once, only the caller's. */
   loadForCustomers(scope: Scope, customerIds: readonly string[]): Promise<ExternalAccount[]>;
-}
-
-/** A page of a list by offset: `limit` accounts after the first `skip`. */
-export interface OffsetPage {
-  limit: number;
-  skip: number;
 }
 
 export interface BankAccountServiceDeps {

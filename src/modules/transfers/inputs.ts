@@ -1,144 +1,196 @@
 import { z } from 'zod';
 import { type Asset, FIAT_CURRENCIES, NETWORKS, PAYMENT_RAILS, RAILS_OF_CURRENCY, SCALE, TOKENS } from '../../domain/money.js';
-import { amountProblem, developerFeePercentProblem, quoteSideProblems } from '../../domain/pricing.js';
+import { type AmountFields, amountProblem, developerFeePercentProblem, quoteSideProblems } from '../../domain/pricing.js';
 import { TRANSFER_DIRECTIONS, TRANSFER_STATUSES } from '../../domain/transfer-status.js';
 import { TRANSFER_PURPOSES } from '../../domain/transfer-purpose.js';
 import { acrossFields, isOneOf, refusing } from '../../domain/validation.js';
-import { BANK_ACCOUNT_TYPES } from '../bank-accounts/inputs.js';
-import { BankAccountBody } from '../bank-accounts/rest-bodies.js';
+import { BANK_ACCOUNT_TYPES, NewBankAccount } from '../bank-accounts/inputs.js';
 import { payoutProblem } from './payout-rails.js';
 
+/**
+ * The transfers' use cases take these inputs: camelCase, in the domain's words. REST maps the
+ * spec's snake_case bodies to them (rest-bodies.ts); GraphQL passes its inputs as they are. The
+ * rules across fields are written once here, each face naming the fields in its own spelling.
+ */
+
 // Amounts stay strings; the pricing domain checks their form, sign and scale per asset (quoteAmounts).
-const amount = z.string().max(40);
-const feePercent = z.string().superRefine(refusing(developerFeePercentProblem));
+export const amount = z.string().max(40);
+export const feePercent = z.string().superRefine(refusing(developerFeePercentProblem));
+export const depositAddress = z.string().trim().min(1, 'must not be empty').max(128);
+export const transactionHash = z.string().trim().min(1, 'must not be empty').max(128);
+export const failureReason = z.string().trim().min(1, 'must not be empty').max(500);
 
 const isAsset = (value: unknown): value is Asset => typeof value === 'string' && Object.hasOwn(SCALE, value);
 
+/** How one face spells the fields of a quote that the rules across fields read. */
+export interface QuoteFields {
+  amounts: AmountFields;
+  /** The fields naming the asset of each side (a fiat currency or a token). */
+  sourceAsset: string;
+  destinationAsset: string;
+  /** The fiat side's currency and rails. */
+  currency: string;
+  rails: string;
+}
+
 /** Rails must be ones the currency moves on (usd: ach/wire/swift, eur: sepa/swift, aed: uaefts/swift). */
-const railsOfCurrency = (currencyField: string, railsField: string) =>
+export const railsOfCurrency = (f: QuoteFields) =>
   acrossFields((body, report) => {
-    const currency = body[currencyField];
-    const rails = body[railsField];
+    const currency = body[f.currency];
+    const rails = body[f.rails];
     if (isOneOf(FIAT_CURRENCIES, currency) && isOneOf(PAYMENT_RAILS, rails) && !RAILS_OF_CURRENCY[currency].includes(rails)) {
-      report(railsField, 'unsupported_rails', `${currency} moves on ${RAILS_OF_CURRENCY[currency].join(', ')}`);
+      report(f.rails, 'unsupported_rails', `${currency} moves on ${RAILS_OF_CURRENCY[currency].join(', ')}`);
     }
   });
 
 /** Exactly one of the amounts, each right for its asset (the pricing domain's rules), whatever else failed. */
-const quoteAmounts = (assetFields: { source: string; destination: string }) =>
+export const quoteAmounts = (f: QuoteFields) =>
   acrossFields((body, report) => {
-    const given = { source: body.source_amount !== undefined, destination: body.destination_amount !== undefined };
-    for (const e of quoteSideProblems(given)) report(e.pointer.slice(1), e.code, e.detail);
+    const given = { source: body[f.amounts.source] !== undefined, destination: body[f.amounts.destination] !== undefined };
+    for (const e of quoteSideProblems(given, f.amounts)) report(e.pointer.slice(1), e.code, e.detail);
     for (const side of ['source', 'destination'] as const) {
-      const text = body[`${side}_amount`];
-      const asset = body[assetFields[side]];
+      const text = body[f.amounts[side]];
+      const asset = body[side === 'source' ? f.sourceAsset : f.destinationAsset];
       const problem = typeof text === 'string' && text.length <= 40 ? amountProblem(text, isAsset(asset) ? asset : undefined) : null;
-      if (problem) report(`${side}_amount`, problem.code, problem.detail);
+      if (problem) report(f.amounts[side], problem.code, problem.detail);
     }
   });
 
-/** Spec §4.4 Create Quote: exactly one of the amounts. */
-export const OnrampQuoteInput = z
-  .strictObject({
-    source_amount: amount.optional(),
-    destination_amount: amount.optional(),
-    source_currency: z.enum(FIAT_CURRENCIES),
-    source_payment_rails: z.enum(PAYMENT_RAILS),
-    destination_token: z.enum(TOKENS),
-    destination_network: z.enum(NETWORKS),
-    developer_fee_percent: feePercent.optional(),
-  })
-  .check(railsOfCurrency('source_currency', 'source_payment_rails'), quoteAmounts({ source: 'source_currency', destination: 'destination_token' }));
-
-export const OnrampTransferInput = z.strictObject({
-  destination_address: z.string().trim().min(1).max(128),
-});
-
-/**
- * Where an off-ramp pays out: a registered external account, or the account inline (the shape
- * of spec §2.2, the bank-accounts module's). Never both.
- */
-const destinationFields = {
-  destination_external_account_id: z.string().max(64).optional(),
-  destination_bank_account: BankAccountBody.optional(),
-  transfer_purpose: z.enum(TRANSFER_PURPOSES).optional(),
+const ONRAMP_QUOTE: QuoteFields = {
+  amounts: { source: 'sourceAmount', destination: 'destinationAmount' },
+  sourceAsset: 'sourceCurrency',
+  destinationAsset: 'destinationToken',
+  currency: 'sourceCurrency',
+  rails: 'sourcePaymentRails',
 };
 
-const exactlyOneDestination = (required: boolean) =>
+/** Spec §4.4 Create Quote: fiat in on some rails, a token out on some network; exactly one of the amounts. */
+export const OnrampQuoteRequest = z
+  .strictObject({
+    sourceAmount: amount.optional(),
+    destinationAmount: amount.optional(),
+    sourceCurrency: z.enum(FIAT_CURRENCIES),
+    sourcePaymentRails: z.enum(PAYMENT_RAILS),
+    destinationToken: z.enum(TOKENS),
+    destinationNetwork: z.enum(NETWORKS),
+    developerFeePercent: feePercent.optional(),
+  })
+  .check(railsOfCurrency(ONRAMP_QUOTE), quoteAmounts(ONRAMP_QUOTE));
+export type OnrampQuoteRequest = z.input<typeof OnrampQuoteRequest>;
+
+/** The on-ramp transfer of a quote: where the tokens go (checked against the quote's network). */
+export const OnrampTransferRequest = z.strictObject({ destinationAddress: depositAddress });
+export type OnrampTransferRequest = z.input<typeof OnrampTransferRequest>;
+
+/** How one face spells an off-ramp's destination fields and the inline account's fields the rails check. */
+export interface DestinationFields {
+  externalAccountId: string;
+  bankAccount: string;
+  purpose: string;
+  /** The quote's payout rails (absent from a bare destination). */
+  rails: string;
+  accountType: string;
+  ibanNumber: string;
+}
+
+/** Exactly one of a registered account or an inline one; a purpose goes with a destination. */
+export const exactlyOneDestination = (f: DestinationFields, required: boolean) =>
   acrossFields((body, report) => {
-    const byId = body.destination_external_account_id !== undefined;
-    const inline = body.destination_bank_account !== undefined;
-    if (byId && inline) {
-      report('destination_bank_account', 'mutually_exclusive', 'give destination_external_account_id or destination_bank_account, not both');
-    }
+    const byId = body[f.externalAccountId] !== undefined;
+    const inline = body[f.bankAccount] !== undefined;
+    if (byId && inline) report(f.bankAccount, 'mutually_exclusive', `give ${f.externalAccountId} or ${f.bankAccount}, not both`);
     const named = byId || inline;
-    if ((required || body.transfer_purpose !== undefined) && !named) {
-      report('destination_external_account_id', 'required', 'is required (or destination_bank_account)');
-    }
-    if (named && body.transfer_purpose === undefined) report('transfer_purpose', 'required', 'is required with a destination');
+    if ((required || body[f.purpose] !== undefined) && !named) report(f.externalAccountId, 'required', `is required (or ${f.bankAccount})`);
+    if (named && body[f.purpose] === undefined) report(f.purpose, 'required', 'is required with a destination');
   });
 
 /** An inline account the quote's payout rails cannot reach, reported with the quote's other problems. */
-const railsReachInlineAccount = acrossFields((body, report) => {
-  const rails = body.destination_payment_rails;
-  const account = body.destination_bank_account as { account_type?: unknown; iban?: { iban_number?: unknown } | null } | undefined;
-  if (!isOneOf(PAYMENT_RAILS, rails) || typeof account !== 'object' || account === null || !isOneOf(BANK_ACCOUNT_TYPES, account.account_type)) return;
-  const ibanNumber = account.iban?.iban_number;
-  const problem = payoutProblem(rails, { accountType: account.account_type, ibanNumber: typeof ibanNumber === 'string' ? ibanNumber : undefined });
-  if (problem) {
-    const path = problem.field === 'account_type' ? ['destination_bank_account', 'account_type'] : ['destination_bank_account', 'iban', 'iban_number'];
-    report(path, problem.code, problem.detail);
-  }
-});
+export const railsReachInlineAccount = (f: DestinationFields) =>
+  acrossFields((body, report) => {
+    const rails = body[f.rails];
+    const account = body[f.bankAccount] as Record<string, unknown> | undefined;
+    if (!isOneOf(PAYMENT_RAILS, rails) || typeof account !== 'object' || account === null) return;
+    const accountType = account[f.accountType];
+    if (!isOneOf(BANK_ACCOUNT_TYPES, accountType)) return;
+    const ibanNumber = (account.iban as Record<string, unknown> | null | undefined)?.[f.ibanNumber];
+    const problem = payoutProblem(rails, { accountType, ibanNumber: typeof ibanNumber === 'string' ? ibanNumber : undefined });
+    if (!problem) return;
+    report(problem.field === 'accountType' ? [f.bankAccount, f.accountType] : [f.bankAccount, 'iban', f.ibanNumber], problem.code, problem.detail);
+  });
+
+const DESTINATION: DestinationFields = {
+  externalAccountId: 'destinationExternalAccountId',
+  bankAccount: 'destinationBankAccount',
+  purpose: 'transferPurpose',
+  rails: 'destinationPaymentRails',
+  accountType: 'accountType',
+  ibanNumber: 'ibanNumber',
+};
+
+/**
+ * Where an off-ramp pays out: a registered external account of the customer, or a bank account
+ * given inline (the bank-accounts module's NewBankAccount). Never both.
+ */
+const destinationFields = {
+  destinationExternalAccountId: z.string().max(64).optional(),
+  destinationBankAccount: NewBankAccount.optional(),
+  transferPurpose: z.enum(TRANSFER_PURPOSES).optional(),
+};
+
+const OFFRAMP_QUOTE: QuoteFields = {
+  amounts: { source: 'sourceAmount', destination: 'destinationAmount' },
+  sourceAsset: 'sourceToken',
+  destinationAsset: 'destinationCurrency',
+  currency: 'destinationCurrency',
+  rails: 'destinationPaymentRails',
+};
 
 /** Align's BySourceAmount / ByDestinationAmount; with a destination and purpose it also creates the transfer. */
-export const OfframpQuoteInput = z
+export const OfframpQuoteRequest = z
   .strictObject({
-    source_amount: amount.optional(),
-    destination_amount: amount.optional(),
-    source_token: z.enum(TOKENS),
-    source_network: z.enum(NETWORKS),
-    destination_currency: z.enum(FIAT_CURRENCIES),
-    destination_payment_rails: z.enum(PAYMENT_RAILS),
-    developer_fee_percent: feePercent.optional(),
+    sourceAmount: amount.optional(),
+    destinationAmount: amount.optional(),
+    sourceToken: z.enum(TOKENS),
+    sourceNetwork: z.enum(NETWORKS),
+    destinationCurrency: z.enum(FIAT_CURRENCIES),
+    destinationPaymentRails: z.enum(PAYMENT_RAILS),
+    developerFeePercent: feePercent.optional(),
     ...destinationFields,
   })
-  .check(
-    railsOfCurrency('destination_currency', 'destination_payment_rails'),
-    quoteAmounts({ source: 'source_token', destination: 'destination_currency' }),
-    exactlyOneDestination(false),
-    railsReachInlineAccount,
-  );
+  .check(railsOfCurrency(OFFRAMP_QUOTE), quoteAmounts(OFFRAMP_QUOTE), exactlyOneDestination(DESTINATION, false), railsReachInlineAccount(DESTINATION));
+export type OfframpQuoteRequest = z.input<typeof OfframpQuoteRequest>;
 
-export const OfframpTransferInput = z.strictObject(destinationFields).check(exactlyOneDestination(true));
-export type OfframpDestination = z.infer<typeof OfframpTransferInput>;
+/** The destination of a bare quote's off-ramp transfer. */
+export const OfframpDestination = z.strictObject(destinationFields).check(exactlyOneDestination(DESTINATION, true));
+export type OfframpDestination = z.input<typeof OfframpDestination>;
+export type ValidOfframpDestination = z.output<typeof OfframpDestination>;
 
-export const CompleteOfframpInput = z.strictObject({
-  deposit_transaction_hash: z.string().trim().min(1).max(128),
-});
+/** The customer sent the tokens: the deposit's transaction hash. */
+export const OfframpDeposit = z.strictObject({ depositTransactionHash: transactionHash });
+export type OfframpDeposit = z.input<typeof OfframpDeposit>;
 
 /** GraphQL `transfers` filters. */
-export const TransferFilterInput = z.strictObject({
+export const TransferFilter = z.strictObject({
   customerId: z.string().optional(),
   direction: z.enum(TRANSFER_DIRECTIONS).optional(),
   status: z.enum(TRANSFER_STATUSES).optional(),
   createdAfter: z.date().optional(),
   createdBefore: z.date().optional(),
 });
-export type TransferFilter = z.infer<typeof TransferFilterInput>;
+export type TransferFilter = z.input<typeof TransferFilter>;
 
-/** Sandbox REST extension: `POST …/{onramp|offramp}-transfer/simulate`. */
+/** A sandbox step, named by action (the REST simulate extension's use case). */
 export const SIMULATE_ACTIONS = ['fiat_deposit', 'complete_transfer', 'fail_transfer', 'refund_transfer'] as const;
-export const SimulateTransferInput = z.strictObject({
+export const SimulatedStep = z.strictObject({
   action: z.enum(SIMULATE_ACTIONS),
-  transfer_id: z.string().max(64),
-  reason: z.string().trim().min(1).max(500).optional(),
+  transferId: z.string().max(64),
+  reason: failureReason.optional(),
 });
+export type SimulatedStep = z.input<typeof SimulatedStep>;
 
-/** Sandbox REST extension: `POST …/virtual-account/{virtual_account_id}/simulate` (fiat arrives on it). */
-export const SimulateVirtualAccountDepositInput = z.strictObject({
-  action: z.literal('fiat_deposit'),
-  amount: amount,
-});
+/** Why a simulated failure failed (stored as the status change's reason). */
+export const SimulatedFailure = z.strictObject({ reason: failureReason.optional() });
 
-export const FailureReasonInput = z.string().trim().min(1, 'must not be empty').max(500);
+/** Sandbox: fiat arrives on a virtual account. */
+export const SimulatedVirtualAccountDeposit = z.strictObject({ amount });
+export type SimulatedVirtualAccountDeposit = z.input<typeof SimulatedVirtualAccountDeposit>;

@@ -8,10 +8,10 @@ import type { FiatCurrency, Network } from '../../domain/money.js';
 import { parseInput } from '../../domain/validation.js';
 import { type Scope, tenantOf } from '../../platform/scope.js';
 import { detailsOf } from '../bank-accounts/presenters.js';
-import type { BankAccountDetails } from '../bank-accounts/records.js';
+import { type BankAccountDetails, bankAccountDetailsOf } from '../bank-accounts/records.js';
 import type { TransferDeps } from './context.js';
 import { type Quote, Transfer } from './entities.js';
-import { CompleteOfframpInput, type OfframpDestination, OfframpQuoteInput, OfframpTransferInput } from './inputs.js';
+import { OfframpDeposit, OfframpDestination, OfframpQuoteRequest, type ValidOfframpDestination } from './inputs.js';
 import { assertDepositWindowOpen, lockTransfer, moveTransfer, recordCreation } from './lifecycle.js';
 import { payoutProblem } from './payout-rails.js';
 import { type Quoting, assertKycApproved } from './quotes.js';
@@ -19,26 +19,26 @@ import { type Quoting, assertKycApproved } from './quotes.js';
 /** Token to fiat (spec §4.5): quote (creating the transfer when it names the destination), complete. */
 export function offramp(deps: TransferDeps, quoting: Quoting) {
   /** The payout account: a registered external account of this customer, or one given inline. */
-  async function resolveDestination(scope: Scope, customerId: string, quote: Quote, destination: OfframpDestination) {
+  async function resolveDestination(scope: Scope, customerId: string, quote: Quote, destination: ValidOfframpDestination) {
     let details: BankAccountDetails;
     // Where a mismatch with the rails is reported: the account's id, or the inline field at fault.
-    let pointerOf: (field: 'account_type' | 'iban_number') => string;
-    if (destination.destination_external_account_id !== undefined) {
-      const account = await deps.bankAccounts.getForCustomer(scope, customerId, destination.destination_external_account_id);
+    let pointerOf: (field: 'accountType' | 'ibanNumber') => string;
+    if (destination.destinationExternalAccountId !== undefined) {
+      const account = await deps.bankAccounts.getForCustomer(scope, customerId, destination.destinationExternalAccountId);
       details = detailsOf(account);
-      pointerOf = () => '/destination_external_account_id';
+      pointerOf = () => '/destinationExternalAccountId';
     } else {
-      details = destination.destination_bank_account!;
-      pointerOf = (field) => (field === 'account_type' ? '/destination_bank_account/account_type' : '/destination_bank_account/iban/iban_number');
+      details = bankAccountDetailsOf(destination.destinationBankAccount!);
+      pointerOf = (field) => (field === 'accountType' ? '/destinationBankAccount/accountType' : '/destinationBankAccount/iban/ibanNumber');
     }
     const ibanNumber = details.account_type === 'iban' ? details.iban.iban_number : undefined;
     const problem = payoutProblem(quote.destinationRails!, { accountType: details.account_type, ibanNumber });
     if (problem) throw new ValidationError([fieldError(pointerOf(problem.field), problem.code, problem.detail)]);
-    return { details, externalAccountId: destination.destination_external_account_id ?? null };
+    return { details, externalAccountId: destination.destinationExternalAccountId ?? null };
   }
 
   /** A pending off-ramp transfer: the customer sends the tokens to a deposit address of its own. */
-  async function openTransfer(em: EntityManager, scope: Scope, quote: Quote, destination: OfframpDestination): Promise<Transfer> {
+  async function openTransfer(em: EntityManager, scope: Scope, quote: Quote, destination: ValidOfframpDestination): Promise<Transfer> {
     const customer = await deps.customers.get({ ...scope, em }, quote.customerId);
     assertKycApproved(customer, quote.destinationCurrency as FiatCurrency, quote.destinationRails!);
     assertDepositRailsConnected(scope.actor);
@@ -54,7 +54,7 @@ export function offramp(deps: TransferDeps, quoting: Quoting) {
       status: 'pending',
       destinationBankAccount: details,
       destinationExternalAccountId: externalAccountId,
-      transferPurpose: destination.transfer_purpose!,
+      transferPurpose: destination.transferPurpose!,
       depositBlockchainAddress: sandboxAddress(quote.sourceNetwork as Network, id),
       depositExpiresAt: new Date(createdAt.getTime() + deps.depositWindowSeconds * 1000),
       createdAt,
@@ -67,28 +67,28 @@ export function offramp(deps: TransferDeps, quoting: Quoting) {
 
   return {
     /** BySourceAmount or ByDestinationAmount; with a destination and purpose, the transfer too. */
-    async createQuote(scope: Scope, customerId: string, input: unknown): Promise<{ quote: Quote; transfer: Transfer | null }> {
-      const data = parseInput(OfframpQuoteInput, input);
+    async createQuote(scope: Scope, customerId: string, request: OfframpQuoteRequest): Promise<{ quote: Quote; transfer: Transfer | null }> {
+      const data = parseInput(OfframpQuoteRequest, request);
       return scope.em.transactional(async (em) => {
         const customer = await deps.customers.get({ ...scope, em }, customerId);
         const quote = await quoting.createQuote({ ...scope, em }, customer, {
           ...data,
           direction: 'offramp',
-          source: data.source_token,
-          destination: data.destination_currency,
-          network: data.source_network,
-          fiat: data.destination_currency,
-          rails: data.destination_payment_rails,
+          source: data.sourceToken,
+          destination: data.destinationCurrency,
+          network: data.sourceNetwork,
+          fiat: data.destinationCurrency,
+          rails: data.destinationPaymentRails,
         });
-        const named = data.destination_external_account_id !== undefined || data.destination_bank_account !== undefined;
+        const named = data.destinationExternalAccountId !== undefined || data.destinationBankAccount !== undefined;
         const transfer = named ? await openTransfer(em, scope, quote, data) : null;
         return { quote, transfer };
       });
     },
 
     /** Align's `POST …/offramp-transfer/quote/{quote_id}`: the transfer of a bare quote. */
-    async createTransfer(scope: Scope, customerId: string, quoteId: string, input: unknown): Promise<{ transfer: Transfer; quote: Quote }> {
-      const data = parseInput(OfframpTransferInput, input);
+    async createTransfer(scope: Scope, customerId: string, quoteId: string, destination: OfframpDestination): Promise<{ transfer: Transfer; quote: Quote }> {
+      const data = parseInput(OfframpDestination, destination);
       return scope.em.transactional(async (em) => {
         const customer = await deps.customers.get({ ...scope, em }, customerId);
         const quote = await quoting.lockUsableQuote(em, scope, { id: quoteId, customerId: customer.id, direction: 'offramp' });
@@ -101,19 +101,19 @@ export function offramp(deps: TransferDeps, quoting: Quoting) {
      * transfer from pending to processing and posts the deposit. Any other status → 409; a hash
      * that already funded another transfer → 409.
      */
-    async complete(scope: Scope, customerId: string, transferId: string, input: unknown): Promise<{ transfer: Transfer; quote: Quote }> {
-      const data = parseInput(CompleteOfframpInput, input);
+    async complete(scope: Scope, customerId: string, transferId: string, deposit: OfframpDeposit): Promise<{ transfer: Transfer; quote: Quote }> {
+      const data = parseInput(OfframpDeposit, deposit);
       return scope.em.transactional(async (em) => {
         const customer = await deps.customers.get({ ...scope, em }, customerId);
         const { transfer, quote } = await lockTransfer(em, { id: transferId, customerId: customer.id, direction: 'offramp', ...tenantOf(scope.actor) });
         const network = quote.sourceNetwork as Network;
-        if (!isValidTransactionHash(network, data.deposit_transaction_hash)) {
-          throw new ValidationError([fieldError('/deposit_transaction_hash', 'invalid_transaction_hash', `is not a valid ${network} transaction hash`)]);
+        if (!isValidTransactionHash(network, data.depositTransactionHash)) {
+          throw new ValidationError([fieldError('/depositTransactionHash', 'invalid_transaction_hash', `is not a valid ${network} transaction hash`)]);
         }
         assertDepositWindowOpen(transfer, quoting.now());
         // Stored normalised: the unique constraint (environment, deposit_transaction_hash) must see
         // `0xABC…` and `0xabc…` as the one transaction they are, or one deposit funds two transfers.
-        transfer.depositTransactionHash = normalizeTransactionHash(network, data.deposit_transaction_hash);
+        transfer.depositTransactionHash = normalizeTransactionHash(network, data.depositTransactionHash);
         try {
           await moveTransfer(em, transfer, quote, 'processing', 'deposit_transaction_submitted');
         } catch (error) {

@@ -9,7 +9,7 @@ import { type Scope, tenantOf } from '../../platform/scope.js';
 import type { TransferDeps } from './context.js';
 import { type DepositBankAccount, collectionAccount, depositReference } from './deposit-instructions.js';
 import { type Quote, Transfer } from './entities.js';
-import { OnrampQuoteInput, OnrampTransferInput } from './inputs.js';
+import { OnrampQuoteRequest, OnrampTransferRequest } from './inputs.js';
 import { recordCreation } from './lifecycle.js';
 import { type Quoting, assertKycApproved } from './quotes.js';
 
@@ -55,34 +55,34 @@ export function onramp(deps: TransferDeps, quoting: Quoting) {
   return {
     openTransfer,
 
-    async createQuote(scope: Scope, customerId: string, input: unknown): Promise<Quote> {
-      const data = parseInput(OnrampQuoteInput, input);
+    async createQuote(scope: Scope, customerId: string, request: OnrampQuoteRequest): Promise<Quote> {
+      const data = parseInput(OnrampQuoteRequest, request);
       return scope.em.transactional(async (em) => {
         const customer = await deps.customers.get({ ...scope, em }, customerId);
         return quoting.createQuote({ ...scope, em }, customer, {
           ...data,
           direction: 'onramp',
-          source: data.source_currency,
-          destination: data.destination_token,
-          network: data.destination_network,
-          fiat: data.source_currency,
-          rails: data.source_payment_rails,
+          source: data.sourceCurrency,
+          destination: data.destinationToken,
+          network: data.destinationNetwork,
+          fiat: data.sourceCurrency,
+          rails: data.sourcePaymentRails,
         });
       });
     },
 
     /** `POST …/onramp-transfer/quote/{quote_id}`: 201 with the transfer and its deposit instructions. */
-    async createTransfer(scope: Scope, customerId: string, quoteId: string, input: unknown): Promise<{ transfer: Transfer; quote: Quote }> {
-      const data = parseInput(OnrampTransferInput, input);
+    async createTransfer(scope: Scope, customerId: string, quoteId: string, request: OnrampTransferRequest): Promise<{ transfer: Transfer; quote: Quote }> {
+      const data = parseInput(OnrampTransferRequest, request);
       return scope.em.transactional(async (em) => {
         const customer = await deps.customers.get({ ...scope, em }, customerId);
         const quote = await quoting.lockUsableQuote(em, scope, { id: quoteId, customerId: customer.id, direction: 'onramp' });
         const network = quote.destinationNetwork as Network;
-        if (!isValidAddress(network, data.destination_address)) {
-          throw new ValidationError([fieldError('/destination_address', 'invalid_address', `is not a valid ${network} address`)]);
+        if (!isValidAddress(network, data.destinationAddress)) {
+          throw new ValidationError([fieldError('/destinationAddress', 'invalid_address', `is not a valid ${network} address`)]);
         }
         assertKycApproved(customer, quote.sourceCurrency as FiatCurrency, quote.sourceRails as PaymentRails);
-        const transfer = await openTransfer(em, scope, quote, { destinationAddress: data.destination_address, reason: 'transfer_created' });
+        const transfer = await openTransfer(em, scope, quote, { destinationAddress: data.destinationAddress, reason: 'transfer_created' });
         return { transfer, quote };
       });
     },

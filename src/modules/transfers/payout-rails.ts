@@ -20,15 +20,15 @@ const ACCOUNT_TYPES_OF_RAILS: Record<PaymentRails, readonly BankAccountType[]> =
 export function payoutProblem(
   rails: PaymentRails,
   account: { accountType: BankAccountType; ibanNumber?: string | undefined },
-): (Problem & { field: 'account_type' | 'iban_number' }) | null {
+): (Problem & { field: 'accountType' | 'ibanNumber' }) | null {
   if (!ACCOUNT_TYPES_OF_RAILS[rails].includes(account.accountType)) {
     const detail = `${rails} pays into ${ACCOUNT_TYPES_OF_RAILS[rails].join(' or ')} accounts, not ${account.accountType}`;
-    return { field: 'account_type', code: 'account_type_not_supported', detail };
+    return { field: 'accountType', code: 'account_type_not_supported', detail };
   }
   if (account.accountType !== 'iban' || account.ibanNumber === undefined) return null;
   const iban = normalizeIban(account.ibanNumber);
   if (ibanProblem(iban)) return null;
-  const unreachable = (detail: string) => ({ field: 'iban_number' as const, code: 'account_not_reachable_by_rails', detail });
+  const unreachable = (detail: string) => ({ field: 'ibanNumber' as const, code: 'account_not_reachable_by_rails', detail });
   if (rails === 'sepa' && !isSepaIban(iban)) return unreachable(`sepa pays into IBANs of SEPA countries, and ${ibanCountry(iban)} is not one`);
   if (rails === 'uaefts' && ibanCountry(iban) !== 'AE') return unreachable(`uaefts pays into UAE (AE) IBANs, not ${ibanCountry(iban)} ones`);
   return null;

@@ -21,9 +21,9 @@ export interface QuoteTerms {
   network: Network;
   fiat: FiatCurrency;
   rails: PaymentRails;
-  source_amount?: string | undefined;
-  destination_amount?: string | undefined;
-  developer_fee_percent?: string | undefined;
+  sourceAmount?: string | undefined;
+  destinationAmount?: string | undefined;
+  developerFeePercent?: string | undefined;
 }
 
 /** Transfers need the customer verified for the rails the fiat moves on. */
@@ -42,7 +42,7 @@ export function quoting(deps: TransferDeps) {
    */
   async function createQuote(scope: Scope, customer: Customer, terms: QuoteTerms): Promise<Quote> {
     const { side, amount } = parseAmounts(terms, terms);
-    const developerFeePercent = parseDeveloperFeePercent(terms.developer_fee_percent);
+    const developerFeePercent = parseDeveloperFeePercent(terms.developerFeePercent);
     assertKycApproved(customer, terms.fiat, terms.rails);
     const partner = await deps.partners.get(scope);
     const priced = priceQuote(

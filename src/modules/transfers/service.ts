@@ -1,11 +1,20 @@
 import { NotFoundError } from '../../domain/errors.js';
 import type { TransferDirection } from '../../domain/transfer-status.js';
 import { parseInput } from '../../domain/validation.js';
-import { type KeysetPage, OffsetPageQuery, keysetQuery } from '../../platform/pagination.js';
+import { type KeysetPage, type OffsetPage, keysetQuery } from '../../platform/pagination.js';
 import { type Scope, isUuid, tenantOf } from '../../platform/scope.js';
 import type { TransferDeps } from './context.js';
 import { Quote, Transfer, TransferStatusChange } from './entities.js';
-import { TransferFilterInput } from './inputs.js';
+import {
+  type OfframpDeposit,
+  type OfframpDestination,
+  type OfframpQuoteRequest,
+  type OnrampQuoteRequest,
+  type OnrampTransferRequest,
+  type SimulatedStep,
+  type SimulatedVirtualAccountDeposit,
+  TransferFilter,
+} from './inputs.js';
 import { lockTransfer, moveTransfer } from './lifecycle.js';
 import { offramp } from './offramp.js';
 import { onramp } from './onramp.js';
@@ -17,8 +26,67 @@ export interface TransferWithQuote {
   quote: Quote;
 }
 
-/** Quotes, on-ramp and off-ramp transfers, their lifecycle and sandbox settlement (spec §4.4, §4.5). */
-export function transferService(deps: TransferDeps) {
+/** Which transfer a REST path names: one of this customer's, in this direction. */
+export interface TransferWithin {
+  customerId?: string;
+  direction?: TransferDirection;
+}
+
+/**
+ * Quotes, on-ramp and off-ramp transfers, their lifecycle and sandbox settlement (spec §4.4, §4.5).
+ * Inputs are the domain's (inputs.ts), validated here whichever face sent them; a ValidationError's
+ * pointers name the input's fields (`/destinationBankAccount/iban/ibanNumber`). Every read and
+ * move is the caller's own: another partner's id is unknown (404).
+ */
+export interface TransferService {
+  /** Prices a quote for a KYC-approved customer: fiat in, a token out. */
+  createOnrampQuote(scope: Scope, customerId: string, request: OnrampQuoteRequest): Promise<Quote>;
+  /** A pending on-ramp transfer of an unused, unexpired quote, with its deposit instructions. */
+  createOnrampTransfer(scope: Scope, customerId: string, quoteId: string, request: OnrampTransferRequest): Promise<TransferWithQuote>;
+  /** Prices an off-ramp quote; with a destination and a purpose, its pending transfer too. */
+  createOfframpQuote(scope: Scope, customerId: string, request: OfframpQuoteRequest): Promise<{ quote: Quote; transfer: Transfer | null }>;
+  /** The off-ramp transfer of a bare quote, paying out to the destination given. */
+  createOfframpTransfer(scope: Scope, customerId: string, quoteId: string, destination: OfframpDestination): Promise<TransferWithQuote>;
+  /** The customer sent the tokens: the deposit's hash moves the transfer pending → processing. */
+  completeOfframpTransfer(scope: Scope, customerId: string, transferId: string, deposit: OfframpDeposit): Promise<TransferWithQuote>;
+  /** The partner calls a pending transfer off: pending → canceled (409 from any other status). */
+  cancel(scope: Scope, transferId: string, within?: TransferWithin): Promise<TransferWithQuote>;
+
+  get(scope: Scope, id: string): Promise<Transfer>;
+  /** One transfer of one customer in one direction, as the REST paths name it. */
+  getForCustomer(scope: Scope, customerId: string, direction: TransferDirection, transferId: string): Promise<TransferWithQuote>;
+  getQuote(scope: Scope, id: string): Promise<Quote>;
+  /** `GET …/{direction}-transfer`: newest first, by offset. */
+  listForCustomer(scope: Scope, customerId: string, direction: TransferDirection, page: OffsetPage): Promise<TransferWithQuote[]>;
+  /** GraphQL `transfers` and `Customer.transfers`: keyset pages, oldest first, filtered. */
+  list(scope: Scope, filter: TransferFilter, page: KeysetPage): Promise<Transfer[]>;
+  withQuotes(scope: Scope, transfers: Transfer[]): Promise<TransferWithQuote[]>;
+
+  // Sandbox settlement (403 in production), through the state machine like real progress.
+  simulateFiatDeposit(scope: Scope, transferId: string, within?: TransferWithin): Promise<TransferWithQuote>;
+  simulateSettlement(scope: Scope, transferId: string, within?: TransferWithin): Promise<TransferWithQuote>;
+  simulateFailure(scope: Scope, transferId: string, reason?: string, within?: TransferWithin): Promise<TransferWithQuote>;
+  simulateRefund(scope: Scope, transferId: string, within?: TransferWithin): Promise<TransferWithQuote>;
+  /** The REST simulate extension: one of the steps above, named by action. */
+  simulateByAction(scope: Scope, customerId: string, direction: TransferDirection, step: SimulatedStep): Promise<TransferWithQuote>;
+  /** Fiat paid into an active virtual account: a funded on-ramp transfer to its destination. */
+  simulateVirtualAccountDeposit(
+    scope: Scope,
+    virtualAccountId: string,
+    deposit: SimulatedVirtualAccountDeposit,
+    customerId?: string,
+  ): Promise<TransferWithQuote>;
+
+  // Batch loads for GraphQL dataloaders: one query per kind per request, only the caller's.
+  loadTransfers(scope: Scope, ids: readonly string[]): Promise<Transfer[]>;
+  loadQuotes(scope: Scope, ids: readonly string[]): Promise<Quote[]>;
+  /** The transfer made from each quote (none while unused). */
+  loadTransfersOfQuotes(scope: Scope, quoteIds: readonly string[]): Promise<Transfer[]>;
+  /** Status histories, oldest change first. */
+  loadHistories(scope: Scope, transferIds: readonly string[]): Promise<TransferStatusChange[]>;
+}
+
+export function transferService(deps: TransferDeps): TransferService {
   const quotes = quoting(deps);
   const onramps = onramp(deps, quotes);
   const offramps = offramp(deps, quotes);
@@ -66,8 +134,7 @@ export function transferService(deps: TransferDeps) {
     simulateByAction: sandbox.simulateByAction,
     simulateVirtualAccountDeposit: sandbox.virtualAccountDeposit,
 
-    /** The partner calls a pending transfer off: pending → canceled (409 from any other status). */
-    async cancel(scope: Scope, transferId: string, within: { customerId?: string; direction?: TransferDirection } = {}): Promise<TransferWithQuote> {
+    async cancel(scope: Scope, transferId: string, within: TransferWithin = {}): Promise<TransferWithQuote> {
       return scope.em.transactional(async (em) => {
         const moved = await lockTransfer(em, { id: transferId, ...tenantOf(scope.actor), ...within });
         await moveTransfer(em, moved.transfer, moved.quote, 'canceled', 'canceled_by_partner');
@@ -76,8 +143,7 @@ export function transferService(deps: TransferDeps) {
     },
 
     /** `GET …/{direction}-transfer?limit&skip`: newest first; limit 1–100 (20), skip 0–10000. */
-    async listForCustomer(scope: Scope, customerId: string, direction: TransferDirection, query: unknown): Promise<TransferWithQuote[]> {
-      const { limit, skip } = parseInput(OffsetPageQuery, query ?? {});
+    async listForCustomer(scope: Scope, customerId: string, direction: TransferDirection, { limit, skip }: OffsetPage): Promise<TransferWithQuote[]> {
       const customer = await deps.customers.get(scope, customerId);
       const transfers = await scope.em.find(
         Transfer,
@@ -88,8 +154,8 @@ export function transferService(deps: TransferDeps) {
     },
 
     /** GraphQL `transfers` and `Customer.transfers`: keyset pages, oldest first, with filters. */
-    async list({ em, actor }: Scope, filter: unknown, page: KeysetPage): Promise<Transfer[]> {
-      const f = parseInput(TransferFilterInput, filter ?? {});
+    async list({ em, actor }: Scope, filter: TransferFilter, page: KeysetPage): Promise<Transfer[]> {
+      const f = parseInput(TransferFilter, filter);
       const { where, orderBy, limit } = keysetQuery(page);
       if (f.customerId !== undefined && !isUuid(f.customerId)) return [];
       const created = {
@@ -140,4 +206,3 @@ export function transferService(deps: TransferDeps) {
     },
   };
 }
-export type TransferService = ReturnType<typeof transferService>;

@@ -7,7 +7,7 @@ import { type Scope, tenantOf } from '../../platform/scope.js';
 import type { TransferDeps } from './context.js';
 import { virtualAccountDepositAccount } from './deposit-instructions.js';
 import type { Quote, Transfer } from './entities.js';
-import { FailureReasonInput, SimulateTransferInput, SimulateVirtualAccountDepositInput } from './inputs.js';
+import { SimulatedFailure, SimulatedStep, SimulatedVirtualAccountDeposit } from './inputs.js';
 import { assertDepositWindowOpen, lockTransfer, moveTransfer } from './lifecycle.js';
 import type { onramp } from './onramp.js';
 import type { Quoting } from './quotes.js';
@@ -44,8 +44,9 @@ export function simulations(deps: TransferDeps, quoting: Quoting, onramps: Retur
   const settle = (scope: Scope, transferId: string, where: Where = {}) =>
     move(scope, transferId, where, ({ transfer, quote }, em) => moveTransfer(em, transfer, quote, 'completed', 'settled'));
 
-  const fail = (scope: Scope, transferId: string, reason: unknown, where: Where = {}) => {
-    const why = parseInput(FailureReasonInput, reason ?? 'simulated_failure');
+  /** The transfer fails (from pending or processing), for `reason` or `simulated_failure`. */
+  const fail = (scope: Scope, transferId: string, reason?: string, where: Where = {}) => {
+    const why = parseInput(SimulatedFailure, { reason }).reason ?? 'simulated_failure';
     return move(scope, transferId, where, ({ transfer, quote }, em) => moveTransfer(em, transfer, quote, 'failed', why));
   };
 
@@ -60,9 +61,9 @@ export function simulations(deps: TransferDeps, quoting: Quoting, onramps: Retur
     refund,
 
     /** REST extension `POST /v0/customers/{customer_id}/{direction}-transfer/simulate`. */
-    async simulateByAction(scope: Scope, customerId: string, direction: TransferDirection, input: unknown): Promise<Moved> {
+    async simulateByAction(scope: Scope, customerId: string, direction: TransferDirection, step: SimulatedStep): Promise<Moved> {
       assertSandbox(scope.actor);
-      const data = parseInput(SimulateTransferInput, input);
+      const data = parseInput(SimulatedStep, step);
       const customer = await deps.customers.get(scope, customerId);
       const where = { customerId: customer.id, direction };
       switch (data.action) {
@@ -70,13 +71,13 @@ export function simulations(deps: TransferDeps, quoting: Quoting, onramps: Retur
           if (direction !== 'onramp') {
             throw new ValidationError([fieldError('/action', 'not_allowed', 'fiat_deposit applies to on-ramp transfers')]);
           }
-          return fiatDeposit(scope, data.transfer_id, where);
+          return fiatDeposit(scope, data.transferId, where);
         case 'complete_transfer':
-          return settle(scope, data.transfer_id, where);
+          return settle(scope, data.transferId, where);
         case 'fail_transfer':
-          return fail(scope, data.transfer_id, data.reason, where);
+          return fail(scope, data.transferId, data.reason, where);
         case 'refund_transfer':
-          return refund(scope, data.transfer_id, where);
+          return refund(scope, data.transferId, where);
       }
     },
 
@@ -85,9 +86,9 @@ export function simulations(deps: TransferDeps, quoting: Quoting, onramps: Retur
      * priced now (the account's currency, token, network and developer fee), created, and
      * funded at once (pending → processing), all in one transaction.
      */
-    async virtualAccountDeposit(scope: Scope, virtualAccountId: string, input: unknown, customerId?: string): Promise<Moved> {
+    async virtualAccountDeposit(scope: Scope, virtualAccountId: string, deposit: SimulatedVirtualAccountDeposit, customerId?: string): Promise<Moved> {
       assertSandbox(scope.actor);
-      const data = parseInput(SimulateVirtualAccountDepositInput, input);
+      const data = parseInput(SimulatedVirtualAccountDeposit, deposit);
       return scope.em.transactional(async (em) => {
         // Two deposits to one account are two independent transfers: nothing to lock.
         const account =
@@ -100,7 +101,7 @@ export function simulations(deps: TransferDeps, quoting: Quoting, onramps: Retur
         if (!account.destinationAddress) {
           throw new UnprocessableError('virtual_account_has_no_destination', 'The virtual account has no destination_address to forward deposits to');
         }
-        // Checked here, against the body's own field: the quote below would name it /source_amount.
+        // Checked here, against the input's own field: the quote below would name it /sourceAmount.
         parseAmount(data.amount, account.sourceCurrency, '/amount');
         const customer = await deps.customers.get({ ...scope, em }, account.customerId);
         const rails = account.sourceRails ?? DEFAULT_RAILS[account.sourceCurrency];
@@ -111,8 +112,8 @@ export function simulations(deps: TransferDeps, quoting: Quoting, onramps: Retur
           network: account.destinationNetwork,
           fiat: account.sourceCurrency,
           rails,
-          source_amount: data.amount,
-          developer_fee_percent: account.developerFeePercent?.toFixed(),
+          sourceAmount: data.amount,
+          developerFeePercent: account.developerFeePercent?.toFixed(),
         });
         const transfer = await onramps.openTransfer(em, scope, quote, {
           destinationAddress: account.destinationAddress,

@@ -6,7 +6,7 @@ import { ConflictError, NotFoundError, ValidationError, fieldError } from '../..
 import { Decimal } from '../../domain/money.js';
 import { parseInput } from '../../domain/validation.js';
 import { recordEvent } from '../../platform/outbox.js';
-import type { OffsetPageQuery } from '../../platform/pagination.js';
+import type { OffsetPage } from '../../platform/pagination.js';
 import { type Scope, isUuid, sameId, tenantOf } from '../../platform/scope.js';
 import type { Customer } from '../customers/entities.js';
 import type { CustomerService } from '../customers/service.js';
@@ -34,9 +34,6 @@ export interface VirtualAccountService {
   /** Batch load for GraphQL: the virtual accounts of several customers at once, only the caller's. */
   loadForCustomers(scope: Scope, customerIds: readonly string[]): Promise<VirtualAccount[]>;
 }
-
-/** Which page of a list: `limit` records after `skip` (the REST query, parsed). */
-export type OffsetPage = z.output<typeof OffsetPageQuery>;
 
 export interface VirtualAccountServiceDeps {
   customers: Pick<CustomerService, 'get'>;

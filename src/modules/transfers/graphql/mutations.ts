@@ -1,15 +1,16 @@
-import { undefinedIfNull } from '../../../graphql/arguments.js';
+import { withoutNulls } from '../../../graphql/arguments.js';
 import { builder } from '../../../graphql/builder.js';
 import { type GraphQLContext, scopeOf } from '../../../graphql/context.js';
-import { MUTATION_ERRORS } from '../../../graphql/errors.js';
+import { MUTATION_ERRORS, withInputPaths } from '../../../graphql/errors.js';
 import { idempotentMutation } from '../../../graphql/idempotency.js';
+import type { TransferPurpose } from '../../../domain/transfer-purpose.js';
 import { checkIdempotencyKey } from '../../../platform/idempotency.js';
-import { BankAccountInputRef, bankAccountBodyOf } from '../../bank-accounts/graphql.js';
+import { BankAccountInputRef } from '../../bank-accounts/graphql.js';
 import { BlockchainNetworkEnum, FiatCurrencyEnum, PaymentRailsEnum, QuoteRef, StablecoinEnum, TransferPurposeEnum, TransferRef } from './types.js';
 
 /**
- * Mutations translate GraphQL input into the REST body of the same use case, so both APIs are
- * validated by the same schemas and fail with the same field errors.
+ * The inputs are the use cases' own (transfers/inputs.ts), so they go as they are: validated by the
+ * same rules as REST bodies, failing with the same codes, their field errors' paths the input's.
  */
 
 const OnrampQuoteInputRef = builder.inputType('OnrampQuoteInput', {
@@ -50,16 +51,14 @@ const OfframpDestinationInputRef = builder.inputType('OfframpDestinationInput', 
   }),
 });
 
-function destinationBody(input: {
+/** An off-ramp destination as the use case takes it (an ID may arrive as a number). */
+function destinationOf(input: {
   destinationExternalAccountId?: string | number | null;
   destinationBankAccount?: typeof BankAccountInputRef.$inferInput | null;
-  transferPurpose?: string | null;
+  transferPurpose?: TransferPurpose | null;
 }) {
-  return {
-    destination_external_account_id: input.destinationExternalAccountId == null ? undefined : String(input.destinationExternalAccountId),
-    destination_bank_account: input.destinationBankAccount ? bankAccountBodyOf(input.destinationBankAccount) : undefined,
-    transfer_purpose: undefinedIfNull(input.transferPurpose),
-  };
+  const { destinationExternalAccountId: id, ...rest } = withoutNulls(input);
+  return { ...rest, destinationExternalAccountId: id === undefined ? undefined : String(id) };
 }
 
 /** A mutation whose REST twin requires Idempotency-Key requires `idempotencyKey` too. */
@@ -75,25 +74,14 @@ builder.mutationFields((t) => ({
     type: QuoteRef,
     errors: { types: MUTATION_ERRORS },
     args: { customerId: t.arg.id({ required: true }), input: t.arg({ type: OnrampQuoteInputRef, required: true }), idempotencyKey: t.arg.string() },
-    resolve: (_, args, ctx) => {
-      const { input } = args;
-      const body = {
-        source_amount: undefinedIfNull(input.sourceAmount),
-        destination_amount: undefinedIfNull(input.destinationAmount),
-        source_currency: input.sourceCurrency,
-        source_payment_rails: input.sourcePaymentRails,
-        destination_token: input.destinationToken,
-        destination_network: input.destinationNetwork,
-        developer_fee_percent: undefinedIfNull(input.developerFeePercent),
-      };
-      return idempotentMutation(
+    resolve: (_, args, ctx) =>
+      idempotentMutation(
         ctx,
         'createOnrampQuote',
         args,
-        (em) => ctx.services.transfers.createOnrampQuote({ ...scopeOf(ctx), em }, String(args.customerId), body),
+        (em) => withInputPaths(ctx.services.transfers.createOnrampQuote({ ...scopeOf(ctx), em }, String(args.customerId), withoutNulls(args.input))),
         (id) => ctx.services.transfers.getQuote(scopeOf(ctx), id),
-      );
-    },
+      ),
   }),
 
   createOnrampTransfer: t.field({
@@ -113,9 +101,11 @@ builder.mutationFields((t) => ({
         args,
         async (em) =>
           (
-            await ctx.services.transfers.createOnrampTransfer({ ...scopeOf(ctx), em }, String(args.customerId), String(args.quoteId), {
-              destination_address: args.destinationAddress,
-            })
+            await withInputPaths(
+              ctx.services.transfers.createOnrampTransfer({ ...scopeOf(ctx), em }, String(args.customerId), String(args.quoteId), {
+                destinationAddress: args.destinationAddress,
+              }),
+            )
           ).transfer,
         loadTransfer(ctx),
       ),
@@ -133,22 +123,12 @@ builder.mutationFields((t) => ({
     },
     resolve: (_, args, ctx) => {
       required(args.idempotencyKey);
-      const { input } = args;
-      const body = {
-        source_amount: undefinedIfNull(input.sourceAmount),
-        destination_amount: undefinedIfNull(input.destinationAmount),
-        source_token: input.sourceToken,
-        source_network: input.sourceNetwork,
-        destination_currency: input.destinationCurrency,
-        destination_payment_rails: input.destinationPaymentRails,
-        developer_fee_percent: undefinedIfNull(input.developerFeePercent),
-        ...destinationBody(input),
-      };
+      const request = { ...withoutNulls(args.input), ...destinationOf(args.input) };
       return idempotentMutation(
         ctx,
         'createOfframpQuote',
         args,
-        async (em) => (await ctx.services.transfers.createOfframpQuote({ ...scopeOf(ctx), em }, String(args.customerId), body)).quote,
+        async (em) => (await withInputPaths(ctx.services.transfers.createOfframpQuote({ ...scopeOf(ctx), em }, String(args.customerId), request))).quote,
         (id) => ctx.services.transfers.getQuote(scopeOf(ctx), id),
       );
     },
@@ -171,11 +151,8 @@ builder.mutationFields((t) => ({
         args,
         async (em) =>
           (
-            await ctx.services.transfers.createOfframpTransfer(
-              { ...scopeOf(ctx), em },
-              String(args.customerId),
-              String(args.quoteId),
-              destinationBody(args.input),
+            await withInputPaths(
+              ctx.services.transfers.createOfframpTransfer({ ...scopeOf(ctx), em }, String(args.customerId), String(args.quoteId), destinationOf(args.input)),
             )
           ).transfer,
         loadTransfer(ctx),
@@ -200,9 +177,11 @@ builder.mutationFields((t) => ({
         args,
         async (em) =>
           (
-            await ctx.services.transfers.completeOfframpTransfer({ ...scopeOf(ctx), em }, String(args.customerId), String(args.transferId), {
-              deposit_transaction_hash: args.depositTransactionHash,
-            })
+            await withInputPaths(
+              ctx.services.transfers.completeOfframpTransfer({ ...scopeOf(ctx), em }, String(args.customerId), String(args.transferId), {
+                depositTransactionHash: args.depositTransactionHash,
+              }),
+            )
           ).transfer,
         loadTransfer(ctx),
       );
@@ -231,7 +210,7 @@ builder.mutationFields((t) => ({
     errors: { types: MUTATION_ERRORS },
     args: { virtualAccountId: t.arg.id({ required: true }), amount: t.arg({ type: 'Decimal', required: true }) },
     resolve: async (_, { virtualAccountId, amount }, ctx) =>
-      (await ctx.services.transfers.simulateVirtualAccountDeposit(scopeOf(ctx), String(virtualAccountId), { action: 'fiat_deposit', amount })).transfer,
+      (await withInputPaths(ctx.services.transfers.simulateVirtualAccountDeposit(scopeOf(ctx), String(virtualAccountId), { amount }))).transfer,
   }),
   simulateTransferSettlement: t.field({
     type: TransferRef,
@@ -245,7 +224,8 @@ builder.mutationFields((t) => ({
     description: 'Sandbox: the transfer fails (from pending or processing); deposited funds stay held until refunded.',
     errors: { types: MUTATION_ERRORS },
     args: { transferId: t.arg.id({ required: true }), reason: t.arg.string({ required: true }) },
-    resolve: async (_, { transferId, reason }, ctx) => (await ctx.services.transfers.simulateFailure(scopeOf(ctx), String(transferId), reason)).transfer,
+    resolve: async (_, { transferId, reason }, ctx) =>
+      (await withInputPaths(ctx.services.transfers.simulateFailure(scopeOf(ctx), String(transferId), reason))).transfer,
   }),
   simulateTransferRefund: t.field({
     type: TransferRef,

@@ -1,0 +1,136 @@
+import { z } from 'zod';
+import { FIAT_CURRENCIES, NETWORKS, PAYMENT_RAILS, TOKENS } from '../../domain/money.js';
+import { TRANSFER_PURPOSES } from '../../domain/transfer-purpose.js';
+import { BankAccountBody, newBankAccountOf } from '../bank-accounts/rest-bodies.js';
+import {
+  type DestinationFields,
+  type OfframpDeposit,
+  type OfframpDestination,
+  type OfframpQuoteRequest,
+  type OnrampQuoteRequest,
+  type OnrampTransferRequest,
+  type QuoteFields,
+  SIMULATE_ACTIONS,
+  type SimulatedStep,
+  type SimulatedVirtualAccountDeposit,
+  amount,
+  depositAddress,
+  exactlyOneDestination,
+  failureReason,
+  feePercent,
+  quoteAmounts,
+  railsOfCurrency,
+  railsReachInlineAccount,
+  transactionHash,
+} from './inputs.js';
+
+/**
+ * The spec's transfer bodies (§4.4, §4.5 and the sandbox extensions), snake_case, with the
+ * domain's rules in the body's spelling, and their mappings to the use cases' inputs. Every body
+ * field is the domain's snake-cased, so a use case's pointers come back through withRestPointers
+ * with no renames (`/destinationBankAccount/iban/ibanNumber` → `/destination_bank_account/iban/iban_number`).
+ */
+
+const amounts = { source: 'source_amount', destination: 'destination_amount' };
+const ONRAMP_QUOTE: QuoteFields = {
+  amounts,
+  sourceAsset: 'source_currency',
+  destinationAsset: 'destination_token',
+  currency: 'source_currency',
+  rails: 'source_payment_rails',
+};
+const OFFRAMP_QUOTE: QuoteFields = {
+  amounts,
+  sourceAsset: 'source_token',
+  destinationAsset: 'destination_currency',
+  currency: 'destination_currency',
+  rails: 'destination_payment_rails',
+};
+const DESTINATION: DestinationFields = {
+  externalAccountId: 'destination_external_account_id',
+  bankAccount: 'destination_bank_account',
+  purpose: 'transfer_purpose',
+  rails: 'destination_payment_rails',
+  accountType: 'account_type',
+  ibanNumber: 'iban_number',
+};
+
+export const OnrampQuoteBody = z
+  .strictObject({
+    source_amount: amount.optional(),
+    destination_amount: amount.optional(),
+    source_currency: z.enum(FIAT_CURRENCIES),
+    source_payment_rails: z.enum(PAYMENT_RAILS),
+    destination_token: z.enum(TOKENS),
+    destination_network: z.enum(NETWORKS),
+    developer_fee_percent: feePercent.optional(),
+  })
+  .check(railsOfCurrency(ONRAMP_QUOTE), quoteAmounts(ONRAMP_QUOTE))
+  .transform(
+    (b): OnrampQuoteRequest => ({
+      sourceAmount: b.source_amount,
+      destinationAmount: b.destination_amount,
+      sourceCurrency: b.source_currency,
+      sourcePaymentRails: b.source_payment_rails,
+      destinationToken: b.destination_token,
+      destinationNetwork: b.destination_network,
+      developerFeePercent: b.developer_fee_percent,
+    }),
+  );
+
+export const OnrampTransferBody = z
+  .strictObject({ destination_address: depositAddress })
+  .transform((b): OnrampTransferRequest => ({ destinationAddress: b.destination_address }));
+
+const destinationFields = {
+  destination_external_account_id: z.string().max(64).optional(),
+  destination_bank_account: BankAccountBody.optional(),
+  transfer_purpose: z.enum(TRANSFER_PURPOSES).optional(),
+};
+
+const destinationOf = (b: Partial<z.output<z.ZodObject<typeof destinationFields>>>): OfframpDestination => ({
+  destinationExternalAccountId: b.destination_external_account_id,
+  destinationBankAccount: b.destination_bank_account && newBankAccountOf(b.destination_bank_account),
+  transferPurpose: b.transfer_purpose,
+});
+
+export const OfframpQuoteBody = z
+  .strictObject({
+    source_amount: amount.optional(),
+    destination_amount: amount.optional(),
+    source_token: z.enum(TOKENS),
+    source_network: z.enum(NETWORKS),
+    destination_currency: z.enum(FIAT_CURRENCIES),
+    destination_payment_rails: z.enum(PAYMENT_RAILS),
+    developer_fee_percent: feePercent.optional(),
+    ...destinationFields,
+  })
+  .check(railsOfCurrency(OFFRAMP_QUOTE), quoteAmounts(OFFRAMP_QUOTE), exactlyOneDestination(DESTINATION, false), railsReachInlineAccount(DESTINATION))
+  .transform(
+    (b): OfframpQuoteRequest => ({
+      sourceAmount: b.source_amount,
+      destinationAmount: b.destination_amount,
+      sourceToken: b.source_token,
+      sourceNetwork: b.source_network,
+      destinationCurrency: b.destination_currency,
+      destinationPaymentRails: b.destination_payment_rails,
+      developerFeePercent: b.developer_fee_percent,
+      ...destinationOf(b),
+    }),
+  );
+
+export const OfframpTransferBody = z.strictObject(destinationFields).check(exactlyOneDestination(DESTINATION, true)).transform(destinationOf);
+
+export const OfframpDepositBody = z
+  .strictObject({ deposit_transaction_hash: transactionHash })
+  .transform((b): OfframpDeposit => ({ depositTransactionHash: b.deposit_transaction_hash }));
+
+/** Sandbox REST extension: `POST …/{onramp|offramp}-transfer/simulate`. */
+export const SimulateTransferBody = z
+  .strictObject({ action: z.enum(SIMULATE_ACTIONS), transfer_id: z.string().max(64), reason: failureReason.optional() })
+  .transform((b): SimulatedStep => ({ action: b.action, transferId: b.transfer_id, reason: b.reason }));
+
+/** Sandbox REST extension: `POST …/virtual-account/{virtual_account_id}/simulate` (fiat arrives on it). */
+export const SimulateVirtualAccountDepositBody = z
+  .strictObject({ action: z.literal('fiat_deposit'), amount })
+  .transform((b): SimulatedVirtualAccountDeposit => ({ amount: b.amount }));

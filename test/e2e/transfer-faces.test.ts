@@ -1,0 +1,166 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { graphqlFieldErrors, restFieldErrors } from '../support/faces.js';
+import { type ApiClient, startRamp, type TestRamp } from '../support/ramp.js';
+import { createCustomer, onrampQuoteBody } from '../support/transfers.js';
+
+/**
+ * Issue 9 items 1–3 for transfers: the use cases take camelCase inputs (transfers/inputs.ts); REST
+ * parses the spec's snake_case bodies and points into them, GraphQL passes its inputs as they are
+ * and points into `input`. A rule fails with the same code in both, and every problem of one
+ * request is reported at once, nested ones (an inline bank account's IBAN) included.
+ */
+let t: TestRamp;
+let api: ApiClient;
+let customerId: string;
+let n = 0;
+const key = () => `transfer-faces-${Date.now()}-${++n}`;
+
+beforeAll(async () => {
+  t = await startRamp();
+  api = t.client(t.key);
+  customerId = await createCustomer(api, { approved: true });
+});
+afterAll(() => t.close());
+
+const restAccount = {
+  bank_name: 'Deutsche Bank',
+  account_holder_type: 'individual',
+  account_holder_first_name: 'Hans',
+  account_holder_last_name: 'Mueller',
+  account_holder_address: { country: 'DE', city: 'Berlin', street_line_1: 'Unter den Linden 1', postal_code: '10117' },
+  account_type: 'iban',
+  iban: { bic: 'DEUTDEFF', iban_number: 'DE00370400440532013000' },
+};
+const gqlAccount = {
+  bankName: 'Deutsche Bank',
+  accountHolderType: 'individual',
+  accountHolderFirstName: 'Hans',
+  accountHolderLastName: 'Mueller',
+  accountHolderAddress: { country: 'DE', city: 'Berlin', streetLine1: 'Unter den Linden 1', postalCode: '10117' },
+  accountType: 'iban',
+  iban: { bic: 'DEUTDEFF', ibanNumber: 'DE00370400440532013000' },
+};
+
+const OFFRAMP_QUOTE = `mutation ($c: ID!, $input: OfframpQuoteInput!, $key: String!) {
+  createOfframpQuote(customerId: $c, input: $input, idempotencyKey: $key) {
+    __typename ... on ValidationError { code fieldErrors { path code message } }
+  }
+}`;
+const ONRAMP_QUOTE = `mutation ($c: ID!, $input: OnrampQuoteInput!) {
+  createOnrampQuote(customerId: $c, input: $input) {
+    __typename ... on ValidationError { code fieldErrors { path code message } }
+    ... on MutationCreateOnrampQuoteSuccess { data { id } }
+  }
+}`;
+const ONRAMP_TRANSFER = `mutation ($c: ID!, $q: ID!, $a: String!) {
+  createOnrampTransfer(customerId: $c, quoteId: $q, destinationAddress: $a) {
+    __typename ... on ValidationError { code fieldErrors { path code message } }
+  }
+}`;
+
+describe('an off-ramp quote with five problems, two of them inside the inline bank account', () => {
+  it('REST answers one 400 pointing into the snake_case body', async () => {
+    const res = await api.post(
+      `/v0/customers/${customerId}/offramp-transfer/quote`,
+      {
+        source_amount: '100',
+        destination_amount: '90',
+        source_token: 'usdc',
+        source_network: 'polygon',
+        destination_currency: 'eur',
+        destination_payment_rails: 'ach',
+        destination_bank_account: restAccount,
+        transfer_purpose: 'family',
+      },
+      { 'idempotency-key': key() },
+    );
+    expect(restFieldErrors(res)).toEqual([
+      '/destination_amount mutually_exclusive',
+      '/destination_bank_account/account_type account_type_not_supported',
+      '/destination_bank_account/iban/iban_number invalid_iban',
+      '/destination_payment_rails unsupported_rails',
+      '/source_amount mutually_exclusive',
+    ]);
+    expect(res.body.errors.find((e: { pointer: string }) => e.pointer === '/source_amount').detail).toContain('source_amount and destination_amount');
+  });
+
+  it('GraphQL returns one ValidationError with the same codes at paths into input, in its own field names', async () => {
+    const input = {
+      sourceAmount: '100',
+      destinationAmount: '90',
+      sourceToken: 'usdc',
+      sourceNetwork: 'polygon',
+      destinationCurrency: 'eur',
+      destinationPaymentRails: 'ach',
+      destinationBankAccount: gqlAccount,
+      transferPurpose: 'family',
+    };
+    const res = await api.graphql(OFFRAMP_QUOTE, { c: customerId, input, key: key() });
+    const fieldErrors = res.body.data.createOfframpQuote.fieldErrors;
+    expect(await graphqlFieldErrors(api, OFFRAMP_QUOTE, 'createOfframpQuote', { c: customerId, input, key: key() })).toEqual([
+      '/destinationAmount mutually_exclusive',
+      '/destinationBankAccount/accountType account_type_not_supported',
+      '/destinationBankAccount/iban/ibanNumber invalid_iban',
+      '/destinationPaymentRails unsupported_rails',
+      '/sourceAmount mutually_exclusive',
+    ]);
+    expect(fieldErrors.find((e: { path: string }) => e.path === '/sourceAmount').message).toContain('sourceAmount and destinationAmount');
+  });
+
+  it('a payout rail that cannot reach the inline account is reported inside it, in both faces', async () => {
+    const rest = await api.post(
+      `/v0/customers/${customerId}/offramp-transfer/quote`,
+      {
+        source_amount: '100',
+        source_token: 'usdc',
+        source_network: 'polygon',
+        destination_currency: 'usd',
+        destination_payment_rails: 'ach',
+        destination_bank_account: { ...restAccount, iban: { bic: 'DEUTDEFF', iban_number: 'DE89370400440532013000' } },
+        transfer_purpose: 'family',
+      },
+      { 'idempotency-key': key() },
+    );
+    expect(restFieldErrors(rest)).toEqual(['/destination_bank_account/account_type account_type_not_supported']);
+    const input = {
+      sourceAmount: '100',
+      sourceToken: 'usdc',
+      sourceNetwork: 'polygon',
+      destinationCurrency: 'usd',
+      destinationPaymentRails: 'ach',
+      destinationBankAccount: { ...gqlAccount, iban: { bic: 'DEUTDEFF', ibanNumber: 'DE89370400440532013000' } },
+      transferPurpose: 'family',
+    };
+    expect(await graphqlFieldErrors(api, OFFRAMP_QUOTE, 'createOfframpQuote', { c: customerId, input, key: key() })).toEqual([
+      '/destinationBankAccount/accountType account_type_not_supported',
+    ]);
+  });
+});
+
+describe('a rule the use case checks against stored state (the quote’s network)', () => {
+  it('points at destination_address in REST and destinationAddress in GraphQL, with one code', async () => {
+    const quote = await api.post(`/v0/customers/${customerId}/onramp-transfer/quote`, onrampQuoteBody());
+    expect(quote.status).toBe(201);
+    const rest = await api.post(`/v0/customers/${customerId}/onramp-transfer/quote/${quote.body.quote_id}`, { destination_address: 'not-an-address' });
+    expect(restFieldErrors(rest)).toEqual(['/destination_address invalid_address']);
+
+    const created = await api.graphql(ONRAMP_QUOTE, {
+      c: customerId,
+      input: { sourceAmount: '100', sourceCurrency: 'usd', sourcePaymentRails: 'ach', destinationToken: 'usdc', destinationNetwork: 'polygon' },
+    });
+    const quoteId = created.body.data.createOnrampQuote.data.id;
+    expect(await graphqlFieldErrors(api, ONRAMP_TRANSFER, 'createOnrampTransfer', { c: customerId, q: quoteId, a: 'not-an-address' })).toEqual([
+      '/destinationAddress invalid_address',
+    ]);
+  });
+
+  it('reports a missing amount in each face’s spelling', async () => {
+    const rest = await api.post(`/v0/customers/${customerId}/onramp-transfer/quote`, onrampQuoteBody({ source_amount: undefined }));
+    expect(restFieldErrors(rest)).toEqual(['/destination_amount required', '/source_amount required']);
+    const input = { sourceCurrency: 'usd', sourcePaymentRails: 'ach', destinationToken: 'usdc', destinationNetwork: 'polygon' };
+    expect(await graphqlFieldErrors(api, ONRAMP_QUOTE, 'createOnrampQuote', { c: customerId, input })).toEqual([
+      '/destinationAmount required',
+      '/sourceAmount required',
+    ]);
+  });
+});
