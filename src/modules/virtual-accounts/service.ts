@@ -1,6 +1,5 @@
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import { randomUUID } from 'node:crypto';
-import type { z } from 'zod';
 import { assertDepositRailsConnected, assertSandbox } from '../../domain/environment.js';
 import { ConflictError, NotFoundError, ValidationError, fieldError } from '../../domain/errors.js';
 import { Decimal } from '../../domain/money.js';
