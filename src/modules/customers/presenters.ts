@@ -1,4 +1,19 @@
+import { kycStatusOf } from '../../domain/kyc.js';
 import type { Customer } from './entities.js';
+
+/**
+ * The customer's `kycs` as Align shows them, also the answer of POST /v0/customers/{id}/kycs.
+ * `status` is the customer-level status: the rails move together, and should they ever differ the
+ * least advanced one counts (kycStatusOf), as GraphQL's `Kyc.status`.
+ */
+export function presentKycs(customer: Customer, kycFlowLink: string | null) {
+  return {
+    status: kycStatusOf(customer.kycStatusBreakdown),
+    status_breakdown: customer.kycStatusBreakdown,
+    sub_status: customer.kycSubStatus ?? null,
+    kyc_flow_link: kycFlowLink,
+  };
+}
 
 /** The customer as REST shows it (spec §2.1); also the payload of its events. */
 export function presentCustomer(customer: Customer, kycFlowLink: string | null) {
@@ -10,11 +25,7 @@ export function presentCustomer(customer: Customer, kycFlowLink: string | null) 
     last_name: customer.lastName ?? null,
     company_name: customer.companyName ?? null,
     address: customer.address ?? null,
-    kycs: {
-      status_breakdown: customer.kycStatusBreakdown,
-      sub_status: customer.kycSubStatus ?? null,
-      kyc_flow_link: kycFlowLink,
-    },
+    kycs: presentKycs(customer, kycFlowLink),
     created_at: customer.createdAt.toISOString(),
     updated_at: customer.updatedAt.toISOString(),
   };
