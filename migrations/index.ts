@@ -6,6 +6,7 @@ import { Migration20261122000500_transfers } from './Migration20261122000500_tra
 import { Migration20261122000600_webhooks } from './Migration20261122000600_webhooks.js';
 import { Migration20261122000700_idempotency_json } from './Migration20261122000700_idempotency_json.js';
 import { Migration20261122000800_idempotency_claims } from './Migration20261122000800_idempotency_claims.js';
+import { Migration20261122001100_kyc_redirect_uri } from './Migration20261122001100_kyc_redirect_uri.js';
 
 /** Applied in this order at start; a migration once landed is never edited, only followed. */
 export const migrations = [
@@ -17,4 +18,5 @@ export const migrations = [
   Migration20261122000600_webhooks,
   Migration20261122000700_idempotency_json,
   Migration20261122000800_idempotency_claims,
+  Migration20261122001100_kyc_redirect_uri,
 ];

@@ -21,6 +21,8 @@ const CustomerSchema = defineEntity({
     kycSubStatus: p.text().nullable(),
     /** Secret part of the sandbox KYC page link: the link alone lets a tester act on this customer. */
     kycPageToken: p.text(),
+    /** Where the sandbox KYC page returns the applicant after a decision: the newest link's `redirect_uri`. */
+    kycRedirectUri: p.text().nullable(),
     /** KYC data: provider token, identity document, tax number, documents (shape: records.ts). */
     profile: p.json<StoredProfile>(),
     createdAt: p.datetime(),
