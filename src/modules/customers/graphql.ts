@@ -138,6 +138,24 @@ builder.mutationFields((t) => ({
         (id) => ctx.services.customers.get(scopeOf(ctx), id),
       ),
   }),
+  createKycLink: t.field({
+    type: KycRef,
+    description:
+      'A fresh kycFlowLink for the customer (REST: POST /v0/customers/{id}/kycs): earlier links stop working. After a decision the sandbox page returns the applicant to redirectUri with customer_id and status added. Sandbox only for now: ForbiddenError kyc_provider_not_configured in production.',
+    errors: { types: MUTATION_ERRORS },
+    args: { customerId: t.arg.id({ required: true }), redirectUri: t.arg.string(), idempotencyKey: t.arg.string() },
+    resolve: (_, args, ctx) =>
+      idempotentMutation(
+        ctx,
+        'createKycLink',
+        args,
+        (em) =>
+          withInputPaths(
+            ctx.services.customers.createKycLink({ ...scopeOf(ctx), em }, String(args.customerId), { redirectUri: undefinedIfNull(args.redirectUri) }),
+          ),
+        (id) => ctx.services.customers.get(scopeOf(ctx), id),
+      ),
+  }),
   simulateKycDecision: t.field({
     type: CustomerRef,
     description:

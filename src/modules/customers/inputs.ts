@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { Address, type PostalAddress } from '../../domain/address.js';
 import { type FieldError, fieldError } from '../../domain/errors.js';
-import { type Report, acrossFields, isOneOf } from '../../domain/validation.js';
+import { type Report, acrossFields, isOneOf, refusing } from '../../domain/validation.js';
+import { redirectUriProblem } from './kyc-links.js';
 
 /**
  * The customers' use cases take these inputs: camelCase, in the domain's words. REST maps the
@@ -88,3 +89,10 @@ export const CustomerFilter = z.strictObject({
   kycStatus: z.string().optional(),
 });
 export type CustomerFilter = z.input<typeof CustomerFilter>;
+
+/** Where the hosted KYC flow returns the applicant (rules and length: kyc-links.ts; http to this machine is checked per environment). */
+export const redirectUri = z.string().superRefine(refusing(redirectUriProblem));
+
+/** A new KYC link for a customer: the hosted flow, optionally returning to the partner's page. */
+export const NewKycLink = z.strictObject({ redirectUri: redirectUri.optional() });
+export type NewKycLink = z.input<typeof NewKycLink>;

@@ -11,8 +11,15 @@ export const KYC_PAGE_ACTIONS = {
 } as const satisfies Record<string, { label: string; to: KycStatus }>;
 export type KycPageAction = keyof typeof KYC_PAGE_ACTIONS;
 
-/** The sandbox verification page: the customer, its KYC per rail, and what a tester may do next. */
-export function renderKycPage(customer: Customer, token: string, notice?: string): string {
+/**
+ * The sandbox verification page: the customer, its KYC per rail, and what a tester may do next.
+ * With `returnTo` (a decided verification whose link has a redirect URI) it sends the browser back
+ * to the partner: a meta refresh, since our CSP (`form-action 'self'`) blocks the form's redirect
+ * to another origin and the page runs no script; the link is there should the refresh not happen.
+ * A page that shows a `notice` (a refused action) stays, so the reason can be read.
+ */
+export function renderKycPage(customer: Customer, token: string, options: { notice?: string; returnTo?: string | null } = {}): string {
+  const { notice, returnTo } = options;
   const status = kycStatusOf(customer.kycStatusBreakdown);
   const name = customer.type === 'corporate' ? (customer.companyName ?? '') : `${customer.firstName ?? ''} ${customer.lastName ?? ''}`;
   const rows = customer.kycStatusBreakdown
@@ -41,21 +48,23 @@ ${
   ${buttons}
 </form>`
     : '<p>The verification is final: nothing more can be done here.</p>'
-}`,
+}
+${returnTo ? `<p><a id="kyc-return" href="${escapeHtml(returnTo)}">Return to ${escapeHtml(new URL(returnTo).host)}</a></p>` : ''}`,
+    returnTo && !notice ? `<meta http-equiv="refresh" content="0; url=${escapeHtml(returnTo)}">` : '',
   );
 }
 
 /** What an invalid link shows: the same for an unknown customer, a wrong token and a production customer. */
 export const renderKycPageNotFound = () => page('Link not valid', '<h1>This verification link is not valid</h1><p>Ask the partner for a new link.</p>');
 
-function page(title: string, body: string): string {
+function page(title: string, body: string, head = ''): string {
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
-<title>${escapeHtml(title)}</title>
+${head ? `${head}\n` : ''}<title>${escapeHtml(title)}</title>
 <style>
 body { font-family: system-ui, sans-serif; max-width: 40rem; margin: 2rem auto; padding: 0 1rem; color: #1a1a1a; }
 .note { background: #fff7d6; padding: .5rem .75rem; border-radius: .25rem; }

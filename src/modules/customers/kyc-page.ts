@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ConflictError, DomainError, NotFoundError } from '../../domain/errors.js';
 import type { Scope } from '../../platform/scope.js';
 import type { Services } from '../../services.js';
+import { kycReturnUrl } from './kyc-links.js';
 import { KYC_PAGE_ACTIONS, type KycPageAction, renderKycPage, renderKycPageNotFound } from './kyc-page-view.js';
 
 type PageRequest = { Params: { customerId: string } };
@@ -36,7 +37,8 @@ export function kycPageRoutes(app: FastifyInstance, { customers }: Services) {
       const token = typeof request.query.token === 'string' ? request.query.token : undefined;
       try {
         const scope = await customers.kycPageScope(request.em, customerId, token);
-        return html(reply, 200, renderKycPage(await customers.get(scope, customerId), token!));
+        const customer = await customers.get(scope, customerId);
+        return html(reply, 200, renderKycPage(customer, token!, { returnTo: kycReturnUrl(customer) }));
       } catch (error) {
         if (error instanceof NotFoundError) return html(reply, 404, renderKycPageNotFound());
         throw error;
@@ -59,11 +61,12 @@ export function kycPageRoutes(app: FastifyInstance, { customers }: Services) {
         }
         try {
           if (!isAction(action)) {
-            return html(reply, 400, renderKycPage(await customers.get(scope, customerId), token!, 'Choose submit, approve or reject.'));
+            return html(reply, 400, renderKycPage(await customers.get(scope, customerId), token!, { notice: 'Choose submit, approve or reject.' }));
           }
           if (action === 'submit') await customers.submitKyc(scope, customerId);
           else await customers.decideKyc(scope, customerId, action === 'approve' ? 'approved' : 'rejected');
-          // Post/redirect/get: reloading the page does not repeat the decision.
+          // Post/redirect/get: reloading the page does not repeat the decision. The page itself returns a
+          // decided applicant to the link's redirect URI (a redirect from here would break form-action 'self').
           return reply
             .code(303)
             .headers(PAGE_HEADERS)
@@ -72,7 +75,8 @@ export function kycPageRoutes(app: FastifyInstance, { customers }: Services) {
         } catch (error) {
           if (!(error instanceof DomainError)) throw error;
           const status = error instanceof ConflictError ? 409 : 400;
-          return html(reply, status, renderKycPage(await customers.get(scope, customerId), token!, error.message));
+          const customer = await customers.get(scope, customerId);
+          return html(reply, status, renderKycPage(customer, token!, { notice: error.message, returnTo: kycReturnUrl(customer) }));
         }
       },
     );

@@ -6,6 +6,7 @@ import {
   type CustomerChanges,
   MAX_DOCUMENTS,
   type NewCustomer,
+  type NewKycLink,
   documentFields,
   email,
   idDocumentNumber,
@@ -13,6 +14,7 @@ import {
   name,
   namesRequired,
   providerShareKycToken,
+  redirectUri,
   taxNumber,
 } from './inputs.js';
 
@@ -104,3 +106,8 @@ export function namesIn(body: unknown): Partial<Record<keyof typeof REST_NAMES, 
   const sent = body as Record<string, unknown>;
   return { firstName: sent.first_name, lastName: sent.last_name, companyName: sent.company_name };
 }
+
+/** POST /v0/customers/{id}/kycs: Align's body, an optional `redirect_uri`; no body at all is the same as `{}`. */
+export const NewKycLinkBody = z.strictObject({ redirect_uri: redirectUri.optional() });
+
+export const newKycLinkOf = (body: z.infer<typeof NewKycLinkBody>): NewKycLink => ({ redirectUri: body.redirect_uri });

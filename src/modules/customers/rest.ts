@@ -4,7 +4,16 @@ import { checkInput, parseInput } from '../../domain/validation.js';
 import { replyIdempotently, requestScope, restFieldErrors, withRestPointers } from '../../platform/rest.js';
 import type { Services } from '../../services.js';
 import { presentCreatedCustomer } from './presenters.js';
-import { CUSTOMER_POINTERS, CustomerChangesBody, NewCustomerBody, customerChangesOf, namesIn, newCustomerOf } from './rest-bodies.js';
+import {
+  CUSTOMER_POINTERS,
+  CustomerChangesBody,
+  NewCustomerBody,
+  NewKycLinkBody,
+  customerChangesOf,
+  namesIn,
+  newCustomerOf,
+  newKycLinkOf,
+} from './rest-bodies.js';
 
 type CustomerParams = { Params: { customer_id: string } };
 
@@ -32,4 +41,14 @@ export function customerRoutes(app: FastifyInstance, { customers }: Services) {
     }
     return customers.view(await withRestPointers(customers.update(scope, id, customerChangesOf(body.data!)), CUSTOMER_POINTERS));
   });
+
+  // Align's "create KYC session": 201 with the customer's kycs and a fresh kyc_flow_link. Idempotency-Key is optional
+  // (the spec lists none here); a replay answers the first link, which works until a newer link replaces it.
+  app.post<CustomerParams>('/v0/customers/:customer_id/kycs', (request, reply) =>
+    replyIdempotently(request, reply, { required: false }, async (scope) => {
+      const link = newKycLinkOf(parseInput(NewKycLinkBody, request.body ?? {}));
+      const customer = await withRestPointers(customers.createKycLink(scope, request.params.customer_id, link));
+      return { status: 201, body: { kycs: customers.view(customer).kycs } };
+    }),
+  );
 }

@@ -2,14 +2,15 @@ import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/sql';
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { type Actor, assertSandbox } from '../../domain/environment.js';
-import { ConflictError, type FieldError, NotFoundError, ValidationError } from '../../domain/errors.js';
+import { ConflictError, type FieldError, ForbiddenError, NotFoundError, ValidationError } from '../../domain/errors.js';
 import { type KycDecision, type KycRailStatus, type KycStatus, type KycSubStatus, kycBreakdown, kycStatusOf, moveKyc, stepKyc } from '../../domain/kyc.js';
 import { checkInput, parseInput } from '../../domain/validation.js';
 import { recordEvent } from '../../platform/outbox.js';
 import { type KeysetPage, keysetQuery } from '../../platform/pagination.js';
 import { type Scope, isUuid, tenantOf } from '../../platform/scope.js';
 import { Customer } from './entities.js';
-import { type Address, CustomerChanges, CustomerFilter, type NameFields, NewCustomer, namesNotAllowed } from './inputs.js';
+import { type Address, CustomerChanges, CustomerFilter, type NameFields, NewCustomer, NewKycLink, namesNotAllowed } from './inputs.js';
+import { checkedRedirectUri } from './kyc-links.js';
 import { type CustomerView, presentCustomer } from './presenters.js';
 import { mergedProfile, storedAddressOf, submitsKyc } from './records.js';
 
@@ -37,6 +38,12 @@ export interface CustomerService {
   requestKycReview(scope: Scope, id: string): Promise<Customer>;
   /** Records what a KYC provider verified: creates or updates the individual, moves its KYC. */
   applyVerifiedIdentity(scope: Scope, identity: VerifiedIdentity, result: KycStatus): Promise<{ customer: Customer; created: boolean }>;
+  /**
+   * A fresh KYC link (Align's "create KYC session"): a new page token, so every earlier link stops
+   * working, and the redirect URI the page returns to after a decision (none when not given).
+   * Production has no hosted flow yet: 403 kyc_provider_not_configured.
+   */
+  createKycLink(scope: Scope, id: string, link: NewKycLink): Promise<Customer>;
   /** The sandbox KYC page's access check: the customer's own scope, or 404. */
   kycPageScope(em: EntityManager, id: string, token: string | undefined): Promise<Scope>;
 
@@ -137,6 +144,7 @@ export function createCustomerService(options: CustomerServiceOptions): Customer
         kycStatusBreakdown: kycBreakdown('not_started'),
         kycSubStatus: null,
         kycPageToken: newKycPageToken(),
+        kycRedirectUri: null,
         profile: {},
         createdAt: now,
         updatedAt: now,
@@ -263,6 +271,25 @@ export function createCustomerService(options: CustomerServiceOptions): Customer
         const status = kycStatusOf(customer.kycStatusBreakdown);
         if (status !== result) await changeKyc(em, scope.actor, customer, moveKyc(status, result));
         return { customer, created: !existing };
+      });
+    },
+
+    async createKycLink(scope: Scope, id: string, link: NewKycLink): Promise<Customer> {
+      const data = parseInput(NewKycLink, link);
+      const redirectUri = data.redirectUri === undefined ? null : checkedRedirectUri(data.redirectUri, scope.actor.environment);
+      return scope.em.transactional(async (em) => {
+        const customer = await getForKycChange({ ...scope, em }, id);
+        if (scope.actor.environment !== 'sandbox') {
+          throw new ForbiddenError(
+            'kyc_provider_not_configured',
+            'No KYC provider is configured for production: there is no hosted verification flow to link to',
+          );
+        }
+        customer.kycPageToken = newKycPageToken();
+        customer.kycRedirectUri = redirectUri;
+        customer.updatedAt = new Date();
+        await em.flush();
+        return customer;
       });
     },
 
