@@ -466,6 +466,13 @@ describe('events API', () => {
       expect(res.body.errors[0].pointer).toBe(pointer);
     }
     expect((await api.get('/v0/events?after=abc')).body.errors[0].code).toBe('invalid_cursor');
+    const all = await api.get('/v0/events?after=abc&types=customer.created,customer.deleted&limit=x');
+    expect(all.status).toBe(400);
+    expect(all.body.errors.map((e: any) => `${e.pointer} ${e.code}`).sort()).toEqual([
+      '/after invalid_cursor',
+      '/limit invalid_regex',
+      '/types/1 invalid_enum_value',
+    ]);
   });
 
   it('refuses a cursor past the newest event (never handed out) instead of silently skipping events', async () => {

@@ -6,13 +6,35 @@ export const EventCursor = z.string().refine((v) => /^\d{1,18}$/.test(v), { mess
 
 export const EventTypes = z.array(z.enum(EVENT_TYPES)).max(EVENT_TYPES.length);
 
-export const ListEventsInput = z.strictObject({
+/** A page of the events API: after a cursor, of some types, at most `limit` (1–100, 50 by default). */
+export const EventListRequest = z.strictObject({
   after: EventCursor.optional(),
   types: EventTypes.optional(),
-  limit: z.coerce.number().int().min(1).max(100).default(50),
+  limit: z.number().int().min(1).max(100).default(50),
 });
+export type EventListRequest = z.input<typeof EventListRequest>;
 
-export const StreamEventsInput = z.strictObject({
-  after: EventCursor.optional(),
-  types: EventTypes.optional(),
-});
+/** `types` as a comma-separated list or a repeated parameter. */
+const typeList = (value: unknown) =>
+  typeof value === 'string' || Array.isArray(value)
+    ? [value]
+        .flat()
+        .flatMap((t) => String(t).split(','))
+        .map((t) => t.trim())
+        .filter(Boolean)
+    : value;
+
+/** `GET /v0/events?after&types&limit`: every parameter checked here, so one answer lists every problem. */
+export const EventListQuery = z
+  // Other query parameters are ignored, as on every REST list.
+  .object({
+    after: EventCursor.optional(),
+    types: z.preprocess(typeList, EventTypes).optional(),
+    limit: z
+      .string()
+      .regex(/^[0-9]{1,4}$/, 'must be a whole number')
+      .transform(Number)
+      .pipe(z.number().int().min(1).max(100))
+      .optional(),
+  })
+  .transform((q): EventListRequest => q);

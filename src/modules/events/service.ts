@@ -5,7 +5,7 @@ import type { Notifier } from '../../platform/notifier.js';
 import { OutboxEvent } from '../../platform/outbox.js';
 import type { KeysetPage } from '../../platform/pagination.js';
 import { type Scope, isUuid, tenantOf } from '../../platform/scope.js';
-import { EventCursor, ListEventsInput, StreamEventsInput } from './inputs.js';
+import { EventCursor, EventListRequest, StreamEventsInput } from './inputs.js';
 import { streamEvents } from './stream.js';
 
 /** The events that announce a transfer's creation and each of its status changes. */
@@ -35,8 +35,26 @@ export interface EventServiceOptions {
   notifier: Notifier;
 }
 
+/** A page of the events API: `nextCursor` resumes after its last event (or where it was asked to start). */
+export interface EventPage {
+  items: OutboxEvent[];
+  hasMore: boolean;
+  nextCursor: string;
+}
+
 /** The partner's view of the outbox: the events API and the subscriptions, always inside its tenant. */
-export function eventService(options: EventServiceOptions) {
+export interface EventService {
+  /** GET /v0/events: a page of events after a cursor, oldest first, to reconcile after downtime. */
+  list(scope: Scope, request: EventListRequest): Promise<EventPage>;
+  /** One page of a GraphQL connection over the outbox (cursor order, or reversed for `last`). */
+  page(scope: Scope, types: readonly string[] | undefined, page: KeysetPage): Promise<OutboxEvent[]>;
+  /** Subscription `events`: replays what came after `after` (or starts at the newest event), then streams live. */
+  stream(scope: Scope, input: { after?: string | null; types?: readonly string[] | null }): Promise<AsyncIterableIterator<OutboxEvent>>;
+  /** Subscription `transferUpdated`: the events of one of the caller's transfers; 404 for anyone else's. */
+  transferUpdates(scope: Scope, transferId: string, after?: string | null): Promise<AsyncIterableIterator<OutboxEvent>>;
+}
+
+export function eventService(options: EventServiceOptions): EventService {
   /** A fresh EntityManager per read: a long-lived subscription must not grow one identity map for ever. */
   async function read({ em, actor }: Scope, filter: EventFilter, limit: number, descending = false): Promise<OutboxEvent[]> {
     const cursor = { $gt: filter.after, ...(filter.before && { $lt: filter.before }) };
@@ -74,29 +92,25 @@ export function eventService(options: EventServiceOptions) {
   }
 
   return {
-    /** GET /v0/events: a page of events after a cursor, oldest first, to reconcile after downtime. */
-    async list(scope: Scope, input: unknown) {
-      const query = parseInput(ListEventsInput, input);
+    async list(scope: Scope, request: EventListRequest): Promise<EventPage> {
+      const query = parseInput(EventListRequest, request);
       const after = (await issued(scope, query.after, '/after')) ?? '0';
       const found = await read(scope, { after, types: query.types }, query.limit + 1);
       const items = found.slice(0, query.limit);
       return { items, hasMore: found.length > query.limit, nextCursor: items.at(-1)?.cursor ?? query.after ?? '0' };
     },
 
-    /** One page of a GraphQL connection over the outbox (cursor order, or reversed for `last`). */
     async page(scope: Scope, types: readonly string[] | undefined, page: KeysetPage): Promise<OutboxEvent[]> {
       const checkedTypes = types ? parseInput(StreamEventsInput, { types }).types : undefined;
       const filter = { after: checkCursor(page.after, '/after') ?? '0', before: checkCursor(page.before, '/before'), types: checkedTypes };
       return read(scope, filter, page.limit, page.inverted);
     },
 
-    /** Subscription `events`: replays what came after `after` (or starts at the newest event), then streams live. */
     async stream(scope: Scope, input: { after?: string | null; types?: readonly string[] | null }) {
       const query = parseInput(StreamEventsInput, { after: input.after ?? undefined, types: input.types ?? undefined });
       return follow(scope, { types: query.types }, (await issued(scope, query.after, '/after')) ?? (await head(scope)));
     },
 
-    /** Subscription `transferUpdated`: the events of one of the caller's transfers; 404 for anyone else's. */
     async transferUpdates(scope: Scope, transferId: string, after?: string | null) {
       const from = await issued(scope, checkCursor(after, '/after'), '/after');
       const known = isUuid(transferId)
@@ -107,4 +121,3 @@ export function eventService(options: EventServiceOptions) {
     },
   };
 }
-export type EventService = ReturnType<typeof eventService>;

@@ -8,7 +8,7 @@ import { tenantOf } from '../../platform/scope.js';
 import type { Customer } from '../customers/entities.js';
 import type { CustomerService, VerifiedIdentity } from '../customers/service.js';
 import { KycImport } from './entities.js';
-import { ImportKycInput } from './inputs.js';
+import { KycShareImport } from './inputs.js';
 import { type KycProvider, type KycShare, MalformedShareToken } from './provider.js';
 import { sandboxKycProvider } from './sandbox-provider.js';
 
@@ -37,7 +37,16 @@ const identityOf = ({ applicant }: KycShare): VerifiedIdentity => ({
   idDocument: { number: applicant.idDocument.number, issuingCountry: applicant.idDocument.issuingCountry },
 });
 
-export function kycImportService(options: KycImportOptions) {
+/** KYC done elsewhere, brought in (spec §4.1); errors point at the input's `providerSharedToken`. */
+export interface KycImportService {
+  /**
+   * Redeems a provider share token once, then creates or updates the caller's individual customer
+   * with that email and moves its KYC to the provider's result. A reused token: 409.
+   */
+  importKyc(scope: Scope, request: KycShareImport): Promise<Customer>;
+}
+
+export function kycImportService(options: KycImportOptions): KycImportService {
   const providers = options.providers ?? { sandbox: sandboxKycProvider };
 
   async function redeem(provider: KycProvider, token: string): Promise<KycShare> {
@@ -45,19 +54,15 @@ export function kycImportService(options: KycImportOptions) {
       return await provider.redeem(token);
     } catch (error) {
       if (error instanceof MalformedShareToken) {
-        throw new ValidationError([fieldError('/providersharedtoken', 'malformed_token', error.reason)]);
+        throw new ValidationError([fieldError('/providerSharedToken', 'malformed_token', error.reason)]);
       }
       throw error;
     }
   }
 
   return {
-    /**
-     * POST /auth/importKYC: redeems a provider share token once, then creates or updates the
-     * caller's individual customer with that email and moves its KYC to the provider's result.
-     */
-    async importKyc(scope: Scope, input: unknown): Promise<Customer> {
-      const { providersharedtoken: token } = parseInput(ImportKycInput, input);
+    async importKyc(scope: Scope, request: KycShareImport): Promise<Customer> {
+      const { providerSharedToken: token } = parseInput(KycShareImport, request);
       const provider = providers[scope.actor.environment];
       if (!provider) {
         throw new ForbiddenError('kyc_provider_not_configured', `No KYC provider is configured for ${scope.actor.environment}`);
@@ -89,4 +94,3 @@ export function kycImportService(options: KycImportOptions) {
     },
   };
 }
-export type KycImportService = ReturnType<typeof kycImportService>;
