@@ -38,3 +38,9 @@ export const EventListQuery = z
       .optional(),
   })
   .transform((q): EventListRequest => q);
+
+/** The `events` subscription's arguments. */
+export const StreamEventsInput = z.strictObject({
+  after: EventCursor.optional(),
+  types: EventTypes.optional(),
+});
