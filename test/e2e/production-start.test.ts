@@ -47,7 +47,10 @@ async function expectStopped(url: string, dataDir: string) {
   const deadline = Date.now() + 10_000;
   while ((await answers(url)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
   expect(await answers(url)).toBe(false);
-  expect(existsSync(join(dataDir, 'ramp.lock'))).toBe(false); // the embedded-database lock is released
+  // The embedded-database lock is released once the database is closed, just after the port.
+  const lock = join(dataDir, 'ramp.lock');
+  while (existsSync(lock) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  expect(existsSync(lock)).toBe(false);
 }
 
 // One run is enough: the process model does not depend on the database.
