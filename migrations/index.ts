@@ -6,6 +6,7 @@ import { Migration20261122000500_transfers } from './Migration20261122000500_tra
 import { Migration20261122000600_webhooks } from './Migration20261122000600_webhooks.js';
 import { Migration20261122000700_idempotency_json } from './Migration20261122000700_idempotency_json.js';
 import { Migration20261122000800_idempotency_claims } from './Migration20261122000800_idempotency_claims.js';
+import { Migration20261122000900_api_key_last_used } from './Migration20261122000900_api_key_last_used.js';
 import { Migration20261122001100_kyc_redirect_uri } from './Migration20261122001100_kyc_redirect_uri.js';
 
 /** Applied in this order at start; a migration once landed is never edited, only followed. */
@@ -18,5 +19,6 @@ export const migrations = [
   Migration20261122000600_webhooks,
   Migration20261122000700_idempotency_json,
   Migration20261122000800_idempotency_claims,
+  Migration20261122000900_api_key_last_used,
   Migration20261122001100_kyc_redirect_uri,
 ];

@@ -1,6 +1,6 @@
 import type { Config } from './config.js';
 import { publicUrl } from './config.js';
-import { bootstrapDemoPartner, findActiveApiKey } from './modules/partners/service.js';
+import { apiKeyStore, bootstrapDemoPartner } from './modules/partners/service.js';
 import { entities, features } from './features.js';
 import { schema } from './graphql/schema.js';
 import { apiKeyAuthentication } from './platform/auth.js';
@@ -14,6 +14,7 @@ import { transferSettings } from './modules/transfers/settings.js';
 import { purgeExpiredIdempotencyKeys } from './platform/idempotency.js';
 import { type JobRunner, startJobRunner } from './platform/jobs.js';
 import { createMetrics } from './platform/metrics.js';
+import { startKeyWatch } from './platform/key-watch.js';
 
 export interface Ramp {
   config: Config;
@@ -52,8 +53,9 @@ export async function createRamp(config: Config, options: { logger?: Logger } = 
     webhooks: { config, wakeDispatcher: () => dispatcher.wake() },
     transfers: transferSettings(config),
   });
-  const authenticate = apiKeyAuthentication(findActiveApiKey);
-  const http = await buildHttpApp({ config, db, services, logger, metrics, authenticate, features, schema });
+  const authenticate = apiKeyAuthentication(apiKeyStore);
+  const keyWatch = startKeyWatch({ db, keys: apiKeyStore, logger });
+  const http = await buildHttpApp({ config, db, services, logger, metrics, authenticate, keyWatch, features, schema });
   dispatcher.start();
   const jobs = startJobRunner({
     db,
@@ -80,6 +82,7 @@ export async function createRamp(config: Config, options: { logger?: Logger } = 
       await jobs.stop();
       await dispatcher.stop();
       await http.close();
+      keyWatch.stop();
       await notifier.close();
       await db.close();
     },

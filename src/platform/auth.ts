@@ -42,25 +42,40 @@ export interface StoredApiKey {
   partnerId: string;
   environment: Environment;
   secretHash: string;
+  lastUsedAt: Date | null;
 }
 
-/** Finds the unrevoked key with this prefix; the partners module, which owns keys, provides it. */
-export type ApiKeyLookup = (em: EntityManager, prefix: string) => Promise<StoredApiKey | null>;
+/** The API keys, as authentication needs them; the partners module, which owns keys, provides them. */
+export interface ApiKeyStore {
+  /** The unrevoked key with this prefix. */
+  find(em: EntityManager, prefix: string): Promise<StoredApiKey | null>;
+  /** Records that the key authenticated; a no-op when another request or instance did so in the last minute. */
+  markUsed(em: EntityManager, id: string): Promise<void>;
+  /** Which of these keys are still unrevoked (an open subscription whose key is not gets closed). */
+  activeAmong(em: EntityManager, ids: readonly string[]): Promise<Set<string>>;
+}
+
+/** `last used` is kept to the minute: a busy key writes once a minute, not on every request. */
+export const LAST_USED_RESOLUTION_MS = 60_000;
 
 /** Resolves an `Authorization` header to the calling partner and environment, or fails with 401. */
 export type Authenticate = (em: EntityManager, header: string | undefined) => Promise<Actor>;
 
-export function apiKeyAuthentication(findKey: ApiKeyLookup): Authenticate {
+export function apiKeyAuthentication(keys: ApiKeyStore): Authenticate {
   return async (em, header) => {
     const key = keyFromHeader(header);
     if (!key) throw unauthenticated('An API key is required: send `Authorization: Bearer <key>`');
     const match = KEY_PATTERN.exec(key);
     if (!match) throw unauthenticated('The API key is not valid');
-    const found = await findKey(em, `rk_${match[1]}_${match[2]}`);
+    const found = await keys.find(em, `rk_${match[1]}_${match[2]}`);
     // Hashed and compared even when no key has the prefix, so timing does not tell which prefixes exist.
     const expected = Buffer.from(found?.secretHash ?? hashSecret('missing'), 'hex');
     const actual = Buffer.from(hashSecret(key), 'hex');
     if (!found || !timingSafeEqual(expected, actual)) throw unauthenticated('The API key is not valid');
+    if (!found.lastUsedAt || Date.now() - found.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
+      // Bookkeeping only: failing to record it is never a reason to refuse a valid key.
+      await keys.markUsed(em, found.id).catch(() => undefined);
+    }
     return { partnerId: found.partnerId, environment: found.environment, apiKeyId: found.id };
   };
 }

@@ -7,7 +7,7 @@ import { createGraphQLError, createYoga, type Plugin, processRegularResult, type
 import { useServer } from 'graphql-ws/use/ws';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
-import { WebSocketServer } from 'ws';
+import { WebSocket, WebSocketServer } from 'ws';
 import type { Config } from '../config.js';
 import type { Actor } from '../domain/environment.js';
 import { DomainError, ValidationError } from '../domain/errors.js';
@@ -16,6 +16,7 @@ import { useQueryLimits } from '../graphql/limits.js';
 import type { Services } from '../services.js';
 import type { Authenticate } from './auth.js';
 import type { Database } from './db.js';
+import type { KeyWatch } from './key-watch.js';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from './database-errors.js';
 import type { Logger } from './logging.js';
 import { type Metrics, useOperationMetrics } from './metrics.js';
@@ -81,6 +82,8 @@ function useSubscriptionsOverWebSocketOnly(): Plugin<ServerContext> {
 
 /** Each subscription wakes on every committed event; a connection may hold this many at once. */
 export const MAX_SUBSCRIPTIONS_PER_CONNECTION = 20;
+/** graphql-ws's 4403 Forbidden, which it also sends when connection_init carries a key we refuse. */
+export const CLOSE_KEY_REVOKED = 4403;
 const wsRefusal = (message: string, code: string) => new GraphQLError(message, { extensions: { code } });
 
 const unauthenticated = (message: string) => createGraphQLError(message, { extensions: { code: 'UNAUTHENTICATED', http: { status: 401 } } });
@@ -98,12 +101,13 @@ export interface GraphQLDeps {
   logger: Logger;
   metrics?: Metrics;
   authenticate: Authenticate;
+  keyWatch: KeyWatch;
   /** The Pothos schema the features registered (assembled in graphql/schema.ts). */
   schema: GraphQLSchema;
 }
 
 export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
-  const { config, db, services, logger, authenticate, schema } = deps;
+  const { config, db, services, logger, authenticate, keyWatch, schema } = deps;
   const log = (): OperationLog => currentRequest.getStore()?.log ?? logger;
 
   /**
@@ -204,13 +208,17 @@ export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
     if (new URL(request.url ?? '/', 'http://localhost').pathname !== yoga.graphqlEndpoint) return socket.destroy();
     wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request));
   });
-  const wsServer = useServer<{ authorization?: string }, { authorization?: string }>(
+  const wsServer = useServer<{ authorization?: string }, { authorization?: string; unwatchKey?: () => void }>(
     {
       onConnect: async (ctx) => {
         const authorization = ctx.connectionParams?.authorization;
         try {
-          await authenticate(db.fork(), typeof authorization === 'string' ? authorization : undefined);
+          const actor = await authenticate(db.fork(), typeof authorization === 'string' ? authorization : undefined);
           ctx.extra.authorization = authorization as string;
+          // Gone while we looked the key up: onClose has run already, so nothing would unwatch it.
+          if (ctx.extra.socket.readyState !== WebSocket.OPEN) return false;
+          // The same code as a key refused at connect: this key is no longer accepted (README "API keys").
+          ctx.extra.unwatchKey = keyWatch.watch(actor.apiKeyId, () => ctx.extra.socket.close(CLOSE_KEY_REVOKED, 'API key revoked'));
           return true;
         } catch (error) {
           // 1013 Try Again Later: graphql-ws clients retry it, where 4403 would stop them for good.
@@ -218,6 +226,7 @@ export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
           return false; // graphql-ws closes with 4403 Forbidden
         }
       },
+      onClose: (ctx) => ctx.extra.unwatchKey?.(),
       execute: (args: ExecutionArgs) => (args.rootValue as { execute: (a: ExecutionArgs) => unknown }).execute(args) as never,
       subscribe: (args: ExecutionArgs) => (args.rootValue as { subscribe: (a: ExecutionArgs) => unknown }).subscribe(args) as never,
       onSubscribe: async (ctx, _id, params) => {

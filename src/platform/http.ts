@@ -7,6 +7,7 @@ import type { Authenticate } from './auth.js';
 import type { Feature } from './feature.js';
 import type { GraphQLSchema } from 'graphql';
 import type { Database } from './db.js';
+import type { KeyWatch } from './key-watch.js';
 import { mountGraphQL } from './graphql-server.js';
 import { answerClientError, replyWithProblem, routePath, toProblem } from './http-errors.js';
 import { registerRequestInput } from './request-input.js';
@@ -33,6 +34,8 @@ export interface HttpDeps {
   metrics: Metrics;
   /** Resolves the API key of a request (the partners module's keys, handed in by the composition root). */
   authenticate: Authenticate;
+  /** Tells when the key of an open graphql-ws connection is revoked, so the connection is closed. */
+  keyWatch: KeyWatch;
   /** The features whose routes this server answers. */
   features: readonly Feature<Services>[];
   /** The GraphQL schema served at /graphql. */

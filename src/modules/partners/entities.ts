@@ -33,6 +33,8 @@ const ApiKeySchema = defineEntity({
     prefix: p.text().unique(),
     secretHash: p.text(),
     createdAt: p.datetime().onCreate(() => new Date()),
+    /** Refreshed at most once a minute (apiKeyStore.markUsed), so it is exact to the minute. */
+    lastUsedAt: p.datetime().nullable(),
     revokedAt: p.datetime().nullable(),
   },
 });

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { Environment } from '../../domain/environment.js';
 import { ConflictError, NotFoundError } from '../../domain/errors.js';
 import { parseInput } from '../../domain/validation.js';
-import { type ApiKeyLookup, mintApiKey } from '../../platform/auth.js';
+import { type ApiKeyStore, LAST_USED_RESOLUTION_MS, mintApiKey } from '../../platform/auth.js';
 import { type Scope, isUuid, tenantOf } from '../../platform/scope.js';
 import type { CustomerService } from '../customers/service.js';
 import { type PartnerBalances, partnerBalances } from './balances.js';
@@ -154,12 +154,76 @@ export async function issueApiKey(em: EntityManager, partner: Partner, environme
   return minted.key;
 }
 
+/** What the operator sees of a key (`npm run keys -- list`): never its secret or hash. */
+export interface ApiKeySummary {
+  id: string;
+  prefix: string;
+  partnerName: string;
+  environment: Environment;
+  createdAt: Date;
+  /** To the minute (LAST_USED_RESOLUTION_MS); null when the key never authenticated. */
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+}
+
+const summaryOf = (key: ApiKey): ApiKeySummary => ({
+  id: key.id,
+  prefix: key.prefix,
+  partnerName: key.partner.name,
+  environment: key.environment,
+  createdAt: key.createdAt,
+  lastUsedAt: key.lastUsedAt ?? null,
+  revokedAt: key.revokedAt ?? null,
+});
+
+/** Every key, or one partner's (404 when no partner has that name), by partner then age; revoked ones included. */
+export async function listApiKeys(em: EntityManager, filter: { partner?: string } = {}): Promise<ApiKeySummary[]> {
+  if (filter.partner !== undefined && !(await em.findOne(Partner, { name: filter.partner }))) throw new NotFoundError('Partner');
+  const keys = await em.find(ApiKey, filter.partner === undefined ? {} : { partner: { name: filter.partner } }, {
+    populate: ['partner'],
+    orderBy: { partner: { name: 'asc' }, createdAt: 'asc', id: 'asc' },
+  });
+  return keys.map(summaryOf);
+}
+
+/**
+ * Revokes the key with this prefix or id (404 when none has it). Authentication reads the key on
+ * every request, so REST and GraphQL refuse it at once on every instance; open subscriptions are
+ * closed by their instance's watch (platform/key-watch.ts). Revoking twice keeps the first time.
+ */
+export async function revokeApiKey(em: EntityManager, prefixOrId: string): Promise<{ key: ApiKeySummary; alreadyRevoked: boolean }> {
+  const where = isUuid(prefixOrId) ? { id: prefixOrId.toLowerCase() } : { prefix: prefixOrId };
+  // Conditional, so two revocations racing leave the first one's time.
+  const revoked = await em.nativeUpdate(ApiKey, { ...where, revokedAt: null }, { revokedAt: new Date() });
+  const key = await em.findOne(ApiKey, where, { populate: ['partner'], refresh: true });
+  if (!key) throw new NotFoundError('API key');
+  return { key: summaryOf(key), alreadyRevoked: revoked === 0 };
+}
+
 const DEMO_BOOTSTRAP_LOCK = 7_314_003;
 
-/** The unrevoked key with this prefix, for authentication (platform/auth.ts). */
-export const findActiveApiKey: ApiKeyLookup = async (em, prefix) => {
-  const found = await em.findOne(ApiKey, { prefix, revokedAt: null });
-  return found && { id: found.id, partnerId: found.partner.id, environment: found.environment, secretHash: found.secretHash };
+/** The keys as authentication needs them (platform/auth.ts); only unrevoked keys are found. */
+export const apiKeyStore: ApiKeyStore = {
+  async find(em, prefix) {
+    const found = await em.findOne(ApiKey, { prefix, revokedAt: null });
+    return (
+      found && { id: found.id, partnerId: found.partner.id, environment: found.environment, secretHash: found.secretHash, lastUsedAt: found.lastUsedAt ?? null }
+    );
+  },
+
+  async markUsed(em, id) {
+    // Conditional on the stored time, so instances racing on one busy key write it once a minute between them.
+    await em.execute('update api_keys set last_used_at = now() where id = ? and (last_used_at is null or last_used_at <= now() - make_interval(secs => ?))', [
+      id,
+      LAST_USED_RESOLUTION_MS / 1000,
+    ]);
+  },
+
+  async activeAmong(em, ids) {
+    if (!ids.length) return new Set();
+    const active = await em.find(ApiKey, { id: { $in: [...ids] }, revokedAt: null }, { fields: ['id'] });
+    return new Set(active.map((key) => key.id));
+  },
 };
 
 /** On an empty database, creates the demo partner and returns its new sandbox key. */
