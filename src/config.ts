@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { Refusal } from './platform/refusal.js';
 
 const flag = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 
@@ -116,11 +117,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = ConfigSchema.safeParse(env);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
-    throw new Error(`Invalid configuration: ${problems}`);
+    throw new Refusal(`Invalid configuration: ${problems}`);
   }
   const isProduction = parsed.data.NODE_ENV === 'production';
   if (isProduction && !parsed.data.WEBHOOK_SECRET_KEY) {
-    throw new Error('Invalid configuration: WEBHOOK_SECRET_KEY is required when NODE_ENV=production');
+    throw new Refusal('Invalid configuration: WEBHOOK_SECRET_KEY is required when NODE_ENV=production');
   }
   return {
     ...parsed.data,

@@ -1,8 +1,18 @@
+// First, before any dependency loads: refuses a Node too old for them in one sentence.
+import './platform/supported-node.js';
 import { createRamp } from './app.js';
 import { loadConfig } from './config.js';
+import { DEMO_PARTNER_NAME } from './modules/partners/service.js';
+import { exitIfRefused } from './platform/refusal.js';
 
-const config = loadConfig();
-const ramp = await createRamp(config);
+const config = (() => {
+  try {
+    return loadConfig();
+  } catch (error) {
+    return exitIfRefused(error);
+  }
+})();
+const ramp = await createRamp(config).catch(exitIfRefused);
 const url = await ramp.listen();
 
 const lines = [
@@ -10,9 +20,10 @@ const lines = [
   `  GraphQL:   ${url}/graphql${config.graphiqlEnabled ? '   (open it in a browser for GraphiQL)' : ''}`,
   `  REST docs: ${url}/docs`,
   `  Health:    ${url}/healthz, ${url}/readyz`,
-  ramp.demoKey
-    ? `  Sandbox API key of the demo partner (shown once, keep it): ${ramp.demoKey}`
-    : '  Create an API key with: npm run keys -- create --partner <name> --environment sandbox',
+  ...(ramp.demoKey ? [`  Sandbox API key of the demo partner (shown once, keep it): ${ramp.demoKey}`] : []),
+  // Keys are stored hashed, so a lost key cannot be shown again: the way out is a new one.
+  `  Lost a key? Make a new one${ramp.db.kind === 'pglite' ? ' (stop Ramp first: the embedded database serves one process)' : ''}:`,
+  `    npm run keys -- create --partner ${config.BOOTSTRAP_DEMO_PARTNER ? `"${DEMO_PARTNER_NAME}"` : '<name>'}   (list shows every key, revoke <prefix> retires one)`,
 ];
 process.stdout.write(`${lines.join('\n')}\n`);
 

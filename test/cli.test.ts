@@ -5,10 +5,21 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { apiClient, freshDatabaseEnv, onPostgres, startRamp } from './support/ramp.js';
+import { wsClient } from './support/subscriptions.js';
 
 const run = promisify(execFile);
 const keys = (env: Record<string, string>, ...args: string[]) =>
-  run('npx', ['tsx', 'src/cli/keys.ts', ...args], { env: { ...process.env, ...env }, cwd: join(import.meta.dirname, '..') });
+  // This Node with tsx, as `npm run keys` does (npx would add its own warnings to stderr, and seconds).
+  run(process.execPath, ['--import', 'tsx', 'src/cli/keys.ts', ...args], { env: { ...process.env, ...env }, cwd: join(import.meta.dirname, '..') });
+
+/** A database of its own: PostgreSQL, or a temporary embedded one (not `memory://`: the CLI and the server share it). */
+async function cliDatabase(cleanups: Array<() => Promise<void>>) {
+  const database = await freshDatabaseEnv();
+  cleanups.push(database.drop);
+  return database.env.DATA_DIR ? { DATA_DIR: mkdtempSync(join(tmpdir(), 'ramp-cli-')) } : database.env;
+}
+const lastLine = (output: string) => output.trim().split('\n').at(-1)!;
+const prefixOf = (key: string) => key.slice(0, key.lastIndexOf('_') + 9);
 
 describe('npm run keys -- create', () => {
   const cleanups: Array<() => Promise<void>> = [];
@@ -52,7 +63,10 @@ describe('npm run keys -- create', () => {
     } else {
       const failure = await keys(env, 'create', '--partner', 'Live CLI Partner').catch((e) => e);
       expect(failure.code).toBe(1);
+      // One sentence that says what to do, not a stack trace.
+      expect(failure.stderr.trim().split('\n').at(-1)).toMatch(/^The embedded database in .* is in use by process \d+: stop that process first, .*\.$/);
       expect(failure.stderr).toContain(`in use by process ${process.pid}`);
+      expect(failure.stderr).not.toMatch(/^\s+at /m);
       // The server's data is untouched and it keeps serving.
       expect((await t.sql('select 1 from partners')).length).toBe(0);
       expect((await fetch(`${t.url}/readyz`)).status).toBe(200);
@@ -60,8 +74,82 @@ describe('npm run keys -- create', () => {
   }, 60_000);
 
   it('prints usage and exits 2 on bad arguments', async () => {
-    const failure = await keys({ DATA_DIR: 'memory://' }, 'create', '--environment', 'staging').catch((e) => e);
-    expect(failure.code).toBe(2);
-    expect(failure.stderr).toContain('usage: npm run keys');
+    for (const args of [['create', '--environment', 'staging'], ['revoke'], ['list', '--colour'], ['rotate']]) {
+      const failure = await keys({ DATA_DIR: 'memory://' }, ...args).catch((e) => e);
+      expect(failure.code, args.join(' ')).toBe(2);
+      expect(failure.stderr).toContain('usage: npm run keys -- list');
+    }
   });
+});
+
+describe('npm run keys -- list and revoke', () => {
+  const cleanups: Array<() => Promise<void>> = [];
+  afterAll(async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup();
+  });
+
+  it('lists every key by prefix with its partner, environment, creation, last use and revocation, never the secret', async () => {
+    const env = await cliDatabase(cleanups);
+    const sandboxKey = lastLine((await keys(env, 'create', '--partner', 'Lister')).stdout);
+    const liveKey = lastLine((await keys(env, 'create', '--partner', 'Lister', '--environment', 'production')).stdout);
+    await keys(env, 'create', '--partner', 'Someone Else');
+    const t = await startRamp({ ...env, BOOTSTRAP_DEMO_PARTNER: 'false' });
+    expect((await apiClient(t.url, sandboxKey).get('/v0/webhooks')).status).toBe(200);
+    await t.close(); // the embedded database serves one process at a time
+    await keys(env, 'revoke', prefixOf(liveKey));
+
+    const { stdout } = await keys(env, 'list', '--partner', 'Lister');
+    const [header, ...rows] = stdout.trim().split('\n');
+    expect(header).toMatch(/^PREFIX\s+PARTNER\s+ENVIRONMENT\s+CREATED\s+LAST USED\s+REVOKED$/);
+    const minute = '\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2} UTC';
+    expect(rows).toHaveLength(2);
+    expect(rows).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(new RegExp(`^${prefixOf(sandboxKey)}\\s+Lister\\s+sandbox\\s+${minute}\\s+${minute}\\s+-$`)),
+        expect.stringMatching(new RegExp(`^${prefixOf(liveKey)}\\s+Lister\\s+production\\s+${minute}\\s+never\\s+${minute}$`)),
+      ]),
+    );
+    for (const key of [sandboxKey, liveKey]) expect(stdout).not.toContain(key.slice(prefixOf(key).length));
+    expect((await keys(env, 'list')).stdout).toContain('Someone Else');
+
+    const unknown = await keys(env, 'list', '--partner', 'Nobody').catch((e) => e);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr.trim()).toBe('No partner is named "Nobody"; npm run keys -- list shows every partner\'s keys.');
+  }, 90_000);
+
+  it('revokes a key by prefix: a server on the same database refuses it at once and closes its open subscription', async () => {
+    const env = await cliDatabase(cleanups);
+    const key = lastLine((await keys(env, 'create', '--partner', 'Revoker')).stdout);
+    const spare = lastLine((await keys(env, 'create', '--partner', 'Revoker')).stdout);
+    // On PostgreSQL the CLI runs beside the server; the embedded database must be free for it.
+    const server = onPostgres ? await startRamp({ ...env, BOOTSTRAP_DEMO_PARTNER: 'false' }) : null;
+    if (server) cleanups.push(() => server.close());
+    const subscription = server && wsClient(server.url, key);
+    if (subscription) cleanups.push(async () => subscription.dispose());
+    const closed = new Promise<{ code: number }>((resolve) => subscription?.on('closed', (event) => resolve(event as { code: number })));
+    if (subscription) {
+      const connected = new Promise((resolve) => subscription.on('connected', resolve));
+      subscription.subscribe({ query: 'subscription { events { id } }' }, { next: () => undefined, error: () => undefined, complete: () => undefined });
+      await connected;
+    }
+
+    const revoked = await keys(env, 'revoke', prefixOf(key));
+    expect(revoked.stdout.trim()).toBe(
+      `Revoked ${prefixOf(key)} (sandbox key of "Revoker"): every instance refuses it from now on and closes its open subscriptions within seconds.`,
+    );
+    const t = server ?? (await startRamp({ ...env, BOOTSTRAP_DEMO_PARTNER: 'false' }));
+    try {
+      expect((await apiClient(t.url, key).get('/v0/webhooks')).status).toBe(401);
+      expect((await apiClient(t.url, spare).get('/v0/webhooks')).status).toBe(200);
+      if (subscription) expect((await closed).code).toBe(4403);
+    } finally {
+      if (!server) await t.close();
+    }
+
+    const again = await keys(env, 'revoke', prefixOf(key));
+    expect(again.stdout.trim()).toMatch(new RegExp(`^${prefixOf(key)} \\(sandbox key of "Revoker"\\) was already revoked on .* UTC\\.$`));
+    const unknown = await keys(env, 'revoke', 'rk_sandbox_AAAAAAAA').catch((e) => e);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr.trim()).toBe('No API key has the prefix or id "rk_sandbox_AAAAAAAA"; npm run keys -- list shows the prefixes.');
+  }, 90_000);
 });

@@ -1,10 +1,13 @@
+import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { LOCK_STALE_MS, lockDataDir } from '../src/platform/data-dir-lock.js';
 import { onPostgres, startRamp } from './support/ramp.js';
 
+const run = promisify(execFile);
 const dataDir = () => mkdtempSync(join(tmpdir(), 'ramp-lock-'));
 const embedded = (dir: string) => ({ DATA_DIR: dir, BOOTSTRAP_DEMO_PARTNER: 'false' });
 
@@ -41,6 +44,28 @@ describe.skipIf(onPostgres)('the embedded database lock', () => {
     expect((await fetch(`${t.url}/readyz`)).status).toBe(200);
     await t.close();
   }, 30_000);
+
+  it('refuses `npm start` on a held database with one sentence and exit 1, not a stack trace', async () => {
+    const dir = dataDir();
+    const t = await startRamp(embedded(dir));
+    try {
+      const { DATABASE_URL: _, ...env } = process.env;
+      const failure = await run(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+        cwd: join(import.meta.dirname, '..'),
+        env: { ...env, DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+      }).catch((e) => e);
+      expect(failure.code).toBe(1);
+      expect(failure.stdout).toBe('');
+      const lines = failure.stderr.trim().split('\n');
+      // At most the notice that it waits for the lock to go stale, then the refusal.
+      expect(lines.length).toBeLessThanOrEqual(2);
+      expect(lines.at(-1)).toBe(
+        `The embedded database in ${dir} is in use by process ${process.pid}: stop that process first, or give both the same DATABASE_URL (PostgreSQL serves many processes).`,
+      );
+    } finally {
+      await t.close();
+    }
+  }, 60_000);
 
   it('refuses a second opener while the holder is alive, naming the holder', async () => {
     const dir = dataDir();

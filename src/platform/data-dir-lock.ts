@@ -1,6 +1,7 @@
 import { lockSync } from 'proper-lockfile';
 import { lstatSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Refusal } from './refusal.js';
 
 /** The holder refreshes the lock's mtime every UPDATE_MS; one not refreshed for STALE_MS was left by a process that died. */
 export const LOCK_STALE_MS = 10_000;
@@ -24,9 +25,9 @@ export function lockDataDir(dataDir: string): () => void {
   const lockPath = join(dataDir, 'ramp.lock');
   const ownerPath = join(dataDir, 'ramp.lock.owner');
   const refusal = () =>
-    new Error(
-      `The embedded database in ${dataDir} is in use by process ${readOwner(ownerPath)}. ` +
-        'Stop that process first, or give both the same DATABASE_URL (PostgreSQL serves many processes).',
+    new Refusal(
+      `The embedded database in ${dataDir} is in use by process ${readOwner(ownerPath)}: ` +
+        'stop that process first, or give both the same DATABASE_URL (PostgreSQL serves many processes).',
     );
   if (held.has(lockPath)) throw refusal();
   removeLegacyLockFile(lockPath);
