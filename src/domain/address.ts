@@ -12,6 +12,12 @@ export const PostalAddressInput = z.strictObject({
 });
 export type PostalAddress = z.infer<typeof PostalAddressInput>;
 
+/**
+ * A postal address on record, whose postal code may be unknown: a customer's address can come
+ * from its KYB business address (spec §4.8 has no postal code, and the UAE uses none).
+ */
+export type RecordedAddress = Omit<PostalAddress, 'postal_code'> & { postal_code?: string };
+
 const postal = PostalAddressInput.shape;
 /** A postal address in the domain's words; the same rules as the spec's. */
 export const Address = z.strictObject({

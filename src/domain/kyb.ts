@@ -37,6 +37,9 @@ export const todayUtc = (now: Date = new Date()) => now.toISOString().slice(0, 1
 /** An assigned ISO 3166-1 alpha-3 code, upper case (`ARE`, `DEU`). */
 export const isAlpha3Country = (code: string) => /^[A-Z]{3}$/.test(code) && countries.alpha3ToAlpha2(code) !== undefined;
 
+/** The alpha-2 code of an alpha-3 one (`ARE` → `AE`), as customer addresses spell countries. */
+export const alpha2OfAlpha3 = (code: string): string | undefined => countries.alpha3ToAlpha2(code);
+
 /** The alpha-3 code of a country named in English (`Germany`, `United States of America`), or undefined. */
 export function alpha3OfEnglishName(name: string): string | undefined {
   return countries.getAlpha3Code(name.trim(), 'en') ?? countries.getSimpleAlpha3Code(name.trim(), 'en');

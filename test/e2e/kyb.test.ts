@@ -146,6 +146,33 @@ describe('business KYB import', () => {
     expect(await t.sql('select 1 from business_profiles where customer_id = ?', [id])).toHaveLength(1);
   });
 
+  it("fills the customer's address from the business address when it has none, in English and without a postal code", async () => {
+    const { id, email } = await corporate();
+    await api.post(`${BASE}/address`, address(email));
+    const expected = { country: 'AE', city: 'Dubai', street_line_1: 'Almas Tower, Jumeirah Lakes Towers', state: 'Dubai' };
+    expect((await api.get(`/v0/customers/${id}`)).body.address).toEqual(expected);
+    const gql = await api.graphql('query($id: ID!) { customer(id: $id) { address { country city streetLine1 postalCode state } } }', { id });
+    expect(gql.body.data.customer.address).toEqual({
+      country: 'AE',
+      city: 'Dubai',
+      streetLine1: 'Almas Tower, Jumeirah Lakes Towers',
+      postalCode: null,
+      state: 'Dubai',
+    });
+
+    // A later business address does not replace it: the customer has one now.
+    await api.post(`${BASE}/address`, { ...address(email), townEn: 'Abu Dhabi', state: 'Abu Dhabi' });
+    expect((await api.get(`/v0/customers/${id}`)).body.address).toEqual(expected);
+  });
+
+  it('keeps an address the partner gave the customer', async () => {
+    const given = { country: 'AE', city: 'Abu Dhabi', street_line_1: 'Al Maryah Island 1', postal_code: '00000' };
+    const email = `kyb${++n}@example.com`;
+    const id = (await api.post('/v0/customers', { email, type: 'corporate', company_name: 'Given Address', address: given })).body.customer_id;
+    expect((await api.post(`${BASE}/address`, address(email))).status).toBe(201);
+    expect((await api.get(`/v0/customers/${id}`)).body.address).toEqual(given);
+  });
+
   it('accepts 2099-01-01 as the expiry of a document that never expires, and the other document types', async () => {
     const { email } = await corporate();
     for (const [documentName, documentNo] of [

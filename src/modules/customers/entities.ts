@@ -1,7 +1,8 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { ENVIRONMENTS } from '../../domain/environment.js';
 import type { KycRailStatus } from '../../domain/kyc.js';
-import { CUSTOMER_TYPES, type CustomerAddress } from './inputs.js';
+import type { RecordedAddress } from '../../domain/address.js';
+import { CUSTOMER_TYPES } from './inputs.js';
 import type { StoredProfile } from './records.js';
 
 const CustomerSchema = defineEntity({
@@ -16,7 +17,8 @@ const CustomerSchema = defineEntity({
     firstName: p.text().nullable(),
     lastName: p.text().nullable(),
     companyName: p.text().nullable(),
-    address: p.json<CustomerAddress>().nullable(),
+    /** As the spec writes it; without a postal code when it came from the KYB business address. */
+    address: p.json<RecordedAddress>().nullable(),
     kycStatusBreakdown: p.json<KycRailStatus[]>(),
     kycSubStatus: p.text().nullable(),
     /** Secret part of the sandbox KYC page link: the link alone lets a tester act on this customer. */

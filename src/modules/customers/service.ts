@@ -1,6 +1,7 @@
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/sql';
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import type { RecordedAddress } from '../../domain/address.js';
 import { type Actor, assertSandbox } from '../../domain/environment.js';
 import { ConflictError, type FieldError, ForbiddenError, NotFoundError, ValidationError } from '../../domain/errors.js';
 import { type KycDecision, type KycRailStatus, type KycStatus, type KycSubStatus, kycBreakdown, kycStatusOf, moveKyc, stepKyc } from '../../domain/kyc.js';
@@ -36,6 +37,8 @@ export interface CustomerService {
   decideKyc(scope: Scope, id: string, decision: KycDecision): Promise<Customer>;
   /** A complete business profile (KYB) goes to compliance review. */
   requestKycReview(scope: Scope, id: string): Promise<Customer>;
+  /** A KYB business address fills the customer's address when it has none; one the partner gave is kept. */
+  adoptAddress(scope: Scope, id: string, address: RecordedAddress): Promise<Customer>;
   /** Records what a KYC provider verified: creates or updates the individual, moves its KYC. */
   applyVerifiedIdentity(scope: Scope, identity: VerifiedIdentity, result: KycStatus): Promise<{ customer: Customer; created: boolean }>;
   /**
@@ -236,6 +239,19 @@ export function createCustomerService(options: CustomerServiceOptions): Customer
         const customer = await getForKycChange({ ...scope, em }, id);
         const status = kycStatusOf(customer.kycStatusBreakdown);
         if (status !== 'in_review' && status !== 'approved') await changeKyc(em, scope.actor, customer, moveKyc(status, 'in_review'));
+        return customer;
+      });
+    },
+
+    async adoptAddress(scope: Scope, id: string, address: RecordedAddress): Promise<Customer> {
+      return scope.em.transactional(async (em) => {
+        // Locked as an update locks it, so an address the partner is setting right now is not overwritten.
+        const customer = await getForKycChange({ ...scope, em }, id);
+        if (!customer.address) {
+          customer.address = address;
+          customer.updatedAt = new Date();
+          await em.flush();
+        }
         return customer;
       });
     },

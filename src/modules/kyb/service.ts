@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import type { Actor } from '../../domain/environment.js';
 import { ValidationError, fieldError } from '../../domain/errors.js';
-import { alpha3OfEnglishName } from '../../domain/kyb.js';
+import { alpha2OfAlpha3, alpha3OfEnglishName } from '../../domain/kyb.js';
 import { parseInput } from '../../domain/validation.js';
 import { type Scope, tenantOf } from '../../platform/scope.js';
 import type { Customer } from '../customers/entities.js';
@@ -91,7 +91,8 @@ export function createKybService({ customers }: { customers: CustomerService }):
     profile.basicDetailsSubmittedAt = new Date();
   };
 
-  const saveAddress: Section<typeof BusinessAddress> = async (_em, _actor, profile, d) => {
+  /** The registered address; it also becomes the customer's address when the customer has none. */
+  const saveAddress: Section<typeof BusinessAddress> = async (em, actor, profile, d) => {
     profile.street = d.street;
     profile.streetEn = d.streetEn;
     profile.town = d.town;
@@ -100,6 +101,9 @@ export function createKybService({ customers }: { customers: CustomerService }):
     profile.countryName = d.country;
     profile.addressCountry = alpha3OfEnglishName(d.country)!;
     profile.addressSubmittedAt = new Date();
+    // In English, as customer addresses are shown; KYB has no postal code, so the customer's has none either.
+    const address = { country: alpha2OfAlpha3(profile.addressCountry)!, city: d.townEn, street_line_1: d.streetEn, state: d.state };
+    await customers.adoptAddress({ em, actor }, profile.customerId, address);
   };
 
   /** The same document again updates that representative; another document adds one. */
