@@ -1,10 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRamp, type Ramp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { ensurePartner, issueApiKey } from '../../src/modules/partners/service.js';
-import { type ApiClient, type ApiResponse, apiClient, freshDatabaseEnv, onPostgres, startRamp, type TestRamp } from '../support/ramp.js';
+import { type ApiClient, type ApiResponse, apiClient, freshDatabaseEnv, onPostgres, startRamp, type TestRamp, uniqueRedisPrefix } from '../support/ramp.js';
 
 // DESIGN §3: 429 with Retry-After. README "Rate limits".
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -12,8 +11,6 @@ const LIMIT = 5;
 let partners = 0;
 
 const newKey = (t: TestRamp) => t.keyFor(`Limited Partner ${++partners}`);
-/** A prefix of its own per run and project, so parallel runs never share counters. */
-const uniquePrefix = () => `ramp-test:${process.pid}:${randomBytes(4).toString('hex')}:`;
 
 /** Sends one request after the other (the n-th is told its number). */
 async function spend(times: number, send: (n: number) => Promise<ApiResponse>) {
@@ -143,7 +140,7 @@ describe('with REDIS_URL', () => {
   };
 
   it('counts in Redis under RATE_LIMIT_REDIS_PREFIX, by key id (never the secret), and closes its connection on shutdown', async () => {
-    const prefix = uniquePrefix();
+    const prefix = uniqueRedisPrefix();
     const t = await startRamp({ RATE_LIMIT_PER_MINUTE: String(LIMIT), REDIS_URL, RATE_LIMIT_REDIS_PREFIX: prefix });
     try {
       const key = await newKey(t);
@@ -165,7 +162,7 @@ describe('with REDIS_URL', () => {
   });
 
   it('lets requests through, and counts it in /metrics, when Redis is unreachable (fails open)', async () => {
-    const t = await startRamp({ RATE_LIMIT_PER_MINUTE: '1', REDIS_URL: 'redis://127.0.0.1:1', RATE_LIMIT_REDIS_PREFIX: uniquePrefix() });
+    const t = await startRamp({ RATE_LIMIT_PER_MINUTE: '1', REDIS_URL: 'redis://127.0.0.1:1', RATE_LIMIT_REDIS_PREFIX: uniqueRedisPrefix() });
     try {
       const api = t.client(await newKey(t));
       const answers = await spend(3, () => api.get('/v0/webhooks'));
@@ -179,7 +176,7 @@ describe('with REDIS_URL', () => {
 
   // DESIGN §8: several instances, one budget.
   describe.runIf(onPostgres)('two instances on one database', () => {
-    const prefix = uniquePrefix();
+    const prefix = uniqueRedisPrefix();
     let database: Awaited<ReturnType<typeof freshDatabaseEnv>>;
     const instances: Ramp[] = [];
     // biome-ignore lint/suspicious/noDuplicateTestHooks: the rule does not see describe.runIf(…)(…) as a describe block of its own

@@ -11,6 +11,22 @@ const ADMIN_URL = process.env.TEST_DATABASE_ADMIN_URL ?? 'postgres://postgres@12
 
 export const onPostgres = process.env.RAMP_TEST_DB === 'postgres';
 
+/**
+ * What this checkout's tests name their databases and Redis keys after, so two checkouts (or two
+ * CI jobs) can test side by side on one PostgreSQL and one Redis, and each can clean up its own.
+ */
+const DATABASE_PREFIX = process.env.TEST_DATABASE_PREFIX ?? 'ramp_test';
+const REDIS_PREFIX = process.env.TEST_REDIS_PREFIX ?? 'ramp-test:';
+// Interpolated into `create database`: an identifier that needs no quoting, with room for the suffix.
+if (!/^[a-z_][a-z0-9_]{0,40}$/.test(DATABASE_PREFIX)) {
+  throw new Error(`TEST_DATABASE_PREFIX must be lower-case letters, digits and underscores (at most 41), not ${JSON.stringify(DATABASE_PREFIX)}`);
+}
+
+/** A database name no other test file, run or checkout uses: `<TEST_DATABASE_PREFIX>_<pid>_<random>`. */
+export const uniqueDatabaseName = () => `${DATABASE_PREFIX}_${process.pid}_${randomBytes(4).toString('hex')}`;
+/** A Redis key prefix no other test, run or checkout uses: `<TEST_REDIS_PREFIX><pid>:<random>:`. */
+export const uniqueRedisPrefix = () => `${REDIS_PREFIX}${process.pid}:${randomBytes(4).toString('hex')}:`;
+
 export interface TestRamp {
   ramp: Ramp;
   url: string;
@@ -37,7 +53,7 @@ async function withAdmin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
 /** A fresh database for one test file: PostgreSQL or in-memory PGlite, as RAMP_TEST_DB says. */
 export async function freshDatabaseEnv(): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
   if (!onPostgres) return { env: { DATA_DIR: 'memory://' }, drop: async () => {} };
-  const name = `ramp_test_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const name = uniqueDatabaseName();
   await withAdmin((c) => c.query(`create database ${name}`));
   const url = new URL(ADMIN_URL);
   url.pathname = `/${name}`;
