@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, hkdfSync } from 'node:crypto';
 import { z } from 'zod';
 import { Refusal } from './platform/refusal.js';
 
@@ -77,6 +77,11 @@ const ConfigSchema = z.object({
     .string()
     .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes, base64 encoded (openssl rand -base64 32)')
     .optional(),
+  /** 32 random bytes, base64: seals event cursors to their partner and environment. Derived from WEBHOOK_SECRET_KEY when unset. */
+  EVENT_CURSOR_KEY: z
+    .string()
+    .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes, base64 encoded (openssl rand -base64 32)')
+    .optional(),
   /** How long one webhook attempt may take (connect, send, answer) before it counts as failed. */
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   /** Multiplies the retry schedule (0, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h); 0.001 in tests. */
@@ -107,6 +112,8 @@ export type Config = z.infer<typeof ConfigSchema> & {
   webhookSecretKey: Buffer;
   /** True when WEBHOOK_SECRET_KEY is unset outside production and a fixed, public development key is used. */
   webhookSecretKeyIsDevelopmentKey: boolean;
+  /** The key that seals event cursors (EVENT_CURSOR_KEY, or one derived from the webhook secret key). */
+  eventCursorKey: Buffer;
 };
 
 // Fixed and public on purpose: only for development and tests, where no real secret is at stake.
@@ -123,12 +130,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (isProduction && !parsed.data.WEBHOOK_SECRET_KEY) {
     throw new Refusal('Invalid configuration: WEBHOOK_SECRET_KEY is required when NODE_ENV=production');
   }
+  const webhookSecretKey = parsed.data.WEBHOOK_SECRET_KEY ? Buffer.from(parsed.data.WEBHOOK_SECRET_KEY, 'base64') : DEVELOPMENT_WEBHOOK_SECRET_KEY;
   return {
     ...parsed.data,
     isProduction,
     graphiqlEnabled: parsed.data.GRAPHQL_INTROSPECTION ?? !isProduction,
-    webhookSecretKey: parsed.data.WEBHOOK_SECRET_KEY ? Buffer.from(parsed.data.WEBHOOK_SECRET_KEY, 'base64') : DEVELOPMENT_WEBHOOK_SECRET_KEY,
+    webhookSecretKey,
     webhookSecretKeyIsDevelopmentKey: !parsed.data.WEBHOOK_SECRET_KEY,
+    // Derived rather than required, so production needs no new secret; its own setting lets it change without the other.
+    eventCursorKey: parsed.data.EVENT_CURSOR_KEY
+      ? Buffer.from(parsed.data.EVENT_CURSOR_KEY, 'base64')
+      : Buffer.from(hkdfSync('sha256', webhookSecretKey, '', 'ramp event cursors', 32)),
   };
 }
 
