@@ -50,6 +50,7 @@ export async function createRamp(config: Config, options: { logger?: Logger } = 
   const services = buildServices({
     publicUrl: url,
     notifier,
+    eventCursorKey: config.eventCursorKey,
     webhooks: { config, wakeDispatcher: () => dispatcher.wake() },
     transfers: transferSettings(config),
   });

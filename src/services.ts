@@ -16,6 +16,8 @@ export interface ServiceOptions {
   publicUrl: () => string;
   /** Wakes event subscriptions when any instance commits events. */
   notifier: Notifier;
+  /** Seals event cursors to their partner and environment. */
+  eventCursorKey: Buffer;
   /** Secret encryption key and URL rules of webhooks, and how to wake this instance's dispatcher. */
   webhooks: WebhookServiceOptions;
   /** Rates, limits, quote and deposit windows of money movement. */
@@ -37,7 +39,7 @@ export function buildServices(options: ServiceOptions) {
     partners,
     transfers: transferService({ ...options.transfers, customers, partners, bankAccounts, virtualAccounts }),
     ledger: ledgerService(),
-    events: eventService({ notifier: options.notifier }),
+    events: eventService({ notifier: options.notifier, cursorKey: options.eventCursorKey }),
     webhooks: createWebhookService(options.webhooks),
   };
 }

@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventCursors } from '../../src/modules/events/cursors.js';
 import { type ApiClient, startRamp, type TestRamp } from '../support/ramp.js';
 import { type Receiver, type ReceivedRequest, sleep, startReceiver, waitFor } from '../support/webhook-receiver.js';
 
@@ -477,12 +478,18 @@ describe('events API', () => {
 
   it('refuses a cursor past the newest event (never handed out) instead of silently skipping events', async () => {
     const api = await newPartner();
-    await createCustomer(api, 'Past');
-    const head = (await t.sql<{ head: string }>('select max(cursor)::text as head from events'))[0]!.head;
-    const past = await api.get(`/v0/events?after=${BigInt(head) + 1000n}`);
+    const id = await createCustomer(api, 'Past');
+    const [row] = await t.sql<{ head: string; partner_id: string }>(
+      'select (select max(cursor) from events)::text as head, partner_id from events where entity_id = ?',
+      [id],
+    );
+    // Sealed with this deployment's key, as another deployment sharing it (or a database reset) would have.
+    const sealed = (position: bigint) =>
+      eventCursors(t.ramp.config.eventCursorKey).seal({ partnerId: row!.partner_id, environment: 'sandbox' }, String(position));
+    const past = await api.get(`/v0/events?after=${sealed(BigInt(row!.head) + 1000n)}`);
     expect(past.status).toBe(400);
     expect(past.body.errors[0]).toMatchObject({ pointer: '/after', code: 'invalid_cursor' });
-    expect((await api.get(`/v0/events?after=${head}`)).status).toBe(200);
+    expect((await api.get(`/v0/events?after=${sealed(BigInt(row!.head))}`)).status).toBe(200);
   });
 
   it('pages the same events over GraphQL', async () => {

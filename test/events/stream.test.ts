@@ -28,7 +28,7 @@ describe('streamEvents', () => {
   it('replays in pages, then follows new events, without repeating or skipping any', async () => {
     const db = outbox();
     for (const c of ['1', '2', '3']) db.commit(c);
-    const stream = streamEvents({ after: '0', pageSize: 2, notifier: db.notifier, readPage: db.readPage });
+    const stream = streamEvents({ after: '0', pageSize: 2, notifier: db.notifier, readPage: db.readPage, present: (e) => e });
     const seen = [(await stream.next()).value, (await stream.next()).value, (await stream.next()).value].map((e) => e.cursor);
     const next = stream.next();
     db.commit('4');
@@ -39,7 +39,7 @@ describe('streamEvents', () => {
 
   it('finds an event whose notification was lost at the next wake-up (the catch-up poll)', async () => {
     const db = outbox();
-    const stream = streamEvents({ after: '0', pageSize: 2, notifier: db.notifier, readPage: db.readPage });
+    const stream = streamEvents({ after: '0', pageSize: 2, notifier: db.notifier, readPage: db.readPage, present: (e) => e });
     const next = stream.next();
     db.commit('1', false);
     await new Promise((r) => setTimeout(r, 20));
@@ -50,7 +50,7 @@ describe('streamEvents', () => {
 
   it('ends at once when the client leaves while it waits, and stops listening', async () => {
     const db = outbox();
-    const stream = streamEvents({ after: '0', pageSize: 2, notifier: db.notifier, readPage: db.readPage });
+    const stream = streamEvents({ after: '0', pageSize: 2, notifier: db.notifier, readPage: db.readPage, present: (e) => e });
     const pending = stream.next();
     await new Promise((r) => setTimeout(r, 10));
     await stream.return!();
@@ -60,7 +60,7 @@ describe('streamEvents', () => {
 
   it('stops listening when the client leaves before the first item', async () => {
     const db = outbox();
-    const stream = streamEvents({ after: '0', pageSize: 2, notifier: db.notifier, readPage: db.readPage });
+    const stream = streamEvents({ after: '0', pageSize: 2, notifier: db.notifier, readPage: db.readPage, present: (e) => e });
     await stream.return!();
     expect(db.listeners.size).toBe(0);
   });

@@ -1,14 +1,16 @@
 import { resolveCursorConnection, type ResolveCursorConnectionArgs } from '@pothos/plugin-relay';
 import { builder } from '../../graphql/builder.js';
 import { scopeOf } from '../../graphql/context.js';
-import type { OutboxEvent } from '../../platform/outbox.js';
+import type { PartnerEvent } from './service.js';
 import { pageSizeRule } from '../../graphql/connection.js';
 import { connectionComplexity, edgesCountedByPage } from '../../graphql/limits.js';
 
-export const EventRef = builder.objectRef<OutboxEvent>('Event').implement({
+export const EventRef = builder.objectRef<PartnerEvent>('Event').implement({
   description: 'One event of the outbox, as webhooks deliver it.',
   fields: (t) => ({
-    cursor: t.exposeString('cursor', { description: 'Position in the stream: pass it as `after` to resume after this event.' }),
+    cursor: t.exposeString('cursor', {
+      description: 'Opaque position in your stream, valid for your partner and environment only: pass it as `after` to resume after this event.',
+    }),
     id: t.exposeID('id', { description: 'Also the `webhook-id` of its webhook deliveries.' }),
     type: t.exposeString('type', { description: 'customer.created, onramp_transfer.status.updated, … (see the README)' }),
     entityType: t.exposeString('entityType'),
@@ -27,7 +29,7 @@ builder.queryFields((t) => ({
       validate: pageSizeRule(),
       complexity: connectionComplexity(50),
       resolve: (_, args, ctx) =>
-        resolveCursorConnection({ args, toCursor: (e: OutboxEvent) => e.cursor, defaultSize: 50, maxSize: 100 }, (page: ResolveCursorConnectionArgs) =>
+        resolveCursorConnection({ args, toCursor: (e: PartnerEvent) => e.cursor, defaultSize: 50, maxSize: 100 }, (page: ResolveCursorConnectionArgs) =>
           ctx.services.events.page(scopeOf(ctx), args.types ?? undefined, page),
         ),
     },
@@ -42,16 +44,16 @@ builder.subscriptionFields((t) => ({
     type: EventRef,
     description:
       "The caller's events: first every event after `after` (a cursor from an earlier event), then live ones as they commit. " +
-      'Without `after` it starts with the next event. Reconnect with the last cursor you received to miss nothing.',
+      'Without `after` it starts with the next event; `after: "0"` replays every event. Reconnect with the last cursor you received to miss nothing.',
     args: { after: t.arg.string(), types: t.arg.stringList({ description: 'Only these event types' }) },
     subscribe: (_, args, ctx) => ctx.services.events.stream(scopeOf(ctx), args),
-    resolve: (event: OutboxEvent) => event,
+    resolve: (event: PartnerEvent) => event,
   }),
   transferUpdated: t.field({
     type: EventRef,
     description: "The events of one of the caller's transfers (created, each status change) from now on, or after `after`.",
     args: { id: t.arg.id({ required: true }), after: t.arg.string() },
     subscribe: (_, args, ctx) => ctx.services.events.transferUpdates(scopeOf(ctx), String(args.id), args.after),
-    resolve: (event: OutboxEvent) => event,
+    resolve: (event: PartnerEvent) => event,
   }),
 }));

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { EVENT_TYPES } from '../../domain/events.js';
+import { looksLikeCursor } from './cursors.js';
 
-/** An outbox cursor as handed out with every event: the decimal digits of its position. */
-export const EventCursor = z.string().refine((v) => /^\d{1,18}$/.test(v), { message: 'is not a cursor this API returned', params: { code: 'invalid_cursor' } });
+/** An event cursor as handed out with every event (opaque, see cursors.ts), or "0" for the start of the stream. */
+export const EventCursor = z.string().refine(looksLikeCursor, { message: 'is not a cursor this API returned', params: { code: 'invalid_cursor' } });
 
 export const EventTypes = z.array(z.enum(EVENT_TYPES)).max(EVENT_TYPES.length);
 

@@ -1,10 +1,12 @@
 import type { OutboxEvent } from '../../platform/outbox.js';
+import type { PartnerEvent } from './service.js';
 
 /**
  * An event as a webhook delivers it and GET /v0/events lists it (DESIGN §7, a superset of Align's):
- * `event_payload` is the full object as REST shows it at the time of the event.
+ * `event_payload` is the full object as REST shows it at the time of the event. No cursor: a webhook
+ * body carries none, so it shows nothing of the outbox's position either.
  */
-export function presentEvent(event: OutboxEvent) {
+export function presentEvent(event: Pick<OutboxEvent, 'id' | 'type' | 'entityId' | 'entityType' | 'createdAt' | 'payload'>) {
   return {
     event_id: event.id,
     event_type: event.type,
@@ -15,5 +17,5 @@ export function presentEvent(event: OutboxEvent) {
   };
 }
 
-/** The events API adds each event's cursor, to resume from. */
-export const presentListedEvent = (event: OutboxEvent) => ({ cursor: event.cursor, ...presentEvent(event) });
+/** The events API adds each event's cursor (sealed to the partner and environment), to resume from. */
+export const presentListedEvent = (event: PartnerEvent) => ({ cursor: event.cursor, ...presentEvent(event) });

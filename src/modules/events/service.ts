@@ -5,7 +5,8 @@ import type { Notifier } from '../../platform/notifier.js';
 import { OutboxEvent } from '../../platform/outbox.js';
 import type { KeysetPage } from '../../platform/pagination.js';
 import { type Scope, isUuid, tenantOf } from '../../platform/scope.js';
-import { EventCursor, EventListRequest, StreamEventsInput } from './inputs.js';
+import { STREAM_START, eventCursors } from './cursors.js';
+import { EventListRequest, StreamEventsInput } from './inputs.js';
 import { streamEvents } from './stream.js';
 
 /** The events that announce a transfer's creation and each of its status changes. */
@@ -25,19 +26,28 @@ interface EventFilter {
   entityId?: string;
 }
 
-const checkCursor = (value: string | null | undefined, pointer: string) => {
-  if (value == null) return undefined;
-  if (!EventCursor.safeParse(value).success) throw new ValidationError([fieldError(pointer, 'invalid_cursor', 'is not a cursor this API returned')]);
-  return value;
-};
+const invalidCursor = (pointer: string, message: string) => new ValidationError([fieldError(pointer, 'invalid_cursor', message)]);
 
 export interface EventServiceOptions {
   notifier: Notifier;
+  /** Seals the cursors handed out to their partner and environment (cursors.ts). */
+  cursorKey: Buffer;
+}
+
+/** An event as its partner sees it: the outbox row, with a cursor that only this partner and environment can use. */
+export interface PartnerEvent {
+  cursor: string;
+  id: string;
+  type: string;
+  entityType: string;
+  entityId: string;
+  createdAt: Date;
+  payload: Record<string, unknown>;
 }
 
 /** A page of the events API: `nextCursor` resumes after its last event (or where it was asked to start). */
 export interface EventPage {
-  items: OutboxEvent[];
+  items: PartnerEvent[];
   hasMore: boolean;
   nextCursor: string;
 }
@@ -47,14 +57,36 @@ export interface EventService {
   /** GET /v0/events: a page of events after a cursor, oldest first, to reconcile after downtime. */
   list(scope: Scope, request: EventListRequest): Promise<EventPage>;
   /** One page of a GraphQL connection over the outbox (cursor order, or reversed for `last`). */
-  page(scope: Scope, types: readonly string[] | undefined, page: KeysetPage): Promise<OutboxEvent[]>;
+  page(scope: Scope, types: readonly string[] | undefined, page: KeysetPage): Promise<PartnerEvent[]>;
   /** Subscription `events`: replays what came after `after` (or starts at the newest event), then streams live. */
-  stream(scope: Scope, input: { after?: string | null; types?: readonly string[] | null }): Promise<AsyncIterableIterator<OutboxEvent>>;
+  stream(scope: Scope, input: { after?: string | null; types?: readonly string[] | null }): Promise<AsyncIterableIterator<PartnerEvent>>;
   /** Subscription `transferUpdated`: the events of one of the caller's transfers; 404 for anyone else's. */
-  transferUpdates(scope: Scope, transferId: string, after?: string | null): Promise<AsyncIterableIterator<OutboxEvent>>;
+  transferUpdates(scope: Scope, transferId: string, after?: string | null): Promise<AsyncIterableIterator<PartnerEvent>>;
 }
 
 export function eventService(options: EventServiceOptions): EventService {
+  const cursors = eventCursors(options.cursorKey);
+
+  /** Sealed once per event handed out; the event itself names the tenant its cursor belongs to. */
+  const present = (event: OutboxEvent): PartnerEvent => ({
+    cursor: cursors.seal(event, event.cursor),
+    id: event.id,
+    type: event.type,
+    entityType: event.entityType,
+    entityId: event.entityId,
+    createdAt: event.createdAt,
+    payload: event.payload,
+  });
+
+  /** The outbox position of a caller's cursor, opened once per request or subscription, never per event. */
+  function positionOf({ actor }: Scope, cursor: string | null | undefined, pointer: string): string | undefined {
+    if (cursor == null) return undefined;
+    const position = cursor === STREAM_START ? '0' : cursors.open(actor, cursor);
+    // Another partner's or environment's cursor is as unknown here as a forged one.
+    if (position === null) throw invalidCursor(pointer, 'is not a cursor this API returned');
+    return position;
+  }
+
   /** A fresh EntityManager per read: a long-lived subscription must not grow one identity map for ever. */
   async function read({ em, actor }: Scope, filter: EventFilter, limit: number, descending = false): Promise<OutboxEvent[]> {
     const cursor = { $gt: filter.after, ...(filter.before && { $lt: filter.before }) };
@@ -70,25 +102,28 @@ export function eventService(options: EventServiceOptions): EventService {
     );
   }
 
-  /** The newest committed cursor: a stream that starts here sees only what comes next. */
+  /** The newest committed position: a stream that starts here sees only what comes next. */
   async function head({ em }: Scope): Promise<string> {
     const [row] = await em.fork().execute<{ cursor: string }[]>('select coalesce(max(cursor), 0)::text as cursor from events');
     return row?.cursor ?? '0';
   }
 
   /**
-   * A cursor past the newest event was never handed out (another deployment's, or from before a
-   * reset): following it would silently skip every event until the stream caught up with it.
+   * A cursor past the newest event was never handed out here (another deployment's with the same key,
+   * or from before a reset or a restore): following it would silently skip every event until the
+   * stream caught up with it.
    */
-  async function issued(scope: Scope, cursor: string | undefined, pointer: string): Promise<string | undefined> {
-    if (cursor !== undefined && BigInt(cursor) > BigInt(await head(scope))) {
-      throw new ValidationError([fieldError(pointer, 'invalid_cursor', 'is past the newest event: not a cursor this deployment returned')]);
+  async function issued(scope: Scope, cursor: string | null | undefined, pointer: string): Promise<string | undefined> {
+    const position = positionOf(scope, cursor, pointer);
+    if (position !== undefined && BigInt(position) > BigInt(await head(scope))) {
+      throw invalidCursor(pointer, 'is past the newest event: not a cursor this deployment returned');
     }
-    return cursor;
+    return position;
   }
 
   function follow(scope: Scope, filter: Omit<EventFilter, 'after'>, after: string) {
-    return streamEvents({ after, pageSize: STREAM_PAGE, notifier: options.notifier, readPage: (from) => read(scope, { ...filter, after: from }, STREAM_PAGE) });
+    const readPage = (from: string) => read(scope, { ...filter, after: from }, STREAM_PAGE);
+    return streamEvents({ after, pageSize: STREAM_PAGE, notifier: options.notifier, readPage, present });
   }
 
   return {
@@ -96,14 +131,14 @@ export function eventService(options: EventServiceOptions): EventService {
       const query = parseInput(EventListRequest, request);
       const after = (await issued(scope, query.after, '/after')) ?? '0';
       const found = await read(scope, { after, types: query.types }, query.limit + 1);
-      const items = found.slice(0, query.limit);
-      return { items, hasMore: found.length > query.limit, nextCursor: items.at(-1)?.cursor ?? query.after ?? '0' };
+      const items = found.slice(0, query.limit).map(present);
+      return { items, hasMore: found.length > query.limit, nextCursor: items.at(-1)?.cursor ?? query.after ?? STREAM_START };
     },
 
-    async page(scope: Scope, types: readonly string[] | undefined, page: KeysetPage): Promise<OutboxEvent[]> {
+    async page(scope: Scope, types: readonly string[] | undefined, page: KeysetPage): Promise<PartnerEvent[]> {
       const checkedTypes = types ? parseInput(StreamEventsInput, { types }).types : undefined;
-      const filter = { after: checkCursor(page.after, '/after') ?? '0', before: checkCursor(page.before, '/before'), types: checkedTypes };
-      return read(scope, filter, page.limit, page.inverted);
+      const filter = { after: positionOf(scope, page.after, '/after') ?? '0', before: positionOf(scope, page.before, '/before'), types: checkedTypes };
+      return (await read(scope, filter, page.limit, page.inverted)).map(present);
     },
 
     async stream(scope: Scope, input: { after?: string | null; types?: readonly string[] | null }) {
@@ -112,7 +147,7 @@ export function eventService(options: EventServiceOptions): EventService {
     },
 
     async transferUpdates(scope: Scope, transferId: string, after?: string | null) {
-      const from = await issued(scope, checkCursor(after, '/after'), '/after');
+      const from = await issued(scope, after, '/after');
       const known = isUuid(transferId)
         ? await scope.em.fork().count(OutboxEvent, { ...tenantOf(scope.actor), entityId: transferId, type: { $in: TRANSFER_EVENT_TYPES } })
         : 0;

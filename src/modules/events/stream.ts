@@ -3,11 +3,13 @@ import { type Notifier, Wakeup } from '../../platform/notifier.js';
 
 const OUTAGE_RETRY_MS = 1000;
 
-export interface StreamOptions<T extends { cursor: string }> {
+export interface StreamOptions<R extends { cursor: string }, T> {
   /** Stream the events after this cursor. */
   after: string;
   /** Reads up to `pageSize` events after a cursor, in cursor order (a fresh EntityManager each time). */
-  readPage: (after: string) => Promise<T[]>;
+  readPage: (after: string) => Promise<R[]>;
+  /** What the subscriber receives for an event read (the stream itself goes on by the event's own cursor). */
+  present: (row: R) => T;
   pageSize: number;
   notifier: Notifier;
 }
@@ -19,7 +21,7 @@ export interface StreamOptions<T extends { cursor: string }> {
  * (the catch-up poll then wakes it) changes only when an item comes, never which items come.
  * `return()` (the client unsubscribed or left) ends it at once, even while it sleeps.
  */
-export function streamEvents<T extends { cursor: string }>(options: StreamOptions<T>): AsyncIterableIterator<T> {
+export function streamEvents<R extends { cursor: string }, T>(options: StreamOptions<R, T>): AsyncIterableIterator<T> {
   const wakeup = new Wakeup();
   let stopped = false;
   // Listening before the first read, so nothing committed in between is slept through.
@@ -34,7 +36,7 @@ export function streamEvents<T extends { cursor: string }>(options: StreamOption
     let after = options.after;
     try {
       while (!stopped) {
-        let page: T[];
+        let page: R[];
         try {
           page = await options.readPage(after);
         } catch (error) {
@@ -46,7 +48,7 @@ export function streamEvents<T extends { cursor: string }>(options: StreamOption
         for (const item of page) {
           if (stopped) return;
           after = item.cursor;
-          yield item;
+          yield options.present(item);
         }
         if (page.length < options.pageSize && !stopped) await wakeup.wait();
       }
