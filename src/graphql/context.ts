@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/sql';
 import type { Actor } from '../domain/environment.js';
 import { UnauthenticatedError } from '../domain/errors.js';
-import type { Scope } from '../platform/scope.js';
+import { type Scope, scopeFor } from '../platform/scope.js';
 import type { Services } from '../services.js';
 
 export interface GraphQLContext {
@@ -16,5 +16,5 @@ export interface GraphQLContext {
 /** The use-case scope of a GraphQL request; every root field needs an authenticated caller. */
 export function scopeOf(ctx: GraphQLContext): Scope {
   if (!ctx.actor) throw new UnauthenticatedError('unauthenticated', 'An API key is required');
-  return { em: ctx.em, actor: ctx.actor };
+  return scopeFor(ctx.em, ctx.actor);
 }

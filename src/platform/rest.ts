@@ -3,7 +3,7 @@ import type { Actor } from '../domain/environment.js';
 import { type FieldError, UnauthenticatedError, ValidationError } from '../domain/errors.js';
 import { type PointerRenames, renamedPointer } from '../domain/validation.js';
 import { checkIdempotencyKey, fingerprint, type IdempotentResponse, runIdempotently } from './idempotency.js';
-import type { Scope } from './scope.js';
+import { type Scope, scopeFor } from './scope.js';
 import type { EntityManager } from '@mikro-orm/sql';
 
 declare module 'fastify' {
@@ -17,7 +17,7 @@ declare module 'fastify' {
 
 export function requestScope(request: FastifyRequest): Scope {
   if (!request.actor) throw new UnauthenticatedError('unauthenticated', 'An API key is required');
-  return { em: request.em, actor: request.actor };
+  return scopeFor(request.em, request.actor);
 }
 
 /**

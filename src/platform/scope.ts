@@ -1,5 +1,8 @@
 import type { EntityManager } from '@mikro-orm/sql';
 import type { Actor } from '../domain/environment.js';
+import { scopeTo } from './tenant.js';
+
+export { tenantOf } from './tenant.js';
 
 /** What every use case runs with: the caller and its own EntityManager (fork or transaction). */
 export interface Scope {
@@ -7,8 +10,8 @@ export interface Scope {
   actor: Actor;
 }
 
-/** The filter that keeps every read and write inside the caller's partner and environment. */
-export const tenantOf = (actor: Actor) => ({ partnerId: actor.partnerId, environment: actor.environment });
+/** A use case's scope: `em` narrowed to the caller's tenant (platform/tenant.ts), so no query can leave it. */
+export const scopeFor = (em: EntityManager, actor: Actor): Scope => ({ em: scopeTo(em, actor), actor });
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** A malformed id is treated as an unknown one: both answer 404. */

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Decimal } from '../../src/domain/money.js';
 import { Quote } from '../../src/modules/transfers/entities.js';
+import { ACROSS_TENANTS } from '../../src/platform/tenant.js';
 import { startRamp, type TestRamp } from '../support/ramp.js';
 import { createCustomer, onrampQuoteBody } from '../support/transfers.js';
 
@@ -18,7 +19,7 @@ describe('money columns', () => {
   afterAll(() => t.close());
 
   it('reads numeric amounts back as Decimal, exactly as stored', async () => {
-    const quote = await t.ramp.db.fork().findOneOrFail(Quote, { id: quoteId });
+    const quote = await t.ramp.db.fork().findOneOrFail(Quote, { id: quoteId }, ACROSS_TENANTS);
     expect(quote.sourceAmount).toBeInstanceOf(Decimal);
     expect(quote.sourceAmount.equals('100')).toBe(true);
     const [row] = await t.sql<{ fee_amount: string }>('select fee_amount::text from quotes where id = ?', [quoteId]);
@@ -27,7 +28,7 @@ describe('money columns', () => {
 
   it('leaves a loaded quote clean: the same amount at another scale is no change to write', async () => {
     const em = t.ramp.db.fork();
-    const quote = await em.findOneOrFail(Quote, { id: quoteId });
+    const quote = await em.findOneOrFail(Quote, { id: quoteId }, ACROSS_TENANTS);
     quote.sourceAmount = new Decimal(quote.sourceAmount.toFixed(2)); // 100.00 against numeric's 100.000000000000000000
     em.getUnitOfWork().computeChangeSets();
     expect(em.getUnitOfWork().getChangeSets()).toEqual([]);

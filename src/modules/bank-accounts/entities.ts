@@ -1,18 +1,19 @@
 import { defineEntity, p } from '@mikro-orm/core';
-import { ENVIRONMENTS } from '../../domain/environment.js';
 import { ACCOUNT_HOLDER_TYPES, type AccountHolderAddress, BANK_ACCOUNT_TYPES, US_ACCOUNT_TYPES } from './inputs.js';
+import { TENANT_FILTERS, tenantColumns } from '../../platform/tenant.js';
+import { createdAtColumn, idColumn } from '../../platform/columns.js';
 
 /**
  * A customer's own bank account that off-ramp payouts go to. Numbers are stored in full (a
  * payout needs them) and normalised; every read but the creation response masks them.
  */
-const ExternalAccountSchema = defineEntity({
-  name: 'ExternalAccount',
+const BankAccountSchema = defineEntity({
+  name: 'BankAccount',
   tableName: 'external_accounts',
+  filters: TENANT_FILTERS,
   properties: {
-    id: p.uuid().primary(),
-    partnerId: p.uuid(),
-    environment: p.enum(ENVIRONMENTS),
+    id: idColumn(),
+    ...tenantColumns(),
     customerId: p.uuid(),
     accountType: p.enum(BANK_ACCOUNT_TYPES),
     bankName: p.text(),
@@ -30,10 +31,10 @@ const ExternalAccountSchema = defineEntity({
     /** US (ABA) and, optionally, SWIFT (national clearing code). */
     routingNumber: p.text().nullable(),
     usAccountType: p.enum(US_ACCOUNT_TYPES).nullable(),
-    createdAt: p.datetime(),
+    createdAt: createdAtColumn(),
   },
 });
-export class ExternalAccount extends ExternalAccountSchema.class {}
-ExternalAccountSchema.setClass(ExternalAccount);
+export class BankAccount extends BankAccountSchema.class {}
+BankAccountSchema.setClass(BankAccount);
 
-export const bankAccountEntities = [ExternalAccount];
+export const bankAccountEntities = [BankAccount];

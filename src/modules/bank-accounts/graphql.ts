@@ -7,7 +7,7 @@ import { MUTATION_ERRORS, nullIfNotFound, withInputPaths } from '../../graphql/e
 import { idempotentMutation } from '../../graphql/idempotency.js';
 import { checkIdempotencyKey } from '../../platform/idempotency.js';
 import { CustomerRef } from '../customers/graphql.js';
-import type { ExternalAccount } from './entities.js';
+import type { BankAccount } from './entities.js';
 import { ACCOUNT_HOLDER_TYPES, BANK_ACCOUNT_TYPES, US_ACCOUNT_TYPES } from './inputs.js';
 
 const BankAccountTypeEnum = builder.enumType('BankAccountType', {
@@ -17,7 +17,7 @@ const BankAccountTypeEnum = builder.enumType('BankAccountType', {
 const AccountHolderTypeEnum = builder.enumType('AccountHolderType', { values: ACCOUNT_HOLDER_TYPES });
 const UsBankAccountTypeEnum = builder.enumType('UsBankAccountType', { values: US_ACCOUNT_TYPES });
 
-export const BankAccountRef = builder.objectRef<ExternalAccount>('BankAccount').implement({
+export const BankAccountRef = builder.objectRef<BankAccount>('BankAccount').implement({
   description: "A customer's own bank account (external account) that off-ramp payouts go to. Numbers are always masked here.",
   fields: (t) => ({
     id: t.exposeID('id'),

@@ -1,5 +1,5 @@
 import { maskAccountNumber } from '../../domain/identifiers/bank.js';
-import type { ExternalAccount } from './entities.js';
+import type { BankAccount } from './entities.js';
 import type { BankAccountDetails } from './records.js';
 
 /** Full numbers appear only in the creation response; every other read, event and log masks them. */
@@ -8,7 +8,7 @@ export interface Disclosure {
 }
 
 /** The stored account as the validated details it was created from. */
-export function detailsOf(account: ExternalAccount): BankAccountDetails {
+export function detailsOf(account: BankAccount): BankAccountDetails {
   const common = {
     bank_name: account.bankName,
     account_holder_type: account.accountHolderType,
@@ -62,7 +62,7 @@ export function presentBankAccountDetails(details: BankAccountDetails, { masked 
 export type BankAccountView = ReturnType<typeof presentBankAccountDetails>;
 
 /** An external account as REST shows it; also the payload of `external_account.created` (masked). */
-export function presentExternalAccount(account: ExternalAccount, disclosure: Disclosure) {
+export function presentBankAccount(account: BankAccount, disclosure: Disclosure) {
   return {
     id: account.id,
     external_account_id: account.id,
@@ -71,4 +71,4 @@ export function presentExternalAccount(account: ExternalAccount, disclosure: Dis
     ...presentBankAccountDetails(detailsOf(account), disclosure),
   };
 }
-export type ExternalAccountView = ReturnType<typeof presentExternalAccount>;
+export type ExternalAccountView = ReturnType<typeof presentBankAccount>;

@@ -4,11 +4,11 @@ import { ConflictError, NotFoundError } from '../../domain/errors.js';
 import { parseInput } from '../../domain/validation.js';
 import { recordEvent } from '../../platform/outbox.js';
 import type { OffsetPage } from '../../platform/pagination.js';
-import { type Scope, isUuid, sameId, tenantOf } from '../../platform/scope.js';
+import { type Scope, isUuid, sameId } from '../../platform/scope.js';
 import type { CustomerService } from '../customers/service.js';
-import { ExternalAccount } from './entities.js';
+import { BankAccount } from './entities.js';
 import { NewBankAccount } from './inputs.js';
-import { presentExternalAccount } from './presenters.js';
+import { presentBankAccount } from './presenters.js';
 import { columnsOf } from './records.js';
 
 /**
@@ -19,15 +19,15 @@ import { columnsOf } from './records.js';
  */
 export interface BankAccountService {
   /** Registers a bank account for one of the caller's customers (409 when it is already registered). */
-  create(scope: Scope, customerId: string, account: NewBankAccount): Promise<ExternalAccount>;
+  create(scope: Scope, customerId: string, account: NewBankAccount): Promise<BankAccount>;
   /** One of the caller's external accounts, whoever its customer; 404 when unknown or not the caller's. */
-  get(scope: Scope, id: string): Promise<ExternalAccount>;
+  get(scope: Scope, id: string): Promise<BankAccount>;
   /** An account of this very customer (the REST path names both). */
-  getForCustomer(scope: Scope, customerId: string, id: string): Promise<ExternalAccount>;
+  getForCustomer(scope: Scope, customerId: string, id: string): Promise<BankAccount>;
   /** A customer's accounts, oldest first. */
-  listForCustomer(scope: Scope, customerId: string, page: OffsetPage): Promise<ExternalAccount[]>;
+  listForCustomer(scope: Scope, customerId: string, page: OffsetPage): Promise<BankAccount[]>;
   /** Batch load for GraphQL: the accounts of several customers at once, only the caller's. */
-  loadForCustomers(scope: Scope, customerIds: readonly string[]): Promise<ExternalAccount[]>;
+  loadForCustomers(scope: Scope, customerIds: readonly string[]): Promise<BankAccount[]>;
 }
 
 export interface BankAccountServiceDeps {
@@ -37,8 +37,8 @@ export interface BankAccountServiceDeps {
 const alreadyRegistered = () => new ConflictError('external_account_exists', 'This bank account is already registered for this customer');
 
 export function createBankAccountService({ customers }: BankAccountServiceDeps): BankAccountService {
-  async function get({ em, actor }: Scope, id: string): Promise<ExternalAccount> {
-    const account = isUuid(id) ? await em.findOne(ExternalAccount, { id, ...tenantOf(actor) }) : null;
+  async function get({ em }: Scope, id: string): Promise<BankAccount> {
+    const account = isUuid(id) ? await em.findOne(BankAccount, { id }) : null;
     if (!account) throw new NotFoundError('External account');
     return account;
   }
@@ -46,19 +46,18 @@ export function createBankAccountService({ customers }: BankAccountServiceDeps):
   return {
     get,
 
-    async getForCustomer(scope: Scope, customerId: string, id: string): Promise<ExternalAccount> {
+    async getForCustomer(scope: Scope, customerId: string, id: string): Promise<BankAccount> {
       const account = await get(scope, id);
       if (!sameId(account.customerId, customerId)) throw new NotFoundError('External account');
       return account;
     },
 
-    async create(scope: Scope, customerId: string, newAccount: NewBankAccount): Promise<ExternalAccount> {
+    async create(scope: Scope, customerId: string, newAccount: NewBankAccount): Promise<BankAccount> {
       const data = parseInput(NewBankAccount, newAccount);
       return scope.em.transactional(async (em) => {
         const customer = await customers.get({ ...scope, em }, customerId);
-        const account = em.create(ExternalAccount, {
+        const account = em.create(BankAccount, {
           id: randomUUID(),
-          ...tenantOf(scope.actor),
           customerId: customer.id,
           ...columnsOf(data),
           createdAt: new Date(),
@@ -74,23 +73,19 @@ export function createBankAccountService({ customers }: BankAccountServiceDeps):
           type: 'external_account.created',
           entityType: 'external_account',
           entityId: account.id,
-          payload: presentExternalAccount(account, { masked: true }),
+          payload: presentBankAccount(account, { masked: true }),
         });
         return account;
       });
     },
 
-    async listForCustomer(scope: Scope, customerId: string, page: OffsetPage): Promise<ExternalAccount[]> {
+    async listForCustomer(scope: Scope, customerId: string, page: OffsetPage): Promise<BankAccount[]> {
       const customer = await customers.get(scope, customerId);
-      return scope.em.find(
-        ExternalAccount,
-        { customerId: customer.id, ...tenantOf(scope.actor) },
-        { orderBy: { createdAt: 'asc', id: 'asc' }, limit: page.limit, offset: page.skip },
-      );
+      return scope.em.find(BankAccount, { customerId: customer.id }, { orderBy: { createdAt: 'asc', id: 'asc' }, limit: page.limit, offset: page.skip });
     },
 
-    async loadForCustomers({ em, actor }: Scope, customerIds: readonly string[]): Promise<ExternalAccount[]> {
-      return em.find(ExternalAccount, { customerId: { $in: customerIds.filter(isUuid) }, ...tenantOf(actor) }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+    async loadForCustomers({ em }: Scope, customerIds: readonly string[]): Promise<BankAccount[]> {
+      return em.find(BankAccount, { customerId: { $in: customerIds.filter(isUuid) } }, { orderBy: { createdAt: 'asc', id: 'asc' } });
     },
   };
 }

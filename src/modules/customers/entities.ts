@@ -1,17 +1,18 @@
 import { defineEntity, p } from '@mikro-orm/core';
-import { ENVIRONMENTS } from '../../domain/environment.js';
 import type { KycRailStatus } from '../../domain/kyc.js';
 import type { RecordedAddress } from '../../domain/address.js';
 import { CUSTOMER_TYPES } from './inputs.js';
 import type { StoredProfile } from './records.js';
+import { TENANT_FILTERS, tenantColumns } from '../../platform/tenant.js';
+import { createdAtColumn, idColumn } from '../../platform/columns.js';
 
 const CustomerSchema = defineEntity({
   name: 'Customer',
   tableName: 'customers',
+  filters: TENANT_FILTERS,
   properties: {
-    id: p.uuid().primary(),
-    partnerId: p.uuid(),
-    environment: p.enum(ENVIRONMENTS),
+    id: idColumn(),
+    ...tenantColumns(),
     email: p.text(),
     type: p.enum(CUSTOMER_TYPES),
     firstName: p.text().nullable(),
@@ -27,7 +28,7 @@ const CustomerSchema = defineEntity({
     kycRedirectUri: p.text().nullable(),
     /** KYC data: provider token, identity document, tax number, documents (shape: records.ts). */
     profile: p.json<StoredProfile>(),
-    createdAt: p.datetime(),
+    createdAt: createdAtColumn(),
     updatedAt: p.datetime(),
   },
 });

@@ -8,7 +8,8 @@ import { type KycDecision, type KycRailStatus, type KycStatus, type KycSubStatus
 import { checkInput, parseInput } from '../../domain/validation.js';
 import { recordEvent } from '../../platform/outbox.js';
 import { type KeysetPage, keysetQuery } from '../../platform/pagination.js';
-import { type Scope, isUuid, tenantOf } from '../../platform/scope.js';
+import { type Scope, isUuid, scopeFor } from '../../platform/scope.js';
+import { ACROSS_TENANTS } from '../../platform/tenant.js';
 import { Customer } from './entities.js';
 import { type Address, CustomerChanges, CustomerFilter, type NameFields, NewCustomer, NewKycLink, namesNotAllowed } from './inputs.js';
 import { checkedRedirectUri } from './kyc-links.js';
@@ -104,15 +105,15 @@ export function createCustomerService(options: CustomerServiceOptions): Customer
     });
   }
 
-  async function get({ em, actor }: Scope, id: string): Promise<Customer> {
-    const customer = isUuid(id) ? await em.findOne(Customer, { id, ...tenantOf(actor) }) : null;
+  async function get({ em }: Scope, id: string): Promise<Customer> {
+    const customer = isUuid(id) ? await em.findOne(Customer, { id }) : null;
     if (!customer) throw new NotFoundError('Customer');
     return customer;
   }
 
   /** Inside a transaction: the customer, locked, so two KYC changes cannot both start from the same status. */
-  async function findForKycChange({ em, actor }: Scope, id: string): Promise<Customer | null> {
-    return isUuid(id) ? em.findOne(Customer, { id, ...tenantOf(actor) }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true }) : null;
+  async function findForKycChange({ em }: Scope, id: string): Promise<Customer | null> {
+    return isUuid(id) ? em.findOne(Customer, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true }) : null;
   }
 
   async function getForKycChange(scope: Scope, id: string): Promise<Customer> {
@@ -137,7 +138,6 @@ export function createCustomerService(options: CustomerServiceOptions): Customer
       const now = new Date();
       const customer = em.create(Customer, {
         id: randomUUID(),
-        ...tenantOf(scope.actor),
         email: data.email,
         type: data.type,
         firstName: data.firstName ?? null,
@@ -164,8 +164,8 @@ export function createCustomerService(options: CustomerServiceOptions): Customer
   }
 
   /** The caller's customer with this email, if any (emails are stored lower-cased). */
-  async function findByEmail({ em, actor }: Scope, email: string): Promise<Customer | null> {
-    return em.findOne(Customer, { email: email.trim().toLowerCase(), ...tenantOf(actor) });
+  async function findByEmail({ em }: Scope, email: string): Promise<Customer | null> {
+    return em.findOne(Customer, { email: email.trim().toLowerCase() });
   }
 
   return {
@@ -200,17 +200,17 @@ export function createCustomerService(options: CustomerServiceOptions): Customer
     },
 
     async namesNotAllowedFor(scope: Scope, id: string, changes: Partial<Record<keyof NameFields, unknown>>): Promise<FieldError[]> {
-      const customer = isUuid(id) ? await scope.em.findOne(Customer, { id, ...tenantOf(scope.actor) }) : null;
+      const customer = isUuid(id) ? await scope.em.findOne(Customer, { id }) : null;
       return customer ? namesNotAllowed(customer.type, changes) : [];
     },
 
-    async list({ em, actor }: Scope, filter: CustomerFilter, page: KeysetPage): Promise<Customer[]> {
+    async list({ em }: Scope, filter: CustomerFilter, page: KeysetPage): Promise<Customer[]> {
       const f = parseInput(CustomerFilter, filter);
       const { where, orderBy, limit } = keysetQuery(page);
       const byKyc = f.kycStatus ? { kycStatusBreakdown: { $contains: [{ status: f.kycStatus }] } } : {};
       return em.find(
         Customer,
-        { ...where, ...tenantOf(actor), ...(f.email && { email: f.email }), ...(f.type && { type: f.type }), ...byKyc },
+        { ...where, ...(f.email && { email: f.email }), ...(f.type && { type: f.type }), ...byKyc },
         { orderBy, limit },
       );
     },
@@ -315,14 +315,15 @@ export function createCustomerService(options: CustomerServiceOptions): Customer
      * Returns the customer's own scope, so the page calls the same use cases as the API.
      */
     async kycPageScope(em: EntityManager, id: string, token: string | undefined): Promise<Scope> {
-      const customer = isUuid(id) ? await em.findOne(Customer, { id, environment: 'sandbox' }) : null;
+      // Before the token is checked there is no tenant yet: the customer's id is looked up in all of them.
+      const customer = isUuid(id) ? await em.findOne(Customer, { id, environment: 'sandbox' }, ACROSS_TENANTS) : null;
       if (!customer || !token || !sameToken(token, customer.kycPageToken)) throw new NotFoundError('Customer');
-      return { em, actor: { partnerId: customer.partnerId, environment: 'sandbox', apiKeyId: 'sandbox-kyc-page' } };
+      return scopeFor(em, { partnerId: customer.partnerId, environment: 'sandbox', apiKeyId: 'sandbox-kyc-page' });
     },
 
     /** Batch load for GraphQL dataloaders: only the caller's customers come back. */
-    async loadMany({ em, actor }: Scope, ids: readonly string[]): Promise<Customer[]> {
-      return em.find(Customer, { id: { $in: ids.filter(isUuid) }, ...tenantOf(actor) });
+    async loadMany({ em }: Scope, ids: readonly string[]): Promise<Customer[]> {
+      return em.find(Customer, { id: { $in: ids.filter(isUuid) } });
     },
   };
 }

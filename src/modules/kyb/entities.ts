@@ -1,6 +1,7 @@
 import { defineEntity, p } from '@mikro-orm/core';
-import { ENVIRONMENTS } from '../../domain/environment.js';
 import { BUSINESS_TYPES, IDENTITY_DOCUMENT_NAMES, LEGAL_REPRESENTATION_TYPES } from '../../domain/kyb.js';
+import { TENANT_FILTERS, tenantColumns } from '../../platform/tenant.js';
+import { createdAtColumn, idColumn } from '../../platform/columns.js';
 
 /**
  * A corporate customer's KYB, one row per customer, filled section by section (spec §4.8).
@@ -9,10 +10,10 @@ import { BUSINESS_TYPES, IDENTITY_DOCUMENT_NAMES, LEGAL_REPRESENTATION_TYPES } f
 const BusinessProfileSchema = defineEntity({
   name: 'BusinessProfile',
   tableName: 'business_profiles',
+  filters: TENANT_FILTERS,
   properties: {
     customerId: p.uuid().primary(),
-    partnerId: p.uuid(),
-    environment: p.enum(ENVIRONMENTS),
+    ...tenantColumns(),
     companyName: p.text().nullable(),
     registrationNumber: p.text().nullable(),
     /** ISO 3166-1 alpha-3 country of incorporation. */
@@ -30,7 +31,7 @@ const BusinessProfileSchema = defineEntity({
     countryName: p.text().nullable(),
     addressCountry: p.string().length(3).nullable(),
     addressSubmittedAt: p.datetime().nullable(),
-    createdAt: p.datetime(),
+    createdAt: createdAtColumn(),
     updatedAt: p.datetime(),
   },
 });
@@ -41,11 +42,11 @@ BusinessProfileSchema.setClass(BusinessProfile);
 const LegalRepresentativeSchema = defineEntity({
   name: 'BusinessLegalRepresentative',
   tableName: 'business_legal_representatives',
+  filters: TENANT_FILTERS,
   properties: {
-    id: p.uuid().primary(),
+    id: idColumn(),
     customerId: p.uuid(),
-    partnerId: p.uuid(),
-    environment: p.enum(ENVIRONMENTS),
+    ...tenantColumns(),
     type: p.enum(LEGAL_REPRESENTATION_TYPES),
     firstName: p.text(),
     lastName: p.text(),
@@ -56,7 +57,7 @@ const LegalRepresentativeSchema = defineEntity({
     documentNo: p.text(),
     documentExpirationDate: p.date(),
     issueCountry: p.string().length(3),
-    createdAt: p.datetime(),
+    createdAt: createdAtColumn(),
     updatedAt: p.datetime(),
   },
 });

@@ -6,7 +6,7 @@ import type { Actor } from '../../domain/environment.js';
 import { ValidationError, fieldError } from '../../domain/errors.js';
 import { alpha2OfAlpha3, alpha3OfEnglishName } from '../../domain/kyb.js';
 import { parseInput } from '../../domain/validation.js';
-import { type Scope, tenantOf } from '../../platform/scope.js';
+import type { Scope } from '../../platform/scope.js';
 import type { Customer } from '../customers/entities.js';
 import type { CustomerService } from '../customers/service.js';
 import { BusinessLegalRepresentative, BusinessProfile } from './entities.js';
@@ -51,11 +51,11 @@ export function createKybService({ customers }: { customers: CustomerService }):
        values (?, ?, ?, now(), now()) on conflict (customer_id) do nothing`,
       [customerId, actor.partnerId, actor.environment],
     );
-    return em.findOneOrFail(BusinessProfile, { customerId, ...tenantOf(actor) }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+    return em.findOneOrFail(BusinessProfile, { customerId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
   }
 
-  const representativesOf = (em: EntityManager, actor: Actor, customerIds: string[]) =>
-    em.find(BusinessLegalRepresentative, { customerId: { $in: customerIds }, ...tenantOf(actor) }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+  const representativesOf = (em: EntityManager, customerIds: string[]) =>
+    em.find(BusinessLegalRepresentative, { customerId: { $in: customerIds } }, { orderBy: { createdAt: 'asc', id: 'asc' } });
 
   /**
    * Saves one section. A profile that is complete afterwards sends the customer's KYC to
@@ -75,7 +75,7 @@ export function createKybService({ customers }: { customers: CustomerService }):
       await save(em, scope.actor, profile, data);
       profile.updatedAt = new Date();
       await em.flush();
-      const view = presentBusinessProfile(customer, profile, await representativesOf(em, scope.actor, [customer.id]));
+      const view = presentBusinessProfile(customer, profile, await representativesOf(em, [customer.id]));
       if (view.complete) await customers.requestKycReview(tx, customer.id);
       return view;
     });
@@ -107,7 +107,7 @@ export function createKybService({ customers }: { customers: CustomerService }):
   };
 
   /** The same document again updates that representative; another document adds one. */
-  const saveRepresentative: Section<typeof LegalRepresentative> = async (em, actor, profile, d) => {
+  const saveRepresentative: Section<typeof LegalRepresentative> = async (em, _actor, profile, d) => {
     const identity = { customerId: profile.customerId, issueCountry: d.issueCountry, documentName: d.documentName, documentNo: d.documentNo };
     const fields = {
       type: d.legalRepresentationType,
@@ -118,9 +118,9 @@ export function createKybService({ customers }: { customers: CustomerService }):
       documentExpirationDate: d.documentExpirationDate,
       updatedAt: new Date(),
     };
-    const existing = await em.findOne(BusinessLegalRepresentative, { ...identity, ...tenantOf(actor) });
+    const existing = await em.findOne(BusinessLegalRepresentative, { ...identity });
     if (existing) em.assign(existing, fields);
-    else em.create(BusinessLegalRepresentative, { id: randomUUID(), ...identity, ...tenantOf(actor), ...fields, createdAt: new Date() });
+    else em.create(BusinessLegalRepresentative, { id: randomUUID(), ...identity, ...fields, createdAt: new Date() });
   };
 
   return {
@@ -129,11 +129,11 @@ export function createKybService({ customers }: { customers: CustomerService }):
     submitLegalRepresentative: (scope, representative) => submit(scope, LegalRepresentative, representative, saveRepresentative),
 
     async profilesOf(scope: Scope, customerIds: readonly string[]): Promise<Array<BusinessProfileView | null>> {
-      const { em, actor } = scope;
+      const { em } = scope;
       const corporate = (await customers.loadMany(scope, customerIds)).filter((c) => c.type === 'corporate');
       const ids = corporate.map((c) => c.id);
-      const profiles = ids.length ? await em.find(BusinessProfile, { customerId: { $in: ids }, ...tenantOf(actor) }) : [];
-      const representatives = ids.length ? await representativesOf(em, actor, ids) : [];
+      const profiles = ids.length ? await em.find(BusinessProfile, { customerId: { $in: ids } }) : [];
+      const representatives = ids.length ? await representativesOf(em, ids) : [];
       return customerIds.map((id) => {
         const customer = corporate.find((c) => c.id === id);
         if (!customer) return null;

@@ -1,19 +1,20 @@
 import { defineEntity, p } from '@mikro-orm/core';
-import { ENVIRONMENTS } from '../../domain/environment.js';
+import { TENANT_FILTERS, tenantColumns } from '../../platform/tenant.js';
+import { createdAtColumn, idColumn } from '../../platform/columns.js';
 
 /** A redeemed provider share token. Only its SHA-256 is kept; the unique key refuses a second use. */
 const KycImportSchema = defineEntity({
   name: 'KycImport',
   tableName: 'kyc_imports',
+  filters: TENANT_FILTERS,
   properties: {
-    id: p.uuid().primary(),
-    partnerId: p.uuid(),
-    environment: p.enum(ENVIRONMENTS),
+    id: idColumn(),
+    ...tenantColumns(),
     provider: p.text(),
     tokenHash: p.text(),
     customerId: p.uuid().nullable(),
     result: p.enum(['in_review', 'approved', 'rejected'] as const),
-    createdAt: p.datetime(),
+    createdAt: createdAtColumn(),
   },
 });
 export class KycImport extends KycImportSchema.class {}

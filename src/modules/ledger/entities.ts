@@ -1,20 +1,21 @@
 import { defineEntity, p } from '@mikro-orm/core';
-import { ENVIRONMENTS } from '../../domain/environment.js';
 import { LEDGER_ACCOUNTS, MOVEMENTS } from '../../domain/ledger.js';
 import { type Decimal, FIAT_CURRENCIES, TOKENS } from '../../domain/money.js';
 import { DecimalColumn } from '../../platform/decimal-column.js';
+import { TENANT_FILTERS, tenantColumns } from '../../platform/tenant.js';
+import { createdAtColumn, idColumn } from '../../platform/columns.js';
 
 /** One money movement of one transfer; (transfer, movement) is unique, so nothing posts twice. */
 const LedgerTransactionSchema = defineEntity({
   name: 'LedgerTransaction',
   tableName: 'ledger_transactions',
+  filters: TENANT_FILTERS,
   properties: {
-    id: p.uuid().primary(),
-    partnerId: p.uuid(),
-    environment: p.enum(ENVIRONMENTS),
+    id: idColumn(),
+    ...tenantColumns(),
     transferId: p.uuid(),
     movement: p.enum(MOVEMENTS),
-    createdAt: p.datetime(),
+    createdAt: createdAtColumn(),
   },
 });
 export class LedgerTransaction extends LedgerTransactionSchema.class {}
@@ -24,18 +25,18 @@ LedgerTransactionSchema.setClass(LedgerTransaction);
 const LedgerEntrySchema = defineEntity({
   name: 'LedgerEntry',
   tableName: 'ledger_entries',
+  filters: TENANT_FILTERS,
   properties: {
     id: p.bigint('string').primary().autoincrement(),
     transactionId: p.uuid(),
-    partnerId: p.uuid(),
-    environment: p.enum(ENVIRONMENTS),
+    ...tenantColumns(),
     /** Denormalised from the ledger transaction so a transfer's postings load in one query. */
     transferId: p.uuid(),
     movement: p.enum(MOVEMENTS),
     account: p.enum(LEDGER_ACCOUNTS),
     currency: p.enum([...FIAT_CURRENCIES, ...TOKENS] as const),
     amount: p.type(DecimalColumn).$type<Decimal>().precision(38).scale(18),
-    createdAt: p.datetime(),
+    createdAt: createdAtColumn(),
   },
 });
 export class LedgerEntry extends LedgerEntrySchema.class {}

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Actor } from '../../domain/environment.js';
 import { type LedgerAccount, type Movement, type Posting, assertBalanced } from '../../domain/ledger.js';
 import { type Asset, Decimal } from '../../domain/money.js';
-import { type Scope, isUuid, tenantOf } from '../../platform/scope.js';
+import { type Scope, isUuid } from '../../platform/scope.js';
 import { LedgerEntry, LedgerTransaction } from './entities.js';
 
 export interface AccountBalance {
@@ -73,8 +73,8 @@ export function ledgerService() {
     },
 
     /** The entries of many transfers in one query (GraphQL `Transfer.postings` dataloader). */
-    async entriesOf({ em, actor }: Scope, transferIds: readonly string[]): Promise<LedgerEntry[]> {
-      return em.find(LedgerEntry, { transferId: { $in: transferIds.filter(isUuid) }, ...tenantOf(actor) }, { orderBy: { id: 'asc' } });
+    async entriesOf({ em }: Scope, transferIds: readonly string[]): Promise<LedgerEntry[]> {
+      return em.find(LedgerEntry, { transferId: { $in: transferIds.filter(isUuid) } }, { orderBy: { id: 'asc' } });
     },
   };
 }

@@ -1,12 +1,14 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { ENVIRONMENTS } from '../../domain/environment.js';
 import { FIAT_CURRENCIES, NETWORKS, TOKENS } from '../../domain/money.js';
+import { TENANT_FILTERS, tenantColumns } from '../../platform/tenant.js';
+import { createdAtColumn, idColumn } from '../../platform/columns.js';
 
 const PartnerSchema = defineEntity({
   name: 'Partner',
   tableName: 'partners',
   properties: {
-    id: p.uuid().primary(),
+    id: idColumn(),
     name: p.text().unique(),
     email: p.text().nullable(),
     phone: p.text().nullable(),
@@ -26,7 +28,7 @@ const ApiKeySchema = defineEntity({
   name: 'ApiKey',
   tableName: 'api_keys',
   properties: {
-    id: p.uuid().primary(),
+    id: idColumn(),
     partner: () => p.manyToOne(Partner),
     environment: p.enum(ENVIRONMENTS),
     /** Non-secret lookup prefix (`rk_sandbox_ab12cd34`); the full key is never stored. */
@@ -45,16 +47,16 @@ ApiKeySchema.setClass(ApiKey);
 const WhitelistedWalletAddressSchema = defineEntity({
   name: 'WhitelistedWalletAddress',
   tableName: 'whitelisted_wallet_addresses',
+  filters: TENANT_FILTERS,
   properties: {
-    id: p.uuid().primary(),
-    partnerId: p.uuid(),
-    environment: p.enum(ENVIRONMENTS),
+    id: idColumn(),
+    ...tenantColumns(),
     /** As the partner sent it (validated for the network; EVM case kept as given). */
     address: p.text(),
     coin: p.enum(TOKENS),
     network: p.enum(NETWORKS),
     label: p.text(),
-    createdAt: p.datetime(),
+    createdAt: createdAtColumn(),
   },
 });
 export class WhitelistedWalletAddress extends WhitelistedWalletAddressSchema.class {}
@@ -64,10 +66,10 @@ WhitelistedWalletAddressSchema.setClass(WhitelistedWalletAddress);
 const WhitelistedBankAccountSchema = defineEntity({
   name: 'WhitelistedBankAccount',
   tableName: 'whitelisted_bank_accounts',
+  filters: TENANT_FILTERS,
   properties: {
-    id: p.uuid().primary(),
-    partnerId: p.uuid(),
-    environment: p.enum(ENVIRONMENTS),
+    id: idColumn(),
+    ...tenantColumns(),
     accountHolderName: p.text(),
     accountHolderAddress: p.text(),
     beneficiaryBankName: p.text(),
@@ -77,7 +79,7 @@ const WhitelistedBankAccountSchema = defineEntity({
     bankAccountNumber: p.text(),
     bicSwift: p.text(),
     fiatCurrency: p.enum(FIAT_CURRENCIES),
-    createdAt: p.datetime(),
+    createdAt: createdAtColumn(),
   },
 });
 export class WhitelistedBankAccount extends WhitelistedBankAccountSchema.class {}

@@ -5,7 +5,7 @@ import type { Environment } from '../../domain/environment.js';
 import { ConflictError, NotFoundError } from '../../domain/errors.js';
 import { parseInput } from '../../domain/validation.js';
 import { type ApiKeyStore, LAST_USED_RESOLUTION_MS, mintApiKey } from '../../platform/auth.js';
-import { type Scope, isUuid, tenantOf } from '../../platform/scope.js';
+import { type Scope, isUuid } from '../../platform/scope.js';
 import type { CustomerService } from '../customers/service.js';
 import { type PartnerBalances, partnerBalances } from './balances.js';
 import { type DepositAddress, depositAddresses } from './deposit-addresses.js';
@@ -64,20 +64,20 @@ export function createPartnerService({ customers }: PartnerServiceDeps): Partner
     return partner;
   }
 
-  async function getWalletAddress({ em, actor }: Scope, id: string): Promise<WhitelistedWalletAddress> {
-    const entry = isUuid(id) ? await em.findOne(WhitelistedWalletAddress, { id, ...tenantOf(actor) }) : null;
+  async function getWalletAddress({ em }: Scope, id: string): Promise<WhitelistedWalletAddress> {
+    const entry = isUuid(id) ? await em.findOne(WhitelistedWalletAddress, { id }) : null;
     if (!entry) throw new NotFoundError('Whitelisted wallet address');
     return entry;
   }
 
-  async function getBankAccount({ em, actor }: Scope, id: string): Promise<WhitelistedBankAccount> {
-    const entry = isUuid(id) ? await em.findOne(WhitelistedBankAccount, { id, ...tenantOf(actor) }) : null;
+  async function getBankAccount({ em }: Scope, id: string): Promise<WhitelistedBankAccount> {
+    const entry = isUuid(id) ? await em.findOne(WhitelistedBankAccount, { id }) : null;
     if (!entry) throw new NotFoundError('Whitelisted bank account');
     return entry;
   }
 
-  const walletAddresses = ({ em, actor }: Scope) => em.find(WhitelistedWalletAddress, tenantOf(actor), { orderBy: { createdAt: 'asc', id: 'asc' } });
-  const bankAccounts = ({ em, actor }: Scope) => em.find(WhitelistedBankAccount, tenantOf(actor), { orderBy: { createdAt: 'asc', id: 'asc' } });
+  const walletAddresses = ({ em }: Scope) => em.find(WhitelistedWalletAddress, {}, { orderBy: { createdAt: 'asc', id: 'asc' } });
+  const bankAccounts = ({ em }: Scope) => em.find(WhitelistedBankAccount, {}, { orderBy: { createdAt: 'asc', id: 'asc' } });
 
   return {
     get,
@@ -91,7 +91,7 @@ export function createPartnerService({ customers }: PartnerServiceDeps): Partner
     async whitelistWalletAddress(scope: Scope, entry: NewWhitelistedWalletAddress): Promise<WhitelistedWalletAddress> {
       const data = parseInput(NewWhitelistedWalletAddress, entry);
       return scope.em.transactional(async (em) => {
-        const entry = em.create(WhitelistedWalletAddress, { id: randomUUID(), ...tenantOf(scope.actor), ...data, createdAt: new Date() });
+        const entry = em.create(WhitelistedWalletAddress, { id: randomUUID(), ...data, createdAt: new Date() });
         await flushOrConflict(
           em,
           () => new ConflictError('wallet_address_already_whitelisted', 'This address is already whitelisted for this coin and network'),
@@ -103,7 +103,7 @@ export function createPartnerService({ customers }: PartnerServiceDeps): Partner
     async whitelistBankAccount(scope: Scope, account: NewWhitelistedBankAccount): Promise<WhitelistedBankAccount> {
       const data = parseInput(NewWhitelistedBankAccount, account);
       return scope.em.transactional(async (em) => {
-        const entry = em.create(WhitelistedBankAccount, { id: randomUUID(), ...tenantOf(scope.actor), ...data, createdAt: new Date() });
+        const entry = em.create(WhitelistedBankAccount, { id: randomUUID(), ...data, createdAt: new Date() });
         await flushOrConflict(em, () => new ConflictError('bank_account_already_whitelisted', 'This bank account is already whitelisted for this currency'));
         return entry;
       });

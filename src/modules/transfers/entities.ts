@@ -1,12 +1,13 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import type { Decimal } from '../../domain/money.js';
 import { DecimalColumn } from '../../platform/decimal-column.js';
-import { ENVIRONMENTS } from '../../domain/environment.js';
 import { FIAT_CURRENCIES, NETWORKS, PAYMENT_RAILS, TOKENS } from '../../domain/money.js';
 import { TRANSFER_DIRECTIONS, TRANSFER_STATUSES } from '../../domain/transfer-status.js';
 import { TRANSFER_PURPOSES } from '../../domain/transfer-purpose.js';
 import type { BankAccountDetails } from '../bank-accounts/records.js';
 import type { DepositBankAccount } from './deposit-instructions.js';
+import { TENANT_FILTERS, tenantColumns } from '../../platform/tenant.js';
+import { createdAtColumn, idColumn } from '../../platform/columns.js';
 
 const ASSETS = [...FIAT_CURRENCIES, ...TOKENS] as const;
 /** Money and rates: numeric(38,18) in SQL, a Decimal in memory (never a JS number). */
@@ -19,10 +20,10 @@ const money = () => p.type(DecimalColumn).$type<Decimal>().precision(38).scale(1
 const QuoteSchema = defineEntity({
   name: 'Quote',
   tableName: 'quotes',
+  filters: TENANT_FILTERS,
   properties: {
-    id: p.uuid().primary(),
-    partnerId: p.uuid(),
-    environment: p.enum(ENVIRONMENTS),
+    id: idColumn(),
+    ...tenantColumns(),
     customerId: p.uuid(),
     direction: p.enum(TRANSFER_DIRECTIONS),
     sourceCurrency: p.enum(ASSETS),
@@ -45,7 +46,7 @@ const QuoteSchema = defineEntity({
     developerFeePercent: p.type(DecimalColumn).$type<Decimal>().precision(11).scale(8),
     platformFeeBps: p.integer(),
     expiresAt: p.datetime(),
-    createdAt: p.datetime(),
+    createdAt: createdAtColumn(),
   },
 });
 export class Quote extends QuoteSchema.class {}
@@ -54,10 +55,10 @@ QuoteSchema.setClass(Quote);
 const TransferSchema = defineEntity({
   name: 'Transfer',
   tableName: 'transfers',
+  filters: TENANT_FILTERS,
   properties: {
-    id: p.uuid().primary(),
-    partnerId: p.uuid(),
-    environment: p.enum(ENVIRONMENTS),
+    id: idColumn(),
+    ...tenantColumns(),
     customerId: p.uuid(),
     /** Unique: one quote makes at most one transfer (the database enforces it). */
     quoteId: p.uuid().unique(),
@@ -79,10 +80,12 @@ const TransferSchema = defineEntity({
     depositTransactionHash: p.text().nullable(),
     /** When the customer's deposit was received (and posted to the ledger). */
     fundsReceivedAt: p.datetime().nullable(),
+    /** What arrived, set with `fundsReceivedAt`: the deposit amount, or less or more (an on-ramp's fiat). */
+    depositReceivedAmount: money().nullable(),
     failureReason: p.text().nullable(),
     /** A pending transfer past this moment expires. */
     depositExpiresAt: p.datetime(),
-    createdAt: p.datetime(),
+    createdAt: createdAtColumn(),
     updatedAt: p.datetime(),
   },
 });
@@ -99,7 +102,7 @@ const TransferStatusChangeSchema = defineEntity({
     fromStatus: p.enum(TRANSFER_STATUSES).nullable(),
     toStatus: p.enum(TRANSFER_STATUSES),
     reason: p.text(),
-    createdAt: p.datetime(),
+    createdAt: createdAtColumn(),
   },
 });
 export class TransferStatusChange extends TransferStatusChangeSchema.class {}

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/sql';
 import type { TransferStatus } from '../../domain/transfer-status.js';
 import type { Job } from '../../platform/jobs.js';
+import { ACROSS_TENANTS, scopeTo } from '../../platform/tenant.js';
 import { Quote, Transfer } from './entities.js';
 import { moveTransfer } from './lifecycle.js';
 
@@ -17,9 +18,10 @@ async function claimAndMove(em: EntityManager, where: string, params: unknown[],
       params,
     );
     for (const { id } of rows) {
-      const transfer = await tx.findOneOrFail(Transfer, { id });
-      const quote = await tx.findOneOrFail(Quote, { id: transfer.quoteId });
-      await moveTransfer(tx, transfer, quote, to, reason);
+      // Claimed across tenants; each move is then made in its own transfer's tenant.
+      const transfer = await tx.findOneOrFail(Transfer, { id }, ACROSS_TENANTS);
+      const quote = await tx.findOneOrFail(Quote, { id: transfer.quoteId }, ACROSS_TENANTS);
+      await moveTransfer(scopeTo(tx, transfer), transfer, quote, to, reason);
     }
     return rows.length;
   });

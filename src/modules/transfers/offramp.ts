@@ -6,7 +6,7 @@ import { ConflictError, ValidationError, fieldError } from '../../domain/errors.
 import { isValidTransactionHash, normalizeTransactionHash, sandboxAddress } from '../../domain/identifiers/chain.js';
 import type { FiatCurrency, Network } from '../../domain/money.js';
 import { parseInput } from '../../domain/validation.js';
-import { type Scope, tenantOf } from '../../platform/scope.js';
+import type { Scope } from '../../platform/scope.js';
 import { detailsOf } from '../bank-accounts/presenters.js';
 import { type BankAccountDetails, bankAccountDetailsOf } from '../bank-accounts/records.js';
 import type { TransferDeps } from './context.js';
@@ -47,7 +47,6 @@ export function offramp(deps: TransferDeps, quoting: Quoting) {
     const id = randomUUID();
     const transfer = em.create(Transfer, {
       id,
-      ...tenantOf(scope.actor),
       customerId: quote.customerId,
       quoteId: quote.id,
       direction: 'offramp',
@@ -91,7 +90,7 @@ export function offramp(deps: TransferDeps, quoting: Quoting) {
       const data = parseInput(OfframpDestination, destination);
       return scope.em.transactional(async (em) => {
         const customer = await deps.customers.get({ ...scope, em }, customerId);
-        const quote = await quoting.lockUsableQuote(em, scope, { id: quoteId, customerId: customer.id, direction: 'offramp' });
+        const quote = await quoting.lockUsableQuote(em, { id: quoteId, customerId: customer.id, direction: 'offramp' });
         return { transfer: await openTransfer(em, scope, quote, data), quote };
       });
     },
@@ -105,7 +104,7 @@ export function offramp(deps: TransferDeps, quoting: Quoting) {
       const data = parseInput(OfframpDeposit, deposit);
       return scope.em.transactional(async (em) => {
         const customer = await deps.customers.get({ ...scope, em }, customerId);
-        const { transfer, quote } = await lockTransfer(em, { id: transferId, customerId: customer.id, direction: 'offramp', ...tenantOf(scope.actor) });
+        const { transfer, quote } = await lockTransfer(em, { id: transferId, customerId: customer.id, direction: 'offramp' });
         const network = quote.sourceNetwork as Network;
         if (!isValidTransactionHash(network, data.depositTransactionHash)) {
           throw new ValidationError([fieldError('/depositTransactionHash', 'invalid_transaction_hash', `is not a valid ${network} transaction hash`)]);

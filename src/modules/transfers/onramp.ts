@@ -5,7 +5,7 @@ import { ValidationError, fieldError } from '../../domain/errors.js';
 import { isValidAddress } from '../../domain/identifiers/chain.js';
 import type { FiatCurrency, Network, PaymentRails } from '../../domain/money.js';
 import { parseInput } from '../../domain/validation.js';
-import { type Scope, tenantOf } from '../../platform/scope.js';
+import type { Scope } from '../../platform/scope.js';
 import type { TransferDeps } from './context.js';
 import { type DepositBankAccount, collectionAccount, depositReference } from './deposit-instructions.js';
 import { type Quote, Transfer } from './entities.js';
@@ -32,7 +32,6 @@ export function onramp(deps: TransferDeps, quoting: Quoting) {
     const { virtualAccount } = details;
     const transfer = em.create(Transfer, {
       id: randomUUID(),
-      ...tenantOf(scope.actor),
       customerId: quote.customerId,
       quoteId: quote.id,
       direction: 'onramp',
@@ -76,7 +75,7 @@ export function onramp(deps: TransferDeps, quoting: Quoting) {
       const data = parseInput(OnrampTransferRequest, request);
       return scope.em.transactional(async (em) => {
         const customer = await deps.customers.get({ ...scope, em }, customerId);
-        const quote = await quoting.lockUsableQuote(em, scope, { id: quoteId, customerId: customer.id, direction: 'onramp' });
+        const quote = await quoting.lockUsableQuote(em, { id: quoteId, customerId: customer.id, direction: 'onramp' });
         const network = quote.destinationNetwork as Network;
         if (!isValidAddress(network, data.destinationAddress)) {
           throw new ValidationError([fieldError('/destinationAddress', 'invalid_address', `is not a valid ${network} address`)]);

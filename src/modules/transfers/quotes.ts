@@ -6,7 +6,7 @@ import { isKycApprovedFor } from '../../domain/kyc.js';
 import type { Asset, FiatCurrency, Network, PaymentRails } from '../../domain/money.js';
 import { parseAmounts, parseDeveloperFeePercent, priceQuote } from '../../domain/pricing.js';
 import type { TransferDirection } from '../../domain/transfer-status.js';
-import { type Scope, isUuid, tenantOf } from '../../platform/scope.js';
+import { type Scope, isUuid } from '../../platform/scope.js';
 import type { Customer } from '../customers/entities.js';
 import type { TransferDeps } from './context.js';
 import { Quote, Transfer } from './entities.js';
@@ -62,7 +62,6 @@ export function quoting(deps: TransferDeps) {
     const onramp = terms.direction === 'onramp';
     const quote = scope.em.create(Quote, {
       id: randomUUID(),
-      ...tenantOf(scope.actor),
       customerId: customer.id,
       direction: terms.direction,
       sourceCurrency: terms.source,
@@ -95,10 +94,8 @@ export function quoting(deps: TransferDeps) {
    * "used" only picks the message: the one-transfer-per-quote unique constraint is what
    * guarantees it (see `insertTransfer`).
    */
-  async function lockUsableQuote(em: EntityManager, scope: Scope, where: { id: string; customerId: string; direction: TransferDirection }): Promise<Quote> {
-    const quote = isUuid(where.id)
-      ? await em.findOne(Quote, { ...where, ...tenantOf(scope.actor) }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true })
-      : null;
+  async function lockUsableQuote(em: EntityManager, where: { id: string; customerId: string; direction: TransferDirection }): Promise<Quote> {
+    const quote = isUuid(where.id) ? await em.findOne(Quote, { ...where }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true }) : null;
     if (!quote) throw new NotFoundError('Quote');
     if ((await em.count(Transfer, { quoteId: quote.id })) > 0) throw quoteUsed();
     if (quote.expiresAt <= now()) throw new UnprocessableError('quote_expired', 'This quote has expired; request a new one');

@@ -2,7 +2,7 @@ import { NotFoundError } from '../../domain/errors.js';
 import type { TransferDirection } from '../../domain/transfer-status.js';
 import { parseInput } from '../../domain/validation.js';
 import { type KeysetPage, type OffsetPage, keysetQuery } from '../../platform/pagination.js';
-import { type Scope, isUuid, tenantOf } from '../../platform/scope.js';
+import { type Scope, isUuid } from '../../platform/scope.js';
 import type { TransferDeps } from './context.js';
 import { Quote, Transfer, TransferStatusChange } from './entities.js';
 import {
@@ -92,9 +92,9 @@ export function transferService(deps: TransferDeps): TransferService {
   const offramps = offramp(deps, quotes);
   const sandbox = simulations(deps, quotes, onramps);
 
-  async function withQuotes({ em, actor }: Scope, transfers: Transfer[]): Promise<TransferWithQuote[]> {
+  async function withQuotes({ em }: Scope, transfers: Transfer[]): Promise<TransferWithQuote[]> {
     if (!transfers.length) return [];
-    const found = await em.find(Quote, { id: { $in: transfers.map((t) => t.quoteId) }, ...tenantOf(actor) });
+    const found = await em.find(Quote, { id: { $in: transfers.map((t) => t.quoteId) } });
     const byId = new Map(found.map((q) => [q.id, q]));
     return transfers.map((transfer) => ({ transfer, quote: byId.get(transfer.quoteId)! }));
   }
@@ -102,16 +102,14 @@ export function transferService(deps: TransferDeps): TransferService {
   /** One transfer of one customer in one direction, as the REST paths name it; else 404. */
   async function getForCustomer(scope: Scope, customerId: string, direction: TransferDirection, transferId: string): Promise<TransferWithQuote> {
     const customer = await deps.customers.get(scope, customerId);
-    const transfer = isUuid(transferId)
-      ? await scope.em.findOne(Transfer, { id: transferId, customerId: customer.id, direction, ...tenantOf(scope.actor) })
-      : null;
+    const transfer = isUuid(transferId) ? await scope.em.findOne(Transfer, { id: transferId, customerId: customer.id, direction }) : null;
     if (!transfer) throw new NotFoundError('Transfer');
     const [found] = await withQuotes(scope, [transfer]);
     return found!;
   }
 
   async function get(scope: Scope, id: string): Promise<Transfer> {
-    const transfer = isUuid(id) ? await scope.em.findOne(Transfer, { id, ...tenantOf(scope.actor) }) : null;
+    const transfer = isUuid(id) ? await scope.em.findOne(Transfer, { id }) : null;
     if (!transfer) throw new NotFoundError('Transfer');
     return transfer;
   }
@@ -136,7 +134,7 @@ export function transferService(deps: TransferDeps): TransferService {
 
     async cancel(scope: Scope, transferId: string, within: TransferWithin = {}): Promise<TransferWithQuote> {
       return scope.em.transactional(async (em) => {
-        const moved = await lockTransfer(em, { id: transferId, ...tenantOf(scope.actor), ...within });
+        const moved = await lockTransfer(em, { id: transferId, ...within });
         await moveTransfer(em, moved.transfer, moved.quote, 'canceled', 'canceled_by_partner');
         return moved;
       });
@@ -147,14 +145,14 @@ export function transferService(deps: TransferDeps): TransferService {
       const customer = await deps.customers.get(scope, customerId);
       const transfers = await scope.em.find(
         Transfer,
-        { customerId: customer.id, direction, ...tenantOf(scope.actor) },
+        { customerId: customer.id, direction },
         { orderBy: { createdAt: 'desc', id: 'desc' }, limit, offset: skip },
       );
       return withQuotes(scope, transfers);
     },
 
     /** GraphQL `transfers` and `Customer.transfers`: keyset pages, oldest first, with filters. */
-    async list({ em, actor }: Scope, filter: TransferFilter, page: KeysetPage): Promise<Transfer[]> {
+    async list({ em }: Scope, filter: TransferFilter, page: KeysetPage): Promise<Transfer[]> {
       const f = parseInput(TransferFilter, filter);
       const { where, orderBy, limit } = keysetQuery(page);
       if (f.customerId !== undefined && !isUuid(f.customerId)) return [];
@@ -168,7 +166,6 @@ export function transferService(deps: TransferDeps): TransferService {
           $and: [
             where,
             {
-              ...tenantOf(actor),
               ...(f.customerId && { customerId: f.customerId }),
               ...(f.direction && { direction: f.direction }),
               ...(f.status && { status: f.status }),
@@ -181,17 +178,16 @@ export function transferService(deps: TransferDeps): TransferService {
     },
 
     async getQuote(scope: Scope, id: string): Promise<Quote> {
-      const quote = isUuid(id) ? await scope.em.findOne(Quote, { id, ...tenantOf(scope.actor) }) : null;
+      const quote = isUuid(id) ? await scope.em.findOne(Quote, { id }) : null;
       if (!quote) throw new NotFoundError('Quote');
       return quote;
     },
 
     // Batch loads for GraphQL dataloaders: one query per kind per request, scoped to the caller.
-    loadTransfers: ({ em, actor }: Scope, ids: readonly string[]) => em.find(Transfer, { id: { $in: ids.filter(isUuid) }, ...tenantOf(actor) }),
-    loadQuotes: ({ em, actor }: Scope, ids: readonly string[]) => em.find(Quote, { id: { $in: ids.filter(isUuid) }, ...tenantOf(actor) }),
+    loadTransfers: ({ em }: Scope, ids: readonly string[]) => em.find(Transfer, { id: { $in: ids.filter(isUuid) } }),
+    loadQuotes: ({ em }: Scope, ids: readonly string[]) => em.find(Quote, { id: { $in: ids.filter(isUuid) } }),
     /** The transfer made from each quote (null while unused). */
-    loadTransfersOfQuotes: ({ em, actor }: Scope, quoteIds: readonly string[]) =>
-      em.find(Transfer, { quoteId: { $in: quoteIds.filter(isUuid) }, ...tenantOf(actor) }),
+    loadTransfersOfQuotes: ({ em }: Scope, quoteIds: readonly string[]) => em.find(Transfer, { quoteId: { $in: quoteIds.filter(isUuid) } }),
     /** Status history of many transfers: only those of the caller's own transfers come back. */
     async loadHistories({ em, actor }: Scope, transferIds: readonly string[]): Promise<TransferStatusChange[]> {
       const ids = transferIds.filter(isUuid);

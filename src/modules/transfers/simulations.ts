@@ -3,7 +3,7 @@ import { UnprocessableError, ValidationError, fieldError } from '../../domain/er
 import type { TransferDirection } from '../../domain/transfer-status.js';
 import { parseAmount } from '../../domain/pricing.js';
 import { parseInput } from '../../domain/validation.js';
-import { type Scope, tenantOf } from '../../platform/scope.js';
+import type { Scope } from '../../platform/scope.js';
 import type { TransferDeps } from './context.js';
 import { virtualAccountDepositAccount } from './deposit-instructions.js';
 import type { Quote, Transfer } from './entities.js';
@@ -24,7 +24,7 @@ export function simulations(deps: TransferDeps, quoting: Quoting, onramps: Retur
   async function move(scope: Scope, transferId: string, where: Where, step: (moved: Moved, em: Scope['em']) => Promise<void>): Promise<Moved> {
     assertSandbox(scope.actor);
     return scope.em.transactional(async (em) => {
-      const moved = await lockTransfer(em, { id: transferId, ...where, ...tenantOf(scope.actor) });
+      const moved = await lockTransfer(em, { id: transferId, ...where });
       await step(moved, em);
       return moved;
     });

@@ -1,19 +1,20 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import type { Decimal } from '../../domain/money.js';
 import { DecimalColumn } from '../../platform/decimal-column.js';
-import { ENVIRONMENTS } from '../../domain/environment.js';
 import { FIAT_CURRENCIES, NETWORKS, TOKENS } from '../../domain/money.js';
 import { VIRTUAL_ACCOUNT_SOURCE_RAILS, VIRTUAL_ACCOUNT_STATUSES } from './inputs.js';
 import type { DepositInstructions } from './issuance.js';
+import { TENANT_FILTERS, tenantColumns } from '../../platform/tenant.js';
+import { createdAtColumn, idColumn } from '../../platform/columns.js';
 
 /** A bank account number issued to a customer; fiat paid into it is forwarded as a token. */
 const VirtualAccountSchema = defineEntity({
   name: 'VirtualAccount',
   tableName: 'virtual_accounts',
+  filters: TENANT_FILTERS,
   properties: {
-    id: p.uuid().primary(),
-    partnerId: p.uuid(),
-    environment: p.enum(ENVIRONMENTS),
+    id: idColumn(),
+    ...tenantColumns(),
     customerId: p.uuid(),
     status: p.enum(VIRTUAL_ACCOUNT_STATUSES),
     sourceCurrency: p.enum(FIAT_CURRENCIES),
@@ -27,7 +28,7 @@ const VirtualAccountSchema = defineEntity({
     depositInstructions: p.json<DepositInstructions>().nullable(),
     /** The IBAN or account number deposits arrive on; unique, so a deposit finds exactly one account. */
     depositAccountNumber: p.text().nullable(),
-    createdAt: p.datetime(),
+    createdAt: createdAtColumn(),
     updatedAt: p.datetime(),
   },
 });

@@ -6,7 +6,7 @@ import { Decimal } from '../../domain/money.js';
 import { parseInput } from '../../domain/validation.js';
 import { recordEvent } from '../../platform/outbox.js';
 import type { OffsetPage } from '../../platform/pagination.js';
-import { type Scope, isUuid, sameId, tenantOf } from '../../platform/scope.js';
+import { type Scope, isUuid, sameId } from '../../platform/scope.js';
 import type { Customer } from '../customers/entities.js';
 import type { CustomerService } from '../customers/service.js';
 import { VirtualAccount } from './entities.js';
@@ -59,8 +59,8 @@ const alreadyActive = () =>
   );
 
 export function createVirtualAccountService({ customers }: VirtualAccountServiceDeps): VirtualAccountService {
-  async function get({ em, actor }: Scope, id: string): Promise<VirtualAccount> {
-    const account = isUuid(id) ? await em.findOne(VirtualAccount, { id, ...tenantOf(actor) }) : null;
+  async function get({ em }: Scope, id: string): Promise<VirtualAccount> {
+    const account = isUuid(id) ? await em.findOne(VirtualAccount, { id }) : null;
     if (!account) throw new NotFoundError('Virtual account');
     return account;
   }
@@ -96,7 +96,6 @@ export function createVirtualAccountService({ customers }: VirtualAccountService
         const now = new Date();
         const account = em.create(VirtualAccount, {
           id: randomUUID(),
-          ...tenantOf(scope.actor),
           customerId: customer.id,
           status: 'pending',
           sourceCurrency: data.sourceCurrency,
@@ -128,11 +127,7 @@ export function createVirtualAccountService({ customers }: VirtualAccountService
       return scope.em.transactional(async (em) => {
         const customer = await customers.get({ ...scope, em }, customerId);
         // Locked so that two concurrent simulations cannot both issue it (and announce it twice).
-        const account = await em.findOne(
-          VirtualAccount,
-          { id: data.virtualAccountId, customerId: customer.id, ...tenantOf(scope.actor) },
-          { lockMode: LockMode.PESSIMISTIC_WRITE },
-        );
+        const account = await em.findOne(VirtualAccount, { id: data.virtualAccountId, customerId: customer.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
         if (!account) throw new NotFoundError('Virtual account');
         if (account.status !== 'pending') throw alreadyActive();
         issue(account, customer);
@@ -150,15 +145,11 @@ export function createVirtualAccountService({ customers }: VirtualAccountService
 
     async listForCustomer(scope, customerId, page) {
       const customer = await customers.get(scope, customerId);
-      return scope.em.find(
-        VirtualAccount,
-        { customerId: customer.id, ...tenantOf(scope.actor) },
-        { orderBy: { createdAt: 'asc', id: 'asc' }, limit: page.limit, offset: page.skip },
-      );
+      return scope.em.find(VirtualAccount, { customerId: customer.id }, { orderBy: { createdAt: 'asc', id: 'asc' }, limit: page.limit, offset: page.skip });
     },
 
-    async loadForCustomers({ em, actor }, customerIds) {
-      return em.find(VirtualAccount, { customerId: { $in: customerIds.filter(isUuid) }, ...tenantOf(actor) }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+    async loadForCustomers({ em }, customerIds) {
+      return em.find(VirtualAccount, { customerId: { $in: customerIds.filter(isUuid) } }, { orderBy: { createdAt: 'asc', id: 'asc' } });
     },
   };
 }

@@ -8,6 +8,7 @@ import { policyFor } from './destination.js';
 import { WebhookEndpoint } from './entities.js';
 import { delayBeforeNextAttempt } from './retry-schedule.js';
 import { decryptSecret, signDelivery } from './secrets.js';
+import { ACROSS_TENANTS } from '../../platform/tenant.js';
 
 /** A delivery this instance has leased for one attempt. */
 export interface DeliveryClaim {
@@ -47,7 +48,8 @@ export async function sendClaim(
   claim: DeliveryClaim,
 ): Promise<AttemptOutcome> {
   const em = deps.db.fork();
-  const endpoint = await em.findOne(WebhookEndpoint, { id: claim.endpointId });
+  // The dispatcher sends every tenant's deliveries: the claim names the endpoint it may read.
+  const endpoint = await em.findOne(WebhookEndpoint, { id: claim.endpointId }, ACROSS_TENANTS);
   const event = await em.findOne(OutboxEvent, { id: claim.eventId });
   if (!endpoint || !event) return failedBeforeSending('endpoint or event not found');
   let secrets: string[];

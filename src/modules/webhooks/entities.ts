@@ -1,5 +1,6 @@
 import { defineEntity, p } from '@mikro-orm/core';
-import { ENVIRONMENTS } from '../../domain/environment.js';
+import { TENANT_FILTERS, tenantColumns } from '../../platform/tenant.js';
+import { createdAtColumn, idColumn } from '../../platform/columns.js';
 
 /** enabled: receives events. disabled: by the partner, or because the receiver answered 410 Gone. */
 export const WEBHOOK_STATUSES = ['enabled', 'disabled'] as const;
@@ -14,10 +15,10 @@ export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 const WebhookEndpointSchema = defineEntity({
   name: 'WebhookEndpoint',
   tableName: 'webhook_endpoints',
+  filters: TENANT_FILTERS,
   properties: {
-    id: p.uuid().primary(),
-    partnerId: p.uuid(),
-    environment: p.enum(ENVIRONMENTS),
+    id: idColumn(),
+    ...tenantColumns(),
     url: p.text(),
     status: p.enum(WEBHOOK_STATUSES),
     disabledReason: p.enum(DISABLED_REASONS).nullable(),
@@ -28,7 +29,7 @@ const WebhookEndpointSchema = defineEntity({
     previousSecretExpiresAt: p.datetime().nullable(),
     /** Outbox position at registration: the endpoint receives the events committed after it. */
     startsAfterCursor: p.bigint('string'),
-    createdAt: p.datetime(),
+    createdAt: createdAtColumn(),
     updatedAt: p.datetime(),
     deletedAt: p.datetime().nullable(),
   },
@@ -39,10 +40,10 @@ WebhookEndpointSchema.setClass(WebhookEndpoint);
 const WebhookDeliverySchema = defineEntity({
   name: 'WebhookDelivery',
   tableName: 'webhook_deliveries',
+  filters: TENANT_FILTERS,
   properties: {
-    id: p.uuid().primary(),
-    partnerId: p.uuid(),
-    environment: p.enum(ENVIRONMENTS),
+    id: idColumn(),
+    ...tenantColumns(),
     endpointId: p.uuid(),
     eventId: p.uuid(),
     eventCursor: p.bigint('string'),
@@ -56,7 +57,7 @@ const WebhookDeliverySchema = defineEntity({
     leasedUntil: p.datetime().nullable(),
     lastStatusCode: p.integer().nullable(),
     lastError: p.text().nullable(),
-    createdAt: p.datetime(),
+    createdAt: createdAtColumn(),
     updatedAt: p.datetime(),
     completedAt: p.datetime().nullable(),
   },
@@ -68,7 +69,7 @@ const WebhookDeliveryAttemptSchema = defineEntity({
   name: 'WebhookDeliveryAttempt',
   tableName: 'webhook_delivery_attempts',
   properties: {
-    id: p.uuid().primary(),
+    id: idColumn(),
     deliveryId: p.uuid(),
     number: p.integer(),
     /** Which Ramp instance made the attempt (host/pid/random), for following a delivery across instances. */

@@ -78,8 +78,8 @@ const cancelPending = (em: EntityManager, endpointId: string, reason: string) =>
 export function createWebhookService(options: WebhookServiceOptions): WebhookService {
   const key = options.config.webhookSecretKey;
 
-  async function get({ em, actor }: Scope, id: string): Promise<WebhookEndpoint> {
-    const endpoint = isUuid(id) ? await em.findOne(WebhookEndpoint, { id, ...tenantOf(actor), deletedAt: null }) : null;
+  async function get({ em }: Scope, id: string): Promise<WebhookEndpoint> {
+    const endpoint = isUuid(id) ? await em.findOne(WebhookEndpoint, { id, deletedAt: null }) : null;
     if (!endpoint) throw new NotFoundError('Webhook');
     return endpoint;
   }
@@ -99,8 +99,8 @@ export function createWebhookService(options: WebhookServiceOptions): WebhookSer
   return {
     get,
 
-    async list({ em, actor }: Scope): Promise<WebhookEndpoint[]> {
-      return em.find(WebhookEndpoint, { ...tenantOf(actor), deletedAt: null }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+    async list({ em }: Scope): Promise<WebhookEndpoint[]> {
+      return em.find(WebhookEndpoint, { deletedAt: null }, { orderBy: { createdAt: 'asc', id: 'asc' } });
     },
 
     /**
@@ -118,7 +118,7 @@ export function createWebhookService(options: WebhookServiceOptions): WebhookSer
       return scope.em.transactional(async (em) => {
         // Concurrent registrations of one partner queue here, so the limit below cannot be overrun.
         await em.execute('select pg_advisory_xact_lock(hashtext(?))', [`webhook-endpoints:${scope.actor.partnerId}:${scope.actor.environment}`]);
-        if ((await em.count(WebhookEndpoint, { ...tenantOf(scope.actor), deletedAt: null })) >= MAX_ENDPOINTS) {
+        if ((await em.count(WebhookEndpoint, { deletedAt: null })) >= MAX_ENDPOINTS) {
           throw new ConflictError('webhook_endpoint_limit', `At most ${MAX_ENDPOINTS} webhooks per partner and environment; delete one first`);
         }
         const [head] = await em.execute<{ cursor: string }[]>('select coalesce(max(cursor), 0)::text as cursor from events');
@@ -127,7 +127,6 @@ export function createWebhookService(options: WebhookServiceOptions): WebhookSer
         const now = new Date();
         const endpoint = em.create(WebhookEndpoint, {
           id,
-          ...tenantOf(scope.actor),
           url: registration.url,
           status: 'enabled',
           disabledReason: null,
@@ -194,10 +193,10 @@ export function createWebhookService(options: WebhookServiceOptions): WebhookSer
       });
     },
 
-    async deliveries({ em, actor }: Scope, filter: DeliveryFilter, page: KeysetPage): Promise<WebhookDelivery[]> {
+    async deliveries({ em }: Scope, filter: DeliveryFilter, page: KeysetPage): Promise<WebhookDelivery[]> {
       const f = parseInput(DeliveryFilter, filter);
       if (f.endpointId) {
-        const owned = isUuid(f.endpointId) && (await em.count(WebhookEndpoint, { id: f.endpointId, ...tenantOf(actor) }));
+        const owned = isUuid(f.endpointId) && (await em.count(WebhookEndpoint, { id: f.endpointId }));
         if (!owned) throw new NotFoundError('Webhook');
       }
       if (f.eventId && !isUuid(f.eventId)) return [];
@@ -206,7 +205,6 @@ export function createWebhookService(options: WebhookServiceOptions): WebhookSer
         WebhookDelivery,
         {
           ...where,
-          ...tenantOf(actor),
           ...(f.endpointId && { endpointId: f.endpointId }),
           ...(f.eventId && { eventId: f.eventId }),
           ...(f.status && { status: f.status }),
@@ -230,7 +228,6 @@ export function createWebhookService(options: WebhookServiceOptions): WebhookSer
         const now = new Date();
         const created = em.create(WebhookDelivery, {
           id: randomUUID(),
-          ...tenantOf(scope.actor),
           endpointId: endpoint.id,
           eventId: event.id,
           eventCursor: event.cursor,
@@ -254,8 +251,8 @@ export function createWebhookService(options: WebhookServiceOptions): WebhookSer
       return delivery;
     },
 
-    async getDelivery({ em, actor }: Scope, id: string): Promise<WebhookDelivery> {
-      const delivery = isUuid(id) ? await em.findOne(WebhookDelivery, { id, ...tenantOf(actor) }) : null;
+    async getDelivery({ em }: Scope, id: string): Promise<WebhookDelivery> {
+      const delivery = isUuid(id) ? await em.findOne(WebhookDelivery, { id }) : null;
       if (!delivery) throw new NotFoundError('Webhook delivery');
       return delivery;
     },
