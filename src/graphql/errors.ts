@@ -1,5 +1,6 @@
 import { ConflictError, type DomainError, type FieldError, ForbiddenError, NotFoundError, UnprocessableError, ValidationError } from '../domain/errors.js';
 import { type PointerRenames, renamedPointer } from '../domain/validation.js';
+import { type FieldNode, type GraphQLResolveInfo, Kind } from 'graphql';
 import { builder } from './builder.js';
 
 /** Every expected failure: a stable `code` and a human `message`. */
@@ -20,10 +21,29 @@ const FieldErrorRef = builder.objectRef<GraphQLFieldError>('FieldError').impleme
       // Use cases point into their own (camelCase) inputs, which the GraphQL inputs mirror.
       resolve: (e) => e.inputPath ?? e.pointer,
     }),
+    argumentPath: t.stringList({
+      description: 'The same field as a path from the mutation\'s arguments, e.g. ["input", "identifyingInformation", "taxNumber"] or ["destinationAddress"]',
+      resolve: (e, _args, _ctx, info) => argumentPathOf(e.inputPath ?? e.pointer, info),
+    }),
     code: t.exposeString('code'),
     message: t.string({ resolve: (e) => e.detail }),
   }),
 });
+
+/**
+ * A pointer into the use case's input as a path from the mutation's arguments: a pointer that starts
+ * with an argument's name (a flat argument such as `destinationAddress`) is that path, any other is
+ * under the mutation's `input` argument. The mutation is the root field this error was returned by.
+ */
+function argumentPathOf(pointer: string, info: GraphQLResolveInfo): string[] {
+  const segments = pointer.split('/').slice(1);
+  let root = info.path;
+  while (root.prev) root = root.prev;
+  const selection = info.operation.selectionSet.selections.find((s): s is FieldNode => s.kind === Kind.FIELD && (s.alias ?? s.name).value === root.key);
+  const args = selection ? (info.schema.getMutationType()?.getFields()[selection.name.value]?.args ?? []) : [];
+  const named = args.some((a) => a.name === segments[0]);
+  return !named && args.some((a) => a.name === 'input') ? ['input', ...segments] : segments;
+}
 
 builder.objectType(ValidationError, {
   name: 'ValidationError',

@@ -77,6 +77,11 @@ describe('GraphQL face', () => {
   it('names a bad taxNumber by its path in input, not by the REST body’s nesting', async () => {
     const id = await newCustomer('individual');
     expect(await graphqlFieldErrors(api, UPDATE, 'updateCustomer', { id, input: { taxNumber: '' } })).toEqual(['/taxNumber too_small']);
+    const res = await api.graphql(
+      `mutation ($id: ID!, $input: UpdateCustomerInput!) { changed: updateCustomer(id: $id, input: $input) { ... on ValidationError { fieldErrors { argumentPath } } } }`,
+      { id, input: { taxNumber: '' } },
+    );
+    expect(res.body.data.changed.fieldErrors).toEqual([{ argumentPath: ['input', 'taxNumber'] }]);
   });
 
   it('reports nested input problems and the names the stored type refuses in one ValidationError', async () => {

@@ -43,7 +43,7 @@ const gqlAccount = {
 
 const OFFRAMP_QUOTE = `mutation ($c: ID!, $input: OfframpQuoteInput!, $key: String!) {
   createOfframpQuote(customerId: $c, input: $input, idempotencyKey: $key) {
-    __typename ... on ValidationError { code fieldErrors { path code message } }
+    __typename ... on ValidationError { code fieldErrors { path argumentPath code message } }
   }
 }`;
 const ONRAMP_QUOTE = `mutation ($c: ID!, $input: OnrampQuoteInput!) {
@@ -54,7 +54,7 @@ const ONRAMP_QUOTE = `mutation ($c: ID!, $input: OnrampQuoteInput!) {
 }`;
 const ONRAMP_TRANSFER = `mutation ($c: ID!, $q: ID!, $a: String!) {
   createOnrampTransfer(customerId: $c, quoteId: $q, destinationAddress: $a) {
-    __typename ... on ValidationError { code fieldErrors { path code message } }
+    __typename ... on ValidationError { code fieldErrors { path argumentPath code message } }
   }
 }`;
 
@@ -105,6 +105,12 @@ describe('an off-ramp quote with five problems, two of them inside the inline ba
       '/sourceAmount mutually_exclusive',
     ]);
     expect(fieldErrors.find((e: { path: string }) => e.path === '/sourceAmount').message).toContain('sourceAmount and destinationAmount');
+    expect(fieldErrors.find((e: { path: string }) => e.path === '/destinationBankAccount/iban/ibanNumber').argumentPath).toEqual([
+      'input',
+      'destinationBankAccount',
+      'iban',
+      'ibanNumber',
+    ]);
   });
 
   it('a payout rail that cannot reach the inline account is reported inside it, in both faces', async () => {
@@ -152,6 +158,8 @@ describe('a rule the use case checks against stored state (the quote’s network
     expect(await graphqlFieldErrors(api, ONRAMP_TRANSFER, 'createOnrampTransfer', { c: customerId, q: quoteId, a: 'not-an-address' })).toEqual([
       '/destinationAddress invalid_address',
     ]);
+    const flat = await api.graphql(ONRAMP_TRANSFER, { c: customerId, q: quoteId, a: 'not-an-address' });
+    expect(flat.body.data.createOnrampTransfer.fieldErrors[0].argumentPath).toEqual(['destinationAddress']);
   });
 
   it('reports a missing amount in each face’s spelling', async () => {
