@@ -1,38 +1,10 @@
 import { maskAccountNumber } from '../../domain/identifiers/bank.js';
 import type { BankAccount } from './entities.js';
-import type { BankAccountDetails } from './records.js';
+import { type BankAccountDetails, detailsOf } from './records.js';
 
 /** Full numbers appear only in the creation response; every other read, event and log masks them. */
 export interface Disclosure {
   masked: boolean;
-}
-
-/** The stored account as the validated details it was created from. */
-export function detailsOf(account: BankAccount): BankAccountDetails {
-  const common = {
-    bank_name: account.bankName,
-    account_holder_type: account.accountHolderType,
-    account_holder_first_name: account.accountHolderFirstName ?? null,
-    account_holder_last_name: account.accountHolderLastName ?? null,
-    account_holder_business_name: account.accountHolderBusinessName ?? null,
-    account_holder_address: account.accountHolderAddress,
-  };
-  switch (account.accountType) {
-    case 'iban':
-      return { ...common, account_type: 'iban', iban: { bic: account.bic!, iban_number: account.ibanNumber! } };
-    case 'us':
-      return {
-        ...common,
-        account_type: 'us',
-        us: { account_number: account.accountNumber!, routing_number: account.routingNumber!, account_type: account.usAccountType ?? 'checking' },
-      };
-    case 'swift':
-      return {
-        ...common,
-        account_type: 'swift',
-        swift: { account_number: account.accountNumber!, bic: account.bic!, ...(account.routingNumber ? { routing_number: account.routingNumber } : {}) },
-      };
-  }
 }
 
 /**

@@ -1,4 +1,5 @@
 import { postalAddressOf } from '../../domain/address.js';
+import type { BankAccount } from './entities.js';
 import type { AccountHolderAddress, AccountHolderType, UsAccountType, ValidNewBankAccount } from './inputs.js';
 
 /**
@@ -44,26 +45,50 @@ export function columnsOf(account: ValidNewBankAccount) {
   };
 }
 
-/** A validated bank account in the spec's shape (an off-ramp keeps its inline destination so). */
-export function bankAccountDetailsOf(account: ValidNewBankAccount): BankAccountDetails {
+/** The columns a bank account is stored in (an entity, or a new account's `columnsOf`). */
+export type BankAccountColumns = Pick<
+  BankAccount,
+  | 'accountType'
+  | 'bankName'
+  | 'accountHolderType'
+  | 'accountHolderFirstName'
+  | 'accountHolderLastName'
+  | 'accountHolderBusinessName'
+  | 'accountHolderAddress'
+  | 'ibanNumber'
+  | 'bic'
+  | 'accountNumber'
+  | 'routingNumber'
+  | 'usAccountType'
+>;
+
+/** The stored account as the validated details it was created from. */
+export function detailsOf(account: BankAccountColumns): BankAccountDetails {
   const common = {
     bank_name: account.bankName,
     account_holder_type: account.accountHolderType,
     account_holder_first_name: account.accountHolderFirstName ?? null,
     account_holder_last_name: account.accountHolderLastName ?? null,
     account_holder_business_name: account.accountHolderBusinessName ?? null,
-    account_holder_address: storedAddressOf(account.accountHolderAddress),
+    account_holder_address: account.accountHolderAddress,
   };
-  // The rules guarantee the details object the account type names is present.
-  if (account.accountType === 'iban') return { ...common, account_type: 'iban', iban: { bic: account.iban!.bic, iban_number: account.iban!.ibanNumber } };
-  if (account.accountType === 'us') {
-    const us = account.us!;
-    return { ...common, account_type: 'us', us: { account_number: us.accountNumber, routing_number: us.routingNumber, account_type: us.accountType } };
+  switch (account.accountType) {
+    case 'iban':
+      return { ...common, account_type: 'iban', iban: { bic: account.bic!, iban_number: account.ibanNumber! } };
+    case 'us':
+      return {
+        ...common,
+        account_type: 'us',
+        us: { account_number: account.accountNumber!, routing_number: account.routingNumber!, account_type: account.usAccountType ?? 'checking' },
+      };
+    case 'swift':
+      return {
+        ...common,
+        account_type: 'swift',
+        swift: { account_number: account.accountNumber!, bic: account.bic!, ...(account.routingNumber ? { routing_number: account.routingNumber } : {}) },
+      };
   }
-  const swift = account.swift!;
-  return {
-    ...common,
-    account_type: 'swift',
-    swift: { account_number: swift.accountNumber, bic: swift.bic, ...(swift.routingNumber !== undefined && { routing_number: swift.routingNumber }) },
-  };
 }
+
+/** A validated bank account in the spec's shape (an off-ramp keeps its inline destination so). */
+export const bankAccountDetailsOf = (account: ValidNewBankAccount): BankAccountDetails => detailsOf(columnsOf(account));

@@ -7,8 +7,7 @@ import { isValidTransactionHash, normalizeTransactionHash, sandboxAddress } from
 import type { FiatCurrency, Network } from '../../domain/money.js';
 import { parseInput } from '../../domain/validation.js';
 import type { Scope } from '../../platform/scope.js';
-import { detailsOf } from '../bank-accounts/presenters.js';
-import { type BankAccountDetails, bankAccountDetailsOf } from '../bank-accounts/records.js';
+import { type BankAccountDetails, bankAccountDetailsOf, detailsOf } from '../bank-accounts/records.js';
 import type { TransferDeps } from './context.js';
 import { type Quote, Transfer } from './entities.js';
 import { OfframpDeposit, OfframpDestination, OfframpQuoteRequest, type ValidOfframpDestination } from './inputs.js';
