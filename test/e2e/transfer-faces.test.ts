@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { graphqlFieldErrors, restFieldErrors } from '../support/faces.js';
 import { type ApiClient, startRamp, type TestRamp } from '../support/ramp.js';
-import { createCustomer, onrampQuoteBody } from '../support/transfers.js';
+import { createCustomer, ibanAccount, onrampQuoteBody } from '../support/transfers.js';
 
 /**
  * Issue 9 items 1–3 for transfers: the use cases take camelCase inputs (transfers/inputs.ts); REST
@@ -22,20 +22,13 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const restAccount = {
-  bank_name: 'Deutsche Bank',
-  account_holder_type: 'individual',
-  account_holder_first_name: 'Hans',
-  account_holder_last_name: 'Mueller',
-  account_holder_address: { country: 'DE', city: 'Berlin', street_line_1: 'Unter den Linden 1', postal_code: '10117' },
-  account_type: 'iban',
-  iban: { bic: 'DEUTDEFF', iban_number: 'DE00370400440532013000' },
-};
+// The same account in each face's spelling, with IBAN check digits that fail.
+const restAccount = ibanAccount({ iban: { bic: 'DEUTDEFF', iban_number: 'DE00370400440532013000' } });
 const gqlAccount = {
   bankName: 'Deutsche Bank',
   accountHolderType: 'individual',
-  accountHolderFirstName: 'Hans',
-  accountHolderLastName: 'Mueller',
+  accountHolderFirstName: 'Ada',
+  accountHolderLastName: 'Lovelace',
   accountHolderAddress: { country: 'DE', city: 'Berlin', streetLine1: 'Unter den Linden 1', postalCode: '10117' },
   accountType: 'iban',
   iban: { bic: 'DEUTDEFF', ibanNumber: 'DE00370400440532013000' },
