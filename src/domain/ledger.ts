@@ -23,8 +23,11 @@ export const LEDGER_ACCOUNTS = [
 ] as const;
 export type LedgerAccount = (typeof LEDGER_ACCOUNTS)[number];
 
-/** One ledger transaction per movement per transfer; the database refuses a second one. */
-export const MOVEMENTS = ['deposit', 'fees', 'conversion', 'payout', 'refund'] as const;
+/**
+ * One ledger transaction per movement per transfer; the database refuses a second one.
+ * `excess_return`: what a customer paid in beyond the deposit amount, sent back on arrival.
+ */
+export const MOVEMENTS = ['deposit', 'fees', 'conversion', 'payout', 'refund', 'excess_return'] as const;
 export type Movement = (typeof MOVEMENTS)[number];
 
 export interface Posting {
@@ -91,8 +94,19 @@ export function payoutPostings(asset: Asset, amount: Decimal, custody: Custody):
   ];
 }
 
-/** A refund returns the whole deposit where it came from (no fee was taken before settlement). */
+/** A refund returns the whole deposit held where it came from (no fee was taken before settlement). */
 export const refundPostings = payoutPostings;
+
+/** An overpayment's excess goes back to the sender at once: the customer's funds keep the deposit amount. */
+export const excessReturnPostings = payoutPostings;
+
+/**
+ * How a deposit of `received` splits against the `expected` deposit amount: what is held for the
+ * customer (at most the expected amount), and the excess that goes back at once (zero if none).
+ */
+export function depositSplit(received: Decimal, expected: Decimal): { held: Decimal; excess: Decimal } {
+  return received.gt(expected) ? { held: expected, excess: received.sub(expected) } : { held: received, excess: new Decimal(0) };
+}
 
 /** The postings of a settlement: fees, conversion, payout (three ledger transactions). */
 export function settlementPostings(settlement: {

@@ -160,6 +160,7 @@ describe('POST /v0/customers/{customer_id}/onramp-transfer/quote/{quote_id}', ()
       destination_amount: '106.326000',
       destination_transaction_hash: null,
       virtual_account_id: null,
+      deposit_received_amount: null,
       quote: {
         quote_id: quote.quote_id,
         deposit_rails: 'sepa',

@@ -181,12 +181,26 @@ export type TransferFilter = z.input<typeof TransferFilter>;
 
 /** A sandbox step, named by action (the REST simulate extension's use case). */
 export const SIMULATE_ACTIONS = ['fiat_deposit', 'complete_transfer', 'fail_transfer', 'refund_transfer'] as const;
-export const SimulatedStep = z.strictObject({
-  action: z.enum(SIMULATE_ACTIONS),
-  transferId: z.string().max(64),
-  reason: failureReason.optional(),
+/** Only a deposit has an amount. */
+const amountOnlyWithDeposit = acrossFields((body, report) => {
+  if (body.amount !== undefined && body.action !== 'fiat_deposit') report('amount', 'not_allowed', 'is only allowed with the fiat_deposit action');
 });
+export const SimulatedStep = z
+  .strictObject({
+    action: z.enum(SIMULATE_ACTIONS),
+    transferId: z.string().max(64),
+    reason: failureReason.optional(),
+    amount: amount.optional(),
+  })
+  .check(amountOnlyWithDeposit);
 export type SimulatedStep = z.input<typeof SimulatedStep>;
+
+/**
+ * Sandbox: an on-ramp's fiat arrives, `amount` of it in the source currency (the deposit amount
+ * when omitted; more or less simulates an overpayment or an underpayment).
+ */
+export const SimulatedFiatDeposit = z.strictObject({ amount: amount.optional() });
+export type SimulatedFiatDeposit = z.input<typeof SimulatedFiatDeposit>;
 
 /** Why a simulated failure failed (stored as the status change's reason). */
 export const SimulatedFailure = z.strictObject({ reason: failureReason.optional() });

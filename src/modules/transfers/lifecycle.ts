@@ -4,7 +4,8 @@ import type { Actor } from '../../domain/environment.js';
 import { NotFoundError, UnprocessableError } from '../../domain/errors.js';
 import type { EventType } from '../../domain/events.js';
 import { normalizeTransactionHash, sandboxTransactionHash } from '../../domain/identifiers/chain.js';
-import { custodyOf, depositPostings, refundPostings, settlementPostings } from '../../domain/ledger.js';
+import { custodyOf, depositPostings, depositSplit, excessReturnPostings, refundPostings, settlementPostings } from '../../domain/ledger.js';
+import type { Decimal } from '../../domain/money.js';
 import { type TransferStatus, assertTransition } from '../../domain/transfer-status.js';
 import { recordEvent } from '../../platform/outbox.js';
 import { isUuid } from '../../platform/scope.js';
@@ -58,13 +59,17 @@ export function assertDepositWindowOpen(transfer: Transfer, now: Date): void {
   }
 }
 
-async function postLedger(em: EntityManager, transfer: Transfer, quote: Quote, to: TransferStatus): Promise<void> {
+async function postLedger(em: EntityManager, transfer: Transfer, quote: Quote, to: TransferStatus, received: Decimal | null): Promise<void> {
   const tenant = ownerOf(transfer);
   const source = quote.sourceCurrency;
   const sourceAmount = quote.sourceAmount;
-  if (to === 'processing') {
-    await postMovement(em, tenant, transfer.id, 'deposit', depositPostings(source, sourceAmount, custodyOf(source)));
-  } else if (to === 'completed') {
+  if (received) {
+    // All of it arrived in the bank; beyond the deposit amount it goes straight back to the sender.
+    await postMovement(em, tenant, transfer.id, 'deposit', depositPostings(source, received, custodyOf(source)));
+    const { excess } = depositSplit(received, sourceAmount);
+    if (!excess.isZero()) await postMovement(em, tenant, transfer.id, 'excess_return', excessReturnPostings(source, excess, custodyOf(source)));
+  }
+  if (to === 'completed') {
     const movements = settlementPostings({
       source,
       destination: quote.destinationCurrency,
@@ -77,18 +82,37 @@ async function postLedger(em: EntityManager, transfer: Transfer, quote: Quote, t
       if (movements[movement].length) await postMovement(em, tenant, transfer.id, movement, movements[movement]);
     }
   } else if (to === 'refunded') {
-    await postMovement(em, tenant, transfer.id, 'refund', refundPostings(source, sourceAmount, custodyOf(source)));
+    // What is held: all of an underpayment, the deposit amount of an exact or overpaid deposit.
+    const { held } = depositSplit(transfer.depositReceivedAmount ?? sourceAmount, sourceAmount);
+    await postMovement(em, tenant, transfer.id, 'refund', refundPostings(source, held, custodyOf(source)));
   }
 }
 
-/** Moves a locked transfer to `to`, or throws 409 `transfer_transition_not_allowed`. */
-export async function moveTransfer(em: EntityManager, transfer: Transfer, quote: Quote, to: TransferStatus, reason: string): Promise<void> {
+/**
+ * Moves a locked transfer to `to`, or throws 409 `transfer_transition_not_allowed`. A move to
+ * `processing` is the deposit's arrival, of the deposit amount unless `deposit` says what arrived;
+ * `deposit` on a move to `failed` is a deposit that arrived and cannot fund the transfer (underpaid).
+ */
+export async function moveTransfer(
+  em: EntityManager,
+  transfer: Transfer,
+  quote: Quote,
+  to: TransferStatus,
+  reason: string,
+  deposit?: { received: Decimal },
+): Promise<void> {
   const from = transfer.status;
   assertTransition(from, to, { fundsReceived: transfer.fundsReceivedAt != null });
+  if (deposit && (from !== 'pending' || (to !== 'processing' && to !== 'failed')))
+    throw new Error(`a deposit arrives on a pending transfer, not on a ${from} one`);
+  const received = deposit?.received ?? (to === 'processing' ? quote.sourceAmount : null);
   const now = new Date();
   transfer.status = to;
   transfer.updatedAt = now;
-  if (to === 'processing') transfer.fundsReceivedAt = now;
+  if (received) {
+    transfer.fundsReceivedAt = now;
+    transfer.depositReceivedAmount = received;
+  }
   if (to === 'failed') transfer.failureReason = reason;
   // On-ramp settlement sends the tokens: the sandbox makes up the chain transaction.
   if (to === 'completed' && transfer.direction === 'onramp') {
@@ -97,6 +121,6 @@ export async function moveTransfer(em: EntityManager, transfer: Transfer, quote:
   }
   em.create(TransferStatusChange, { transferId: transfer.id, fromStatus: from, toStatus: to, reason, createdAt: now });
   await em.flush();
-  await postLedger(em, transfer, quote, to);
+  await postLedger(em, transfer, quote, to, received);
   await announce(em, transfer, quote, 'status.updated');
 }

@@ -86,6 +86,8 @@ export function presentOnrampTransfer(transfer: Transfer, quote: Quote) {
     destination_amount: amountOf(quote.destinationAmount, quote.destinationCurrency),
     destination_transaction_hash: transfer.payoutTransactionHash ?? null,
     virtual_account_id: transfer.virtualAccountId ?? null,
+    // What arrived: null until the fiat does; less or more than quote.deposit_amount in an under- or overpayment.
+    deposit_received_amount: transfer.depositReceivedAmount ? amountOf(transfer.depositReceivedAmount, source) : null,
     quote: {
       quote_id: quote.id,
       deposit_rails: quote.sourceRails,

@@ -127,8 +127,8 @@ export const OfframpDepositBody = z
 
 /** Sandbox REST extension: `POST …/{onramp|offramp}-transfer/simulate`. */
 export const SimulateTransferBody = z
-  .strictObject({ action: z.enum(SIMULATE_ACTIONS), transfer_id: z.string().max(64), reason: failureReason.optional() })
-  .transform((b): SimulatedStep => ({ action: b.action, transferId: b.transfer_id, reason: b.reason }));
+  .strictObject({ action: z.enum(SIMULATE_ACTIONS), transfer_id: z.string().max(64), reason: failureReason.optional(), amount: amount.optional() })
+  .transform((b): SimulatedStep => ({ action: b.action, transferId: b.transfer_id, reason: b.reason, amount: b.amount }));
 
 /** Sandbox REST extension: `POST …/virtual-account/{virtual_account_id}/simulate` (fiat arrives on it). */
 export const SimulateVirtualAccountDepositBody = z

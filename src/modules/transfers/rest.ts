@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { assertSandbox } from '../../domain/environment.js';
 import type { TransferDirection } from '../../domain/transfer-status.js';
 import { parseInput } from '../../domain/validation.js';
 import { OffsetPageQuery } from '../../platform/pagination.js';
@@ -95,9 +96,11 @@ export function transferRoutes(app: FastifyInstance, { transfers }: Services) {
       }),
     );
 
-    // Sandbox: { action: fiat_deposit | complete_transfer | fail_transfer | refund_transfer, transfer_id, reason? }
+    // Sandbox (403 first with a production key): { action: fiat_deposit | complete_transfer | fail_transfer | refund_transfer,
+    // transfer_id, reason?, amount? (fiat_deposit only) }
     app.post<CustomerParams>(`${base(direction)}/simulate`, (request, reply) =>
       replyIdempotently(request, reply, { required: false }, async (scope) => {
+        assertSandbox(scope.actor);
         const step = parseInput(SimulateTransferBody, request.body);
         const { transfer, quote } = await withRestPointers(transfers.simulateByAction(scope, request.params.customer_id, direction, step));
         return { status: 200, body: presentTransfer(transfer, quote) };
@@ -108,6 +111,7 @@ export function transferRoutes(app: FastifyInstance, { transfers }: Services) {
   // Sandbox: fiat arrives on a virtual account → a funded on-ramp transfer to its destination.
   app.post<VirtualAccountParams>('/v0/customers/:customer_id/virtual-account/:virtual_account_id/simulate', (request, reply) =>
     replyIdempotently(request, reply, { required: false }, async (scope) => {
+      assertSandbox(scope.actor);
       const deposit = parseInput(SimulateVirtualAccountDepositBody, request.body);
       const { transfer, quote } = await withRestPointers(
         transfers.simulateVirtualAccountDeposit(scope, request.params.virtual_account_id, deposit, request.params.customer_id),

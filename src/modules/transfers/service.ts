@@ -11,6 +11,7 @@ import {
   type OfframpQuoteRequest,
   type OnrampQuoteRequest,
   type OnrampTransferRequest,
+  type SimulatedFiatDeposit,
   type SimulatedStep,
   type SimulatedVirtualAccountDeposit,
   TransferFilter,
@@ -63,7 +64,8 @@ export interface TransferService {
   withQuotes(scope: Scope, transfers: Transfer[]): Promise<TransferWithQuote[]>;
 
   // Sandbox settlement (403 in production), through the state machine like real progress.
-  simulateFiatDeposit(scope: Scope, transferId: string, within?: TransferWithin): Promise<TransferWithQuote>;
+  /** The fiat arrives, `deposit.amount` of it (the deposit amount when omitted): less fails the transfer `underpaid`. */
+  simulateFiatDeposit(scope: Scope, transferId: string, deposit?: SimulatedFiatDeposit, within?: TransferWithin): Promise<TransferWithQuote>;
   simulateSettlement(scope: Scope, transferId: string, within?: TransferWithin): Promise<TransferWithQuote>;
   simulateFailure(scope: Scope, transferId: string, reason?: string, within?: TransferWithin): Promise<TransferWithQuote>;
   simulateRefund(scope: Scope, transferId: string, within?: TransferWithin): Promise<TransferWithQuote>;

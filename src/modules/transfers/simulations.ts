@@ -1,13 +1,13 @@
 import { assertSandbox } from '../../domain/environment.js';
 import { UnprocessableError, ValidationError, fieldError } from '../../domain/errors.js';
-import type { TransferDirection } from '../../domain/transfer-status.js';
+import { type TransferDirection, assertTransition } from '../../domain/transfer-status.js';
 import { parseAmount } from '../../domain/pricing.js';
 import { parseInput } from '../../domain/validation.js';
 import type { Scope } from '../../platform/scope.js';
 import type { TransferDeps } from './context.js';
 import { virtualAccountDepositAccount } from './deposit-instructions.js';
 import type { Quote, Transfer } from './entities.js';
-import { SimulatedFailure, SimulatedStep, SimulatedVirtualAccountDeposit } from './inputs.js';
+import { SimulatedFailure, SimulatedFiatDeposit, SimulatedStep, SimulatedVirtualAccountDeposit } from './inputs.js';
 import { assertDepositWindowOpen, lockTransfer, moveTransfer } from './lifecycle.js';
 import type { onramp } from './onramp.js';
 import type { Quoting } from './quotes.js';
@@ -30,15 +30,26 @@ export function simulations(deps: TransferDeps, quoting: Quoting, onramps: Retur
     });
   }
 
-  /** The customer's fiat arrives for an on-ramp transfer: pending → processing. */
-  const fiatDeposit = (scope: Scope, transferId: string, where: Where = {}) =>
-    move(scope, transferId, where, async ({ transfer, quote }, em) => {
+  /**
+   * The customer's fiat arrives for an on-ramp transfer, `amount` of it (the deposit amount when
+   * omitted). The deposit amount or more: pending → processing, converting the deposit amount, the
+   * excess sent straight back. Less: pending → failed `underpaid` (the quote priced the whole
+   * amount), holding what arrived until it is refunded.
+   */
+  const fiatDeposit = (scope: Scope, transferId: string, deposit: SimulatedFiatDeposit = {}, where: Where = {}) => {
+    assertSandbox(scope.actor);
+    const data = parseInput(SimulatedFiatDeposit, deposit);
+    return move(scope, transferId, where, async ({ transfer, quote }, em) => {
       if (transfer.direction !== 'onramp') {
         throw new UnprocessableError('not_an_onramp_transfer', 'Only on-ramp transfers receive fiat deposits; complete an off-ramp with its transaction hash');
       }
+      assertTransition(transfer.status, 'processing', { fundsReceived: transfer.fundsReceivedAt != null });
       assertDepositWindowOpen(transfer, quoting.now());
-      await moveTransfer(em, transfer, quote, 'processing', 'fiat_deposit_received');
+      const received = data.amount === undefined ? quote.sourceAmount : parseAmount(data.amount, quote.sourceCurrency, '/amount');
+      if (received.lt(quote.sourceAmount)) await moveTransfer(em, transfer, quote, 'failed', 'underpaid', { received });
+      else await moveTransfer(em, transfer, quote, 'processing', 'fiat_deposit_received', { received });
     });
+  };
 
   /** The payout leaves (tokens on chain, or fiat to the bank): processing → completed. */
   const settle = (scope: Scope, transferId: string, where: Where = {}) =>
@@ -71,7 +82,7 @@ export function simulations(deps: TransferDeps, quoting: Quoting, onramps: Retur
           if (direction !== 'onramp') {
             throw new ValidationError([fieldError('/action', 'not_allowed', 'fiat_deposit applies to on-ramp transfers')]);
           }
-          return fiatDeposit(scope, data.transferId, where);
+          return fiatDeposit(scope, data.transferId, { amount: data.amount }, where);
         case 'complete_transfer':
           return settle(scope, data.transferId, where);
         case 'fail_transfer':

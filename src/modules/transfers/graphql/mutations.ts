@@ -1,4 +1,4 @@
-import { withoutNulls } from '../../../graphql/arguments.js';
+import { undefinedIfNull, withoutNulls } from '../../../graphql/arguments.js';
 import { builder } from '../../../graphql/builder.js';
 import { type GraphQLContext, scopeOf } from '../../../graphql/context.js';
 import { MUTATION_ERRORS, withInputPaths } from '../../../graphql/errors.js';
@@ -199,10 +199,12 @@ builder.mutationFields((t) => ({
   // ——— Sandbox settlement (ForbiddenError in production) ———
   simulateFiatDeposit: t.field({
     type: TransferRef,
-    description: 'Sandbox: the fiat of an on-ramp transfer arrives (pending → processing).',
+    description:
+      'Sandbox: the fiat of an on-ramp transfer arrives, amount of it (the deposit amount when omitted). The deposit amount or more: pending → processing, any excess returned at once; less: pending → failed (underpaid), holding what arrived until refunded.',
     errors: { types: MUTATION_ERRORS },
-    args: { transferId: t.arg.id({ required: true }) },
-    resolve: async (_, { transferId }, ctx) => (await ctx.services.transfers.simulateFiatDeposit(scopeOf(ctx), String(transferId))).transfer,
+    args: { transferId: t.arg.id({ required: true }), amount: t.arg({ type: 'Decimal' }) },
+    resolve: async (_, { transferId, amount }, ctx) =>
+      (await withInputPaths(ctx.services.transfers.simulateFiatDeposit(scopeOf(ctx), String(transferId), { amount: undefinedIfNull(amount) }))).transfer,
   }),
   simulateVirtualAccountDeposit: t.field({
     type: TransferRef,

@@ -111,7 +111,7 @@ export const TransferRef = builder.loadableInterface('Transfer', {
     }),
     postings: t.loadableGroup({
       type: PostingRef,
-      description: 'The ledger entries of this transfer: deposit, fees, conversion, payout or refund',
+      description: 'The ledger entries of this transfer: deposit, excess_return (an overpayment sent back), fees, conversion, payout or refund',
       load: (ids: string[], ctx) => ctx.services.ledger.entriesOf(scopeOf(ctx), ids),
       group: (entry) => entry.transferId,
       resolve: (tr) => tr.id,
@@ -156,6 +156,12 @@ export const OnrampTransferRef = builder.objectRef<Transfer>('OnrampTransfer').i
     destinationAddress: t.string({ resolve: (tr) => tr.destinationAddress! }),
     destinationTransactionHash: t.exposeString('payoutTransactionHash', { nullable: true, description: 'The token delivery, once completed' }),
     virtualAccountId: t.exposeID('virtualAccountId', { nullable: true }),
+    depositReceivedAmount: t.field({
+      type: 'Decimal',
+      nullable: true,
+      description: 'The fiat that arrived: null until it does; less than the deposit amount fails the transfer (underpaid), the excess of more is returned',
+      resolve: async (tr, _, ctx) => (tr.depositReceivedAmount ? amount(tr.depositReceivedAmount, (await quoteOf(tr, ctx)).sourceCurrency) : null),
+    }),
     depositBankAccount: t.field({ type: DepositBankAccountRef, resolve: (tr) => tr.depositBankAccount! }),
     depositMessage: t.string({
       nullable: true,
