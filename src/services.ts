@@ -1,6 +1,7 @@
 import { createBankAccountService } from './modules/bank-accounts/service.js';
 import { createCustomerService } from './modules/customers/service.js';
 import { kycImportService } from './modules/kyc-import/service.js';
+import { createKycShares } from './modules/kyc-import/shares.js';
 import { createKybService } from './modules/kyb/service.js';
 import { createVirtualAccountService } from './modules/virtual-accounts/service.js';
 import { createPartnerService } from './modules/partners/service.js';
@@ -26,13 +27,15 @@ export interface ServiceOptions {
 
 /** Every use case, built once at start and shared by GraphQL and REST. */
 export function buildServices(options: ServiceOptions) {
-  const customers = createCustomerService(options);
+  // Share tokens are redeemed and claimed in one place, for /auth/importKYC and for the customers' update alike.
+  const kycShares = createKycShares();
+  const customers = createCustomerService({ ...options, kycShares });
   const bankAccounts = createBankAccountService({ customers });
   const virtualAccounts = createVirtualAccountService({ customers });
   const partners = createPartnerService({ customers });
   return {
     customers,
-    kycImport: kycImportService({ customers }),
+    kycImport: kycImportService({ customers, shares: kycShares }),
     kyb: createKybService({ customers }),
     bankAccounts,
     virtualAccounts,

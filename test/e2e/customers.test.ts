@@ -96,7 +96,6 @@ describe('PUT /v0/customers/{customer_id}', () => {
     const created = await api.post('/v0/customers', { email: email(), type: 'individual', first_name: 'Alan', last_name: 'Turing' });
     const id = created.body.customer_id;
     const res = await api.put(`/v0/customers/${id}`, {
-      external_kyc_provider_data: { provider_share_kyc_token: 'tok_123' },
       identifying_information: { id_document: { number: 'X1234567', issuing_country: 'GB' }, tax_number: 'TX-1' },
       documents: [{ file_id: 'file_1', purpose: 'proof_of_address', description: 'Utility bill' }],
       last_name: 'M. Turing',
@@ -172,7 +171,7 @@ describe('customers over GraphQL', () => {
   it('updates a customer', async () => {
     const created = await api.post('/v0/customers', { email: email(), type: 'individual', first_name: 'Old', last_name: 'Name' });
     const res = await api.graphql(
-      `mutation($id: ID!) { updateCustomer(id: $id, input: { firstName: "New", providerShareKycToken: "tok" }) {
+      `mutation($id: ID!) { updateCustomer(id: $id, input: { firstName: "New", taxNumber: "TX-9" }) {
         ... on MutationUpdateCustomerSuccess { data { firstName kycs { subStatus } } } } }`,
       { id: created.body.customer_id },
     );
@@ -214,7 +213,7 @@ describe('customers over GraphQL', () => {
     const own = t.client(await t.keyFor('Kyc Filter Partner'));
     const a = (await own.post('/v0/customers', { email: 'k1@example.com', type: 'corporate', company_name: 'K1' })).body.customer_id;
     const b = (await own.post('/v0/customers', { email: 'k2@example.com', type: 'corporate', company_name: 'K2' })).body.customer_id;
-    await own.put(`/v0/customers/${b}`, { external_kyc_provider_data: { provider_share_kyc_token: 't' } });
+    await own.put(`/v0/customers/${b}`, { identifying_information: { tax_number: 'TX-2' } });
     const q = `query($s: KycStatus) { customers(kycStatus: $s) { edges { node { id } } } }`;
     expect((await own.graphql(q, { s: 'pending' })).body.data.customers.edges.map((e: any) => e.node.id)).toEqual([b]);
     expect((await own.graphql(q, { s: 'not_started' })).body.data.customers.edges.map((e: any) => e.node.id)).toEqual([a]);

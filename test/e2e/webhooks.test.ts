@@ -182,7 +182,7 @@ describe('delivery', () => {
     const r = await receiver();
     const { secret } = (await api.post('/v0/webhooks', { url: r.url })).body;
     const customerId = await createCustomer(api, 'Signed');
-    await api.put(`/v0/customers/${customerId}`, { external_kyc_provider_data: { provider_share_kyc_token: 'tok' } });
+    await api.put(`/v0/customers/${customerId}`, { identifying_information: { tax_number: 'TX-1' } });
     await waitFor(() => r.received.length >= 2, 10_000, 'two deliveries');
 
     const payloads = r.received.map((request) => verify(request, secret));
@@ -434,7 +434,7 @@ describe('events API', () => {
   it('lists the partner’s events after a cursor, filtered by type, with next_cursor to resume from', async () => {
     const api = await newPartner();
     const a = await createCustomer(api, 'Ev A');
-    await api.put(`/v0/customers/${a}`, { external_kyc_provider_data: { provider_share_kyc_token: 'tok' } });
+    await api.put(`/v0/customers/${a}`, { identifying_information: { tax_number: 'TX-1' } });
     const b = await createCustomer(api, 'Ev B');
     const all = await api.get('/v0/events');
     expect(all.status).toBe(200);

@@ -84,7 +84,10 @@ const UpdateCustomerInputRef = builder.inputType('UpdateCustomerInput', {
     lastName: t.string(),
     companyName: t.string(),
     address: t.field({ type: AddressInput }),
-    providerShareKycToken: t.string(),
+    providerShareKycToken: t.string({
+      description:
+        "A KYC provider's share token (sandbox: approve_<applicant>, reject_<applicant>, review_<applicant>): imports the provider's verification of this individual customer, whose email must be the applicant's. Used once; field codes malformed_token, kyc_token_already_used, kyc_applicant_mismatch, kyc_import_customer_is_corporate.",
+    }),
     idDocument: t.field({ type: IdDocumentInput }),
     taxNumber: t.string(),
     documents: t.field({ type: [DocumentInput] }),

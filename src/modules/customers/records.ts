@@ -7,6 +7,7 @@ import type { CustomerChanges } from './inputs.js';
  * rows need no migration. This file is the one place that knows that shape.
  */
 export interface StoredProfile {
+  /** Rows written before share tokens were imported on update; a token is no longer kept (kyc_imports has its hash). */
   external_kyc_provider_data?: { provider_share_kyc_token: string };
   identifying_information?: {
     id_document?: { number: string; issuing_country: string };
@@ -21,7 +22,6 @@ export const storedAddressOf = postalAddressOf;
 /** The stored profile with `changes`' KYC data merged in; a change names only what it sets. */
 export function mergedProfile(stored: StoredProfile, changes: CustomerChanges): StoredProfile {
   const profile = { ...stored };
-  if (changes.providerShareKycToken !== undefined) profile.external_kyc_provider_data = { provider_share_kyc_token: changes.providerShareKycToken };
   if (changes.idDocument !== undefined || changes.taxNumber !== undefined) {
     // As before: identifying information sent is stored as sent, replacing what was there.
     profile.identifying_information = {
@@ -37,6 +37,14 @@ export function mergedProfile(stored: StoredProfile, changes: CustomerChanges): 
     }));
   }
   return profile;
+}
+
+/** The identity document a KYC provider verified replaces the stored one; a stored tax number stays. */
+export function withVerifiedDocument(stored: StoredProfile, document: { number: string; issuingCountry: string }): StoredProfile {
+  return {
+    ...stored,
+    identifying_information: { ...stored.identifying_information, id_document: { number: document.number, issuing_country: document.issuingCountry } },
+  };
 }
 
 /** Whether `changes` carry KYC data, which starts a verification (or a resubmission). */

@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/sql';
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { RecordedAddress } from '../../domain/address.js';
 import { type Actor, assertSandbox } from '../../domain/environment.js';
-import { ConflictError, type FieldError, ForbiddenError, NotFoundError, ValidationError } from '../../domain/errors.js';
+import { ConflictError, type FieldError, ForbiddenError, NotFoundError, ValidationError, fieldError } from '../../domain/errors.js';
 import { type KycDecision, type KycRailStatus, type KycStatus, type KycSubStatus, kycBreakdown, kycStatusOf, moveKyc, stepKyc } from '../../domain/kyc.js';
 import { checkInput, parseInput } from '../../domain/validation.js';
 import { recordEvent } from '../../platform/outbox.js';
@@ -11,10 +11,10 @@ import { type KeysetPage, keysetQuery } from '../../platform/pagination.js';
 import { type Scope, isUuid, scopeFor } from '../../platform/scope.js';
 import { ACROSS_TENANTS } from '../../platform/tenant.js';
 import { Customer } from './entities.js';
-import { type Address, CustomerChanges, CustomerFilter, type NameFields, NewCustomer, NewKycLink, namesNotAllowed } from './inputs.js';
+import { type Address, CustomerChanges, CustomerFilter, type NameFields, NewCustomer, NewKycLink, namesNotAllowed, providerShareKycToken } from './inputs.js';
 import { checkedRedirectUri } from './kyc-links.js';
 import { type CustomerView, presentCustomer } from './presenters.js';
-import { mergedProfile, storedAddressOf, submitsKyc } from './records.js';
+import { mergedProfile, storedAddressOf, submitsKyc, withVerifiedDocument } from './records.js';
 
 /**
  * The customers' use cases. Inputs are the domain's (inputs.ts), validated here whichever face
@@ -24,6 +24,10 @@ import { mergedProfile, storedAddressOf, submitsKyc } from './records.js';
 export interface CustomerService {
   create(scope: Scope, customer: NewCustomer): Promise<Customer>;
   get(scope: Scope, id: string): Promise<Customer>;
+  /**
+   * Changes a customer. KYC data starts a verification; a provider share token instead imports the
+   * provider's verification of this (individual) customer, in the same transaction as the change.
+   */
   update(scope: Scope, id: string, changes: CustomerChanges): Promise<Customer>;
   /** The names `changes` sets that the stored customer's type does not allow (none for an unknown id). */
   namesNotAllowedFor(scope: Scope, id: string, changes: Partial<Record<keyof NameFields, unknown>>): Promise<FieldError[]>;
@@ -60,6 +64,8 @@ export interface CustomerService {
 export interface CustomerServiceOptions {
   /** Base address of this deployment, for the hosted KYC page link. */
   publicUrl: () => string;
+  /** Provider share tokens on update (kyc-import provides them; services.ts wires them, so neither module builds the other). */
+  kycShares: KycShareTokens;
 }
 
 /** A person whose identity a KYC provider verified (see kyc-import). */
@@ -69,6 +75,43 @@ export interface VerifiedIdentity {
   lastName: string;
   address: Address;
   idDocument: { number: string; issuingCountry: string };
+}
+
+/** A provider's verification behind a share token, redeemed and not yet claimed. */
+export interface SharedVerification {
+  identity: VerifiedIdentity;
+  /** What the provider concluded. */
+  result: Extract<KycStatus, 'approved' | 'rejected' | 'in_review'>;
+  /** What claiming it records (which provider, the token's SHA-256); opaque here. */
+  receipt: { provider: string; tokenHash: string };
+}
+
+/**
+ * Provider share tokens, as `update` imports them (`external_kyc_provider_data`); errors name
+ * `tokenField`, the field of the caller's input that carried the token.
+ */
+export interface KycShareTokens {
+  /** What the provider verified, asked before any transaction: 400 `malformed_token`, 403 `kyc_provider_not_configured`. */
+  redeem(scope: Scope, token: string, tokenField: string): Promise<SharedVerification>;
+  /** Inside the caller's transaction: uses the token up for this customer, or 400 `kyc_token_already_used`. */
+  claim(scope: Scope, verification: SharedVerification, customerId: string, tokenField: string): Promise<void>;
+}
+
+const TOKEN_FIELD = '/providerShareKycToken';
+
+/**
+ * Whether a provider's verification may become this customer's: it verifies an individual, and the
+ * same person, known by the email (the customer's, or the one this update sets), as /auth/importKYC
+ * knows them. Another person's verification would make this customer verified as someone else.
+ */
+function applicantProblems(customer: Customer, { identity }: SharedVerification, newEmail: string | undefined): FieldError[] {
+  if (customer.type === 'corporate') {
+    return [fieldError(TOKEN_FIELD, 'kyc_import_customer_is_corporate', 'verifies an individual; this customer is corporate')];
+  }
+  if (identity.email.toLowerCase() !== (newEmail ?? customer.email).toLowerCase()) {
+    return [fieldError(TOKEN_FIELD, 'kyc_applicant_mismatch', "was issued for another person: the verified applicant's email is not this customer's")];
+  }
+  return [];
 }
 
 const emailTaken = () => new ConflictError('customer_email_taken', 'A customer with this email already exists for this partner and environment');
@@ -120,6 +163,36 @@ export function createCustomerService(options: CustomerServiceOptions): Customer
     const customer = await findForKycChange(scope, id);
     if (!customer) throw new NotFoundError('Customer');
     return customer;
+  }
+
+  /**
+   * What a provider verified becomes the customer's (names, address, identity document), and its
+   * KYC moves to the provider's result: unchanged when already there, 409 when the table forbids it.
+   */
+  async function takeVerifiedIdentity({ em, actor }: Scope, customer: Customer, { identity, result }: { identity: VerifiedIdentity; result: KycStatus }) {
+    customer.firstName = identity.firstName;
+    customer.lastName = identity.lastName;
+    customer.address = storedAddressOf(identity.address);
+    customer.profile = withVerifiedDocument(customer.profile, identity.idDocument);
+    customer.updatedAt = new Date();
+    await em.flush();
+    const status = kycStatusOf(customer.kycStatusBreakdown);
+    if (status !== result) await changeKyc(em, actor, customer, moveKyc(status, result));
+  }
+
+  /**
+   * The provider's verification behind the token `changes` carry, asked before any transaction (a
+   * real provider is a network call); a malformed token is one more problem of the input.
+   */
+  async function verificationIn(scope: Scope, changes: CustomerChanges): Promise<{ verification?: SharedVerification; errors: FieldError[] }> {
+    const token = changes.providerShareKycToken;
+    if (token === undefined || !providerShareKycToken.safeParse(token).success) return { errors: [] };
+    try {
+      return { verification: await options.kycShares.redeem(scope, token, TOKEN_FIELD), errors: [] };
+    } catch (error) {
+      if (error instanceof ValidationError) return { errors: error.fieldErrors };
+      throw error;
+    }
   }
 
   /** Flushes, turning the per-partner email uniqueness into a 409. */
@@ -177,10 +250,13 @@ export function createCustomerService(options: CustomerServiceOptions): Customer
 
     async update(scope: Scope, id: string, changes: CustomerChanges): Promise<Customer> {
       const checked = checkInput(CustomerChanges, changes);
+      const shared = await verificationIn(scope, changes);
       return scope.em.transactional(async (em) => {
+        const txScope = { ...scope, em };
         // The names allowed depend on the stored type: those problems join the input's own in one answer.
-        const customer = await findForKycChange({ ...scope, em }, id);
-        const errors = [...checked.errors, ...(customer ? namesNotAllowed(customer.type, changes) : [])];
+        const customer = await findForKycChange(txScope, id);
+        const errors = [...checked.errors, ...shared.errors, ...(customer ? namesNotAllowed(customer.type, changes) : [])];
+        if (customer && shared.verification) errors.push(...applicantProblems(customer, shared.verification, checked.data?.email));
         if (errors.length) throw new ValidationError(errors);
         if (!customer) throw new NotFoundError('Customer');
         const data = checked.data!;
@@ -191,7 +267,13 @@ export function createCustomerService(options: CustomerServiceOptions): Customer
         if (data.address !== undefined) customer.address = storedAddressOf(data.address);
         customer.profile = mergedProfile(customer.profile, data);
         customer.updatedAt = new Date();
-        await flushUnique({ ...scope, em });
+        await flushUnique(txScope);
+        if (shared.verification) {
+          // The token is used up in this transaction: a refusal below (the KYC table) leaves it unused.
+          await options.kycShares.claim(txScope, shared.verification, customer.id, TOKEN_FIELD);
+          await takeVerifiedIdentity(txScope, customer, shared.verification);
+          return customer;
+        }
         // KYC data starts a verification (or, after a rejection, a resubmission); otherwise it is stored as is.
         const started = submitsKyc(data) ? stepKyc(kycStatusOf(customer.kycStatusBreakdown), 'start') : null;
         if (started) await changeKyc(em, scope.actor, customer, started);
@@ -208,11 +290,7 @@ export function createCustomerService(options: CustomerServiceOptions): Customer
       const f = parseInput(CustomerFilter, filter);
       const { where, orderBy, limit } = keysetQuery(page);
       const byKyc = f.kycStatus ? { kycStatusBreakdown: { $contains: [{ status: f.kycStatus }] } } : {};
-      return em.find(
-        Customer,
-        { ...where, ...(f.email && { email: f.email }), ...(f.type && { type: f.type }), ...byKyc },
-        { orderBy, limit },
-      );
+      return em.find(Customer, { ...where, ...(f.email && { email: f.email }), ...(f.type && { type: f.type }), ...byKyc }, { orderBy, limit });
     },
 
     /** Sandbox: the applicant submits the verification form (→ in_review), as on the hosted page. */
@@ -278,14 +356,7 @@ export function createCustomerService(options: CustomerServiceOptions): Customer
             lastName: identity.lastName,
             address: identity.address,
           }));
-        customer.firstName = identity.firstName;
-        customer.lastName = identity.lastName;
-        customer.address = storedAddressOf(identity.address);
-        customer.profile = mergedProfile(customer.profile, { idDocument: identity.idDocument });
-        customer.updatedAt = new Date();
-        await em.flush();
-        const status = kycStatusOf(customer.kycStatusBreakdown);
-        if (status !== result) await changeKyc(em, scope.actor, customer, moveKyc(status, result));
+        await takeVerifiedIdentity(txScope, customer, { identity, result });
         return { customer, created: !existing };
       });
     },
