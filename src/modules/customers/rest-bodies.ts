@@ -111,3 +111,10 @@ export function namesIn(body: unknown): Partial<Record<keyof typeof REST_NAMES, 
 export const NewKycLinkBody = z.strictObject({ redirect_uri: redirectUri.optional() });
 
 export const newKycLinkOf = (body: z.infer<typeof NewKycLinkBody>): NewKycLink => ({ redirectUri: body.redirect_uri });
+
+/**
+ * Sandbox REST extension `POST /v0/customers/{id}/kycs/simulate`: the steps of the hosted KYC page
+ * (and of GraphQL's simulateKycSubmission and simulateKycDecision), named by action.
+ */
+export const KYC_SIMULATE_ACTIONS = ['submit_kyc', 'approve_kyc', 'reject_kyc'] as const;
+export const SimulateKycBody = z.strictObject({ action: z.enum(KYC_SIMULATE_ACTIONS) });

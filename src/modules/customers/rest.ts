@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { assertSandbox } from '../../domain/environment.js';
 import { ValidationError } from '../../domain/errors.js';
 import { checkInput, parseInput } from '../../domain/validation.js';
 import { replyIdempotently, requestScope, restFieldErrors, withRestPointers } from '../../platform/rest.js';
@@ -9,6 +10,7 @@ import {
   CustomerChangesBody,
   NewCustomerBody,
   NewKycLinkBody,
+  SimulateKycBody,
   customerChangesOf,
   namesIn,
   newCustomerOf,
@@ -49,6 +51,20 @@ export function customerRoutes(app: FastifyInstance, { customers }: Services) {
       const link = newKycLinkOf(parseInput(NewKycLinkBody, request.body ?? {}));
       const customer = await withRestPointers(customers.createKycLink(scope, request.params.customer_id, link));
       return { status: 201, body: { kycs: customers.view(customer).kycs } };
+    }),
+  );
+
+  // Sandbox (403 first with a production key): { action: submit_kyc | approve_kyc | reject_kyc } → 200 with the customer.
+  app.post<CustomerParams>('/v0/customers/:customer_id/kycs/simulate', (request, reply) =>
+    replyIdempotently(request, reply, { required: false }, async (scope) => {
+      assertSandbox(scope.actor);
+      const { action } = parseInput(SimulateKycBody, request.body);
+      const id = request.params.customer_id;
+      const customer =
+        action === 'submit_kyc'
+          ? await customers.submitKyc(scope, id)
+          : await customers.decideKyc(scope, id, action === 'approve_kyc' ? 'approved' : 'rejected');
+      return { status: 200, body: customers.view(customer) };
     }),
   );
 }
