@@ -123,7 +123,9 @@ export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
   ): Promise<GraphQLContext> {
     const em = requestEm ?? db.fork();
     if (known) return { em, actor: known, requestId, services };
-    if (!authorization && isIntrospectionOnly(query)) return { em, actor: null, requestId, services };
+    // The schema is the same for every caller: tools (codegen, GraphiQL, Rover) load it with or without a key,
+    // a stale or mistyped one included, so a wrong key in a tool's settings does not hide the schema.
+    if (isIntrospectionOnly(query)) return { em, actor: null, requestId, services };
     try {
       return { em, actor: await authenticate(em, authorization), requestId, services };
     } catch (error) {

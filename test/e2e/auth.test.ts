@@ -1,3 +1,4 @@
+import { getIntrospectionQuery } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, startRamp, type TestRamp } from '../support/ramp.js';
 
@@ -36,10 +37,17 @@ describe('API keys', () => {
     const res = await anonymous.graphql(`{ customer(id: "${customerId}") { id } }`);
     expect(res.status).toBe(401);
     expect(res.body.errors?.[0]?.extensions.code).toBe('UNAUTHENTICATED');
-    const wrong = await apiClient(t.url, 'rk_sandbox_AAAAAAAAbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb').graphql('{ __typename }');
+    const mistyped = apiClient(t.url, 'rk_sandbox_AAAAAAAAbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb');
+    const wrong = await mistyped.graphql(`{ customer(id: "${customerId}") { id } }`);
     expect(wrong.status).toBe(401);
     const schema = await anonymous.graphql('{ __schema { queryType { name } } }');
     expect(schema.body.data.__schema.queryType.name).toBe('Query');
+    // The standard introspection query (fragments and all), as codegen and GraphiQL send it, with no key or a wrong one.
+    for (const client of [anonymous, mistyped]) {
+      const full = await client.graphql(getIntrospectionQuery());
+      expect(full.status).toBe(200);
+      expect(full.body.data.__schema.queryType.name).toBe('Query');
+    }
   });
 
   it('stores keys only as hashes', async () => {
