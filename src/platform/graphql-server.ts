@@ -38,8 +38,8 @@ function isIntrospectionOnly(query: string | undefined): boolean {
   }
 }
 
-const GRAPHIQL_WELCOME = `# Welcome to Ramp. Put the sandbox API key that \`npm start\` printed in the Headers pane
-# below ({"Authorization": "Bearer rk_sandbox_..."}), then run this query with the play button.
+const GRAPHIQL_WELCOME = `# Welcome to Ramp. Replace the placeholder in the Headers pane below with the sandbox API key
+# that \`npm start\` printed ("Bearer rk_sandbox_..."), then run this query with the play button.
 {
   customers(first: 10) {
     edges { node { id email type kycs { status kycFlowLink } } }
@@ -147,8 +147,13 @@ export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
       error: (...args) => log().debug(describe(args)),
     },
     graphiql: config.graphiqlEnabled
-      ? // No placeholder in the Headers pane: a header that is not a key would be refused, schema loading included.
-        { title: 'Ramp GraphiQL', defaultQuery: GRAPHIQL_WELCOME }
+      ? {
+          title: 'Ramp GraphiQL',
+          defaultQuery: GRAPHIQL_WELCOME,
+          // The Headers pane opens ready for a key; the schema loads whatever it holds (introspection needs none).
+          headers: JSON.stringify({ Authorization: 'Bearer <your sandbox key, printed by npm start>' }, null, 2),
+          defaultEditorToolsVisibility: 'headers',
+        }
       : false,
     // GraphiQL bundled with the server, so it works without reaching a CDN.
     renderGraphiQL,

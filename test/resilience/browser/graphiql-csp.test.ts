@@ -38,10 +38,18 @@ describe.skipIf(!haveChromium)('GraphiQL in a real browser, under our Content-Se
     const run = page.locator('.graphiql-execute-button');
     await run.waitFor({ timeout: 60_000 });
 
-    // The API key goes in the Headers pane, as the welcome comment says; the default query lists customers.
+    // The schema loads with the placeholder key the Headers pane opens with: the Docs pane shows the root types.
+    await page.getByRole('button', { name: /documentation explorer/i }).click();
+    await expect.poll(() => page.locator('.graphiql-doc-explorer').innerText(), { timeout: 30_000 }).toMatch(/Query/);
+    await page.getByRole('button', { name: /documentation explorer/i }).click(); // closed again, for room
+    const headers = page.locator('section[aria-label="Headers"] .graphiql-editor:not(.hidden) .view-lines');
+    await expect.poll(() => headers.innerText(), { timeout: 10_000 }).toContain('Bearer');
+
+    // The API key replaces the placeholder, as the welcome comment says; the default query lists customers.
     await t.client(t.key).post('/v0/customers', { email: 'browser@example.com', type: 'corporate', company_name: 'Browser' });
-    await page.getByText('Headers', { exact: true }).click();
-    await page.locator('section[aria-label="Headers"] .graphiql-editor:not(.hidden) .view-lines').click();
+    await headers.click();
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.keyboard.press('Delete');
     await page.keyboard.insertText(JSON.stringify({ Authorization: `Bearer ${t.key}` }));
     const answered = page.waitForResponse((r) => r.url().endsWith('/graphql') && r.request().postData()?.includes('customers') === true);
     await run.click();
