@@ -12,7 +12,13 @@ export interface HttpProblem {
   title: string;
   detail: string;
   errors: FieldError[];
+  /** Members a problem adds beside the standard ones (RFC 9457 §3.2), e.g. the `customer_id` a duplicate names. */
+  extensions?: Record<string, string>;
 }
+
+/** Adds RFC 9457 extension members to the problem an error becomes. */
+export const withProblemExtensions = <E extends Error>(error: E, extensions: Record<string, string>): E =>
+  Object.assign(error, { problemExtensions: extensions });
 
 const STATUS_OF_KIND: Record<string, [number, string]> = {
   validation: [400, 'Bad Request'],
@@ -48,7 +54,15 @@ export function toProblem(error: unknown): HttpProblem {
   }
   if (error instanceof DomainError) {
     const [status, title] = STATUS_OF_KIND[error.kind] ?? [400, 'Bad Request'];
-    return { status, title, code: error.code, detail: error.message, errors: error instanceof ValidationError ? error.fieldErrors : [] };
+    const extensions = (error as { problemExtensions?: Record<string, string> }).problemExtensions;
+    return {
+      status,
+      title,
+      code: error.code,
+      detail: error.message,
+      errors: error instanceof ValidationError ? error.fieldErrors : [],
+      ...(extensions ? { extensions } : {}),
+    };
   }
   const fastifyError = error as Partial<FastifyError> & { status?: number };
   const known = fastifyError.code ? FASTIFY_ERRORS[fastifyError.code] : undefined;
@@ -74,15 +88,35 @@ export function toProblem(error: unknown): HttpProblem {
   };
 }
 
-/** RFC 9457 problem details, for /v0 and /auth. */
-export function problemJson(problem: HttpProblem, requestId: string) {
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** PUBLIC_URL when configured: the base of problem `type` links. */
+    publicUrl: string | undefined;
+  }
+}
+
+const HOST = /^[A-Za-z0-9.-]+(:[0-9]{1,5})?$|^\[[0-9A-Fa-f:.]+\](:[0-9]{1,5})?$/;
+
+/**
+ * Where a problem's `type` points: the code's anchor in this deployment's /docs (its error table has
+ * one per code). PUBLIC_URL when set, else the address the client reached (a well-formed Host only).
+ */
+export function docsBaseOf(request: FastifyRequest): string {
+  if (request.server.publicUrl) return request.server.publicUrl.replace(/\/+$/, '');
+  const host = request.host;
+  return `${request.protocol}://${HOST.test(host) ? host : 'localhost'}`;
+}
+
+/** RFC 9457 problem details, for /v0. `type` is absolute: `<base>/docs#<code>`. */
+export function problemJson(problem: HttpProblem, requestId: string, docsBase = 'http://localhost') {
   return {
-    type: `/docs/errors#${problem.code}`,
+    type: `${docsBase}/docs#${problem.code}`,
     title: problem.title,
     status: problem.status,
     detail: problem.detail,
     code: problem.code,
     ...(problem.errors.length ? { errors: problem.errors } : {}),
+    ...problem.extensions,
     request_id: requestId,
   };
 }
@@ -125,7 +159,7 @@ export function encryptusEnvelope(problem: HttpProblem, requestId: string) {
       status,
       code: encryptusCode(problem),
       message: status === 400 ? 'Bad Request' : problem.title,
-      data: { error: problem.code, detail: problem.detail, errors: problem.errors, request_id: requestId },
+      data: { error: problem.code, detail: problem.detail, errors: problem.errors, ...problem.extensions, request_id: requestId },
     },
   };
 }
@@ -167,7 +201,10 @@ export function replyWithProblem(request: FastifyRequest, reply: FastifyReply, p
     return reply.code(envelope.status).type('application/json').send(envelope.body);
   }
   if (shape === 'graphql') return reply.code(problem.status).type('application/json').send(graphqlErrors(problem, request.id));
-  return reply.code(problem.status).type('application/problem+json').send(problemJson(problem, request.id));
+  return reply
+    .code(problem.status)
+    .type('application/problem+json')
+    .send(problemJson(problem, request.id, docsBaseOf(request)));
 }
 
 /**

@@ -16,6 +16,7 @@ import { type Metrics, metricsRoutes } from './metrics.js';
 import { registerRateLimit } from './rate-limit.js';
 import { registerSecurityHeaders } from './security-headers.js';
 import { DATABASE_RETRY_AFTER_SECONDS } from './database-errors.js';
+import { API_VERSION, allowedMethods, type OpenApi, registerOpenApi } from './openapi.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 /** Routes that need an API key; /graphql authenticates in its own context. */
@@ -23,6 +24,8 @@ const AUTHENTICATED_PREFIXES = ['/v0/', '/v1/', '/auth/'];
 
 export interface HttpApp {
   app: FastifyInstance;
+  /** The routes as registered and the OpenAPI document of the REST ones (GET /openapi.json). */
+  openApi: OpenApi;
   close(): Promise<void>;
 }
 
@@ -58,6 +61,7 @@ export async function buildHttpApp(deps: HttpDeps): Promise<HttpApp> {
     },
   });
 
+  app.decorate('publicUrl', config.PUBLIC_URL);
   await app.register(cors, {
     origin: config.isProduction ? config.CORS_ORIGINS : true,
     // An OPTIONS that is not a real preflight gets the plain 204 too, not the plugin's own text/plain 400.
@@ -97,7 +101,15 @@ export async function buildHttpApp(deps: HttpDeps): Promise<HttpApp> {
     else request.log.info({ code: problem.code, status: problem.status }, 'client error');
     return replyWithProblem(request, reply, problem);
   });
+  const openApi = registerOpenApi(app, { version: API_VERSION });
   app.setNotFoundHandler((request, reply) => {
+    // A known path with a method it does not take: 405 and the methods it does (RFC 9110 §15.5.6).
+    const allow = allowedMethods(openApi.routes, request.url);
+    if (allow.length) {
+      reply.header('allow', allow.join(', '));
+      const detail = `This endpoint takes ${allow.join(', ')}, not ${request.method}; see /docs/api`;
+      return replyWithProblem(request, reply, { status: 405, code: 'method_not_allowed', title: 'Method Not Allowed', detail, errors: [] });
+    }
     // The path is not echoed: it may be kilobytes of whatever the client sent.
     const problem = { status: 404, code: 'route_not_found', title: 'Not Found', detail: `No ${request.method} endpoint at this path; see /docs`, errors: [] };
     return replyWithProblem(request, reply, problem);
@@ -115,6 +127,7 @@ export async function buildHttpApp(deps: HttpDeps): Promise<HttpApp> {
 
   return {
     app,
+    openApi,
     async close() {
       await graphql.close();
       await app.close();

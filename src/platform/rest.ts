@@ -3,6 +3,7 @@ import type { Actor } from '../domain/environment.js';
 import { type FieldError, UnauthenticatedError, ValidationError } from '../domain/errors.js';
 import { type PointerRenames, renamedPointer } from '../domain/validation.js';
 import { checkIdempotencyKey, fingerprint, type IdempotentResponse, runIdempotently } from './idempotency.js';
+import type { OffsetPage } from './pagination.js';
 import { type Scope, scopeFor } from './scope.js';
 import type { EntityManager } from '@mikro-orm/sql';
 
@@ -68,3 +69,12 @@ export async function withRestPointers<T>(work: Promise<T>, renamed: PointerRena
 /** Domain field errors with their pointers mapped into the snake_case body. */
 export const restFieldErrors = (errors: readonly FieldError[], renamed: PointerRenames = {}): FieldError[] =>
   errors.map((e) => ({ ...e, pointer: restPointerOf(e.pointer, renamed) }));
+
+/**
+ * One page of a REST list with `has_more`: one row more than asked is read, so whether the list
+ * goes on is known without counting.
+ */
+export async function pageOf<T, V>(page: OffsetPage, read: (page: OffsetPage) => Promise<T[]>, present: (item: T) => V) {
+  const rows = await read({ limit: page.limit + 1, skip: page.skip });
+  return { items: rows.slice(0, page.limit).map(present), has_more: rows.length > page.limit };
+}

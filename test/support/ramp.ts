@@ -5,6 +5,7 @@ import { loadConfig } from '../../src/config.js';
 import type { Environment } from '../../src/domain/environment.js';
 import { ensurePartner, issueApiKey } from '../../src/modules/partners/service.js';
 import type { Logger } from '../../src/platform/logging.js';
+import { watchContract } from './contract.js';
 
 /** Admin connection used only to create and drop each test file's own database. */
 const ADMIN_URL = process.env.TEST_DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -67,6 +68,7 @@ export async function startRamp(env: Record<string, string> = {}, options: { log
   const database = await freshDatabaseEnv();
   const config = loadConfig({ NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', ...database.env, ...env });
   const ramp = await createRamp(config, options);
+  const contract = watchContract(ramp);
   const url = await ramp.listen();
   if (!ramp.demoKey && config.BOOTSTRAP_DEMO_PARTNER) throw new Error('a fresh database must bootstrap the demo partner');
   return {
@@ -83,6 +85,7 @@ export async function startRamp(env: Record<string, string> = {}, options: { log
     async close() {
       await ramp.close();
       await database.drop();
+      contract.assertKept();
     },
   };
 }

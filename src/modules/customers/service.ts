@@ -7,7 +7,7 @@ import { ConflictError, type FieldError, ForbiddenError, NotFoundError, Validati
 import { type KycDecision, type KycRailStatus, type KycStatus, type KycSubStatus, kycBreakdown, kycStatusOf, moveKyc, stepKyc } from '../../domain/kyc.js';
 import { checkInput, parseInput } from '../../domain/validation.js';
 import { recordEvent } from '../../platform/outbox.js';
-import { type KeysetPage, keysetQuery } from '../../platform/pagination.js';
+import { type KeysetPage, type OffsetPage, keysetQuery } from '../../platform/pagination.js';
 import { type Scope, isUuid, scopeFor } from '../../platform/scope.js';
 import { ACROSS_TENANTS } from '../../platform/tenant.js';
 import { Customer } from './entities.js';
@@ -32,6 +32,10 @@ export interface CustomerService {
   /** The names `changes` sets that the stored customer's type does not allow (none for an unknown id). */
   namesNotAllowedFor(scope: Scope, id: string, changes: Partial<Record<keyof NameFields, unknown>>): Promise<FieldError[]>;
   list(scope: Scope, filter: CustomerFilter, page: KeysetPage): Promise<Customer[]>;
+  /** REST's list: `page.limit` customers after the first `page.skip`, oldest first. */
+  listByOffset(scope: Scope, filter: CustomerFilter, page: OffsetPage): Promise<Customer[]>;
+  /** How many customers the filter matches (a connection's totalCount). */
+  count(scope: Scope, filter: CustomerFilter): Promise<number>;
   findByEmail(scope: Scope, email: string): Promise<Customer | null>;
   /** Batch load for GraphQL dataloaders: only the caller's customers come back. */
   loadMany(scope: Scope, ids: readonly string[]): Promise<Customer[]>;
@@ -287,11 +291,14 @@ export function createCustomerService(options: CustomerServiceOptions): Customer
     },
 
     async list({ em }: Scope, filter: CustomerFilter, page: KeysetPage): Promise<Customer[]> {
-      const f = parseInput(CustomerFilter, filter);
       const { where, orderBy, limit } = keysetQuery(page);
-      const byKyc = f.kycStatus ? { kycStatusBreakdown: { $contains: [{ status: f.kycStatus }] } } : {};
-      return em.find(Customer, { ...where, ...(f.email && { email: f.email }), ...(f.type && { type: f.type }), ...byKyc }, { orderBy, limit });
+      return em.find(Customer, { ...where, ...customersMatching(filter) }, { orderBy, limit });
     },
+
+    listByOffset: ({ em }, filter, page) =>
+      em.find(Customer, customersMatching(filter), { orderBy: { createdAt: 'asc', id: 'asc' }, limit: page.limit, offset: page.skip }),
+
+    count: ({ em }, filter) => em.count(Customer, customersMatching(filter)),
 
     /** Sandbox: the applicant submits the verification form (→ in_review), as on the hosted page. */
     async submitKyc(scope: Scope, id: string): Promise<Customer> {
@@ -397,4 +404,11 @@ export function createCustomerService(options: CustomerServiceOptions): Customer
       return em.find(Customer, { id: { $in: ids.filter(isUuid) } });
     },
   };
+}
+
+/** The conditions of a customer filter (a list page and its count share them). */
+function customersMatching(filter: CustomerFilter) {
+  const f = parseInput(CustomerFilter, filter);
+  const byKyc = f.kycStatus ? { kycStatusBreakdown: { $contains: [{ status: f.kycStatus }] } } : {};
+  return { ...(f.email && { email: f.email }), ...(f.type && { type: f.type }), ...byKyc };
 }

@@ -1,0 +1,95 @@
+import { z } from 'zod';
+import { IDEMPOTENCY_KEY_MAX_LENGTH } from './idempotency.js';
+
+/**
+ * The JSON Schemas the OpenAPI document shares between operations: the two error shapes (RFC 9457
+ * problem+json for /v0, the Encryptus envelope for /v1 and /auth), the Encryptus success envelope,
+ * and the headers every write takes.
+ */
+type JsonSchema = Record<string, unknown>;
+
+/** JSON Schema 2020-12 (OpenAPI 3.1's dialect) of a zod schema, as it is read (`input`) or written (`output`). */
+export function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, target: 'draft-2020-12', unrepresentable: 'any' }) as JsonSchema;
+  return rest;
+}
+
+const FieldError = {
+  type: 'object',
+  required: ['pointer', 'code', 'detail'],
+  additionalProperties: false,
+  properties: {
+    pointer: { type: 'string', description: 'JSON pointer into the body (`/email`), the query (`/limit`) or `/headers/idempotency-key`' },
+    code: { type: 'string', examples: ['invalid_email'] },
+    detail: { type: 'string' },
+  },
+};
+
+export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
+  FieldError,
+  Problem: {
+    type: 'object',
+    description: 'RFC 9457 problem details; `type` is the absolute URL of the code in the reference (README "Error codes").',
+    required: ['type', 'title', 'status', 'detail', 'code', 'request_id'],
+    additionalProperties: false,
+    properties: {
+      type: { type: 'string', format: 'uri', examples: ['http://127.0.0.1:4000/docs#customer_email_taken'] },
+      title: { type: 'string' },
+      status: { type: 'integer', minimum: 400, maximum: 599 },
+      detail: { type: 'string' },
+      code: { type: 'string' },
+      errors: { type: 'array', items: { $ref: '#/components/schemas/FieldError' } },
+      request_id: { type: 'string' },
+      customer_id: { type: 'string', format: 'uuid', description: 'On `customer_email_taken`: the customer that already has this email' },
+    },
+  },
+  EncryptusError: {
+    type: 'object',
+    description: "Encryptus's error envelope (/v1 and /auth); duplicates answer 400 `EN-STATE-004`, as Encryptus does.",
+    required: ['success', 'status', 'code', 'message', 'data'],
+    additionalProperties: false,
+    properties: {
+      success: { const: false },
+      status: { type: 'integer' },
+      code: { type: 'string', examples: ['EN-DATA-009'] },
+      message: { type: 'string' },
+      data: {
+        type: 'object',
+        required: ['error', 'detail', 'errors', 'request_id'],
+        additionalProperties: false,
+        properties: {
+          error: { type: 'string' },
+          detail: { type: 'string' },
+          errors: { type: 'array', items: { $ref: '#/components/schemas/FieldError' } },
+          request_id: { type: 'string' },
+        },
+      },
+    },
+  },
+};
+
+/** `{ success: true, status, code: "EN-SUCCESS-001", message, data }` around a /v1 or /auth answer. */
+export const encryptusSuccessOf = <T extends z.ZodType>(data: T) =>
+  z.strictObject({ success: z.literal(true), status: z.number().int(), code: z.literal('EN-SUCCESS-001'), message: z.string(), data });
+
+/** `{ items, has_more }`: one page of a REST list. */
+export const listOf = <T extends z.ZodType>(item: T) =>
+  z.strictObject({
+    items: z.array(item),
+    has_more: z.boolean().meta({ description: 'true when the list goes on past this page: ask again with `skip` + `limit`' }),
+  });
+
+export const IDEMPOTENCY_KEY_DESCRIPTION =
+  'A key of your choosing (an IETF structured-field string: `"…"`, or the bare value; 1–' +
+  `${IDEMPOTENCY_KEY_MAX_LENGTH} characters). A repeat with the same key and request replays the first answer with ` +
+  '`Idempotent-Replayed: true`; the same key with another request is 422 `idempotency_key_reused`. An empty key is 400.';
+
+// Answer fields, described by format rather than by zod's long patterns (the document stays readable).
+export const uuidAnswer = () => z.string().meta({ format: 'uuid' });
+export const timestampAnswer = () => z.string().meta({ format: 'date-time', examples: ['2026-01-31T12:00:00.000Z'] });
+/** Money on the wire: a decimal string at the asset's own scale, never a JSON number. */
+export const amountAnswer = () =>
+  z
+    .string()
+    .regex(/^[0-9]+(\.[0-9]+)?$/)
+    .meta({ examples: ['100.00'] });

@@ -1,0 +1,213 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { contract, type RouteContract } from './openapi-contract.js';
+import { type AnsweredCode, STATUS_OF_CODE, codesOf } from './openapi-errors.js';
+import { COMPONENT_SCHEMAS, IDEMPOTENCY_KEY_DESCRIPTION, jsonSchemaOf } from './openapi-schemas.js';
+import { encryptusEnvelope, shapeOf } from './http-errors.js';
+
+type JsonObject = Record<string, unknown>;
+
+/** A route as Fastify registered it, with the contract its module declared (none for /docs, /metrics, /graphql…). */
+export interface RegisteredRoute {
+  method: string;
+  url: string;
+  contract?: RouteContract;
+}
+
+/** `/v0/customers/:customer_id` → `/v0/customers/{customer_id}`. */
+export const openApiPath = (url: string) => url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+
+/** The spec writes Encryptus's whitelist paths with a double slash; the document keeps its spelling. */
+const specPath = (path: string) => path.replace(/^\/v1\/partners\/forensics\//, '/v1//partners/forensics/');
+
+/** Paths compared as the router compares them (duplicate slashes folded). */
+export const foldedPath = (path: string) => path.replace(/\/{2,}/g, '/');
+
+const jsonContent = (schema: JsonObject, contentType = 'application/json', examples?: unknown) => ({
+  [contentType]: { schema, ...(examples === undefined ? {} : { example: examples }) },
+});
+
+function parametersOf(url: string, c: RouteContract): JsonObject[] {
+  const path = [...url.matchAll(/:([A-Za-z0-9_]+)/g)].map(([, name]) => ({
+    name,
+    in: 'path',
+    required: true,
+    description: c.params?.[name!] ?? 'A resource id (a UUID, either letter case)',
+    schema: { type: 'string', format: 'uuid' },
+  }));
+  const query = c.query ? queryParameters(c) : [];
+  const idempotency = c.idempotencyKey
+    ? [
+        {
+          name: 'Idempotency-Key',
+          in: 'header',
+          required: c.idempotencyKey === 'required',
+          description: IDEMPOTENCY_KEY_DESCRIPTION,
+          schema: { type: 'string', minLength: 1, maxLength: 257 },
+          example: '"8e03978e-40d5-43e8-bc93-6894a57f9324"',
+        },
+      ]
+    : [];
+  return [...path, ...query, ...idempotency];
+}
+
+/** Query parameters as they are meant (whole numbers with bounds) rather than as the strings they travel as. */
+function queryParameters(c: RouteContract): JsonObject[] {
+  const input = jsonSchemaOf(c.query!, 'input') as { properties?: Record<string, JsonObject>; required?: string[] };
+  const output = jsonSchemaOf(c.query!, 'output') as { properties?: Record<string, JsonObject> };
+  return Object.entries(input.properties ?? {}).map(([name, schema]) => {
+    const meant = output.properties?.[name];
+    const numeric = meant && (meant.type === 'integer' || meant.type === 'number');
+    return { name, in: 'query', required: input.required?.includes(name) ?? false, schema: numeric ? meant : schema };
+  });
+}
+
+function errorResponses(path: string, codes: AnsweredCode[]): Record<string, JsonObject> {
+  const encryptus = shapeOf(path) === 'encryptus';
+  const byStatus = new Map<number, AnsweredCode[]>();
+  for (const code of codes) {
+    const status = encryptus ? encryptusEnvelope({ status: STATUS_OF_CODE[code], code, title: '', detail: '', errors: [] }, '').status : STATUS_OF_CODE[code];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  const responses: Record<string, JsonObject> = {};
+  for (const [status, list] of [...byStatus].sort(([a], [b]) => a - b)) {
+    const enumOf = { type: 'string', enum: list };
+    const schema = encryptus
+      ? {
+          allOf: [
+            { $ref: '#/components/schemas/EncryptusError' },
+            {
+              type: 'object',
+              properties: {
+                status: { const: status },
+                code: { const: encryptusEnvelope({ status, code: list[0]!, title: '', detail: '', errors: [] }, '').body.code },
+                data: { type: 'object', properties: { error: enumOf } },
+              },
+            },
+          ],
+        }
+      : { allOf: [{ $ref: '#/components/schemas/Problem' }, { type: 'object', properties: { status: { const: status }, code: enumOf } }] };
+    responses[String(status)] = {
+      description: list.map((code) => `\`${code}\``).join(', '),
+      content: jsonContent(schema, encryptus ? 'application/json' : 'application/problem+json'),
+    };
+  }
+  return responses;
+}
+
+function operationOf(route: RegisteredRoute & { contract: RouteContract }): JsonObject {
+  const c = route.contract;
+  const success: Record<string, JsonObject> = {};
+  for (const [status, answer] of Object.entries(c.responses)) {
+    success[status] = {
+      description: answer.description,
+      ...(answer.body ? { content: jsonContent(jsonSchemaOf(answer.body, 'output'), answer.contentType) } : {}),
+    };
+  }
+  const hasParams = route.url.includes(':');
+  return {
+    operationId: c.operationId,
+    summary: c.summary,
+    ...(c.description ? { description: c.description } : {}),
+    tags: [c.tag],
+    security: c.public ? [] : [{ apiKey: [] }],
+    parameters: parametersOf(route.url, c),
+    ...(c.body ? { requestBody: { required: !c.bodyOptional, content: jsonContent(jsonSchemaOf(c.body, 'input'), 'application/json', c.example) } } : {}),
+    responses: { ...success, ...errorResponses(route.url, codesOf(c, { hasParams })) },
+  };
+}
+
+/** The document's `info.version`: the REST layer's, moved with breaking or additive changes to it. */
+export const API_VERSION = '0.1.0';
+
+export interface OpenApiOptions {
+  version: string;
+}
+
+/** The OpenAPI 3.1 document of every route that declared a contract. */
+export function openApiDocument(routes: readonly RegisteredRoute[], { version }: OpenApiOptions) {
+  const paths: Record<string, Record<string, JsonObject>> = {};
+  const documented = routes.filter((r): r is RegisteredRoute & { contract: RouteContract } => !!r.contract);
+  for (const route of [...documented].sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0))) {
+    const path = specPath(openApiPath(route.url));
+    paths[path] ??= {};
+    paths[path][route.method.toLowerCase()] = operationOf(route);
+  }
+  return {
+    openapi: '3.1.1',
+    info: {
+      title: 'Ramp partner REST API',
+      version,
+      description:
+        'The REST compatibility layer of Ramp (Align-style `/v0`, Encryptus-style `/v1` and `/auth`). Generated from the ' +
+        "zod schemas that parse each request; the guide is at [/docs](/docs). Errors under /v0 are RFC 9457 problem+json whose `type` links to the code's entry in /docs.",
+      license: { name: 'UNLICENSED', identifier: 'UNLICENSED' },
+    },
+    servers: [{ url: '/', description: 'This Ramp' }],
+    tags: [...new Set(documented.map((r) => r.contract.tag))].sort().map((name) => ({ name })),
+    security: [{ apiKey: [] }],
+    paths,
+    components: {
+      securitySchemes: {
+        apiKey: { type: 'http', scheme: 'bearer', description: 'An API key (`npm run keys`): `Authorization: Bearer ramp_sandbox_…`' },
+      },
+      schemas: COMPONENT_SCHEMAS,
+    },
+  };
+}
+export type OpenApiDocument = ReturnType<typeof openApiDocument>;
+
+/**
+ * Gathers every route as it is registered and serves the document at GET /openapi.json (no key:
+ * the contract is public, as the README is). Register before the features' routes.
+ */
+export function registerOpenApi(app: FastifyInstance, options: OpenApiOptions) {
+  const routes: RegisteredRoute[] = [];
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) {
+      if (method !== 'HEAD') routes.push({ method, url: route.url, contract: route.config?.contract });
+    }
+  });
+  let document: OpenApiDocument | undefined;
+  const current = () => (document ??= openApiDocument(routes, options));
+  app.get(
+    '/openapi.json',
+    contract({
+      operationId: 'getOpenApiDocument',
+      summary: 'This document',
+      tag: 'Reference',
+      public: true,
+      responses: {
+        200: {
+          description: 'The OpenAPI 3.1 document of this API',
+          body: z.looseObject({ openapi: z.string(), info: z.looseObject({}), paths: z.looseObject({}) }),
+        },
+      },
+    }),
+    async () => current(),
+  );
+  return { routes, document: current };
+}
+export type OpenApi = ReturnType<typeof registerOpenApi>;
+
+const patternOf = (url: string) =>
+  new RegExp(
+    `^${foldedPath(url)
+      .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+      .replace(/:[A-Za-z0-9_]+/g, '[^/]+')}$`,
+  );
+const patterns = new Map<string, RegExp>();
+
+/** The methods some route takes at this concrete path (with HEAD beside GET); none for an unknown path. */
+export function allowedMethods(routes: readonly RegisteredRoute[], url: string): string[] {
+  const path = foldedPath(url.split('?')[0]!);
+  const methods = new Set<string>();
+  for (const route of routes) {
+    if (route.url === '*' || route.method === 'OPTIONS') continue;
+    const pattern = patterns.get(route.url) ?? patternOf(route.url);
+    patterns.set(route.url, pattern);
+    if (pattern.test(path)) methods.add(route.method);
+  }
+  if (methods.has('GET')) methods.add('HEAD');
+  return [...methods].sort();
+}
