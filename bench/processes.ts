@@ -1,0 +1,122 @@
+import { type ChildProcess, fork } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+const counter = fileURLToPath(new URL('./sql-counter.ts', import.meta.url));
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+/** A server the bench started in a child process of its own, with its SQL statements counted. */
+export interface Server {
+  name: string;
+  url: string;
+  /** Lines the server printed while starting (Ramp prints the demo key there). */
+  output: string;
+  /** Statements the process has sent so far (counted at its driver, see sql-counter.ts). */
+  sqlCount(): Promise<number>;
+  /** Resident memory of the process now, in MB. */
+  rssMb(): number;
+  stop(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+/** Forks `script` (TypeScript, through tsx) and waits until its output matches `ready` (the first group is its URL). */
+export async function startServer(name: string, script: string, env: Record<string, string>, ready: RegExp): Promise<Server> {
+  const child: ChildProcess = fork(script, [], {
+    cwd: root,
+    execArgv: ['--import', 'tsx', '--import', counter],
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+  });
+  let output = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${name} did not start within 60 s:\n${output}`)), 60_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = ready.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (process.env.BENCH_SQL_LOG === '1') process.stderr.write(chunk);
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${name} exited with ${code} while starting:\n${output}`));
+    });
+  });
+  return {
+    name,
+    url,
+    output,
+    sqlCount: () =>
+      new Promise((resolve) => {
+        const onMessage = (message: unknown) => {
+          if (message && typeof message === 'object' && 'sqlCount' in message) {
+            child.off('message', onMessage);
+            resolve((message as { sqlCount: number }).sqlCount);
+          }
+        };
+        child.on('message', onMessage);
+        child.send('sql-count');
+      }),
+    rssMb: () => {
+      try {
+        const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1];
+        return kb ? Number(kb) / 1024 : Number.NaN;
+      } catch {
+        return Number.NaN;
+      }
+    },
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+        setTimeout(() => child.kill('SIGKILL'), 15_000).unref();
+      }),
+  };
+}
+
+/** Ramp itself, as `npm start` runs it, on PostgreSQL (DATABASE_URL) or embedded PGlite (DATA_DIR). */
+export async function startRampServer(name: string, env: Record<string, string>): Promise<Server & { key: string }> {
+  const port = await freePort();
+  const server = await startServer(
+    name,
+    'src/main.ts',
+    {
+      NODE_ENV: 'development', // sandbox keys may deliver webhooks to this machine (the P4 receiver) only outside production
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_PER_MINUTE: '0',
+      JOBS_INTERVAL_MS: '0',
+      GRAPHQL_INTROSPECTION: 'false',
+      ...env,
+    },
+    /GraphQL:\s+(http:\/\/\S+)\/graphql/,
+  );
+  await waitFor(() => /Sandbox API key[^:]*: (rk_sandbox_\S+)/.test(server.output), 1);
+  const key = /Sandbox API key[^:]*: (rk_sandbox_\S+)/.exec(server.output)?.[1];
+  if (!key) throw new Error(`${name} printed no demo key:\n${server.output}`);
+  return { ...server, key };
+}
+
+async function waitFor(check: () => boolean, seconds: number) {
+  const until = Date.now() + seconds * 1000;
+  while (!check() && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+}
