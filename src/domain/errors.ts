@@ -1,3 +1,5 @@
+import type { ErrorCode } from './error-codes.js';
+
 /**
  * Errors the domain expects. Each class is one kind of failure (the platform maps it to an HTTP
  * status and a typed GraphQL error); `code` is the stable, documented, snake_case reason.
@@ -12,7 +14,7 @@ export interface FieldError {
 export abstract class DomainError extends Error {
   abstract readonly kind: string;
   constructor(
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
   ) {
     super(message);
@@ -26,7 +28,7 @@ export class ValidationError extends DomainError {
   constructor(
     readonly fieldErrors: FieldError[],
     message = 'The request is invalid',
-    code = 'validation_failed',
+    code: ErrorCode = 'validation_failed',
   ) {
     super(code, message);
   }

@@ -16,8 +16,11 @@ export const builder = new SchemaBuilder<{
   Scalars: {
     DateTime: { Input: Date; Output: Date };
     Decimal: { Input: string; Output: string };
+    UUID: { Input: string; Output: string };
     JSON: { Input: unknown; Output: unknown };
   };
+  // Connections may carry a count, run only when a client selects `totalCount` (graphql/connection.ts).
+  Connection: { totalCount?: () => Promise<number> };
 }>({
   // Scope auth first so nothing runs for a caller it refuses; errors before zod so argument
   // validation failures become typed ValidationError results.
@@ -34,8 +37,12 @@ export const builder = new SchemaBuilder<{
   relay: {
     clientMutationId: 'omit',
     cursorType: 'String',
+    // Global ids are opaque (base64 of `Type:uuid`).
+    // node and nodes are defined in node.ts: an id that is not one of ours reads as null there.
     nodeQueryOptions: false,
     nodesQueryOptions: false,
+    nodeTypeOptions: { description: 'An object with a global id: refetch it with node(id:)' },
+    idFieldOptions: { description: 'Global id: opaque, unique across types, accepted by node(id:) and every id argument' },
   },
   complexity: {
     defaultComplexity: 1,

@@ -1,5 +1,10 @@
+import { type DefaultConnectionArguments, resolveCursorConnection, type ResolveCursorConnectionArgs } from '@pothos/plugin-relay';
+import { builder } from './builder.js';
+import { connectionComplexity, edgesCountedByPage } from './limits.js';
+
 /** Page sizes every connection accepts: `first` and `last` between 0 and 100. */
 export const MAX_PAGE_SIZE = 100;
+export const DEFAULT_PAGE_SIZE = 20;
 
 const inRange = (n: number | null | undefined) => n == null || (n >= 0 && n <= MAX_PAGE_SIZE);
 
@@ -10,3 +15,72 @@ export const pageSizeRule = (): [(args: PageArgs) => boolean, { message: string 
   (args) => inRange(args.first) && inRange(args.last),
   { message: `first and last must be between 0 and ${MAX_PAGE_SIZE}` },
 ];
+
+/** What every connection field shares: the page-size rule and a cost that multiplies by the page size. */
+export const connectionFieldOptions = (defaultSize = DEFAULT_PAGE_SIZE) => ({
+  validate: pageSizeRule(),
+  complexity: connectionComplexity(defaultSize),
+});
+
+/** What a connection can list: an object type of the schema. */
+type ConnectionNode = Parameters<typeof builder.connectionObject>[0]['type'];
+
+/**
+ * One named connection per node type (`TransferConnection`, `TransferEdge`), reused wherever that
+ * node is listed, so a client writes one fragment for every list of it. `totalCount` counts
+ * every node the filters match (not just the page); it is computed only when selected.
+ */
+export function nodeConnection<Node extends ConnectionNode>(node: Node, name: string) {
+  return builder.connectionObject(
+    {
+      type: node,
+      name: `${name}Connection`,
+      // The page size is counted on the connection field, so `edges` is not a list of 10 again.
+      ...edgesCountedByPage,
+      fields: (t) => ({
+        totalCount: t.int({
+          description: 'How many nodes the filters match, across every page',
+          resolve: (connection) => {
+            if (!connection.totalCount) throw new Error(`${name}Connection resolved without totalCount`);
+            return connection.totalCount();
+          },
+        }),
+      }),
+    },
+    { name: `${name}Edge` },
+  );
+}
+
+/**
+ * One page of a connection, by keyset, as the Relay spec describes it: `first` then `last` when
+ * both are given, `first: 0` an empty page that still says whether nodes follow, and `null`
+ * cursors on an empty page. `count` answers `totalCount` (only run when a client selects it).
+ */
+export async function resolvePage<N>(
+  args: DefaultConnectionArguments,
+  toCursor: (node: N) => string,
+  load: (page: ResolveCursorConnectionArgs) => Promise<N[]>,
+  options: { defaultSize?: number; count?: () => Promise<number> } = {},
+) {
+  const bothSizes = args.first != null && args.last != null;
+  const connection = await resolveCursorConnection(
+    { args: bothSizes ? { ...args, last: null } : args, toCursor, defaultSize: options.defaultSize ?? DEFAULT_PAGE_SIZE, maxSize: MAX_PAGE_SIZE },
+    load,
+  );
+  let { edges } = connection;
+  let { hasPreviousPage } = connection.pageInfo;
+  if (bothSizes && edges.length > (args.last ?? 0)) {
+    edges = edges.slice(edges.length - (args.last ?? 0));
+    hasPreviousPage = true;
+  }
+  return {
+    edges,
+    pageInfo: {
+      ...connection.pageInfo,
+      hasPreviousPage,
+      startCursor: edges[0]?.cursor ?? null,
+      endCursor: edges.at(-1)?.cursor ?? null,
+    },
+    totalCount: options.count,
+  };
+}

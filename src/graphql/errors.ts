@@ -1,13 +1,19 @@
 import { ConflictError, type DomainError, type FieldError, ForbiddenError, NotFoundError, UnprocessableError, ValidationError } from '../domain/errors.js';
 import { type PointerRenames, renamedPointer } from '../domain/validation.js';
 import { type FieldNode, type GraphQLResolveInfo, Kind } from 'graphql';
+import { ERROR_CODES } from '../domain/error-codes.js';
 import { builder } from './builder.js';
+import { domainEnum } from './enums.js';
+
+export const ErrorCodeEnum = domainEnum('ErrorCode', ERROR_CODES, {
+  description: 'Why a request failed: stable, one per failure (the README error table explains each; REST sends the same in lower case)',
+});
 
 /** Every expected failure: a stable `code` and a human `message`. */
 export const ErrorInterface = builder.interfaceRef<DomainError>('Error').implement({
   fields: (t) => ({
     message: t.exposeString('message'),
-    code: t.exposeString('code', { description: 'Stable, snake_case reason (see the README error table)' }),
+    code: t.field({ type: ErrorCodeEnum, resolve: (e) => e.code }),
   }),
 });
 

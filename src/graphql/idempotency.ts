@@ -3,21 +3,22 @@ import { checkIdempotencyKey, fingerprint, runIdempotently } from '../platform/i
 import { type GraphQLContext, scopeOf } from './context.js';
 
 /**
- * Runs a mutation under the same idempotency store as REST. What is stored is the id of the
+ * Runs a creating mutation under the same idempotency store as REST: `idempotencyKey` comes out of
+ * its input, the rest is fingerprinted and handed to `run`. What is stored is the id of the
  * resource the mutation produced; a replay loads that resource again.
  */
-export async function idempotentMutation<T extends { id: string }>(
+export async function idempotentMutation<I extends { idempotencyKey?: string | null }, T extends { id: string }>(
   ctx: GraphQLContext,
   mutation: string,
-  args: { idempotencyKey?: string | null } & Record<string, unknown>,
-  run: (em: EntityManager) => Promise<T>,
+  input: I,
+  run: (em: EntityManager, input: Omit<I, 'idempotencyKey'>) => Promise<T>,
   load: (id: string) => Promise<T>,
 ): Promise<T> {
-  const { idempotencyKey, ...input } = args;
+  const { idempotencyKey, ...rest } = input;
   const scope = scopeOf(ctx);
   const key = checkIdempotencyKey(idempotencyKey ?? undefined, false);
-  const outcome = await runIdempotently(scope.em, scope.actor, { key, fingerprint: fingerprint(`graphql:${mutation}`, input) }, async (tx) => {
-    const result = await run(tx);
+  const outcome = await runIdempotently(scope.em, scope.actor, { key, fingerprint: fingerprint(`graphql:${mutation}`, rest) }, async (tx) => {
+    const result = await run(tx, rest);
     return { status: 200, body: { id: result.id }, result };
   });
   return outcome.result ?? load((outcome.body as { id: string }).id);

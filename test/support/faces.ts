@@ -21,7 +21,7 @@ export async function graphqlFieldErrors(
   query: string,
   field: string,
   variables: Record<string, unknown>,
-  code = 'validation_failed',
+  code = 'VALIDATION_FAILED',
 ): Promise<string[]> {
   const res = await client.graphql(query, variables);
   expect(res.body.errors, JSON.stringify(res.body.errors)).toBeUndefined();

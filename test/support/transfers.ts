@@ -19,8 +19,8 @@ export async function createCustomer(api: ApiClient, options: { approved?: boole
   if (created.status !== 201) throw new Error(`customer not created: ${JSON.stringify(created.body)}`);
   const id = created.body.customer_id as string;
   if (options.approved ?? true) {
-    const res = await api.graphql(`mutation ($id: ID!) { simulateKycDecision(customerId: $id, decision: APPROVED) { __typename } }`, { id });
-    if (res.body.data?.simulateKycDecision?.__typename !== 'MutationSimulateKycDecisionSuccess') {
+    const res = await api.graphql(`mutation ($id: ID!) { simulateKycDecision(input: { customerId: $id, decision: APPROVED }) { __typename } }`, { id });
+    if (res.body.data?.simulateKycDecision?.__typename !== 'SimulateKycDecisionPayload') {
       throw new Error(`KYC not approved: ${JSON.stringify(res.body)}`);
     }
   }

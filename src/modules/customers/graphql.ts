@@ -1,25 +1,28 @@
-import { resolveCursorConnection, type ResolveCursorConnectionArgs } from '@pothos/plugin-relay';
 import { KYC_STATUSES, kycStatusOf } from '../../domain/kyc.js';
+import { ConflictError, ForbiddenError, NotFoundError, UnprocessableError, ValidationError } from '../../domain/errors.js';
+import type { FiatCurrency, PaymentRails } from '../../domain/money.js';
 import { AddressInput, AddressRef } from '../../graphql/address.js';
 import { undefinedIfNull, withoutNulls } from '../../graphql/arguments.js';
 import { builder } from '../../graphql/builder.js';
+import { connectionFieldOptions, nodeConnection, resolvePage } from '../../graphql/connection.js';
 import { scopeOf } from '../../graphql/context.js';
-import { MUTATION_ERRORS, nullIfNotFound, withInputPaths } from '../../graphql/errors.js';
+import { domainEnum, FiatCurrencyEnum, PaymentRailsEnum } from '../../graphql/enums.js';
+import { nullIfNotFound, withInputPaths } from '../../graphql/errors.js';
 import { idempotentMutation } from '../../graphql/idempotency.js';
+import { databaseIdOf } from '../../graphql/node.js';
+import { idempotencyKeyField, payloadOf } from '../../graphql/payload.js';
 import { cursorOf } from '../../platform/pagination.js';
 import type { Customer } from './entities.js';
 import { CUSTOMER_TYPES } from './inputs.js';
-import { pageSizeRule } from '../../graphql/connection.js';
-import { connectionComplexity, edgesCountedByPage } from '../../graphql/limits.js';
 
-const CustomerTypeEnum = builder.enumType('CustomerType', { values: CUSTOMER_TYPES });
-const KycStatusEnum = builder.enumType('KycStatus', { values: KYC_STATUSES });
-const KycDecisionEnum = builder.enumType('KycDecision', { values: ['APPROVED', 'REJECTED'] as const });
+const CustomerTypeEnum = domainEnum('CustomerType', CUSTOMER_TYPES);
+const KycStatusEnum = domainEnum('KycStatus', KYC_STATUSES);
+const KycDecisionEnum = domainEnum('KycDecision', ['approved', 'rejected'] as const);
 
 const KycRailStatusRef = builder.objectRef<Customer['kycStatusBreakdown'][number]>('KycRailStatus').implement({
   fields: (t) => ({
-    currency: t.exposeString('currency'),
-    paymentRails: t.exposeString('payment_rails'),
+    currency: t.field({ type: FiatCurrencyEnum, resolve: (r) => r.currency as FiatCurrency }),
+    paymentRails: t.field({ type: PaymentRailsEnum, resolve: (r) => r.payment_rails as PaymentRails }),
     status: t.field({ type: KycStatusEnum, resolve: (r) => r.status }),
   }),
 });
@@ -41,12 +44,16 @@ const KycRef = builder.objectRef<Customer>('Kyc').implement({
   }),
 });
 
-export const CustomerRef = builder.loadableObject('Customer', {
+export const CustomerRef = builder.loadableNodeRef<Customer>('Customer', {
+  id: { resolve: (c) => c.id },
   // Batches every customer looked up in one request into one query, scoped to the caller.
   load: (ids: string[], ctx) => ctx.services.customers.loadMany(scopeOf(ctx), ids),
   sort: (customer) => customer.id,
+});
+
+CustomerRef.implement({
   fields: (t) => ({
-    id: t.exposeID('id'),
+    databaseId: t.expose('id', { type: 'UUID', description: 'The id REST shows for this customer (customer_id)' }),
     email: t.exposeString('email'),
     type: t.field({ type: CustomerTypeEnum, resolve: (c) => c.type }),
     firstName: t.exposeString('firstName', { nullable: true }),
@@ -59,6 +66,8 @@ export const CustomerRef = builder.loadableObject('Customer', {
   }),
 });
 
+export const CustomerConnection = nodeConnection(CustomerRef, 'Customer');
+
 const CreateCustomerInputRef = builder.inputType('CreateCustomerInput', {
   fields: (t) => ({
     email: t.string({ required: true }),
@@ -67,6 +76,7 @@ const CreateCustomerInputRef = builder.inputType('CreateCustomerInput', {
     lastName: t.string(),
     companyName: t.string(),
     address: t.field({ type: AddressInput }),
+    idempotencyKey: idempotencyKeyField(t),
   }),
 });
 
@@ -79,6 +89,7 @@ const DocumentInput = builder.inputType('CustomerDocumentInput', {
 
 const UpdateCustomerInputRef = builder.inputType('UpdateCustomerInput', {
   fields: (t) => ({
+    customerId: t.id({ required: true }),
     email: t.string(),
     firstName: t.string(),
     lastName: t.string(),
@@ -94,13 +105,31 @@ const UpdateCustomerInputRef = builder.inputType('UpdateCustomerInput', {
   }),
 });
 
+const CreateKycLinkInputRef = builder.inputType('CreateKycLinkInput', {
+  fields: (t) => ({
+    customerId: t.id({ required: true }),
+    redirectUri: t.string({ description: 'Where the hosted page returns the applicant after a decision, with customer_id and status added' }),
+    idempotencyKey: idempotencyKeyField(t),
+  }),
+});
+
+const SimulateKycDecisionInputRef = builder.inputType('SimulateKycDecisionInput', {
+  fields: (t) => ({ customerId: t.id({ required: true }), decision: t.field({ type: KycDecisionEnum, required: true }) }),
+});
+
+const SimulateKycSubmissionInputRef = builder.inputType('SimulateKycSubmissionInput', {
+  fields: (t) => ({ customerId: t.id({ required: true }) }),
+});
+
+const customerIdOf = (id: string | number) => databaseIdOf(id, 'Customer');
+
 builder.queryFields((t) => ({
   customer: t.field({
     type: CustomerRef,
     nullable: true,
-    description: "One of the caller's customers; null when unknown (or another partner's).",
+    description: "One of the caller's customers by global id or databaseId; null when unknown (or another partner's).",
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_, { id }, ctx) => nullIfNotFound(ctx.services.customers.get(scopeOf(ctx), String(id))),
+    resolve: (_, { id }, ctx) => nullIfNotFound(ctx.services.customers.get(scopeOf(ctx), customerIdOf(id))),
   }),
   customers: t.connection(
     {
@@ -111,33 +140,30 @@ builder.queryFields((t) => ({
         type: t.arg({ type: CustomerTypeEnum }),
         kycStatus: t.arg({ type: KycStatusEnum }),
       },
-      validate: pageSizeRule(),
-      complexity: connectionComplexity(20),
-      resolve: (_, args, ctx) =>
-        resolveCursorConnection({ args, toCursor: cursorOf, defaultSize: 20, maxSize: 100 }, (page: ResolveCursorConnectionArgs) =>
-          ctx.services.customers.list(
-            scopeOf(ctx),
-            { email: undefinedIfNull(args.email), type: undefinedIfNull(args.type), kycStatus: undefinedIfNull(args.kycStatus) },
-            page,
-          ),
-        ),
+      ...connectionFieldOptions(),
+      resolve: (_, args, ctx) => {
+        const filter = { email: undefinedIfNull(args.email), type: undefinedIfNull(args.type), kycStatus: undefinedIfNull(args.kycStatus) };
+        return resolvePage(args, cursorOf, (page) => ctx.services.customers.list(scopeOf(ctx), filter, page), {
+          count: () => ctx.services.customers.count(scopeOf(ctx), filter),
+        });
+      },
     },
-    edgesCountedByPage,
+    CustomerConnection,
   ),
 }));
 
 builder.mutationFields((t) => ({
   createCustomer: t.field({
     type: CustomerRef,
-    errors: { types: MUTATION_ERRORS },
-    args: { input: t.arg({ type: CreateCustomerInputRef, required: true }), idempotencyKey: t.arg.string() },
+    errors: payloadOf('CreateCustomer', 'customer', [ValidationError, ConflictError, UnprocessableError]),
+    args: { input: t.arg({ type: CreateCustomerInputRef, required: true }) },
     // The input is the use case's own (NewCustomer): it goes as it is, and its errors' paths are the input's.
-    resolve: (_, args, ctx) =>
+    resolve: (_, { input }, ctx) =>
       idempotentMutation(
         ctx,
         'createCustomer',
-        args,
-        (em) => withInputPaths(ctx.services.customers.create({ ...scopeOf(ctx), em }, withoutNulls(args.input))),
+        input,
+        (em, customer) => withInputPaths(ctx.services.customers.create({ ...scopeOf(ctx), em }, withoutNulls(customer))),
         (id) => ctx.services.customers.get(scopeOf(ctx), id),
       ),
   }),
@@ -145,16 +171,16 @@ builder.mutationFields((t) => ({
     type: KycRef,
     description:
       'A fresh kycFlowLink for the customer (REST: POST /v0/customers/{id}/kycs): earlier links stop working. After a decision the sandbox page returns the applicant to redirectUri with customer_id and status added. Sandbox only for now: ForbiddenError kyc_provider_not_configured in production.',
-    errors: { types: MUTATION_ERRORS },
-    args: { customerId: t.arg.id({ required: true }), redirectUri: t.arg.string(), idempotencyKey: t.arg.string() },
-    resolve: (_, args, ctx) =>
+    errors: payloadOf('CreateKycLink', 'kyc', [ValidationError, NotFoundError, ForbiddenError, ConflictError, UnprocessableError]),
+    args: { input: t.arg({ type: CreateKycLinkInputRef, required: true }) },
+    resolve: (_, { input }, ctx) =>
       idempotentMutation(
         ctx,
         'createKycLink',
-        args,
-        (em) =>
+        input,
+        (em, { customerId, redirectUri }) =>
           withInputPaths(
-            ctx.services.customers.createKycLink({ ...scopeOf(ctx), em }, String(args.customerId), { redirectUri: undefinedIfNull(args.redirectUri) }),
+            ctx.services.customers.createKycLink({ ...scopeOf(ctx), em }, customerIdOf(customerId), { redirectUri: undefinedIfNull(redirectUri) }),
           ),
         (id) => ctx.services.customers.get(scopeOf(ctx), id),
       ),
@@ -163,23 +189,23 @@ builder.mutationFields((t) => ({
     type: CustomerRef,
     description:
       'Sandbox only: approve or reject the customer as the KYC provider would (ForbiddenError in production; ConflictError kyc_transition_not_allowed when the transition table forbids it, e.g. once approved).',
-    errors: { types: MUTATION_ERRORS },
-    args: { customerId: t.arg.id({ required: true }), decision: t.arg({ type: KycDecisionEnum, required: true }) },
-    resolve: (_, { customerId, decision }, ctx) =>
-      ctx.services.customers.decideKyc(scopeOf(ctx), String(customerId), decision === 'APPROVED' ? 'approved' : 'rejected'),
+    errors: payloadOf('SimulateKycDecision', 'customer', [NotFoundError, ForbiddenError, ConflictError]),
+    args: { input: t.arg({ type: SimulateKycDecisionInputRef, required: true }) },
+    resolve: (_, { input }, ctx) => ctx.services.customers.decideKyc(scopeOf(ctx), customerIdOf(input.customerId), input.decision),
   }),
   simulateKycSubmission: t.field({
     type: CustomerRef,
-    description: 'Sandbox only: the applicant submits the verification form, moving KYC to in_review (as on the hosted page).',
-    errors: { types: MUTATION_ERRORS },
-    args: { customerId: t.arg.id({ required: true }) },
-    resolve: (_, { customerId }, ctx) => ctx.services.customers.submitKyc(scopeOf(ctx), String(customerId)),
+    description: 'Sandbox only: the applicant submits the verification form, moving KYC to IN_REVIEW (as on the hosted page).',
+    errors: payloadOf('SimulateKycSubmission', 'customer', [NotFoundError, ForbiddenError, ConflictError]),
+    args: { input: t.arg({ type: SimulateKycSubmissionInputRef, required: true }) },
+    resolve: (_, { input }, ctx) => ctx.services.customers.submitKyc(scopeOf(ctx), customerIdOf(input.customerId)),
   }),
   updateCustomer: t.field({
     type: CustomerRef,
-    errors: { types: MUTATION_ERRORS },
-    args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateCustomerInputRef, required: true }) },
-    // The input is the use case's own (CustomerChanges): it goes as it is, and its errors' paths are the input's.
-    resolve: (_, { id, input }, ctx) => withInputPaths(ctx.services.customers.update(scopeOf(ctx), String(id), withoutNulls(input))),
+    errors: payloadOf('UpdateCustomer', 'customer', [ValidationError, NotFoundError, ConflictError]),
+    args: { input: t.arg({ type: UpdateCustomerInputRef, required: true }) },
+    // The rest of the input is the use case's own (CustomerChanges): its errors' paths are the input's.
+    resolve: (_, { input: { customerId, ...changes } }, ctx) =>
+      withInputPaths(ctx.services.customers.update(scopeOf(ctx), customerIdOf(customerId), withoutNulls(changes))),
   }),
 }));

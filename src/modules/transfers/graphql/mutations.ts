@@ -6,7 +6,8 @@ import { idempotentMutation } from '../../../graphql/idempotency.js';
 import type { TransferPurpose } from '../../../domain/transfer-purpose.js';
 import { checkIdempotencyKey } from '../../../platform/idempotency.js';
 import { BankAccountInputRef } from '../../bank-accounts/graphql.js';
-import { BlockchainNetworkEnum, FiatCurrencyEnum, PaymentRailsEnum, QuoteRef, StablecoinEnum, TransferPurposeEnum, TransferRef } from './types.js';
+import { BlockchainNetworkEnum, FiatCurrencyEnum, PaymentRailsEnum, StablecoinEnum } from '../../../graphql/enums.js';
+import { QuoteRef, TransferPurposeEnum, TransferRef } from './types.js';
 
 /**
  * The inputs are the use cases' own (transfers/inputs.ts), so they go as they are: validated by the

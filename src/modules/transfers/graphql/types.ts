@@ -1,9 +1,10 @@
 import { maskAccountNumber } from '../../../domain/identifiers/bank.js';
-import { type Asset, type Decimal, FIAT_CURRENCIES, NETWORKS, PAYMENT_RAILS, TOKENS, formatAmount } from '../../../domain/money.js';
+import { type Asset, type Decimal, formatAmount } from '../../../domain/money.js';
 import { RATE_SCALE } from '../../../domain/pricing.js';
 import { TRANSFER_DIRECTIONS, TRANSFER_STATUSES } from '../../../domain/transfer-status.js';
 import { TRANSFER_PURPOSES } from '../../../domain/transfer-purpose.js';
 import { builder } from '../../../graphql/builder.js';
+import { BlockchainNetworkEnum, FiatCurrencyEnum, PaymentRailsEnum, StablecoinEnum } from '../../../graphql/enums.js';
 import { type GraphQLContext, scopeOf } from '../../../graphql/context.js';
 import type { BankAccountDetails } from '../../bank-accounts/records.js';
 import { CustomerRef } from '../../customers/graphql.js';
@@ -18,10 +19,6 @@ export const TransferStatusEnum = builder.enumType('TransferStatus', {
   values: TRANSFER_STATUSES,
 });
 export const TransferPurposeEnum = builder.enumType('TransferPurpose', { values: TRANSFER_PURPOSES });
-export const FiatCurrencyEnum = builder.enumType('FiatCurrency', { values: FIAT_CURRENCIES });
-export const StablecoinEnum = builder.enumType('Stablecoin', { values: TOKENS });
-export const BlockchainNetworkEnum = builder.enumType('BlockchainNetwork', { values: NETWORKS });
-export const PaymentRailsEnum = builder.enumType('PaymentRails', { values: PAYMENT_RAILS });
 
 const amount = (value: Decimal, asset: Asset) => formatAmount(value, asset);
 

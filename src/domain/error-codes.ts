@@ -1,0 +1,53 @@
+/**
+ * Every stable reason a request can fail with (README "Errors" lists each with its status).
+ * One closed list: DomainError takes only these, GraphQL exposes them as the `ErrorCode` enum and
+ * REST sends them as they are, so a new failure cannot ship without a documented code.
+ */
+export const ERROR_CODES = [
+  'validation_failed',
+  'malformed_json',
+  'idempotency_key_missing',
+  'invalid_cursor',
+  'unauthenticated',
+  'sandbox_only',
+  'rails_not_connected',
+  'not_found',
+  'route_not_found',
+  'customer_email_taken',
+  'idempotency_key_in_use',
+  'payload_too_large',
+  'unsupported_media_type',
+  'idempotency_key_reused',
+  'rate_limited',
+  'internal_error',
+  'database_unavailable',
+  'kyc_transition_not_allowed',
+  'kyc_token_already_used',
+  'kyc_import_customer_is_corporate',
+  'kyc_provider_not_configured',
+  'external_account_exists',
+  'virtual_account_exists',
+  'virtual_account_already_active',
+  'amount_out_of_range',
+  'kyc_not_approved',
+  'quote_used',
+  'quote_expired',
+  'transfer_expired',
+  'transfer_transition_not_allowed',
+  'deposit_transaction_hash_used',
+  'not_an_onramp_transfer',
+  'virtual_account_not_active',
+  'virtual_account_has_no_destination',
+  'body_too_deep',
+  'malformed_url',
+  'malformed_request',
+  'headers_too_large',
+  'request_timeout',
+  'bank_account_already_whitelisted',
+  'wallet_address_already_whitelisted',
+  'webhook_disabled',
+  'webhook_endpoint_limit',
+  'webhook_url_taken',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
