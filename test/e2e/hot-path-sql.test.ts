@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recordSqlStatements } from '../support/sql-statements.js';
+import { type ApiClient, type TestRamp, startRamp } from '../support/ramp.js';
+import { createCustomer, onrampQuoteBody, wallet } from '../support/transfers.js';
+
+/**
+ * The SQL statements of the hot paths (issue 12), counted at the driver while one real HTTP request
+ * runs: a change that adds a round trip fails here. When a change removes one, lower the pin.
+ * `npm run bench` measures what they cost; BENCH_SQL_LOG=1 npx tsx bench/capture.ts lists them.
+ */
+const PINS = {
+  /** API key, customer, transfer, quote. */
+  restRead: 4,
+  /** API key, transfer (the quote is not selected). */
+  graphqlRead: 2,
+  /** API key, transfers, then customers and quotes batched. */
+  graphqlPage: 4,
+  /** Each request: API key, begin, savepoint, … release, commit; the transfer also counts the quote's transfers. */
+  onrampPair: 21,
+};
+
+const sql = recordSqlStatements();
+let t: TestRamp;
+let api: ApiClient;
+let customerId: string;
+let transferId: string;
+
+const listed = (statements: string[]) => `${statements.length} statements:\n${statements.map((s) => s.replace(/\s+/g, ' ').slice(0, 200)).join('\n')}`;
+
+async function createTransfer(): Promise<string> {
+  const quote = await api.post(`/v0/customers/${customerId}/onramp-transfer/quote`, onrampQuoteBody());
+  expect(quote.status).toBe(201);
+  const transfer = await api.post(`/v0/customers/${customerId}/onramp-transfer/quote/${quote.body.quote_id}`, { destination_address: wallet() });
+  expect(transfer.status).toBe(201);
+  return transfer.body.id;
+}
+
+beforeAll(async () => {
+  // Background passes wait a minute, so nothing but the request runs while it is counted.
+  t = await startRamp({ WEBHOOK_POLL_INTERVAL_MS: '60000', EVENTS_CATCHUP_INTERVAL_MS: '60000' });
+  api = t.client(t.key);
+  customerId = await createCustomer(api);
+  for (let i = 0; i < 3; i++) transferId = await createTransfer();
+});
+afterAll(() => t.close());
+
+describe('SQL statements of the hot paths', () => {
+  it('reads an on-ramp transfer over REST in as many statements as pinned', async () => {
+    const path = `/v0/customers/${customerId}/onramp-transfer/${transferId}`;
+    expect((await api.get(path)).status).toBe(200);
+    let status = 0;
+    const statements = await sql.during(async () => {
+      status = (await api.get(path)).status;
+    });
+    expect(status).toBe(200);
+    expect(statements.length, listed(statements)).toBe(PINS.restRead);
+  });
+
+  it('reads a transfer over GraphQL in as many statements as pinned', async () => {
+    const query = 'query ($id: ID!) { transfer(id: $id) { id status } }';
+    let body: { data?: { transfer?: { id: string } | null } } = {};
+    const statements = await sql.during(async () => {
+      body = (await api.graphql(query, { id: transferId })).body;
+    });
+    expect(body.data?.transfer?.id).toBeTruthy();
+    expect(statements.length, listed(statements)).toBe(PINS.graphqlRead);
+  });
+
+  it('reads a page of transfers with their customer and quote over GraphQL in as many statements as pinned', async () => {
+    const query = '{ transfers(first: 100) { edges { node { id customer { id } quote { id } } } } }';
+    let body: { data?: { transfers?: { edges: unknown[] } } } = {};
+    const statements = await sql.during(async () => {
+      body = (await api.graphql(query)).body;
+    });
+    expect(body.data?.transfers?.edges).toHaveLength(3);
+    expect(statements.length, listed(statements)).toBe(PINS.graphqlPage);
+  });
+
+  it('creates an on-ramp quote and its transfer over REST in as many statements as pinned', async () => {
+    let made = '';
+    const statements = await sql.during(async () => {
+      made = await createTransfer();
+    });
+    expect(made).toBeTruthy();
+    expect(statements.length, listed(statements)).toBe(PINS.onrampPair);
+  });
+});
