@@ -120,10 +120,10 @@ describe('PUT /v0/customers/{customer_id}', () => {
 });
 
 describe('customers over GraphQL', () => {
-  const CREATE = `mutation($input: CreateCustomerInput!, $key: String) {
-    createCustomer(input: $input, idempotencyKey: $key) {
+  const CREATE = `mutation($input: CreateCustomerInput!) {
+    createCustomer(input: $input) {
       __typename
-      ... on MutationCreateCustomerSuccess { data { id email type firstName kycs { kycFlowLink statusBreakdown { currency paymentRails status } } } }
+      ... on CreateCustomerPayload { customer { id databaseId email type firstName kycs { kycFlowLink statusBreakdown { currency paymentRails status } } } }
       ... on Error { code message }
       ... on ValidationError { fieldErrors { path code message } }
     }
@@ -131,51 +131,53 @@ describe('customers over GraphQL', () => {
 
   it('reads over GraphQL a customer created over REST', async () => {
     const created = await api.post('/v0/customers', { email: email(), type: 'individual', first_name: 'Kat', last_name: 'Johnson' });
-    const res = await api.graphql(`query($id: ID!) { customer(id: $id) { id email firstName lastName type kycs { subStatus } } }`, {
+    const res = await api.graphql(`query($id: ID!) { customer(id: $id) { id databaseId email firstName lastName type kycs { subStatus } } }`, {
       id: created.body.customer_id,
     });
     expect(res.status).toBe(200);
     expect(res.body.data.customer).toEqual({
-      id: created.body.customer_id,
+      id: expect.any(String),
+      databaseId: created.body.customer_id,
       email: created.body.email,
       firstName: 'Kat',
       lastName: 'Johnson',
-      type: 'individual',
+      type: 'INDIVIDUAL',
       kycs: { subStatus: null },
     });
   });
 
   it('creates a customer, and returns typed validation and conflict errors', async () => {
     const address = email();
-    const ok = await api.graphql(CREATE, { input: { email: address, type: 'corporate', companyName: 'GQL Inc' } });
-    expect(ok.body.data.createCustomer.__typename).toBe('MutationCreateCustomerSuccess');
-    expect(ok.body.data.createCustomer.data).toMatchObject({ email: address, type: 'corporate' });
+    const ok = await api.graphql(CREATE, { input: { email: address, type: 'CORPORATE', companyName: 'GQL Inc' } });
+    expect(ok.body.data.createCustomer.__typename).toBe('CreateCustomerPayload');
+    expect(ok.body.data.createCustomer.customer).toMatchObject({ email: address, type: 'CORPORATE' });
+    expect(ok.body.data.createCustomer.customer.kycs.statusBreakdown).toContainEqual({ currency: 'USD', paymentRails: 'ACH', status: 'NOT_STARTED' });
 
-    const invalid = await api.graphql(CREATE, { input: { email: 'nope', type: 'individual' } });
-    expect(invalid.body.data.createCustomer).toMatchObject({ __typename: 'ValidationError', code: 'validation_failed' });
+    const invalid = await api.graphql(CREATE, { input: { email: 'nope', type: 'INDIVIDUAL' } });
+    expect(invalid.body.data.createCustomer).toMatchObject({ __typename: 'ValidationError', code: 'VALIDATION_FAILED' });
     expect(invalid.body.data.createCustomer.fieldErrors.map((e: any) => e.path).sort()).toEqual(['/email', '/firstName', '/lastName']);
 
-    const duplicate = await api.graphql(CREATE, { input: { email: address, type: 'corporate', companyName: 'Again' } });
-    expect(duplicate.body.data.createCustomer).toMatchObject({ __typename: 'ConflictError', code: 'customer_email_taken' });
+    const duplicate = await api.graphql(CREATE, { input: { email: address, type: 'CORPORATE', companyName: 'Again' } });
+    expect(duplicate.body.data.createCustomer).toMatchObject({ __typename: 'ConflictError', code: 'CUSTOMER_EMAIL_TAKEN' });
   });
 
   it('replays createCustomer for a repeated idempotencyKey', async () => {
-    const input = { email: email(), type: 'corporate', companyName: 'Once Ltd' };
-    const first = await api.graphql(CREATE, { input, key: 'gql-key-1' });
-    const second = await api.graphql(CREATE, { input, key: 'gql-key-1' });
-    expect(second.body.data.createCustomer.data.id).toBe(first.body.data.createCustomer.data.id);
-    const reused = await api.graphql(CREATE, { input: { ...input, companyName: 'Other' }, key: 'gql-key-1' });
-    expect(reused.body.data.createCustomer).toMatchObject({ __typename: 'UnprocessableError', code: 'idempotency_key_reused' });
+    const input = { email: email(), type: 'CORPORATE', companyName: 'Once Ltd', idempotencyKey: 'gql-key-1' };
+    const first = await api.graphql(CREATE, { input });
+    const second = await api.graphql(CREATE, { input });
+    expect(second.body.data.createCustomer.customer.id).toBe(first.body.data.createCustomer.customer.id);
+    const reused = await api.graphql(CREATE, { input: { ...input, companyName: 'Other' } });
+    expect(reused.body.data.createCustomer).toMatchObject({ __typename: 'UnprocessableError', code: 'IDEMPOTENCY_KEY_REUSED' });
   });
 
   it('updates a customer', async () => {
     const created = await api.post('/v0/customers', { email: email(), type: 'individual', first_name: 'Old', last_name: 'Name' });
     const res = await api.graphql(
-      `mutation($id: ID!) { updateCustomer(id: $id, input: { firstName: "New", taxNumber: "TX-9" }) {
-        ... on MutationUpdateCustomerSuccess { data { firstName kycs { subStatus } } } } }`,
+      `mutation($id: ID!) { updateCustomer(input: { customerId: $id, firstName: "New", taxNumber: "TX-9" }) {
+        ... on UpdateCustomerPayload { customer { firstName kycs { subStatus } } } } }`,
       { id: created.body.customer_id },
     );
-    expect(res.body.data.updateCustomer.data).toEqual({ firstName: 'New', kycs: { subStatus: 'kyc_form_submission_started' } });
+    expect(res.body.data.updateCustomer.customer).toEqual({ firstName: 'New', kycs: { subStatus: 'kyc_form_submission_started' } });
   });
 
   it('pages through customers with cursors and filters them', async () => {
@@ -191,19 +193,19 @@ describe('customers over GraphQL', () => {
       ids.push((await own.post('/v0/customers', body)).body.customer_id);
     }
     const PAGE = `query($after: String, $type: CustomerType, $email: String) { customers(first: 2, after: $after, type: $type, email: $email) {
-      edges { cursor node { id } } pageInfo { hasNextPage endCursor } } }`;
+      edges { cursor node { databaseId } } pageInfo { hasNextPage endCursor } } }`;
     const seen: string[] = [];
     let after: string | null = null;
     for (;;) {
       const page: any = (await own.graphql(PAGE, { after })).body.data.customers;
-      seen.push(...page.edges.map((e: any) => e.node.id));
+      seen.push(...page.edges.map((e: any) => e.node.databaseId));
       if (!page.pageInfo.hasNextPage) break;
       after = page.pageInfo.endCursor;
     }
     expect(seen).toEqual(ids);
-    const corporate = (await own.graphql(PAGE, { type: 'corporate' })).body.data.customers.edges.map((e: any) => e.node.id);
+    const corporate = (await own.graphql(PAGE, { type: 'CORPORATE' })).body.data.customers.edges.map((e: any) => e.node.databaseId);
     expect(corporate).toEqual([ids[1], ids[3]]);
-    const byEmail = (await own.graphql(PAGE, { email: 'PAGE4@example.com' })).body.data.customers.edges.map((e: any) => e.node.id);
+    const byEmail = (await own.graphql(PAGE, { email: 'PAGE4@example.com' })).body.data.customers.edges.map((e: any) => e.node.databaseId);
     expect(byEmail).toEqual([ids[4]]);
     const tooMany = await own.graphql(`{ customers(first: 101) { edges { cursor } } }`);
     expect(tooMany.body.errors?.[0]?.message).toBeTruthy();
@@ -214,21 +216,23 @@ describe('customers over GraphQL', () => {
     const a = (await own.post('/v0/customers', { email: 'k1@example.com', type: 'corporate', company_name: 'K1' })).body.customer_id;
     const b = (await own.post('/v0/customers', { email: 'k2@example.com', type: 'corporate', company_name: 'K2' })).body.customer_id;
     await own.put(`/v0/customers/${b}`, { identifying_information: { tax_number: 'TX-2' } });
-    const q = `query($s: KycStatus) { customers(kycStatus: $s) { edges { node { id } } } }`;
-    expect((await own.graphql(q, { s: 'pending' })).body.data.customers.edges.map((e: any) => e.node.id)).toEqual([b]);
-    expect((await own.graphql(q, { s: 'not_started' })).body.data.customers.edges.map((e: any) => e.node.id)).toEqual([a]);
+    const q = `query($s: KycStatus) { customers(kycStatus: $s) { totalCount edges { node { databaseId } } } }`;
+    const pending = (await own.graphql(q, { s: 'PENDING' })).body.data.customers;
+    expect(pending.edges.map((e: any) => e.node.databaseId)).toEqual([b]);
+    expect(pending.totalCount).toBe(1);
+    expect((await own.graphql(q, { s: 'NOT_STARTED' })).body.data.customers.edges.map((e: any) => e.node.databaseId)).toEqual([a]);
   });
 });
 
 describe('simulateKycDecision', () => {
-  const DECIDE = `mutation($id: ID!, $d: KycDecision!) { simulateKycDecision(customerId: $id, decision: $d) {
-    __typename ... on Error { code } ... on MutationSimulateKycDecisionSuccess { data { kycs { subStatus statusBreakdown { status } } } } } }`;
+  const DECIDE = `mutation($id: ID!, $d: KycDecision!) { simulateKycDecision(input: { customerId: $id, decision: $d }) {
+    __typename ... on Error { code } ... on SimulateKycDecisionPayload { customer { kycs { subStatus statusBreakdown { status } } } } } }`;
 
   it('approves every rail in the sandbox and records customer.kycs.updated', async () => {
     const id = (await api.post('/v0/customers', { email: email(), type: 'corporate', company_name: 'Approved' })).body.customer_id;
     const res = await api.graphql(DECIDE, { id, d: 'APPROVED' });
-    expect(res.body.data.simulateKycDecision.data.kycs.subStatus).toBe('kyc_approved');
-    expect(res.body.data.simulateKycDecision.data.kycs.statusBreakdown.every((r: any) => r.status === 'approved')).toBe(true);
+    expect(res.body.data.simulateKycDecision.customer.kycs.subStatus).toBe('kyc_approved');
+    expect(res.body.data.simulateKycDecision.customer.kycs.statusBreakdown.every((r: any) => r.status === 'APPROVED')).toBe(true);
     const events = await t.sql<{ type: string }>('select type from events where entity_id = ? order by cursor', [id]);
     expect(events.map((e) => e.type)).toEqual(['customer.created', 'customer.kycs.updated']);
   });
@@ -237,6 +241,6 @@ describe('simulateKycDecision', () => {
     const prod = t.client(await t.keyFor('Demo Partner', 'production'));
     const id = (await prod.post('/v0/customers', { email: email(), type: 'corporate', company_name: 'Prod' })).body.customer_id;
     const res = await prod.graphql(DECIDE, { id, d: 'REJECTED' });
-    expect(res.body.data.simulateKycDecision).toEqual({ __typename: 'ForbiddenError', code: 'sandbox_only' });
+    expect(res.body.data.simulateKycDecision).toEqual({ __typename: 'ForbiddenError', code: 'SANDBOX_ONLY' });
   });
 });
