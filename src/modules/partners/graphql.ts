@@ -1,22 +1,37 @@
+import { ConflictError, UnprocessableError, ValidationError } from '../../domain/errors.js';
 import { ENVIRONMENTS } from '../../domain/environment.js';
-import { withoutNulls } from '../../graphql/arguments.js';
 import { maskAccountNumber } from '../../domain/identifiers/bank.js';
+import { withoutNulls } from '../../graphql/arguments.js';
 import { builder } from '../../graphql/builder.js';
 import { scopeOf } from '../../graphql/context.js';
-import { MUTATION_ERRORS, withInputPaths } from '../../graphql/errors.js';
+import { BlockchainNetworkEnum, domainEnum, FiatCurrencyEnum, StablecoinEnum } from '../../graphql/enums.js';
+import { withInputPaths } from '../../graphql/errors.js';
 import { idempotentMutation } from '../../graphql/idempotency.js';
+import { idempotencyKeyField, payloadOf } from '../../graphql/payload.js';
 import type { CryptoBalance, CryptoThreshold, FiatBalance } from './balances.js';
 import type { DepositAddress } from './deposit-addresses.js';
 import type { Partner, WhitelistedBankAccount, WhitelistedWalletAddress } from './entities.js';
 
-export const EnvironmentEnum = builder.enumType('Environment', { values: ENVIRONMENTS });
+export const EnvironmentEnum = domainEnum('Environment', ENVIRONMENTS, { description: 'Where an API key acts: sandbox (simulated money) or production' });
 
-const WhitelistedWalletAddressRef = builder.objectRef<WhitelistedWalletAddress>('WhitelistedWalletAddress').implement({
+/** The services a partner may be granted (Encryptus's names, stored as they are). */
+const GRANT_SERVICES = ['FORENSICS', 'QUOTESANDORDERS', 'CRYPTOCUSTODYSOL'] as const;
+type GrantService = (typeof GRANT_SERVICES)[number];
+const GrantServiceEnum = domainEnum('GrantService', GRANT_SERVICES, { description: 'A service the partner is granted' });
+const isGrantService = (value: string): value is GrantService => (GRANT_SERVICES as readonly string[]).includes(value);
+
+const WhitelistedWalletAddressRef = builder.loadableNodeRef<WhitelistedWalletAddress>('WhitelistedWalletAddress', {
+  id: { resolve: (w) => w.id },
+  load: (ids: string[], ctx) => ctx.services.partners.loadWalletAddresses(scopeOf(ctx), ids),
+  sort: (w) => w.id,
+});
+
+WhitelistedWalletAddressRef.implement({
   fields: (t) => ({
-    id: t.exposeID('id'),
+    databaseId: t.expose('id', { type: 'UUID', description: 'The id REST shows for this entry (id)' }),
     address: t.exposeString('address'),
-    coin: t.exposeString('coin', { description: 'Token, lower case (usdc, usdt)' }),
-    network: t.exposeString('network', { description: 'Network, lower case (polygon, ethereum, solana, base, tron, arbitrum)' }),
+    coin: t.field({ type: StablecoinEnum, resolve: (w) => w.coin }),
+    network: t.field({ type: BlockchainNetworkEnum, resolve: (w) => w.network }),
     label: t.exposeString('label'),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
   }),
@@ -31,9 +46,15 @@ interface BankAccountView {
 const listed = (entry: WhitelistedBankAccount): BankAccountView => ({ id: entry.id, entry, clearNumber: false });
 const created = (entry: WhitelistedBankAccount): BankAccountView => ({ id: entry.id, entry, clearNumber: true });
 
-const WhitelistedBankAccountRef = builder.objectRef<BankAccountView>('WhitelistedBankAccount').implement({
+const WhitelistedBankAccountRef = builder.loadableNodeRef<BankAccountView>('WhitelistedBankAccount', {
+  id: { resolve: (v) => v.id },
+  load: async (ids: string[], ctx) => (await ctx.services.partners.loadBankAccounts(scopeOf(ctx), ids)).map(listed),
+  sort: (v) => v.id,
+});
+
+WhitelistedBankAccountRef.implement({
   fields: (t) => ({
-    id: t.exposeID('id'),
+    databaseId: t.expose('id', { type: 'UUID', description: 'The id REST shows for this entry (id)' }),
     accountHolderName: t.string({ resolve: (v) => v.entry.accountHolderName }),
     accountHolderAddress: t.string({ resolve: (v) => v.entry.accountHolderAddress }),
     beneficiaryBankName: t.string({ resolve: (v) => v.entry.beneficiaryBankName }),
@@ -44,43 +65,51 @@ const WhitelistedBankAccountRef = builder.objectRef<BankAccountView>('Whiteliste
       resolve: (v) => (v.clearNumber ? v.entry.bankAccountNumber : maskAccountNumber(v.entry.bankAccountNumber)),
     }),
     bicSwift: t.string({ resolve: (v) => v.entry.bicSwift }),
-    fiatCurrency: t.string({ description: 'Lower case (usd, eur, aed)', resolve: (v) => v.entry.fiatCurrency }),
+    fiatCurrency: t.field({ type: FiatCurrencyEnum, resolve: (v) => v.entry.fiatCurrency }),
     createdAt: t.field({ type: 'DateTime', resolve: (v) => v.entry.createdAt }),
   }),
 });
 
 const DepositAddressRef = builder.objectRef<DepositAddress>('DepositAddress').implement({
   fields: (t) => ({
-    network: t.exposeString('network'),
+    network: t.field({ type: BlockchainNetworkEnum, resolve: (d) => d.network }),
     address: t.exposeString('address'),
-    coins: t.exposeStringList('coins'),
+    coins: t.field({ type: [StablecoinEnum], resolve: (d) => d.coins }),
   }),
 });
 
 const FiatBalanceRef = builder.objectRef<FiatBalance>('FiatBalance').implement({
-  fields: (t) => ({ currency: t.exposeString('currency'), balance: t.expose('balance', { type: 'Decimal' }) }),
+  fields: (t) => ({ currency: t.field({ type: FiatCurrencyEnum, resolve: (b) => b.currency }), balance: t.expose('balance', { type: 'Decimal' }) }),
 });
 const CryptoBalanceRef = builder.objectRef<CryptoBalance>('CryptoBalance').implement({
-  fields: (t) => ({ coin: t.exposeString('coin'), balance: t.expose('balance', { type: 'Decimal' }) }),
+  fields: (t) => ({ coin: t.field({ type: StablecoinEnum, resolve: (b) => b.coin }), balance: t.expose('balance', { type: 'Decimal' }) }),
 });
 const CryptoThresholdRef = builder.objectRef<CryptoThreshold>('CryptoThreshold').implement({
   fields: (t) => ({
-    coin: t.exposeString('coin'),
+    coin: t.field({ type: StablecoinEnum, resolve: (b) => b.coin }),
     minimumThreshold: t.expose('minimumThreshold', { type: 'Decimal' }),
     currentBalance: t.expose('currentBalance', { type: 'Decimal' }),
     remainingBalance: t.expose('remainingBalance', { type: 'Decimal', description: 'max(current - minimum, 0)' }),
   }),
 });
 
-const PartnerRef = builder.objectRef<Partner>('Partner').implement({
+// One partner in both environments: its id is the same with either key, the fields below show the key's environment.
+const PartnerRef = builder.loadableNodeRef<Partner>('Partner', {
+  id: { resolve: (p) => p.id },
+  load: (ids: string[], ctx) => ctx.services.partners.loadMany(scopeOf(ctx), ids),
+  sort: (p) => p.id,
+});
+
+PartnerRef.implement({
   description: "The caller's own partner account, seen from the API key's environment (REST: GET /v1/partners/accountInfo)",
   fields: (t) => ({
+    databaseId: t.expose('id', { type: 'UUID', description: "The partner's own UUID (the same with a sandbox or a production key)" }),
     name: t.exposeString('name'),
     email: t.exposeString('email', { nullable: true }),
     phone: t.exposeString('phone', { nullable: true }),
     location: t.exposeString('location', { nullable: true }),
     clientId: t.exposeString('clientId'),
-    grantServices: t.exposeStringList('grantServices', { description: 'FORENSICS, QUOTESANDORDERS, CRYPTOCUSTODYSOL' }),
+    grantServices: t.field({ type: [GrantServiceEnum], resolve: (p) => p.grantServices.filter(isGrantService) }),
     platformFeeBps: t.exposeInt('platformFeeBps', { description: 'Platform fee charged on every transfer, in basis points' }),
     activeEnvironment: t.field({ type: EnvironmentEnum, resolve: (_, __, ctx) => scopeOf(ctx).actor.environment }),
     whitelistedWalletAddresses: t.field({
@@ -122,9 +151,10 @@ builder.queryFields((t) => ({
 const WhitelistWalletAddressInputRef = builder.inputType('WhitelistWalletAddressInput', {
   fields: (t) => ({
     address: t.string({ required: true }),
-    coin: t.string({ required: true, description: 'usdc or usdt (any case)' }),
-    network: t.string({ required: true, description: 'polygon, ethereum, solana, base, tron or arbitrum (any case)' }),
+    coin: t.field({ type: StablecoinEnum, required: true }),
+    network: t.field({ type: BlockchainNetworkEnum, required: true }),
     label: t.string({ required: true }),
+    idempotencyKey: idempotencyKeyField(t),
   }),
 });
 
@@ -137,37 +167,40 @@ const WhitelistBankAccountInputRef = builder.inputType('WhitelistBankAccountInpu
     beneficiaryBankCountry: t.string({ required: true }),
     bankAccountNumber: t.string({ required: true, description: 'IBAN, or a domestic account number of 4 to 17 digits' }),
     bicSwift: t.string({ required: true }),
-    fiatCurrency: t.string({ required: true, description: 'usd, eur or aed (any case)' }),
+    fiatCurrency: t.field({ type: FiatCurrencyEnum, required: true }),
+    idempotencyKey: idempotencyKeyField(t),
   }),
 });
 
 // The inputs are the use cases' own (NewWhitelistedWalletAddress, NewWhitelistedBankAccount): they go as they are,
-// and their errors' paths are the input's.
+// and their errors' paths are the input's. Both create an entry: input rules, a duplicate (ConflictError) and idempotency.
 builder.mutationFields((t) => ({
   whitelistWalletAddress: t.field({
     type: WhitelistedWalletAddressRef,
-    errors: { types: MUTATION_ERRORS },
-    args: { input: t.arg({ type: WhitelistWalletAddressInputRef, required: true }), idempotencyKey: t.arg.string() },
-    resolve: (_, args, ctx) =>
+    description: 'ConflictError wallet_address_already_whitelisted when the address is already there for its coin and network',
+    errors: payloadOf('WhitelistWalletAddress', 'whitelistedWalletAddress', [ValidationError, ConflictError, UnprocessableError]),
+    args: { input: t.arg({ type: WhitelistWalletAddressInputRef, required: true }) },
+    resolve: (_, { input }, ctx) =>
       idempotentMutation(
         ctx,
         'whitelistWalletAddress',
-        args,
-        (em) => withInputPaths(ctx.services.partners.whitelistWalletAddress({ ...scopeOf(ctx), em }, withoutNulls(args.input))),
+        input,
+        (em, entry) => withInputPaths(ctx.services.partners.whitelistWalletAddress({ ...scopeOf(ctx), em }, withoutNulls(entry))),
         (id) => ctx.services.partners.getWalletAddress(scopeOf(ctx), id),
       ),
   }),
   whitelistBankAccount: t.field({
     type: WhitelistedBankAccountRef,
-    description: 'The result shows the account number in clear, once; every later read masks it',
-    errors: { types: MUTATION_ERRORS },
-    args: { input: t.arg({ type: WhitelistBankAccountInputRef, required: true }), idempotencyKey: t.arg.string() },
-    resolve: (_, args, ctx) =>
+    description:
+      'The result shows the account number in clear, once; every later read masks it. ConflictError bank_account_already_whitelisted when the account is already there for its currency',
+    errors: payloadOf('WhitelistBankAccount', 'whitelistedBankAccount', [ValidationError, ConflictError, UnprocessableError]),
+    args: { input: t.arg({ type: WhitelistBankAccountInputRef, required: true }) },
+    resolve: (_, { input }, ctx) =>
       idempotentMutation(
         ctx,
         'whitelistBankAccount',
-        args,
-        async (em) => created(await withInputPaths(ctx.services.partners.whitelistBankAccount({ ...scopeOf(ctx), em }, withoutNulls(args.input)))),
+        input,
+        async (em, account) => created(await withInputPaths(ctx.services.partners.whitelistBankAccount({ ...scopeOf(ctx), em }, withoutNulls(account)))),
         async (id) => created(await ctx.services.partners.getBankAccount(scopeOf(ctx), id)),
       ),
   }),

@@ -31,6 +31,10 @@ export interface PartnerService {
   balances(scope: Scope): Promise<PartnerBalances>;
   getWalletAddress(scope: Scope, id: string): Promise<WhitelistedWalletAddress>;
   getBankAccount(scope: Scope, id: string): Promise<WhitelistedBankAccount>;
+  /** Batch loads for GraphQL dataloaders: only the caller's own partner and its entries in the caller's environment come back. */
+  loadMany(scope: Scope, ids: readonly string[]): Promise<Partner[]>;
+  loadWalletAddresses(scope: Scope, ids: readonly string[]): Promise<WhitelistedWalletAddress[]>;
+  loadBankAccounts(scope: Scope, ids: readonly string[]): Promise<WhitelistedBankAccount[]>;
 
   /** Whitelists an address for deposits and withdrawals (409 when already there for its coin and network). */
   whitelistWalletAddress(scope: Scope, entry: NewWhitelistedWalletAddress): Promise<WhitelistedWalletAddress>;
@@ -87,6 +91,10 @@ export function createPartnerService({ customers }: PartnerServiceDeps): Partner
     balances: (scope: Scope) => partnerBalances(scope),
     getWalletAddress,
     getBankAccount,
+    // A partner sees itself only (partners are not tenant-filtered: the check is the caller's own id).
+    loadMany: async (scope, ids) => (ids.includes(scope.actor.partnerId) ? [await get(scope)] : []),
+    loadWalletAddresses: ({ em }, ids) => em.find(WhitelistedWalletAddress, { id: { $in: ids.filter(isUuid) } }),
+    loadBankAccounts: ({ em }, ids) => em.find(WhitelistedBankAccount, { id: { $in: ids.filter(isUuid) } }),
 
     async whitelistWalletAddress(scope: Scope, entry: NewWhitelistedWalletAddress): Promise<WhitelistedWalletAddress> {
       const data = parseInput(NewWhitelistedWalletAddress, entry);
