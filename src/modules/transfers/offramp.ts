@@ -84,12 +84,17 @@ export function offramp(deps: TransferDeps, quoting: Quoting) {
       });
     },
 
-    /** Align's `POST …/offramp-transfer/quote/{quote_id}`: the transfer of a bare quote. */
-    async createTransfer(scope: Scope, customerId: string, quoteId: string, destination: OfframpDestination): Promise<{ transfer: Transfer; quote: Quote }> {
+    /** Align's `POST …/offramp-transfer/quote/{quote_id}`: the transfer of a bare quote (of its own customer without `customerId`). */
+    async createTransfer(
+      scope: Scope,
+      customerId: string | undefined,
+      quoteId: string,
+      destination: OfframpDestination,
+    ): Promise<{ transfer: Transfer; quote: Quote }> {
       const data = parseInput(OfframpDestination, destination);
       return scope.em.transactional(async (em) => {
-        const customer = await deps.customers.get({ ...scope, em }, customerId);
-        const quote = await quoting.lockUsableQuote(em, { id: quoteId, customerId: customer.id, direction: 'offramp' });
+        const customer = customerId === undefined ? undefined : await deps.customers.get({ ...scope, em }, customerId);
+        const quote = await quoting.lockUsableQuote(em, { id: quoteId, direction: 'offramp', ...(customer && { customerId: customer.id }) });
         return { transfer: await openTransfer(em, scope, quote, data), quote };
       });
     },
@@ -97,13 +102,13 @@ export function offramp(deps: TransferDeps, quoting: Quoting) {
     /**
      * The customer sent the tokens: the deposit's hash (valid for the quote's network) moves the
      * transfer from pending to processing and posts the deposit. Any other status → 409; a hash
-     * that already funded another transfer → 409.
+     * that already funded another transfer → 409. Without `customerId`, the transfer's own customer.
      */
-    async complete(scope: Scope, customerId: string, transferId: string, deposit: OfframpDeposit): Promise<{ transfer: Transfer; quote: Quote }> {
+    async complete(scope: Scope, customerId: string | undefined, transferId: string, deposit: OfframpDeposit): Promise<{ transfer: Transfer; quote: Quote }> {
       const data = parseInput(OfframpDeposit, deposit);
       return scope.em.transactional(async (em) => {
-        const customer = await deps.customers.get({ ...scope, em }, customerId);
-        const { transfer, quote } = await lockTransfer(em, { id: transferId, customerId: customer.id, direction: 'offramp' });
+        const customer = customerId === undefined ? undefined : await deps.customers.get({ ...scope, em }, customerId);
+        const { transfer, quote } = await lockTransfer(em, { id: transferId, direction: 'offramp', ...(customer && { customerId: customer.id }) });
         const network = quote.sourceNetwork as Network;
         if (!isValidTransactionHash(network, data.depositTransactionHash)) {
           throw new ValidationError([fieldError('/depositTransactionHash', 'invalid_transaction_hash', `is not a valid ${network} transaction hash`)]);

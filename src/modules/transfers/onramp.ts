@@ -70,12 +70,21 @@ export function onramp(deps: TransferDeps, quoting: Quoting) {
       });
     },
 
-    /** `POST …/onramp-transfer/quote/{quote_id}`: 201 with the transfer and its deposit instructions. */
-    async createTransfer(scope: Scope, customerId: string, quoteId: string, request: OnrampTransferRequest): Promise<{ transfer: Transfer; quote: Quote }> {
+    /**
+     * `POST …/onramp-transfer/quote/{quote_id}`: 201 with the transfer and its deposit instructions.
+     * Without `customerId` (GraphQL names only the quote) the quote's own customer.
+     */
+    async createTransfer(
+      scope: Scope,
+      customerId: string | undefined,
+      quoteId: string,
+      request: OnrampTransferRequest,
+    ): Promise<{ transfer: Transfer; quote: Quote }> {
       const data = parseInput(OnrampTransferRequest, request);
       return scope.em.transactional(async (em) => {
-        const customer = await deps.customers.get({ ...scope, em }, customerId);
-        const quote = await quoting.lockUsableQuote(em, { id: quoteId, customerId: customer.id, direction: 'onramp' });
+        const named = customerId === undefined ? undefined : await deps.customers.get({ ...scope, em }, customerId);
+        const quote = await quoting.lockUsableQuote(em, { id: quoteId, direction: 'onramp', ...(named && { customerId: named.id }) });
+        const customer = named ?? (await deps.customers.get({ ...scope, em }, quote.customerId));
         const network = quote.destinationNetwork as Network;
         if (!isValidAddress(network, data.destinationAddress)) {
           throw new ValidationError([fieldError('/destinationAddress', 'invalid_address', `is not a valid ${network} address`)]);

@@ -89,12 +89,12 @@ export function quoting(deps: TransferDeps) {
 
   /**
    * Locks the quote a transfer is being made from, so concurrent attempts queue behind each
-   * other, and checks it can still be used: unknown (or another customer's, or the other
+   * other, and checks it can still be used: unknown (or another customer's when `customerId` is given, or the other
    * direction's) → 404, used → 422 `quote_used`, expired → 422 `quote_expired`. The read of
    * "used" only picks the message: the one-transfer-per-quote unique constraint is what
    * guarantees it (see `insertTransfer`).
    */
-  async function lockUsableQuote(em: EntityManager, where: { id: string; customerId: string; direction: TransferDirection }): Promise<Quote> {
+  async function lockUsableQuote(em: EntityManager, where: { id: string; customerId?: string; direction: TransferDirection }): Promise<Quote> {
     const quote = isUuid(where.id) ? await em.findOne(Quote, { ...where }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true }) : null;
     if (!quote) throw new NotFoundError('Quote');
     if ((await em.count(Transfer, { quoteId: quote.id })) > 0) throw quoteUsed();

@@ -42,14 +42,17 @@ export interface TransferWithin {
 export interface TransferService {
   /** Prices a quote for a KYC-approved customer: fiat in, a token out. */
   createOnrampQuote(scope: Scope, customerId: string, request: OnrampQuoteRequest): Promise<Quote>;
-  /** A pending on-ramp transfer of an unused, unexpired quote, with its deposit instructions. */
-  createOnrampTransfer(scope: Scope, customerId: string, quoteId: string, request: OnrampTransferRequest): Promise<TransferWithQuote>;
+  /**
+   * A pending on-ramp transfer of an unused, unexpired quote, with its deposit instructions. The
+   * quote names its customer: `customerId`, when given (REST's path), must be that customer.
+   */
+  createOnrampTransfer(scope: Scope, customerId: string | undefined, quoteId: string, request: OnrampTransferRequest): Promise<TransferWithQuote>;
   /** Prices an off-ramp quote; with a destination and a purpose, its pending transfer too. */
   createOfframpQuote(scope: Scope, customerId: string, request: OfframpQuoteRequest): Promise<{ quote: Quote; transfer: Transfer | null }>;
-  /** The off-ramp transfer of a bare quote, paying out to the destination given. */
-  createOfframpTransfer(scope: Scope, customerId: string, quoteId: string, destination: OfframpDestination): Promise<TransferWithQuote>;
-  /** The customer sent the tokens: the deposit's hash moves the transfer pending → processing. */
-  completeOfframpTransfer(scope: Scope, customerId: string, transferId: string, deposit: OfframpDeposit): Promise<TransferWithQuote>;
+  /** The off-ramp transfer of a bare quote, paying out to the destination given (`customerId` as above). */
+  createOfframpTransfer(scope: Scope, customerId: string | undefined, quoteId: string, destination: OfframpDestination): Promise<TransferWithQuote>;
+  /** The customer sent the tokens: the deposit's hash moves the transfer pending → processing (`customerId` as above). */
+  completeOfframpTransfer(scope: Scope, customerId: string | undefined, transferId: string, deposit: OfframpDeposit): Promise<TransferWithQuote>;
   /** The partner calls a pending transfer off: pending → canceled (409 from any other status). */
   cancel(scope: Scope, transferId: string, within?: TransferWithin): Promise<TransferWithQuote>;
 
@@ -61,6 +64,8 @@ export interface TransferService {
   listForCustomer(scope: Scope, customerId: string, direction: TransferDirection, page: OffsetPage): Promise<TransferWithQuote[]>;
   /** GraphQL `transfers` and `Customer.transfers`: keyset pages, oldest first, filtered. */
   list(scope: Scope, filter: TransferFilter, page: KeysetPage): Promise<Transfer[]>;
+  /** How many transfers the filter matches (a connection's totalCount). */
+  count(scope: Scope, filter: TransferFilter): Promise<number>;
   withQuotes(scope: Scope, transfers: Transfer[]): Promise<TransferWithQuote[]>;
 
   // Sandbox settlement (403 in production), through the state machine like real progress.
@@ -155,28 +160,15 @@ export function transferService(deps: TransferDeps): TransferService {
 
     /** GraphQL `transfers` and `Customer.transfers`: keyset pages, oldest first, with filters. */
     async list({ em }: Scope, filter: TransferFilter, page: KeysetPage): Promise<Transfer[]> {
-      const f = parseInput(TransferFilter, filter);
+      const matching = transfersMatching(filter);
+      if (!matching) return [];
       const { where, orderBy, limit } = keysetQuery(page);
-      if (f.customerId !== undefined && !isUuid(f.customerId)) return [];
-      const created = {
-        ...(f.createdAfter && { $gte: f.createdAfter }),
-        ...(f.createdBefore && { $lt: f.createdBefore }),
-      };
-      return em.find(
-        Transfer,
-        {
-          $and: [
-            where,
-            {
-              ...(f.customerId && { customerId: f.customerId }),
-              ...(f.direction && { direction: f.direction }),
-              ...(f.status && { status: f.status }),
-              ...(Object.keys(created).length && { createdAt: created }),
-            },
-          ],
-        },
-        { orderBy, limit },
-      );
+      return em.find(Transfer, { $and: [where, matching] }, { orderBy, limit });
+    },
+
+    count: async ({ em }: Scope, filter: TransferFilter) => {
+      const matching = transfersMatching(filter);
+      return matching ? em.count(Transfer, matching) : 0;
     },
 
     async getQuote(scope: Scope, id: string): Promise<Quote> {
@@ -202,5 +194,21 @@ export function transferService(deps: TransferDeps): TransferService {
       if (!owned.length) return [];
       return em.find(TransferStatusChange, { transferId: { $in: owned.map((t) => t.id) } }, { orderBy: { id: 'asc' } });
     },
+  };
+}
+
+/** The conditions of a transfer filter (a page and its count share them); null when nothing can match. */
+function transfersMatching(filter: TransferFilter) {
+  const f = parseInput(TransferFilter, filter);
+  if (f.customerId !== undefined && !isUuid(f.customerId)) return null;
+  const created = {
+    ...(f.createdAfter && { $gte: f.createdAfter }),
+    ...(f.createdBefore && { $lt: f.createdBefore }),
+  };
+  return {
+    ...(f.customerId && { customerId: f.customerId }),
+    ...(f.direction && { direction: f.direction }),
+    ...(f.status && { status: f.status }),
+    ...(Object.keys(created).length && { createdAt: created }),
   };
 }
