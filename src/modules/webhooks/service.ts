@@ -21,6 +21,9 @@ export interface WebhookService {
   /** One of the caller's endpoints (not deleted); 404 when unknown or not the caller's. */
   get(scope: Scope, id: string): Promise<WebhookEndpoint>;
   list(scope: Scope): Promise<WebhookEndpoint[]>;
+  /** One page of the caller's endpoints (not deleted), oldest first; `countEndpoints` counts them all. */
+  listPage(scope: Scope, page: KeysetPage): Promise<WebhookEndpoint[]>;
+  countEndpoints(scope: Scope): Promise<number>;
   /**
    * Checks a registration for the key's environment (resolving the host for production keys).
    * Callers run it before opening any transaction, so no database connection waits on DNS.
@@ -38,6 +41,11 @@ export interface WebhookService {
   /** A new secret; the old one keeps signing (as a second signature) for 24 hours so receivers can switch. */
   rotateSecret(scope: Scope, id: string): Promise<EndpointWithSecret>;
   deliveries(scope: Scope, filter: DeliveryFilter, page: KeysetPage): Promise<WebhookDelivery[]>;
+  /** How many deliveries the filter matches (the same conditions as `deliveries`). */
+  countDeliveries(scope: Scope, filter: DeliveryFilter): Promise<number>;
+  /** Batch loads for GraphQL dataloaders: only the caller's endpoints (not deleted) and deliveries come back. */
+  loadMany(scope: Scope, ids: readonly string[]): Promise<WebhookEndpoint[]>;
+  loadDeliveries(scope: Scope, ids: readonly string[]): Promise<WebhookDelivery[]>;
   /** Every attempt of the given deliveries, oldest first (callers pass ids of the partner's own deliveries). */
   attemptsOf(scope: Scope, deliveryIds: readonly string[]): Promise<WebhookDeliveryAttempt[]>;
   /** Sends an event to an endpoint again, as a new delivery with a full retry schedule and the same webhook-id. */
@@ -96,12 +104,35 @@ export function createWebhookService(options: WebhookServiceOptions): WebhookSer
     });
   }
 
+  /** The conditions of a delivery filter (a page and its count share them); null when nothing can match. */
+  async function deliveriesMatching({ em }: Scope, filter: DeliveryFilter) {
+    const f = parseInput(DeliveryFilter, filter);
+    // Present but not a UUID (an id argument that names nothing) is an unknown id, never "no filter".
+    if (f.endpointId !== undefined) {
+      const owned = isUuid(f.endpointId) && (await em.count(WebhookEndpoint, { id: f.endpointId }));
+      if (!owned) throw new NotFoundError('Webhook');
+    }
+    if (f.eventId !== undefined && !isUuid(f.eventId)) return null;
+    return {
+      ...(f.endpointId && { endpointId: f.endpointId }),
+      ...(f.eventId && { eventId: f.eventId }),
+      ...(f.status && { status: f.status }),
+    };
+  }
+
   return {
     get,
 
     async list({ em }: Scope): Promise<WebhookEndpoint[]> {
       return em.find(WebhookEndpoint, { deletedAt: null }, { orderBy: { createdAt: 'asc', id: 'asc' } });
     },
+
+    listPage({ em }, page) {
+      const { where, orderBy, limit } = keysetQuery(page);
+      return em.find(WebhookEndpoint, { ...where, deletedAt: null }, { orderBy, limit });
+    },
+
+    countEndpoints: ({ em }) => em.count(WebhookEndpoint, { deletedAt: null }),
 
     /**
      * Checks a registration for the key's environment (resolving the host for production keys).
@@ -193,25 +224,20 @@ export function createWebhookService(options: WebhookServiceOptions): WebhookSer
       });
     },
 
-    async deliveries({ em }: Scope, filter: DeliveryFilter, page: KeysetPage): Promise<WebhookDelivery[]> {
-      const f = parseInput(DeliveryFilter, filter);
-      if (f.endpointId) {
-        const owned = isUuid(f.endpointId) && (await em.count(WebhookEndpoint, { id: f.endpointId }));
-        if (!owned) throw new NotFoundError('Webhook');
-      }
-      if (f.eventId && !isUuid(f.eventId)) return [];
+    async deliveries(scope: Scope, filter: DeliveryFilter, page: KeysetPage): Promise<WebhookDelivery[]> {
+      const matching = await deliveriesMatching(scope, filter);
+      if (!matching) return [];
       const { where, orderBy, limit } = keysetQuery(page);
-      return em.find(
-        WebhookDelivery,
-        {
-          ...where,
-          ...(f.endpointId && { endpointId: f.endpointId }),
-          ...(f.eventId && { eventId: f.eventId }),
-          ...(f.status && { status: f.status }),
-        },
-        { orderBy, limit },
-      );
+      return scope.em.find(WebhookDelivery, { ...where, ...matching }, { orderBy, limit });
     },
+
+    async countDeliveries(scope: Scope, filter: DeliveryFilter): Promise<number> {
+      const matching = await deliveriesMatching(scope, filter);
+      return matching ? scope.em.count(WebhookDelivery, matching) : 0;
+    },
+
+    loadMany: ({ em }, ids) => em.find(WebhookEndpoint, { id: { $in: ids.filter(isUuid) }, deletedAt: null }),
+    loadDeliveries: ({ em }, ids) => em.find(WebhookDelivery, { id: { $in: ids.filter(isUuid) } }),
 
     /** Every attempt of the given deliveries, oldest first (callers pass ids of the partner's own deliveries). */
     async attemptsOf({ em }: Scope, deliveryIds: readonly string[]): Promise<WebhookDeliveryAttempt[]> {
