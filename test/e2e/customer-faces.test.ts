@@ -27,8 +27,8 @@ async function newCustomer(type: 'individual' | 'corporate'): Promise<string> {
 
 /** The one 400's field errors as `pointer code` lines, sorted. */
 
-const UPDATE = `mutation ($id: ID!, $input: UpdateCustomerInput!) {
-  updateCustomer(id: $id, input: $input) { __typename ... on ValidationError { code fieldErrors { path code message } } }
+const UPDATE = `mutation ($input: UpdateCustomerInput!) {
+  updateCustomer(input: $input) { __typename ... on ValidationError { code fieldErrors { path code message } } }
 }`;
 const CREATE = `mutation ($input: CreateCustomerInput!) {
   createCustomer(input: $input) { __typename ... on ValidationError { code fieldErrors { path code message } } }
@@ -76,10 +76,10 @@ describe('REST face', () => {
 describe('GraphQL face', () => {
   it('names a bad taxNumber by its path in input, not by the REST body’s nesting', async () => {
     const id = await newCustomer('individual');
-    expect(await graphqlFieldErrors(api, UPDATE, 'updateCustomer', { id, input: { taxNumber: '' } })).toEqual(['/taxNumber too_small']);
+    expect(await graphqlFieldErrors(api, UPDATE, 'updateCustomer', { input: { customerId: id, taxNumber: '' } })).toEqual(['/taxNumber too_small']);
     const res = await api.graphql(
-      `mutation ($id: ID!, $input: UpdateCustomerInput!) { changed: updateCustomer(id: $id, input: $input) { ... on ValidationError { fieldErrors { argumentPath } } } }`,
-      { id, input: { taxNumber: '' } },
+      `mutation ($input: UpdateCustomerInput!) { changed: updateCustomer(input: $input) { ... on ValidationError { fieldErrors { argumentPath } } } }`,
+      { input: { customerId: id, taxNumber: '' } },
     );
     expect(res.body.data.changed.fieldErrors).toEqual([{ argumentPath: ['input', 'taxNumber'] }]);
   });
@@ -87,8 +87,8 @@ describe('GraphQL face', () => {
   it('reports nested input problems and the names the stored type refuses in one ValidationError', async () => {
     const id = await newCustomer('corporate');
     const errors = await graphqlFieldErrors(api, UPDATE, 'updateCustomer', {
-      id,
       input: {
+        customerId: id,
         firstName: 'Bob',
         idDocument: { number: 'X1', issuingCountry: 'gb' },
         taxNumber: '',
@@ -107,7 +107,7 @@ describe('GraphQL face', () => {
 
   it('names the fields of createCustomer’s input, nested ones included', async () => {
     const errors = await graphqlFieldErrors(api, CREATE, 'createCustomer', {
-      input: { email: 'nope', type: 'individual', firstName: 'Ada', address: { country: 'de', city: 'Berlin', streetLine1: 'A 1', postalCode: '' } },
+      input: { email: 'nope', type: 'INDIVIDUAL', firstName: 'Ada', address: { country: 'de', city: 'Berlin', streetLine1: 'A 1', postalCode: '' } },
     });
     expect(errors).toEqual(['/address/country invalid_regex', '/address/postalCode too_small', '/email invalid_email', '/lastName required']);
   });
@@ -117,7 +117,7 @@ describe('both faces', () => {
   it('fail one rule with the same code and the same sentence', async () => {
     const id = await newCustomer('individual');
     const rest = await api.put(`/v0/customers/${id}`, { identifying_information: { tax_number: 'x'.repeat(101) }, company_name: 'Acme' });
-    const gql = await api.graphql(UPDATE, { id, input: { taxNumber: 'x'.repeat(101), companyName: 'Acme' } });
+    const gql = await api.graphql(UPDATE, { input: { customerId: id, taxNumber: 'x'.repeat(101), companyName: 'Acme' } });
     const restByField = Object.fromEntries(
       (rest.body.errors as { pointer: string; code: string; detail: string }[]).map((e) => [e.pointer, [e.code, e.detail]]),
     );
@@ -138,10 +138,14 @@ describe('both faces', () => {
       documents: [{ file_id: 'f1', purpose: 'id' }],
     });
     const gql = await api.graphql(UPDATE, {
-      id: viaGraphql,
-      input: { idDocument: { number: 'X1234567', issuingCountry: 'GB' }, taxNumber: 'TX-1', documents: [{ fileId: 'f1', purpose: 'id', description: null }] },
+      input: {
+        customerId: viaGraphql,
+        idDocument: { number: 'X1234567', issuingCountry: 'GB' },
+        taxNumber: 'TX-1',
+        documents: [{ fileId: 'f1', purpose: 'id', description: null }],
+      },
     });
-    expect(gql.body.data.updateCustomer.__typename).toBe('MutationUpdateCustomerSuccess');
+    expect(gql.body.data.updateCustomer.__typename).toBe('UpdateCustomerPayload');
     const rows = await t.sql<{ id: string; profile: unknown }>('select id, profile from customers where id in (?, ?)', [viaRest, viaGraphql]);
     const [a, b] = rows.map((r) => r.profile);
     expect(a).toEqual(b);

@@ -25,14 +25,14 @@ const createLink = (id: string, body?: unknown, client: ApiClient = api, headers
   client.request('POST', `/v0/customers/${id}/kycs`, { body, headers });
 
 const CREATE_LINK = `mutation ($id: ID!, $redirectUri: String, $key: String) {
-  createKycLink(customerId: $id, redirectUri: $redirectUri, idempotencyKey: $key) {
+  createKycLink(input: { customerId: $id, redirectUri: $redirectUri, idempotencyKey: $key }) {
     __typename
     ... on Error { code message }
     ... on ValidationError { fieldErrors { path code message } }
-    ... on MutationCreateKycLinkSuccess { data { status subStatus kycFlowLink statusBreakdown { status } } }
+    ... on CreateKycLinkPayload { kyc { status subStatus kycFlowLink statusBreakdown { status } } }
   }
 }`;
-const DECIDE = `mutation($id: ID!, $d: KycDecision!) { simulateKycDecision(customerId: $id, decision: $d) { __typename } }`;
+const DECIDE = `mutation($id: ID!, $d: KycDecision!) { simulateKycDecision(input: { customerId: $id, decision: $d }) { __typename } }`;
 
 const tokenOf = (link: string) => new URL(link).searchParams.get('token');
 /** The page's meta refresh target, if it has one. */
@@ -115,7 +115,7 @@ describe('POST /v0/customers/{id}/kycs', () => {
     expect(res.status).toBe(403);
     expect(res.body.code).toBe('kyc_provider_not_configured');
     const gql = await prod.graphql(CREATE_LINK, { id, redirectUri: 'https://partner.example/back' });
-    expect(gql.body.data.createKycLink).toMatchObject({ __typename: 'ForbiddenError', code: 'kyc_provider_not_configured' });
+    expect(gql.body.data.createKycLink).toMatchObject({ __typename: 'ForbiddenError', code: 'KYC_PROVIDER_NOT_CONFIGURED' });
     // http to this machine is a sandbox convenience: a production key is told to use https.
     expect(restFieldErrors(await createLink(id, { redirect_uri: 'http://localhost:3000/back' }, prod))).toEqual(['/redirect_uri url_not_https']);
   });
@@ -181,7 +181,7 @@ describe('kycs.status at the top level of the REST customer', () => {
     await api.graphql(DECIDE, { id, d: 'APPROVED' });
     expect(await kycsOf()).toMatchObject({ status: 'approved', sub_status: 'kyc_approved' });
     const gql = await api.graphql('query($id: ID!) { customer(id: $id) { kycs { status } } }', { id });
-    expect(gql.body.data.customer.kycs.status).toBe('approved');
+    expect(gql.body.data.customer.kycs.status).toBe('APPROVED');
   });
 
   it('is in the customer.kycs.updated payload too', async () => {
@@ -198,17 +198,17 @@ describe('GraphQL createKycLink', () => {
     const before = (await api.get(`/v0/customers/${id}`)).body.kycs.kyc_flow_link;
     const res = await api.graphql(CREATE_LINK, { id, redirectUri: 'https://partner.example/back', key: `gql-link-${id}` });
     const result = res.body.data.createKycLink;
-    expect(result.__typename).toBe('MutationCreateKycLinkSuccess');
-    expect(result.data).toMatchObject({ status: 'not_started', subStatus: null, statusBreakdown: expect.any(Array) });
-    expect(tokenOf(result.data.kycFlowLink)).not.toBe(tokenOf(before));
-    expect((await api.get(`/v0/customers/${id}`)).body.kycs.kyc_flow_link).toBe(result.data.kycFlowLink);
+    expect(result.__typename).toBe('CreateKycLinkPayload');
+    expect(result.kyc).toMatchObject({ status: 'NOT_STARTED', subStatus: null, statusBreakdown: expect.any(Array) });
+    expect(tokenOf(result.kyc.kycFlowLink)).not.toBe(tokenOf(before));
+    expect((await api.get(`/v0/customers/${id}`)).body.kycs.kyc_flow_link).toBe(result.kyc.kycFlowLink);
     const again = await api.graphql(CREATE_LINK, { id, redirectUri: 'https://partner.example/back', key: `gql-link-${id}` });
-    expect(again.body.data.createKycLink.data.kycFlowLink).toBe(result.data.kycFlowLink);
+    expect(again.body.data.createKycLink.kyc.kycFlowLink).toBe(result.kyc.kycFlowLink);
   });
 
   it('answers NotFoundError for an unknown customer', async () => {
     const res = await api.graphql(CREATE_LINK, { id: '5b0f3c56-3c0e-4f7e-9d0e-1f2a3b4c5d6e' });
-    expect(res.body.data.createKycLink).toMatchObject({ __typename: 'NotFoundError', code: 'not_found' });
+    expect(res.body.data.createKycLink).toMatchObject({ __typename: 'NotFoundError', code: 'NOT_FOUND' });
   });
 });
 

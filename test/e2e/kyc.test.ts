@@ -28,10 +28,10 @@ const statusOf = async (id: string) => {
 const kycEvents = async (id: string) =>
   await t.sql<{ type: string; payload: any }>(`select type, payload from events where entity_id = ? and type = 'customer.kycs.updated' order by cursor`, [id]);
 
-const SUBMIT = `mutation($id: ID!) { simulateKycSubmission(customerId: $id) {
-  __typename ... on Error { code message } ... on MutationSimulateKycSubmissionSuccess { data { kycs { status subStatus } } } } }`;
-const DECIDE = `mutation($id: ID!, $d: KycDecision!) { simulateKycDecision(customerId: $id, decision: $d) {
-  __typename ... on Error { code message } ... on MutationSimulateKycDecisionSuccess { data { kycs { status subStatus } } } } }`;
+const SUBMIT = `mutation($id: ID!) { simulateKycSubmission(input: { customerId: $id }) {
+  __typename ... on Error { code message } ... on SimulateKycSubmissionPayload { customer { kycs { status subStatus } } } } }`;
+const DECIDE = `mutation($id: ID!, $d: KycDecision!) { simulateKycDecision(input: { customerId: $id, decision: $d }) {
+  __typename ... on Error { code message } ... on SimulateKycDecisionPayload { customer { kycs { status subStatus } } } } }`;
 
 /** Posts the hosted page's form exactly as a browser does. */
 const postForm = (path: string, fields: Record<string, string>) =>
@@ -58,10 +58,10 @@ describe('KYC lifecycle', () => {
     expect((await kycOf(id)).sub_status).toBe('kyc_form_submission_started');
 
     const submitted = await api.graphql(SUBMIT, { id });
-    expect(submitted.body.data.simulateKycSubmission.data.kycs).toEqual({ status: 'in_review', subStatus: 'kyc_form_submitted' });
+    expect(submitted.body.data.simulateKycSubmission.customer.kycs).toEqual({ status: 'IN_REVIEW', subStatus: 'kyc_form_submitted' });
 
     const approved = await api.graphql(DECIDE, { id, d: 'APPROVED' });
-    expect(approved.body.data.simulateKycDecision.data.kycs).toEqual({ status: 'approved', subStatus: 'kyc_approved' });
+    expect(approved.body.data.simulateKycDecision.customer.kycs).toEqual({ status: 'APPROVED', subStatus: 'kyc_approved' });
 
     const events = await kycEvents(id);
     expect(events.map((e) => e.payload.kycs.status_breakdown[0].status)).toEqual(['pending', 'in_review', 'approved']);
@@ -79,7 +79,7 @@ describe('KYC lifecycle', () => {
     ] as const) {
       const res = await api.graphql(query, variables);
       const result = Object.values(res.body.data)[0] as any;
-      expect(result).toMatchObject({ __typename: 'ConflictError', code: 'kyc_transition_not_allowed' });
+      expect(result).toMatchObject({ __typename: 'ConflictError', code: 'KYC_TRANSITION_NOT_ALLOWED' });
     }
     expect(await statusOf(id)).toBe('approved');
     expect(await kycEvents(id)).toHaveLength(before);
@@ -89,7 +89,7 @@ describe('KYC lifecycle', () => {
     const id = await newCustomer();
     const [a, b] = await Promise.all([api.graphql(DECIDE, { id, d: 'APPROVED' }), api.graphql(DECIDE, { id, d: 'REJECTED' })]);
     const outcomes = [a, b].map((r) => r.body.data.simulateKycDecision.__typename).sort();
-    expect(outcomes).toEqual(['ConflictError', 'MutationSimulateKycDecisionSuccess']);
+    expect(outcomes).toEqual(['ConflictError', 'SimulateKycDecisionPayload']);
     expect(await kycEvents(id)).toHaveLength(1);
   });
 
@@ -97,7 +97,7 @@ describe('KYC lifecycle', () => {
     const id = await newCustomer();
     await api.graphql(SUBMIT, { id });
     const again = await api.graphql(SUBMIT, { id });
-    expect(again.body.data.simulateKycSubmission).toMatchObject({ __typename: 'ConflictError', code: 'kyc_transition_not_allowed' });
+    expect(again.body.data.simulateKycSubmission).toMatchObject({ __typename: 'ConflictError', code: 'KYC_TRANSITION_NOT_ALLOWED' });
     expect(again.body.data.simulateKycSubmission.message).toBe('KYC cannot move from in_review to in_review');
   });
 
@@ -124,18 +124,18 @@ describe('KYC lifecycle', () => {
     const a = await newCustomer(own);
     const b = await newCustomer(own);
     await own.graphql(SUBMIT, { id: b });
-    const res = await own.graphql(`query($s: KycStatus) { customers(kycStatus: $s) { edges { node { id kycs { status } } } } }`, { s: 'in_review' });
-    expect(res.body.data.customers.edges).toEqual([{ node: { id: b, kycs: { status: 'in_review' } } }]);
-    expect((await own.graphql(`query($id: ID!) { customer(id: $id) { kycs { status } } }`, { id: a })).body.data.customer.kycs.status).toBe('not_started');
+    const res = await own.graphql(`query($s: KycStatus) { customers(kycStatus: $s) { edges { node { databaseId kycs { status } } } } }`, { s: 'IN_REVIEW' });
+    expect(res.body.data.customers.edges).toEqual([{ node: { databaseId: b, kycs: { status: 'IN_REVIEW' } } }]);
+    expect((await own.graphql(`query($id: ID!) { customer(id: $id) { kycs { status } } }`, { id: a })).body.data.customer.kycs.status).toBe('NOT_STARTED');
   });
 
   it('refuses the sandbox simulations with a production key (ForbiddenError sandbox_only)', async () => {
     const prod = t.client(await t.keyFor('Demo Partner', 'production'));
     const id = await newCustomer(prod);
-    expect((await prod.graphql(SUBMIT, { id })).body.data.simulateKycSubmission).toMatchObject({ __typename: 'ForbiddenError', code: 'sandbox_only' });
+    expect((await prod.graphql(SUBMIT, { id })).body.data.simulateKycSubmission).toMatchObject({ __typename: 'ForbiddenError', code: 'SANDBOX_ONLY' });
     expect((await prod.graphql(DECIDE, { id, d: 'APPROVED' })).body.data.simulateKycDecision).toMatchObject({
       __typename: 'ForbiddenError',
-      code: 'sandbox_only',
+      code: 'SANDBOX_ONLY',
     });
   });
 
