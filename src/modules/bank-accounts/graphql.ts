@@ -1,26 +1,37 @@
+import { ConflictError, NotFoundError, UnprocessableError, ValidationError } from '../../domain/errors.js';
 import { maskAccountNumber } from '../../domain/identifiers/bank.js';
 import { AddressInput, AddressRef } from '../../graphql/address.js';
 import { withoutNulls } from '../../graphql/arguments.js';
 import { builder } from '../../graphql/builder.js';
+import { connectionFieldOptions, nodeConnection, resolvePage } from '../../graphql/connection.js';
 import { scopeOf } from '../../graphql/context.js';
-import { MUTATION_ERRORS, nullIfNotFound, withInputPaths } from '../../graphql/errors.js';
+import { domainEnum } from '../../graphql/enums.js';
+import { nullIfNotFound, withInputPaths } from '../../graphql/errors.js';
 import { idempotentMutation } from '../../graphql/idempotency.js';
-import { checkIdempotencyKey } from '../../platform/idempotency.js';
+import { databaseIdOf } from '../../graphql/node.js';
+import { idempotencyKeyField, payloadOf } from '../../graphql/payload.js';
+import { cursorOf } from '../../platform/pagination.js';
 import { CustomerRef } from '../customers/graphql.js';
 import type { BankAccount } from './entities.js';
 import { ACCOUNT_HOLDER_TYPES, BANK_ACCOUNT_TYPES, US_ACCOUNT_TYPES } from './inputs.js';
 
-const BankAccountTypeEnum = builder.enumType('BankAccountType', {
-  description: 'iban (IBANAccountDetails), us (USAccountDetails) or swift (InternationalWireAccountDetails)',
-  values: BANK_ACCOUNT_TYPES,
+const BankAccountTypeEnum = domainEnum('BankAccountType', BANK_ACCOUNT_TYPES, {
+  description: 'Which details an account has: IBAN (IBANAccountDetails), US (USAccountDetails) or SWIFT (InternationalWireAccountDetails)',
 });
-const AccountHolderTypeEnum = builder.enumType('AccountHolderType', { values: ACCOUNT_HOLDER_TYPES });
-const UsBankAccountTypeEnum = builder.enumType('UsBankAccountType', { values: US_ACCOUNT_TYPES });
+const AccountHolderTypeEnum = domainEnum('AccountHolderType', ACCOUNT_HOLDER_TYPES);
+const UsBankAccountTypeEnum = domainEnum('UsBankAccountType', US_ACCOUNT_TYPES);
 
-export const BankAccountRef = builder.objectRef<BankAccount>('BankAccount').implement({
+export const BankAccountRef = builder.loadableNodeRef<BankAccount>('BankAccount', {
+  id: { resolve: (a) => a.id },
+  // Batches every account looked up in one request into one query, scoped to the caller.
+  load: (ids: string[], ctx) => ctx.services.bankAccounts.loadMany(scopeOf(ctx), ids),
+  sort: (account) => account.id,
+});
+
+BankAccountRef.implement({
   description: "A customer's own bank account (external account) that off-ramp payouts go to. Numbers are always masked here.",
   fields: (t) => ({
-    id: t.exposeID('id'),
+    databaseId: t.expose('id', { type: 'UUID', description: 'The id REST shows for this external account (external_account_id)' }),
     customer: t.field({ type: CustomerRef, resolve: (a) => a.customerId }),
     accountType: t.field({ type: BankAccountTypeEnum, resolve: (a) => a.accountType }),
     bankName: t.exposeString('bankName'),
@@ -33,12 +44,14 @@ export const BankAccountRef = builder.objectRef<BankAccount>('BankAccount').impl
       description: 'Last four characters of the IBAN or account number, e.g. …6789',
       resolve: (a) => maskAccountNumber(a.ibanNumber ?? a.accountNumber ?? ''),
     }),
-    bic: t.exposeString('bic', { nullable: true, description: 'iban and swift accounts' }),
-    routingNumber: t.exposeString('routingNumber', { nullable: true, description: 'ABA number of us accounts; clearing code of swift ones' }),
+    bic: t.exposeString('bic', { nullable: true, description: 'IBAN and SWIFT accounts' }),
+    routingNumber: t.exposeString('routingNumber', { nullable: true, description: 'ABA number of US accounts; clearing code of SWIFT ones' }),
     usAccountType: t.field({ type: UsBankAccountTypeEnum, nullable: true, resolve: (a) => a.usAccountType ?? null }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
   }),
 });
+
+export const BankAccountConnection = nodeConnection(BankAccountRef, 'BankAccount');
 
 const IbanAccountInput = builder.inputType('IbanAccountInput', {
   fields: (t) => ({ bic: t.string({ required: true }), ibanNumber: t.string({ required: true }) }),
@@ -47,7 +60,7 @@ const UsAccountInput = builder.inputType('UsAccountInput', {
   fields: (t) => ({
     accountNumber: t.string({ required: true }),
     routingNumber: t.string({ required: true, description: 'ABA routing number' }),
-    accountType: t.field({ type: UsBankAccountTypeEnum, description: 'checking when omitted' }),
+    accountType: t.field({ type: UsBankAccountTypeEnum, description: 'CHECKING when omitted' }),
   }),
 });
 const SwiftAccountInput = builder.inputType('SwiftAccountInput', {
@@ -58,62 +71,78 @@ const SwiftAccountInput = builder.inputType('SwiftAccountInput', {
   }),
 });
 
+type InputFieldBuilder = Parameters<Parameters<typeof builder.inputType>[1]['fields']>[0];
+
 /** The use case's own input (NewBankAccount): the bank account details of spec §2.2, exactly the variant named by accountType. */
-export const BankAccountInputRef = builder.inputType('BankAccountInput', {
+const bankAccountFields = (t: InputFieldBuilder) => ({
+  bankName: t.string({ required: true }),
+  accountHolderType: t.field({ type: AccountHolderTypeEnum, required: true }),
+  accountHolderFirstName: t.string({ description: 'Required for INDIVIDUAL holders, not allowed for BUSINESS ones' }),
+  accountHolderLastName: t.string({ description: 'Required for INDIVIDUAL holders, not allowed for BUSINESS ones' }),
+  accountHolderBusinessName: t.string({ description: 'Required for BUSINESS holders, not allowed for INDIVIDUAL ones' }),
+  accountHolderAddress: t.field({ type: AddressInput, required: true }),
+  accountType: t.field({ type: BankAccountTypeEnum, required: true }),
+  iban: t.field({ type: IbanAccountInput, description: 'Exactly when accountType is IBAN' }),
+  us: t.field({ type: UsAccountInput, description: 'Exactly when accountType is US' }),
+  swift: t.field({ type: SwiftAccountInput, description: 'Exactly when accountType is SWIFT' }),
+});
+
+/** Bank account details as another input embeds them (an off-ramp's inline destination). */
+export const BankAccountInputRef = builder.inputType('BankAccountInput', { fields: bankAccountFields });
+
+const AddBankAccountInputRef = builder.inputType('AddBankAccountInput', {
   fields: (t) => ({
-    bankName: t.string({ required: true }),
-    accountHolderType: t.field({ type: AccountHolderTypeEnum, required: true }),
-    accountHolderFirstName: t.string(),
-    accountHolderLastName: t.string(),
-    accountHolderBusinessName: t.string(),
-    accountHolderAddress: t.field({ type: AddressInput, required: true }),
-    accountType: t.field({ type: BankAccountTypeEnum, required: true }),
-    iban: t.field({ type: IbanAccountInput }),
-    us: t.field({ type: UsAccountInput }),
-    swift: t.field({ type: SwiftAccountInput }),
+    customerId: t.id({ required: true, description: 'The customer whose account this is (global id or databaseId)' }),
+    ...bankAccountFields(t),
+    idempotencyKey: idempotencyKeyField(t),
   }),
 });
 
 builder.objectFields(CustomerRef, (t) => ({
-  bankAccounts: t.loadableGroup({
-    type: BankAccountRef,
-    description: "The customer's external bank accounts, oldest first",
-    load: (customerIds: string[], ctx) => ctx.services.bankAccounts.loadForCustomers(scopeOf(ctx), customerIds),
-    group: (account) => account.customerId,
-    resolve: (customer) => customer.id,
-  }),
+  bankAccounts: t.connection(
+    {
+      type: BankAccountRef,
+      description: "The customer's external bank accounts, oldest first (at most 100 a page)",
+      ...connectionFieldOptions(),
+      resolve: (customer, args, ctx) => {
+        const filter = { customerId: customer.id };
+        return resolvePage(args, cursorOf, (page) => ctx.services.bankAccounts.list(scopeOf(ctx), filter, page), {
+          count: () => ctx.services.bankAccounts.count(scopeOf(ctx), filter),
+        });
+      },
+    },
+    BankAccountConnection,
+  ),
 }));
+
+const bankAccountIdOf = (id: string | number) => databaseIdOf(id, 'BankAccount');
 
 builder.queryFields((t) => ({
   bankAccount: t.field({
     type: BankAccountRef,
     nullable: true,
-    description: "One of the caller's external accounts; null when unknown (or another partner's).",
+    description: "One of the caller's external accounts by global id or databaseId; null when unknown (or another partner's).",
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_, { id }, ctx) => nullIfNotFound(ctx.services.bankAccounts.get(scopeOf(ctx), String(id))),
+    resolve: (_, { id }, ctx) => nullIfNotFound(ctx.services.bankAccounts.get(scopeOf(ctx), bankAccountIdOf(id))),
   }),
 }));
 
 builder.mutationFields((t) => ({
   addBankAccount: t.field({
     type: BankAccountRef,
-    description: 'Registers an external bank account for a customer. idempotencyKey is required, as Idempotency-Key is in REST.',
-    errors: { types: MUTATION_ERRORS },
-    args: {
-      customerId: t.arg.id({ required: true }),
-      input: t.arg({ type: BankAccountInputRef, required: true }),
-      idempotencyKey: t.arg.string({ required: true }),
-    },
-    // The input is the use case's own (NewBankAccount): it goes as it is, and its errors' paths are the input's.
-    resolve: (_, args, ctx) => {
-      checkIdempotencyKey(args.idempotencyKey, true);
-      return idempotentMutation(
+    description:
+      'Registers an external bank account for a customer (REST: POST /v0/customers/{id}/external-accounts, where Idempotency-Key is required; here idempotencyKey is optional). ConflictError external_account_exists when the customer already has it.',
+    errors: payloadOf('AddBankAccount', 'bankAccount', [ValidationError, NotFoundError, ConflictError, UnprocessableError]),
+    args: { input: t.arg({ type: AddBankAccountInputRef, required: true }) },
+    // The rest of the input is the use case's own (NewBankAccount): its errors' paths are the input's.
+    // The customer's id is fingerprinted as its databaseId, so a retry may spell it either way.
+    resolve: (_, { input }, ctx) =>
+      idempotentMutation(
         ctx,
         'addBankAccount',
-        args,
-        (em) => withInputPaths(ctx.services.bankAccounts.create({ ...scopeOf(ctx), em }, String(args.customerId), withoutNulls(args.input))),
+        { ...input, customerId: databaseIdOf(input.customerId, 'Customer') },
+        (em, { customerId, ...account }) => withInputPaths(ctx.services.bankAccounts.create({ ...scopeOf(ctx), em }, customerId, withoutNulls(account))),
         (id) => ctx.services.bankAccounts.get(scopeOf(ctx), id),
-      );
-    },
+      ),
   }),
 }));

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { ConflictError, NotFoundError } from '../../domain/errors.js';
 import { parseInput } from '../../domain/validation.js';
 import { recordEvent } from '../../platform/outbox.js';
-import type { OffsetPage } from '../../platform/pagination.js';
+import { type KeysetPage, type OffsetPage, keysetQuery } from '../../platform/pagination.js';
 import { type Scope, isUuid, sameId } from '../../platform/scope.js';
 import type { CustomerService } from '../customers/service.js';
 import { BankAccount } from './entities.js';
@@ -26,9 +26,21 @@ export interface BankAccountService {
   getForCustomer(scope: Scope, customerId: string, id: string): Promise<BankAccount>;
   /** A customer's accounts, oldest first. */
   listForCustomer(scope: Scope, customerId: string, page: OffsetPage): Promise<BankAccount[]>;
-  /** Batch load for GraphQL: the accounts of several customers at once, only the caller's. */
-  loadForCustomers(scope: Scope, customerIds: readonly string[]): Promise<BankAccount[]>;
+  /** One keyset page of the accounts the filter matches (a GraphQL connection), oldest first. */
+  list(scope: Scope, filter: BankAccountFilter, page: KeysetPage): Promise<BankAccount[]>;
+  /** How many accounts the filter matches (a connection's totalCount). */
+  count(scope: Scope, filter: BankAccountFilter): Promise<number>;
+  /** Batch load for GraphQL dataloaders: only the caller's accounts come back. */
+  loadMany(scope: Scope, ids: readonly string[]): Promise<BankAccount[]>;
 }
+
+/** Which accounts a page lists: one customer's (a customer the caller already holds). */
+export interface BankAccountFilter {
+  customerId: string;
+}
+
+/** The conditions of a filter (a page and its count share them). */
+const accountsMatching = (filter: BankAccountFilter) => ({ customerId: filter.customerId });
 
 export interface BankAccountServiceDeps {
   customers: Pick<CustomerService, 'get'>;
@@ -84,8 +96,13 @@ export function createBankAccountService({ customers }: BankAccountServiceDeps):
       return scope.em.find(BankAccount, { customerId: customer.id }, { orderBy: { createdAt: 'asc', id: 'asc' }, limit: page.limit, offset: page.skip });
     },
 
-    async loadForCustomers({ em }: Scope, customerIds: readonly string[]): Promise<BankAccount[]> {
-      return em.find(BankAccount, { customerId: { $in: customerIds.filter(isUuid) } }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+    async list({ em }: Scope, filter: BankAccountFilter, page: KeysetPage): Promise<BankAccount[]> {
+      const { where, orderBy, limit } = keysetQuery(page);
+      return em.find(BankAccount, { ...where, ...accountsMatching(filter) }, { orderBy, limit });
     },
+
+    count: ({ em }, filter) => em.count(BankAccount, accountsMatching(filter)),
+
+    loadMany: ({ em }, ids) => em.find(BankAccount, { id: { $in: ids.filter(isUuid) } }),
   };
 }

@@ -1,23 +1,37 @@
+import { ConflictError, ForbiddenError, UnprocessableError, ValidationError } from '../../domain/errors.js';
 import { builder } from '../../graphql/builder.js';
 import { scopeOf } from '../../graphql/context.js';
-import { MUTATION_ERRORS, withInputPaths } from '../../graphql/errors.js';
+import { withInputPaths } from '../../graphql/errors.js';
 import { idempotentMutation } from '../../graphql/idempotency.js';
+import { idempotencyKeyField, payloadOf } from '../../graphql/payload.js';
 import { CustomerRef } from '../customers/graphql.js';
+
+const ImportKycInputRef = builder.inputType('ImportKycInput', {
+  fields: (t) => ({
+    providerSharedToken: t.string({
+      required: true,
+      description: "The KYC provider's share token (sandbox: approve_<applicant>, reject_<applicant> or review_<applicant>); accepted once",
+    }),
+    idempotencyKey: idempotencyKeyField(t),
+  }),
+});
 
 builder.mutationFields((t) => ({
   importKyc: t.field({
     type: CustomerRef,
     description:
-      'Imports a verification an external KYC provider already did (REST: POST /auth/importKYC). Each share token is accepted once; ' +
-      "the individual customer with the applicant's email is created or updated and its KYC moved to the provider's result.",
-    errors: { types: MUTATION_ERRORS },
-    args: { providerSharedToken: t.arg.string({ required: true }), idempotencyKey: t.arg.string() },
-    resolve: (_, args, ctx) =>
+      'Imports a verification an external KYC provider already did (REST: POST /auth/importKYC): the individual customer with the ' +
+      "applicant's email is created or updated and its KYC moved to the provider's result. ConflictError kyc_token_already_used for a token " +
+      'imported before, kyc_transition_not_allowed (e.g. rejecting an approved customer) or kyc_import_customer_is_corporate; ' +
+      'ForbiddenError kyc_provider_not_configured in production.',
+    errors: payloadOf('ImportKyc', 'customer', [ValidationError, ConflictError, UnprocessableError, ForbiddenError]),
+    args: { input: t.arg({ type: ImportKycInputRef, required: true }) },
+    resolve: (_, { input }, ctx) =>
       idempotentMutation(
         ctx,
         'importKyc',
-        args,
-        (em) => withInputPaths(ctx.services.kycImport.importKyc({ ...scopeOf(ctx), em }, { providerSharedToken: args.providerSharedToken })),
+        input,
+        (em, request) => withInputPaths(ctx.services.kycImport.importKyc({ ...scopeOf(ctx), em }, request)),
         (id) => ctx.services.customers.get(scopeOf(ctx), id),
       ),
   }),

@@ -1,21 +1,28 @@
-import { FIAT_CURRENCIES, NETWORKS, TOKENS } from '../../domain/money.js';
+import { assertSandbox } from '../../domain/environment.js';
+import { ConflictError, ForbiddenError, NotFoundError, UnprocessableError, ValidationError } from '../../domain/errors.js';
 import { withoutNulls } from '../../graphql/arguments.js';
 import { builder } from '../../graphql/builder.js';
+import { connectionFieldOptions, nodeConnection, resolvePage } from '../../graphql/connection.js';
 import { scopeOf } from '../../graphql/context.js';
-import { MUTATION_ERRORS, nullIfNotFound, withInputPaths } from '../../graphql/errors.js';
+import { BlockchainNetworkEnum, domainEnum, FiatCurrencyEnum, PaymentRailsEnum, StablecoinEnum } from '../../graphql/enums.js';
+import { nullIfNotFound, withInputPaths } from '../../graphql/errors.js';
 import { idempotentMutation } from '../../graphql/idempotency.js';
+import { databaseIdOf } from '../../graphql/node.js';
+import { idempotencyKeyField, payloadOf } from '../../graphql/payload.js';
+import { cursorOf } from '../../platform/pagination.js';
 import { CustomerRef } from '../customers/graphql.js';
 import type { VirtualAccount } from './entities.js';
 import { VIRTUAL_ACCOUNT_SOURCE_RAILS, VIRTUAL_ACCOUNT_STATUSES } from './inputs.js';
 import type { DepositInstructions } from './issuance.js';
 import { developerFeePercentOf } from './presenters.js';
 
-// Prefixed names: other modules define their own currency/token/network enums.
-const StatusEnum = builder.enumType('VirtualAccountStatus', { values: VIRTUAL_ACCOUNT_STATUSES });
-const SourceCurrencyEnum = builder.enumType('VirtualAccountSourceCurrency', { values: FIAT_CURRENCIES });
-const SourceRailsEnum = builder.enumType('VirtualAccountSourceRails', { values: VIRTUAL_ACCOUNT_SOURCE_RAILS });
-const TokenEnum = builder.enumType('VirtualAccountDestinationToken', { values: TOKENS });
-const NetworkEnum = builder.enumType('VirtualAccountDestinationNetwork', { values: NETWORKS });
+const StatusEnum = domainEnum('VirtualAccountStatus', VIRTUAL_ACCOUNT_STATUSES, {
+  describe: (s) => (s === 'pending' ? 'Waiting for the banking partner: no deposit instructions yet' : 'Deposit instructions issued: fiat can arrive'),
+});
+// Not PaymentRails: a partner names only SWIFT here (no rails means the currency's domestic ones).
+const SourceRailsEnum = domainEnum('VirtualAccountSourceRails', VIRTUAL_ACCOUNT_SOURCE_RAILS, {
+  description: "The rails a virtual account takes when they are not the currency's domestic ones",
+});
 
 const ibanOf = (i: DepositInstructions) => ('iban' in i ? i.iban : null);
 const usOf = (i: DepositInstructions) => ('us' in i ? i.us : null);
@@ -24,8 +31,8 @@ const swiftOf = (i: DepositInstructions) => ('swift' in i ? i.swift : null);
 const DepositInstructionsRef = builder.objectRef<DepositInstructions>('DepositInstructions').implement({
   description: 'Where the customer sends fiat: a bank account of the sandbox banking partner, issued to this virtual account.',
   fields: (t) => ({
-    currency: t.exposeString('currency'),
-    paymentRails: t.stringList({ resolve: (i) => i.payment_rails }),
+    currency: t.field({ type: FiatCurrencyEnum, resolve: (i) => i.currency }),
+    paymentRails: t.field({ type: [PaymentRailsEnum], resolve: (i) => i.payment_rails }),
     bankName: t.exposeString('bank_name'),
     bankAddress: t.exposeString('bank_address'),
     accountHolderName: t.exposeString('account_holder_name'),
@@ -36,21 +43,29 @@ const DepositInstructionsRef = builder.objectRef<DepositInstructions>('DepositIn
   }),
 });
 
-export const VirtualAccountRef = builder.objectRef<VirtualAccount>('VirtualAccount').implement({
+export const VirtualAccountRef = builder.loadableNodeRef<VirtualAccount>('VirtualAccount', {
+  id: { resolve: (a) => a.id },
+  // Batches every account looked up in one request into one query, scoped to the caller.
+  load: (ids: string[], ctx) => ctx.services.virtualAccounts.loadMany(scopeOf(ctx), ids),
+  sort: (account) => account.id,
+});
+
+VirtualAccountRef.implement({
+  description: 'A bank account number issued to a customer: fiat paid into it is converted and sent to its destination as a stablecoin.',
   fields: (t) => ({
-    id: t.exposeID('id'),
+    databaseId: t.expose('id', { type: 'UUID', description: 'The id REST shows for this virtual account (virtual_account_id)' }),
     customer: t.field({ type: CustomerRef, resolve: (a) => a.customerId }),
     status: t.field({ type: StatusEnum, resolve: (a) => a.status }),
-    sourceCurrency: t.field({ type: SourceCurrencyEnum, resolve: (a) => a.sourceCurrency }),
+    sourceCurrency: t.field({ type: FiatCurrencyEnum, resolve: (a) => a.sourceCurrency }),
     sourceRails: t.field({ type: SourceRailsEnum, nullable: true, resolve: (a) => a.sourceRails ?? null }),
-    destinationToken: t.field({ type: TokenEnum, resolve: (a) => a.destinationToken }),
-    destinationNetwork: t.field({ type: NetworkEnum, resolve: (a) => a.destinationNetwork }),
+    destinationToken: t.field({ type: StablecoinEnum, resolve: (a) => a.destinationToken }),
+    destinationNetwork: t.field({ type: BlockchainNetworkEnum, resolve: (a) => a.destinationNetwork }),
     destinationAddress: t.exposeString('destinationAddress', { nullable: true }),
     developerFeePercent: t.field({ type: 'Decimal', nullable: true, resolve: developerFeePercentOf }),
     depositInstructions: t.field({
       type: DepositInstructionsRef,
       nullable: true,
-      description: 'Null while the account is pending',
+      description: 'Null while the account is PENDING',
       resolve: (a) => a.depositInstructions ?? null,
     }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
@@ -58,63 +73,87 @@ export const VirtualAccountRef = builder.objectRef<VirtualAccount>('VirtualAccou
   }),
 });
 
+export const VirtualAccountConnection = nodeConnection(VirtualAccountRef, 'VirtualAccount');
+
 const CreateVirtualAccountInputRef = builder.inputType('CreateVirtualAccountInput', {
   fields: (t) => ({
-    sourceCurrency: t.field({ type: SourceCurrencyEnum, required: true }),
-    sourceRails: t.field({ type: SourceRailsEnum, description: 'swift, only for usd' }),
-    destinationToken: t.field({ type: TokenEnum, description: 'usdc when omitted' }),
-    destinationNetwork: t.field({ type: NetworkEnum, required: true }),
+    customerId: t.id({ required: true, description: 'The customer the account is issued to (global id or databaseId)' }),
+    sourceCurrency: t.field({ type: FiatCurrencyEnum, required: true }),
+    sourceRails: t.field({ type: SourceRailsEnum, description: 'SWIFT, only for USD' }),
+    destinationToken: t.field({ type: StablecoinEnum, description: 'USDC when omitted' }),
+    destinationNetwork: t.field({ type: BlockchainNetworkEnum, required: true }),
     destinationAddress: t.string({ description: 'Validated for destinationNetwork' }),
-    developerFeePercent: t.string({ description: 'A non-negative decimal string, e.g. "0.5" (at most 100)' }),
+    developerFeePercent: t.field({ type: 'Decimal', description: 'A non-negative decimal, e.g. "0.5" (at most 100, at most 8 decimals)' }),
+    idempotencyKey: idempotencyKeyField(t),
   }),
 });
 
+const SimulateVirtualAccountIssuanceInputRef = builder.inputType('SimulateVirtualAccountIssuanceInput', {
+  fields: (t) => ({ virtualAccountId: t.id({ required: true, description: 'A PENDING virtual account (global id or databaseId)' }) }),
+});
+
 builder.objectFields(CustomerRef, (t) => ({
-  virtualAccounts: t.loadableGroup({
-    type: VirtualAccountRef,
-    description: "The customer's virtual accounts, oldest first",
-    load: (customerIds: string[], ctx) => ctx.services.virtualAccounts.loadForCustomers(scopeOf(ctx), customerIds),
-    group: (account) => account.customerId,
-    resolve: (customer) => customer.id,
-  }),
+  virtualAccounts: t.connection(
+    {
+      type: VirtualAccountRef,
+      description: "The customer's virtual accounts, oldest first (at most 100 a page)",
+      ...connectionFieldOptions(),
+      resolve: (customer, args, ctx) => {
+        const filter = { customerId: customer.id };
+        return resolvePage(args, cursorOf, (page) => ctx.services.virtualAccounts.list(scopeOf(ctx), filter, page), {
+          count: () => ctx.services.virtualAccounts.count(scopeOf(ctx), filter),
+        });
+      },
+    },
+    VirtualAccountConnection,
+  ),
 }));
+
+const virtualAccountIdOf = (id: string | number) => databaseIdOf(id, 'VirtualAccount');
 
 builder.queryFields((t) => ({
   virtualAccount: t.field({
     type: VirtualAccountRef,
     nullable: true,
-    description: "One of the caller's virtual accounts; null when unknown (or another partner's).",
+    description: "One of the caller's virtual accounts by global id or databaseId; null when unknown (or another partner's).",
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_, { id }, ctx) => nullIfNotFound(ctx.services.virtualAccounts.get(scopeOf(ctx), String(id))),
+    resolve: (_, { id }, ctx) => nullIfNotFound(ctx.services.virtualAccounts.get(scopeOf(ctx), virtualAccountIdOf(id))),
   }),
 }));
 
 builder.mutationFields((t) => ({
   createVirtualAccount: t.field({
     type: VirtualAccountRef,
-    description: 'Opens a virtual account: active with deposit instructions (usd, eur) or pending (aed, usd over swift).',
-    errors: { types: MUTATION_ERRORS },
-    args: {
-      customerId: t.arg.id({ required: true }),
-      input: t.arg({ type: CreateVirtualAccountInputRef, required: true }),
-      idempotencyKey: t.arg.string(),
-    },
-    // The input is the use case's own (NewVirtualAccount): it goes as it is, and its errors' paths are the input's.
-    resolve: (_, args, ctx) =>
+    description:
+      'Opens a virtual account: ACTIVE with deposit instructions (USD, EUR) or PENDING (AED, USD over SWIFT). ConflictError virtual_account_exists when the customer has one with these parameters; ForbiddenError rails_not_connected in production.',
+    errors: payloadOf('CreateVirtualAccount', 'virtualAccount', [ValidationError, NotFoundError, ConflictError, UnprocessableError, ForbiddenError]),
+    args: { input: t.arg({ type: CreateVirtualAccountInputRef, required: true }) },
+    // The rest of the input is the use case's own (NewVirtualAccount): its errors' paths are the input's.
+    // The customer's id is fingerprinted as its databaseId, so a retry may spell it either way.
+    resolve: (_, { input }, ctx) =>
       idempotentMutation(
         ctx,
         'createVirtualAccount',
-        args,
-        (em) => withInputPaths(ctx.services.virtualAccounts.create({ ...scopeOf(ctx), em }, String(args.customerId), withoutNulls(args.input))),
+        { ...input, customerId: databaseIdOf(input.customerId, 'Customer') },
+        (em, { customerId, ...account }) => withInputPaths(ctx.services.virtualAccounts.create({ ...scopeOf(ctx), em }, customerId, withoutNulls(account))),
         (id) => ctx.services.virtualAccounts.get(scopeOf(ctx), id),
       ),
   }),
   simulateVirtualAccountIssuance: t.field({
     type: VirtualAccountRef,
-    description: 'Sandbox only: the banking partner issues a pending virtual account (ForbiddenError in production).',
-    errors: { types: MUTATION_ERRORS },
-    args: { customerId: t.arg.id({ required: true }), virtualAccountId: t.arg.id({ required: true }) },
-    resolve: (_, args, ctx) =>
-      withInputPaths(ctx.services.virtualAccounts.issuePending(scopeOf(ctx), String(args.customerId), { virtualAccountId: String(args.virtualAccountId) })),
+    description:
+      'Sandbox only: the banking partner issues a PENDING virtual account (ForbiddenError sandbox_only in production; ValidationError virtual_account_already_active once it is ACTIVE).',
+    errors: payloadOf('SimulateVirtualAccountIssuance', 'virtualAccount', [ValidationError, NotFoundError, ForbiddenError]),
+    args: { input: t.arg({ type: SimulateVirtualAccountIssuanceInputRef, required: true }) },
+    resolve: (_, { input }, ctx) => {
+      const scope = scopeOf(ctx);
+      const virtualAccountId = virtualAccountIdOf(input.virtualAccountId);
+      // An id that names no virtual account is not found, like an unknown one (after the sandbox check, as for any id).
+      if (!virtualAccountId) {
+        assertSandbox(scope.actor);
+        throw new NotFoundError('Virtual account');
+      }
+      return withInputPaths(ctx.services.virtualAccounts.issuePending(scope, null, { virtualAccountId }));
+    },
   }),
 }));

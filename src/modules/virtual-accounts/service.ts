@@ -5,7 +5,7 @@ import { ConflictError, NotFoundError, ValidationError, fieldError } from '../..
 import { Decimal } from '../../domain/money.js';
 import { parseInput } from '../../domain/validation.js';
 import { recordEvent } from '../../platform/outbox.js';
-import type { OffsetPage } from '../../platform/pagination.js';
+import { type KeysetPage, type OffsetPage, keysetQuery } from '../../platform/pagination.js';
 import { type Scope, isUuid, sameId } from '../../platform/scope.js';
 import type { Customer } from '../customers/entities.js';
 import type { CustomerService } from '../customers/service.js';
@@ -26,13 +26,28 @@ export interface VirtualAccountService {
   getForCustomer(scope: Scope, customerId: string, id: string): Promise<VirtualAccount>;
   /** Opens a virtual account: active with deposit instructions (USD, EUR) or pending (AED, USD over SWIFT). */
   create(scope: Scope, customerId: string, account: NewVirtualAccount): Promise<VirtualAccount>;
-  /** Sandbox: the banking partner issues a pending account. */
-  issuePending(scope: Scope, customerId: string, issuance: PendingIssuance): Promise<VirtualAccount>;
+  /**
+   * Sandbox: the banking partner issues a pending account. `customerId` null: whichever of the
+   * caller's customers holds it (the account's id names its customer; REST's path names both).
+   */
+  issuePending(scope: Scope, customerId: string | null, issuance: PendingIssuance): Promise<VirtualAccount>;
   /** A customer's virtual accounts, oldest first. */
   listForCustomer(scope: Scope, customerId: string, page: OffsetPage): Promise<VirtualAccount[]>;
-  /** Batch load for GraphQL: the virtual accounts of several customers at once, only the caller's. */
-  loadForCustomers(scope: Scope, customerIds: readonly string[]): Promise<VirtualAccount[]>;
+  /** One keyset page of the accounts the filter matches (a GraphQL connection), oldest first. */
+  list(scope: Scope, filter: VirtualAccountFilter, page: KeysetPage): Promise<VirtualAccount[]>;
+  /** How many accounts the filter matches (a connection's totalCount). */
+  count(scope: Scope, filter: VirtualAccountFilter): Promise<number>;
+  /** Batch load for GraphQL dataloaders: only the caller's accounts come back. */
+  loadMany(scope: Scope, ids: readonly string[]): Promise<VirtualAccount[]>;
 }
+
+/** Which accounts a page lists: one customer's (a customer the caller already holds). */
+export interface VirtualAccountFilter {
+  customerId: string;
+}
+
+/** The conditions of a filter (a page and its count share them). */
+const accountsMatching = (filter: VirtualAccountFilter) => ({ customerId: filter.customerId });
 
 export interface VirtualAccountServiceDeps {
   customers: Pick<CustomerService, 'get'>;
@@ -125,10 +140,15 @@ export function createVirtualAccountService({ customers }: VirtualAccountService
       assertSandbox(scope.actor);
       const data = parseInput(PendingIssuance, input);
       return scope.em.transactional(async (em) => {
-        const customer = await customers.get({ ...scope, em }, customerId);
+        const named = customerId === null ? null : await customers.get({ ...scope, em }, customerId);
         // Locked so that two concurrent simulations cannot both issue it (and announce it twice).
-        const account = await em.findOne(VirtualAccount, { id: data.virtualAccountId, customerId: customer.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+        const account = await em.findOne(
+          VirtualAccount,
+          { id: data.virtualAccountId, ...(named && { customerId: named.id }) },
+          { lockMode: LockMode.PESSIMISTIC_WRITE },
+        );
         if (!account) throw new NotFoundError('Virtual account');
+        const customer = named ?? (await customers.get({ ...scope, em }, account.customerId));
         if (account.status !== 'pending') throw alreadyActive();
         issue(account, customer);
         account.updatedAt = new Date();
@@ -148,8 +168,13 @@ export function createVirtualAccountService({ customers }: VirtualAccountService
       return scope.em.find(VirtualAccount, { customerId: customer.id }, { orderBy: { createdAt: 'asc', id: 'asc' }, limit: page.limit, offset: page.skip });
     },
 
-    async loadForCustomers({ em }, customerIds) {
-      return em.find(VirtualAccount, { customerId: { $in: customerIds.filter(isUuid) } }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+    async list({ em }, filter, page) {
+      const { where, orderBy, limit } = keysetQuery(page);
+      return em.find(VirtualAccount, { ...where, ...accountsMatching(filter) }, { orderBy, limit });
     },
+
+    count: ({ em }, filter) => em.count(VirtualAccount, accountsMatching(filter)),
+
+    loadMany: ({ em }, ids) => em.find(VirtualAccount, { id: { $in: ids.filter(isUuid) } }),
   };
 }
