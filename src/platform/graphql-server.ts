@@ -13,6 +13,7 @@ import type { Actor } from '../domain/environment.js';
 import { DomainError, ValidationError } from '../domain/errors.js';
 import type { GraphQLContext } from '../graphql/context.js';
 import { useQueryLimits } from '../graphql/limits.js';
+import { TrustedDocuments } from '../graphql/trusted-documents.js';
 import type { Services } from '../services.js';
 import type { Authenticate } from './auth.js';
 import type { Database } from './db.js';
@@ -108,6 +109,7 @@ export interface GraphQLDeps {
 
 export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
   const { config, db, services, logger, authenticate, keyWatch, schema } = deps;
+  const trusted = config.GRAPHQL_TRUSTED_DOCUMENTS ? TrustedDocuments.fromFile(config.GRAPHQL_TRUSTED_DOCUMENTS) : null;
   const log = (): OperationLog => currentRequest.getStore()?.log ?? logger;
 
   /**
@@ -190,6 +192,7 @@ export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
       useOperationMetrics(deps.metrics),
       useCSRFPrevention({ requestHeaders: ['x-graphql-yoga-csrf', 'apollo-require-preflight'] }),
       ...(config.graphiqlEnabled ? [] : [useDisableIntrospection()]),
+      ...(trusted ? [trusted.plugin()] : []),
     ],
   });
 
@@ -238,8 +241,16 @@ export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
       subscribe: (args: ExecutionArgs) => (args.rootValue as { subscribe: (a: ExecutionArgs) => unknown }).subscribe(args) as never,
       onSubscribe: async (ctx, _id, params) => {
         const requestId = randomUUID();
-        const enveloped = yoga.getEnveloped({ authorization: ctx.extra.authorization, requestId, params });
-        const document = enveloped.parse(params.query);
+        // With trusted documents on, a subscription names one by hash like an HTTP request does.
+        let query = params.query;
+        if (trusted) {
+          const id = TrustedDocuments.idOf(params);
+          const trustedQuery = id && trusted.document(id);
+          if (!trustedQuery) return [wsRefusal('Only trusted documents run here: name one with documentId', id ? 'PERSISTED_QUERY_NOT_IN_LIST' : 'PERSISTED_QUERY_ID_REQUIRED')];
+          query = trustedQuery;
+        }
+        const enveloped = yoga.getEnveloped({ authorization: ctx.extra.authorization, requestId, params: { ...params, query } });
+        const document = enveloped.parse(query);
         const errors = enveloped.validate(enveloped.schema, document);
         if (errors.length) return errors;
         // Queries and mutations go over HTTP, where rate limits and request logs apply.
@@ -255,7 +266,7 @@ export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
           operationName: params.operationName,
           document,
           variableValues: params.variables,
-          contextValue: await contextFor(ctx.extra.authorization, requestId, params.query),
+          contextValue: await contextFor(ctx.extra.authorization, requestId, query),
           rootValue: { execute: enveloped.execute, subscribe: enveloped.subscribe },
         };
       },
