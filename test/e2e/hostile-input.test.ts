@@ -107,7 +107,7 @@ describe('control characters in text (defect 3)', () => {
 
   it('answers NUL in a GraphQL variable or literal with validation_failed, never an internal error', async () => {
     const viaVariable = await api.graphql('mutation($i: CreateCustomerInput!) { createCustomer(input: $i) { __typename } }', {
-      i: { email: 'g@example.com', type: 'individual', firstName: 'A\u0000B', lastName: 'C' },
+      i: { email: 'g@example.com', type: 'INDIVIDUAL', firstName: 'A\u0000B', lastName: 'C' },
     });
     expect(viaVariable.body.errors?.[0]?.extensions).toMatchObject({
       code: 'validation_failed',

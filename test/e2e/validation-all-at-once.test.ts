@@ -46,7 +46,7 @@ async function graphqlFieldErrors(mutation: string, field: string, variables: Re
   expect(res.body.errors, JSON.stringify(res.body.errors)).toBeUndefined();
   const result = res.body.data[field];
   expect(result.__typename, JSON.stringify(result)).toBe('ValidationError');
-  expect(result.code).toBe('validation_failed');
+  expect(result.code).toBe('VALIDATION_FAILED');
   const errors = result.fieldErrors as { path: string; code: string; message: string }[];
   expectRampWording(errors.map((e) => e.message));
   return errors.map((e) => `${e.path} ${e.code}`).sort();
@@ -66,7 +66,7 @@ describe('customers', () => {
 
   it('names them all in one ValidationError of createCustomer', async () => {
     const errors = await graphqlFieldErrors('mutation ($input: CreateCustomerInput!) { createCustomer(input: $input) { RESULT } }', 'createCustomer', {
-      input: { email: 'not-an-email', type: 'individual', firstName: '' },
+      input: { email: 'not-an-email', type: 'INDIVIDUAL', firstName: '' },
     });
     expect(errors).toEqual(['/email invalid_email', '/firstName too_small', '/lastName required']);
   });
@@ -80,9 +80,9 @@ describe('customers', () => {
   it('names them all in one ValidationError of updateCustomer', async () => {
     const id = await createCustomer(api, { approved: false });
     const errors = await graphqlFieldErrors(
-      'mutation ($id: ID!, $input: UpdateCustomerInput!) { updateCustomer(id: $id, input: $input) { RESULT } }',
+      'mutation ($input: UpdateCustomerInput!) { updateCustomer(input: $input) { RESULT } }',
       'updateCustomer',
-      { id, input: { email: 'nope', companyName: 'Acme', taxNumber: 'x'.repeat(101) } },
+      { input: { customerId: id, email: 'nope', companyName: 'Acme', taxNumber: 'x'.repeat(101) } },
     );
     expect(errors).toEqual(['/companyName not_allowed', '/email invalid_email', '/taxNumber too_big']);
   });
