@@ -44,31 +44,29 @@ const restIban = (iban: Record<string, unknown>, more: Record<string, unknown> =
 });
 const gqlIban = (iban: Record<string, unknown>, more: Record<string, unknown> = {}) => ({
   bankName: 'Deutsche Bank',
-  accountHolderType: 'individual',
+  accountHolderType: 'INDIVIDUAL',
   accountHolderFirstName: 'Hans',
   accountHolderLastName: 'Mueller',
   accountHolderAddress: gqlAddress,
-  accountType: 'iban',
+  accountType: 'IBAN',
   iban,
   ...more,
 });
 
-/** The one 400's field errors as `pointer code` lines, sorted. */
-
-const ADD = `mutation ($customerId: ID!, $input: BankAccountInput!, $key: String!) {
-  addBankAccount(customerId: $customerId, input: $input, idempotencyKey: $key) {
-    __typename ... on ValidationError { code fieldErrors { path code message } }
+const ADD = `mutation ($input: AddBankAccountInput!) {
+  addBankAccount(input: $input) {
+    __typename ... on ValidationError { code fieldErrors { path code message argumentPath } }
   }
 }`;
 
-type GraphQLFieldError = { path: string; code: string; message: string };
+type GraphQLFieldError = { path: string; code: string; message: string; argumentPath: string[] };
 
-async function addViaGraphql(customerId: string, input: Record<string, unknown>): Promise<GraphQLFieldError[]> {
-  const res = await api.graphql(ADD, { customerId, input, key: `faces-${unique()}` });
+async function addViaGraphql(customerId: string, account: Record<string, unknown>): Promise<GraphQLFieldError[]> {
+  const res = await api.graphql(ADD, { input: { customerId, ...account, idempotencyKey: `faces-${unique()}` } });
   expect(res.body.errors, JSON.stringify(res.body.errors)).toBeUndefined();
   const result = res.body.data.addBankAccount;
   expect(result.__typename, JSON.stringify(result)).toBe('ValidationError');
-  expect(result.code).toBe('validation_failed');
+  expect(result.code).toBe('VALIDATION_FAILED');
   return result.fieldErrors;
 }
 /** GraphQL's field errors as `path code` lines, sorted. */
@@ -139,12 +137,13 @@ describe('GraphQL face', () => {
       '/us/accountNumber invalid_account_number',
     ]);
     expect(errors.find((e) => e.path === '/us')?.message).toBe('is not allowed when accountType is iban');
+    expect(errors.find((e) => e.path === '/iban/ibanNumber')?.argumentPath).toEqual(['input', 'iban', 'ibanNumber']);
   });
 
   it('points a swift routing number a US bank cannot use at /swift/routingNumber', async () => {
     const input = {
       ...gqlIban({}),
-      accountType: 'swift',
+      accountType: 'SWIFT',
       iban: null,
       swift: { accountNumber: '000123456789', bic: 'CHASUS33', routingNumber: '123456789' },
     };
@@ -168,11 +167,13 @@ describe('both faces', () => {
     const rest = await api.post(accountsOf(viaRest), restIban({ bic: 'deutdeff', iban_number: 'de89 3704 0044 0532 0130 00' }), withKey());
     expect(rest.status).toBe(201);
     const gql = await api.graphql(ADD, {
-      customerId: viaGraphql,
-      input: gqlIban({ bic: 'deutdeff', ibanNumber: 'de89 3704 0044 0532 0130 00' }, { accountHolderBusinessName: null }),
-      key: `faces-${unique()}`,
+      input: {
+        customerId: viaGraphql,
+        ...gqlIban({ bic: 'deutdeff', ibanNumber: 'de89 3704 0044 0532 0130 00' }, { accountHolderBusinessName: null }),
+        idempotencyKey: `faces-${unique()}`,
+      },
     });
-    expect(gql.body.data.addBankAccount.__typename).toBe('MutationAddBankAccountSuccess');
+    expect(gql.body.data.addBankAccount.__typename).toBe('AddBankAccountPayload');
     const rows = await t.sql<Record<string, unknown>>(
       `select account_type, bank_name, account_holder_type, account_holder_first_name, account_holder_last_name, account_holder_business_name,
               account_holder_address, iban_number, bic, account_number, routing_number, us_account_type
