@@ -1,22 +1,33 @@
-import { resolveCursorConnection, type ResolveCursorConnectionArgs } from '@pothos/plugin-relay';
+import { encodeGlobalID } from '@pothos/plugin-relay';
+import { ConflictError, NotFoundError, UnprocessableError, ValidationError } from '../../domain/errors.js';
 import { undefinedIfNull } from '../../graphql/arguments.js';
 import { builder } from '../../graphql/builder.js';
+import { connectionFieldOptions, nodeConnection, resolvePage } from '../../graphql/connection.js';
 import { scopeOf } from '../../graphql/context.js';
-import { MUTATION_ERRORS, nullIfNotFound, withInputPaths } from '../../graphql/errors.js';
+import { domainEnum } from '../../graphql/enums.js';
+import { nullIfNotFound, withInputPaths } from '../../graphql/errors.js';
 import { idempotentMutation } from '../../graphql/idempotency.js';
+import { databaseIdOf, optionalDatabaseIdOf } from '../../graphql/node.js';
+import { idempotencyKeyField, payloadOf } from '../../graphql/payload.js';
 import { cursorOf } from '../../platform/pagination.js';
+import { EventRef, EventTypeEnum } from '../events/graphql.js';
 import { DELIVERY_STATUSES, DISABLED_REASONS, WEBHOOK_STATUSES, type WebhookDelivery, type WebhookDeliveryAttempt, type WebhookEndpoint } from './entities.js';
 import type { EndpointWithSecret } from './service.js';
-import { pageSizeRule } from '../../graphql/connection.js';
-import { connectionComplexity, edgesCountedByPage } from '../../graphql/limits.js';
 
-const WebhookStatusEnum = builder.enumType('WebhookStatus', { values: WEBHOOK_STATUSES });
-const DisabledReasonEnum = builder.enumType('WebhookDisabledReason', { values: DISABLED_REASONS });
-const DeliveryStatusEnum = builder.enumType('WebhookDeliveryStatus', { values: DELIVERY_STATUSES });
+const WebhookStatusEnum = domainEnum('WebhookStatus', WEBHOOK_STATUSES);
+const DisabledReasonEnum = domainEnum('WebhookDisabledReason', DISABLED_REASONS, { description: 'Why a webhook stopped receiving events' });
+const DeliveryStatusEnum = domainEnum('WebhookDeliveryStatus', DELIVERY_STATUSES);
 
-const WebhookEndpointRef = builder.objectRef<WebhookEndpoint>('WebhookEndpoint').implement({
+export const WebhookEndpointRef = builder.loadableNodeRef<WebhookEndpoint>('WebhookEndpoint', {
+  id: { resolve: (w) => w.id },
+  // Only the caller's endpoints in the caller's environment, never a deleted one.
+  load: (ids: string[], ctx) => ctx.services.webhooks.loadMany(scopeOf(ctx), ids),
+  sort: (w) => w.id,
+});
+
+WebhookEndpointRef.implement({
   fields: (t) => ({
-    id: t.exposeID('id'),
+    databaseId: t.expose('id', { type: 'UUID', description: 'The id REST shows for this webhook (id)' }),
     url: t.exposeString('url'),
     status: t.field({ type: WebhookStatusEnum, resolve: (w) => w.status }),
     disabledReason: t.field({ type: DisabledReasonEnum, nullable: true, resolve: (w) => w.disabledReason ?? null }),
@@ -25,12 +36,7 @@ const WebhookEndpointRef = builder.objectRef<WebhookEndpoint>('WebhookEndpoint')
   }),
 });
 
-const WebhookEndpointWithSecretRef = builder.objectRef<EndpointWithSecret>('WebhookEndpointWithSecret').implement({
-  fields: (t) => ({
-    endpoint: t.field({ type: WebhookEndpointRef, resolve: (r) => r.endpoint }),
-    secret: t.exposeString('secret', { description: 'The whsec_ signing secret. Shown only in this response: store it now.' }),
-  }),
-});
+export const WebhookEndpointConnection = nodeConnection(WebhookEndpointRef, 'WebhookEndpoint');
 
 const AttemptRef = builder.objectRef<WebhookDeliveryAttempt>('WebhookDeliveryAttempt').implement({
   fields: (t) => ({
@@ -44,12 +50,36 @@ const AttemptRef = builder.objectRef<WebhookDeliveryAttempt>('WebhookDeliveryAtt
   }),
 });
 
-const DeliveryRef = builder.objectRef<WebhookDelivery>('WebhookDelivery').implement({
+export const WebhookDeliveryRef = builder.loadableNodeRef<WebhookDelivery>('WebhookDelivery', {
+  id: { resolve: (d) => d.id },
+  load: (ids: string[], ctx) => ctx.services.webhooks.loadDeliveries(scopeOf(ctx), ids),
+  sort: (d) => d.id,
+});
+
+WebhookDeliveryRef.implement({
   fields: (t) => ({
-    id: t.exposeID('id'),
-    endpointId: t.exposeID('endpointId'),
-    eventId: t.exposeID('eventId', { description: 'Also the webhook-id header of every attempt' }),
-    eventType: t.exposeString('eventType'),
+    databaseId: t.expose('id', { type: 'UUID', description: 'The id of this delivery' }),
+    endpoint: t.field({
+      type: WebhookEndpointRef,
+      nullable: true,
+      description: 'The webhook it went to; null once that webhook is deleted (its deliveries stay listed)',
+      resolve: (d, _, ctx) =>
+        WebhookEndpointRef.getDataloader(ctx)
+          .load(d.endpointId)
+          .catch(() => null),
+    }),
+    endpointId: t.expose('endpointId', { type: 'UUID', description: "The webhook's databaseId (kept after the webhook is deleted)" }),
+    event: t.field({
+      type: EventRef,
+      nullable: true,
+      description: 'The event it delivers',
+      resolve: (d, _, ctx) =>
+        EventRef.getDataloader(ctx)
+          .load(d.eventId)
+          .catch(() => null),
+    }),
+    eventId: t.expose('eventId', { type: 'UUID', description: "The event's databaseId; also the webhook-id header of every attempt" }),
+    eventType: t.field({ type: EventTypeEnum, resolve: (d) => d.eventType as (typeof EventTypeEnum)['$inferType'] }),
     redelivery: t.boolean({ description: 'Asked for with redeliverEvent', resolve: (d) => d.trigger === 'redelivery' }),
     status: t.field({ type: DeliveryStatusEnum, resolve: (d) => d.status }),
     attemptCount: t.exposeInt('attemptCount'),
@@ -68,101 +98,156 @@ const DeliveryRef = builder.objectRef<WebhookDelivery>('WebhookDelivery').implem
   }),
 });
 
+export const WebhookDeliveryConnection = nodeConnection(WebhookDeliveryRef, 'WebhookDelivery');
+
+const webhookIdOf = (id: string | number) => databaseIdOf(id, 'WebhookEndpoint');
+
 builder.queryFields((t) => ({
-  webhookEndpoints: t.field({
-    type: [WebhookEndpointRef],
-    description: "The caller's webhooks in this environment, oldest first (never their secrets).",
-    resolve: (_, __, ctx) => ctx.services.webhooks.list(scopeOf(ctx)),
-  }),
+  webhookEndpoints: t.connection(
+    {
+      type: WebhookEndpointRef,
+      description: `The caller's webhooks in this environment, oldest first (never their secrets).`,
+      ...connectionFieldOptions(),
+      resolve: (_, args, ctx) =>
+        resolvePage(args, cursorOf, (page) => ctx.services.webhooks.listPage(scopeOf(ctx), page), {
+          count: () => ctx.services.webhooks.countEndpoints(scopeOf(ctx)),
+        }),
+    },
+    WebhookEndpointConnection,
+  ),
   webhookEndpoint: t.field({
     type: WebhookEndpointRef,
     nullable: true,
+    description: "One of the caller's webhooks by global id or databaseId; null when unknown, deleted or another partner's.",
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_, { id }, ctx) => nullIfNotFound(ctx.services.webhooks.get(scopeOf(ctx), String(id))),
+    resolve: (_, { id }, ctx) => nullIfNotFound(ctx.services.webhooks.get(scopeOf(ctx), webhookIdOf(id))),
   }),
   webhookDeliveries: t.connection(
     {
-      type: DeliveryRef,
+      type: WebhookDeliveryRef,
       description: 'Webhook deliveries with every attempt, oldest first (use `last` for the newest), at most 100 a page.',
       args: {
-        endpointId: t.arg.id(),
-        eventId: t.arg.id(),
+        endpointId: t.arg.id({ description: "Only this webhook's (global id or databaseId; an unknown one is an error)" }),
+        eventId: t.arg.id({ description: "Only this event's (global id or databaseId)" }),
         status: t.arg({ type: DeliveryStatusEnum }),
       },
-      validate: pageSizeRule(),
-      complexity: connectionComplexity(20),
-      resolve: (_, args, ctx) =>
-        resolveCursorConnection({ args, toCursor: cursorOf, defaultSize: 20, maxSize: 100 }, (page: ResolveCursorConnectionArgs) =>
-          ctx.services.webhooks.deliveries(
-            scopeOf(ctx),
-            {
-              endpointId: undefinedIfNull(args.endpointId?.toString()),
-              eventId: undefinedIfNull(args.eventId?.toString()),
-              status: undefinedIfNull(args.status),
-            },
-            page,
-          ),
-        ),
+      ...connectionFieldOptions(),
+      resolve: (_, args, ctx) => {
+        const filter = {
+          endpointId: optionalDatabaseIdOf(args.endpointId, 'WebhookEndpoint'),
+          eventId: optionalDatabaseIdOf(args.eventId, 'Event'),
+          status: undefinedIfNull(args.status),
+        };
+        return resolvePage(args, cursorOf, (page) => ctx.services.webhooks.deliveries(scopeOf(ctx), filter, page), {
+          count: () => ctx.services.webhooks.countDeliveries(scopeOf(ctx), filter),
+        });
+      },
     },
-    edgesCountedByPage,
+    WebhookDeliveryConnection,
   ),
 }));
 
-const withId = (r: EndpointWithSecret) => ({ ...r, id: r.endpoint.id });
+/**
+ * The signing secret shown next to the endpoint in the one response that creates or rotates it:
+ * kept beside the endpoint object for that response only, never stored in clear.
+ */
+const shownSecrets = new WeakMap<WebhookEndpoint, string>();
+const showingSecret = ({ endpoint, secret }: EndpointWithSecret) => {
+  shownSecrets.set(endpoint, secret);
+  return endpoint;
+};
+/** The `secret` field of the payloads that show it (registerWebhook, rotateWebhookSecret). */
+const secretField = {
+  description: 'The whsec_ signing secret. Shown only in this response: store it now.',
+  resolve: (endpoint: WebhookEndpoint | string) => {
+    const secret = typeof endpoint === 'string' ? undefined : shownSecrets.get(endpoint);
+    if (secret === undefined) throw new Error('The payload lost its signing secret');
+    return secret;
+  },
+};
+
+const RegisterWebhookInputRef = builder.inputType('RegisterWebhookInput', {
+  fields: (t) => ({
+    url: t.string({ required: true, description: 'Where events are POSTed; production keys need a public https URL' }),
+    idempotencyKey: idempotencyKeyField(t),
+  }),
+});
+const webhookIdInput = (name: string) =>
+  builder.inputType(name, { fields: (t) => ({ id: t.id({ required: true, description: 'The webhook (global id or databaseId)' }) }) });
+const DeleteWebhookInputRef = webhookIdInput('DeleteWebhookInput');
+const EnableWebhookInputRef = webhookIdInput('EnableWebhookInput');
+const DisableWebhookInputRef = webhookIdInput('DisableWebhookInput');
+const RotateWebhookSecretInputRef = webhookIdInput('RotateWebhookSecretInput');
+const RedeliverEventInputRef = builder.inputType('RedeliverEventInput', {
+  fields: (t) => ({
+    eventId: t.id({ required: true, description: 'The event (global id or databaseId)' }),
+    endpointId: t.id({ required: true, description: 'The webhook to send it to (global id or databaseId)' }),
+  }),
+});
 
 builder.mutationFields((t) => ({
   registerWebhook: t.field({
-    type: WebhookEndpointWithSecretRef,
-    description: 'POST /v0/webhooks: production keys need a public https URL.',
-    errors: { types: MUTATION_ERRORS },
-    args: { url: t.arg.string({ required: true }), idempotencyKey: t.arg.string() },
-    resolve: async (_, args, ctx) => {
-      // The arguments are the use case's input (NewWebhook); its errors' paths name them (/url).
-      const registration = await withInputPaths(ctx.services.webhooks.prepareRegistration(scopeOf(ctx), { url: args.url }));
+    type: WebhookEndpointRef,
+    description:
+      'POST /v0/webhooks: production keys need a public https URL. ConflictError webhook_url_taken or webhook_endpoint_limit. The payload carries the signing secret, once.',
+    errors: {
+      ...payloadOf('RegisterWebhook', 'webhookEndpoint', [ValidationError, ConflictError, UnprocessableError]),
+      result: { name: 'RegisterWebhookPayload', fields: (t) => ({ secret: t.string(secretField) }) },
+    },
+    args: { input: t.arg({ type: RegisterWebhookInputRef, required: true }) },
+    resolve: async (_, { input }, ctx) => {
+      // The input is the use case's (NewWebhook); its errors' paths name its fields (/url). DNS is checked before any transaction.
+      const registration = await withInputPaths(ctx.services.webhooks.prepareRegistration(scopeOf(ctx), { url: input.url }));
       return idempotentMutation(
         ctx,
         'registerWebhook',
-        args,
-        (em) => ctx.services.webhooks.register({ ...scopeOf(ctx), em }, registration).then(withId),
-        (id) => ctx.services.webhooks.withSecret(scopeOf(ctx), id).then(withId),
+        input,
+        (em) => ctx.services.webhooks.register({ ...scopeOf(ctx), em }, registration).then(showingSecret),
+        (id) => ctx.services.webhooks.withSecret(scopeOf(ctx), id).then(showingSecret),
       );
     },
   }),
   deleteWebhook: t.field({
     type: 'ID',
-    description: 'The webhook receives nothing more; pending deliveries are canceled. Returns its id.',
-    errors: { types: MUTATION_ERRORS },
-    args: { id: t.arg.id({ required: true }) },
-    resolve: async (_, { id }, ctx) => {
-      await ctx.services.webhooks.delete(scopeOf(ctx), String(id));
-      return String(id);
+    description: 'The webhook receives nothing more; pending deliveries are canceled. Returns its global id (drop it from your store).',
+    errors: payloadOf('DeleteWebhook', 'deletedWebhookId', [NotFoundError]),
+    args: { input: t.arg({ type: DeleteWebhookInputRef, required: true }) },
+    resolve: async (_, { input }, ctx) => {
+      const id = webhookIdOf(input.id);
+      await ctx.services.webhooks.delete(scopeOf(ctx), id);
+      return encodeGlobalID('WebhookEndpoint', id);
     },
   }),
   enableWebhook: t.field({
     type: WebhookEndpointRef,
-    errors: { types: MUTATION_ERRORS },
-    args: { id: t.arg.id({ required: true }) },
-    resolve: (_, { id }, ctx) => ctx.services.webhooks.enable(scopeOf(ctx), String(id)),
+    description: 'Receives the events committed from now on; what happened while disabled is in the events query.',
+    errors: payloadOf('EnableWebhook', 'webhookEndpoint', [NotFoundError]),
+    args: { input: t.arg({ type: EnableWebhookInputRef, required: true }) },
+    resolve: (_, { input }, ctx) => ctx.services.webhooks.enable(scopeOf(ctx), webhookIdOf(input.id)),
   }),
   disableWebhook: t.field({
     type: WebhookEndpointRef,
     description: 'Stops deliveries and cancels pending ones; events go on being recorded (see the events query).',
-    errors: { types: MUTATION_ERRORS },
-    args: { id: t.arg.id({ required: true }) },
-    resolve: (_, { id }, ctx) => ctx.services.webhooks.disable(scopeOf(ctx), String(id)),
+    errors: payloadOf('DisableWebhook', 'webhookEndpoint', [NotFoundError]),
+    args: { input: t.arg({ type: DisableWebhookInputRef, required: true }) },
+    resolve: (_, { input }, ctx) => ctx.services.webhooks.disable(scopeOf(ctx), webhookIdOf(input.id)),
   }),
   rotateWebhookSecret: t.field({
-    type: WebhookEndpointWithSecretRef,
-    description: 'A new signing secret; for 24 hours deliveries carry a signature with the old one too.',
-    errors: { types: MUTATION_ERRORS },
-    args: { id: t.arg.id({ required: true }) },
-    resolve: (_, { id }, ctx) => ctx.services.webhooks.rotateSecret(scopeOf(ctx), String(id)),
+    type: WebhookEndpointRef,
+    description: 'A new signing secret (in the payload, once); for 24 hours deliveries carry a signature with the old one too.',
+    errors: {
+      ...payloadOf('RotateWebhookSecret', 'webhookEndpoint', [NotFoundError]),
+      result: { name: 'RotateWebhookSecretPayload', fields: (t) => ({ secret: t.string(secretField) }) },
+    },
+    args: { input: t.arg({ type: RotateWebhookSecretInputRef, required: true }) },
+    resolve: (_, { input }, ctx) => ctx.services.webhooks.rotateSecret(scopeOf(ctx), webhookIdOf(input.id)).then(showingSecret),
   }),
   redeliverEvent: t.field({
-    type: DeliveryRef,
-    description: 'Sends an event to a webhook again (same webhook-id), with a new retry schedule.',
-    errors: { types: MUTATION_ERRORS },
-    args: { eventId: t.arg.id({ required: true }), endpointId: t.arg.id({ required: true }) },
-    resolve: (_, { eventId, endpointId }, ctx) => ctx.services.webhooks.redeliver(scopeOf(ctx), String(eventId), String(endpointId)),
+    type: WebhookDeliveryRef,
+    description:
+      'Sends an event to a webhook again (same webhook-id), as a new delivery with a new retry schedule. ConflictError webhook_disabled when the webhook is disabled.',
+    errors: payloadOf('RedeliverEvent', 'delivery', [NotFoundError, ConflictError]),
+    args: { input: t.arg({ type: RedeliverEventInputRef, required: true }) },
+    resolve: (_, { input }, ctx) => ctx.services.webhooks.redeliver(scopeOf(ctx), databaseIdOf(input.eventId, 'Event'), webhookIdOf(input.endpointId)),
   }),
 }));
