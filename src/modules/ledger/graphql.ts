@@ -1,10 +1,31 @@
-import { LEDGER_ACCOUNTS, MOVEMENTS } from '../../domain/ledger.js';
-import { formatAmount } from '../../domain/money.js';
+import { LEDGER_ACCOUNTS, type LedgerAccount, MOVEMENTS } from '../../domain/ledger.js';
+import { FIAT_CURRENCIES, TOKENS, formatAmount } from '../../domain/money.js';
+import { domainEnum } from '../../graphql/enums.js';
 import { builder } from '../../graphql/builder.js';
 import type { LedgerEntry } from './entities.js';
 
-const LedgerAccountEnum = builder.enumType('LedgerAccount', { values: LEDGER_ACCOUNTS });
-const MovementEnum = builder.enumType('LedgerMovement', { values: MOVEMENTS });
+/** What money is counted in: a fiat currency or a stablecoin (quotes, fees and postings name either). */
+export const AssetEnum = domainEnum('Asset', [...FIAT_CURRENCIES, ...TOKENS], {
+  description: 'A fiat currency (ISO 4217) or a stablecoin: what an amount is counted in',
+});
+
+const ACCOUNT_MEANINGS: Record<LedgerAccount, string> = {
+  customer_funds: 'Liability: money held for customers (deposited, not yet paid out or returned)',
+  bank: "Asset: fiat in Ramp's bank accounts",
+  wallet: "Asset: tokens in Ramp's wallets",
+  conversion: "Ramp's FX position: what conversions took in one asset and gave out in another",
+  platform_fees: 'Revenue: the platform fee the partner configured',
+  developer_fees: "Payable to the partner: the quote's developerFeePercent",
+  network_fees: 'Revenue that pays for the on-chain leg',
+};
+const LedgerAccountEnum = domainEnum('LedgerAccount', LEDGER_ACCOUNTS, {
+  description: "An account of Ramp's double-entry ledger",
+  describe: (account) => ACCOUNT_MEANINGS[account],
+});
+const MovementEnum = domainEnum('LedgerMovement', MOVEMENTS, {
+  description: 'Why money moved: one ledger transaction per movement per transfer',
+  describe: (movement) => (movement === 'excess_return' ? 'What a customer paid in beyond the deposit amount, sent straight back' : undefined),
+});
 
 /** One line of the double-entry ledger: debit positive, credit negative. */
 export const PostingRef = builder.objectRef<LedgerEntry>('Posting').implement({
@@ -12,7 +33,7 @@ export const PostingRef = builder.objectRef<LedgerEntry>('Posting').implement({
   fields: (t) => ({
     movement: t.field({ type: MovementEnum, resolve: (e) => e.movement }),
     account: t.field({ type: LedgerAccountEnum, resolve: (e) => e.account }),
-    currency: t.exposeString('currency'),
+    currency: t.field({ type: AssetEnum, resolve: (e) => e.currency }),
     amount: t.field({ type: 'Decimal', resolve: (e) => formatAmount(e.amount, e.currency) }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
   }),

@@ -1,22 +1,28 @@
+import { ConflictError, ForbiddenError, NotFoundError, UnprocessableError, ValidationError } from '../../../domain/errors.js';
+import type { TransferPurpose } from '../../../domain/transfer-purpose.js';
 import { undefinedIfNull, withoutNulls } from '../../../graphql/arguments.js';
 import { builder } from '../../../graphql/builder.js';
 import { type GraphQLContext, scopeOf } from '../../../graphql/context.js';
-import { MUTATION_ERRORS, withInputPaths } from '../../../graphql/errors.js';
-import { idempotentMutation } from '../../../graphql/idempotency.js';
-import type { TransferPurpose } from '../../../domain/transfer-purpose.js';
-import { checkIdempotencyKey } from '../../../platform/idempotency.js';
-import { BankAccountInputRef } from '../../bank-accounts/graphql.js';
 import { BlockchainNetworkEnum, FiatCurrencyEnum, PaymentRailsEnum, StablecoinEnum } from '../../../graphql/enums.js';
+import { withInputPaths } from '../../../graphql/errors.js';
+import { idempotentMutation } from '../../../graphql/idempotency.js';
+import { databaseIdOf, optionalDatabaseIdOf } from '../../../graphql/node.js';
+import { idempotencyKeyField, payloadOf } from '../../../graphql/payload.js';
+import { BankAccountInputRef } from '../../bank-accounts/graphql.js';
+import { quoteIdOf, transferIdOf } from './ids.js';
 import { QuoteRef, TransferPurposeEnum, TransferRef } from './types.js';
 
 /**
- * The inputs are the use cases' own (transfers/inputs.ts), so they go as they are: validated by the
- * same rules as REST bodies, failing with the same codes, their field errors' paths the input's.
+ * Each mutation takes one `input`. Apart from the ids (global ids or databaseIds, mapped here)
+ * and idempotencyKey, the inputs are the use cases' own (transfers/inputs.ts), so they go as they
+ * are: validated by the same rules as REST bodies, failing with the same codes, their field
+ * errors' paths pointing into `input`.
  */
 
-const OnrampQuoteInputRef = builder.inputType('OnrampQuoteInput', {
+const CreateOnrampQuoteInputRef = builder.inputType('CreateOnrampQuoteInput', {
   description: 'Exactly one of sourceAmount and destinationAmount',
   fields: (t) => ({
+    customerId: t.id({ required: true, description: 'The KYC-approved customer the quote is for (global id or databaseId)' }),
     sourceAmount: t.field({ type: 'Decimal' }),
     destinationAmount: t.field({ type: 'Decimal' }),
     sourceCurrency: t.field({ type: FiatCurrencyEnum, required: true }),
@@ -24,12 +30,14 @@ const OnrampQuoteInputRef = builder.inputType('OnrampQuoteInput', {
     destinationToken: t.field({ type: StablecoinEnum, required: true }),
     destinationNetwork: t.field({ type: BlockchainNetworkEnum, required: true }),
     developerFeePercent: t.field({ type: 'Decimal' }),
+    idempotencyKey: idempotencyKeyField(t),
   }),
 });
 
-const OfframpQuoteInputRef = builder.inputType('OfframpQuoteInput', {
-  description: 'Exactly one of sourceAmount and destinationAmount; with a destination and a purpose the transfer is created too',
+const CreateOfframpQuoteInputRef = builder.inputType('CreateOfframpQuoteInput', {
+  description: 'Exactly one of sourceAmount and destinationAmount; with a destination and a transferPurpose the transfer is created too (Quote.transfer)',
   fields: (t) => ({
+    customerId: t.id({ required: true, description: 'The KYC-approved customer the quote is for (global id or databaseId)' }),
     sourceAmount: t.field({ type: 'Decimal' }),
     destinationAmount: t.field({ type: 'Decimal' }),
     sourceToken: t.field({ type: StablecoinEnum, required: true }),
@@ -37,77 +45,124 @@ const OfframpQuoteInputRef = builder.inputType('OfframpQuoteInput', {
     destinationCurrency: t.field({ type: FiatCurrencyEnum, required: true }),
     destinationPaymentRails: t.field({ type: PaymentRailsEnum, required: true }),
     developerFeePercent: t.field({ type: 'Decimal' }),
-    destinationExternalAccountId: t.id(),
-    destinationBankAccount: t.field({ type: BankAccountInputRef }),
+    destinationExternalAccountId: t.id({ description: "One of the customer's registered bank accounts (global id or databaseId)" }),
+    destinationBankAccount: t.field({ type: BankAccountInputRef, description: 'A bank account given inline (not with destinationExternalAccountId)' }),
     transferPurpose: t.field({ type: TransferPurposeEnum }),
+    idempotencyKey: idempotencyKeyField(t),
   }),
 });
 
-const OfframpDestinationInputRef = builder.inputType('OfframpDestinationInput', {
+const CreateOnrampTransferInputRef = builder.inputType('CreateOnrampTransferInput', {
+  fields: (t) => ({
+    quoteId: t.id({ required: true, description: 'An unused, unexpired on-ramp quote (global id or databaseId); it names the customer' }),
+    destinationAddress: t.string({ required: true, description: "Where the tokens go: an address on the quote's destinationNetwork" }),
+    idempotencyKey: idempotencyKeyField(t),
+  }),
+});
+
+const CreateOfframpTransferInputRef = builder.inputType('CreateOfframpTransferInput', {
   description: 'A registered external account or an inline one (not both), and the purpose',
   fields: (t) => ({
-    destinationExternalAccountId: t.id(),
-    destinationBankAccount: t.field({ type: BankAccountInputRef }),
+    quoteId: t.id({ required: true, description: 'An unused, unexpired off-ramp quote (global id or databaseId); it names the customer' }),
+    destinationExternalAccountId: t.id({ description: "One of the customer's registered bank accounts (global id or databaseId)" }),
+    destinationBankAccount: t.field({ type: BankAccountInputRef, description: 'A bank account given inline (not with destinationExternalAccountId)' }),
     transferPurpose: t.field({ type: TransferPurposeEnum, required: true }),
+    idempotencyKey: idempotencyKeyField(t),
   }),
 });
 
-/** An off-ramp destination as the use case takes it (an ID may arrive as a number). */
+const CompleteOfframpTransferInputRef = builder.inputType('CompleteOfframpTransferInput', {
+  fields: (t) => ({
+    transferId: t.id({ required: true, description: 'A pending off-ramp transfer (global id or databaseId)' }),
+    depositTransactionHash: t.string({ required: true, description: "The customer's token deposit, on the quote's sourceNetwork" }),
+    idempotencyKey: idempotencyKeyField(t),
+  }),
+});
+
+/** A transfer named by global id (either type) or databaseId. */
+const TransferIdInput = (name: string, description?: string) =>
+  builder.inputType(name, {
+    fields: (t) => ({ transferId: t.id({ required: true, description: description ?? 'The transfer (global id or databaseId)' }) }),
+  });
+
+const CancelTransferInputRef = TransferIdInput('CancelTransferInput', 'A pending transfer (global id or databaseId)');
+const SimulateTransferSettlementInputRef = TransferIdInput('SimulateTransferSettlementInput', 'A processing transfer (global id or databaseId)');
+const SimulateTransferRefundInputRef = TransferIdInput('SimulateTransferRefundInput', 'A processing or failed transfer that received funds');
+
+const SimulateFiatDepositInputRef = builder.inputType('SimulateFiatDepositInput', {
+  fields: (t) => ({
+    transferId: t.id({ required: true, description: 'A pending on-ramp transfer (global id or databaseId)' }),
+    amount: t.field({ type: 'Decimal', description: 'What arrives, in the source currency; the deposit amount when omitted' }),
+  }),
+});
+
+const SimulateTransferFailureInputRef = builder.inputType('SimulateTransferFailureInput', {
+  fields: (t) => ({
+    transferId: t.id({ required: true, description: 'A pending or processing transfer (global id or databaseId)' }),
+    reason: t.string({ description: 'Recorded as failureReason; simulated_failure when omitted' }),
+  }),
+});
+
+const SimulateVirtualAccountDepositInputRef = builder.inputType('SimulateVirtualAccountDepositInput', {
+  fields: (t) => ({
+    virtualAccountId: t.id({ required: true, description: 'An active virtual account with a destination (global id or databaseId)' }),
+    amount: t.field({ type: 'Decimal', required: true, description: "What arrives, in the account's currency" }),
+  }),
+});
+
+/** An off-ramp destination as the use case takes it: the registered account's id as its databaseId. */
 function destinationOf(input: {
   destinationExternalAccountId?: string | number | null;
   destinationBankAccount?: typeof BankAccountInputRef.$inferInput | null;
   transferPurpose?: TransferPurpose | null;
 }) {
-  const { destinationExternalAccountId: id, ...rest } = withoutNulls(input);
-  return { ...rest, destinationExternalAccountId: id === undefined ? undefined : String(id) };
+  return {
+    destinationExternalAccountId: optionalDatabaseIdOf(input.destinationExternalAccountId, 'BankAccount'),
+    destinationBankAccount: withoutNulls(input.destinationBankAccount ?? undefined),
+    transferPurpose: undefinedIfNull(input.transferPurpose),
+  };
 }
 
-/** A mutation whose REST twin requires Idempotency-Key requires `idempotencyKey` too. */
-const required = (key: string) => {
-  checkIdempotencyKey(key, true);
-  return key;
-};
-
+const customerIdOf = (id: string | number) => databaseIdOf(id, 'Customer');
+const loadQuote = (ctx: GraphQLContext) => (id: string) => ctx.services.transfers.getQuote(scopeOf(ctx), id);
 const loadTransfer = (ctx: GraphQLContext) => (id: string) => ctx.services.transfers.get(scopeOf(ctx), id);
+
+/** What a creating mutation can always return: bad input, and idempotency's in-use (409) and reused (422). */
+const CREATING = [ValidationError, ConflictError, UnprocessableError] as const;
+/** What a sandbox step on a transfer can return: unknown transfer, production key, a move the state machine refuses. */
+const SANDBOX_STEP = [NotFoundError, ForbiddenError, ConflictError] as const;
 
 builder.mutationFields((t) => ({
   createOnrampQuote: t.field({
     type: QuoteRef,
-    errors: { types: MUTATION_ERRORS },
-    args: { customerId: t.arg.id({ required: true }), input: t.arg({ type: OnrampQuoteInputRef, required: true }), idempotencyKey: t.arg.string() },
-    resolve: (_, args, ctx) =>
+    description:
+      'Prices fiat in, a stablecoin out for a KYC-approved customer (UnprocessableError kyc_not_approved, amount_out_of_range). The quote is valid until expiresAt.',
+    errors: payloadOf('CreateOnrampQuote', 'quote', [...CREATING, NotFoundError]),
+    args: { input: t.arg({ type: CreateOnrampQuoteInputRef, required: true }) },
+    resolve: (_, { input }, ctx) =>
       idempotentMutation(
         ctx,
         'createOnrampQuote',
-        args,
-        (em) => withInputPaths(ctx.services.transfers.createOnrampQuote({ ...scopeOf(ctx), em }, String(args.customerId), withoutNulls(args.input))),
-        (id) => ctx.services.transfers.getQuote(scopeOf(ctx), id),
+        input,
+        (em, { customerId, ...request }) =>
+          withInputPaths(ctx.services.transfers.createOnrampQuote({ ...scopeOf(ctx), em }, customerIdOf(customerId), withoutNulls(request))),
+        loadQuote(ctx),
       ),
   }),
 
   createOnrampTransfer: t.field({
     type: TransferRef,
-    description: 'A pending on-ramp transfer from a quote, with deposit instructions (the quote is used once).',
-    errors: { types: MUTATION_ERRORS },
-    args: {
-      customerId: t.arg.id({ required: true }),
-      quoteId: t.arg.id({ required: true }),
-      destinationAddress: t.arg.string({ required: true }),
-      idempotencyKey: t.arg.string(),
-    },
-    resolve: (_, args, ctx) =>
+    description:
+      "A pending on-ramp transfer from a quote, with deposit instructions; the quote's customer is the transfer's, and the quote is used once (UnprocessableError quote_used, quote_expired). ForbiddenError rails_not_connected in production.",
+    errors: payloadOf('CreateOnrampTransfer', 'transfer', [...CREATING, NotFoundError, ForbiddenError]),
+    args: { input: t.arg({ type: CreateOnrampTransferInputRef, required: true }) },
+    resolve: (_, { input }, ctx) =>
       idempotentMutation(
         ctx,
         'createOnrampTransfer',
-        args,
-        async (em) =>
-          (
-            await withInputPaths(
-              ctx.services.transfers.createOnrampTransfer({ ...scopeOf(ctx), em }, String(args.customerId), String(args.quoteId), {
-                destinationAddress: args.destinationAddress,
-              }),
-            )
-          ).transfer,
+        input,
+        async (em, { quoteId, ...request }) =>
+          (await withInputPaths(ctx.services.transfers.createOnrampTransfer({ ...scopeOf(ctx), em }, undefined, quoteIdOf(quoteId), request))).transfer,
         loadTransfer(ctx),
       ),
   }),
@@ -115,45 +170,42 @@ builder.mutationFields((t) => ({
   createOfframpQuote: t.field({
     type: QuoteRef,
     description:
-      'An off-ramp quote; with a destination and transferPurpose its transfer is created too (Quote.transfer). idempotencyKey is required, as in REST.',
-    errors: { types: MUTATION_ERRORS },
-    args: {
-      customerId: t.arg.id({ required: true }),
-      input: t.arg({ type: OfframpQuoteInputRef, required: true }),
-      idempotencyKey: t.arg.string({ required: true }),
-    },
-    resolve: (_, args, ctx) => {
-      required(args.idempotencyKey);
-      const request = { ...withoutNulls(args.input), ...destinationOf(args.input) };
-      return idempotentMutation(
+      'Prices a stablecoin in, fiat out; with a destination and transferPurpose its pending transfer is created too (Quote.transfer; ForbiddenError rails_not_connected in production).',
+    errors: payloadOf('CreateOfframpQuote', 'quote', [...CREATING, NotFoundError, ForbiddenError]),
+    args: { input: t.arg({ type: CreateOfframpQuoteInputRef, required: true }) },
+    resolve: (_, { input }, ctx) =>
+      idempotentMutation(
         ctx,
         'createOfframpQuote',
-        args,
-        async (em) => (await withInputPaths(ctx.services.transfers.createOfframpQuote({ ...scopeOf(ctx), em }, String(args.customerId), request))).quote,
-        (id) => ctx.services.transfers.getQuote(scopeOf(ctx), id),
-      );
-    },
+        input,
+        async (em, { customerId, ...request }) =>
+          (
+            await withInputPaths(
+              ctx.services.transfers.createOfframpQuote({ ...scopeOf(ctx), em }, customerIdOf(customerId), {
+                ...withoutNulls(request),
+                ...destinationOf(request),
+              }),
+            )
+          ).quote,
+        loadQuote(ctx),
+      ),
   }),
 
   createOfframpTransfer: t.field({
     type: TransferRef,
-    description: 'The off-ramp transfer of a bare quote (Align’s POST …/offramp-transfer/quote/{quote_id}).',
-    errors: { types: MUTATION_ERRORS },
-    args: {
-      customerId: t.arg.id({ required: true }),
-      quoteId: t.arg.id({ required: true }),
-      input: t.arg({ type: OfframpDestinationInputRef, required: true }),
-      idempotencyKey: t.arg.string(),
-    },
-    resolve: (_, args, ctx) =>
+    description:
+      "The off-ramp transfer of a bare quote (Align's POST …/offramp-transfer/quote/{quote_id}); the quote's customer is the transfer's. ForbiddenError rails_not_connected in production.",
+    errors: payloadOf('CreateOfframpTransfer', 'transfer', [...CREATING, NotFoundError, ForbiddenError]),
+    args: { input: t.arg({ type: CreateOfframpTransferInputRef, required: true }) },
+    resolve: (_, { input }, ctx) =>
       idempotentMutation(
         ctx,
         'createOfframpTransfer',
-        args,
-        async (em) =>
+        input,
+        async (em, { quoteId, ...destination }) =>
           (
             await withInputPaths(
-              ctx.services.transfers.createOfframpTransfer({ ...scopeOf(ctx), em }, String(args.customerId), String(args.quoteId), destinationOf(args.input)),
+              ctx.services.transfers.createOfframpTransfer({ ...scopeOf(ctx), em }, undefined, quoteIdOf(quoteId), destinationOf(destination)),
             )
           ).transfer,
         loadTransfer(ctx),
@@ -162,79 +214,88 @@ builder.mutationFields((t) => ({
 
   completeOfframpTransfer: t.field({
     type: TransferRef,
-    description: 'The customer sent the tokens: pending → processing. idempotencyKey is required, as in REST.',
-    errors: { types: MUTATION_ERRORS },
-    args: {
-      customerId: t.arg.id({ required: true }),
-      transferId: t.arg.id({ required: true }),
-      depositTransactionHash: t.arg.string({ required: true }),
-      idempotencyKey: t.arg.string({ required: true }),
-    },
-    resolve: (_, args, ctx) => {
-      required(args.idempotencyKey);
-      return idempotentMutation(
+    description:
+      'The customer sent the tokens: PENDING → PROCESSING (ConflictError transfer_transition_not_allowed from any other status, deposit_transaction_hash_used for a hash that funded another transfer; UnprocessableError transfer_expired).',
+    errors: payloadOf('CompleteOfframpTransfer', 'transfer', [...CREATING, NotFoundError]),
+    args: { input: t.arg({ type: CompleteOfframpTransferInputRef, required: true }) },
+    resolve: (_, { input }, ctx) =>
+      idempotentMutation(
         ctx,
         'completeOfframpTransfer',
-        args,
-        async (em) =>
+        input,
+        async (em, { transferId, ...deposit }) =>
           (
             await withInputPaths(
-              ctx.services.transfers.completeOfframpTransfer({ ...scopeOf(ctx), em }, String(args.customerId), String(args.transferId), {
-                depositTransactionHash: args.depositTransactionHash,
-              }),
+              ctx.services.transfers.completeOfframpTransfer({ ...scopeOf(ctx), em }, undefined, databaseIdOf(transferId, 'OfframpTransfer'), deposit),
             )
           ).transfer,
         loadTransfer(ctx),
-      );
-    },
+      ),
   }),
 
   cancelTransfer: t.field({
     type: TransferRef,
-    description: 'Calls off a pending transfer (ConflictError from any other status).',
-    errors: { types: MUTATION_ERRORS },
-    args: { id: t.arg.id({ required: true }) },
-    resolve: async (_, { id }, ctx) => (await ctx.services.transfers.cancel(scopeOf(ctx), String(id))).transfer,
+    description: 'Calls off a pending transfer (ConflictError transfer_transition_not_allowed from any other status).',
+    errors: payloadOf('CancelTransfer', 'transfer', [NotFoundError, ConflictError]),
+    args: { input: t.arg({ type: CancelTransferInputRef, required: true }) },
+    resolve: async (_, { input }, ctx) => {
+      const { id, within } = transferIdOf(input.transferId);
+      return (await ctx.services.transfers.cancel(scopeOf(ctx), id, within)).transfer;
+    },
   }),
 
-  // ——— Sandbox settlement (ForbiddenError in production) ———
+  // ——— Sandbox settlement (ForbiddenError sandbox_only in production) ———
   simulateFiatDeposit: t.field({
     type: TransferRef,
     description:
-      'Sandbox: the fiat of an on-ramp transfer arrives, amount of it (the deposit amount when omitted). The deposit amount or more: pending → processing, any excess returned at once; less: pending → failed (underpaid), holding what arrived until refunded.',
-    errors: { types: MUTATION_ERRORS },
-    args: { transferId: t.arg.id({ required: true }), amount: t.arg({ type: 'Decimal' }) },
-    resolve: async (_, { transferId, amount }, ctx) =>
-      (await withInputPaths(ctx.services.transfers.simulateFiatDeposit(scopeOf(ctx), String(transferId), { amount: undefinedIfNull(amount) }))).transfer,
+      'Sandbox: the fiat of an on-ramp transfer arrives, amount of it (the deposit amount when omitted). The deposit amount or more: PENDING → PROCESSING, any excess returned at once; less: PENDING → FAILED (underpaid), holding what arrived until refunded. UnprocessableError not_an_onramp_transfer, transfer_expired.',
+    errors: payloadOf('SimulateFiatDeposit', 'transfer', [ValidationError, ...SANDBOX_STEP, UnprocessableError]),
+    args: { input: t.arg({ type: SimulateFiatDepositInputRef, required: true }) },
+    resolve: async (_, { input }, ctx) => {
+      const { id, within } = transferIdOf(input.transferId);
+      const deposit = { amount: undefinedIfNull(input.amount) };
+      return (await withInputPaths(ctx.services.transfers.simulateFiatDeposit(scopeOf(ctx), id, deposit, within))).transfer;
+    },
   }),
   simulateVirtualAccountDeposit: t.field({
     type: TransferRef,
-    description: 'Sandbox: fiat arrives on an active virtual account, creating a funded on-ramp transfer to its destination.',
-    errors: { types: MUTATION_ERRORS },
-    args: { virtualAccountId: t.arg.id({ required: true }), amount: t.arg({ type: 'Decimal', required: true }) },
-    resolve: async (_, { virtualAccountId, amount }, ctx) =>
-      (await withInputPaths(ctx.services.transfers.simulateVirtualAccountDeposit(scopeOf(ctx), String(virtualAccountId), { amount }))).transfer,
+    description:
+      'Sandbox: fiat arrives on an active virtual account, creating a funded on-ramp transfer to its destination (UnprocessableError virtual_account_not_active, virtual_account_has_no_destination, kyc_not_approved).',
+    errors: payloadOf('SimulateVirtualAccountDeposit', 'transfer', [ValidationError, NotFoundError, ForbiddenError, UnprocessableError]),
+    args: { input: t.arg({ type: SimulateVirtualAccountDepositInputRef, required: true }) },
+    resolve: async (_, { input }, ctx) => {
+      const virtualAccountId = databaseIdOf(input.virtualAccountId, 'VirtualAccount');
+      return (await withInputPaths(ctx.services.transfers.simulateVirtualAccountDeposit(scopeOf(ctx), virtualAccountId, { amount: input.amount }))).transfer;
+    },
   }),
   simulateTransferSettlement: t.field({
     type: TransferRef,
-    description: 'Sandbox: the payout leaves (processing → completed).',
-    errors: { types: MUTATION_ERRORS },
-    args: { transferId: t.arg.id({ required: true }) },
-    resolve: async (_, { transferId }, ctx) => (await ctx.services.transfers.simulateSettlement(scopeOf(ctx), String(transferId))).transfer,
+    description: 'Sandbox: the payout leaves (PROCESSING → COMPLETED).',
+    errors: payloadOf('SimulateTransferSettlement', 'transfer', SANDBOX_STEP),
+    args: { input: t.arg({ type: SimulateTransferSettlementInputRef, required: true }) },
+    resolve: async (_, { input }, ctx) => {
+      const { id, within } = transferIdOf(input.transferId);
+      return (await ctx.services.transfers.simulateSettlement(scopeOf(ctx), id, within)).transfer;
+    },
   }),
   simulateTransferFailure: t.field({
     type: TransferRef,
-    description: 'Sandbox: the transfer fails (from pending or processing); deposited funds stay held until refunded.',
-    errors: { types: MUTATION_ERRORS },
-    args: { transferId: t.arg.id({ required: true }), reason: t.arg.string({ required: true }) },
-    resolve: async (_, { transferId, reason }, ctx) =>
-      (await withInputPaths(ctx.services.transfers.simulateFailure(scopeOf(ctx), String(transferId), reason))).transfer,
+    description: 'Sandbox: the transfer fails (from PENDING or PROCESSING); deposited funds stay held until refunded.',
+    errors: payloadOf('SimulateTransferFailure', 'transfer', [ValidationError, ...SANDBOX_STEP]),
+    args: { input: t.arg({ type: SimulateTransferFailureInputRef, required: true }) },
+    resolve: async (_, { input }, ctx) => {
+      const { id, within } = transferIdOf(input.transferId);
+      return (await withInputPaths(ctx.services.transfers.simulateFailure(scopeOf(ctx), id, undefinedIfNull(input.reason), within))).transfer;
+    },
   }),
   simulateTransferRefund: t.field({
     type: TransferRef,
-    description: 'Sandbox: the deposit goes back to the customer (processing or failed → refunded).',
-    errors: { types: MUTATION_ERRORS },
-    args: { transferId: t.arg.id({ required: true }) },
-    resolve: async (_, { transferId }, ctx) => (await ctx.services.transfers.simulateRefund(scopeOf(ctx), String(transferId))).transfer,
+    description: 'Sandbox: the deposit goes back to the customer (PROCESSING or FAILED → REFUNDED).',
+    errors: payloadOf('SimulateTransferRefund', 'transfer', SANDBOX_STEP),
+    args: { input: t.arg({ type: SimulateTransferRefundInputRef, required: true }) },
+    resolve: async (_, { input }, ctx) => {
+      const { id, within } = transferIdOf(input.transferId);
+      return (await ctx.services.transfers.simulateRefund(scopeOf(ctx), id, within)).transfer;
+    },
   }),
 }));

@@ -1,61 +1,70 @@
-import { type DefaultConnectionArguments, resolveCursorConnection, type ResolveCursorConnectionArgs } from '@pothos/plugin-relay';
+import type { DefaultConnectionArguments } from '@pothos/plugin-relay';
 import { undefinedIfNull } from '../../../graphql/arguments.js';
 import { builder } from '../../../graphql/builder.js';
-import { scopeOf } from '../../../graphql/context.js';
+import { connectionFieldOptions, resolvePage } from '../../../graphql/connection.js';
+import { type GraphQLContext, scopeOf } from '../../../graphql/context.js';
 import { nullIfNotFound } from '../../../graphql/errors.js';
+import { optionalDatabaseIdOf } from '../../../graphql/node.js';
 import { cursorOf } from '../../../platform/pagination.js';
 import { CustomerRef } from '../../customers/graphql.js';
 import type { Transfer } from '../entities.js';
 import type { TransferFilter } from '../inputs.js';
-import { QuoteRef, TransferDirectionEnum, TransferRef, TransferStatusEnum } from './types.js';
-import { pageSizeRule } from '../../../graphql/connection.js';
-import { connectionComplexity, edgesCountedByPage } from '../../../graphql/limits.js';
+import { quoteIdOf, transferIdOf } from './ids.js';
+import { QuoteRef, TransferConnection, TransferDirectionEnum, TransferRef, TransferStatusEnum } from './types.js';
 
-function page(ctx: Parameters<typeof scopeOf>[0], args: DefaultConnectionArguments, filter: TransferFilter) {
-  return resolveCursorConnection(
-    { args, toCursor: cursorOf, defaultSize: 20, maxSize: 100 },
-    (p: ResolveCursorConnectionArgs): Promise<Transfer[]> => ctx.services.transfers.list(scopeOf(ctx), filter, p),
-  );
+/** One page of the transfers a filter matches, and their count when a client asks for totalCount. */
+function transferPage(ctx: GraphQLContext, args: DefaultConnectionArguments, filter: TransferFilter) {
+  const scope = scopeOf(ctx);
+  return resolvePage(args, cursorOf, (page) => ctx.services.transfers.list(scope, filter, page), {
+    count: () => ctx.services.transfers.count(scope, filter),
+  });
+}
+
+/** The caller's transfer an id names, or null (unknown, another partner's, or a global id of the other direction). */
+async function transferNamed(ctx: GraphQLContext, idArgument: string | number): Promise<Transfer | null> {
+  const { id, within } = transferIdOf(idArgument);
+  const transfer = await nullIfNotFound(ctx.services.transfers.get(scopeOf(ctx), id));
+  return transfer && (!within.direction || transfer.direction === within.direction) ? transfer : null;
 }
 
 builder.queryFields((t) => ({
   transfer: t.field({
     type: TransferRef,
     nullable: true,
-    description: "One of the caller's transfers; null when unknown (or another partner's).",
+    description:
+      "One of the caller's transfers by global id (of an OnrampTransfer or an OfframpTransfer) or databaseId; null when unknown (or another partner's).",
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_, { id }, ctx) => nullIfNotFound(ctx.services.transfers.get(scopeOf(ctx), String(id))),
+    resolve: (_, { id }, ctx) => transferNamed(ctx, id),
   }),
   transfers: t.connection(
     {
       type: TransferRef,
       description: 'Transfers, oldest first, with cursor pagination (at most 100 a page) and filters.',
       args: {
-        customerId: t.arg.id(),
+        customerId: t.arg.id({ description: "The customer's global id or databaseId" }),
         direction: t.arg({ type: TransferDirectionEnum }),
         status: t.arg({ type: TransferStatusEnum }),
         createdAfter: t.arg({ type: 'DateTime', description: 'Inclusive' }),
         createdBefore: t.arg({ type: 'DateTime', description: 'Exclusive' }),
       },
-      validate: pageSizeRule(),
-      complexity: connectionComplexity(20),
+      ...connectionFieldOptions(),
       resolve: (_, args, ctx) =>
-        page(ctx, args, {
-          customerId: args.customerId == null ? undefined : String(args.customerId),
+        transferPage(ctx, args, {
+          customerId: optionalDatabaseIdOf(args.customerId, 'Customer'),
           direction: undefinedIfNull(args.direction),
           status: undefinedIfNull(args.status),
           createdAfter: undefinedIfNull(args.createdAfter),
           createdBefore: undefinedIfNull(args.createdBefore),
         }),
     },
-    edgesCountedByPage,
+    TransferConnection,
   ),
   quote: t.field({
     type: QuoteRef,
     nullable: true,
-    description: "One of the caller's quotes; null when unknown (or another partner's).",
+    description: "One of the caller's quotes by global id or databaseId; null when unknown (or another partner's).",
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_, { id }, ctx) => nullIfNotFound(ctx.services.transfers.getQuote(scopeOf(ctx), String(id))),
+    resolve: (_, { id }, ctx) => nullIfNotFound(ctx.services.transfers.getQuote(scopeOf(ctx), quoteIdOf(id))),
   }),
 }));
 
@@ -68,12 +77,11 @@ builder.objectFields(CustomerRef, (t) => ({
         direction: t.arg({ type: TransferDirectionEnum }),
         status: t.arg({ type: TransferStatusEnum }),
       },
-      validate: pageSizeRule(),
-      complexity: connectionComplexity(20),
+      ...connectionFieldOptions(),
       resolve: (customer, args, ctx) =>
-        page(ctx, args, { customerId: customer.id, direction: undefinedIfNull(args.direction), status: undefinedIfNull(args.status) }),
+        transferPage(ctx, args, { customerId: customer.id, direction: undefinedIfNull(args.direction), status: undefinedIfNull(args.status) }),
     },
-    edgesCountedByPage,
+    TransferConnection,
   ),
 }));
 

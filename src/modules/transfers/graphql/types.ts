@@ -1,50 +1,76 @@
 import { maskAccountNumber } from '../../../domain/identifiers/bank.js';
-import { type Asset, type Decimal, formatAmount } from '../../../domain/money.js';
+import { type Asset, type Decimal, type FiatCurrency, type Token, formatAmount } from '../../../domain/money.js';
 import { RATE_SCALE } from '../../../domain/pricing.js';
-import { TRANSFER_DIRECTIONS, TRANSFER_STATUSES } from '../../../domain/transfer-status.js';
+import { TRANSFER_DIRECTIONS, TRANSFER_STATUSES, type TransferDirection, type TransferStatus } from '../../../domain/transfer-status.js';
 import { TRANSFER_PURPOSES } from '../../../domain/transfer-purpose.js';
 import { builder } from '../../../graphql/builder.js';
-import { BlockchainNetworkEnum, FiatCurrencyEnum, PaymentRailsEnum, StablecoinEnum } from '../../../graphql/enums.js';
+import { nodeConnection } from '../../../graphql/connection.js';
 import { type GraphQLContext, scopeOf } from '../../../graphql/context.js';
+import { BlockchainNetworkEnum, FiatCurrencyEnum, PaymentRailsEnum, StablecoinEnum, domainEnum } from '../../../graphql/enums.js';
+import { BankAccountRef } from '../../bank-accounts/graphql.js';
 import type { BankAccountDetails } from '../../bank-accounts/records.js';
 import { CustomerRef } from '../../customers/graphql.js';
-import { PostingRef } from '../../ledger/graphql.js';
+import { AssetEnum, PostingRef } from '../../ledger/graphql.js';
+import { VirtualAccountRef } from '../../virtual-accounts/graphql.js';
 import type { DepositBankAccount } from '../deposit-instructions.js';
 import type { Quote, Transfer, TransferStatusChange } from '../entities.js';
 import { shownDepositMessage } from '../presenters.js';
 
-export const TransferDirectionEnum = builder.enumType('TransferDirection', { values: TRANSFER_DIRECTIONS });
-export const TransferStatusEnum = builder.enumType('TransferStatus', {
-  description: 'pending → processing → completed; failed, refunded, canceled (from pending only), expired (pending past its deposit window)',
-  values: TRANSFER_STATUSES,
+export const TransferDirectionEnum = domainEnum('TransferDirection', TRANSFER_DIRECTIONS, {
+  describe: (d) => (d === 'onramp' ? 'Fiat in, a stablecoin out' : 'A stablecoin in, fiat out'),
 });
-export const TransferPurposeEnum = builder.enumType('TransferPurpose', { values: TRANSFER_PURPOSES });
+
+const STATUS_MEANINGS: Record<TransferStatus, string> = {
+  pending: 'Waiting for the customer’s deposit (until depositExpiresAt)',
+  processing: 'The deposit arrived; the payout is on its way',
+  completed: 'Paid out',
+  failed: 'Failed (failureReason says why); a deposit that arrived is held until refunded',
+  refunded: 'The deposit went back to the customer',
+  canceled: 'Called off by the partner while pending',
+  expired: 'No deposit arrived within the deposit window',
+};
+export const TransferStatusEnum = domainEnum('TransferStatus', TRANSFER_STATUSES, {
+  description: 'PENDING → PROCESSING → COMPLETED; FAILED, REFUNDED, CANCELED (from PENDING only), EXPIRED (PENDING past its deposit window)',
+  describe: (status) => STATUS_MEANINGS[status],
+});
+export const TransferPurposeEnum = domainEnum('TransferPurpose', TRANSFER_PURPOSES, {
+  description: 'Why an off-ramp pays out (Align’s purpose codes; REST spells them in lower case)',
+});
 
 const amount = (value: Decimal, asset: Asset) => formatAmount(value, asset);
 
 const FeeBreakdownRef = builder.objectRef<Quote>('FeeBreakdown').implement({
-  description: 'The parts of fee_amount, all in the source currency; they add up to it.',
+  description: 'The parts of feeAmount, all in the source currency; they add up to it.',
   fields: (t) => ({
-    currency: t.exposeString('sourceCurrency'),
+    currency: t.field({ type: AssetEnum, resolve: (q) => q.sourceCurrency }),
     platformFee: t.field({ type: 'Decimal', resolve: (q) => amount(q.platformFee, q.sourceCurrency) }),
     developerFee: t.field({ type: 'Decimal', resolve: (q) => amount(q.developerFee, q.sourceCurrency) }),
     networkFee: t.field({ type: 'Decimal', resolve: (q) => amount(q.networkFee, q.sourceCurrency) }),
   }),
 });
 
-export const QuoteRef = builder.loadableObject('Quote', {
-  description: 'A priced offer, valid until expiresAt; it makes at most one transfer.',
+export const QuoteRef = builder.loadableNodeRef<Quote>('Quote', {
+  id: { resolve: (q) => q.id },
+  // Batches every quote looked up in one request into one query, scoped to the caller.
   load: (ids: string[], ctx) => ctx.services.transfers.loadQuotes(scopeOf(ctx), ids),
   sort: (quote) => quote.id,
+});
+
+QuoteRef.implement({
+  description: 'A priced offer, valid until expiresAt; it makes at most one transfer.',
   fields: (t) => ({
-    id: t.exposeID('id'),
+    databaseId: t.expose('id', { type: 'UUID', description: 'The id REST shows for this quote (quote_id)' }),
     direction: t.field({ type: TransferDirectionEnum, resolve: (q) => q.direction }),
     customer: t.field({ type: CustomerRef, resolve: (q) => q.customerId }),
-    sourceCurrency: t.exposeString('sourceCurrency', { description: 'Fiat currency (on-ramp) or token (off-ramp)' }),
+    sourceCurrency: t.field({ type: AssetEnum, description: 'A fiat currency (on-ramp) or a stablecoin (off-ramp)', resolve: (q) => q.sourceCurrency }),
     sourcePaymentRails: t.field({ type: PaymentRailsEnum, nullable: true, resolve: (q) => q.sourceRails ?? null }),
     sourceNetwork: t.field({ type: BlockchainNetworkEnum, nullable: true, resolve: (q) => q.sourceNetwork ?? null }),
     sourceAmount: t.field({ type: 'Decimal', resolve: (q) => amount(q.sourceAmount, q.sourceCurrency) }),
-    destinationCurrency: t.exposeString('destinationCurrency', { description: 'Token (on-ramp) or fiat currency (off-ramp)' }),
+    destinationCurrency: t.field({
+      type: AssetEnum,
+      description: 'A stablecoin (on-ramp) or a fiat currency (off-ramp)',
+      resolve: (q) => q.destinationCurrency,
+    }),
     destinationPaymentRails: t.field({ type: PaymentRailsEnum, nullable: true, resolve: (q) => q.destinationRails ?? null }),
     destinationNetwork: t.field({ type: BlockchainNetworkEnum, nullable: true, resolve: (q) => q.destinationNetwork ?? null }),
     destinationAmount: t.field({ type: 'Decimal', resolve: (q) => amount(q.destinationAmount, q.destinationCurrency) }),
@@ -69,13 +95,16 @@ const StatusChangeRef = builder.objectRef<TransferStatusChange>('TransferStatusC
   }),
 });
 
+/** The object type of each direction: a transfer's global id names it, and resolveType picks it. */
+export const TRANSFER_TYPENAMES = { onramp: 'OnrampTransfer', offramp: 'OfframpTransfer' } as const satisfies Record<TransferDirection, string>;
+
 /** Fields every transfer has; the quote, customer, history and postings load in batches. */
-export const TransferRef = builder.loadableInterface('Transfer', {
-  load: (ids: string[], ctx) => ctx.services.transfers.loadTransfers(scopeOf(ctx), ids),
-  sort: (transfer) => transfer.id,
-  resolveType: (transfer) => (transfer.direction === 'onramp' ? 'OnrampTransfer' : 'OfframpTransfer'),
+export const TransferRef = builder.interfaceRef<Transfer>('Transfer').implement({
+  description: 'An on-ramp or an off-ramp transfer: a Node whose global id names its type (OnrampTransfer or OfframpTransfer)',
+  interfaces: [builder.nodeInterfaceRef()],
+  resolveType: (transfer) => TRANSFER_TYPENAMES[transfer.direction],
   fields: (t) => ({
-    id: t.exposeID('id'),
+    databaseId: t.expose('id', { type: 'UUID', description: 'The id REST shows for this transfer (id of …/onramp-transfer or …/offramp-transfer)' }),
     direction: t.field({ type: TransferDirectionEnum, resolve: (tr) => tr.direction }),
     status: t.field({ type: TransferStatusEnum, resolve: (tr) => tr.status }),
     customer: t.field({ type: CustomerRef, resolve: (tr) => tr.customerId }),
@@ -116,6 +145,9 @@ export const TransferRef = builder.loadableInterface('Transfer', {
   }),
 });
 
+/** One connection type wherever transfers are listed (Query.transfers, Customer.transfers). */
+export const TransferConnection = nodeConnection(TransferRef, 'Transfer');
+
 const IbanDetailsRef = builder.objectRef<{ bic: string; iban_number: string }>('IbanDetails').implement({
   fields: (t) => ({ bic: t.exposeString('bic'), ibanNumber: t.exposeString('iban_number') }),
 });
@@ -142,17 +174,32 @@ const DepositBankAccountRef = builder.objectRef<DepositBankAccount>('DepositBank
   }),
 });
 
-export const OnrampTransferRef = builder.objectRef<Transfer>('OnrampTransfer').implement({
+/** The transfers of one direction, by id, for node(id:): a global id of the other type reads as null. */
+const transfersIn = (direction: TransferDirection) => async (ids: string[], ctx: GraphQLContext) =>
+  (await ctx.services.transfers.loadTransfers(scopeOf(ctx), ids)).filter((transfer) => transfer.direction === direction);
+
+export const OnrampTransferRef = builder.loadableNodeRef<Transfer>('OnrampTransfer', {
+  id: { resolve: (tr) => tr.id },
+  load: transfersIn('onramp'),
+  sort: (transfer) => transfer.id,
+});
+
+OnrampTransferRef.implement({
   description: 'Fiat to token (spec §2.4)',
   interfaces: [TransferRef],
   fields: (t) => ({
-    sourceCurrency: t.field({ type: FiatCurrencyEnum, resolve: async (tr, _, ctx) => (await quoteOf(tr, ctx)).sourceCurrency as never }),
+    sourceCurrency: t.field({ type: FiatCurrencyEnum, resolve: async (tr, _, ctx) => (await quoteOf(tr, ctx)).sourceCurrency as FiatCurrency }),
     sourceRails: t.field({ type: PaymentRailsEnum, resolve: async (tr, _, ctx) => (await quoteOf(tr, ctx)).sourceRails! }),
-    destinationToken: t.field({ type: StablecoinEnum, resolve: async (tr, _, ctx) => (await quoteOf(tr, ctx)).destinationCurrency as never }),
+    destinationToken: t.field({ type: StablecoinEnum, resolve: async (tr, _, ctx) => (await quoteOf(tr, ctx)).destinationCurrency as Token }),
     destinationNetwork: t.field({ type: BlockchainNetworkEnum, resolve: async (tr, _, ctx) => (await quoteOf(tr, ctx)).destinationNetwork! }),
     destinationAddress: t.string({ resolve: (tr) => tr.destinationAddress! }),
     destinationTransactionHash: t.exposeString('payoutTransactionHash', { nullable: true, description: 'The token delivery, once completed' }),
-    virtualAccountId: t.exposeID('virtualAccountId', { nullable: true }),
+    virtualAccount: t.field({
+      type: VirtualAccountRef,
+      nullable: true,
+      description: 'The virtual account the deposit arrived on; null for a deposit to the collection account',
+      resolve: (tr) => tr.virtualAccountId,
+    }),
     depositReceivedAmount: t.field({
       type: 'Decimal',
       nullable: true,
@@ -190,16 +237,27 @@ const PayoutBankAccountRef = builder.objectRef<BankAccountDetails>('PayoutBankAc
   }),
 });
 
-export const OfframpTransferRef = builder.objectRef<Transfer>('OfframpTransfer').implement({
+export const OfframpTransferRef = builder.loadableNodeRef<Transfer>('OfframpTransfer', {
+  id: { resolve: (tr) => tr.id },
+  load: transfersIn('offramp'),
+  sort: (transfer) => transfer.id,
+});
+
+OfframpTransferRef.implement({
   description: 'Token to fiat (spec §2.5)',
   interfaces: [TransferRef],
   fields: (t) => ({
-    sourceToken: t.field({ type: StablecoinEnum, resolve: async (tr, _, ctx) => (await quoteOf(tr, ctx)).sourceCurrency as never }),
+    sourceToken: t.field({ type: StablecoinEnum, resolve: async (tr, _, ctx) => (await quoteOf(tr, ctx)).sourceCurrency as Token }),
     sourceNetwork: t.field({ type: BlockchainNetworkEnum, resolve: async (tr, _, ctx) => (await quoteOf(tr, ctx)).sourceNetwork! }),
-    destinationCurrency: t.field({ type: FiatCurrencyEnum, resolve: async (tr, _, ctx) => (await quoteOf(tr, ctx)).destinationCurrency as never }),
+    destinationCurrency: t.field({ type: FiatCurrencyEnum, resolve: async (tr, _, ctx) => (await quoteOf(tr, ctx)).destinationCurrency as FiatCurrency }),
     destinationPaymentRails: t.field({ type: PaymentRailsEnum, resolve: async (tr, _, ctx) => (await quoteOf(tr, ctx)).destinationRails! }),
     transferPurpose: t.field({ type: TransferPurposeEnum, resolve: (tr) => tr.transferPurpose! }),
-    destinationExternalAccountId: t.exposeID('destinationExternalAccountId', { nullable: true }),
+    destinationExternalAccount: t.field({
+      type: BankAccountRef,
+      nullable: true,
+      description: 'The registered bank account paid out to; null for an account given inline (destinationBankAccount shows either)',
+      resolve: (tr) => tr.destinationExternalAccountId,
+    }),
     destinationBankAccount: t.field({ type: PayoutBankAccountRef, resolve: (tr) => tr.destinationBankAccount! }),
     depositBlockchainAddress: t.string({ description: 'Where the customer sends the tokens', resolve: (tr) => tr.depositBlockchainAddress! }),
     depositTransactionHash: t.exposeString('depositTransactionHash', { nullable: true }),
