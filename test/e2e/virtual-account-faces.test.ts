@@ -25,15 +25,15 @@ async function newCustomer(): Promise<string> {
 }
 const vaOf = (customerId: string) => `/v0/customers/${customerId}/virtual-account`;
 
-/** The one 400's field errors as `pointer code` lines, sorted. */
-
-const CREATE = `mutation ($customerId: ID!, $input: CreateVirtualAccountInput!) {
-  createVirtualAccount(customerId: $customerId, input: $input) {
-    __typename ... on MutationCreateVirtualAccountSuccess { data { id developerFeePercent } } ... on ValidationError { code fieldErrors { path code message } }
+const CREATE = `mutation ($input: CreateVirtualAccountInput!) {
+  createVirtualAccount(input: $input) {
+    __typename
+    ... on CreateVirtualAccountPayload { virtualAccount { databaseId developerFeePercent } }
+    ... on ValidationError { code fieldErrors { path code message argumentPath } }
   }
 }`;
-const SIMULATE = `mutation ($customerId: ID!, $id: ID!) {
-  simulateVirtualAccountIssuance(customerId: $customerId, virtualAccountId: $id) { __typename ... on ValidationError { code fieldErrors { path code message } } }
+const SIMULATE = `mutation ($id: ID!) {
+  simulateVirtualAccountIssuance(input: { virtualAccountId: $id }) { __typename ... on ValidationError { code fieldErrors { path code message argumentPath } } }
 }`;
 
 describe('REST face', () => {
@@ -70,31 +70,34 @@ describe('REST face', () => {
 
 describe('GraphQL face', () => {
   it('names swift rails for eur by its path in input', async () => {
-    const variables = { customerId: await newCustomer(), input: { sourceCurrency: 'eur', sourceRails: 'swift', destinationNetwork: 'polygon' } };
+    const variables = { input: { customerId: await newCustomer(), sourceCurrency: 'EUR', sourceRails: 'SWIFT', destinationNetwork: 'POLYGON' } };
     expect(await graphqlFieldErrors(api, CREATE, 'createVirtualAccount', variables)).toEqual(['/sourceRails not_allowed']);
   });
 
   it('reports field and cross-field problems in one ValidationError', async () => {
     const input = {
-      sourceCurrency: 'aed',
-      sourceRails: 'swift',
-      destinationNetwork: 'solana',
+      customerId: await newCustomer(),
+      sourceCurrency: 'AED',
+      sourceRails: 'SWIFT',
+      destinationNetwork: 'SOLANA',
       destinationAddress: polygonAddress,
       developerFeePercent: '0.123456789',
     };
-    expect(await graphqlFieldErrors(api, CREATE, 'createVirtualAccount', { customerId: await newCustomer(), input })).toEqual([
+    expect(await graphqlFieldErrors(api, CREATE, 'createVirtualAccount', { input })).toEqual([
       '/destinationAddress invalid_address',
       '/developerFeePercent too_precise',
       '/sourceRails not_allowed',
     ]);
   });
 
-  it('names the virtualAccountId argument when the account is already active', async () => {
+  it('names virtualAccountId of the input when the account is already active', async () => {
     const customerId = await newCustomer();
     const { id } = (await api.post(vaOf(customerId), { source_currency: 'usd', destination_network: 'polygon' })).body;
-    expect(await graphqlFieldErrors(api, SIMULATE, 'simulateVirtualAccountIssuance', { customerId, id }, 'virtual_account_already_active')).toEqual([
+    expect(await graphqlFieldErrors(api, SIMULATE, 'simulateVirtualAccountIssuance', { id }, 'VIRTUAL_ACCOUNT_ALREADY_ACTIVE')).toEqual([
       '/virtualAccountId already_active',
     ]);
+    const res = await api.graphql(SIMULATE, { id });
+    expect(res.body.data.simulateVirtualAccountIssuance.fieldErrors[0].argumentPath).toEqual(['input', 'virtualAccountId']);
   });
 });
 
@@ -108,8 +111,7 @@ describe('both faces', () => {
       developer_fee_percent: '101',
     });
     const gql = await api.graphql(CREATE, {
-      customerId,
-      input: { sourceCurrency: 'usd', destinationNetwork: 'solana', destinationAddress: polygonAddress, developerFeePercent: '101' },
+      input: { customerId, sourceCurrency: 'USD', destinationNetwork: 'SOLANA', destinationAddress: polygonAddress, developerFeePercent: '101' },
     });
     const restByField = Object.fromEntries(
       (rest.body.errors as { pointer: string; code: string; detail: string }[]).map((e) => [e.pointer, [e.code, e.detail]]),
@@ -125,15 +127,21 @@ describe('both faces', () => {
   it('store the same account whichever face opened it, the fee an exact numeric shown as sent', async () => {
     const viaRest = await api.post(vaOf(await newCustomer()), { source_currency: 'eur', destination_network: 'polygon', developer_fee_percent: '0.50' });
     const viaGraphql = await api.graphql(CREATE, {
-      customerId: await newCustomer(),
-      input: { sourceCurrency: 'eur', destinationNetwork: 'polygon', developerFeePercent: '0.50', sourceRails: null, destinationToken: null },
+      input: {
+        customerId: await newCustomer(),
+        sourceCurrency: 'EUR',
+        destinationNetwork: 'POLYGON',
+        developerFeePercent: '0.50',
+        sourceRails: null,
+        destinationToken: null,
+      },
     });
     expect(viaRest.body.developer_fee_percent).toBe('0.5');
-    expect(viaGraphql.body.data.createVirtualAccount.data.developerFeePercent).toBe('0.5');
+    expect(viaGraphql.body.data.createVirtualAccount.virtualAccount.developerFeePercent).toBe('0.5');
     const columns = 'status, source_currency, source_rails, destination_token, destination_network, destination_address, developer_fee_percent::text as fee';
     const rows = await t.sql(`select ${columns} from virtual_accounts where id in (?, ?)`, [
       viaRest.body.id,
-      viaGraphql.body.data.createVirtualAccount.data.id,
+      viaGraphql.body.data.createVirtualAccount.virtualAccount.databaseId,
     ]);
     expect(rows).toHaveLength(2);
     expect(rows[0]).toEqual(rows[1]);

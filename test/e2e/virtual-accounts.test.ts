@@ -375,67 +375,81 @@ describe('GET /v0/customers/{customer_id}/virtual-account[/{virtual_account_id}]
 });
 
 describe('virtual accounts over GraphQL', () => {
-  const CREATE = `mutation($customerId: ID!, $input: CreateVirtualAccountInput!) {
-    createVirtualAccount(customerId: $customerId, input: $input) {
+  const CREATE = `mutation($input: CreateVirtualAccountInput!) {
+    createVirtualAccount(input: $input) {
       __typename
-      ... on MutationCreateVirtualAccountSuccess { data { id status sourceCurrency sourceRails destinationToken destinationNetwork destinationAddress developerFeePercent
-        depositInstructions { currency paymentRails bankName accountHolderName routingNumber accountNumber ibanNumber bic } customer { id } } }
+      ... on CreateVirtualAccountPayload { virtualAccount { id databaseId status sourceCurrency sourceRails destinationToken destinationNetwork destinationAddress developerFeePercent
+        depositInstructions { currency paymentRails bankName accountHolderName routingNumber accountNumber ibanNumber bic } customer { databaseId } } }
       ... on Error { code }
       ... on ValidationError { fieldErrors { path code } }
     }
   }`;
-  const SIMULATE = `mutation($customerId: ID!, $id: ID!) {
-    simulateVirtualAccountIssuance(customerId: $customerId, virtualAccountId: $id) {
+  const SIMULATE = `mutation($id: ID!) {
+    simulateVirtualAccountIssuance(input: { virtualAccountId: $id }) {
       __typename
-      ... on MutationSimulateVirtualAccountIssuanceSuccess { data { id status depositInstructions { ibanNumber bic paymentRails } } }
+      ... on SimulateVirtualAccountIssuancePayload { virtualAccount { id databaseId status depositInstructions { ibanNumber bic paymentRails } } }
       ... on Error { code }
     }
   }`;
+  const create = (customerId: string, account: Record<string, unknown>, client = api) => client.graphql(CREATE, { input: { customerId, ...account } });
 
   it('creates an active USD account and reads it by id and on its customer', async () => {
     const customerId = await newCustomer();
-    const res = await api.graphql(CREATE, {
-      customerId,
-      input: { sourceCurrency: 'usd', destinationNetwork: 'polygon', destinationAddress: polygonAddress, developerFeePercent: '0.25' },
+    const res = await create(customerId, {
+      sourceCurrency: 'USD',
+      destinationNetwork: 'POLYGON',
+      destinationAddress: polygonAddress,
+      developerFeePercent: '0.25',
     });
     const created = res.body.data.createVirtualAccount;
-    expect(created.__typename).toBe('MutationCreateVirtualAccountSuccess');
-    expect(created.data).toMatchObject({
-      status: 'active',
-      sourceCurrency: 'usd',
+    expect(created.__typename).toBe('CreateVirtualAccountPayload');
+    expect(created.virtualAccount).toMatchObject({
+      status: 'ACTIVE',
+      sourceCurrency: 'USD',
       sourceRails: null,
-      destinationToken: 'usdc',
-      destinationNetwork: 'polygon',
+      destinationToken: 'USDC',
+      destinationNetwork: 'POLYGON',
       developerFeePercent: '0.25',
-      customer: { id: customerId },
-      depositInstructions: { currency: 'usd', paymentRails: ['ach', 'wire'], accountHolderName: 'Ada Lovelace', ibanNumber: null, bic: null },
+      customer: { databaseId: customerId },
+      depositInstructions: { currency: 'USD', paymentRails: ['ACH', 'WIRE'], accountHolderName: 'Ada Lovelace', ibanNumber: null, bic: null },
     });
-    expect(isValidAbaRouting(created.data.depositInstructions.routingNumber)).toBe(true);
-    const one = await api.graphql(`query($id: ID!) { virtualAccount(id: $id) { id status } }`, { id: created.data.id });
-    expect(one.body.data.virtualAccount).toEqual({ id: created.data.id, status: 'active' });
-    const listed = await api.graphql(`query($id: ID!) { customer(id: $id) { virtualAccounts { id } } }`, { id: customerId });
-    expect(listed.body.data.customer.virtualAccounts).toEqual([{ id: created.data.id }]);
+    expect(isValidAbaRouting(created.virtualAccount.depositInstructions.routingNumber)).toBe(true);
+    const { id, databaseId } = created.virtualAccount;
+    for (const byId of [id, databaseId]) {
+      const one = await api.graphql(`query($id: ID!) { virtualAccount(id: $id) { id status } }`, { id: byId });
+      expect(one.body.data.virtualAccount).toEqual({ id, status: 'ACTIVE' });
+    }
+    const listed = await api.graphql(`query($id: ID!) { customer(id: $id) { virtualAccounts { totalCount edges { node { id } } } } }`, { id: customerId });
+    expect(listed.body.data.customer.virtualAccounts).toEqual({ totalCount: 1, edges: [{ node: { id } }] });
   });
 
-  it('creates a pending AED account and issues it with the simulation', async () => {
+  it('creates a pending AED account and issues it with the simulation, by its global id or databaseId', async () => {
     const customerId = await newCustomer();
-    const created = (await api.graphql(CREATE, { customerId, input: { sourceCurrency: 'aed', destinationNetwork: 'tron' } })).body.data.createVirtualAccount
-      .data;
-    expect(created).toMatchObject({ status: 'pending', depositInstructions: null });
-    const issued = (await api.graphql(SIMULATE, { customerId, id: created.id })).body.data.simulateVirtualAccountIssuance;
-    expect(issued.data).toMatchObject({ id: created.id, status: 'active', depositInstructions: { paymentRails: ['uaefts'] } });
-    expect(isValidIban(issued.data.depositInstructions.ibanNumber)).toBe(true);
-    const again = (await api.graphql(SIMULATE, { customerId, id: created.id })).body.data.simulateVirtualAccountIssuance;
-    expect(again).toEqual({ __typename: 'ValidationError', code: 'virtual_account_already_active' });
+    const created = (await create(customerId, { sourceCurrency: 'AED', destinationNetwork: 'TRON' })).body.data.createVirtualAccount.virtualAccount;
+    expect(created).toMatchObject({ status: 'PENDING', depositInstructions: null });
+    const issued = (await api.graphql(SIMULATE, { id: created.id })).body.data.simulateVirtualAccountIssuance;
+    expect(issued.virtualAccount).toMatchObject({ id: created.id, status: 'ACTIVE', depositInstructions: { paymentRails: ['UAEFTS'] } });
+    expect(isValidIban(issued.virtualAccount.depositInstructions.ibanNumber)).toBe(true);
+    const again = (await api.graphql(SIMULATE, { id: created.databaseId })).body.data.simulateVirtualAccountIssuance;
+    expect(again).toEqual({ __typename: 'ValidationError', code: 'VIRTUAL_ACCOUNT_ALREADY_ACTIVE' });
+  });
+
+  it('replays createVirtualAccount for a repeated idempotencyKey and refuses the key for another input', async () => {
+    const customerId = await newCustomer();
+    const idempotencyKey = `va-gql-${unique()}`;
+    const input = { sourceCurrency: 'USD', destinationNetwork: 'BASE', idempotencyKey };
+    const first = (await create(customerId, input)).body.data.createVirtualAccount;
+    const second = (await create(customerId, input)).body.data.createVirtualAccount;
+    expect(second).toEqual(first);
+    const reused = (await create(customerId, { ...input, destinationNetwork: 'ARBITRUM' })).body.data.createVirtualAccount;
+    expect(reused).toEqual({ __typename: 'UnprocessableError', code: 'IDEMPOTENCY_KEY_REUSED' });
+    expect(await t.sql('select id from virtual_accounts where customer_id = ?', [customerId])).toHaveLength(1);
   });
 
   it('returns typed errors: validation with GraphQL paths, conflict, not found, forbidden in production', async () => {
     const customerId = await newCustomer();
     const invalid = (
-      await api.graphql(CREATE, {
-        customerId,
-        input: { sourceCurrency: 'eur', sourceRails: 'swift', destinationNetwork: 'solana', destinationAddress: polygonAddress },
-      })
+      await create(customerId, { sourceCurrency: 'EUR', sourceRails: 'SWIFT', destinationNetwork: 'SOLANA', destinationAddress: polygonAddress })
     ).body.data.createVirtualAccount;
     expect(invalid.__typename).toBe('ValidationError');
     expect(invalid.fieldErrors).toEqual(
@@ -444,30 +458,33 @@ describe('virtual accounts over GraphQL', () => {
         { path: '/destinationAddress', code: 'invalid_address' },
       ]),
     );
-    const input = { sourceCurrency: 'eur', destinationNetwork: 'base' };
-    expect((await api.graphql(CREATE, { customerId, input })).body.data.createVirtualAccount.__typename).toBe('MutationCreateVirtualAccountSuccess');
-    expect((await api.graphql(CREATE, { customerId, input })).body.data.createVirtualAccount).toMatchObject({
+    const input = { sourceCurrency: 'EUR', destinationNetwork: 'BASE' };
+    expect((await create(customerId, input)).body.data.createVirtualAccount.__typename).toBe('CreateVirtualAccountPayload');
+    expect((await create(customerId, input)).body.data.createVirtualAccount).toMatchObject({
       __typename: 'ConflictError',
-      code: 'virtual_account_exists',
+      code: 'VIRTUAL_ACCOUNT_EXISTS',
     });
 
     const other = t.client(await t.keyFor('Other Partner'));
     const theirs = await pendingAccount(other);
-    expect((await api.graphql(CREATE, { customerId: theirs.customerId, input })).body.data.createVirtualAccount.__typename).toBe('NotFoundError');
-    expect((await api.graphql(SIMULATE, { customerId: theirs.customerId, id: theirs.id })).body.data.simulateVirtualAccountIssuance.__typename).toBe(
-      'NotFoundError',
-    );
+    expect((await create(theirs.customerId, input)).body.data.createVirtualAccount.__typename).toBe('NotFoundError');
+    for (const id of [theirs.id, 'not-an-id']) {
+      expect((await api.graphql(SIMULATE, { id })).body.data.simulateVirtualAccountIssuance).toEqual({ __typename: 'NotFoundError', code: 'NOT_FOUND' });
+    }
+    expect((await other.get(`${vaOf(theirs.customerId)}/${theirs.id}`)).body.status).toBe('pending');
     expect((await api.graphql(`query($id: ID!) { virtualAccount(id: $id) { id } }`, { id: theirs.id })).body.data.virtualAccount).toBeNull();
 
     const production = t.client(await t.keyFor('Demo Partner', 'production'));
     const prodCustomer = await newCustomer(production);
-    expect((await production.graphql(CREATE, { customerId: prodCustomer, input })).body.data.createVirtualAccount).toMatchObject({
+    expect((await create(prodCustomer, input, production)).body.data.createVirtualAccount).toMatchObject({
       __typename: 'ForbiddenError',
-      code: 'rails_not_connected',
+      code: 'RAILS_NOT_CONNECTED',
     });
-    expect((await production.graphql(SIMULATE, { customerId: prodCustomer, id: theirs.id })).body.data.simulateVirtualAccountIssuance).toEqual({
-      __typename: 'ForbiddenError',
-      code: 'sandbox_only',
-    });
+    for (const id of [theirs.id, 'not-an-id']) {
+      expect((await production.graphql(SIMULATE, { id })).body.data.simulateVirtualAccountIssuance).toEqual({
+        __typename: 'ForbiddenError',
+        code: 'SANDBOX_ONLY',
+      });
+    }
   });
 });
