@@ -79,11 +79,9 @@ describe('customers', () => {
 
   it('names them all in one ValidationError of updateCustomer', async () => {
     const id = await createCustomer(api, { approved: false });
-    const errors = await graphqlFieldErrors(
-      'mutation ($input: UpdateCustomerInput!) { updateCustomer(input: $input) { RESULT } }',
-      'updateCustomer',
-      { input: { customerId: id, email: 'nope', companyName: 'Acme', taxNumber: 'x'.repeat(101) } },
-    );
+    const errors = await graphqlFieldErrors('mutation ($input: UpdateCustomerInput!) { updateCustomer(input: $input) { RESULT } }', 'updateCustomer', {
+      input: { customerId: id, email: 'nope', companyName: 'Acme', taxNumber: 'x'.repeat(101) },
+    });
     expect(errors).toEqual(['/companyName not_allowed', '/email invalid_email', '/taxNumber too_big']);
   });
 });
@@ -184,16 +182,14 @@ describe('external (bank) accounts', () => {
     const accountHolderAddress = { ...gqlAddress, state: 'x'.repeat(101) };
     const input = {
       bankName: '',
-      accountHolderType: 'individual',
+      accountHolderType: 'INDIVIDUAL',
       accountHolderAddress,
-      accountType: 'iban',
+      accountType: 'IBAN',
       iban: { bic: 'NOPE', ibanNumber: 'DE88370400440532013000' },
     };
-    const errors = await graphqlFieldErrors(
-      'mutation ($c: ID!, $input: BankAccountInput!, $key: String!) { addBankAccount(customerId: $c, input: $input, idempotencyKey: $key) { RESULT } }',
-      'addBankAccount',
-      { c: customerId, input, key: idempotencyKey()['idempotency-key'] },
-    );
+    const errors = await graphqlFieldErrors('mutation ($input: AddBankAccountInput!) { addBankAccount(input: $input) { RESULT } }', 'addBankAccount', {
+      input: { customerId, ...input, idempotencyKey: idempotencyKey()['idempotency-key'] },
+    });
     expect(errors).toEqual([
       '/accountHolderAddress/state too_big',
       '/accountHolderFirstName required',
@@ -225,13 +221,25 @@ describe('virtual accounts', () => {
   });
 
   it('names them all in one ValidationError of createVirtualAccount', async () => {
-    const input = { sourceCurrency: 'eur', sourceRails: 'swift', destinationNetwork: 'polygon', destinationAddress: 'nope', developerFeePercent: 'abc' };
+    const input = {
+      customerId,
+      sourceCurrency: 'EUR',
+      sourceRails: 'SWIFT',
+      destinationNetwork: 'POLYGON',
+      destinationAddress: 'nope',
+      developerFeePercent: '101',
+    };
     const errors = await graphqlFieldErrors(
-      'mutation ($c: ID!, $input: CreateVirtualAccountInput!) { createVirtualAccount(customerId: $c, input: $input) { RESULT } }',
+      'mutation ($input: CreateVirtualAccountInput!) { createVirtualAccount(input: $input) { RESULT } }',
       'createVirtualAccount',
-      { c: customerId, input },
+      { input },
     );
-    expect(errors).toEqual(['/destinationAddress invalid_address', '/developerFeePercent invalid_regex', '/sourceRails not_allowed']);
+    expect(errors).toEqual(['/destinationAddress invalid_address', '/developerFeePercent too_big', '/sourceRails not_allowed']);
+    // A fee that is no decimal at all is refused earlier, by the Decimal scalar, naming the field.
+    const notDecimal = await api.graphql('mutation ($input: CreateVirtualAccountInput!) { createVirtualAccount(input: $input) { __typename } }', {
+      input: { ...input, developerFeePercent: 'abc' },
+    });
+    expect(notDecimal.body.errors?.[0]?.message).toMatch(/input\.developerFeePercent.*Decimal/);
   });
 });
 
