@@ -90,15 +90,18 @@ export function quoting(deps: TransferDeps) {
   /**
    * Locks the quote a transfer is being made from, so concurrent attempts queue behind each
    * other, and checks it can still be used: unknown (or another customer's when `customerId` is given, or the other
-   * direction's) → 404, used → 422 `quote_used`, expired → 422 `quote_expired`. The read of
-   * "used" only picks the message: the one-transfer-per-quote unique constraint is what
-   * guarantees it (see `insertTransfer`).
+   * direction's) → 404, used → 422 `quote_used`, expired → 422 `quote_expired`. "Used" is not read
+   * here: the one-transfer-per-quote unique constraint enforces it when the transfer is inserted (see
+   * `insertTransfer`), so a usable quote costs no extra statement. Only an expired quote is checked
+   * for a transfer, so that a used one still answers `quote_used`.
    */
   async function lockUsableQuote(em: EntityManager, where: { id: string; customerId?: string; direction: TransferDirection }): Promise<Quote> {
     const quote = isUuid(where.id) ? await em.findOne(Quote, { ...where }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true }) : null;
     if (!quote) throw new NotFoundError('Quote');
-    if ((await em.count(Transfer, { quoteId: quote.id })) > 0) throw quoteUsed();
-    if (quote.expiresAt <= now()) throw new UnprocessableError('quote_expired', 'This quote has expired; request a new one');
+    if (quote.expiresAt <= now()) {
+      if ((await em.count(Transfer, { quoteId: quote.id })) > 0) throw quoteUsed();
+      throw new UnprocessableError('quote_expired', 'This quote has expired; request a new one');
+    }
     return quote;
   }
 
