@@ -41,9 +41,11 @@ function isIntrospectionOnly(query: string | undefined): boolean {
 
 const GRAPHIQL_WELCOME = `# Welcome to Ramp. Replace the placeholder in the Headers pane below with the sandbox API key
 # that \`npm start\` printed ("Bearer rk_sandbox_..."), then run this query with the play button.
+# \`id\` is the global id node(id:) refetches, \`databaseId\` the id REST shows (customer_id).
 {
   customers(first: 10) {
-    edges { node { id email type kycs { status kycFlowLink } } }
+    totalCount
+    edges { node { id databaseId email type kycs { status kycFlowLink } } }
   }
 }
 `;

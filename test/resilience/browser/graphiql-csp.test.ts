@@ -46,7 +46,7 @@ describe.skipIf(!haveChromium)('GraphiQL in a real browser, under our Content-Se
     await expect.poll(() => headers.innerText(), { timeout: 10_000 }).toContain('Bearer');
 
     // The API key replaces the placeholder, as the welcome comment says; the default query lists customers.
-    await t.client(t.key).post('/v0/customers', { email: 'browser@example.com', type: 'corporate', company_name: 'Browser' });
+    const created = await t.client(t.key).post('/v0/customers', { email: 'browser@example.com', type: 'corporate', company_name: 'Browser' });
     await headers.click();
     await page.keyboard.press('ControlOrMeta+A');
     await page.keyboard.press('Delete');
@@ -55,6 +55,11 @@ describe.skipIf(!haveChromium)('GraphiQL in a real browser, under our Content-Se
     await run.click();
     const result = await (await answered).json();
     expect(result.data.customers.edges.length).toBeGreaterThan(0);
+    // The welcome query shows the Relay conventions: totalCount, a global id and the REST id beside it.
+    expect(result.data.customers.totalCount).toBe(result.data.customers.edges.length);
+    expect(result.data.customers.edges).toContainEqual({
+      node: expect.objectContaining({ id: expect.any(String), databaseId: created.body.customer_id, type: 'CORPORATE' }),
+    });
     await expect.poll(() => page.locator('.graphiql-response').innerText(), { timeout: 10_000 }).toContain('browser@example.com');
 
     expect(problems).toEqual([]);
