@@ -38,9 +38,10 @@ const director = (userEmail: string) => ({
   documentName: 'PASSPORT',
 });
 
-/** The one 400's field errors (Encryptus envelope) as `pointer code` lines, sorted. */
+/** The same director as GraphQL spells its enums (SCREAMING_SNAKE). */
+const gqlDirector = (userEmail: string) => ({ ...director(userEmail), legalRepresentationType: 'DIRECTOR' });
 
-const REP = `mutation ($input: BusinessLegalRepresentativeInput!) {
+const REP = `mutation ($input: SubmitBusinessLegalRepresentativeInput!) {
   submitBusinessLegalRepresentative(input: $input) { __typename ... on ValidationError { code fieldErrors { path code message } } }
 }`;
 
@@ -65,13 +66,13 @@ describe('REST face', () => {
 describe('GraphQL face', () => {
   it('names the rule only the use case knows by its path in input', async () => {
     const email = await customer('individual');
-    expect(await graphqlFieldErrors(api, REP, 'submitBusinessLegalRepresentative', { input: director(email) })).toEqual(['/userEmail not_corporate']);
+    expect(await graphqlFieldErrors(api, REP, 'submitBusinessLegalRepresentative', { input: gqlDirector(email) })).toEqual(['/userEmail not_corporate']);
   });
 
   it('reports several problems of the input in one ValidationError', async () => {
     const email = await customer();
     const errors = await graphqlFieldErrors(api, REP, 'submitBusinessLegalRepresentative', {
-      input: { ...director(email), dob: '1850-01-01', nationality: 'XXX', firstName: ' ' },
+      input: { ...gqlDirector(email), dob: '1850-01-01', nationality: 'XXX', firstName: ' ' },
     });
     expect(errors).toEqual(['/dob date_out_of_range', '/firstName too_small', '/nationality invalid_country']);
   });
@@ -80,9 +81,9 @@ describe('GraphQL face', () => {
 describe('both faces', () => {
   it('fail one rule with the same code and the same sentence', async () => {
     const email = await customer();
-    const input = { ...director(email), documentExpirationDate: '2020-01-01', documentNo: '#1' };
-    const rest = await api.post(`${BASE}/legalRepresentation`, input);
-    const gql = await api.graphql(REP, { input });
+    const problems = { documentExpirationDate: '2020-01-01', documentNo: '#1' };
+    const rest = await api.post(`${BASE}/legalRepresentation`, { ...director(email), ...problems });
+    const gql = await api.graphql(REP, { input: { ...gqlDirector(email), ...problems } });
     const restByField = Object.fromEntries(
       (rest.body.data.errors as { pointer: string; code: string; detail: string }[]).map((e) => [e.pointer, [e.code, e.detail]]),
     );

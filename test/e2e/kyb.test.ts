@@ -49,11 +49,15 @@ const director = (userEmail: string, documentNo = 'N1234567') => ({
   documentName: 'PASSPORT',
 });
 
+/** The same sections as GraphQL spells their enums (SCREAMING_SNAKE). */
+const gqlBasicDetails = (userEmail: string) => ({ ...basicDetails(userEmail), type: 'LIMITED_LIABILITY_COMPANY' });
+const gqlDirector = (userEmail: string, documentNo?: string) => ({ ...director(userEmail, documentNo), legalRepresentationType: 'DIRECTOR' });
+
 const PROFILE = `query($id: ID!) { customer(id: $id) { kycs { status } businessProfile {
   complete missingSections
   basicDetails { companyName registrationNumber country incorporatedOn type email }
   address { street streetEn town townEn state country countryCode }
-  legalRepresentatives { legalRepresentationType firstName lastName dob nationality documentName documentNo documentExpirationDate issueCountry }
+  legalRepresentatives { databaseId legalRepresentationType firstName lastName dob nationality documentName documentNo documentExpirationDate issueCountry }
 } } }`;
 
 describe('business KYB import', () => {
@@ -88,15 +92,15 @@ describe('business KYB import', () => {
     const { id, email } = await corporate();
     await api.post(`${BASE}/basic-details`, basicDetails(email));
     let profile = (await api.graphql(PROFILE, { id })).body.data.customer.businessProfile;
-    expect(profile).toMatchObject({ complete: false, missingSections: ['address', 'legalRepresentation'], address: null, legalRepresentatives: [] });
-    expect(profile.basicDetails).toEqual({ ...basicDetails(email), userEmail: undefined });
+    expect(profile).toMatchObject({ complete: false, missingSections: ['ADDRESS', 'LEGAL_REPRESENTATION'], address: null, legalRepresentatives: [] });
+    expect(profile.basicDetails).toEqual({ ...gqlBasicDetails(email), userEmail: undefined });
 
     await api.post(`${BASE}/address`, address(email));
-    await api.post(`${BASE}/legalRepresentation`, director(email, 'ZX998877'));
+    const rest = (await api.post(`${BASE}/legalRepresentation`, director(email, 'ZX998877'))).body.data;
     profile = (await api.graphql(PROFILE, { id })).body.data.customer.businessProfile;
     expect(profile).toMatchObject({ complete: true, missingSections: [] });
     expect(profile.address.countryCode).toBe('ARE');
-    expect(profile.legalRepresentatives).toEqual([{ ...director(email, '…8877'), userEmail: undefined }]);
+    expect(profile.legalRepresentatives).toEqual([{ ...gqlDirector(email, '…8877'), userEmail: undefined, databaseId: rest.legalRepresentatives[0].id }]);
     const [stored] = await t.sql<{ document_no: string; dob: unknown }>(
       'select document_no, dob::text as dob from business_legal_representatives where customer_id = ?',
       [id],
@@ -108,7 +112,7 @@ describe('business KYB import', () => {
     const { id } = await corporate();
     expect((await api.graphql(PROFILE, { id })).body.data.customer.businessProfile).toEqual({
       complete: false,
-      missingSections: ['basicDetails', 'address', 'legalRepresentation'],
+      missingSections: ['BASIC_DETAILS', 'ADDRESS', 'LEGAL_REPRESENTATION'],
       basicDetails: null,
       address: null,
       legalRepresentatives: [],
@@ -325,36 +329,53 @@ describe('KYB userEmail: one of the caller’s corporate customers in this envir
 });
 
 describe('KYB over GraphQL', () => {
-  const SUBMIT = `mutation($input: BusinessBasicDetailsInput!) { submitBusinessBasicDetails(input: $input) {
+  const SUBMIT = `mutation($input: SubmitBusinessBasicDetailsInput!) { submitBusinessBasicDetails(input: $input) {
     __typename
-    ... on MutationSubmitBusinessBasicDetailsSuccess { data { complete missingSections customer { id } basicDetails { companyName type } } }
+    ... on SubmitBusinessBasicDetailsPayload { businessProfile { complete missingSections customer { databaseId } basicDetails { companyName type } } }
     ... on ValidationError { code fieldErrors { path code } }
   } }`;
-  const REP = `mutation($input: BusinessLegalRepresentativeInput!) { submitBusinessLegalRepresentative(input: $input) {
-    __typename ... on MutationSubmitBusinessLegalRepresentativeSuccess { data { legalRepresentatives { documentNo } } } } }`;
-  const ADDRESS = `mutation($input: BusinessAddressInput!) { submitBusinessAddress(input: $input) {
-    __typename ... on MutationSubmitBusinessAddressSuccess { data { address { countryCode } } } ... on ValidationError { fieldErrors { path code } } } }`;
+  const REP = `mutation($input: SubmitBusinessLegalRepresentativeInput!) { submitBusinessLegalRepresentative(input: $input) {
+    __typename ... on SubmitBusinessLegalRepresentativePayload { businessProfile { complete legalRepresentatives { documentNo legalRepresentationType } } } } }`;
+  const ADDRESS = `mutation($input: SubmitBusinessAddressInput!) { submitBusinessAddress(input: $input) {
+    __typename ... on SubmitBusinessAddressPayload { businessProfile { address { countryCode } } } ... on ValidationError { fieldErrors { path code } } } }`;
 
   it('submits the sections with the same rules as REST', async () => {
     const { id, email } = await corporate();
-    const ok = await api.graphql(SUBMIT, { input: basicDetails(email) });
+    const ok = await api.graphql(SUBMIT, { input: gqlBasicDetails(email) });
     expect(ok.body.data.submitBusinessBasicDetails).toEqual({
-      __typename: 'MutationSubmitBusinessBasicDetailsSuccess',
-      data: {
+      __typename: 'SubmitBusinessBasicDetailsPayload',
+      businessProfile: {
         complete: false,
-        missingSections: ['address', 'legalRepresentation'],
-        customer: { id },
-        basicDetails: { companyName: 'Falcon Trading FZ-LLC', type: 'limitedLiabilityCompany' },
+        missingSections: ['ADDRESS', 'LEGAL_REPRESENTATION'],
+        customer: { databaseId: id },
+        basicDetails: { companyName: 'Falcon Trading FZ-LLC', type: 'LIMITED_LIABILITY_COMPANY' },
       },
     });
-    const bad = await api.graphql(SUBMIT, { input: { ...basicDetails(email), incorporatedOn: '2023-02-30' } });
+    const bad = await api.graphql(SUBMIT, { input: { ...gqlBasicDetails(email), incorporatedOn: '2023-02-30' } });
     expect(bad.body.data.submitBusinessBasicDetails).toMatchObject({
       __typename: 'ValidationError',
       fieldErrors: [{ path: '/incorporatedOn', code: 'invalid_date' }],
     });
-    const rep = await api.graphql(REP, { input: director(email, 'GQL55443322') });
-    expect(rep.body.data.submitBusinessLegalRepresentative.data.legalRepresentatives).toEqual([{ documentNo: '…3322' }]);
+    const rep = await api.graphql(REP, { input: gqlDirector(email, 'GQL55443322') });
+    expect(rep.body.data.submitBusinessLegalRepresentative.businessProfile.legalRepresentatives).toEqual([
+      { documentNo: '…3322', legalRepresentationType: 'DIRECTOR' },
+    ]);
     const addr = await api.graphql(ADDRESS, { input: { ...address(email), streetEn: 'شارع' } });
     expect(addr.body.data.submitBusinessAddress).toMatchObject({ __typename: 'ValidationError', fieldErrors: [{ path: '/streetEn', code: 'not_latin' }] });
+  });
+
+  it('completes the profile over GraphQL alone, sending the KYC to review; a section sent again replaces it', async () => {
+    const { id, email } = await corporate();
+    await api.graphql(SUBMIT, { input: gqlBasicDetails(email) });
+    expect((await api.graphql(ADDRESS, { input: address(email) })).body.data.submitBusinessAddress.businessProfile).toEqual({
+      address: { countryCode: 'ARE' },
+    });
+    const done = await api.graphql(REP, { input: gqlDirector(email) });
+    expect(done.body.data.submitBusinessLegalRepresentative.businessProfile.complete).toBe(true);
+    // The same director again (a retry) updates that one: no idempotencyKey is needed.
+    const again = await api.graphql(REP, { input: gqlDirector(email) });
+    expect(again.body.data.submitBusinessLegalRepresentative.businessProfile.legalRepresentatives).toHaveLength(1);
+    const kycs = (await api.graphql(`query($id: ID!) { customer(id: $id) { kycs { status } } }`, { id })).body.data.customer.kycs;
+    expect(kycs).toEqual({ status: 'IN_REVIEW' });
   });
 });
