@@ -173,31 +173,32 @@ describe('PUT /v0/customers/{id} with a provider share token', () => {
 });
 
 describe('GraphQL updateCustomer(input: { providerShareKycToken })', () => {
-  const UPDATE = `mutation($id: ID!, $input: UpdateCustomerInput!) { updateCustomer(id: $id, input: $input) {
+  const UPDATE = `mutation($input: UpdateCustomerInput!) { updateCustomer(input: $input) {
     __typename
-    ... on MutationUpdateCustomerSuccess { data { firstName kycs { status subStatus } } }
+    ... on UpdateCustomerPayload { customer { firstName kycs { status subStatus } } }
     ... on Error { code }
     ... on ValidationError { fieldErrors { path code } } } }`;
+  const update = (customerId: string, changes: Record<string, unknown>) => api.graphql(UPDATE, { input: { customerId, ...changes } });
 
   it('imports the verification, and names the field with the same codes', async () => {
     const who = applicant();
     const id = await individual(applicantEmail(who));
-    const ok = await api.graphql(UPDATE, { id, input: { providerShareKycToken: `approve_${who}` } });
+    const ok = await update(id, { providerShareKycToken: `approve_${who}` });
     expect(ok.body.data.updateCustomer).toEqual({
-      __typename: 'MutationUpdateCustomerSuccess',
-      data: { firstName: sandboxApplicant(who).firstName, kycs: { status: 'approved', subStatus: 'kyc_approved' } },
+      __typename: 'UpdateCustomerPayload',
+      customer: { firstName: sandboxApplicant(who).firstName, kycs: { status: 'APPROVED', subStatus: 'kyc_approved' } },
     });
-    const reused = await api.graphql(UPDATE, { id, input: { providerShareKycToken: `approve_${who}` } });
+    const reused = await update(id, { providerShareKycToken: `approve_${who}` });
     expect(reused.body.data.updateCustomer).toEqual({
       __typename: 'ValidationError',
-      code: 'validation_failed',
+      code: 'VALIDATION_FAILED',
       fieldErrors: [{ path: '/providerShareKycToken', code: 'kyc_token_already_used' }],
     });
   });
 
   it('reports a malformed token with the input’s other problems, at once', async () => {
     const id = await individual(`${applicant()}@example.com`);
-    const res = await api.graphql(UPDATE, { id, input: { providerShareKycToken: 'nope', taxNumber: '' } });
+    const res = await update(id, { providerShareKycToken: 'nope', taxNumber: '' });
     expect(res.body.data.updateCustomer.fieldErrors).toEqual(
       expect.arrayContaining([
         { path: '/providerShareKycToken', code: 'malformed_token' },

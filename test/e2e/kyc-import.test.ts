@@ -203,29 +203,48 @@ describe('POST /auth/importKYC', () => {
 });
 
 describe('importKyc over GraphQL', () => {
-  const IMPORT = `mutation($token: String!, $key: String) { importKyc(providerSharedToken: $token, idempotencyKey: $key) {
+  const IMPORT = `mutation($input: ImportKycInput!) { importKyc(input: $input) {
     __typename
-    ... on MutationImportKycSuccess { data { id email kycs { status subStatus } } }
+    ... on ImportKycPayload { customer { id databaseId email kycs { status subStatus } } }
     ... on Error { code }
-    ... on ValidationError { fieldErrors { path code } }
+    ... on ValidationError { fieldErrors { path code argumentPath } }
   } }`;
+  const graphqlImport = (providerSharedToken: string, idempotencyKey?: string, client = api) =>
+    client.graphql(IMPORT, { input: { providerSharedToken, idempotencyKey } });
 
   it('imports a token, then refuses it the second time with ConflictError', async () => {
     const who = applicant();
-    const ok = await api.graphql(IMPORT, { token: `approve_${who}` });
+    const ok = await graphqlImport(`approve_${who}`);
     expect(ok.body.data.importKyc).toMatchObject({
-      __typename: 'MutationImportKycSuccess',
-      data: { email: `${who}@sandbox-kyc.example.com`, kycs: { status: 'approved', subStatus: 'kyc_approved' } },
+      __typename: 'ImportKycPayload',
+      customer: { email: `${who}@sandbox-kyc.example.com`, kycs: { status: 'APPROVED', subStatus: 'kyc_approved' } },
     });
-    const again = await api.graphql(IMPORT, { token: `approve_${who}` });
-    expect(again.body.data.importKyc).toEqual({ __typename: 'ConflictError', code: 'kyc_token_already_used' });
+    const rest = await api.get(`/v0/customers/${ok.body.data.importKyc.customer.databaseId}`);
+    expect(rest.body.email).toBe(`${who}@sandbox-kyc.example.com`);
+    const again = await graphqlImport(`approve_${who}`);
+    expect(again.body.data.importKyc).toEqual({ __typename: 'ConflictError', code: 'KYC_TOKEN_ALREADY_USED' });
   });
 
-  it('returns a typed ValidationError naming the argument for a malformed token', async () => {
-    const res = await api.graphql(IMPORT, { token: 'bogus' });
+  it('replays the first result for a repeated idempotencyKey instead of refusing the token', async () => {
+    const token = `approve_${applicant()}`;
+    const first = await graphqlImport(token, `import-gql-${token}`);
+    const replay = await graphqlImport(token, `import-gql-${token}`);
+    expect(first.body.data.importKyc.__typename).toBe('ImportKycPayload');
+    expect(replay.body.data.importKyc).toEqual(first.body.data.importKyc);
+    expect(await eventsOf(first.body.data.importKyc.customer.databaseId)).toEqual(['customer.created', 'customer.kycs.updated']);
+  });
+
+  it('returns a typed ValidationError naming the input field for a malformed token', async () => {
+    const res = await graphqlImport('bogus');
     expect(res.body.data.importKyc).toMatchObject({
       __typename: 'ValidationError',
-      fieldErrors: [{ path: '/providerSharedToken', code: 'malformed_token' }],
+      fieldErrors: [{ path: '/providerSharedToken', code: 'malformed_token', argumentPath: ['input', 'providerSharedToken'] }],
     });
+  });
+
+  it('returns ForbiddenError kyc_provider_not_configured in production', async () => {
+    const prod = t.client(await t.keyFor('Demo Partner', 'production'));
+    const res = await graphqlImport(`approve_${applicant()}`, undefined, prod);
+    expect(res.body.data.importKyc).toEqual({ __typename: 'ForbiddenError', code: 'KYC_PROVIDER_NOT_CONFIGURED' });
   });
 });
