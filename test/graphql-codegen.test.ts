@@ -1,0 +1,80 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { onPostgres, startRamp, type TestRamp } from './support/ramp.js';
+
+// The packages' own bin scripts, run by this Node (bin paths are not package exports).
+const run = (script: string, ...args: string[]) => execFileSync(process.execPath, [`node_modules/${script}`, ...args], { encoding: 'utf8', stdio: 'pipe' });
+const GENERATED = 'examples/graphql/generated';
+// Imported by path once codegen has run (the project's own tsc must not need generated files; tsc -p examples/graphql checks them).
+const EXAMPLE_CLIENT = '../examples/graphql/client.js';
+type Execute = (document: unknown, variables: unknown) => Promise<unknown>;
+type CustomerInput = { email: string; type: string; firstName: string; lastName: string };
+interface ExampleClient {
+  rampClient(options: { url: string; apiKey: string; trustedDocuments?: boolean }): Execute;
+  onboardCustomer(execute: Execute, input: CustomerInput): Promise<{ customer: { email: string }; kyc: { status: string } | null }>;
+  whoAmI(execute: Execute): Promise<unknown>;
+}
+
+/** What lines of generated types may say `any`/`unknown`: codegen's own plumbing, and the JSON scalar (open by design). */
+const PLUMBING = [
+  /^type Exact</,
+  /__meta__\??: Record<string, any>/,
+  /constructor\(value: string, __meta__/,
+  / as unknown as TypedDocumentString</,
+  /^\s*JSON: \{ input: \{ \[key: string\]: unknown \}; output: \{ \[key: string\]: unknown \}; \}/,
+];
+
+// Schema-level: it runs once, in the embedded-database project (the generated files are shared by both).
+describe.skipIf(onPostgres)('typed client operations (graphql-codegen over schema.graphql)', () => {
+  let t: TestRamp;
+  let trusted: TestRamp;
+
+  beforeAll(async () => {
+    run('@graphql-codegen/cli/esm/bin.js', '--config', 'graphql.config.yml', '--silent');
+    t = await startRamp();
+    trusted = await startRamp({ GRAPHQL_TRUSTED_DOCUMENTS: `${GENERATED}/persisted-documents.json` });
+  }, 180_000);
+  afterAll(async () => {
+    await t?.close();
+    await trusted?.close();
+  });
+
+  it('compiles the example client and its operations with tsc --strict', () => {
+    expect(() => run('typescript/bin/tsc', '-p', 'examples/graphql')).not.toThrow();
+  }, 120_000);
+
+  it('types every field: no any or unknown outside the JSON scalar', () => {
+    const loose = readFileSync(`${GENERATED}/graphql.ts`, 'utf8')
+      .split('\n')
+      .filter((line) => /\b(any|unknown)\b/.test(line) && !PLUMBING.some((p) => p.test(line)));
+    expect(loose).toEqual([]);
+    // Ids and UUIDs are strings, enums unions of their SCREAMING_SNAKE values.
+    const types = readFileSync(`${GENERATED}/graphql.ts`, 'utf8');
+    expect(types).toMatch(
+      /export type CustomerWithKycQuery = \{ customer: \{ id: string, databaseId: string, email: string, type: CustomerType, kycs: \{ status: KycStatus,/,
+    );
+    expect(types).toMatch(/export type KycStatus =\s*\| 'APPROVED'/);
+  });
+
+  it('runs the examples against Ramp, typed end to end', async () => {
+    const { rampClient, onboardCustomer, whoAmI } = (await import(EXAMPLE_CLIENT)) as ExampleClient;
+    const execute = rampClient({ url: t.url, apiKey: t.key });
+    expect(await whoAmI(execute)).toMatchObject({ name: 'Demo Partner', activeEnvironment: 'SANDBOX' });
+    const { customer, kyc } = await onboardCustomer(execute, { email: 'typed@example.com', type: 'INDIVIDUAL', firstName: 'Ada', lastName: 'Lovelace' });
+    expect(customer.email).toBe('typed@example.com');
+    expect(kyc?.status).toBe('APPROVED');
+    await expect(onboardCustomer(execute, { email: 'not-an-email', type: 'INDIVIDUAL', firstName: 'Ada', lastName: 'Lovelace' })).rejects.toThrow(
+      /VALIDATION_FAILED.*\/email invalid_email/,
+    );
+  });
+
+  it('runs the same operations by hash alone on a server limited to the generated trusted documents', async () => {
+    const { rampClient, onboardCustomer } = (await import(EXAMPLE_CLIENT)) as ExampleClient;
+    const execute = rampClient({ url: trusted.url, apiKey: trusted.key, trustedDocuments: true });
+    const { kyc } = await onboardCustomer(execute, { email: 'trusted@example.com', type: 'INDIVIDUAL', firstName: 'Ada', lastName: 'Lovelace' });
+    expect(kyc?.status).toBe('APPROVED');
+    const arbitrary = await trusted.client(trusted.key).graphql('{ customers { totalCount } }');
+    expect(arbitrary.body.errors?.[0]?.extensions?.code).toBe('PERSISTED_QUERY_ONLY');
+  });
+});
