@@ -1,6 +1,7 @@
 import cors from '@fastify/cors';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
 import type { Config } from '../config.js';
 import type { Services } from '../services.js';
 import type { Authenticate } from './auth.js';
@@ -16,6 +17,7 @@ import { type Metrics, metricsRoutes } from './metrics.js';
 import { registerRateLimit } from './rate-limit.js';
 import { registerSecurityHeaders } from './security-headers.js';
 import { DATABASE_RETRY_AFTER_SECONDS } from './database-errors.js';
+import { contract } from './openapi-contract.js';
 import { API_VERSION, allowedMethods, type OpenApi, registerOpenApi } from './openapi.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
@@ -115,8 +117,16 @@ export async function buildHttpApp(deps: HttpDeps): Promise<HttpApp> {
     return replyWithProblem(request, reply, problem);
   });
 
-  app.get('/healthz', async () => ({ status: 'ok' }));
-  app.get('/readyz', async (_, reply) => {
+  const health = { tag: 'Operations', public: true } as const;
+  const Status = z.strictObject({ status: z.string(), database: z.enum(['pglite', 'postgresql']).optional() });
+  app.get(
+    '/healthz',
+    contract({ ...health, operationId: 'healthz', summary: 'Liveness', responses: { 200: { description: 'The process answers', body: Status } } }),
+    async () => ({ status: 'ok' }),
+  );
+  const readiness = { ...health, operationId: 'readyz', summary: 'Readiness: the database answers' };
+  const ready = { 200: { description: 'Ready', body: Status }, 503: { description: 'The database cannot be reached', body: Status } };
+  app.get('/readyz', contract({ ...readiness, responses: ready }), async (_, reply) => {
     const ready = await db.isReachable();
     return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'database unreachable', database: db.kind });
   });

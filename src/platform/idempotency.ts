@@ -60,22 +60,49 @@ function joined(parts: unknown[][]): unknown[] {
   return parts.flatMap((part, i) => (i === 0 ? part : [new Token(','), ...part])).reverse();
 }
 
+const KEY_POINTER = '/headers/idempotency-key';
+/** An RFC 8941 sf-string: printable ASCII in double quotes, `"` and `\\` escaped with a backslash. */
+const SF_STRING = /^"((?:[\x20\x21\x23-\x5B\x5D-\x7E]|\\["\\])*)"$/;
+
+/**
+ * The Idempotency-Key header as the IETF draft (draft-ietf-httpapi-idempotency-key-header) writes
+ * it: a structured-field string, `"8e03978e-…"`. A bare value is taken as it is, as most clients
+ * send it. A header that is present but empty (or `""`) is a 400, never "no key": the client meant one.
+ */
+export function idempotencyKeyOfHeader(header: string | string[] | undefined, required: boolean): string | undefined {
+  if (header === undefined) return checkIdempotencyKey(undefined, required);
+  const value = (Array.isArray(header) ? header.join(', ') : header).trim();
+  let key = value;
+  if (value.startsWith('"')) {
+    const quoted = SF_STRING.exec(value);
+    if (!quoted) {
+      throw new ValidationError(
+        [fieldError(KEY_POINTER, 'invalid', 'must be a structured-field string: printable ASCII in double quotes, " and \\ escaped')],
+        'The Idempotency-Key is not a valid structured-field string',
+      );
+    }
+    key = quoted[1]!.replace(/\\(["\\])/g, '$1');
+  }
+  if (key === '') throw new ValidationError([fieldError(KEY_POINTER, 'empty', 'must not be empty')], 'The Idempotency-Key is empty');
+  return checkIdempotencyKey(key, required);
+}
+
 export function checkIdempotencyKey(key: string | undefined, required: boolean): string | undefined {
   if (key === undefined || key === '') {
     if (!required) return undefined;
     throw new ValidationError(
-      [fieldError('/headers/idempotency-key', 'required', 'The Idempotency-Key header is required for this request')],
+      [fieldError(KEY_POINTER, 'required', 'The Idempotency-Key header is required for this request')],
       'The Idempotency-Key header is required',
       'idempotency_key_missing',
     );
   }
   if (key.length > IDEMPOTENCY_KEY_MAX_LENGTH) {
     throw new ValidationError(
-      [fieldError('/headers/idempotency-key', 'too_long', `must be at most ${IDEMPOTENCY_KEY_MAX_LENGTH} characters`)],
+      [fieldError(KEY_POINTER, 'too_long', `must be at most ${IDEMPOTENCY_KEY_MAX_LENGTH} characters`)],
       'The Idempotency-Key is too long',
     );
   }
-  if (!isAcceptableText(key)) throw new ValidationError([refusedTextError('/headers/idempotency-key')], 'The Idempotency-Key holds refused characters');
+  if (!isAcceptableText(key)) throw new ValidationError([refusedTextError(KEY_POINTER)], 'The Idempotency-Key holds refused characters');
   return key;
 }
 

@@ -62,11 +62,13 @@ function queryParameters(c: RouteContract): JsonObject[] {
   });
 }
 
+const problemOf = (code: AnsweredCode) => ({ status: STATUS_OF_CODE[code], code, title: '', detail: '', errors: [] });
+
 function errorResponses(path: string, codes: AnsweredCode[]): Record<string, JsonObject> {
   const encryptus = shapeOf(path) === 'encryptus';
   const byStatus = new Map<number, AnsweredCode[]>();
   for (const code of codes) {
-    const status = encryptus ? encryptusEnvelope({ status: STATUS_OF_CODE[code], code, title: '', detail: '', errors: [] }, '').status : STATUS_OF_CODE[code];
+    const status = encryptus ? encryptusEnvelope(problemOf(code), '').status : STATUS_OF_CODE[code];
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
   const responses: Record<string, JsonObject> = {};
@@ -80,7 +82,7 @@ function errorResponses(path: string, codes: AnsweredCode[]): Record<string, Jso
               type: 'object',
               properties: {
                 status: { const: status },
-                code: { const: encryptusEnvelope({ status, code: list[0]!, title: '', detail: '', errors: [] }, '').body.code },
+                code: { type: 'string', enum: [...new Set(list.map((code) => encryptusEnvelope(problemOf(code), '').body.code))] },
                 data: { type: 'object', properties: { error: enumOf } },
               },
             },

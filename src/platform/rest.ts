@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Actor } from '../domain/environment.js';
 import { type FieldError, UnauthenticatedError, ValidationError } from '../domain/errors.js';
 import { type PointerRenames, renamedPointer } from '../domain/validation.js';
-import { checkIdempotencyKey, fingerprint, type IdempotentResponse, runIdempotently } from './idempotency.js';
+import { fingerprint, idempotencyKeyOfHeader, type IdempotentResponse, runIdempotently } from './idempotency.js';
 import type { OffsetPage } from './pagination.js';
 import { type Scope, scopeFor } from './scope.js';
 import type { EntityManager } from '@mikro-orm/sql';
@@ -32,8 +32,7 @@ export async function replyIdempotently(
   run: (scope: Scope) => Promise<IdempotentResponse>,
 ): Promise<FastifyReply> {
   const scope = requestScope(request);
-  const header = request.headers['idempotency-key'];
-  const key = checkIdempotencyKey(Array.isArray(header) ? header[0] : header, options.required);
+  const key = idempotencyKeyOfHeader(request.headers['idempotency-key'], options.required);
   const operation = `${request.method} ${request.routeOptions.url} ${JSON.stringify(request.params)}`;
   const outcome = await runIdempotently(scope.em, scope.actor, { key, fingerprint: fingerprint(operation, request.body ?? null) }, async (em) => ({
     ...(await run({ ...scope, em })),

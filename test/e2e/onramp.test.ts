@@ -285,24 +285,27 @@ describe('GET /v0/customers/{customer_id}/onramp-transfer/{transfer_id}', () => 
 });
 
 describe('GET /v0/customers/{customer_id}/onramp-transfer', () => {
-  it('lists the customer’s transfers newest first in { items }, 20 by default, with limit and skip', async () => {
+  it('lists the customer’s transfers newest first in { items, has_more }, 20 by default, with limit and skip', async () => {
     const customer = await createCustomer(api);
     const made = [];
     for (let i = 0; i < 23; i++) made.push((await newTransfer(customer)).id);
     const all = await api.get(`/v0/customers/${customer}/onramp-transfer`);
     expect(all.status).toBe(200);
-    expect(Object.keys(all.body)).toEqual(['items']);
+    expect(Object.keys(all.body)).toEqual(['items', 'has_more']);
     expect(all.body.items).toHaveLength(20);
+    expect(all.body.has_more).toBe(true);
     expect(all.body.items[0].id).toBe(made[22]);
     const page = await api.get(`/v0/customers/${customer}/onramp-transfer?limit=2&skip=21`);
     expect(page.body.items.map((i: any) => i.id)).toEqual([made[1], made[0]]);
+    expect(page.body.has_more).toBe(false);
+    expect((await api.get(`/v0/customers/${customer}/onramp-transfer?limit=2&skip=20`)).body.has_more).toBe(true);
     const detail = await api.get(`/v0/customers/${customer}/onramp-transfer/${made[0]}`);
     expect(page.body.items[1]).toEqual(detail.body);
   });
 
   it('returns an empty list for a customer without transfers, and 404 for an unknown customer', async () => {
     const customer = await createCustomer(api);
-    expect((await api.get(`/v0/customers/${customer}/onramp-transfer`)).body).toEqual({ items: [] });
+    expect((await api.get(`/v0/customers/${customer}/onramp-transfer`)).body).toEqual({ items: [], has_more: false });
     expect((await api.get(`/v0/customers/00000000-0000-4000-8000-000000000000/onramp-transfer`)).status).toBe(404);
   });
 

@@ -1,16 +1,30 @@
 import type { FastifyInstance } from 'fastify';
 import { encryptusSuccess } from '../../platform/http-errors.js';
 import { parseInput } from '../../domain/validation.js';
+import { contract } from '../../platform/openapi-contract.js';
 import { replyIdempotently, withRestPointers } from '../../platform/rest.js';
 import type { Services } from '../../services.js';
 import { IMPORT_KYC_POINTERS, ImportKycBody } from './inputs.js';
+import { ImportedKycAnswer } from './rest-bodies.js';
 
 /** Spec §4.1 `POST /auth/importKYC`; answers in the Encryptus envelope, as the spec's source does. */
 export function kycImportRoutes(app: FastifyInstance, { customers, kycImport }: Services) {
-  app.post('/auth/importKYC', (request, reply) =>
-    replyIdempotently(request, reply, { required: false }, async (scope) => {
-      const customer = await withRestPointers(kycImport.importKyc(scope, parseInput(ImportKycBody, request.body)), IMPORT_KYC_POINTERS);
-      return { status: 201, body: encryptusSuccess(201, 'KYC imported', customers.view(customer)) };
+  app.post(
+    '/auth/importKYC',
+    contract({
+      operationId: 'importKyc',
+      summary: "Import a KYC provider's verification by share token",
+      tag: 'Customers',
+      idempotencyKey: 'optional',
+      body: ImportKycBody,
+      example: { providersharedtoken: '_act-sbx-1b2c3d4e-…' },
+      responses: { 201: { description: 'The customer the verification made or updated', body: ImportedKycAnswer } },
+      errors: ['kyc_token_already_used', 'kyc_import_customer_is_corporate', 'kyc_provider_not_configured', 'kyc_transition_not_allowed'],
     }),
+    (request, reply) =>
+      replyIdempotently(request, reply, { required: false }, async (scope) => {
+        const customer = await withRestPointers(kycImport.importKyc(scope, parseInput(ImportKycBody, request.body)), IMPORT_KYC_POINTERS);
+        return { status: 201, body: encryptusSuccess(201, 'KYC imported', customers.view(customer)) };
+      }),
   );
 }

@@ -2,15 +2,21 @@ import type { FastifyInstance } from 'fastify';
 import { assertSandbox } from '../../domain/environment.js';
 import type { TransferDirection } from '../../domain/transfer-status.js';
 import { parseInput } from '../../domain/validation.js';
+import { type RouteContract, contract } from '../../platform/openapi-contract.js';
+import { listOf } from '../../platform/openapi-schemas.js';
 import { OffsetPageQuery } from '../../platform/pagination.js';
-import { replyIdempotently, requestScope, withRestPointers } from '../../platform/rest.js';
+import { pageOf, replyIdempotently, requestScope, withRestPointers } from '../../platform/rest.js';
 import type { Services } from '../../services.js';
 import { presentOfframpQuote, presentOfframpTransfer, presentQuote, presentTransfer } from './presenters.js';
 import {
   OfframpDepositBody,
+  OfframpQuoteAnswer,
   OfframpQuoteBody,
+  OfframpTransferAnswer,
   OfframpTransferBody,
+  OnrampQuoteAnswer,
   OnrampQuoteBody,
+  OnrampTransferAnswer,
   OnrampTransferBody,
   SimulateTransferBody,
   SimulateVirtualAccountDepositBody,
@@ -22,6 +28,12 @@ type TransferParams = { Params: { customer_id: string; transfer_id: string } };
 type VirtualAccountParams = { Params: { customer_id: string; virtual_account_id: string } };
 
 const base = (direction: TransferDirection) => `/v0/customers/:customer_id/${direction}-transfer`;
+const ONRAMP = 'On-ramp';
+const OFFRAMP = 'Off-ramp';
+const answerOf = (direction: TransferDirection) => (direction === 'onramp' ? OnrampTransferAnswer : OfframpTransferAnswer);
+const named = (direction: TransferDirection) => (direction === 'onramp' ? 'Onramp' : 'Offramp');
+const STARTS: TransferErrors = ['quote_used', 'quote_expired', 'kyc_not_approved', 'rails_not_connected', 'amount_out_of_range'];
+type TransferErrors = NonNullable<RouteContract['errors']>;
 
 /**
  * Spec §4.4 and §4.5, plus the sandbox simulate extensions (README "Sandbox settlement"): each route
@@ -29,94 +41,214 @@ const base = (direction: TransferDirection) => `/v0/customers/:customer_id/${dir
  */
 export function transferRoutes(app: FastifyInstance, { transfers }: Services) {
   // ——— On-ramp (§4.4) ———
-  app.post<CustomerParams>(`${base('onramp')}/quote`, (request, reply) =>
-    replyIdempotently(request, reply, { required: false }, async (scope) => ({
-      status: 201,
-      body: presentQuote(
-        await withRestPointers(transfers.createOnrampQuote(scope, request.params.customer_id, parseInput(OnrampQuoteBody, request.body))),
-        null,
-      ),
-    })),
+  app.post<CustomerParams>(
+    `${base('onramp')}/quote`,
+    contract({
+      operationId: 'createOnrampQuote',
+      summary: 'Quote an on-ramp (fiat → stablecoin)',
+      description: 'Exactly one of `source_amount` (what the customer pays) and `destination_amount` (what they receive).',
+      tag: ONRAMP,
+      idempotencyKey: 'optional',
+      body: OnrampQuoteBody,
+      example: { source_amount: '100.00', source_currency: 'eur', source_payment_rails: 'sepa', destination_token: 'usdc', destination_network: 'polygon' },
+      responses: { 201: { description: 'The quote', body: OnrampQuoteAnswer } },
+      errors: ['amount_out_of_range', 'kyc_not_approved'],
+    }),
+    (request, reply) =>
+      replyIdempotently(request, reply, { required: false }, async (scope) => ({
+        status: 201,
+        body: presentQuote(
+          await withRestPointers(transfers.createOnrampQuote(scope, request.params.customer_id, parseInput(OnrampQuoteBody, request.body))),
+          null,
+        ),
+      })),
   );
 
-  app.post<QuoteParams>(`${base('onramp')}/quote/:quote_id`, (request, reply) =>
-    replyIdempotently(request, reply, { required: false }, async (scope) => {
-      const body = parseInput(OnrampTransferBody, request.body);
-      const { transfer, quote } = await withRestPointers(transfers.createOnrampTransfer(scope, request.params.customer_id, request.params.quote_id, body));
-      return { status: 201, body: presentTransfer(transfer, quote) };
+  app.post<QuoteParams>(
+    `${base('onramp')}/quote/:quote_id`,
+    contract({
+      operationId: 'createOnrampTransfer',
+      summary: 'Accept an on-ramp quote: the transfer, with where to send the fiat',
+      tag: ONRAMP,
+      idempotencyKey: 'optional',
+      body: OnrampTransferBody,
+      example: { destination_address: '0x1111111111111111111111111111111111111111' },
+      responses: { 201: { description: 'The pending transfer with its deposit instructions', body: OnrampTransferAnswer } },
+      errors: STARTS,
     }),
+    (request, reply) =>
+      replyIdempotently(request, reply, { required: false }, async (scope) => {
+        const body = parseInput(OnrampTransferBody, request.body);
+        const { transfer, quote } = await withRestPointers(transfers.createOnrampTransfer(scope, request.params.customer_id, request.params.quote_id, body));
+        return { status: 201, body: presentTransfer(transfer, quote) };
+      }),
   );
 
   // ——— Off-ramp (§4.5) ———
-  app.post<CustomerParams>(`${base('offramp')}/quote`, (request, reply) =>
-    replyIdempotently(request, reply, { required: true }, async (scope) => {
-      const body = parseInput(OfframpQuoteBody, request.body);
-      const { quote, transfer } = await withRestPointers(transfers.createOfframpQuote(scope, request.params.customer_id, body));
-      return { status: 201, body: presentOfframpQuote(quote, transfer) };
+  app.post<CustomerParams>(
+    `${base('offramp')}/quote`,
+    contract({
+      operationId: 'createOfframpQuote',
+      summary: 'Quote an off-ramp (stablecoin → fiat); with a destination, also the transfer',
+      tag: OFFRAMP,
+      idempotencyKey: 'required',
+      body: OfframpQuoteBody,
+      example: { source_amount: '100.00', source_token: 'usdc', source_network: 'polygon', destination_currency: 'eur', destination_payment_rails: 'sepa' },
+      responses: { 201: { description: 'The quote, and the transfer when the body named a destination', body: OfframpQuoteAnswer } },
+      errors: STARTS,
     }),
+    (request, reply) =>
+      replyIdempotently(request, reply, { required: true }, async (scope) => {
+        const body = parseInput(OfframpQuoteBody, request.body);
+        const { quote, transfer } = await withRestPointers(transfers.createOfframpQuote(scope, request.params.customer_id, body));
+        return { status: 201, body: presentOfframpQuote(quote, transfer) };
+      }),
   );
 
-  app.post<QuoteParams>(`${base('offramp')}/quote/:quote_id`, (request, reply) =>
-    replyIdempotently(request, reply, { required: false }, async (scope) => {
-      const body = parseInput(OfframpTransferBody, request.body);
-      const { transfer, quote } = await withRestPointers(transfers.createOfframpTransfer(scope, request.params.customer_id, request.params.quote_id, body));
-      return { status: 201, body: presentOfframpTransfer(transfer, quote, { masked: false }) };
+  app.post<QuoteParams>(
+    `${base('offramp')}/quote/:quote_id`,
+    contract({
+      operationId: 'createOfframpTransfer',
+      summary: 'Accept an off-ramp quote: the transfer, with where to send the stablecoin',
+      tag: OFFRAMP,
+      idempotencyKey: 'optional',
+      body: OfframpTransferBody,
+      example: { destination_external_account_id: '5f0c6a1e-8a5b-4c1d-9f5e-2b7a1c3d4e5f' },
+      responses: { 201: { description: 'The pending transfer, payout account in full', body: OfframpTransferAnswer } },
+      errors: STARTS,
     }),
+    (request, reply) =>
+      replyIdempotently(request, reply, { required: false }, async (scope) => {
+        const body = parseInput(OfframpTransferBody, request.body);
+        const { transfer, quote } = await withRestPointers(transfers.createOfframpTransfer(scope, request.params.customer_id, request.params.quote_id, body));
+        return { status: 201, body: presentOfframpTransfer(transfer, quote, { masked: false }) };
+      }),
   );
 
-  app.post<TransferParams>(`${base('offramp')}/:transfer_id/complete`, (request, reply) =>
-    replyIdempotently(request, reply, { required: true }, async (scope) => {
-      const body = parseInput(OfframpDepositBody, request.body);
-      const { transfer, quote } = await withRestPointers(
-        transfers.completeOfframpTransfer(scope, request.params.customer_id, request.params.transfer_id, body),
-      );
-      return { status: 200, body: presentTransfer(transfer, quote) };
+  app.post<TransferParams>(
+    `${base('offramp')}/:transfer_id/complete`,
+    contract({
+      operationId: 'completeOfframpTransfer',
+      summary: 'Report the stablecoin deposit of an off-ramp transfer',
+      tag: OFFRAMP,
+      idempotencyKey: 'required',
+      body: OfframpDepositBody,
+      responses: { 200: { description: 'The transfer, now processing', body: OfframpTransferAnswer } },
+      errors: ['deposit_transaction_hash_used', 'transfer_transition_not_allowed', 'transfer_expired'],
     }),
+    (request, reply) =>
+      replyIdempotently(request, reply, { required: true }, async (scope) => {
+        const body = parseInput(OfframpDepositBody, request.body);
+        const { transfer, quote } = await withRestPointers(
+          transfers.completeOfframpTransfer(scope, request.params.customer_id, request.params.transfer_id, body),
+        );
+        return { status: 200, body: presentTransfer(transfer, quote) };
+      }),
   );
 
   // ——— Reads, both directions ———
   for (const direction of ['onramp', 'offramp'] as const) {
-    app.get<TransferParams>(`${base(direction)}/:transfer_id`, async (request) => {
-      const { transfer, quote } = await transfers.getForCustomer(requestScope(request), request.params.customer_id, direction, request.params.transfer_id);
-      return presentTransfer(transfer, quote);
-    });
+    const tag = direction === 'onramp' ? ONRAMP : OFFRAMP;
+    app.get<TransferParams>(
+      `${base(direction)}/:transfer_id`,
+      contract({
+        operationId: `get${named(direction)}Transfer`,
+        summary: `Get an ${direction} transfer`,
+        tag,
+        responses: { 200: { description: 'The transfer', body: answerOf(direction) } },
+      }),
+      async (request) => {
+        const { transfer, quote } = await transfers.getForCustomer(requestScope(request), request.params.customer_id, direction, request.params.transfer_id);
+        return presentTransfer(transfer, quote);
+      },
+    );
 
-    app.get<CustomerParams>(base(direction), async (request) => {
-      const page = parseInput(OffsetPageQuery, request.query ?? {});
-      const items = await transfers.listForCustomer(requestScope(request), request.params.customer_id, direction, page);
-      return { items: items.map(({ transfer, quote }) => presentTransfer(transfer, quote)) };
-    });
+    app.get<CustomerParams>(
+      base(direction),
+      contract({
+        operationId: `list${named(direction)}Transfers`,
+        summary: `List a customer's ${direction} transfers, newest first`,
+        tag,
+        query: OffsetPageQuery,
+        responses: { 200: { description: 'A page of transfers', body: listOf(answerOf(direction)) } },
+      }),
+      async (request) => {
+        const page = parseInput(OffsetPageQuery, request.query ?? {});
+        const scope = requestScope(request);
+        return pageOf(
+          page,
+          (p) => transfers.listForCustomer(scope, request.params.customer_id, direction, p),
+          ({ transfer, quote }) => presentTransfer(transfer, quote),
+        );
+      },
+    );
 
     // Extension: the partner calls a pending transfer off (pending → canceled; 409 from any other status).
-    app.post<TransferParams>(`${base(direction)}/:transfer_id/cancel`, (request, reply) =>
-      replyIdempotently(request, reply, { required: false }, async (scope) => {
-        const { customer_id, transfer_id } = request.params;
-        const { transfer, quote } = await transfers.cancel(scope, transfer_id, { customerId: customer_id, direction });
-        return { status: 200, body: presentTransfer(transfer, quote) };
+    app.post<TransferParams>(
+      `${base(direction)}/:transfer_id/cancel`,
+      contract({
+        operationId: `cancel${named(direction)}Transfer`,
+        summary: `Cancel a pending ${direction} transfer`,
+        tag,
+        idempotencyKey: 'optional',
+        responses: { 200: { description: 'The transfer, canceled', body: answerOf(direction) } },
+        errors: ['transfer_transition_not_allowed'],
       }),
+      (request, reply) =>
+        replyIdempotently(request, reply, { required: false }, async (scope) => {
+          const { customer_id, transfer_id } = request.params;
+          const { transfer, quote } = await transfers.cancel(scope, transfer_id, { customerId: customer_id, direction });
+          return { status: 200, body: presentTransfer(transfer, quote) };
+        }),
     );
 
     // Sandbox (403 first with a production key): { action: fiat_deposit | complete_transfer | fail_transfer | refund_transfer,
     // transfer_id, reason?, amount? (fiat_deposit only) }
-    app.post<CustomerParams>(`${base(direction)}/simulate`, (request, reply) =>
-      replyIdempotently(request, reply, { required: false }, async (scope) => {
-        assertSandbox(scope.actor);
-        const step = parseInput(SimulateTransferBody, request.body);
-        const { transfer, quote } = await withRestPointers(transfers.simulateByAction(scope, request.params.customer_id, direction, step));
-        return { status: 200, body: presentTransfer(transfer, quote) };
+    app.post<CustomerParams>(
+      `${base(direction)}/simulate`,
+      contract({
+        operationId: `simulate${named(direction)}Transfer`,
+        summary: `Sandbox: move an ${direction} transfer (fiat_deposit, complete_transfer, fail_transfer, refund_transfer)`,
+        tag,
+        idempotencyKey: 'optional',
+        sandboxOnly: true,
+        body: SimulateTransferBody,
+        example: { action: 'complete_transfer', transfer_id: '5f0c6a1e-8a5b-4c1d-9f5e-2b7a1c3d4e5f' },
+        responses: { 200: { description: 'The transfer after the step', body: answerOf(direction) } },
+        errors: ['transfer_transition_not_allowed', 'transfer_expired', 'not_an_onramp_transfer', 'amount_out_of_range'],
       }),
+      (request, reply) =>
+        replyIdempotently(request, reply, { required: false }, async (scope) => {
+          assertSandbox(scope.actor);
+          const step = parseInput(SimulateTransferBody, request.body);
+          const { transfer, quote } = await withRestPointers(transfers.simulateByAction(scope, request.params.customer_id, direction, step));
+          return { status: 200, body: presentTransfer(transfer, quote) };
+        }),
     );
   }
 
   // Sandbox: fiat arrives on a virtual account → a funded on-ramp transfer to its destination.
-  app.post<VirtualAccountParams>('/v0/customers/:customer_id/virtual-account/:virtual_account_id/simulate', (request, reply) =>
-    replyIdempotently(request, reply, { required: false }, async (scope) => {
-      assertSandbox(scope.actor);
-      const deposit = parseInput(SimulateVirtualAccountDepositBody, request.body);
-      const { transfer, quote } = await withRestPointers(
-        transfers.simulateVirtualAccountDeposit(scope, request.params.virtual_account_id, deposit, request.params.customer_id),
-      );
-      return { status: 201, body: presentTransfer(transfer, quote) };
+  app.post<VirtualAccountParams>(
+    '/v0/customers/:customer_id/virtual-account/:virtual_account_id/simulate',
+    contract({
+      operationId: 'simulateVirtualAccountDeposit',
+      summary: 'Sandbox: fiat arrives on a virtual account (a funded on-ramp transfer to its destination)',
+      tag: 'Virtual accounts',
+      idempotencyKey: 'optional',
+      sandboxOnly: true,
+      body: SimulateVirtualAccountDepositBody,
+      example: { action: 'fiat_deposit', amount: '100.00' },
+      responses: { 201: { description: 'The on-ramp transfer the deposit made', body: OnrampTransferAnswer } },
+      errors: ['virtual_account_not_active', 'virtual_account_has_no_destination', 'amount_out_of_range', 'kyc_not_approved'],
     }),
+    (request, reply) =>
+      replyIdempotently(request, reply, { required: false }, async (scope) => {
+        assertSandbox(scope.actor);
+        const deposit = parseInput(SimulateVirtualAccountDepositBody, request.body);
+        const { transfer, quote } = await withRestPointers(
+          transfers.simulateVirtualAccountDeposit(scope, request.params.virtual_account_id, deposit, request.params.customer_id),
+        );
+        return { status: 201, body: presentTransfer(transfer, quote) };
+      }),
   );
 }

@@ -1,43 +1,107 @@
 import type { FastifyInstance } from 'fastify';
 import { assertSandbox } from '../../domain/environment.js';
 import { parseInput } from '../../domain/validation.js';
+import { contract } from '../../platform/openapi-contract.js';
+import { listOf } from '../../platform/openapi-schemas.js';
 import { OffsetPageQuery } from '../../platform/pagination.js';
-import { replyIdempotently, requestScope, withRestPointers } from '../../platform/rest.js';
+import { pageOf, replyIdempotently, requestScope, withRestPointers } from '../../platform/rest.js';
 import type { Services } from '../../services.js';
 import { presentCreatedVirtualAccount, presentVirtualAccount } from './presenters.js';
-import { NewVirtualAccountBody, SimulationBody, newVirtualAccountOf, pendingIssuanceOf } from './rest-bodies.js';
+import {
+  NewVirtualAccountBody,
+  PendingVirtualAccountAnswer,
+  SimulationBody,
+  VirtualAccountAnswer,
+  newVirtualAccountOf,
+  pendingIssuanceOf,
+} from './rest-bodies.js';
 
 type CustomerParams = { Params: { customer_id: string } };
 type AccountParams = { Params: { customer_id: string; virtual_account_id: string } };
+const tag = 'Virtual accounts';
 
 /**
  * Spec §4.3 and DESIGN §6, plus Align's get-one and list: parses the spec's bodies, calls the use
  * cases, answers in the spec's shapes. Domain pointers are the body's snake-cased (no renames).
  */
 export function virtualAccountRoutes(app: FastifyInstance, { virtualAccounts }: Services) {
-  app.post<CustomerParams>('/v0/customers/:customer_id/virtual-account', (request, reply) =>
-    replyIdempotently(request, reply, { required: false }, async (scope) => {
-      const account = newVirtualAccountOf(parseInput(NewVirtualAccountBody, request.body));
-      return presentCreatedVirtualAccount(await withRestPointers(virtualAccounts.create(scope, request.params.customer_id, account)));
+  app.post<CustomerParams>(
+    '/v0/customers/:customer_id/virtual-account',
+    contract({
+      operationId: 'createVirtualAccount',
+      summary: 'Open a virtual account (fiat in, stablecoin out to a fixed address)',
+      tag,
+      idempotencyKey: 'optional',
+      body: NewVirtualAccountBody,
+      example: {
+        source_currency: 'eur',
+        destination_token: 'usdc',
+        destination_network: 'polygon',
+        destination_address: '0x1111111111111111111111111111111111111111',
+      },
+      responses: {
+        201: { description: 'Issued at once (USD over ACH/wire, EUR over SEPA): the account with its deposit instructions', body: VirtualAccountAnswer },
+        202: { description: 'Pending the banking partner (AED, USD over SWIFT)', body: PendingVirtualAccountAnswer },
+      },
+      errors: ['kyc_not_approved', 'virtual_account_exists', 'rails_not_connected'],
     }),
+    (request, reply) =>
+      replyIdempotently(request, reply, { required: false }, async (scope) => {
+        const account = newVirtualAccountOf(parseInput(NewVirtualAccountBody, request.body));
+        return presentCreatedVirtualAccount(await withRestPointers(virtualAccounts.create(scope, request.params.customer_id, account)));
+      }),
   );
 
   // Sandbox only: 403 with a production key, before the body is read (as the use case would).
-  app.post<CustomerParams>('/v0/customers/:customer_id/virtual-account/simulate', (request, reply) =>
-    replyIdempotently(request, reply, { required: false }, async (scope) => {
-      assertSandbox(scope.actor);
-      const issuance = pendingIssuanceOf(parseInput(SimulationBody, request.body));
-      return { status: 201, body: presentVirtualAccount(await withRestPointers(virtualAccounts.issuePending(scope, request.params.customer_id, issuance))) };
+  app.post<CustomerParams>(
+    '/v0/customers/:customer_id/virtual-account/simulate',
+    contract({
+      operationId: 'simulateVirtualAccountIssuance',
+      summary: 'Sandbox: the banking partner issues a pending virtual account',
+      tag,
+      idempotencyKey: 'optional',
+      sandboxOnly: true,
+      body: SimulationBody,
+      example: { action: 'issue_pending_virtual_account', virtual_account_id: '5f0c6a1e-8a5b-4c1d-9f5e-2b7a1c3d4e5f' },
+      responses: { 201: { description: 'The account, now active', body: VirtualAccountAnswer } },
+      errors: ['virtual_account_already_active'],
     }),
+    (request, reply) =>
+      replyIdempotently(request, reply, { required: false }, async (scope) => {
+        assertSandbox(scope.actor);
+        const issuance = pendingIssuanceOf(parseInput(SimulationBody, request.body));
+        return {
+          status: 201,
+          body: presentVirtualAccount(await withRestPointers(virtualAccounts.issuePending(scope, request.params.customer_id, issuance))),
+        };
+      }),
   );
 
-  app.get<CustomerParams>('/v0/customers/:customer_id/virtual-account', async (request) => {
-    const page = parseInput(OffsetPageQuery, request.query);
-    const accounts = await virtualAccounts.listForCustomer(requestScope(request), request.params.customer_id, page);
-    return { items: accounts.map(presentVirtualAccount) };
-  });
+  app.get<CustomerParams>(
+    '/v0/customers/:customer_id/virtual-account',
+    contract({
+      operationId: 'listVirtualAccounts',
+      summary: "List a customer's virtual accounts",
+      tag,
+      query: OffsetPageQuery,
+      responses: { 200: { description: 'A page of virtual accounts', body: listOf(VirtualAccountAnswer) } },
+    }),
+    async (request) => {
+      const page = parseInput(OffsetPageQuery, request.query ?? {});
+      const scope = requestScope(request);
+      return pageOf(page, (p) => virtualAccounts.listForCustomer(scope, request.params.customer_id, p), presentVirtualAccount);
+    },
+  );
 
-  app.get<AccountParams>('/v0/customers/:customer_id/virtual-account/:virtual_account_id', async (request) =>
-    presentVirtualAccount(await virtualAccounts.getForCustomer(requestScope(request), request.params.customer_id, request.params.virtual_account_id)),
+  app.get<AccountParams>(
+    '/v0/customers/:customer_id/virtual-account/:virtual_account_id',
+    contract({
+      operationId: 'getVirtualAccount',
+      summary: 'Get a virtual account',
+      tag,
+      responses: { 200: { description: 'The virtual account', body: VirtualAccountAnswer } },
+    }),
+    async (request) =>
+      presentVirtualAccount(await virtualAccounts.getForCustomer(requestScope(request), request.params.customer_id, request.params.virtual_account_id)),
   );
 }

@@ -1,7 +1,20 @@
 import { z } from 'zod';
+import { timestampAnswer, uuidAnswer } from '../../platform/openapi-schemas.js';
+import { WEBHOOK_STATUSES } from './entities.js';
 import { type NewWebhook, webhookUrl } from './inputs.js';
 
 /** The spec's webhook body (§4.6) with the domain's field rule, and its mapping to the use case's input. */
 export const NewWebhookBody = z.strictObject({ url: webhookUrl });
 
 export const newWebhookOf = (body: z.infer<typeof NewWebhookBody>): NewWebhook => ({ url: body.url });
+
+// ——— Answers (the OpenAPI document's response schemas; presenters.ts builds them) ———
+
+/** The webhook of spec §2.6. */
+export const WebhookAnswer = z.strictObject({ id: uuidAnswer(), url: z.string(), status: z.enum(WEBHOOK_STATUSES), created_at: timestampAnswer() });
+
+/** The 201: the webhook and its signing secret, which no other answer shows. */
+export const RegisteredWebhookAnswer = z.strictObject({
+  ...WebhookAnswer.shape,
+  secret: z.string().meta({ description: 'Standard Webhooks signing secret (`whsec_…`); shown once' }),
+});

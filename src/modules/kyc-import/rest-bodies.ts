@@ -1,0 +1,5 @@
+import { encryptusSuccessOf } from '../../platform/openapi-schemas.js';
+import { CustomerAnswer } from '../customers/rest-bodies.js';
+
+/** The 201 of POST /auth/importKYC: the customer the provider's verification made or updated, in the Encryptus envelope. */
+export const ImportedKycAnswer = encryptusSuccessOf(CustomerAnswer);
