@@ -73,11 +73,13 @@ describe('GET /metrics', () => {
   });
 
   it('counts GraphQL operations by type and name, and unnamed ones as anonymous', async () => {
-    await api.graphql('query Endpoints { webhookEndpoints { id } }');
-    await api.graphql('query Endpoints { webhookEndpoints { id } }');
-    await api.graphql('{ webhookEndpoints { id } }');
-    const registered = await api.graphql('mutation Register($url: String!) { registerWebhook(url: $url) { __typename } }', { url: 'http://127.0.0.1:9/m' });
-    expect(registered.body.data.registerWebhook.__typename).toBe('MutationRegisterWebhookSuccess');
+    await api.graphql('query Endpoints { webhookEndpoints { totalCount } }');
+    await api.graphql('query Endpoints { webhookEndpoints { totalCount } }');
+    await api.graphql('{ webhookEndpoints { totalCount } }');
+    const registered = await api.graphql('mutation Register($url: String!) { registerWebhook(input: { url: $url }) { __typename } }', {
+      url: 'http://127.0.0.1:9/m',
+    });
+    expect(registered.body.data.registerWebhook.__typename).toBe('RegisterWebhookPayload');
     await api.graphql('query { __typename }');
 
     const { samples } = await scrape(t);

@@ -15,7 +15,8 @@ let partners = 0;
 const WALLET = '/v1/partners/forensics/whitelist/walletAddress';
 const BANK = '/v1/partners/forensics/whitelist/bankAccount';
 const EIP55 = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
-const wallet = (overrides: Record<string, unknown> = {}) => ({ address: EIP55, coin: 'USDC', network: 'polygon', label: 'Treasury', ...overrides });
+// Upper case: GraphQL's enum names, which the Encryptus REST bodies accept too (any case).
+const wallet = (overrides: Record<string, unknown> = {}) => ({ address: EIP55, coin: 'USDC', network: 'POLYGON', label: 'Treasury', ...overrides });
 const bank = (overrides: Record<string, unknown> = {}) => ({
   accountHolderName: 'Acme GmbH',
   accountHolderAddress: 'Friedrichstrasse 1, 10117 Berlin',
@@ -81,13 +82,24 @@ describe('GraphQL face', () => {
 
   it('reports several problems of the input in one ValidationError', async () => {
     const errors = await graphqlFieldErrors(api, WHITELIST_BANK, 'whitelistBankAccount', {
-      input: bank({ bicSwift: 'BNPAFRPP', accountHolderName: ' ', fiatCurrency: 'GBP', bankAccountNumber: 'DE89 3704 0044 0532 0130 00' }),
+      input: bank({ bicSwift: 'BNPAFRPP', accountHolderName: ' ', beneficiaryBankName: '', bankAccountNumber: 'DE89 3704 0044 0532 0130 00' }),
     });
-    expect(errors).toEqual(['/accountHolderName too_small', '/bicSwift bic_country_mismatch', '/fiatCurrency invalid_enum_value']);
+    expect(errors).toEqual(['/accountHolderName too_small', '/beneficiaryBankName too_small', '/bicSwift bic_country_mismatch']);
     const walletErrors = await graphqlFieldErrors(api, WHITELIST_WALLET, 'whitelistWalletAddress', {
-      input: wallet({ address: 'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU8', network: 'tron', coin: 'doge', label: '' }),
+      input: wallet({ address: 'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU8', network: 'TRON', coin: 'USDT', label: '' }),
     });
-    expect(walletErrors).toEqual(['/address invalid_address', '/coin invalid_enum_value', '/label too_small']);
+    expect(walletErrors).toEqual(['/address invalid_address', '/label too_small']);
+  });
+
+  it('refuses a currency or coin outside its enum as a GraphQL error, before the use case runs', async () => {
+    for (const [mutation, input] of [
+      [WHITELIST_BANK, bank({ fiatCurrency: 'GBP' })],
+      [WHITELIST_WALLET, wallet({ coin: 'doge' })],
+    ] as const) {
+      const res = await api.graphql(mutation, { input });
+      expect(res.body.data).toBeUndefined();
+      expect(res.body.errors?.[0]).toMatchObject({ message: expect.stringContaining('input.'), extensions: { code: expect.any(String) } });
+    }
   });
 });
 
@@ -111,7 +123,7 @@ describe('both faces', () => {
     const viaGraphql = await freshPartner();
     expect((await viaRest.post(WALLET, wallet())).status).toBe(200);
     const gql = await viaGraphql.graphql(WHITELIST_WALLET, { input: wallet() });
-    expect(gql.body.data.whitelistWalletAddress.__typename).toBe('MutationWhitelistWalletAddressSuccess');
+    expect(gql.body.data.whitelistWalletAddress.__typename).toBe('WhitelistWalletAddressPayload');
     const rows = await t.sql<{ address: string; coin: string; network: string; label: string }>(
       'select address, coin, network, label from whitelisted_wallet_addresses where label = ? order by created_at',
       ['Treasury'],

@@ -356,68 +356,81 @@ describe('authentication and tenancy', () => {
 
 describe('partner over GraphQL', () => {
   const PARTNER = `{ partner {
-    name email phone location clientId grantServices platformFeeBps activeEnvironment
-    whitelistedWalletAddresses { id address coin network label createdAt }
-    whitelistedBankAccounts { id accountHolderName bankAccountNumber bicSwift fiatCurrency }
+    id databaseId name email phone location clientId grantServices platformFeeBps activeEnvironment
+    whitelistedWalletAddresses { id databaseId address coin network label createdAt }
+    whitelistedBankAccounts { id databaseId accountHolderName bankAccountNumber bicSwift fiatCurrency }
     depositAddresses { network address coins }
     reservedFiat { currency balance }
     reservedCrypto { coin balance }
     cryptoThresholds { coin minimumThreshold currentBalance remainingBalance }
   } }`;
-  const WHITELIST_WALLET = `mutation($input: WhitelistWalletAddressInput!, $key: String) {
-    whitelistWalletAddress(input: $input, idempotencyKey: $key) {
+  const WHITELIST_WALLET = `mutation($input: WhitelistWalletAddressInput!) {
+    whitelistWalletAddress(input: $input) {
       __typename
-      ... on MutationWhitelistWalletAddressSuccess { data { id address coin network label } }
+      ... on WhitelistWalletAddressPayload { whitelistedWalletAddress { id databaseId address coin network label } }
       ... on Error { code message }
       ... on ValidationError { fieldErrors { path code } }
     }
   }`;
-  const WHITELIST_BANK = `mutation($input: WhitelistBankAccountInput!, $key: String) {
-    whitelistBankAccount(input: $input, idempotencyKey: $key) {
+  const WHITELIST_BANK = `mutation($input: WhitelistBankAccountInput!) {
+    whitelistBankAccount(input: $input) {
       __typename
-      ... on MutationWhitelistBankAccountSuccess { data { id bankAccountNumber bicSwift fiatCurrency } }
+      ... on WhitelistBankAccountPayload { whitelistedBankAccount { id databaseId bankAccountNumber bicSwift fiatCurrency } }
       ... on Error { code message }
       ... on ValidationError { fieldErrors { path code } }
     }
   }`;
+  /** The REST fixtures in GraphQL's spelling: enums in SCREAMING_SNAKE. */
+  const gqlWallet = (overrides: Record<string, unknown> = {}) => wallet({ coin: 'USDC', network: 'POLYGON', ...overrides });
+  const gqlBank = (overrides: Record<string, unknown> = {}) => bank({ fiatCurrency: 'EUR', ...overrides });
 
   it('whitelists through the same service as REST and reads it back on partner, with the number masked', async () => {
     const own = await freshPartner();
-    const w = await own.graphql(WHITELIST_WALLET, { input: wallet({ address: SOLANA, network: 'Solana' }) });
+    const w = await own.graphql(WHITELIST_WALLET, { input: gqlWallet({ address: SOLANA, network: 'SOLANA' }) });
     expect(w.body.data.whitelistWalletAddress).toMatchObject({
-      __typename: 'MutationWhitelistWalletAddressSuccess',
-      data: { address: SOLANA, network: 'solana', coin: 'usdc' },
+      __typename: 'WhitelistWalletAddressPayload',
+      whitelistedWalletAddress: { address: SOLANA, network: 'SOLANA', coin: 'USDC' },
     });
-    const b = await own.graphql(WHITELIST_BANK, { input: bank() });
-    expect(b.body.data.whitelistBankAccount.data).toMatchObject({ bankAccountNumber: 'DE89370400440532013000', fiatCurrency: 'eur' });
+    const b = await own.graphql(WHITELIST_BANK, { input: gqlBank() });
+    expect(b.body.data.whitelistBankAccount.whitelistedBankAccount).toMatchObject({ bankAccountNumber: 'DE89370400440532013000', fiatCurrency: 'EUR' });
 
     const res = await own.graphql(PARTNER);
     expect(res.body.errors).toBeUndefined();
     const partner = res.body.data.partner;
-    expect(partner).toMatchObject({ grantServices: ['QUOTESANDORDERS'], platformFeeBps: 0, activeEnvironment: 'sandbox' });
-    expect(partner.whitelistedWalletAddresses).toEqual([expect.objectContaining({ id: w.body.data.whitelistWalletAddress.data.id, address: SOLANA })]);
+    expect(partner).toMatchObject({ grantServices: ['QUOTESANDORDERS'], platformFeeBps: 0, activeEnvironment: 'SANDBOX' });
+    expect(partner.whitelistedWalletAddresses).toEqual([
+      expect.objectContaining({ id: w.body.data.whitelistWalletAddress.whitelistedWalletAddress.id, address: SOLANA }),
+    ]);
     expect(partner.whitelistedBankAccounts).toEqual([expect.objectContaining({ bankAccountNumber: '…3000' })]);
     expect(partner.depositAddresses).toHaveLength(NETWORKS.length);
-    expect(partner.reservedFiat).toContainEqual({ currency: 'usd', balance: '0.00' });
-    expect(partner.reservedCrypto).toContainEqual({ coin: 'usdt', balance: '0.000000' });
+    expect(partner.reservedFiat).toContainEqual({ currency: 'USD', balance: '0.00' });
+    expect(partner.reservedCrypto).toContainEqual({ coin: 'USDT', balance: '0.000000' });
     expect(partner.cryptoThresholds).toHaveLength(2);
-    // The same object REST shows.
+    // The same object REST shows: ids joined through databaseId, enums the spec's lower-case values.
     const info = (await own.get(ACCOUNT_INFO)).body.info;
     expect(info.client_ID).toBe(partner.clientId);
-    expect(info.deposit_addresses).toEqual(partner.depositAddresses);
+    expect(info.whitelisted_walletAddress_list.map((e: any) => e.id)).toEqual(partner.whitelistedWalletAddresses.map((e: any) => e.databaseId));
+    expect(info.whitelisted_bankAccount_list.map((e: any) => e.id)).toEqual(partner.whitelistedBankAccounts.map((e: any) => e.databaseId));
+    expect(info.deposit_addresses).toEqual(
+      partner.depositAddresses.map((d: any) => ({ ...d, network: d.network.toLowerCase(), coins: d.coins.map((c: string) => c.toLowerCase()) })),
+    );
+    const [stored] = await t.sql<{ id: string }>('select id from partners where client_id = ?', [partner.clientId]);
+    expect(partner.databaseId).toBe(stored!.id);
   });
 
   it('returns typed errors: ValidationError with field paths, ConflictError for a duplicate', async () => {
     const own = await freshPartner();
-    const invalid = await own.graphql(WHITELIST_WALLET, { input: wallet({ address: 'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU8', network: 'tron', coin: 'doge' }) });
+    const invalid = await own.graphql(WHITELIST_WALLET, {
+      input: gqlWallet({ address: 'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU8', network: 'TRON', coin: 'USDT', label: ' ' }),
+    });
     expect(invalid.body.data.whitelistWalletAddress.__typename).toBe('ValidationError');
     expect(invalid.body.data.whitelistWalletAddress.fieldErrors).toEqual(
       expect.arrayContaining([
-        { path: '/coin', code: 'invalid_enum_value' },
+        { path: '/label', code: 'too_small' },
         { path: '/address', code: 'invalid_address' },
       ]),
     );
-    const badBank = await own.graphql(WHITELIST_BANK, { input: bank({ bicSwift: 'NOPE', bankAccountNumber: 'DE00370400440532013000' }) });
+    const badBank = await own.graphql(WHITELIST_BANK, { input: gqlBank({ bicSwift: 'NOPE', bankAccountNumber: 'DE00370400440532013000' }) });
     expect(badBank.body.data.whitelistBankAccount.fieldErrors).toEqual(
       expect.arrayContaining([
         { path: '/bicSwift', code: 'invalid_bic' },
@@ -425,26 +438,40 @@ describe('partner over GraphQL', () => {
       ]),
     );
 
-    expect((await own.graphql(WHITELIST_BANK, { input: bank() })).body.data.whitelistBankAccount.__typename).toBe('MutationWhitelistBankAccountSuccess');
-    const duplicate = await own.graphql(WHITELIST_BANK, { input: bank() });
-    expect(duplicate.body.data.whitelistBankAccount).toMatchObject({ __typename: 'ConflictError', code: 'bank_account_already_whitelisted' });
+    expect((await own.graphql(WHITELIST_BANK, { input: gqlBank() })).body.data.whitelistBankAccount.__typename).toBe('WhitelistBankAccountPayload');
+    const duplicate = await own.graphql(WHITELIST_BANK, { input: gqlBank() });
+    expect(duplicate.body.data.whitelistBankAccount).toMatchObject({ __typename: 'ConflictError', code: 'BANK_ACCOUNT_ALREADY_WHITELISTED' });
+  });
+
+  it('refuses a coin, network or currency outside its enum before anything runs', async () => {
+    const own = await freshPartner();
+    for (const [mutation, input] of [
+      [WHITELIST_WALLET, gqlWallet({ coin: 'DOGE' })],
+      [WHITELIST_WALLET, gqlWallet({ network: 'BITCOIN' })],
+      [WHITELIST_BANK, gqlBank({ fiatCurrency: 'GBP' })],
+    ] as const) {
+      const res = await own.graphql(mutation, { input });
+      expect(res.body.data).toBeUndefined();
+      expect(res.body.errors?.[0]?.message).toMatch(/Value "(DOGE|BITCOIN|GBP)" does not exist/);
+    }
+    expect((await own.graphql(PARTNER)).body.data.partner.whitelistedWalletAddresses).toEqual([]);
   });
 
   it('replays a mutation sent again with the same idempotencyKey', async () => {
     const own = await freshPartner();
-    const first = await own.graphql(WHITELIST_BANK, { input: bank(), key: 'gql-wl-1' });
-    const second = await own.graphql(WHITELIST_BANK, { input: bank(), key: 'gql-wl-1' });
+    const first = await own.graphql(WHITELIST_BANK, { input: gqlBank({ idempotencyKey: 'gql-wl-1' }) });
+    const second = await own.graphql(WHITELIST_BANK, { input: gqlBank({ idempotencyKey: 'gql-wl-1' }) });
     expect(second.body.data.whitelistBankAccount).toEqual(first.body.data.whitelistBankAccount);
-    const reused = await own.graphql(WHITELIST_BANK, { input: bank({ fiatCurrency: 'usd' }), key: 'gql-wl-1' });
-    expect(reused.body.data.whitelistBankAccount).toMatchObject({ __typename: 'UnprocessableError', code: 'idempotency_key_reused' });
+    const reused = await own.graphql(WHITELIST_BANK, { input: gqlBank({ fiatCurrency: 'USD', idempotencyKey: 'gql-wl-1' }) });
+    expect(reused.body.data.whitelistBankAccount).toMatchObject({ __typename: 'UnprocessableError', code: 'IDEMPOTENCY_KEY_REUSED' });
   });
 
   it("shows a partner only its own whitelists, and the production key's environment", async () => {
     const first = await freshPartner();
-    await first.graphql(WHITELIST_WALLET, { input: wallet() });
+    await first.graphql(WHITELIST_WALLET, { input: gqlWallet() });
     const second = (await (await freshPartner()).graphql(PARTNER)).body.data.partner;
     expect(second.whitelistedWalletAddresses).toEqual([]);
     const production = (await (await freshPartner('production')).graphql(PARTNER)).body.data.partner;
-    expect(production).toMatchObject({ activeEnvironment: 'production', depositAddresses: [] });
+    expect(production).toMatchObject({ activeEnvironment: 'PRODUCTION', depositAddresses: [] });
   });
 });

@@ -76,12 +76,12 @@ describe(`with RATE_LIMIT_PER_MINUTE=${LIMIT}, counted in memory`, () => {
   it('gives a key one budget across REST and GraphQL, and answers /graphql 429 with a RATE_LIMITED GraphQL error', async () => {
     const api = t.client(await newKey(t));
     await spend(3, () => api.get('/v0/webhooks'));
-    const graphql = await spend(2, () => api.graphql('query Webhooks { webhookEndpoints { id } }'));
+    const graphql = await spend(2, () => api.graphql('query Webhooks { webhookEndpoints { totalCount } }'));
     expect(graphql.map((r) => [r.status, r.body.errors])).toEqual([
       [200, undefined],
       [200, undefined],
     ]);
-    const limited = await api.graphql('query Webhooks { webhookEndpoints { id } }');
+    const limited = await api.graphql('query Webhooks { webhookEndpoints { totalCount } }');
     expectRateLimited(limited);
     expect(limited.body).toEqual({
       errors: [

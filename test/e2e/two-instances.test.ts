@@ -93,7 +93,7 @@ describe.runIf(onPostgres)('two instances on one PostgreSQL database', () => {
     const id = await createCustomer(a, key, 'crossing');
     await waitFor(() => sub.items.length >= 1, 1000, 'the event on B');
     expect(Date.now() - sent).toBeLessThan(1000);
-    expect(sub.items).toEqual([expect.objectContaining({ type: 'customer.created', entityId: id })]);
+    expect(sub.items).toEqual([expect.objectContaining({ type: 'CUSTOMER_CREATED', entityId: id })]);
   });
 
   it('delivers each webhook once per endpoint, not once per instance', async () => {

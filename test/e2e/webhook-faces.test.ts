@@ -18,7 +18,7 @@ afterAll(() => t.close());
 /** The one 400's field errors as `pointer code` lines, sorted. */
 
 const REGISTER = `mutation ($url: String!) {
-  registerWebhook(url: $url) { __typename ... on ValidationError { code fieldErrors { path code message } } }
+  registerWebhook(input: { url: $url }) { __typename ... on ValidationError { code fieldErrors { path argumentPath code message } } }
 }`;
 
 describe('REST face', () => {
@@ -32,11 +32,13 @@ describe('REST face', () => {
 });
 
 describe('GraphQL face', () => {
-  it('names the url argument for a URL the use case refuses', async () => {
+  it('names the url field of input for a URL the use case refuses', async () => {
     expect(await graphqlFieldErrors(api, REGISTER, 'registerWebhook', { url: 'ftp://example.com/hooks' })).toEqual(['/url invalid_url']);
+    const res = await api.graphql(REGISTER, { url: 'ftp://example.com/hooks' });
+    expect(res.body.data.registerWebhook.fieldErrors[0].argumentPath).toEqual(['input', 'url']);
   });
 
-  it('names the url argument for an empty URL', async () => {
+  it('names the url field of input for an empty URL', async () => {
     expect(await graphqlFieldErrors(api, REGISTER, 'registerWebhook', { url: '' })).toEqual(['/url too_small']);
   });
 });
@@ -53,7 +55,7 @@ describe('both faces', () => {
       const [restError] = rest.body.errors as { pointer: string; code: string; detail: string }[];
       const [gqlError] = gql.body.data.registerWebhook.fieldErrors as { path: string; code: string; message: string }[];
       expect(restError).toMatchObject({ pointer: '/url', code });
-      expect(gqlError).toEqual({ path: '/url', code, message: restError!.detail });
+      expect(gqlError).toEqual({ path: '/url', argumentPath: ['input', 'url'], code, message: restError!.detail });
     }
   });
 });

@@ -45,7 +45,7 @@ function verify(request: ReceivedRequest, secret: string) {
 
 const DELIVERIES = `query($endpointId: ID, $status: WebhookDeliveryStatus) {
   webhookDeliveries(endpointId: $endpointId, status: $status, first: 50) { edges { node {
-    id eventId eventType status attemptCount lastStatusCode lastError redelivery
+    id databaseId eventId eventType status attemptCount lastStatusCode lastError redelivery
     attempts { number statusCode latencyMs error finishedAt }
   } } } }`;
 const deliveriesOf = async (api: ApiClient, endpointId: string, status?: string) =>
@@ -222,9 +222,9 @@ describe('delivery', () => {
 
     const [delivery] = await waitFor(async () => {
       const found = await deliveriesOf(api, id);
-      return found[0]?.status === 'succeeded' && found;
+      return found[0]?.status === 'SUCCEEDED' && found;
     });
-    expect(delivery).toMatchObject({ eventId: ids[0], eventType: 'customer.created', attemptCount: 3, lastStatusCode: 200, lastError: null });
+    expect(delivery).toMatchObject({ eventId: ids[0], eventType: 'CUSTOMER_CREATED', attemptCount: 3, lastStatusCode: 200, lastError: null });
     expect(delivery.attempts.map((a: any) => [a.number, a.statusCode])).toEqual([
       [1, 500],
       [2, 500],
@@ -251,7 +251,7 @@ describe('delivery', () => {
     }
     const [delivery] = await waitFor(async () => {
       const found = await deliveriesOf(api, id);
-      return found[0]?.status === 'failed' && found;
+      return found[0]?.status === 'FAILED' && found;
     });
     expect(delivery.attemptCount).toBe(8);
     expect(delivery.lastError).toBe('the receiver answered 503');
@@ -265,9 +265,9 @@ describe('delivery', () => {
     const { id } = (await api.post('/v0/webhooks', { url: r.url })).body;
     await createCustomer(api, 'Gone');
     await waitFor(async () => (await api.get('/v0/webhooks')).body.items[0].status === 'disabled', 10_000, 'disabled');
-    const gql = await api.graphql(`{ webhookEndpoints { id status disabledReason } }`);
-    expect(gql.body.data.webhookEndpoints).toEqual([{ id, status: 'disabled', disabledReason: 'endpoint_gone' }]);
-    expect((await deliveriesOf(api, id))[0]).toMatchObject({ status: 'failed', attemptCount: 1, lastStatusCode: 410 });
+    const gql = await api.graphql(`{ webhookEndpoints { edges { node { databaseId status disabledReason } } } }`);
+    expect(gql.body.data.webhookEndpoints.edges.map((e: any) => e.node)).toEqual([{ databaseId: id, status: 'DISABLED', disabledReason: 'ENDPOINT_GONE' }]);
+    expect((await deliveriesOf(api, id))[0]).toMatchObject({ status: 'FAILED', attemptCount: 1, lastStatusCode: 410 });
     await createCustomer(api, 'Gone Again');
     await sleep(500);
     expect(r.received).toHaveLength(1);
@@ -322,7 +322,7 @@ describe('delivery', () => {
     await createCustomer(api, 'Redirect');
     await waitFor(async () => (await deliveriesOf(api, id))[0]?.attempts.some((a: any) => a.statusCode === 302));
     expect(target.received).toHaveLength(0);
-    expect((await deliveriesOf(api, id))[0]).toMatchObject({ status: 'pending', lastStatusCode: 302, lastError: 'the receiver answered 302' });
+    expect((await deliveriesOf(api, id))[0]).toMatchObject({ status: 'PENDING', lastStatusCode: 302, lastError: 'the receiver answered 302' });
   });
 
   it('counts a receiver that does not answer within the timeout as a failed attempt', async () => {
@@ -332,7 +332,7 @@ describe('delivery', () => {
     await createCustomer(api, 'Slow');
     const [delivery] = await waitFor(async () => {
       const found = await deliveriesOf(api, id);
-      return found[0]?.status === 'succeeded' && found;
+      return found[0]?.status === 'SUCCEEDED' && found;
     });
     expect(delivery.attempts[0]).toMatchObject({ number: 1, statusCode: null, error: expect.stringMatching(/^timeout/) });
     expect(delivery.attempts[0].latencyMs).toBeGreaterThanOrEqual(1400);
@@ -341,30 +341,33 @@ describe('delivery', () => {
 });
 
 describe('webhooks over GraphQL', () => {
-  const REGISTER = `mutation($url: String!) { registerWebhook(url: $url) {
-    __typename ... on MutationRegisterWebhookSuccess { data { secret endpoint { id url status } } }
+  const REGISTER = `mutation($url: String!) { registerWebhook(input: { url: $url }) {
+    __typename ... on RegisterWebhookPayload { secret webhookEndpoint { id databaseId url status } }
     ... on ValidationError { fieldErrors { path code } } } }`;
 
   it('registers, lists, disables and enables a webhook; a disabled webhook receives nothing', async () => {
     const api = await newPartner();
     const r = await receiver();
     const registered = (await api.graphql(REGISTER, { url: r.url })).body.data.registerWebhook;
-    expect(registered.__typename).toBe('MutationRegisterWebhookSuccess');
-    expect(registered.data.secret).toMatch(/^whsec_/);
-    const id = registered.data.endpoint.id;
+    expect(registered.__typename).toBe('RegisterWebhookPayload');
+    expect(registered.secret).toMatch(/^whsec_/);
+    const id = registered.webhookEndpoint.id;
+    const listed = (await api.graphql(`{ webhookEndpoints { totalCount edges { node { id url status } } } }`)).body.data.webhookEndpoints;
+    expect(listed).toEqual({ totalCount: 1, edges: [{ node: { id, url: r.url, status: 'ENABLED' } }] });
     const disabled = await api.graphql(
-      `mutation($id: ID!) { disableWebhook(id: $id) { ... on MutationDisableWebhookSuccess { data { status disabledReason } } } }`,
+      `mutation($id: ID!) { disableWebhook(input: { id: $id }) { ... on DisableWebhookPayload { webhookEndpoint { status disabledReason } } } }`,
       { id },
     );
-    expect(disabled.body.data.disableWebhook.data).toEqual({ status: 'disabled', disabledReason: 'disabled_by_partner' });
+    expect(disabled.body.data.disableWebhook.webhookEndpoint).toEqual({ status: 'DISABLED', disabledReason: 'DISABLED_BY_PARTNER' });
     await createCustomer(api, 'While Disabled');
     await sleep(400);
     expect(r.received).toHaveLength(0);
+    // A REST id works as well as the global id.
     const enabled = await api.graphql(
-      `mutation($id: ID!) { enableWebhook(id: $id) { ... on MutationEnableWebhookSuccess { data { status disabledReason } } } }`,
-      { id },
+      `mutation($id: ID!) { enableWebhook(input: { id: $id }) { ... on EnableWebhookPayload { webhookEndpoint { status disabledReason } } } }`,
+      { id: registered.webhookEndpoint.databaseId },
     );
-    expect(enabled.body.data.enableWebhook.data).toEqual({ status: 'enabled', disabledReason: null });
+    expect(enabled.body.data.enableWebhook.webhookEndpoint).toEqual({ status: 'ENABLED', disabledReason: null });
     await createCustomer(api, 'Enabled Again');
     await waitFor(() => r.received.length === 1);
     expect(r.received[0]!.json.event_payload.company_name).toBe('Enabled Again');
@@ -381,10 +384,11 @@ describe('webhooks over GraphQL', () => {
     const r = await receiver();
     const { id, secret: old } = (await api.post('/v0/webhooks', { url: r.url })).body;
     const rotated = await api.graphql(
-      `mutation($id: ID!) { rotateWebhookSecret(id: $id) { ... on MutationRotateWebhookSecretSuccess { data { secret endpoint { id } } } } }`,
+      `mutation($id: ID!) { rotateWebhookSecret(input: { id: $id }) { ... on RotateWebhookSecretPayload { secret webhookEndpoint { databaseId } } } }`,
       { id },
     );
-    const fresh = rotated.body.data.rotateWebhookSecret.data.secret;
+    expect(rotated.body.data.rotateWebhookSecret.webhookEndpoint.databaseId).toBe(id);
+    const fresh = rotated.body.data.rotateWebhookSecret.secret;
     expect(fresh).toMatch(/^whsec_/);
     expect(fresh).not.toBe(old);
     await createCustomer(api, 'Rotated');
@@ -403,14 +407,14 @@ describe('webhooks over GraphQL', () => {
     await waitFor(() => r.received.length === 1);
     const eventId = r.received[0]!.headers['webhook-id'];
     const res = await api.graphql(
-      `mutation($eventId: ID!, $endpointId: ID!) { redeliverEvent(eventId: $eventId, endpointId: $endpointId) {
-        __typename ... on MutationRedeliverEventSuccess { data { eventId redelivery status } } ... on Error { code } } }`,
+      `mutation($eventId: ID!, $endpointId: ID!) { redeliverEvent(input: { eventId: $eventId, endpointId: $endpointId }) {
+        __typename ... on RedeliverEventPayload { delivery { eventId redelivery status } } ... on Error { code } } }`,
       { eventId, endpointId: id },
     );
-    expect(res.body.data.redeliverEvent).toMatchObject({ __typename: 'MutationRedeliverEventSuccess', data: { eventId, redelivery: true } });
+    expect(res.body.data.redeliverEvent).toMatchObject({ __typename: 'RedeliverEventPayload', delivery: { eventId, redelivery: true } });
     await waitFor(() => r.received.length === 2);
     expect(r.received[1]!.headers['webhook-id']).toBe(eventId);
-    expect((await deliveriesOf(api, id, 'succeeded')).map((d: any) => d.redelivery).sort()).toEqual([false, true]);
+    expect((await deliveriesOf(api, id, 'SUCCEEDED')).map((d: any) => d.redelivery).sort()).toEqual([false, true]);
   });
 
   it("answers NotFoundError when redelivering another partner's event or to another partner's webhook", async () => {
@@ -422,9 +426,9 @@ describe('webhooks over GraphQL', () => {
     await createCustomer(other, 'Theirs');
     const myEvent = (await api.get('/v0/events')).body.items[0].event_id;
     const theirEvent = (await other.get('/v0/events')).body.items[0].event_id;
-    const REDELIVER = `mutation($e: ID!, $w: ID!) { redeliverEvent(eventId: $e, endpointId: $w) { __typename ... on Error { code } } }`;
-    expect((await api.graphql(REDELIVER, { e: theirEvent, w: mine })).body.data.redeliverEvent).toEqual({ __typename: 'NotFoundError', code: 'not_found' });
-    expect((await api.graphql(REDELIVER, { e: myEvent, w: theirs })).body.data.redeliverEvent).toEqual({ __typename: 'NotFoundError', code: 'not_found' });
+    const REDELIVER = `mutation($e: ID!, $w: ID!) { redeliverEvent(input: { eventId: $e, endpointId: $w }) { __typename ... on Error { code } } }`;
+    expect((await api.graphql(REDELIVER, { e: theirEvent, w: mine })).body.data.redeliverEvent).toEqual({ __typename: 'NotFoundError', code: 'NOT_FOUND' });
+    expect((await api.graphql(REDELIVER, { e: myEvent, w: theirs })).body.data.redeliverEvent).toEqual({ __typename: 'NotFoundError', code: 'NOT_FOUND' });
     const deliveries = await api.graphql(DELIVERIES, { endpointId: theirs });
     expect(deliveries.body.errors?.[0]?.extensions?.code).toBe('not_found');
   });
@@ -495,12 +499,14 @@ describe('events API', () => {
   it('pages the same events over GraphQL', async () => {
     const api = await newPartner();
     const ids = [await createCustomer(api, 'G1'), await createCustomer(api, 'G2'), await createCustomer(api, 'G3')];
-    const Q = `query($after: String) { events(first: 2, after: $after, types: ["customer.created"]) {
-      edges { cursor node { cursor id type entityType entityId createdAt payload } } pageInfo { hasNextPage endCursor } } }`;
+    const Q = `query($after: String) { events(first: 2, after: $after, types: [CUSTOMER_CREATED]) {
+      edges { cursor node { cursor id databaseId type entityType entityId createdAt payload } } pageInfo { hasNextPage endCursor } } }`;
     const first = (await api.graphql(Q)).body.data.events;
     expect(first.edges.map((e: any) => e.node.entityId)).toEqual(ids.slice(0, 2));
     expect(first.edges[0].cursor).toBe(first.edges[0].node.cursor);
-    expect(first.edges[0].node).toMatchObject({ type: 'customer.created', entityType: 'customer', payload: { customer_id: ids[0], company_name: 'G1' } });
+    expect(first.edges[0].node).toMatchObject({ type: 'CUSTOMER_CREATED', entityType: 'CUSTOMER', payload: { customer_id: ids[0], company_name: 'G1' } });
+    const rest = (await api.get('/v0/events?types=customer.created')).body.items;
+    expect(first.edges.map((e: any) => e.node.databaseId)).toEqual(rest.slice(0, 2).map((e: any) => e.event_id));
     expect(first.pageInfo.hasNextPage).toBe(true);
     const second = (await api.graphql(Q, { after: first.pageInfo.endCursor })).body.data.events;
     expect(second.edges.map((e: any) => e.node.entityId)).toEqual([ids[2]]);
