@@ -1,6 +1,5 @@
 import { ConflictError, type DomainError, type FieldError, ForbiddenError, NotFoundError, UnprocessableError, ValidationError } from '../domain/errors.js';
 import { type PointerRenames, renamedPointer } from '../domain/validation.js';
-import { type FieldNode, type GraphQLResolveInfo, Kind } from 'graphql';
 import { ERROR_CODES } from '../domain/error-codes.js';
 import { builder } from './builder.js';
 import { domainEnum } from './enums.js';
@@ -28,28 +27,16 @@ const FieldErrorRef = builder.objectRef<GraphQLFieldError>('FieldError').impleme
       resolve: (e) => e.inputPath ?? e.pointer,
     }),
     argumentPath: t.stringList({
-      description: 'The same field as a path from the mutation\'s arguments, e.g. ["input", "identifyingInformation", "taxNumber"] or ["destinationAddress"]',
-      resolve: (e, _args, _ctx, info) => argumentPathOf(e.inputPath ?? e.pointer, info),
+      description: 'The same field as a path from the mutation\'s arguments, e.g. ["input", "idDocument", "issuingCountry"]',
+      resolve: (e) => argumentPathOf(e.inputPath ?? e.pointer),
     }),
     code: t.exposeString('code'),
     message: t.string({ resolve: (e) => e.detail }),
   }),
 });
 
-/**
- * A pointer into the use case's input as a path from the mutation's arguments: a pointer that starts
- * with an argument's name (a flat argument such as `destinationAddress`) is that path, any other is
- * under the mutation's `input` argument. The mutation is the root field this error was returned by.
- */
-function argumentPathOf(pointer: string, info: GraphQLResolveInfo): string[] {
-  const segments = pointer.split('/').slice(1);
-  let root = info.path;
-  while (root.prev) root = root.prev;
-  const selection = info.operation.selectionSet.selections.find((s): s is FieldNode => s.kind === Kind.FIELD && (s.alias ?? s.name).value === root.key);
-  const args = selection ? (info.schema.getMutationType()?.getFields()[selection.name.value]?.args ?? []) : [];
-  const named = args.some((a) => a.name === segments[0]);
-  return !named && args.some((a) => a.name === 'input') ? ['input', ...segments] : segments;
-}
+/** A pointer into a mutation's input as a path from its arguments: every mutation has exactly one, `input`. */
+const argumentPathOf = (pointer: string): string[] => ['input', ...pointer.split('/').slice(1)];
 
 builder.objectType(ValidationError, {
   name: 'ValidationError',
@@ -80,9 +67,6 @@ export async function withInputPaths<T>(work: Promise<T>, renamed: PointerRename
     throw new ValidationError(fieldErrors, error.message, error.code);
   }
 }
-
-/** The typed failures every mutation can return. */
-export const MUTATION_ERRORS = [ValidationError, NotFoundError, ConflictError, UnprocessableError, ForbiddenError];
 
 /** For `thing(id)` queries: an unknown (or another partner's) id reads as null, like GraphQL clients expect. */
 export async function nullIfNotFound<T>(lookup: Promise<T>): Promise<T | null> {
