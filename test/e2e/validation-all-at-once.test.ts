@@ -103,17 +103,15 @@ describe('quotes', () => {
     const input = {
       sourceAmount: '100',
       destinationAmount: '50',
-      sourceCurrency: 'eur',
-      sourcePaymentRails: 'ach',
-      destinationToken: 'usdc',
-      destinationNetwork: 'polygon',
+      sourceCurrency: 'EUR',
+      sourcePaymentRails: 'ACH',
+      destinationToken: 'USDC',
+      destinationNetwork: 'POLYGON',
       developerFeePercent: '101',
     };
-    const errors = await graphqlFieldErrors(
-      'mutation ($c: ID!, $input: OnrampQuoteInput!) { createOnrampQuote(customerId: $c, input: $input) { RESULT } }',
-      'createOnrampQuote',
-      { c: customerId, input },
-    );
+    const errors = await graphqlFieldErrors('mutation ($input: CreateOnrampQuoteInput!) { createOnrampQuote(input: $input) { RESULT } }', 'createOnrampQuote', {
+      input: { customerId, ...input },
+    });
     expect(errors).toEqual([
       '/destinationAmount mutually_exclusive',
       '/developerFeePercent too_big',
@@ -143,16 +141,16 @@ describe('quotes', () => {
   it('names them all in one ValidationError of createOfframpQuote', async () => {
     const input = {
       sourceAmount: '1.1234567',
-      sourceToken: 'usdc',
-      sourceNetwork: 'polygon',
-      destinationCurrency: 'eur',
-      destinationPaymentRails: 'uaefts',
-      transferPurpose: 'charity',
+      sourceToken: 'USDC',
+      sourceNetwork: 'POLYGON',
+      destinationCurrency: 'EUR',
+      destinationPaymentRails: 'UAEFTS',
+      transferPurpose: 'CHARITY',
     };
     const errors = await graphqlFieldErrors(
-      'mutation ($c: ID!, $input: OfframpQuoteInput!, $key: String!) { createOfframpQuote(customerId: $c, input: $input, idempotencyKey: $key) { RESULT } }',
+      'mutation ($input: CreateOfframpQuoteInput!) { createOfframpQuote(input: $input) { RESULT } }',
       'createOfframpQuote',
-      { c: customerId, input, key: idempotencyKey()['idempotency-key'] },
+      { input: { customerId, ...input, idempotencyKey: idempotencyKey()['idempotency-key'] } },
     );
     expect(errors).toEqual(['/destinationExternalAccountId required', '/destinationPaymentRails unsupported_rails', '/sourceAmount too_many_decimals']);
   });
