@@ -86,7 +86,7 @@ async function apply(op: Operation, made: Made[]): Promise<number> {
     case 'refund':
       return (await simulate('refund_transfer')).status;
     case 'cancel':
-      return (await api.graphql(`mutation ($id: ID!) { cancelTransfer(id: $id) { __typename } }`, { id: target.id })).status;
+      return (await api.graphql(`mutation ($id: ID!) { cancelTransfer(input: { transferId: $id }) { __typename } }`, { id: target.id })).status;
     case 'expire':
       await ageTransfer(t, target.id);
       await t.ramp.jobs.runOnce();

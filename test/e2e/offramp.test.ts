@@ -439,10 +439,10 @@ describe('POST /v0/customers/{customer_id}/offramp-transfer/{transfer_id}/comple
     expect((await complete((await pendingTransfer()).id, hash)).status).toBe(200);
     const second = await pendingTransfer();
     const res = await api.graphql(
-      `mutation ($c: ID!, $t: ID!, $h: String!, $k: String!) { completeOfframpTransfer(customerId: $c, transferId: $t, depositTransactionHash: $h, idempotencyKey: $k) { __typename ... on Error { code } } }`,
-      { c: customerId, t: second.id, h: upper(hash), k: randomUUID() },
+      `mutation ($input: CompleteOfframpTransferInput!) { completeOfframpTransfer(input: $input) { __typename ... on Error { code } } }`,
+      { input: { transferId: second.id, depositTransactionHash: upper(hash), idempotencyKey: randomUUID() } },
     );
-    expect(res.body.data.completeOfframpTransfer).toEqual({ __typename: 'ConflictError', code: 'deposit_transaction_hash_used' });
+    expect(res.body.data.completeOfframpTransfer).toEqual({ __typename: 'ConflictError', code: 'DEPOSIT_TRANSACTION_HASH_USED' });
     expect(await postings(second.id)).toBe(0);
   });
 

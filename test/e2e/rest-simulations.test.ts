@@ -145,24 +145,24 @@ describe('fiat_deposit with an amount', () => {
   });
 
   it('mirrors the amount in GraphQL simulateFiatDeposit', async () => {
-    const DEPOSIT = `mutation($id: ID!, $amount: Decimal) { simulateFiatDeposit(transferId: $id, amount: $amount) {
+    const DEPOSIT = `mutation($id: ID!, $amount: Decimal) { simulateFiatDeposit(input: { transferId: $id, amount: $amount }) {
       __typename
-      ... on MutationSimulateFiatDepositSuccess { data { status failureReason ... on OnrampTransfer { depositReceivedAmount } } }
+      ... on SimulateFiatDepositPayload { transfer { status failureReason ... on OnrampTransfer { depositReceivedAmount } } }
       ... on ValidationError { fieldErrors { path code } } } }`;
     const under = await pendingOnramp();
-    expect((await api.graphql(DEPOSIT, { id: under.id, amount: '99.99' })).body.data.simulateFiatDeposit.data).toEqual({
-      status: 'failed',
+    expect((await api.graphql(DEPOSIT, { id: under.id, amount: '99.99' })).body.data.simulateFiatDeposit.transfer).toEqual({
+      status: 'FAILED',
       failureReason: 'underpaid',
       depositReceivedAmount: '99.99',
     });
     const over = await pendingOnramp();
-    expect((await api.graphql(DEPOSIT, { id: over.id, amount: '100.01' })).body.data.simulateFiatDeposit.data).toEqual({
-      status: 'processing',
+    expect((await api.graphql(DEPOSIT, { id: over.id, amount: '100.01' })).body.data.simulateFiatDeposit.transfer).toEqual({
+      status: 'PROCESSING',
       failureReason: null,
       depositReceivedAmount: '100.01',
     });
     const exact = await pendingOnramp();
-    expect((await api.graphql(DEPOSIT, { id: exact.id })).body.data.simulateFiatDeposit.data.depositReceivedAmount).toBe('100.00');
+    expect((await api.graphql(DEPOSIT, { id: exact.id })).body.data.simulateFiatDeposit.transfer.depositReceivedAmount).toBe('100.00');
     const invalid = await pendingOnramp();
     expect((await api.graphql(DEPOSIT, { id: invalid.id, amount: '1.001' })).body.data.simulateFiatDeposit).toEqual({
       __typename: 'ValidationError',

@@ -308,7 +308,7 @@ describe('virtual account deposits', () => {
 });
 
 describe('GraphQL simulations and cancel', () => {
-  const TRANSFER = `... on MutationSimulateFiatDepositSuccess { data { id status } }`;
+  const TRANSFER = `... on SimulateFiatDepositPayload { transfer { databaseId status } }`;
   const run = async (mutation: string, variables: Record<string, unknown>, client = api) => {
     const res = await client.graphql(mutation, variables);
     expect(res.body.errors, JSON.stringify(res.body.errors)).toBeUndefined();
@@ -317,49 +317,56 @@ describe('GraphQL simulations and cancel', () => {
 
   it('settles an on-ramp with simulateFiatDeposit and simulateTransferSettlement', async () => {
     const created = await pendingOnramp();
-    const deposit = await run(`mutation ($id: ID!) { simulateFiatDeposit(transferId: $id) { __typename ${TRANSFER} } }`, { id: created.id });
-    expect(deposit.data).toEqual({ id: created.id, status: 'processing' });
+    const deposit = await run(`mutation ($id: ID!) { simulateFiatDeposit(input: { transferId: $id }) { __typename ${TRANSFER} } }`, { id: created.id });
+    expect(deposit.transfer).toEqual({ databaseId: created.id, status: 'PROCESSING' });
     const settle = await run(
-      `mutation ($id: ID!) { simulateTransferSettlement(transferId: $id) { __typename ... on MutationSimulateTransferSettlementSuccess { data { status } } } }`,
+      `mutation ($id: ID!) { simulateTransferSettlement(input: { transferId: $id }) { __typename ... on SimulateTransferSettlementPayload { transfer { status } } } }`,
       { id: created.id },
     );
-    expect(settle.data.status).toBe('completed');
+    expect(settle.transfer.status).toBe('COMPLETED');
   });
 
   it('fails and refunds with simulateTransferFailure and simulateTransferRefund', async () => {
     const created = await pendingOnramp();
-    await run(`mutation ($id: ID!) { simulateFiatDeposit(transferId: $id) { __typename } }`, { id: created.id });
+    await run(`mutation ($id: ID!) { simulateFiatDeposit(input: { transferId: $id }) { __typename } }`, { id: created.id });
     const failed = await run(
-      `mutation ($id: ID!) { simulateTransferFailure(transferId: $id, reason: "bank_rejected") { __typename ... on MutationSimulateTransferFailureSuccess { data { status failureReason } } } }`,
+      `mutation ($id: ID!) { simulateTransferFailure(input: { transferId: $id, reason: "bank_rejected" }) { __typename ... on SimulateTransferFailurePayload { transfer { status failureReason } } } }`,
       { id: created.id },
     );
-    expect(failed.data).toEqual({ status: 'failed', failureReason: 'bank_rejected' });
+    expect(failed.transfer).toEqual({ status: 'FAILED', failureReason: 'bank_rejected' });
     const refunded = await run(
-      `mutation ($id: ID!) { simulateTransferRefund(transferId: $id) { __typename ... on MutationSimulateTransferRefundSuccess { data { status } } } }`,
+      `mutation ($id: ID!) { simulateTransferRefund(input: { transferId: $id }) { __typename ... on SimulateTransferRefundPayload { transfer { status } } } }`,
       { id: created.id },
     );
-    expect(refunded.data.status).toBe('refunded');
+    expect(refunded.transfer.status).toBe('REFUNDED');
   });
 
   it('answers UnprocessableError for a fiat deposit on an off-ramp, ConflictError for a wrong move', async () => {
     const offramp = await pendingOfframp();
-    const wrong = await run(`mutation ($id: ID!) { simulateFiatDeposit(transferId: $id) { __typename ... on Error { code } } }`, { id: offramp.id });
-    expect(wrong).toEqual({ __typename: 'UnprocessableError', code: 'not_an_onramp_transfer' });
-    const early = await run(`mutation ($id: ID!) { simulateTransferSettlement(transferId: $id) { __typename ... on Error { code } } }`, { id: offramp.id });
-    expect(early).toEqual({ __typename: 'ConflictError', code: 'transfer_transition_not_allowed' });
+    const wrong = await run(`mutation ($id: ID!) { simulateFiatDeposit(input: { transferId: $id }) { __typename ... on Error { code } } }`, {
+      id: offramp.id,
+    });
+    expect(wrong).toEqual({ __typename: 'UnprocessableError', code: 'NOT_AN_ONRAMP_TRANSFER' });
+    const early = await run(`mutation ($id: ID!) { simulateTransferSettlement(input: { transferId: $id }) { __typename ... on Error { code } } }`, {
+      id: offramp.id,
+    });
+    expect(early).toEqual({ __typename: 'ConflictError', code: 'TRANSFER_TRANSITION_NOT_ALLOWED' });
   });
 
   it('cancels a pending transfer, and refuses to cancel one that is processing', async () => {
     const pending = await pendingOnramp();
-    const canceled = await run(`mutation ($id: ID!) { cancelTransfer(id: $id) { __typename ... on MutationCancelTransferSuccess { data { status } } } }`, {
-      id: pending.id,
-    });
-    expect(canceled.data.status).toBe('canceled');
+    const canceled = await run(
+      `mutation ($id: ID!) { cancelTransfer(input: { transferId: $id }) { __typename ... on CancelTransferPayload { transfer { status } } } }`,
+      { id: pending.id },
+    );
+    expect(canceled.transfer.status).toBe('CANCELED');
     expect((await api.get(`${onrampPath()}/${pending.id}`)).body.status).toBe('canceled');
     const processing = await pendingOnramp();
     await simulate('onramp', { action: 'fiat_deposit', transfer_id: processing.id });
-    const refused = await run(`mutation ($id: ID!) { cancelTransfer(id: $id) { __typename ... on Error { code } } }`, { id: processing.id });
-    expect(refused).toEqual({ __typename: 'ConflictError', code: 'transfer_transition_not_allowed' });
+    const refused = await run(`mutation ($id: ID!) { cancelTransfer(input: { transferId: $id }) { __typename ... on Error { code } } }`, {
+      id: processing.id,
+    });
+    expect(refused).toEqual({ __typename: 'ConflictError', code: 'TRANSFER_TRANSITION_NOT_ALLOWED' });
   });
 
   it('funds a virtual account deposit with simulateVirtualAccountDeposit', async () => {
@@ -369,10 +376,16 @@ describe('GraphQL simulations and cancel', () => {
       destination_address: wallet('arbitrum', 'gql'),
     });
     const res = await run(
-      `mutation ($id: ID!) { simulateVirtualAccountDeposit(virtualAccountId: $id, amount: "75.00") { __typename ... on MutationSimulateVirtualAccountDepositSuccess { data { status amount ... on OnrampTransfer { virtualAccountId sourceRails destinationNetwork } } } } }`,
+      `mutation ($id: ID!) { simulateVirtualAccountDeposit(input: { virtualAccountId: $id, amount: "75.00" }) { __typename ... on SimulateVirtualAccountDepositPayload { transfer { status amount ... on OnrampTransfer { virtualAccount { databaseId } sourceRails destinationNetwork } } } } }`,
       { id: va.body.id },
     );
-    expect(res.data).toEqual({ status: 'processing', amount: '75.00', virtualAccountId: va.body.id, sourceRails: 'ach', destinationNetwork: 'arbitrum' });
+    expect(res.transfer).toEqual({
+      status: 'PROCESSING',
+      amount: '75.00',
+      virtualAccount: { databaseId: va.body.id },
+      sourceRails: 'ACH',
+      destinationNetwork: 'ARBITRUM',
+    });
   });
 
   it('answers a ValidationError on /amount for an amount with too many decimals in simulateVirtualAccountDeposit', async () => {
@@ -382,24 +395,24 @@ describe('GraphQL simulations and cancel', () => {
       destination_address: wallet('polygon', 'gql-amount'),
     });
     const res = await run(
-      `mutation ($id: ID!) { simulateVirtualAccountDeposit(virtualAccountId: $id, amount: "10.123") { __typename ... on ValidationError { fieldErrors { path code } } } }`,
+      `mutation ($id: ID!) { simulateVirtualAccountDeposit(input: { virtualAccountId: $id, amount: "10.123" }) { __typename ... on ValidationError { fieldErrors { path argumentPath code } } } }`,
       { id: va.body.id },
     );
-    expect(res).toEqual({ __typename: 'ValidationError', fieldErrors: [{ path: '/amount', code: 'too_many_decimals' }] });
+    expect(res).toEqual({ __typename: 'ValidationError', fieldErrors: [{ path: '/amount', argumentPath: ['input', 'amount'], code: 'too_many_decimals' }] });
   });
 
   it('answers ForbiddenError to every simulation with a production key', async () => {
     const live = t.client(await t.keyFor('Live Partner', 'production'));
     const id = '00000000-0000-4000-8000-000000000000';
     for (const mutation of [
-      `simulateFiatDeposit(transferId: "${id}")`,
-      `simulateTransferSettlement(transferId: "${id}")`,
-      `simulateTransferFailure(transferId: "${id}", reason: "x")`,
-      `simulateTransferRefund(transferId: "${id}")`,
-      `simulateVirtualAccountDeposit(virtualAccountId: "${id}", amount: "10")`,
+      `simulateFiatDeposit(input: { transferId: "${id}" })`,
+      `simulateTransferSettlement(input: { transferId: "${id}" })`,
+      `simulateTransferFailure(input: { transferId: "${id}", reason: "x" })`,
+      `simulateTransferRefund(input: { transferId: "${id}" })`,
+      `simulateVirtualAccountDeposit(input: { virtualAccountId: "${id}", amount: "10" })`,
     ]) {
       const res = await live.graphql(`mutation { ${mutation} { __typename ... on Error { code } } }`);
-      expect(Object.values(res.body.data!)[0], mutation).toEqual({ __typename: 'ForbiddenError', code: 'sandbox_only' });
+      expect(Object.values(res.body.data!)[0], mutation).toEqual({ __typename: 'ForbiddenError', code: 'SANDBOX_ONLY' });
     }
   });
 });

@@ -26,27 +26,27 @@ afterAll(() => t.close());
 const restAccount = ibanAccount({ iban: { bic: 'DEUTDEFF', iban_number: 'DE00370400440532013000' } });
 const gqlAccount = {
   bankName: 'Deutsche Bank',
-  accountHolderType: 'individual',
+  accountHolderType: 'INDIVIDUAL',
   accountHolderFirstName: 'Ada',
   accountHolderLastName: 'Lovelace',
   accountHolderAddress: { country: 'DE', city: 'Berlin', streetLine1: 'Unter den Linden 1', postalCode: '10117' },
-  accountType: 'iban',
+  accountType: 'IBAN',
   iban: { bic: 'DEUTDEFF', ibanNumber: 'DE00370400440532013000' },
 };
 
-const OFFRAMP_QUOTE = `mutation ($c: ID!, $input: OfframpQuoteInput!, $key: String!) {
-  createOfframpQuote(customerId: $c, input: $input, idempotencyKey: $key) {
+const OFFRAMP_QUOTE = `mutation ($input: CreateOfframpQuoteInput!) {
+  createOfframpQuote(input: $input) {
     __typename ... on ValidationError { code fieldErrors { path argumentPath code message } }
   }
 }`;
-const ONRAMP_QUOTE = `mutation ($c: ID!, $input: OnrampQuoteInput!) {
-  createOnrampQuote(customerId: $c, input: $input) {
+const ONRAMP_QUOTE = `mutation ($input: CreateOnrampQuoteInput!) {
+  createOnrampQuote(input: $input) {
     __typename ... on ValidationError { code fieldErrors { path code message } }
-    ... on MutationCreateOnrampQuoteSuccess { data { id } }
+    ... on CreateOnrampQuotePayload { quote { id } }
   }
 }`;
-const ONRAMP_TRANSFER = `mutation ($c: ID!, $q: ID!, $a: String!) {
-  createOnrampTransfer(customerId: $c, quoteId: $q, destinationAddress: $a) {
+const ONRAMP_TRANSFER = `mutation ($q: ID!, $a: String!) {
+  createOnrampTransfer(input: { quoteId: $q, destinationAddress: $a }) {
     __typename ... on ValidationError { code fieldErrors { path argumentPath code message } }
   }
 }`;
@@ -81,16 +81,16 @@ describe('an off-ramp quote with five problems, two of them inside the inline ba
     const input = {
       sourceAmount: '100',
       destinationAmount: '90',
-      sourceToken: 'usdc',
-      sourceNetwork: 'polygon',
-      destinationCurrency: 'eur',
-      destinationPaymentRails: 'ach',
+      sourceToken: 'USDC',
+      sourceNetwork: 'POLYGON',
+      destinationCurrency: 'EUR',
+      destinationPaymentRails: 'ACH',
       destinationBankAccount: gqlAccount,
-      transferPurpose: 'family',
+      transferPurpose: 'FAMILY',
     };
-    const res = await api.graphql(OFFRAMP_QUOTE, { c: customerId, input, key: key() });
+    const res = await api.graphql(OFFRAMP_QUOTE, { input: { customerId, ...input, idempotencyKey: key() } });
     const fieldErrors = res.body.data.createOfframpQuote.fieldErrors;
-    expect(await graphqlFieldErrors(api, OFFRAMP_QUOTE, 'createOfframpQuote', { c: customerId, input, key: key() })).toEqual([
+    expect(await graphqlFieldErrors(api, OFFRAMP_QUOTE, 'createOfframpQuote', { input: { customerId, ...input, idempotencyKey: key() } })).toEqual([
       '/destinationAmount mutually_exclusive',
       '/destinationBankAccount/accountType account_type_not_supported',
       '/destinationBankAccount/iban/ibanNumber invalid_iban',
@@ -123,14 +123,14 @@ describe('an off-ramp quote with five problems, two of them inside the inline ba
     expect(restFieldErrors(rest)).toEqual(['/destination_bank_account/account_type account_type_not_supported']);
     const input = {
       sourceAmount: '100',
-      sourceToken: 'usdc',
-      sourceNetwork: 'polygon',
-      destinationCurrency: 'usd',
-      destinationPaymentRails: 'ach',
+      sourceToken: 'USDC',
+      sourceNetwork: 'POLYGON',
+      destinationCurrency: 'USD',
+      destinationPaymentRails: 'ACH',
       destinationBankAccount: { ...gqlAccount, iban: { bic: 'DEUTDEFF', ibanNumber: 'DE89370400440532013000' } },
-      transferPurpose: 'family',
+      transferPurpose: 'FAMILY',
     };
-    expect(await graphqlFieldErrors(api, OFFRAMP_QUOTE, 'createOfframpQuote', { c: customerId, input, key: key() })).toEqual([
+    expect(await graphqlFieldErrors(api, OFFRAMP_QUOTE, 'createOfframpQuote', { input: { customerId, ...input, idempotencyKey: key() } })).toEqual([
       '/destinationBankAccount/accountType account_type_not_supported',
     ]);
   });
@@ -144,24 +144,20 @@ describe('a rule the use case checks against stored state (the quote’s network
     expect(restFieldErrors(rest)).toEqual(['/destination_address invalid_address']);
 
     const created = await api.graphql(ONRAMP_QUOTE, {
-      c: customerId,
-      input: { sourceAmount: '100', sourceCurrency: 'usd', sourcePaymentRails: 'ach', destinationToken: 'usdc', destinationNetwork: 'polygon' },
+      input: { customerId, sourceAmount: '100', sourceCurrency: 'USD', sourcePaymentRails: 'ACH', destinationToken: 'USDC', destinationNetwork: 'POLYGON' },
     });
-    const quoteId = created.body.data.createOnrampQuote.data.id;
-    expect(await graphqlFieldErrors(api, ONRAMP_TRANSFER, 'createOnrampTransfer', { c: customerId, q: quoteId, a: 'not-an-address' })).toEqual([
+    const quoteId = created.body.data.createOnrampQuote.quote.id;
+    expect(await graphqlFieldErrors(api, ONRAMP_TRANSFER, 'createOnrampTransfer', { q: quoteId, a: 'not-an-address' })).toEqual([
       '/destinationAddress invalid_address',
     ]);
-    const flat = await api.graphql(ONRAMP_TRANSFER, { c: customerId, q: quoteId, a: 'not-an-address' });
-    expect(flat.body.data.createOnrampTransfer.fieldErrors[0].argumentPath).toEqual(['destinationAddress']);
+    const res = await api.graphql(ONRAMP_TRANSFER, { q: quoteId, a: 'not-an-address' });
+    expect(res.body.data.createOnrampTransfer.fieldErrors[0].argumentPath).toEqual(['input', 'destinationAddress']);
   });
 
   it('reports a missing amount in each face’s spelling', async () => {
     const rest = await api.post(`/v0/customers/${customerId}/onramp-transfer/quote`, onrampQuoteBody({ source_amount: undefined }));
     expect(restFieldErrors(rest)).toEqual(['/destination_amount required', '/source_amount required']);
-    const input = { sourceCurrency: 'usd', sourcePaymentRails: 'ach', destinationToken: 'usdc', destinationNetwork: 'polygon' };
-    expect(await graphqlFieldErrors(api, ONRAMP_QUOTE, 'createOnrampQuote', { c: customerId, input })).toEqual([
-      '/destinationAmount required',
-      '/sourceAmount required',
-    ]);
+    const input = { customerId, sourceCurrency: 'USD', sourcePaymentRails: 'ACH', destinationToken: 'USDC', destinationNetwork: 'POLYGON' };
+    expect(await graphqlFieldErrors(api, ONRAMP_QUOTE, 'createOnrampQuote', { input })).toEqual(['/destinationAmount required', '/sourceAmount required']);
   });
 });
