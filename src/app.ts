@@ -10,6 +10,7 @@ import { createLogger, type Logger } from './platform/logging.js';
 import { buildServices } from './services.js';
 import { createDispatcher, type Dispatcher } from './modules/webhooks/dispatcher.js';
 import { startNotifier } from './platform/notifier.js';
+import { createEventFanout, outboxReader } from './modules/events/fanout.js';
 import { transferSettings } from './modules/transfers/settings.js';
 import { purgeExpiredIdempotencyKeys } from './platform/idempotency.js';
 import { type JobRunner, startJobRunner } from './platform/jobs.js';
@@ -45,12 +46,14 @@ export async function createRamp(config: Config, options: { logger?: Logger } = 
   }
   // LISTEN before anything else uses the database (on PGlite it must not land inside a request's transaction).
   const notifier = await startNotifier(db, config, logger);
+  // One reader of new events for every subscription of this instance.
+  const fanout = createEventFanout({ notifier, outbox: outboxReader(db), pageSize: 500, logger });
   const metrics = createMetrics({ db });
   const dispatcher = createDispatcher({ db, config, notifier, logger, metrics });
   const services = buildServices({
     publicUrl: url,
     notifier,
-    eventCursorKey: config.eventCursorKey,
+    events: { fanout, cursorKey: config.eventCursorKey, bufferSize: config.SUBSCRIPTION_BUFFER_EVENTS },
     webhooks: { config, wakeDispatcher: () => dispatcher.wake() },
     transfers: transferSettings(config),
   });
@@ -84,6 +87,7 @@ export async function createRamp(config: Config, options: { logger?: Logger } = 
       await dispatcher.stop();
       await http.close();
       keyWatch.stop();
+      fanout.close();
       await notifier.close();
       await db.close();
     },

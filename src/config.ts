@@ -94,6 +94,8 @@ const ConfigSchema = z.object({
   WEBHOOK_POLL_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
   /** How often an instance checks the outbox for events whose NOTIFY it missed. */
   EVENTS_CATCHUP_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
+  /** Live events a subscription may fall behind by before its connection is closed (4008, slow consumer). */
+  SUBSCRIPTION_BUFFER_EVENTS: z.coerce.number().int().min(1).max(100_000).default(1000),
   /** Requests one API key (or, without a valid key, one address) may make per minute; 0 turns limiting off. Default 600, 0 under NODE_ENV=test. */
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).optional(),
   /** redis://…: when set, every instance counts against one shared budget in Redis; without it each instance counts alone. */

@@ -5,7 +5,7 @@ import { createKycShares } from './modules/kyc-import/shares.js';
 import { createKybService } from './modules/kyb/service.js';
 import { createVirtualAccountService } from './modules/virtual-accounts/service.js';
 import { createPartnerService } from './modules/partners/service.js';
-import { eventService } from './modules/events/service.js';
+import { type EventServiceOptions, eventService } from './modules/events/service.js';
 import { type WebhookServiceOptions, createWebhookService } from './modules/webhooks/service.js';
 import type { Notifier } from './platform/notifier.js';
 import { ledgerService } from './modules/ledger/service.js';
@@ -15,10 +15,10 @@ import { transferService } from './modules/transfers/service.js';
 export interface ServiceOptions {
   /** Base address of this deployment, for links handed to partners. */
   publicUrl: () => string;
-  /** Wakes event subscriptions when any instance commits events. */
+  /** Wakes the webhook dispatcher when any instance commits events. */
   notifier: Notifier;
-  /** Seals event cursors to their partner and environment. */
-  eventCursorKey: Buffer;
+  /** The instance's shared fan-out of new events to subscriptions, the key that seals event cursors, the subscription buffer. */
+  events: EventServiceOptions;
   /** Secret encryption key and URL rules of webhooks, and how to wake this instance's dispatcher. */
   webhooks: WebhookServiceOptions;
   /** Rates, limits, quote and deposit windows of money movement. */
@@ -42,7 +42,7 @@ export function buildServices(options: ServiceOptions) {
     partners,
     transfers: transferService({ ...options.transfers, customers, partners, bankAccounts, virtualAccounts }),
     ledger: ledgerService(),
-    events: eventService({ notifier: options.notifier, cursorKey: options.eventCursorKey }),
+    events: eventService(options.events),
     webhooks: createWebhookService(options.webhooks),
   };
 }

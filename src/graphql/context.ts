@@ -11,6 +11,8 @@ export interface GraphQLContext {
   actor: Actor | null;
   requestId: string;
   services: Services;
+  /** A subscription's graphql-ws connection (closed when the subscriber falls too far behind); absent over HTTP. */
+  connection?: { close(code: number, reason: string): void };
 }
 
 /** The use-case scope of a GraphQL request; every root field needs an authenticated caller. */

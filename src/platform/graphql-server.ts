@@ -268,7 +268,7 @@ export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
           operationName: params.operationName,
           document,
           variableValues: params.variables,
-          contextValue: await contextFor(ctx.extra.authorization, requestId, query),
+          contextValue: { ...(await contextFor(ctx.extra.authorization, requestId, query)), connection: ctx.extra.socket },
           rootValue: { execute: enveloped.execute, subscribe: enveloped.subscribe },
         };
       },

@@ -84,14 +84,14 @@ builder.subscriptionFields((t) => ({
       "The caller's events: first every event after `after` (a cursor from an earlier event), then live ones as they commit. " +
       'Without `after` it starts with the next event; `after: "0"` replays every event. Reconnect with the last cursor you received to miss nothing.',
     args: { after: t.arg.string(), types: t.arg({ type: [EventTypeEnum], description: 'Only these event types' }) },
-    subscribe: (_, args, ctx) => ctx.services.events.stream(scopeOf(ctx), args),
+    subscribe: (_, args, ctx) => ctx.services.events.stream(scopeOf(ctx), args, ctx.connection),
     resolve: (event: PartnerEvent) => event,
   }),
   transferUpdated: t.field({
     type: EventRef,
     description: "The events of one of the caller's transfers (created, each status change) from now on, or after `after`.",
     args: { id: t.arg.id({ required: true }), after: t.arg.string() },
-    subscribe: (_, args, ctx) => ctx.services.events.transferUpdates(scopeOf(ctx), String(args.id), args.after),
+    subscribe: (_, args, ctx) => ctx.services.events.transferUpdates(scopeOf(ctx), String(args.id), args.after, ctx.connection),
     resolve: (event: PartnerEvent) => event,
   }),
 }));

@@ -1,12 +1,12 @@
 import { NotFoundError, ValidationError, fieldError } from '../../domain/errors.js';
 import type { EventType } from '../../domain/events.js';
 import { parseInput } from '../../domain/validation.js';
-import type { Notifier } from '../../platform/notifier.js';
 import { OutboxEvent } from '../../platform/outbox.js';
 import type { KeysetPage } from '../../platform/pagination.js';
 import { type Scope, isUuid, tenantOf } from '../../platform/scope.js';
 import { STREAM_START, eventCursors } from './cursors.js';
 import { EventListRequest, StreamEventsInput } from './inputs.js';
+import type { EventFanout } from './fanout.js';
 import { streamEvents } from './stream.js';
 
 /** The events that announce a transfer's creation and each of its status changes. */
@@ -29,9 +29,17 @@ interface EventFilter {
 const invalidCursor = (pointer: string, message: string) => new ValidationError([fieldError(pointer, 'invalid_cursor', message)]);
 
 export interface EventServiceOptions {
-  notifier: Notifier;
+  /** The instance's one reader of new events, shared by every subscription (fanout.ts). */
+  fanout: EventFanout;
   /** Seals the cursors handed out to their partner and environment (cursors.ts). */
   cursorKey: Buffer;
+  /** Live events a subscription may fall behind by before its connection is closed. */
+  bufferSize: number;
+}
+
+/** The graphql-ws connection a subscription runs on, closed when the subscriber falls too far behind. */
+export interface SubscriberConnection {
+  close(code: number, reason: string): void;
 }
 
 /** An event as its partner sees it: the outbox row, with a cursor that only this partner and environment can use. */
@@ -59,24 +67,39 @@ export interface EventService {
   /** One page of a GraphQL connection over the outbox (cursor order, or reversed for `last`). */
   page(scope: Scope, types: readonly string[] | undefined, page: KeysetPage): Promise<PartnerEvent[]>;
   /** Subscription `events`: replays what came after `after` (or starts at the newest event), then streams live. */
-  stream(scope: Scope, input: { after?: string | null; types?: readonly string[] | null }): Promise<AsyncIterableIterator<PartnerEvent>>;
+  stream(
+    scope: Scope,
+    input: { after?: string | null; types?: readonly string[] | null },
+    connection?: SubscriberConnection,
+  ): Promise<AsyncIterableIterator<PartnerEvent>>;
   /** Subscription `transferUpdated`: the events of one of the caller's transfers; 404 for anyone else's. */
-  transferUpdates(scope: Scope, transferId: string, after?: string | null): Promise<AsyncIterableIterator<PartnerEvent>>;
+  transferUpdates(scope: Scope, transferId: string, after?: string | null, connection?: SubscriberConnection): Promise<AsyncIterableIterator<PartnerEvent>>;
 }
 
 export function eventService(options: EventServiceOptions): EventService {
   const cursors = eventCursors(options.cursorKey);
 
-  /** Sealed once per event handed out; the event itself names the tenant its cursor belongs to. */
-  const present = (event: OutboxEvent): PartnerEvent => ({
-    cursor: cursors.seal(event, event.cursor),
-    id: event.id,
-    type: event.type,
-    entityType: event.entityType,
-    entityId: event.entityId,
-    createdAt: event.createdAt,
-    payload: event.payload,
-  });
+  /**
+   * Sealed once per event: the event itself names the tenant its cursor belongs to, so every
+   * subscriber that receives one fanned-out row shares one presented event.
+   */
+  const presented = new WeakMap<OutboxEvent, PartnerEvent>();
+  const present = (event: OutboxEvent): PartnerEvent => {
+    let shown = presented.get(event);
+    if (!shown) {
+      shown = {
+        cursor: cursors.seal(event, event.cursor),
+        id: event.id,
+        type: event.type,
+        entityType: event.entityType,
+        entityId: event.entityId,
+        createdAt: event.createdAt,
+        payload: event.payload,
+      };
+      presented.set(event, shown);
+    }
+    return shown;
+  };
 
   /** The outbox position of a caller's cursor, opened once per request or subscription, never per event. */
   function positionOf({ actor }: Scope, cursor: string | null | undefined, pointer: string): string | undefined {
@@ -121,9 +144,11 @@ export function eventService(options: EventServiceOptions): EventService {
     return position;
   }
 
-  function follow(scope: Scope, filter: Omit<EventFilter, 'after'>, after: string) {
+  function follow(scope: Scope, filter: Omit<EventFilter, 'after'>, after: string, connection?: SubscriberConnection) {
     const readPage = (from: string) => read(scope, { ...filter, after: from }, STREAM_PAGE);
-    return streamEvents({ after, pageSize: STREAM_PAGE, notifier: options.notifier, readPage, present });
+    const interest = { ...tenantOf(scope.actor), types: filter.types, entityId: filter.entityId };
+    const disconnect = connection && ((code: number, reason: string) => connection.close(code, reason));
+    return streamEvents({ fanout: options.fanout, interest, after, readPage, present, pageSize: STREAM_PAGE, bufferSize: options.bufferSize, disconnect });
   }
 
   return {
@@ -141,18 +166,18 @@ export function eventService(options: EventServiceOptions): EventService {
       return (await read(scope, filter, page.limit, page.inverted)).map(present);
     },
 
-    async stream(scope: Scope, input: { after?: string | null; types?: readonly string[] | null }) {
+    async stream(scope: Scope, input: { after?: string | null; types?: readonly string[] | null }, connection?: SubscriberConnection) {
       const query = parseInput(StreamEventsInput, { after: input.after ?? undefined, types: input.types ?? undefined });
-      return follow(scope, { types: query.types }, (await issued(scope, query.after, '/after')) ?? (await head(scope)));
+      return follow(scope, { types: query.types }, (await issued(scope, query.after, '/after')) ?? (await head(scope)), connection);
     },
 
-    async transferUpdates(scope: Scope, transferId: string, after?: string | null) {
+    async transferUpdates(scope: Scope, transferId: string, after?: string | null, connection?: SubscriberConnection) {
       const from = await issued(scope, after, '/after');
       const known = isUuid(transferId)
         ? await scope.em.fork().count(OutboxEvent, { ...tenantOf(scope.actor), entityId: transferId, type: { $in: TRANSFER_EVENT_TYPES } })
         : 0;
       if (!known) throw new NotFoundError('Transfer');
-      return follow(scope, { types: TRANSFER_EVENT_TYPES, entityId: transferId }, from ?? (await head(scope)));
+      return follow(scope, { types: TRANSFER_EVENT_TYPES, entityId: transferId }, from ?? (await head(scope)), connection);
     },
   };
 }
