@@ -39,17 +39,44 @@ export const EVENTS_CHANNEL = 'ramp_events';
 const OUTBOX_LOCK = 7_314_001;
 
 /**
+ * Takes the outbox's commit-order lock until the transaction ends. Whatever changes which events a
+ * webhook receives (registering or enabling one) takes it too, so it is ordered with every event:
+ * an event either commits before the change, or is written after it and sees it.
+ */
+export async function lockOutbox(em: EntityManager): Promise<void> {
+  if (!em.isInTransaction()) throw new Error('lockOutbox must run inside a transaction');
+  await em.execute('select pg_advisory_xact_lock(?)', [OUTBOX_LOCK]);
+}
+
+/**
  * Records an event in the caller's transaction, so it commits (or not) with the state change
  * it announces. The transaction-scoped advisory lock makes cursors commit in order: a reader
  * that has seen cursor N can never later find a smaller one appear.
+ *
+ * An event of a partner with no enabled webhook is written already dispatched, in the same
+ * statement: the webhook dispatcher has nothing to fan out for it and never reads it.
  */
 export async function recordEvent(em: EntityManager, actor: Actor, event: NewEvent): Promise<string> {
   if (!em.isInTransaction()) throw new Error('recordEvent must run inside the transaction of its state change');
   await em.execute('select pg_advisory_xact_lock(?)', [OUTBOX_LOCK]);
+  // Read under the lock: a webhook registered or enabled before this point is seen (see lockOutbox).
   const [row] = await em.execute<{ cursor: string }[]>(
-    `insert into events (id, type, entity_type, entity_id, partner_id, environment, payload, created_at)
-     values (?, ?, ?, ?, ?, ?, ?::jsonb, now()) returning cursor::text as cursor`,
-    [randomUUID(), event.type, event.entityType, event.entityId, actor.partnerId, actor.environment, JSON.stringify(event.payload)],
+    `insert into events (id, type, entity_type, entity_id, partner_id, environment, payload, created_at, dispatched_at)
+     values (?, ?, ?, ?, ?, ?, ?::jsonb, now(),
+       case when exists (select 1 from webhook_endpoints w where w.partner_id = ? and w.environment = ? and w.status = 'enabled' and w.deleted_at is null)
+         then null else now() end)
+     returning cursor::text as cursor`,
+    [
+      randomUUID(),
+      event.type,
+      event.entityType,
+      event.entityId,
+      actor.partnerId,
+      actor.environment,
+      JSON.stringify(event.payload),
+      actor.partnerId,
+      actor.environment,
+    ],
   );
   await em.execute('select pg_notify(?, ?)', [EVENTS_CHANNEL, row!.cursor]);
   return row!.cursor;

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { Config } from '../../config.js';
 import { ConflictError, NotFoundError } from '../../domain/errors.js';
 import { parseInput } from '../../domain/validation.js';
-import { OutboxEvent } from '../../platform/outbox.js';
+import { OutboxEvent, lockOutbox } from '../../platform/outbox.js';
 import { type KeysetPage, keysetQuery } from '../../platform/pagination.js';
 import { type Scope, isUuid, tenantOf } from '../../platform/scope.js';
 import { checkWebhookUrl, policyFor } from './destination.js';
@@ -152,6 +152,8 @@ export function createWebhookService(options: WebhookServiceOptions): WebhookSer
         if ((await em.count(WebhookEndpoint, { deletedAt: null })) >= MAX_ENDPOINTS) {
           throw new ConflictError('webhook_endpoint_limit', `At most ${MAX_ENDPOINTS} webhooks per partner and environment; delete one first`);
         }
+        // Ordered with event writers: an event either committed before (and is not this endpoint's) or sees the endpoint.
+        await lockOutbox(em);
         const [head] = await em.execute<{ cursor: string }[]>('select coalesce(max(cursor), 0)::text as cursor from events');
         const id = randomUUID();
         const secret = newSigningSecret();
@@ -206,7 +208,9 @@ export function createWebhookService(options: WebhookServiceOptions): WebhookSer
 
     /** Receives the events committed from now on; what happened while disabled is in the events API. */
     async enable(scope: Scope, id: string): Promise<WebhookEndpoint> {
-      return change(scope, id, async (endpoint) => {
+      return change(scope, id, async (endpoint, em) => {
+        // Ordered with event writers, so an event committed after the enable sees it (platform/outbox.ts).
+        await lockOutbox(em);
         endpoint.status = 'enabled';
         endpoint.disabledReason = null;
         return endpoint;
