@@ -15,8 +15,8 @@ const PINS = {
   graphqlRead: 2,
   /** API key, transfers, then customers and quotes batched. */
   graphqlPage: 4,
-  /** Each request: API key, begin, …, commit (one transaction, no savepoint); the transfer also counts the quote's transfers. */
-  onrampPair: 17,
+  /** Each request: API key, begin, …, commit (one transaction, no savepoint); a used quote is the unique constraint's to refuse. */
+  onrampPair: 16,
 };
 
 const sql = recordSqlStatements();
