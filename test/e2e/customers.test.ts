@@ -244,3 +244,24 @@ describe('simulateKycDecision', () => {
     expect(res.body.data.simulateKycDecision).toEqual({ __typename: 'ForbiddenError', code: 'SANDBOX_ONLY' });
   });
 });
+
+describe('customer mutation results', () => {
+  it.each([
+    ['CreateCustomer', 'customer', ['ConflictError', 'UnprocessableError', 'ValidationError']],
+    ['UpdateCustomer', 'customer', ['ConflictError', 'NotFoundError', 'ValidationError']],
+    ['CreateKycLink', 'kyc', ['ConflictError', 'ForbiddenError', 'NotFoundError', 'UnprocessableError', 'ValidationError']],
+    ['SimulateKycDecision', 'customer', ['ConflictError', 'ForbiddenError', 'NotFoundError']],
+    ['SimulateKycSubmission', 'customer', ['ConflictError', 'ForbiddenError', 'NotFoundError']],
+  ])('%sResult is %sPayload { %s } or only the errors it can return: %j', async (verbNoun, field, errors) => {
+    const res = await api.graphql(
+      `query ($result: String!, $payload: String!) {
+        result: __type(name: $result) { kind possibleTypes { name } }
+        payload: __type(name: $payload) { fields { name } }
+      }`,
+      { result: `${verbNoun}Result`, payload: `${verbNoun}Payload` },
+    );
+    expect(res.body.data.result.kind).toBe('UNION');
+    expect(res.body.data.result.possibleTypes.map((m: { name: string }) => m.name).sort()).toEqual([`${verbNoun}Payload`, ...errors].sort());
+    expect(res.body.data.payload.fields.map((f: { name: string }) => f.name)).toEqual([field]);
+  });
+});
