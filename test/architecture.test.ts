@@ -28,8 +28,8 @@ describe('one EntityManager and one caller per request', () => {
     t = await startRamp({ RATE_LIMIT_PER_MINUTE: '1000' });
     const fork = t.ramp.db.fork.bind(t.ramp.db);
     t.ramp.db.fork = () => {
-      // Background work (the job runner, the webhook dispatcher) forks its own on its own timers.
-      if (!/[\\/](jobs|dispatcher)\.ts/.test(new Error().stack ?? '')) forks++;
+      // Background work (the job runner, the webhook dispatcher, the events catch-up poll) forks its own on its own timers.
+      if (!/[\\/](jobs|dispatcher|notifier)\.ts/.test(new Error().stack ?? '')) forks++;
       return fork();
     };
   });
