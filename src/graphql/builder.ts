@@ -32,7 +32,9 @@ export const builder = new SchemaBuilder<{
   errors: { defaultTypes: [] },
   zod: {
     // The same codes as the services' own validation (REST and GraphQL fail a rule alike).
-    validationError: (error) => new ValidationError(fieldErrorsOf(error.issues)),
+    // An argument rule of our own (page sizes, nodes) names its argument; its code says why.
+    validationError: (error) =>
+      new ValidationError(fieldErrorsOf(error.issues.map((i) => (i.code === 'custom' && !i.params?.code ? { ...i, params: { code: 'out_of_range' } } : i)))),
   },
   relay: {
     clientMutationId: 'omit',

@@ -10,11 +10,13 @@ const inRange = (n: number | null | undefined) => n == null || (n >= 0 && n <= M
 
 type PageArgs = { first?: number | null; last?: number | null };
 
-/** The `validate` option of every connection field (a validation error before anything runs). */
-export const pageSizeRule = (): [(args: PageArgs) => boolean, { message: string }] => [
-  (args) => inRange(args.first) && inRange(args.last),
-  { message: `first and last must be between 0 and ${MAX_PAGE_SIZE}` },
+const sizeRule = (arg: keyof PageArgs): [(args: PageArgs) => boolean, { message: string; path: string[] }] => [
+  (args) => inRange(args[arg]),
+  { message: `must be between 0 and ${MAX_PAGE_SIZE}`, path: [arg] },
 ];
+
+/** The `validate` option of every connection field: a ValidationError naming `first` or `last` before anything runs. */
+export const pageSizeRule = () => [sizeRule('first'), sizeRule('last')];
 
 /** What every connection field shares: the page-size rule and a cost that multiplies by the page size. */
 export const connectionFieldOptions = (defaultSize = DEFAULT_PAGE_SIZE) => ({

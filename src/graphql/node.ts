@@ -53,7 +53,7 @@ builder.queryFields((t) => ({
   nodes: t.nodeList({
     description: `Objects by global id, in the order asked; null for each unknown id (at most ${MAX_NODES})`,
     args: { ids: t.arg.idList({ required: true }) },
-    validate: [(args) => args.ids.length <= MAX_NODES, { message: `ids must hold at most ${MAX_NODES} ids` }],
+    validate: [(args) => args.ids.length <= MAX_NODES, { message: `must hold at most ${MAX_NODES} ids`, path: ['ids'] }],
     complexity: (args) => ({ field: 1, multiplier: Math.max(1, args.ids.length) }),
     ids: (_, { ids }, _ctx, info) => ids.map((id) => nodeIdOf(id, info)),
   }),

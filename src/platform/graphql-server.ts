@@ -12,6 +12,7 @@ import type { Config } from '../config.js';
 import type { Actor } from '../domain/environment.js';
 import { DomainError, ValidationError } from '../domain/errors.js';
 import type { GraphQLContext } from '../graphql/context.js';
+import { screamingSnake } from '../graphql/enums.js';
 import { useQueryLimits } from '../graphql/limits.js';
 import { TrustedDocuments } from '../graphql/trusted-documents.js';
 import type { Services } from '../services.js';
@@ -178,8 +179,9 @@ export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
         if (original instanceof DomainError) {
           log().info({ code: original.code }, 'client error');
           // Queries have no typed error results: the field problems travel in extensions instead.
-          const fieldErrors = original instanceof ValidationError ? original.fieldErrors : undefined;
-          return createGraphQLError(original.message, { extensions: { code: original.code, ...(fieldErrors && { fieldErrors }) } });
+          // The code as the ErrorCode enum spells it, the field problems as FieldError's fields.
+          const fieldErrors = original instanceof ValidationError ? original.fieldErrors.map((e) => ({ path: e.pointer, code: e.code, message: e.detail })) : undefined;
+          return createGraphQLError(original.message, { extensions: { code: screamingSnake(original.code), ...(fieldErrors && { fieldErrors }) } });
         }
         const isGraphQLError = (e: unknown) => e instanceof Error && e.name === 'GraphQLError';
         if (isGraphQLError(error) && (!original || isGraphQLError(original))) return error as Error;
@@ -268,7 +270,7 @@ export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
           operationName: params.operationName,
           document,
           variableValues: params.variables,
-          contextValue: { ...(await contextFor(ctx.extra.authorization, requestId, query)), connection: ctx.extra.socket },
+          contextValue: await contextFor(ctx.extra.authorization, requestId, query),
           rootValue: { execute: enveloped.execute, subscribe: enveloped.subscribe },
         };
       },

@@ -79,3 +79,19 @@ describe('Connections', () => {
     expect(page.body.data.customers.pageInfo).toEqual({ hasPreviousPage: true, hasNextPage: totalCount > 3 });
   });
 });
+
+describe('request errors', () => {
+  it('names an unknown field once, where graphql-js finds it', async () => {
+    const res = await api.graphql('{ customers { nope } }');
+    expect(res.body.errors).toEqual([expect.objectContaining({ message: 'Cannot query field "nope" on type "CustomerConnection".' })]);
+  });
+
+  it('answers a refused argument of a query with the ErrorCode spelling and FieldError fields', async () => {
+    const res = await api.graphql('{ customers(first: 500) { totalCount } }');
+    expect(res.body.errors).toEqual([
+      expect.objectContaining({
+        extensions: { code: 'VALIDATION_FAILED', fieldErrors: [{ path: '/first', code: 'out_of_range', message: 'must be between 0 and 100' }] },
+      }),
+    ]);
+  });
+});
