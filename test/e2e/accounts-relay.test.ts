@@ -225,6 +225,18 @@ describe('mutations of accounts, KYB and KYC import', () => {
     expect(key ?? null).toEqual(creates ? { name: 'idempotencyKey', type: { kind: 'SCALAR' } } : null);
   });
 
+  it('names idempotencyKey of the input when the key is refused', async () => {
+    const res = await api.graphql(
+      `mutation ($input: CreateVirtualAccountInput!) { createVirtualAccount(input: $input) {
+        __typename ... on ValidationError { fieldErrors { path argumentPath code } } } }`,
+      { input: { customerId: await newCustomer(), sourceCurrency: 'USD', destinationNetwork: 'BASE', idempotencyKey: 'k'.repeat(1000) } },
+    );
+    expect(res.body.data.createVirtualAccount).toEqual({
+      __typename: 'ValidationError',
+      fieldErrors: [{ path: '/idempotencyKey', argumentPath: ['input', 'idempotencyKey'], code: 'too_long' }],
+    });
+  });
+
   it('simulateVirtualAccountIssuance needs no customer: the account names it', async () => {
     const res = await api.graphql(`{ __type(name: "SimulateVirtualAccountIssuanceInput") { inputFields { name } } }`);
     expect(res.body.data.__type.inputFields).toEqual([{ name: 'virtualAccountId' }]);
