@@ -36,8 +36,8 @@ describe('GraphQL hygiene', () => {
   it('names the failing argument of a query in extensions.fieldErrors', async () => {
     const res = await api.graphql('{ customers(after: "not-a-cursor") { edges { cursor } } }');
     expect(res.body.errors?.[0]?.extensions).toMatchObject({
-      code: 'validation_failed',
-      fieldErrors: [expect.objectContaining({ pointer: '/after', code: 'invalid_cursor' })],
+      code: 'VALIDATION_FAILED',
+      fieldErrors: [expect.objectContaining({ path: '/after', code: 'invalid_cursor' })],
     });
   });
 
@@ -48,11 +48,11 @@ describe('GraphQL hygiene', () => {
     ];
     for (const after of forged) {
       const res = await api.graphql('query($after: String) { customers(after: $after) { edges { cursor } } }', { after });
-      expect(res.body.errors?.[0]?.extensions?.code, after).toBe('validation_failed');
+      expect(res.body.errors?.[0]?.extensions?.code, after).toBe('VALIDATION_FAILED');
     }
     const negative = await api.graphql('{ customers(first: -5) { edges { cursor } } }');
-    expect(negative.body.errors?.[0]?.extensions?.code).toBe('validation_failed');
-    expect(negative.body.errors?.[0]?.extensions?.fieldErrors?.[0]?.detail).toMatch(/between 0 and 100/);
+    expect(negative.body.errors?.[0]?.extensions?.code).toBe('VALIDATION_FAILED');
+    expect(negative.body.errors?.[0]?.extensions?.fieldErrors?.[0]).toMatchObject({ path: '/first', message: expect.stringMatching(/between 0 and 100/) });
   });
 
   it('refuses a DateTime PostgreSQL cannot hold as a bad argument, not an internal error', async () => {
