@@ -65,7 +65,7 @@ async function expectRefusedEverywhere(partner: Partner, cursor: string) {
   ]) {
     const graphql = await partner.api.graphql(EVENTS_PAGE, variables);
     expect(graphql.body.errors?.[0]?.extensions, JSON.stringify(variables)).toMatchObject({
-      code: 'validation_failed',
+      code: 'VALIDATION_FAILED',
       fieldErrors: [expect.objectContaining({ code: 'invalid_cursor' })],
     });
   }

@@ -131,7 +131,7 @@ describe('subscription events', () => {
     // The REST spelling is not an EventType: refused when the variables are read, before anything runs.
     const unknown = subscribe(client, EVENTS, { types: ['customer.created'] }, 'events');
     await waitFor(() => bad.errors.length && unknown.errors.length, 5_000, 'errors');
-    expect(JSON.stringify(bad.errors)).toContain('validation_failed');
+    expect(JSON.stringify(bad.errors)).toContain('VALIDATION_FAILED');
     expect(JSON.stringify(unknown.errors)).toContain('Value \\"customer.created\\" does not exist in \\"EventType\\" enum');
   });
 
@@ -193,7 +193,7 @@ describe('subscription transferUpdated', () => {
     for (const id of [theirTransfer, mine, '00000000-0000-4000-8000-000000000000']) {
       const sub = subscribe(client, TRANSFER, { id }, 'transferUpdated');
       await waitFor(() => sub.errors.length, 5_000, 'an error');
-      expect(JSON.stringify(sub.errors)).toContain('not_found');
+      expect(JSON.stringify(sub.errors)).toContain('NOT_FOUND');
       expect(sub.items).toEqual([]);
     }
   });

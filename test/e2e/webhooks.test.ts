@@ -430,7 +430,7 @@ describe('webhooks over GraphQL', () => {
     expect((await api.graphql(REDELIVER, { e: theirEvent, w: mine })).body.data.redeliverEvent).toEqual({ __typename: 'NotFoundError', code: 'NOT_FOUND' });
     expect((await api.graphql(REDELIVER, { e: myEvent, w: theirs })).body.data.redeliverEvent).toEqual({ __typename: 'NotFoundError', code: 'NOT_FOUND' });
     const deliveries = await api.graphql(DELIVERIES, { endpointId: theirs });
-    expect(deliveries.body.errors?.[0]?.extensions?.code).toBe('not_found');
+    expect(deliveries.body.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
   });
 });
 
