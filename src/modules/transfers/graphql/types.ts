@@ -137,7 +137,7 @@ export const TransferRef = builder.interfaceRef<Transfer>('Transfer').implement(
     }),
     postings: t.loadableGroup({
       type: PostingRef,
-      description: 'The ledger entries of this transfer: deposit, excess_return (an overpayment sent back), fees, conversion, payout or refund',
+      description: 'The ledger entries of this transfer, oldest first: DEPOSIT, EXCESS_RETURN (an overpayment sent back), FEES, CONVERSION, PAYOUT or REFUND',
       load: (ids: string[], ctx) => ctx.services.ledger.entriesOf(scopeOf(ctx), ids),
       group: (entry) => entry.transferId,
       resolve: (tr) => tr.id,
