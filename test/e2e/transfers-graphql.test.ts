@@ -90,8 +90,8 @@ describe('a complete on-ramp in GraphQL', () => {
       virtualAccount: null,
       depositMessage: expect.stringMatching(/^RAMP[A-Z2-9]{12}$/),
       depositBankAccount: {
-        accountType: 'iban',
-        accountBeneficiaryType: 'business',
+        accountType: 'IBAN',
+        accountBeneficiaryType: 'BUSINESS',
         iban: { bic: 'COBADEFFXXX', ibanNumber: 'DE89370400440532013000' },
         us: null,
       },
@@ -202,7 +202,7 @@ describe('a complete off-ramp in GraphQL', () => {
       destinationExternalAccount: null,
       destinationBankAccount: {
         bankName: 'Deutsche Bank',
-        accountType: 'iban',
+        accountType: 'IBAN',
         accountHolderCountry: 'DE',
         accountNumberMasked: '…3000',
         bic: 'DEUTDEFFXXX',

@@ -15,10 +15,10 @@ import { CustomerRef } from '../customers/graphql.js';
 import type { BankAccount } from './entities.js';
 import { ACCOUNT_HOLDER_TYPES, BANK_ACCOUNT_TYPES, US_ACCOUNT_TYPES } from './inputs.js';
 
-const BankAccountTypeEnum = domainEnum('BankAccountType', BANK_ACCOUNT_TYPES, {
+export const BankAccountTypeEnum = domainEnum('BankAccountType', BANK_ACCOUNT_TYPES, {
   description: 'Which details an account has: IBAN (IBANAccountDetails), US (USAccountDetails) or SWIFT (InternationalWireAccountDetails)',
 });
-const AccountHolderTypeEnum = domainEnum('AccountHolderType', ACCOUNT_HOLDER_TYPES);
+export const AccountHolderTypeEnum = domainEnum('AccountHolderType', ACCOUNT_HOLDER_TYPES);
 const UsBankAccountTypeEnum = domainEnum('UsBankAccountType', US_ACCOUNT_TYPES);
 
 export const BankAccountRef = builder.loadableNodeRef<BankAccount>('BankAccount', {

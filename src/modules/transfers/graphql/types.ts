@@ -8,6 +8,7 @@ import { nodeConnection } from '../../../graphql/connection.js';
 import { type GraphQLContext, scopeOf } from '../../../graphql/context.js';
 import { BlockchainNetworkEnum, FiatCurrencyEnum, PaymentRailsEnum, StablecoinEnum, domainEnum } from '../../../graphql/enums.js';
 import { BankAccountRef } from '../../bank-accounts/graphql.js';
+import { AccountHolderTypeEnum, BankAccountTypeEnum } from '../../bank-accounts/graphql.js';
 import type { BankAccountDetails } from '../../bank-accounts/records.js';
 import { CustomerRef } from '../../customers/graphql.js';
 import { AssetEnum, PostingRef } from '../../ledger/graphql.js';
@@ -165,9 +166,9 @@ const DepositBankAccountRef = builder.objectRef<DepositBankAccount>('DepositBank
   fields: (t) => ({
     bankName: t.exposeString('bank_name'),
     bankAddress: t.exposeString('bank_address'),
-    accountBeneficiaryType: t.exposeString('account_beneficiary_type'),
+    accountBeneficiaryType: t.field({ type: AccountHolderTypeEnum, resolve: (a) => a.account_beneficiary_type }),
     accountBeneficiaryName: t.exposeString('account_beneficiary_name'),
-    accountType: t.exposeString('account_type'),
+    accountType: t.field({ type: BankAccountTypeEnum, resolve: (a) => a.account_type }),
     iban: t.field({ type: IbanDetailsRef, nullable: true, resolve: (a) => a.iban ?? null }),
     us: t.field({ type: UsDetailsRef, nullable: true, resolve: (a) => a.us ?? null }),
     swift: t.field({ type: SwiftDepositDetailsRef, nullable: true, resolve: (a) => a.swift ?? null }),
@@ -219,8 +220,8 @@ OnrampTransferRef.implement({
 const PayoutBankAccountRef = builder.objectRef<BankAccountDetails>('PayoutBankAccount').implement({
   fields: (t) => ({
     bankName: t.exposeString('bank_name'),
-    accountType: t.exposeString('account_type'),
-    accountHolderType: t.exposeString('account_holder_type'),
+    accountType: t.field({ type: BankAccountTypeEnum, resolve: (a) => a.account_type }),
+    accountHolderType: t.field({ type: AccountHolderTypeEnum, resolve: (a) => a.account_holder_type }),
     accountHolderFirstName: t.exposeString('account_holder_first_name', { nullable: true }),
     accountHolderLastName: t.exposeString('account_holder_last_name', { nullable: true }),
     accountHolderBusinessName: t.exposeString('account_holder_business_name', { nullable: true }),
