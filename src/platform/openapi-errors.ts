@@ -60,7 +60,11 @@ export function codesOf(contract: RouteContract, { hasParams }: { hasParams: boo
   const codes = new Set<AnsweredCode>(['malformed_url', 'rate_limited', 'internal_error', 'database_unavailable', ...(contract.errors ?? [])]);
   if (!contract.public) codes.add('unauthenticated');
   if (contract.query) codes.add('validation_failed');
-  if (hasParams) codes.add('not_found');
+  if (hasParams) {
+    // An id that cannot be one (control characters, over-long) is refused before the route runs.
+    codes.add('not_found');
+    codes.add('validation_failed');
+  }
   if (contract.body) {
     for (const code of ['validation_failed', 'malformed_json', 'body_too_deep', 'bad_request', 'payload_too_large', 'unsupported_media_type'] as const) {
       codes.add(code);

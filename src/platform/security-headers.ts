@@ -54,3 +54,35 @@ export function graphiqlContentSecurityPolicy(html: string): string {
     "font-src 'self' data:",
   ].join('; ');
 }
+
+/**
+ * The sandbox console (/console): our own script and stylesheet files only, no inline code and no
+ * CDN. It talks to /graphql over fetch and graphql-ws; 'self' covers ws: and wss: of this origin.
+ */
+export const CONSOLE_CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "connect-src 'self'",
+  "img-src 'self' data:",
+].join('; ');
+
+/**
+ * The API reference (/docs/api, Swagger UI): its script and styles are files of our own origin, so
+ * no inline script runs; it reads /openapi.json and "try it out" calls this origin only. Swagger UI
+ * sets styles at run time and draws icons from data: URLs.
+ */
+export const apiReferenceContentSecurityPolicy = [
+  "default-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+  "script-src 'self'",
+  "connect-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+].join('; ');

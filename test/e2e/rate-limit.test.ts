@@ -49,7 +49,7 @@ describe(`with RATE_LIMIT_PER_MINUTE=${LIMIT}, counted in memory`, () => {
     expectRateLimited(limited);
     expect(limited.headers.get('content-type')).toMatch(/^application\/problem\+json/);
     expect(limited.body).toEqual({
-      type: '/docs/errors#rate_limited',
+      type: `${t.url}/docs#rate_limited`,
       title: 'Too Many Requests',
       status: 429,
       detail: expect.stringMatching(/^Rate limit of 5 requests per minute exceeded; retry in \d+ s$/),

@@ -1,0 +1,64 @@
+import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { type Browser, chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startRamp, type TestRamp } from '../../support/ramp.js';
+
+/** Debian's chromium (`apt-get install chromium`); CHROMIUM_PATH points elsewhere. */
+const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const haveChromium = existsSync(executablePath);
+const SCREENSHOT = 'test-artifacts/api-reference.png';
+
+let t: TestRamp;
+let browser: Browser;
+beforeAll(async () => {
+  if (!haveChromium) return;
+  t = await startRamp();
+  browser = await chromium.launch({ executablePath, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+  await t?.close();
+});
+
+describe.skipIf(!haveChromium)('/docs/api in a real browser, offline and under our Content-Security-Policy', () => {
+  it('renders the reference from /openapi.json: its title and the createCustomer operation, with no request leaving this origin', async () => {
+    const page = await browser.newPage();
+    const problems: string[] = [];
+    const origin = new URL(t.url).origin;
+    page.on('console', (message) => {
+      if (message.type() === 'error' || /Content.Security.Policy/i.test(message.text())) problems.push(message.text());
+    });
+    page.on('request', (r) => !r.url().startsWith(origin) && !r.url().startsWith('data:') && problems.push(`left the origin: ${r.url()}`));
+    page.on('response', (r) => r.status() >= 400 && problems.push(`${r.status()} ${r.url()}`));
+    page.on('pageerror', (error) => problems.push(error.message));
+    await page.addInitScript(() => {
+      document.addEventListener('securitypolicyviolation', (e) => console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`));
+    });
+
+    const response = await page.goto(`${t.url}/docs/api`);
+    expect(response!.headers()['content-security-policy']).toContain("script-src 'self'");
+    await expect.poll(() => page.locator('.info .title').innerText(), { timeout: 60_000 }).toContain('Ramp partner REST API');
+    const operation = page.locator('#operations-Customers-createCustomer');
+    await operation.waitFor({ timeout: 30_000 });
+    expect(await operation.innerText()).toContain('/v0/customers');
+
+    // Opened, the operation shows the request body generated from the zod schema.
+    await operation.locator('.opblock-summary').click();
+    await expect.poll(() => operation.innerText(), { timeout: 10_000 }).toMatch(/customer_email_taken/);
+
+    mkdirSync('test-artifacts', { recursive: true });
+    await page.screenshot({ path: SCREENSHOT, fullPage: false });
+    expect(statSync(SCREENSHOT).size).toBeGreaterThan(10_000);
+    expect(problems).toEqual([]);
+  }, 120_000);
+
+  it('is linked from /docs, whose error table anchors each code a problem type points to', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${t.url}/docs`);
+    expect(await page.locator('a[href="/docs/api"]').count()).toBeGreaterThan(0);
+    const problem = await t.client(t.key).get('/v0/customers/00000000-0000-4000-8000-000000000000');
+    expect(problem.body.type).toBe(`${t.url}/docs#not_found`);
+    await page.goto(problem.body.type);
+    expect(await page.locator('#not_found').innerText()).toContain('not_found');
+  }, 60_000);
+});
