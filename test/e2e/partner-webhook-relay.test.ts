@@ -21,6 +21,17 @@ async function newPartner() {
   return { name, api: t.client(await t.keyFor(name, 'sandbox')), production: t.client(await t.keyFor(name, 'production')) };
 }
 
+const BANK_ACCOUNT = {
+  accountHolderName: 'Acme GmbH',
+  accountHolderAddress: 'Friedrichstrasse 1, 10117 Berlin',
+  beneficiaryBankName: 'Commerzbank',
+  beneficiaryBankAddress: 'Kaiserplatz, 60311 Frankfurt',
+  beneficiaryBankCountry: 'DE',
+  bankAccountNumber: 'DE89370400440532013000',
+  bicSwift: 'COBADEFFXXX',
+  fiatCurrency: 'eur',
+};
+
 const NODE = `query ($id: ID!) { node(id: $id) { __typename id
   ... on Partner { databaseId name }
   ... on WebhookEndpoint { databaseId url }
@@ -124,20 +135,14 @@ describe('node(id:) for the partner, its whitelists, webhooks, deliveries and ev
       network: 'polygon',
       label: 'Treasury',
     });
-    const bank = await api.post('/v1/partners/forensics/whitelist/bankAccount', {
-      accountHolderName: 'Acme GmbH',
-      accountHolderAddress: 'Friedrichstrasse 1, 10117 Berlin',
-      beneficiaryBankName: 'Commerzbank',
-      beneficiaryBankAddress: 'Kaiserplatz, 60311 Frankfurt',
-      beneficiaryBankCountry: 'DE',
-      bankAccountNumber: 'DE89370400440532013000',
-      bicSwift: 'COBADEFFXXX',
-      fiatCurrency: 'eur',
-    });
-    const partner = (await api.graphql('{ partner { whitelistedWalletAddresses { id databaseId } whitelistedBankAccounts { id databaseId } } }')).body.data
-      .partner;
-    const [w] = partner.whitelistedWalletAddresses;
-    const [b] = partner.whitelistedBankAccounts;
+    const bank = await api.post('/v1/partners/forensics/whitelist/bankAccount', BANK_ACCOUNT);
+    const partner = (
+      await api.graphql(
+        '{ partner { whitelistedWalletAddresses { edges { node { id databaseId } } } whitelistedBankAccounts { edges { node { id databaseId } } } } }',
+      )
+    ).body.data.partner;
+    const [w] = partner.whitelistedWalletAddresses.edges.map((e: { node: unknown }) => e.node);
+    const [b] = partner.whitelistedBankAccounts.edges.map((e: { node: unknown }) => e.node);
     expect([w.databaseId, b.databaseId]).toEqual([wallet.body.data.id, bank.body.data.id]);
     expect(await nodeOf(api, w.id)).toMatchObject({ __typename: 'WhitelistedWalletAddress', databaseId: w.databaseId });
     // Loaded by id it is a read like any other: the number stays masked.
@@ -256,6 +261,35 @@ describe('connections', () => {
     expect(endpointTwo.databaseId).toBe(two);
     expect((await api.graphql(DELIVERIES, { endpointId: endpointTwo.id })).body.data.webhookDeliveries.totalCount).toBe(3);
     expect((await api.graphql(DELIVERIES, { status: 'SUCCEEDED' })).body.data.webhookDeliveries.totalCount).toBe(0);
+  });
+
+  it('the whitelists are connections whose totalCount counts every entry of the environment across pages', async () => {
+    const { api, production } = await newPartner();
+    const networks = ['POLYGON', 'ETHEREUM', 'BASE'];
+    for (const network of networks) {
+      const res = await api.graphql(`mutation ($input: WhitelistWalletAddressInput!) { whitelistWalletAddress(input: $input) { __typename } }`, {
+        input: { address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed', coin: 'USDC', network, label: network },
+      });
+      expect(res.body.data.whitelistWalletAddress.__typename).toBe('WhitelistWalletAddressPayload');
+    }
+    const WALLETS = `query ($after: String) { partner { whitelistedWalletAddresses(first: 2, after: $after) {
+      totalCount edges { node { network } } pageInfo { hasNextPage endCursor } } } }`;
+    const first = (await api.graphql(WALLETS)).body.data.partner.whitelistedWalletAddresses;
+    expect(first).toMatchObject({
+      totalCount: 3,
+      edges: [{ node: { network: 'POLYGON' } }, { node: { network: 'ETHEREUM' } }],
+      pageInfo: { hasNextPage: true },
+    });
+    const second = (await api.graphql(WALLETS, { after: first.pageInfo.endCursor })).body.data.partner.whitelistedWalletAddresses;
+    expect(second).toMatchObject({ totalCount: 3, edges: [{ node: { network: 'BASE' } }], pageInfo: { hasNextPage: false } });
+    const elsewhere = (await production.graphql(WALLETS)).body.data.partner.whitelistedWalletAddresses;
+    expect(elsewhere).toMatchObject({ totalCount: 0, edges: [] });
+    const BANKS = '{ partner { whitelistedBankAccounts(first: 1) { totalCount edges { node { fiatCurrency } } } } }';
+    for (const fiatCurrency of ['usd', 'aed']) {
+      const account = { ...BANK_ACCOUNT, bankAccountNumber: '000123456789', bicSwift: 'CHASUS33', beneficiaryBankCountry: 'US', fiatCurrency };
+      expect((await api.post('/v1/partners/forensics/whitelist/bankAccount', account)).status).toBe(200);
+    }
+    expect((await api.graphql(BANKS)).body.data.partner.whitelistedBankAccounts).toEqual({ totalCount: 2, edges: [{ node: { fiatCurrency: 'USD' } }] });
   });
 
   it('events is an EventConnection without totalCount (the outbox only grows: counting it is a scan)', async () => {

@@ -357,8 +357,8 @@ describe('authentication and tenancy', () => {
 describe('partner over GraphQL', () => {
   const PARTNER = `{ partner {
     id databaseId name email phone location clientId grantServices platformFeeBps activeEnvironment
-    whitelistedWalletAddresses { id databaseId address coin network label createdAt }
-    whitelistedBankAccounts { id databaseId accountHolderName bankAccountNumber bicSwift fiatCurrency }
+    whitelistedWalletAddresses { totalCount edges { node { id databaseId address coin network label createdAt } } }
+    whitelistedBankAccounts { totalCount edges { node { id databaseId accountHolderName bankAccountNumber bicSwift fiatCurrency } } }
     depositAddresses { network address coins }
     reservedFiat { currency balance }
     reservedCrypto { coin balance }
@@ -380,6 +380,16 @@ describe('partner over GraphQL', () => {
       ... on ValidationError { fieldErrors { path code } }
     }
   }`;
+  /** The partner with its whitelist connections read as lists (every entry fits one page here). */
+  const partnerOf = async (client: ApiClient) => {
+    const res = await client.graphql(PARTNER);
+    expect(res.body.errors).toBeUndefined();
+    const { whitelistedWalletAddresses: wallets, whitelistedBankAccounts: banks, ...partner } = res.body.data.partner;
+    expect(wallets.totalCount).toBe(wallets.edges.length);
+    expect(banks.totalCount).toBe(banks.edges.length);
+    const nodes = (connection: { edges: { node: unknown }[] }) => connection.edges.map((e) => e.node);
+    return { ...partner, whitelistedWalletAddresses: nodes(wallets), whitelistedBankAccounts: nodes(banks) };
+  };
   /** The REST fixtures in GraphQL's spelling: enums in SCREAMING_SNAKE. */
   const gqlWallet = (overrides: Record<string, unknown> = {}) => wallet({ coin: 'USDC', network: 'POLYGON', ...overrides });
   const gqlBank = (overrides: Record<string, unknown> = {}) => bank({ fiatCurrency: 'EUR', ...overrides });
@@ -394,9 +404,7 @@ describe('partner over GraphQL', () => {
     const b = await own.graphql(WHITELIST_BANK, { input: gqlBank() });
     expect(b.body.data.whitelistBankAccount.whitelistedBankAccount).toMatchObject({ bankAccountNumber: 'DE89370400440532013000', fiatCurrency: 'EUR' });
 
-    const res = await own.graphql(PARTNER);
-    expect(res.body.errors).toBeUndefined();
-    const partner = res.body.data.partner;
+    const partner = await partnerOf(own);
     expect(partner).toMatchObject({ grantServices: ['QUOTESANDORDERS'], platformFeeBps: 0, activeEnvironment: 'SANDBOX' });
     expect(partner.whitelistedWalletAddresses).toEqual([
       expect.objectContaining({ id: w.body.data.whitelistWalletAddress.whitelistedWalletAddress.id, address: SOLANA }),
@@ -454,7 +462,7 @@ describe('partner over GraphQL', () => {
       expect(res.body.data).toBeUndefined();
       expect(res.body.errors?.[0]?.message).toMatch(/Value "(DOGE|BITCOIN|GBP)" does not exist/);
     }
-    expect((await own.graphql(PARTNER)).body.data.partner.whitelistedWalletAddresses).toEqual([]);
+    expect((await partnerOf(own)).whitelistedWalletAddresses).toEqual([]);
   });
 
   it('replays a mutation sent again with the same idempotencyKey', async () => {
@@ -469,9 +477,9 @@ describe('partner over GraphQL', () => {
   it("shows a partner only its own whitelists, and the production key's environment", async () => {
     const first = await freshPartner();
     await first.graphql(WHITELIST_WALLET, { input: gqlWallet() });
-    const second = (await (await freshPartner()).graphql(PARTNER)).body.data.partner;
+    const second = await partnerOf(await freshPartner());
     expect(second.whitelistedWalletAddresses).toEqual([]);
-    const production = (await (await freshPartner('production')).graphql(PARTNER)).body.data.partner;
+    const production = await partnerOf(await freshPartner('production'));
     expect(production).toMatchObject({ activeEnvironment: 'PRODUCTION', depositAddresses: [] });
   });
 });

@@ -3,11 +3,13 @@ import { ENVIRONMENTS } from '../../domain/environment.js';
 import { maskAccountNumber } from '../../domain/identifiers/bank.js';
 import { withoutNulls } from '../../graphql/arguments.js';
 import { builder } from '../../graphql/builder.js';
+import { connectionFieldOptions, nodeConnection, resolvePage } from '../../graphql/connection.js';
 import { scopeOf } from '../../graphql/context.js';
 import { BlockchainNetworkEnum, domainEnum, FiatCurrencyEnum, StablecoinEnum } from '../../graphql/enums.js';
 import { withInputPaths } from '../../graphql/errors.js';
 import { idempotentMutation } from '../../graphql/idempotency.js';
 import { idempotencyKeyField, payloadOf } from '../../graphql/payload.js';
+import { cursorOf } from '../../platform/pagination.js';
 import type { CryptoBalance, CryptoThreshold, FiatBalance } from './balances.js';
 import type { DepositAddress } from './deposit-addresses.js';
 import type { Partner, WhitelistedBankAccount, WhitelistedWalletAddress } from './entities.js';
@@ -70,6 +72,9 @@ WhitelistedBankAccountRef.implement({
   }),
 });
 
+const WhitelistedWalletAddressConnection = nodeConnection(WhitelistedWalletAddressRef, 'WhitelistedWalletAddress');
+const WhitelistedBankAccountConnection = nodeConnection(WhitelistedBankAccountRef, 'WhitelistedBankAccount');
+
 const DepositAddressRef = builder.objectRef<DepositAddress>('DepositAddress').implement({
   fields: (t) => ({
     network: t.field({ type: BlockchainNetworkEnum, resolve: (d) => d.network }),
@@ -112,14 +117,33 @@ PartnerRef.implement({
     grantServices: t.field({ type: [GrantServiceEnum], resolve: (p) => p.grantServices.filter(isGrantService) }),
     platformFeeBps: t.exposeInt('platformFeeBps', { description: 'Platform fee charged on every transfer, in basis points' }),
     activeEnvironment: t.field({ type: EnvironmentEnum, resolve: (_, __, ctx) => scopeOf(ctx).actor.environment }),
-    whitelistedWalletAddresses: t.field({
-      type: [WhitelistedWalletAddressRef],
-      resolve: (_, __, ctx) => ctx.services.partners.walletAddresses(scopeOf(ctx)),
-    }),
-    whitelistedBankAccounts: t.field({
-      type: [WhitelistedBankAccountRef],
-      resolve: async (_, __, ctx) => (await ctx.services.partners.bankAccounts(scopeOf(ctx))).map(listed),
-    }),
+    whitelistedWalletAddresses: t.connection(
+      {
+        type: WhitelistedWalletAddressRef,
+        description: 'Wallet addresses whitelisted in this environment, oldest first',
+        ...connectionFieldOptions(),
+        resolve: (_, args, ctx) =>
+          resolvePage(args, cursorOf, (page) => ctx.services.partners.walletAddressPage(scopeOf(ctx), page), {
+            count: () => ctx.services.partners.countWalletAddresses(scopeOf(ctx)),
+          }),
+      },
+      WhitelistedWalletAddressConnection,
+    ),
+    whitelistedBankAccounts: t.connection(
+      {
+        type: WhitelistedBankAccountRef,
+        description: 'Bank accounts whitelisted in this environment, oldest first (numbers masked)',
+        ...connectionFieldOptions(),
+        resolve: (_, args, ctx) =>
+          resolvePage(
+            args,
+            (v: BankAccountView) => cursorOf(v.entry),
+            async (page) => (await ctx.services.partners.bankAccountPage(scopeOf(ctx), page)).map(listed),
+            { count: () => ctx.services.partners.countBankAccounts(scopeOf(ctx)) },
+          ),
+      },
+      WhitelistedBankAccountConnection,
+    ),
     depositAddresses: t.field({
       type: [DepositAddressRef],
       description: 'One per network in the sandbox; none in production until a custody provider is connected',

@@ -5,6 +5,7 @@ import type { Environment } from '../../domain/environment.js';
 import { ConflictError, NotFoundError } from '../../domain/errors.js';
 import { parseInput } from '../../domain/validation.js';
 import { type ApiKeyStore, LAST_USED_RESOLUTION_MS, mintApiKey } from '../../platform/auth.js';
+import { type KeysetPage, keysetQuery } from '../../platform/pagination.js';
 import { type Scope, isUuid } from '../../platform/scope.js';
 import type { CustomerService } from '../customers/service.js';
 import { type PartnerBalances, partnerBalances } from './balances.js';
@@ -25,6 +26,11 @@ export interface PartnerService {
   walletAddresses(scope: Scope): Promise<WhitelistedWalletAddress[]>;
   /** The caller's whitelisted bank accounts, oldest first. */
   bankAccounts(scope: Scope): Promise<WhitelistedBankAccount[]>;
+  /** One page of each whitelist, oldest first, and how many entries it holds in all (GraphQL connections). */
+  walletAddressPage(scope: Scope, page: KeysetPage): Promise<WhitelistedWalletAddress[]>;
+  countWalletAddresses(scope: Scope): Promise<number>;
+  bankAccountPage(scope: Scope, page: KeysetPage): Promise<WhitelistedBankAccount[]>;
+  countBankAccounts(scope: Scope): Promise<number>;
   /** Where the partner sends crypto: one address per network in the sandbox, none in production. */
   depositAddresses(scope: Scope): DepositAddress[];
   /** Reserved fiat and crypto and the crypto thresholds, from the ledger. */
@@ -87,6 +93,16 @@ export function createPartnerService({ customers }: PartnerServiceDeps): Partner
     get,
     walletAddresses,
     bankAccounts,
+    walletAddressPage: ({ em }, page) => {
+      const { where, orderBy, limit } = keysetQuery(page);
+      return em.find(WhitelistedWalletAddress, where, { orderBy, limit });
+    },
+    countWalletAddresses: ({ em }) => em.count(WhitelistedWalletAddress, {}),
+    bankAccountPage: ({ em }, page) => {
+      const { where, orderBy, limit } = keysetQuery(page);
+      return em.find(WhitelistedBankAccount, where, { orderBy, limit });
+    },
+    countBankAccounts: ({ em }) => em.count(WhitelistedBankAccount, {}),
     depositAddresses: (scope: Scope) => depositAddresses(scope.actor),
     balances: (scope: Scope) => partnerBalances(scope),
     getWalletAddress,

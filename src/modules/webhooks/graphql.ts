@@ -10,7 +10,7 @@ import { idempotentMutation } from '../../graphql/idempotency.js';
 import { databaseIdOf, optionalDatabaseIdOf } from '../../graphql/node.js';
 import { idempotencyKeyField, payloadOf } from '../../graphql/payload.js';
 import { cursorOf } from '../../platform/pagination.js';
-import { EventRef, EventTypeEnum } from '../events/graphql.js';
+import { EventTypeEnum } from '../events/graphql.js';
 import { DELIVERY_STATUSES, DISABLED_REASONS, WEBHOOK_STATUSES, type WebhookDelivery, type WebhookDeliveryAttempt, type WebhookEndpoint } from './entities.js';
 import type { EndpointWithSecret } from './service.js';
 
@@ -69,15 +69,6 @@ WebhookDeliveryRef.implement({
           .catch(() => null),
     }),
     endpointId: t.expose('endpointId', { type: 'UUID', description: "The webhook's databaseId (kept after the webhook is deleted)" }),
-    event: t.field({
-      type: EventRef,
-      nullable: true,
-      description: 'The event it delivers',
-      resolve: (d, _, ctx) =>
-        EventRef.getDataloader(ctx)
-          .load(d.eventId)
-          .catch(() => null),
-    }),
     eventId: t.expose('eventId', { type: 'UUID', description: "The event's databaseId; also the webhook-id header of every attempt" }),
     eventType: t.field({ type: EventTypeEnum, resolve: (d) => d.eventType as (typeof EventTypeEnum)['$inferType'] }),
     redelivery: t.boolean({ description: 'Asked for with redeliverEvent', resolve: (d) => d.trigger === 'redelivery' }),
