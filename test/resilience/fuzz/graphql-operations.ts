@@ -1,3 +1,4 @@
+import { encodeGlobalID } from '@pothos/plugin-relay';
 import fc from 'fast-check';
 import {
   type GraphQLField,
@@ -9,6 +10,7 @@ import {
   isLeafType,
   isListType,
   isNonNullType,
+  isObjectType,
 } from 'graphql';
 import type { FuzzRequest } from './answers.js';
 import { contentType, deepJson, headerText, hostileAmount, hostileJson, hostileString, malformedJson } from './hostile-values.js';
@@ -46,8 +48,18 @@ function valueFor(type: GraphQLInputType, ids: string[], depth = 0): fc.Arbitrar
 /** `{ __typename }` is a valid selection of every object, interface and union. */
 const selectionOf = (field: GraphQLField<unknown, unknown>) => (isLeafType(getNamedType(field.type)) ? '' : ' { __typename }');
 
+/**
+ * Id arguments accept a REST UUID or a global id: every seeded UUID as the global id of every Node
+ * type, so an id argument gets its own type's ids (a hit) as well as another type's (a miss).
+ */
+export function globalIdsOf(schema: GraphQLSchema, ids: string[]): string[] {
+  const nodeTypes = Object.values(schema.getTypeMap()).filter((type) => isObjectType(type) && type.getInterfaces().some((i) => i.name === 'Node'));
+  return nodeTypes.flatMap((type) => ids.map((id) => encodeGlobalID(type.name, id)));
+}
+
 /** Every query and mutation with every argument passed as a variable of its declared type. */
-export function fieldOperations(schema: GraphQLSchema, ids: string[]): fc.Arbitrary<{ query: string; variables: unknown }> {
+export function fieldOperations(schema: GraphQLSchema, restIds: string[]): fc.Arbitrary<{ query: string; variables: unknown }> {
+  const ids = [...restIds, ...globalIdsOf(schema, restIds)];
   const roots = [
     ['query', schema.getQueryType()],
     ['mutation', schema.getMutationType()],
@@ -85,6 +97,7 @@ export const costlyDocument: fc.Arbitrary<string> = fc.oneof(
   fc.constant('{ ...A } fragment A on Query { ...B } fragment B on Query { ...A }'),
   fc.integer({ min: 2, max: 500 }).map((n) => `{ __typename ${'@include(if: true) '.repeat(n)}}`),
   fc.integer({ min: 5, max: 40 }).map((n) => `{ ${'node(id: "x") { ... on Customer { '.repeat(n)} id ${'} } '.repeat(n)}}`),
+  fc.integer({ min: 1, max: 300 }).map((n) => `{ nodes(ids: [${Array.from({ length: n }, (_, i) => `"${i}"`).join(', ')}]) { id } }`),
   fc.integer({ min: 100, max: 20_000 }).map((n) => `{ ${'__typename '.repeat(n)}}`),
   fc.integer({ min: 10, max: 5000 }).map((n) => '{'.repeat(n) + '}'.repeat(n)),
   fc.constantFrom(
