@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sandboxAddress } from '../src/domain/identifiers/chain.js';
 import { onPostgres, startRamp, type TestRamp } from './support/ramp.js';
 
 // The packages' own bin scripts, run by this Node (bin paths are not package exports).
@@ -14,6 +15,12 @@ interface ExampleClient {
   rampClient(options: { url: string; apiKey: string; trustedDocuments?: boolean }): Execute;
   onboardCustomer(execute: Execute, input: CustomerInput): Promise<{ customer: { email: string }; kyc: { status: string } | null }>;
   whoAmI(execute: Execute): Promise<unknown>;
+  startOnramp(
+    execute: Execute,
+    quote: Record<string, unknown>,
+    destinationAddress: string,
+  ): Promise<{ quote: { id: string; sourceAmount: string }; transfer: { databaseId: string; status: string } }>;
+  allTransfers(execute: Execute, status: string, pageSize?: number): Promise<{ totalCount: number; rows: { id: string; status: string }[] }>;
 }
 
 /** What lines of generated types may say `any`/`unknown`: codegen's own plumbing, and the JSON scalar (open by design). */
@@ -55,6 +62,8 @@ describe.skipIf(onPostgres)('typed client operations (graphql-codegen over schem
       /export type CustomerWithKycQuery = \{ customer: \{ id: string, databaseId: string, email: string, type: CustomerType, kycs: \{ status: KycStatus,/,
     );
     expect(types).toMatch(/export type KycStatus =\s*\| 'APPROVED'/);
+    // Money is a string (Decimal), never a number.
+    expect(types).toMatch(/quote: \{ id: string, sourceAmount: string, sourceCurrency: Asset, destinationAmount: string,/);
   });
 
   it('runs the examples against Ramp, typed end to end', async () => {
@@ -67,6 +76,31 @@ describe.skipIf(onPostgres)('typed client operations (graphql-codegen over schem
     await expect(onboardCustomer(execute, { email: 'not-an-email', type: 'INDIVIDUAL', firstName: 'Ada', lastName: 'Lovelace' })).rejects.toThrow(
       /VALIDATION_FAILED.*\/email invalid_email/,
     );
+  });
+
+  it('quotes and starts an on-ramp, reports every problem of a bad quote, and pages the transfers', async () => {
+    const { rampClient, onboardCustomer, startOnramp, allTransfers } = (await import(EXAMPLE_CLIENT)) as ExampleClient;
+    const execute = rampClient({ url: t.url, apiKey: t.key });
+    const { customer } = await onboardCustomer(execute, { email: 'payer@example.com', type: 'INDIVIDUAL', firstName: 'Ada', lastName: 'Lovelace' });
+    const quote = {
+      customerId: customer.id,
+      sourceAmount: '100.00',
+      sourceCurrency: 'EUR',
+      sourcePaymentRails: 'SEPA',
+      destinationToken: 'USDC',
+      destinationNetwork: 'POLYGON',
+    };
+    const address = sandboxAddress('polygon', 'typed-client');
+    const started = await Promise.all([startOnramp(execute, quote, address), startOnramp(execute, quote, address)]);
+    expect(started.map((s) => s.transfer.status)).toEqual(['PENDING', 'PENDING']);
+    expect(started[0]?.quote.sourceAmount).toBe('100.00');
+    const refused = await startOnramp(execute, { ...quote, sourceAmount: '0', sourcePaymentRails: 'ACH' }, address).catch((error: Error) => error.message);
+    expect(refused).toMatch(/^VALIDATION_FAILED: /);
+    expect(refused).toContain('/sourceAmount not_positive');
+    expect(refused).toContain('/sourcePaymentRails');
+    const pending = await allTransfers(execute, 'PENDING', 1);
+    expect(pending.totalCount).toBe(2);
+    expect(pending.rows.map((r) => r.status)).toEqual(['PENDING', 'PENDING']);
   });
 
   it('runs the same operations by hash alone on a server limited to the generated trusted documents', async () => {

@@ -7,8 +7,14 @@ import {
   ApproveKycDocument,
   CreateCustomerDocument,
   type CreateCustomerInput,
+  CreateOnrampQuoteDocument,
+  type CreateOnrampQuoteInput,
+  CreateOnrampTransferDocument,
   CustomerWithKycDocument,
   PartnerInfoDocument,
+  type TransferStatus,
+  TransfersPageDocument,
+  type TransfersPageQuery,
   type TypedDocumentString,
 } from './generated/graphql.js';
 
@@ -59,4 +65,33 @@ export async function onboardCustomer(execute: Execute, input: CreateCustomerInp
 export async function whoAmI(execute: Execute) {
   const { partner } = await execute(PartnerInfoDocument, {});
   return partner;
+}
+
+/** Typed failures as one readable error: the code, and for validation every field at once. */
+function failure(result: { __typename: string; code?: string; message?: string; fieldErrors?: { path: string; code: string }[] }): Error {
+  const fields = result.fieldErrors?.map((e) => `${e.path} ${e.code}`).join(', ') ?? '';
+  return new Error(`${result.code}: ${result.message} ${fields}`.trim());
+}
+
+/** Quotes an on-ramp and turns the quote into a transfer; the customer pays in by the returned deposit instructions. */
+export async function startOnramp(execute: Execute, quote: CreateOnrampQuoteInput, destinationAddress: string) {
+  const quoted = await execute(CreateOnrampQuoteDocument, { input: quote });
+  if (quoted.createOnrampQuote.__typename !== 'CreateOnrampQuotePayload') throw failure(quoted.createOnrampQuote);
+  const created = await execute(CreateOnrampTransferDocument, {
+    input: { quoteId: quoted.createOnrampQuote.quote.id, destinationAddress, idempotencyKey: `transfer-of-${quoted.createOnrampQuote.quote.id}` },
+  });
+  if (created.createOnrampTransfer.__typename !== 'CreateOnrampTransferPayload') throw failure(created.createOnrampTransfer);
+  return { quote: quoted.createOnrampQuote.quote, transfer: created.createOnrampTransfer.transfer };
+}
+
+/** Every transfer in a status, page by page (the cursor of one page is where the next starts). */
+export async function allTransfers(execute: Execute, status: TransferStatus, pageSize = 50) {
+  const rows: TransfersPageQuery['transfers']['edges'][number]['node'][] = [];
+  let after: string | null = null;
+  for (;;) {
+    const { transfers }: TransfersPageQuery = await execute(TransfersPageDocument, { first: pageSize, after, status });
+    rows.push(...transfers.edges.map((edge) => edge.node));
+    if (!transfers.pageInfo.hasNextPage) return { totalCount: transfers.totalCount, rows };
+    after = transfers.pageInfo.endCursor;
+  }
 }
