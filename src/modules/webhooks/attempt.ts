@@ -1,16 +1,16 @@
 import type { Config } from '../../config.js';
 import type { Environment } from '../../domain/environment.js';
 import type { Database } from '../../platform/db.js';
-import { OutboxEvent } from '../../platform/outbox.js';
 import { presentEvent } from '../events/presenters.js';
 import { type AttemptOutcome, type WebhookAgents, isSuccess, postWebhook } from './delivery.js';
 import { policyFor } from './destination.js';
-import { WebhookEndpoint } from './entities.js';
 import { delayBeforeNextAttempt } from './retry-schedule.js';
 import { decryptSecret, signDelivery } from './secrets.js';
-import { ACROSS_TENANTS } from '../../platform/tenant.js';
 
-/** A delivery this instance has leased for one attempt. */
+/**
+ * A delivery this instance has leased for one attempt, with what sending it needs (its endpoint's
+ * address and secrets, its event), read by the claim itself: an attempt reads nothing more.
+ */
 export interface DeliveryClaim {
   deliveryId: string;
   leaseId: string;
@@ -19,19 +19,30 @@ export interface DeliveryClaim {
   endpointId: string;
   eventId: string;
   environment: Environment;
+  url: string;
+  secretEncrypted: string;
+  previousSecretEncrypted: string | null;
+  previousSecretExpiresAt: Date | string | null;
+  eventType: string;
+  entityType: string;
+  entityId: string;
+  eventCreatedAt: Date | string;
+  payload: Record<string, unknown> | string;
 }
 
 type AttemptConfig = Pick<Config, 'webhookSecretKey' | 'isProduction' | 'WEBHOOK_TIMEOUT_MS' | 'WEBHOOK_RETRY_TIME_SCALE'>;
 
 const failedBeforeSending = (error: string): AttemptOutcome => ({ statusCode: null, latencyMs: 0, error, responseExcerpt: null });
+// Raw rows: the drivers give timestamps as Date and jsonb parsed, but do not promise it.
+const dateOf = (value: Date | string) => (value instanceof Date ? value : new Date(value));
 
 /** The signing secrets in force: the current one, and the one a rotation replaced while its overlap lasts. */
-function secretsOf(endpoint: WebhookEndpoint, key: Buffer): string[] {
-  const secrets = [decryptSecret(key, endpoint.id, endpoint.secretEncrypted)];
-  if (endpoint.previousSecretEncrypted && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > new Date()) {
+function secretsOf(claim: DeliveryClaim, key: Buffer): string[] {
+  const secrets = [decryptSecret(key, claim.endpointId, claim.secretEncrypted)];
+  if (claim.previousSecretEncrypted && claim.previousSecretExpiresAt && dateOf(claim.previousSecretExpiresAt) > new Date()) {
     // A rotation after WEBHOOK_SECRET_KEY changed leaves an old secret that no longer decrypts: sign without it.
     try {
-      secrets.push(decryptSecret(key, endpoint.id, endpoint.previousSecretEncrypted));
+      secrets.push(decryptSecret(key, claim.endpointId, claim.previousSecretEncrypted));
     } catch {
       // the current secret alone signs
     }
@@ -43,27 +54,27 @@ function secretsOf(endpoint: WebhookEndpoint, key: Buffer): string[] {
  * Signs and POSTs the event of a claimed delivery. `webhook-id` is the event id, the same on every
  * attempt and redelivery, so receivers can drop duplicates; the timestamp and signatures are fresh each time.
  */
-export async function sendClaim(
-  deps: { db: Database; config: AttemptConfig; agents: WebhookAgents; signal: AbortSignal },
-  claim: DeliveryClaim,
-): Promise<AttemptOutcome> {
-  const em = deps.db.fork();
-  // The dispatcher sends every tenant's deliveries: the claim names the endpoint it may read.
-  const endpoint = await em.findOne(WebhookEndpoint, { id: claim.endpointId }, ACROSS_TENANTS);
-  const event = await em.findOne(OutboxEvent, { id: claim.eventId });
-  if (!endpoint || !event) return failedBeforeSending('endpoint or event not found');
+export async function sendClaim(deps: { config: AttemptConfig; agents: WebhookAgents; signal: AbortSignal }, claim: DeliveryClaim): Promise<AttemptOutcome> {
   let secrets: string[];
   try {
-    secrets = secretsOf(endpoint, deps.config.webhookSecretKey);
+    secrets = secretsOf(claim, deps.config.webhookSecretKey);
   } catch {
     return failedBeforeSending('the signing secret cannot be decrypted (was WEBHOOK_SECRET_KEY changed?)');
   }
+  const event = {
+    id: claim.eventId,
+    type: claim.eventType,
+    entityType: claim.entityType,
+    entityId: claim.entityId,
+    createdAt: dateOf(claim.eventCreatedAt),
+    payload: typeof claim.payload === 'string' ? (JSON.parse(claim.payload) as Record<string, unknown>) : claim.payload,
+  };
   const body = JSON.stringify(presentEvent(event));
   return postWebhook({
-    url: endpoint.url,
+    url: claim.url,
     headers: { ...signDelivery(secrets, event.id, new Date(), body), 'user-agent': 'Ramp-Webhooks/1.0' },
     body,
-    policy: policyFor(endpoint.environment, deps.config.isProduction),
+    policy: policyFor(claim.environment, deps.config.isProduction),
     timeoutMs: deps.config.WEBHOOK_TIMEOUT_MS,
     signal: deps.signal,
     agents: deps.agents,
@@ -115,4 +126,35 @@ export async function recordOutcome(db: Database, config: AttemptConfig, claim: 
       [outcome.interrupted ? 0 : delay / 1000, outcome.statusCode, lastError, claim.deliveryId, claim.leaseId],
     );
   });
+}
+
+/**
+ * Settles many succeeded attempts in one statement: each attempt logged as finished, each delivery
+ * succeeded, as recordOutcome would, and under the same rule (only the holder of the lease, only
+ * while pending). One statement is one transaction: the log and the delivery move together.
+ */
+export async function settleSucceeded(db: Database, settled: readonly { claim: DeliveryClaim; outcome: AttemptOutcome }[]): Promise<void> {
+  if (!settled.length) return;
+  const rows = settled.map(() => '(?::uuid, ?::uuid, ?::uuid, ?::int, ?::int, ?::text)').join(', ');
+  const params = settled.flatMap(({ claim, outcome }) => [
+    claim.attemptId,
+    claim.deliveryId,
+    claim.leaseId,
+    outcome.statusCode,
+    outcome.latencyMs,
+    outcome.responseExcerpt,
+  ]);
+  await db.fork().execute(
+    `with settled (attempt_id, delivery_id, lease_id, status_code, latency_ms, excerpt) as (values ${rows}),
+     logged as (
+       update webhook_delivery_attempts a set finished_at = now(), status_code = s.status_code, latency_ms = s.latency_ms, error = null,
+         response_excerpt = s.excerpt
+       from settled s where a.id = s.attempt_id
+       returning a.id
+     )
+     update webhook_deliveries d set status = 'succeeded', next_attempt_at = null, lease_id = null, leased_until = null,
+       last_status_code = s.status_code, last_error = null, completed_at = now(), updated_at = now()
+     from settled s where d.id = s.delivery_id and d.lease_id = s.lease_id and d.status = 'pending'`,
+    params,
+  );
 }

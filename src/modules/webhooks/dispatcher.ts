@@ -5,8 +5,8 @@ import type { Database } from '../../platform/db.js';
 import type { Logger } from '../../platform/logging.js';
 import { failureLevel } from '../../platform/database-errors.js';
 import { type Notifier, Wakeup } from '../../platform/notifier.js';
-import { type DeliveryClaim, recordOutcome, sendClaim } from './attempt.js';
-import { createWebhookAgents, isSuccess } from './delivery.js';
+import { type DeliveryClaim, recordOutcome, sendClaim, settleSucceeded } from './attempt.js';
+import { type AttemptOutcome, createWebhookAgents, isSuccess } from './delivery.js';
 import type { Metrics } from '../../platform/metrics.js';
 
 export type DispatcherConfig = Pick<
@@ -27,6 +27,10 @@ export interface Dispatcher {
 const EVENT_BATCH = 200;
 /** A claimed attempt belongs to its instance this long past the timeout; after that (the instance died) anyone may retry it. */
 const LEASE_MARGIN_MS = 5_000;
+/** Succeeded attempts settled together in one statement, at most. */
+const SETTLE_BATCH = 500;
+/** One endpoint holds at most this share of the attempt slots when claims are made, so a slow receiver cannot starve the others. */
+const ENDPOINT_SHARE = 0.75;
 
 /**
  * Turns outbox events into webhook deliveries and runs them, on every instance at once: all the
@@ -39,6 +43,11 @@ export function createDispatcher(deps: { db: Database; config: DispatcherConfig;
   const agents = createWebhookAgents();
   const wakeup = new Wakeup();
   const inFlight = new Map<string, { abort: AbortController; done: Promise<void> }>();
+  const inFlightByEndpoint = new Map<string, number>();
+  /** Set by notifications of new events, and by each full pass. */
+  let eventsWaiting = true;
+  /** Set when there may be deliveries to claim: an attempt finished, a redelivery, a fan-out, a full pass. */
+  let claimWanted = true;
   let running = false;
   let loop: Promise<void> | null = null;
   let unsubscribe = () => {};
@@ -47,8 +56,8 @@ export function createDispatcher(deps: { db: Database; config: DispatcherConfig;
    * One batch of undispatched events becomes one pending delivery per enabled endpoint of the same
    * partner and environment registered before the event, in one statement: claim, fan out, mark.
    */
-  async function dispatchEvents(): Promise<number> {
-    const [row] = await db.fork().execute<{ events: number }[]>(
+  async function dispatchEvents(): Promise<{ events: number; deliveries: number }> {
+    const [row] = await db.fork().execute<{ events: number; deliveries: number }[]>(
       `with batch as (
          select cursor from events where dispatched_at is null order by cursor limit ? for update skip locked
        ), marked as (
@@ -67,7 +76,7 @@ export function createDispatcher(deps: { db: Database; config: DispatcherConfig;
        select (select count(*) from marked)::int as events, (select count(*) from fanned)::int as deliveries`,
       [EVENT_BATCH],
     );
-    return row?.events ?? 0;
+    return { events: row?.events ?? 0, deliveries: row?.deliveries ?? 0 };
   }
 
   /**
@@ -84,14 +93,21 @@ export function createDispatcher(deps: { db: Database; config: DispatcherConfig;
     );
   }
 
-  /** Claims due deliveries of enabled endpoints under a lease, and logs each attempt as started. */
+  /**
+   * Claims due deliveries of enabled endpoints under a lease, logs each attempt as started, and
+   * reads what sending them needs (endpoint address and secrets, the event): one statement a batch.
+   * Endpoints that hold their share of the slots already are left for later.
+   */
   async function claimDue(limit: number): Promise<DeliveryClaim[]> {
     const leaseSeconds = (config.WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS) / 1000;
+    const share = Math.max(1, Math.floor(config.WEBHOOK_CONCURRENCY * ENDPOINT_SHARE));
+    const busy = [...inFlightByEndpoint].filter(([, n]) => n >= share).map(([endpointId]) => endpointId);
+    const skipBusy = busy.length ? `and d.endpoint_id not in (${busy.map(() => '?').join(', ')})` : '';
     return db.fork().execute<DeliveryClaim[]>(
       `with due as (
          select d.id from webhook_deliveries d
          join webhook_endpoints w on w.id = d.endpoint_id and w.status = 'enabled' and w.deleted_at is null
-         where d.status = 'pending' and d.next_attempt_at <= now() and (d.leased_until is null or d.leased_until < now())
+         where d.status = 'pending' and d.next_attempt_at <= now() and (d.leased_until is null or d.leased_until < now()) ${skipBusy}
          order by d.next_attempt_at
          limit ? for update of d skip locked
        ), claimed as (
@@ -105,46 +121,101 @@ export function createDispatcher(deps: { db: Database; config: DispatcherConfig;
          returning id, delivery_id
        )
        select c.id as "deliveryId", c.lease_id as "leaseId", c.attempt_count as "attemptNumber", c.endpoint_id as "endpointId",
-              c.event_id as "eventId", c.environment, a.id as "attemptId"
-       from claimed c join attempts a on a.delivery_id = c.id`,
-      [limit, leaseSeconds, instance],
+              c.event_id as "eventId", c.environment, a.id as "attemptId",
+              w.url, w.secret_encrypted as "secretEncrypted", w.previous_secret_encrypted as "previousSecretEncrypted",
+              w.previous_secret_expires_at as "previousSecretExpiresAt",
+              e.type as "eventType", e.entity_type as "entityType", e.entity_id as "entityId", e.created_at as "eventCreatedAt", e.payload
+       from claimed c join attempts a on a.delivery_id = c.id
+       join webhook_endpoints w on w.id = c.endpoint_id
+       join events e on e.id = c.event_id`,
+      [...busy, limit, leaseSeconds, instance],
     );
+  }
+
+  /** Succeeded attempts wait here to be settled together (settleSucceeded); the rest settle one by one. */
+  const settling: { claim: DeliveryClaim; outcome: AttemptOutcome; done: (error?: unknown) => void }[] = [];
+  let settler: Promise<void> | null = null;
+
+  function settleLater(claim: DeliveryClaim, outcome: AttemptOutcome): Promise<void> {
+    return new Promise((resolve, reject) => {
+      settling.push({ claim, outcome, done: (error) => (error ? reject(error) : resolve()) });
+      settler ??= (async () => {
+        // At once (a reader may be waiting for this delivery's state); what finishes while a batch is
+        // being written joins the next one, so under load a batch holds many attempts.
+        await Promise.resolve();
+        while (settling.length) {
+          const batch = settling.splice(0, SETTLE_BATCH);
+          try {
+            await settleSucceeded(db, batch);
+            for (const item of batch) item.done();
+          } catch (error) {
+            for (const item of batch) item.done(error);
+          }
+        }
+        settler = null;
+      })();
+    });
   }
 
   function run(claim: DeliveryClaim) {
     const abort = new AbortController();
-    const done = sendClaim({ db, config, agents, signal: abort.signal }, claim)
+    inFlightByEndpoint.set(claim.endpointId, (inFlightByEndpoint.get(claim.endpointId) ?? 0) + 1);
+    const done = sendClaim({ config, agents, signal: abort.signal }, claim)
       .then((outcome) => {
         deps.metrics?.webhookAttempt(outcome.interrupted ? 'interrupted' : isSuccess(outcome) ? 'succeeded' : 'failed');
-        return recordOutcome(db, config, claim, outcome);
+        return isSuccess(outcome) ? settleLater(claim, outcome) : recordOutcome(db, config, claim, outcome);
       })
       .catch((error) =>
         logger[failureLevel(error)]({ err: error, deliveryId: claim.deliveryId }, 'webhook attempt could not be recorded; retried when its lease runs out'),
       )
       .finally(() => {
         inFlight.delete(claim.attemptId);
+        const left = (inFlightByEndpoint.get(claim.endpointId) ?? 1) - 1;
+        if (left > 0) inFlightByEndpoint.set(claim.endpointId, left);
+        else inFlightByEndpoint.delete(claim.endpointId);
+        claimWanted = true;
         wakeup.notify();
       });
     inFlight.set(claim.attemptId, { abort, done });
   }
 
+  /**
+   * Each pass does only what its wake-up calls for: an event notification fans out new events (and
+   * claims only when that made deliveries), a finished attempt or a redelivery claims, and once per
+   * poll interval a full pass also looks for due retries, expired leases and orphans. A partner
+   * without webhooks writes its events already dispatched, so their notifications cost one read.
+   */
   async function work() {
+    let lastFullPass = 0;
     while (running) {
       let more = false;
       try {
-        more = (await dispatchEvents()) === EVENT_BATCH;
-        // Housekeeping: its failure must never hold up deliveries.
-        await cancelOrphans().catch((error) => logger[failureLevel(error)]({ err: error }, 'canceling orphan webhook deliveries failed'));
+        const full = Date.now() - lastFullPass >= config.WEBHOOK_POLL_INTERVAL_MS;
+        if (full) {
+          lastFullPass = Date.now();
+          eventsWaiting = claimWanted = true;
+          // Housekeeping: its failure must never hold up deliveries.
+          await cancelOrphans().catch((error) => logger[failureLevel(error)]({ err: error }, 'canceling orphan webhook deliveries failed'));
+        }
+        if (eventsWaiting) {
+          eventsWaiting = false;
+          const dispatched = await dispatchEvents();
+          if (dispatched.events === EVENT_BATCH) eventsWaiting = more = true;
+          if (dispatched.deliveries > 0) claimWanted = true;
+        }
         const free = config.WEBHOOK_CONCURRENCY - inFlight.size;
-        if (free > 0 && running) {
+        // Claims are batched: wait for a quarter of the slots to free up unless little is in flight.
+        const worthClaiming = free > 0 && (free >= Math.ceil(config.WEBHOOK_CONCURRENCY / 4) || inFlight.size < free || full);
+        if (claimWanted && worthClaiming && running) {
+          claimWanted = false;
           const claims = await claimDue(free);
           claims.forEach(run);
-          more ||= claims.length === free;
+          if (claims.length === free) claimWanted = more = true;
         }
       } catch (error) {
         if (running) logger[failureLevel(error)]({ err: error }, 'webhook dispatcher pass failed; retrying');
       }
-      if (!more && running) await wakeup.waitAtMost(config.WEBHOOK_POLL_INTERVAL_MS);
+      if (!more && running) await wakeup.waitAtMost(Math.max(0, config.WEBHOOK_POLL_INTERVAL_MS - (Date.now() - lastFullPass)));
     }
   }
 
@@ -153,10 +224,16 @@ export function createDispatcher(deps: { db: Database; config: DispatcherConfig;
     start() {
       if (running) return;
       running = true;
-      unsubscribe = deps.notifier.onEvent(() => wakeup.notify());
+      unsubscribe = deps.notifier.onEvent(() => {
+        eventsWaiting = true;
+        wakeup.notify();
+      });
       loop = work();
     },
-    wake: () => wakeup.notify(),
+    wake: () => {
+      claimWanted = true;
+      wakeup.notify();
+    },
     async stop() {
       running = false;
       unsubscribe();
@@ -164,6 +241,7 @@ export function createDispatcher(deps: { db: Database; config: DispatcherConfig;
       await loop;
       for (const attempt of inFlight.values()) attempt.abort.abort();
       await Promise.all([...inFlight.values()].map((a) => a.done));
+      await settler;
       agents.http.destroy();
       agents.https.destroy();
     },
