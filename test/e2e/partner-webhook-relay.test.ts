@@ -261,6 +261,15 @@ describe('connections', () => {
     expect(endpointTwo.databaseId).toBe(two);
     expect((await api.graphql(DELIVERIES, { endpointId: endpointTwo.id })).body.data.webhookDeliveries.totalCount).toBe(3);
     expect((await api.graphql(DELIVERIES, { status: 'SUCCEEDED' })).body.data.webhookDeliveries.totalCount).toBe(0);
+    // An event's global id filters like its REST event_id; an id that names no event matches nothing (never everything).
+    const [{ node: event }] = (await api.graphql('{ events(first: 1) { edges { node { id databaseId } } } }')).body.data.events.edges;
+    const ofEvent = `query ($eventId: ID) { webhookDeliveries(eventId: $eventId) { totalCount } }`;
+    for (const eventId of [event.id, event.databaseId]) expect((await api.graphql(ofEvent, { eventId })).body.data.webhookDeliveries.totalCount).toBe(2);
+    expect((await api.graphql(ofEvent, { eventId: 'nonsense' })).body.data.webhookDeliveries.totalCount).toBe(0);
+    expect((await api.graphql(ofEvent, { eventId: endpointTwo.id })).body.data.webhookDeliveries.totalCount).toBe(0);
+    // An endpoint id that names no webhook of the caller is an error, not an unfiltered list.
+    const unknown = await api.graphql(DELIVERIES, { endpointId: 'nonsense' });
+    expect(unknown.body.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
   });
 
   it('the whitelists are connections whose totalCount counts every entry of the environment across pages', async () => {
