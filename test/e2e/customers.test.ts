@@ -180,6 +180,19 @@ describe('customers over GraphQL', () => {
     expect(res.body.data.updateCustomer.customer).toEqual({ firstName: 'New', kycs: { subStatus: 'kyc_form_submission_started' } });
   });
 
+  it("takes the customer's global id in customerId as well as its databaseId; another type's global id is NotFoundError", async () => {
+    const databaseId = (await api.post('/v0/customers', { email: email(), type: 'individual', first_name: 'Glo', last_name: 'Bal' })).body.customer_id;
+    const { id } = (await api.graphql(`query($id: ID!) { customer(id: $id) { id } }`, { id: databaseId })).body.data.customer;
+    const UPDATE = `mutation($input: UpdateCustomerInput!) { updateCustomer(input: $input) {
+      __typename ... on Error { code } ... on UpdateCustomerPayload { customer { id databaseId firstName } } } }`;
+    const byGlobalId = await api.graphql(UPDATE, { input: { customerId: id, firstName: 'Global' } });
+    expect(byGlobalId.body.data.updateCustomer).toEqual({ __typename: 'UpdateCustomerPayload', customer: { id, databaseId, firstName: 'Global' } });
+    const otherType = Buffer.from(`Quote:${databaseId}`).toString('base64');
+    const refused = await api.graphql(UPDATE, { input: { customerId: otherType, firstName: 'Nope' } });
+    expect(refused.body.data.updateCustomer).toEqual({ __typename: 'NotFoundError', code: 'NOT_FOUND' });
+    expect((await api.get(`/v0/customers/${databaseId}`)).body.first_name).toBe('Global');
+  });
+
   it('pages through customers with cursors and filters them', async () => {
     const partnerKey = await t.keyFor('Paging Partner');
     const own = t.client(partnerKey);
