@@ -124,6 +124,15 @@ describe('node(id:) for the partner, its whitelists, webhooks, deliveries and ev
     expect((await api.get('/v0/events')).body.items[0].event_id).toBe(event.databaseId);
   });
 
+  it("loads the object an event is about as a Node, through the caller's scope", async () => {
+    const { api } = await newPartner();
+    const customerId = await createCustomer(api, { approved: false });
+    const EVENTS = '{ events(first: 1) { edges { node { entityId entity { __typename id ... on Customer { databaseId } } } } } }';
+    const [{ node }] = (await api.graphql(EVENTS)).body.data.events.edges;
+    expect(node.entity).toMatchObject({ __typename: 'Customer', databaseId: customerId });
+    expect(await nodeOf(api, node.entity.id)).toMatchObject({ __typename: 'Customer', id: node.entity.id });
+  });
+
   // node(id:) loads events through the events service, which has no batch load by id yet (see the report of issue 10).
   it.todo('round-trips an event; another partner and the production key read it as null');
 

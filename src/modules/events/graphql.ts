@@ -1,3 +1,4 @@
+import { resolveNodes } from '@pothos/plugin-relay';
 import { EVENT_TYPES, type EventType } from '../../domain/events.js';
 import { builder } from '../../graphql/builder.js';
 import { connectionFieldOptions, resolvePage } from '../../graphql/connection.js';
@@ -17,6 +18,14 @@ type EventEntityType = (typeof EVENT_ENTITY_TYPES)[number];
 // A new event type about a new kind of object fails to compile here until its entity type is listed.
 const everyEventTypeHasItsEntity: EventType extends `${EventEntityType}.${string}` ? true : never = true;
 void everyEventTypeHasItsEntity;
+/** The GraphQL type of each kind of object, to load it as a Node. */
+const NODE_TYPE_OF: Record<EventEntityType, string> = {
+  customer: 'Customer',
+  virtual_account: 'VirtualAccount',
+  onramp_transfer: 'OnrampTransfer',
+  offramp_transfer: 'OfframpTransfer',
+  external_account: 'BankAccount',
+};
 const EventEntityTypeEnum = domainEnum('EventEntityType', EVENT_ENTITY_TYPES, {
   description: "The kind of object an event is about (external_account is a customer's bank account)",
 });
@@ -41,6 +50,17 @@ EventRef.implement({
     type: t.field({ type: EventTypeEnum, resolve: (e) => e.type as EventType }),
     entityType: t.field({ type: EventEntityTypeEnum, resolve: (e) => e.entityType as EventEntityType }),
     entityId: t.expose('entityId', { type: 'UUID', description: 'The databaseId of the object the event is about' }),
+    entity: t.field({
+      type: builder.nodeInterfaceRef(),
+      nullable: true,
+      description: 'The object the event is about, as it is now (the payload is as it was then); null when it is no longer there',
+      // Through the same per-request loaders as node(id:), scoped to the caller.
+      resolve: async (e, _, ctx, info) => {
+        const typename = NODE_TYPE_OF[e.entityType as EventEntityType];
+        const [entity] = typename ? await resolveNodes(builder, ctx, info, [{ id: e.entityId, typename }]) : [];
+        return entity ?? null;
+      },
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     payload: t.field({ type: 'JSON', description: 'The full object as REST shows it at the time of the event.', resolve: (e) => e.payload }),
   }),
