@@ -12,7 +12,8 @@ export interface SentResponse {
   body: string;
 }
 
-type Operation = { responses: Record<string, { content?: Record<string, { schema: object }> }> };
+type Response = { $ref?: string; content?: Record<string, { schema: object }> };
+type Operation = { responses: Record<string, Response> };
 
 /**
  * Checks answers against the OpenAPI document with Ajv in strict mode: the status must be one the
@@ -25,6 +26,7 @@ export function contractCheck(document: OpenApiDocument) {
   // Component refs (`#/components/schemas/X`) resolve against a schema of its own holding them.
   const local = (schema: object) => JSON.parse(JSON.stringify(schema).replaceAll('"#/components/schemas/', '"components#/$defs/'));
   ajv.addSchema({ $id: 'components', $defs: local(document.components.schemas) });
+  const responses = document.components.responses as Record<string, Response>;
   const operations = new Map<string, Operation>();
   for (const [path, methods] of Object.entries(document.paths)) {
     for (const [method, operation] of Object.entries(methods)) operations.set(`${method.toUpperCase()} ${foldedPath(path)}`, operation as Operation);
@@ -47,7 +49,8 @@ export function contractCheck(document: OpenApiDocument) {
       const where = `${sent.method} ${sent.route} → ${sent.status}`;
       const operation = operations.get(`${sent.method} ${foldedPath(openApiPath(sent.route))}`);
       if (!operation) return [];
-      const response = operation.responses[String(sent.status)];
+      const listed = operation.responses[String(sent.status)];
+      const response = listed?.$ref ? responses[listed.$ref.replace('#/components/responses/', '')] : listed;
       if (!response) return [`${where}: status not in the document (${Object.keys(operation.responses).join(', ')})`];
       if (!response.content) return sent.body === '' ? [] : [`${where}: a body where the document has none`];
       const mediaType = sent.contentType?.split(';')[0]?.trim();

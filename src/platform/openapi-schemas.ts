@@ -8,10 +8,23 @@ import { IDEMPOTENCY_KEY_MAX_LENGTH } from './idempotency.js';
  */
 type JsonSchema = Record<string, unknown>;
 
-/** JSON Schema 2020-12 (OpenAPI 3.1's dialect) of a zod schema, as it is read (`input`) or written (`output`). */
-export function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
-  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, target: 'draft-2020-12', unrepresentable: 'any' }) as JsonSchema;
-  return rest;
+/** The answers that get a name of their own in the document (`components.schemas`), each registered with `named`. */
+export const answerSchemas = z.registry<{ id: string }>();
+export const named = <T extends z.ZodType>(id: string, schema: T): T => {
+  answerSchemas.add(schema, { id });
+  return schema;
+};
+
+/**
+ * JSON Schema 2020-12 (OpenAPI 3.1's dialect) of a zod schema, as it is read (`input`) or written
+ * (`output`). Given `components`, named answers inside it become `$ref`s and their schemas go there.
+ */
+export function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output', components?: Record<string, JsonSchema>): JsonSchema {
+  const options = { io, target: 'draft-2020-12', unrepresentable: 'any', ...(components ? { metadata: answerSchemas } : {}) } as const;
+  const { $schema: _dialect, $defs, ...rest } = z.toJSONSchema(schema, options) as JsonSchema & { $defs?: Record<string, JsonSchema> };
+  const relinked = (value: unknown) => JSON.parse(JSON.stringify(value).replaceAll('"#/$defs/', '"#/components/schemas/'));
+  for (const [id, definition] of Object.entries($defs ?? {})) if (components) components[id] = relinked(definition);
+  return relinked(rest);
 }
 
 const FieldError = {

@@ -64,7 +64,38 @@ function queryParameters(c: RouteContract): JsonObject[] {
 
 const problemOf = (code: AnsweredCode) => ({ status: STATUS_OF_CODE[code], code, title: '', detail: '', errors: [] });
 
-function errorResponses(path: string, codes: AnsweredCode[]): Record<string, JsonObject> {
+/** An error answer: its shape by path, its codes as an enum (and, under /v1 and /auth, the Encryptus codes they map to). */
+function errorResponse(encryptus: boolean, status: number, codes: AnsweredCode[]): JsonObject {
+  const enumOf = { type: 'string', enum: codes };
+  const schema = encryptus
+    ? {
+        allOf: [
+          { $ref: '#/components/schemas/EncryptusError' },
+          {
+            type: 'object',
+            properties: {
+              status: { const: status },
+              code: { type: 'string', enum: [...new Set(codes.map((code) => encryptusEnvelope(problemOf(code), '').body.code))] },
+              data: { type: 'object', properties: { error: enumOf } },
+            },
+          },
+        ],
+      }
+    : { allOf: [{ $ref: '#/components/schemas/Problem' }, { type: 'object', properties: { status: { const: status }, code: enumOf } }] };
+  return {
+    description: codes.map((code) => `\`${code}\``).join(', '),
+    content: jsonContent(schema, encryptus ? 'application/json' : 'application/problem+json'),
+  };
+}
+
+/** `rate_limited` → `RateLimited`: the name of a shared response in `components.responses`. */
+const pascal = (code: string) => code.replace(/(^|_)([a-z])/g, (_, __, letter: string) => letter.toUpperCase());
+
+/**
+ * The error answers of a route, by status. A status with one code every route shares (401, 429,
+ * 500, 503…) is a `$ref` to `components.responses`, so the document states it once per shape.
+ */
+function errorResponses(path: string, codes: AnsweredCode[], shared: Record<string, JsonObject>): Record<string, JsonObject> {
   const encryptus = shapeOf(path) === 'encryptus';
   const byStatus = new Map<number, AnsweredCode[]>();
   for (const code of codes) {
@@ -73,37 +104,27 @@ function errorResponses(path: string, codes: AnsweredCode[]): Record<string, Jso
   }
   const responses: Record<string, JsonObject> = {};
   for (const [status, list] of [...byStatus].sort(([a], [b]) => a - b)) {
-    const enumOf = { type: 'string', enum: list };
-    const schema = encryptus
-      ? {
-          allOf: [
-            { $ref: '#/components/schemas/EncryptusError' },
-            {
-              type: 'object',
-              properties: {
-                status: { const: status },
-                code: { type: 'string', enum: [...new Set(list.map((code) => encryptusEnvelope(problemOf(code), '').body.code))] },
-                data: { type: 'object', properties: { error: enumOf } },
-              },
-            },
-          ],
-        }
-      : { allOf: [{ $ref: '#/components/schemas/Problem' }, { type: 'object', properties: { status: { const: status }, code: enumOf } }] };
-    responses[String(status)] = {
-      description: list.map((code) => `\`${code}\``).join(', '),
-      content: jsonContent(schema, encryptus ? 'application/json' : 'application/problem+json'),
-    };
+    if (list.length === 1) {
+      const name = `${encryptus ? 'Encryptus' : 'Problem'}${pascal(list[0]!)}`;
+      shared[name] ??= errorResponse(encryptus, status, list);
+      responses[String(status)] = { $ref: `#/components/responses/${name}` };
+    } else responses[String(status)] = errorResponse(encryptus, status, list);
   }
   return responses;
 }
 
-function operationOf(route: RegisteredRoute & { contract: RouteContract }): JsonObject {
+interface Components {
+  schemas: Record<string, JsonObject>;
+  responses: Record<string, JsonObject>;
+}
+
+function operationOf(route: RegisteredRoute & { contract: RouteContract }, components: Components): JsonObject {
   const c = route.contract;
   const success: Record<string, JsonObject> = {};
   for (const [status, answer] of Object.entries(c.responses)) {
     success[status] = {
       description: answer.description,
-      ...(answer.body ? { content: jsonContent(jsonSchemaOf(answer.body, 'output'), answer.contentType) } : {}),
+      ...(answer.body ? { content: jsonContent(jsonSchemaOf(answer.body, 'output', components.schemas), answer.contentType) } : {}),
     };
   }
   const hasParams = route.url.includes(':');
@@ -115,12 +136,29 @@ function operationOf(route: RegisteredRoute & { contract: RouteContract }): Json
     security: c.public ? [] : [{ apiKey: [] }],
     parameters: parametersOf(route.url, c),
     ...(c.body ? { requestBody: { required: !c.bodyOptional, content: jsonContent(jsonSchemaOf(c.body, 'input'), 'application/json', c.example) } } : {}),
-    responses: { ...success, ...errorResponses(route.url, codesOf(c, { hasParams })) },
+    responses: { ...success, ...errorResponses(route.url, codesOf(c, { hasParams }), components.responses) },
   };
 }
 
 /** The document's `info.version`: the REST layer's, moved with breaking or additive changes to it. */
 export const API_VERSION = '0.1.0';
+
+/** What each group of operations is (README sections of the same names say more). */
+const TAGS: Record<string, string> = {
+  Customers: 'Individuals and businesses, their KYC (spec §4.1)',
+  'External accounts': "Customers' bank accounts, payout destinations (spec §4.2)",
+  'Virtual accounts': 'Standing fiat deposit accounts that convert to a fixed wallet (spec §4.3)',
+  'On-ramp': 'Fiat → stablecoin: quotes and transfers (spec §4.4)',
+  'Off-ramp': 'Stablecoin → fiat: quotes and transfers (spec §4.5)',
+  Webhooks: 'Event delivery endpoints (spec §4.6)',
+  Events: 'The event stream after a cursor (extension)',
+  'Partner (/v1)': "Encryptus's partner account and whitelists (spec §4.7)",
+  'Business KYB (/v1)': 'Corporate KYB import (spec §4.8)',
+  Operations: 'Liveness and readiness (no key)',
+  Reference: 'This document (no key)',
+};
+
+const sortedByName = <T>(entries: Record<string, T>) => Object.fromEntries(Object.entries(entries).sort(([a], [b]) => (a < b ? -1 : 1)));
 
 export interface OpenApiOptions {
   version: string;
@@ -129,11 +167,12 @@ export interface OpenApiOptions {
 /** The OpenAPI 3.1 document of every route that declared a contract. */
 export function openApiDocument(routes: readonly RegisteredRoute[], { version }: OpenApiOptions) {
   const paths: Record<string, Record<string, JsonObject>> = {};
+  const components: Components = { schemas: {}, responses: {} };
   const documented = routes.filter((r): r is RegisteredRoute & { contract: RouteContract } => !!r.contract);
   for (const route of [...documented].sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0))) {
     const path = specPath(openApiPath(route.url));
     paths[path] ??= {};
-    paths[path][route.method.toLowerCase()] = operationOf(route);
+    paths[path][route.method.toLowerCase()] = operationOf(route, components);
   }
   return {
     openapi: '3.1.1',
@@ -146,14 +185,15 @@ export function openApiDocument(routes: readonly RegisteredRoute[], { version }:
       license: { name: 'UNLICENSED', identifier: 'UNLICENSED' },
     },
     servers: [{ url: '/', description: 'This Ramp' }],
-    tags: [...new Set(documented.map((r) => r.contract.tag))].sort().map((name) => ({ name })),
+    tags: [...new Set(documented.map((r) => r.contract.tag))].sort().map((name) => ({ name, description: TAGS[name] ?? name })),
     security: [{ apiKey: [] }],
     paths,
     components: {
       securitySchemes: {
         apiKey: { type: 'http', scheme: 'bearer', description: 'An API key (`npm run keys`): `Authorization: Bearer ramp_sandbox_…`' },
       },
-      schemas: COMPONENT_SCHEMAS,
+      schemas: { ...COMPONENT_SCHEMAS, ...sortedByName(components.schemas) },
+      responses: sortedByName(components.responses),
     },
   };
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PostalAddressInput } from '../../domain/address.js';
-import { timestampAnswer, uuidAnswer } from '../../platform/openapi-schemas.js';
+import { named, timestampAnswer, uuidAnswer } from '../../platform/openapi-schemas.js';
 import {
   ACCOUNT_HOLDER_TYPES,
   BANK_ACCOUNT_TYPES,
@@ -110,23 +110,29 @@ const address = z.strictObject({
 });
 
 /** A bank account as shown (§2.2): numbers masked except in the answer that creates it; only the variant of `account_type`. */
-export const BankAccountDetailsAnswer = z.strictObject({
-  bank_name: z.string(),
-  account_holder_type: z.enum(ACCOUNT_HOLDER_TYPES),
-  account_holder_first_name: z.string().nullable(),
-  account_holder_last_name: z.string().nullable(),
-  account_holder_business_name: z.string().nullable(),
-  account_holder_address: address,
-  account_type: z.enum(BANK_ACCOUNT_TYPES),
-  iban: z.strictObject({ bic: z.string(), iban_number: z.string() }).optional(),
-  us: z.strictObject({ account_number: z.string(), routing_number: z.string(), account_type: z.enum(US_ACCOUNT_TYPES) }).optional(),
-  swift: z.strictObject({ account_number: z.string(), bic: z.string(), routing_number: z.string().optional() }).optional(),
-});
+export const BankAccountDetailsAnswer = named(
+  'BankAccountDetails',
+  z.strictObject({
+    bank_name: z.string(),
+    account_holder_type: z.enum(ACCOUNT_HOLDER_TYPES),
+    account_holder_first_name: z.string().nullable(),
+    account_holder_last_name: z.string().nullable(),
+    account_holder_business_name: z.string().nullable(),
+    account_holder_address: address,
+    account_type: z.enum(BANK_ACCOUNT_TYPES),
+    iban: z.strictObject({ bic: z.string(), iban_number: z.string() }).optional(),
+    us: z.strictObject({ account_number: z.string(), routing_number: z.string(), account_type: z.enum(US_ACCOUNT_TYPES) }).optional(),
+    swift: z.strictObject({ account_number: z.string(), bic: z.string(), routing_number: z.string().optional() }).optional(),
+  }),
+);
 
-export const ExternalAccountAnswer = z.strictObject({
-  id: uuidAnswer(),
-  external_account_id: uuidAnswer(),
-  customer_id: uuidAnswer(),
-  created_at: timestampAnswer(),
-  ...BankAccountDetailsAnswer.shape,
-});
+export const ExternalAccountAnswer = named(
+  'ExternalAccount',
+  z.strictObject({
+    id: uuidAnswer(),
+    external_account_id: uuidAnswer(),
+    customer_id: uuidAnswer(),
+    created_at: timestampAnswer(),
+    ...BankAccountDetailsAnswer.shape,
+  }),
+);

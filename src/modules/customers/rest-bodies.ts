@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { PostalAddressInput } from '../../domain/address.js';
 import { KYC_STATUSES, KYC_SUB_STATUSES } from '../../domain/kyc.js';
-import { timestampAnswer, uuidAnswer } from '../../platform/openapi-schemas.js';
+import { named, timestampAnswer, uuidAnswer } from '../../platform/openapi-schemas.js';
 import { OffsetPageQuery } from '../../platform/pagination.js';
 import {
   type Address,
@@ -132,36 +132,45 @@ const RecordedAddressBody = z.strictObject({
   state: z.string().optional(),
 });
 
-export const KycsAnswer = z.strictObject({
-  status: z.enum(KYC_STATUSES),
-  status_breakdown: z.array(z.strictObject({ currency: z.string(), payment_rails: z.string(), status: z.enum(KYC_STATUSES) })),
-  sub_status: z.enum(KYC_SUB_STATUSES).nullable(),
-  kyc_flow_link: z.url().nullable().meta({ description: 'The hosted verification page (sandbox); null in production' }),
-});
+export const KycsAnswer = named(
+  'Kycs',
+  z.strictObject({
+    status: z.enum(KYC_STATUSES),
+    status_breakdown: z.array(z.strictObject({ currency: z.string(), payment_rails: z.string(), status: z.enum(KYC_STATUSES) })),
+    sub_status: z.enum(KYC_SUB_STATUSES).nullable(),
+    kyc_flow_link: z.url().nullable().meta({ description: 'The hosted verification page (sandbox); null in production' }),
+  }),
+);
 
 /** The customer of spec §2.1, as every read answers it. */
-export const CustomerAnswer = z.strictObject({
-  customer_id: uuidAnswer(),
-  email: z.string(),
-  type: z.enum(CUSTOMER_TYPES),
-  first_name: z.string().nullable(),
-  last_name: z.string().nullable(),
-  company_name: z.string().nullable(),
-  address: RecordedAddressBody.nullable(),
-  kycs: KycsAnswer,
-  created_at: timestampAnswer(),
-  updated_at: timestampAnswer(),
-});
+export const CustomerAnswer = named(
+  'Customer',
+  z.strictObject({
+    customer_id: uuidAnswer(),
+    email: z.string(),
+    type: z.enum(CUSTOMER_TYPES),
+    first_name: z.string().nullable(),
+    last_name: z.string().nullable(),
+    company_name: z.string().nullable(),
+    address: RecordedAddressBody.nullable(),
+    kycs: KycsAnswer,
+    created_at: timestampAnswer(),
+    updated_at: timestampAnswer(),
+  }),
+);
 
 /** The 201 of POST /v0/customers: exactly the spec's fields. */
-export const CreatedCustomerAnswer = z.strictObject({
-  customer_id: uuidAnswer(),
-  email: z.string(),
-  company_name: z.string().nullable(),
-  type: z.enum(CUSTOMER_TYPES),
-  first_name: z.string().nullable(),
-  last_name: z.string().nullable(),
-});
+export const CreatedCustomerAnswer = named(
+  'CreatedCustomer',
+  z.strictObject({
+    customer_id: uuidAnswer(),
+    email: z.string(),
+    company_name: z.string().nullable(),
+    type: z.enum(CUSTOMER_TYPES),
+    first_name: z.string().nullable(),
+    last_name: z.string().nullable(),
+  }),
+);
 
 /** `GET /v0/customers`: a page by `limit`/`skip`, optionally of the customer with one email. */
 export const CustomerListQuery = OffsetPageQuery.extend({ email: z.string().max(320).optional() });

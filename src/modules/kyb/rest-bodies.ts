@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { uuidAnswer } from '../../platform/openapi-schemas.js';
+import { named, uuidAnswer } from '../../platform/openapi-schemas.js';
 import {
   type BusinessAddress,
   type BusinessBasicDetails,
@@ -88,44 +88,47 @@ export const legalRepresentativeOf = (b: z.infer<typeof LegalRepresentativeBody>
 // ——— Answers (the OpenAPI document's response schemas; presenters.ts builds them) ———
 
 /** A corporate customer's KYB so far (camelCase, as /v1 writes it); document numbers masked. */
-export const BusinessProfileAnswer = z.strictObject({
-  customerId: uuidAnswer(),
-  userEmail: z.string(),
-  basicDetails: z
-    .strictObject({
-      companyName: z.string(),
-      registrationNumber: z.string(),
-      country: z.string(),
-      incorporatedOn: z.string(),
-      type: z.string(),
-      email: z.string(),
-    })
-    .nullable(),
-  address: z
-    .strictObject({
-      street: z.string(),
-      streetEn: z.string(),
-      town: z.string(),
-      townEn: z.string(),
-      state: z.string(),
-      country: z.string(),
-      countryCode: z.string(),
-    })
-    .nullable(),
-  legalRepresentatives: z.array(
-    z.strictObject({
-      id: uuidAnswer(),
-      legalRepresentationType: z.string(),
-      firstName: z.string(),
-      lastName: z.string(),
-      dob: z.string(),
-      nationality: z.string(),
-      documentName: z.string(),
-      documentNo: z.string(),
-      documentExpirationDate: z.string(),
-      issueCountry: z.string(),
-    }),
-  ),
-  complete: z.boolean(),
-  missingSections: z.array(z.string()),
-});
+export const BusinessProfileAnswer = named(
+  'BusinessProfile',
+  z.strictObject({
+    customerId: uuidAnswer(),
+    userEmail: z.string(),
+    basicDetails: z
+      .strictObject({
+        companyName: z.string(),
+        registrationNumber: z.string(),
+        country: z.string(),
+        incorporatedOn: z.string(),
+        type: z.string(),
+        email: z.string(),
+      })
+      .nullable(),
+    address: z
+      .strictObject({
+        street: z.string(),
+        streetEn: z.string(),
+        town: z.string(),
+        townEn: z.string(),
+        state: z.string(),
+        country: z.string(),
+        countryCode: z.string(),
+      })
+      .nullable(),
+    legalRepresentatives: z.array(
+      z.strictObject({
+        id: uuidAnswer(),
+        legalRepresentationType: z.string(),
+        firstName: z.string(),
+        lastName: z.string(),
+        dob: z.string(),
+        nationality: z.string(),
+        documentName: z.string(),
+        documentNo: z.string(),
+        documentExpirationDate: z.string(),
+        issueCountry: z.string(),
+      }),
+    ),
+    complete: z.boolean(),
+    missingSections: z.array(z.string()),
+  }),
+);

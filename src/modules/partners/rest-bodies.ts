@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { amountAnswer, timestampAnswer, uuidAnswer } from '../../platform/openapi-schemas.js';
+import { amountAnswer, named, timestampAnswer, uuidAnswer } from '../../platform/openapi-schemas.js';
 import {
   type NewWhitelistedBankAccount,
   type NewWhitelistedWalletAddress,
@@ -61,65 +61,74 @@ export const bankAccountOf = (body: z.infer<typeof WhitelistBankAccountBody>): N
 
 // ——— Answers (the OpenAPI document's response schemas; presenters.ts builds them) ———
 
-export const WhitelistedWalletAddressAnswer = z.strictObject({
-  id: uuidAnswer(),
-  address: z.string(),
-  coin: z.string(),
-  network: z.string(),
-  label: z.string().nullable(),
-  createdAt: timestampAnswer(),
-});
+export const WhitelistedWalletAddressAnswer = named(
+  'WhitelistedWalletAddress',
+  z.strictObject({
+    id: uuidAnswer(),
+    address: z.string(),
+    coin: z.string(),
+    network: z.string(),
+    label: z.string().nullable(),
+    createdAt: timestampAnswer(),
+  }),
+);
 
 /** `bankAccountNumber` is in clear only in the answer that whitelists it. */
-export const WhitelistedBankAccountAnswer = z.strictObject({
-  id: uuidAnswer(),
-  accountHolderName: z.string(),
-  accountHolderAddress: z.string(),
-  beneficiaryBankName: z.string(),
-  beneficiaryBankAddress: z.string(),
-  beneficiaryBankCountry: z.string(),
-  bankAccountNumber: z.string(),
-  bicSwift: z.string(),
-  fiatCurrency: z.string(),
-  createdAt: timestampAnswer(),
-});
+export const WhitelistedBankAccountAnswer = named(
+  'WhitelistedBankAccount',
+  z.strictObject({
+    id: uuidAnswer(),
+    accountHolderName: z.string(),
+    accountHolderAddress: z.string(),
+    beneficiaryBankName: z.string(),
+    beneficiaryBankAddress: z.string(),
+    beneficiaryBankCountry: z.string(),
+    bankAccountNumber: z.string(),
+    bicSwift: z.string(),
+    fiatCurrency: z.string(),
+    createdAt: timestampAnswer(),
+  }),
+);
 
 /** Spec §2.7 under `info`, in Encryptus's own spelling of the keys. */
-export const AccountInfoAnswer = z.strictObject({
-  success: z.literal(true),
-  status: z.number().int(),
-  code: z.literal('EN-SUCCESS-001'),
-  message: z.string(),
-  info: z.strictObject({
-    enterpriseName: z.string(),
-    clientRepresentiveEmail: z.string().nullable(),
-    clientRepresentivePhoneNo: z.string().nullable(),
-    enterpriseLocation: z.string().nullable(),
-    client_ID: z.string(),
-    grant_services: z.string(),
-    active_env: z.enum(['sandbox', 'production']),
-    whitelisted_bankAccount_list: z.array(WhitelistedBankAccountAnswer),
-    whitelisted_walletAddress_list: z.array(WhitelistedWalletAddressAnswer),
-    user_list: z.array(
-      z.strictObject({
-        customer_id: uuidAnswer(),
-        email: z.string(),
-        type: z.string(),
-        first_name: z.string().nullable(),
-        last_name: z.string().nullable(),
-        company_name: z.string().nullable(),
-        kycs: z.strictObject({
-          status_breakdown: z.array(z.strictObject({ currency: z.string(), payment_rails: z.string(), status: z.string() })),
-          sub_status: z.string().nullable(),
+export const AccountInfoAnswer = named(
+  'AccountInfo',
+  z.strictObject({
+    success: z.literal(true),
+    status: z.number().int(),
+    code: z.literal('EN-SUCCESS-001'),
+    message: z.string(),
+    info: z.strictObject({
+      enterpriseName: z.string(),
+      clientRepresentiveEmail: z.string().nullable(),
+      clientRepresentivePhoneNo: z.string().nullable(),
+      enterpriseLocation: z.string().nullable(),
+      client_ID: z.string(),
+      grant_services: z.string(),
+      active_env: z.enum(['sandbox', 'production']),
+      whitelisted_bankAccount_list: z.array(WhitelistedBankAccountAnswer),
+      whitelisted_walletAddress_list: z.array(WhitelistedWalletAddressAnswer),
+      user_list: z.array(
+        z.strictObject({
+          customer_id: uuidAnswer(),
+          email: z.string(),
+          type: z.string(),
+          first_name: z.string().nullable(),
+          last_name: z.string().nullable(),
+          company_name: z.string().nullable(),
+          kycs: z.strictObject({
+            status_breakdown: z.array(z.strictObject({ currency: z.string(), payment_rails: z.string(), status: z.string() })),
+            sub_status: z.string().nullable(),
+          }),
+          created_at: timestampAnswer(),
         }),
-        created_at: timestampAnswer(),
-      }),
-    ),
-    deposit_addresses: z.array(z.strictObject({ network: z.string(), address: z.string(), coins: z.array(z.string()) })),
-    reserved_fiat: z.array(z.strictObject({ currency: z.string(), balance: amountAnswer() })),
-    reserved_crypto: z.array(z.strictObject({ coin: z.string(), balance: amountAnswer() })),
-    crypto_threshold: z.array(
-      z.strictObject({ coin: z.string(), minimumThreshold: amountAnswer(), currentBalance: amountAnswer(), remainingBalance: amountAnswer() }),
-    ),
+      ),
+      deposit_addresses: z.array(z.strictObject({ network: z.string(), address: z.string(), coins: z.array(z.string()) })),
+      reserved_fiat: z.array(z.strictObject({ currency: z.string(), balance: amountAnswer() })),
+      reserved_crypto: z.array(z.strictObject({ coin: z.string(), balance: amountAnswer() })),
+      crypto_threshold: z.array(
+        z.strictObject({ coin: z.string(), minimumThreshold: amountAnswer(), currentBalance: amountAnswer(), remainingBalance: amountAnswer() }),
+      ),
+    }),
   }),
-});
+);

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { FIAT_CURRENCIES, NETWORKS, PAYMENT_RAILS, TOKENS } from '../../domain/money.js';
 import { TRANSFER_PURPOSES } from '../../domain/transfer-purpose.js';
 import { TRANSFER_STATUSES } from '../../domain/transfer-status.js';
-import { amountAnswer, timestampAnswer, uuidAnswer } from '../../platform/openapi-schemas.js';
+import { amountAnswer, named, timestampAnswer, uuidAnswer } from '../../platform/openapi-schemas.js';
 import { BankAccountBody, BankAccountDetailsAnswer, newBankAccountOf } from '../bank-accounts/rest-bodies.js';
 import {
   type DestinationFields,
@@ -140,7 +140,7 @@ export const SimulateVirtualAccountDepositBody = z
 // ——— Answers (the OpenAPI document's response schemas; presenters.ts builds them) ———
 
 const money = amountAnswer;
-const FeeBreakdownAnswer = z.strictObject({ currency: z.string(), platform_fee: money(), developer_fee: money(), network_fee: money() });
+const FeeBreakdownAnswer = named('FeeBreakdown', z.strictObject({ currency: z.string(), platform_fee: money(), developer_fee: money(), network_fee: money() }));
 const priced = {
   source_amount: money(),
   destination_amount: money(),
@@ -158,13 +158,16 @@ const quoteCommon = {
   transfer_id: uuidAnswer().nullable(),
 };
 
-export const OnrampQuoteAnswer = z.strictObject({
-  ...quoteCommon,
-  source_currency: z.enum(FIAT_CURRENCIES),
-  source_payment_rails: z.enum(PAYMENT_RAILS).nullable(),
-  destination_token: z.enum(TOKENS),
-  destination_network: z.enum(NETWORKS).nullable(),
-});
+export const OnrampQuoteAnswer = named(
+  'OnrampQuote',
+  z.strictObject({
+    ...quoteCommon,
+    source_currency: z.enum(FIAT_CURRENCIES),
+    source_payment_rails: z.enum(PAYMENT_RAILS).nullable(),
+    destination_token: z.enum(TOKENS),
+    destination_network: z.enum(NETWORKS).nullable(),
+  }),
+);
 
 const OfframpQuoteFields = {
   ...quoteCommon,
@@ -175,16 +178,19 @@ const OfframpQuoteFields = {
 };
 
 /** Ramp's collection account, or the customer's own virtual account, that the fiat goes to. */
-const DepositBankAccountAnswer = z.strictObject({
-  bank_name: z.string(),
-  bank_address: z.string(),
-  account_beneficiary_type: z.enum(['individual', 'business']),
-  account_beneficiary_name: z.string(),
-  account_type: z.enum(['iban', 'us', 'swift']),
-  iban: z.strictObject({ bic: z.string(), iban_number: z.string() }).optional(),
-  us: z.strictObject({ account_number: z.string(), routing_number: z.string() }).optional(),
-  swift: z.strictObject({ bic: z.string(), account_number: z.string(), routing_number: z.string() }).optional(),
-});
+const DepositBankAccountAnswer = named(
+  'DepositBankAccount',
+  z.strictObject({
+    bank_name: z.string(),
+    bank_address: z.string(),
+    account_beneficiary_type: z.enum(['individual', 'business']),
+    account_beneficiary_name: z.string(),
+    account_type: z.enum(['iban', 'us', 'swift']),
+    iban: z.strictObject({ bic: z.string(), iban_number: z.string() }).optional(),
+    us: z.strictObject({ account_number: z.string(), routing_number: z.string() }).optional(),
+    swift: z.strictObject({ bic: z.string(), account_number: z.string(), routing_number: z.string() }).optional(),
+  }),
+);
 
 const lifecycle = {
   customer_id: uuidAnswer(),
@@ -195,57 +201,63 @@ const lifecycle = {
 };
 
 /** Spec §2.4. */
-export const OnrampTransferAnswer = z.strictObject({
-  id: uuidAnswer(),
-  status: z.enum(TRANSFER_STATUSES),
-  amount: money(),
-  source_currency: z.enum(FIAT_CURRENCIES),
-  source_rails: z.enum(PAYMENT_RAILS).nullable(),
-  destination_network: z.enum(NETWORKS).nullable(),
-  destination_token: z.enum(TOKENS),
-  destination_address: z.string().nullable(),
-  destination_amount: money(),
-  destination_transaction_hash: z.string().nullable(),
-  virtual_account_id: uuidAnswer().nullable(),
-  deposit_received_amount: money().nullable(),
-  quote: z.strictObject({
-    quote_id: uuidAnswer(),
-    deposit_rails: z.enum(PAYMENT_RAILS).nullable(),
-    deposit_currency: z.enum(FIAT_CURRENCIES),
-    deposit_bank_account: DepositBankAccountAnswer.nullable(),
-    deposit_amount: money(),
-    deposit_message: z.string().nullable(),
-    ...priced,
+export const OnrampTransferAnswer = named(
+  'OnrampTransfer',
+  z.strictObject({
+    id: uuidAnswer(),
+    status: z.enum(TRANSFER_STATUSES),
+    amount: money(),
+    source_currency: z.enum(FIAT_CURRENCIES),
+    source_rails: z.enum(PAYMENT_RAILS).nullable(),
+    destination_network: z.enum(NETWORKS).nullable(),
+    destination_token: z.enum(TOKENS),
+    destination_address: z.string().nullable(),
+    destination_amount: money(),
+    destination_transaction_hash: z.string().nullable(),
+    virtual_account_id: uuidAnswer().nullable(),
+    deposit_received_amount: money().nullable(),
+    quote: z.strictObject({
+      quote_id: uuidAnswer(),
+      deposit_rails: z.enum(PAYMENT_RAILS).nullable(),
+      deposit_currency: z.enum(FIAT_CURRENCIES),
+      deposit_bank_account: DepositBankAccountAnswer.nullable(),
+      deposit_amount: money(),
+      deposit_message: z.string().nullable(),
+      ...priced,
+    }),
+    ...lifecycle,
   }),
-  ...lifecycle,
-});
+);
 
 /** Spec §2.5: the payout account is masked except in the answer that creates the transfer. */
-export const OfframpTransferAnswer = z.strictObject({
-  id: uuidAnswer(),
-  status: z.enum(TRANSFER_STATUSES),
-  amount: money(),
-  source_token: z.enum(TOKENS),
-  source_network: z.enum(NETWORKS).nullable(),
-  destination_currency: z.enum(FIAT_CURRENCIES),
-  destination_payment_rails: z.enum(PAYMENT_RAILS).nullable(),
-  destination_amount: money(),
-  transfer_purpose: z.enum(TRANSFER_PURPOSES).nullable(),
-  destination_external_account_id: uuidAnswer().nullable(),
-  destination_bank_account: BankAccountDetailsAnswer.nullable(),
-  quote: z.strictObject({
-    quote_id: uuidAnswer(),
-    deposit_network: z.enum(NETWORKS).nullable(),
-    deposit_token: z.enum(TOKENS),
-    deposit_blockchain_address: z.string().nullable(),
-    deposit_amount: money(),
-    ...priced,
-    deposit_transaction_hash: z.string().nullable(),
+export const OfframpTransferAnswer = named(
+  'OfframpTransfer',
+  z.strictObject({
+    id: uuidAnswer(),
+    status: z.enum(TRANSFER_STATUSES),
+    amount: money(),
+    source_token: z.enum(TOKENS),
+    source_network: z.enum(NETWORKS).nullable(),
+    destination_currency: z.enum(FIAT_CURRENCIES),
+    destination_payment_rails: z.enum(PAYMENT_RAILS).nullable(),
+    destination_amount: money(),
+    transfer_purpose: z.enum(TRANSFER_PURPOSES).nullable(),
+    destination_external_account_id: uuidAnswer().nullable(),
+    destination_bank_account: BankAccountDetailsAnswer.nullable(),
+    quote: z.strictObject({
+      quote_id: uuidAnswer(),
+      deposit_network: z.enum(NETWORKS).nullable(),
+      deposit_token: z.enum(TOKENS),
+      deposit_blockchain_address: z.string().nullable(),
+      deposit_amount: money(),
+      ...priced,
+      deposit_transaction_hash: z.string().nullable(),
+    }),
+    ...lifecycle,
   }),
-  ...lifecycle,
-});
+);
 
 export const TransferAnswer = z.union([OnrampTransferAnswer, OfframpTransferAnswer]);
 
 /** The off-ramp quote, and the transfer it made when it named a destination (else `transfer: null`). */
-export const OfframpQuoteAnswer = z.strictObject({ ...OfframpQuoteFields, transfer: OfframpTransferAnswer.nullable() });
+export const OfframpQuoteAnswer = named('OfframpQuote', z.strictObject({ ...OfframpQuoteFields, transfer: OfframpTransferAnswer.nullable() }));

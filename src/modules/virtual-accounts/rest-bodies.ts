@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { FIAT_CURRENCIES, NETWORKS, PAYMENT_RAILS, TOKENS } from '../../domain/money.js';
-import { timestampAnswer, uuidAnswer } from '../../platform/openapi-schemas.js';
+import { named, timestampAnswer, uuidAnswer } from '../../platform/openapi-schemas.js';
 import {
   type NewVirtualAccount,
   type PendingIssuance,
@@ -56,32 +56,41 @@ export const pendingIssuanceOf = (body: z.infer<typeof SimulationBody>): Pending
 // ——— Answers (the OpenAPI document's response schemas; presenters.ts builds them) ———
 
 /** Where the customer sends fiat: one of `us`, `iban` or `swift`, by the account's rails. */
-export const DepositInstructionsAnswer = z.strictObject({
-  currency: z.enum(FIAT_CURRENCIES),
-  payment_rails: z.array(z.enum(PAYMENT_RAILS)),
-  bank_name: z.string(),
-  bank_address: z.string(),
-  account_holder_name: z.string(),
-  us: z.strictObject({ routing_number: z.string(), account_number: z.string() }).optional(),
-  iban: z.strictObject({ bic: z.string(), iban_number: z.string() }).optional(),
-  swift: z.strictObject({ bic: z.string(), account_number: z.string(), routing_number: z.string() }).optional(),
-});
+export const DepositInstructionsAnswer = named(
+  'DepositInstructions',
+  z.strictObject({
+    currency: z.enum(FIAT_CURRENCIES),
+    payment_rails: z.array(z.enum(PAYMENT_RAILS)),
+    bank_name: z.string(),
+    bank_address: z.string(),
+    account_holder_name: z.string(),
+    us: z.strictObject({ routing_number: z.string(), account_number: z.string() }).optional(),
+    iban: z.strictObject({ bic: z.string(), iban_number: z.string() }).optional(),
+    swift: z.strictObject({ bic: z.string(), account_number: z.string(), routing_number: z.string() }).optional(),
+  }),
+);
 
-export const VirtualAccountAnswer = z.strictObject({
-  id: uuidAnswer(),
-  virtual_account_id: uuidAnswer(),
-  customer_id: uuidAnswer(),
-  status: z.enum(VIRTUAL_ACCOUNT_STATUSES),
-  source_currency: z.enum(FIAT_CURRENCIES),
-  source_rails: z.enum(VIRTUAL_ACCOUNT_SOURCE_RAILS).nullable(),
-  destination_token: z.enum(TOKENS),
-  destination_network: z.enum(NETWORKS),
-  destination_address: z.string().nullable(),
-  developer_fee_percent: z.string().nullable(),
-  deposit_instructions: DepositInstructionsAnswer.nullable(),
-  created_at: timestampAnswer(),
-  updated_at: timestampAnswer(),
-});
+export const VirtualAccountAnswer = named(
+  'VirtualAccount',
+  z.strictObject({
+    id: uuidAnswer(),
+    virtual_account_id: uuidAnswer(),
+    customer_id: uuidAnswer(),
+    status: z.enum(VIRTUAL_ACCOUNT_STATUSES),
+    source_currency: z.enum(FIAT_CURRENCIES),
+    source_rails: z.enum(VIRTUAL_ACCOUNT_SOURCE_RAILS).nullable(),
+    destination_token: z.enum(TOKENS),
+    destination_network: z.enum(NETWORKS),
+    destination_address: z.string().nullable(),
+    developer_fee_percent: z.string().nullable(),
+    deposit_instructions: DepositInstructionsAnswer.nullable(),
+    created_at: timestampAnswer(),
+    updated_at: timestampAnswer(),
+  }),
+);
 
 /** The 202 of a creation the banking partner has yet to confirm. */
-export const PendingVirtualAccountAnswer = z.strictObject({ id: uuidAnswer(), virtual_account_id: uuidAnswer(), status: z.literal('pending') });
+export const PendingVirtualAccountAnswer = named(
+  'PendingVirtualAccount',
+  z.strictObject({ id: uuidAnswer(), virtual_account_id: uuidAnswer(), status: z.literal('pending') }),
+);

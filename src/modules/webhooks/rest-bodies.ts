@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { timestampAnswer, uuidAnswer } from '../../platform/openapi-schemas.js';
+import { named, timestampAnswer, uuidAnswer } from '../../platform/openapi-schemas.js';
 import { WEBHOOK_STATUSES } from './entities.js';
 import { type NewWebhook, webhookUrl } from './inputs.js';
 
@@ -11,10 +11,16 @@ export const newWebhookOf = (body: z.infer<typeof NewWebhookBody>): NewWebhook =
 // ——— Answers (the OpenAPI document's response schemas; presenters.ts builds them) ———
 
 /** The webhook of spec §2.6. */
-export const WebhookAnswer = z.strictObject({ id: uuidAnswer(), url: z.string(), status: z.enum(WEBHOOK_STATUSES), created_at: timestampAnswer() });
+export const WebhookAnswer = named(
+  'Webhook',
+  z.strictObject({ id: uuidAnswer(), url: z.string(), status: z.enum(WEBHOOK_STATUSES), created_at: timestampAnswer() }),
+);
 
 /** The 201: the webhook and its signing secret, which no other answer shows. */
-export const RegisteredWebhookAnswer = z.strictObject({
-  ...WebhookAnswer.shape,
-  secret: z.string().meta({ description: 'Standard Webhooks signing secret (`whsec_…`); shown once' }),
-});
+export const RegisteredWebhookAnswer = named(
+  'RegisteredWebhook',
+  z.strictObject({
+    ...WebhookAnswer.shape,
+    secret: z.string().meta({ description: 'Standard Webhooks signing secret (`whsec_…`); shown once' }),
+  }),
+);
