@@ -34,7 +34,13 @@ export async function freePort(): Promise<number> {
 export async function startServer(name: string, script: string, env: Record<string, string>, ready: RegExp): Promise<Server> {
   const child: ChildProcess = fork(script, [], {
     cwd: root,
-    execArgv: ['--import', 'tsx', '--import', counter],
+    execArgv: [
+      '--import',
+      'tsx',
+      '--import',
+      counter,
+      ...(process.env.BENCH_CPU_PROF && name === 'ramp' ? ['--cpu-prof', '--cpu-prof-dir=/tmp/ramp-prof'] : []),
+    ],
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });

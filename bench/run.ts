@@ -5,7 +5,7 @@
  * then runs every row in interleaved rounds and prints medians. Everything it started is stopped and dropped.
  *
  * BENCH_ROUNDS (3), BENCH_SECONDS (8 per measurement), BENCH_CONNECTIONS (32), BENCH_WEBHOOKS (5000 per round),
- * BENCH_ONLY (comma list of rows: p1-rest,p1-graphql,p2,p5,pglite,p4).
+ * BENCH_ONLY (comma list of rows: p1-rest,p1-graphql,p2,p5,pglite,p4), BENCH_CPU_PROF=1 (a V8 CPU profile of Ramp in /tmp/ramp-prof).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

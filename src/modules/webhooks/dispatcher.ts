@@ -44,6 +44,8 @@ export function createDispatcher(deps: { db: Database; config: DispatcherConfig;
   const wakeup = new Wakeup();
   const inFlight = new Map<string, { abort: AbortController; done: Promise<void> }>();
   const inFlightByEndpoint = new Map<string, number>();
+  /** Attempts sending now: what WEBHOOK_CONCURRENCY bounds. */
+  let sending = 0;
   /** Set by notifications of new events, and by each full pass. */
   let eventsWaiting = true;
   /** Set when there may be deliveries to claim: an attempt finished, a redelivery, a fan-out, a full pass. */
@@ -157,23 +159,30 @@ export function createDispatcher(deps: { db: Database; config: DispatcherConfig;
     });
   }
 
+  /** An attempt holds its slot while it sends; recording its outcome (batched) no longer does. */
   function run(claim: DeliveryClaim) {
     const abort = new AbortController();
+    sending++;
     inFlightByEndpoint.set(claim.endpointId, (inFlightByEndpoint.get(claim.endpointId) ?? 0) + 1);
+    const sent = () => {
+      sending--;
+      const left = (inFlightByEndpoint.get(claim.endpointId) ?? 1) - 1;
+      if (left > 0) inFlightByEndpoint.set(claim.endpointId, left);
+      else inFlightByEndpoint.delete(claim.endpointId);
+      claimWanted = true;
+      wakeup.notify();
+    };
     const done = sendClaim({ config, agents, signal: abort.signal }, claim)
       .then((outcome) => {
+        sent();
         deps.metrics?.webhookAttempt(outcome.interrupted ? 'interrupted' : isSuccess(outcome) ? 'succeeded' : 'failed');
         return isSuccess(outcome) ? settleLater(claim, outcome) : recordOutcome(db, config, claim, outcome);
-      })
+      }, sent)
       .catch((error) =>
         logger[failureLevel(error)]({ err: error, deliveryId: claim.deliveryId }, 'webhook attempt could not be recorded; retried when its lease runs out'),
       )
       .finally(() => {
         inFlight.delete(claim.attemptId);
-        const left = (inFlightByEndpoint.get(claim.endpointId) ?? 1) - 1;
-        if (left > 0) inFlightByEndpoint.set(claim.endpointId, left);
-        else inFlightByEndpoint.delete(claim.endpointId);
-        claimWanted = true;
         wakeup.notify();
       });
     inFlight.set(claim.attemptId, { abort, done });
@@ -203,9 +212,9 @@ export function createDispatcher(deps: { db: Database; config: DispatcherConfig;
           if (dispatched.events === EVENT_BATCH) eventsWaiting = more = true;
           if (dispatched.deliveries > 0) claimWanted = true;
         }
-        const free = config.WEBHOOK_CONCURRENCY - inFlight.size;
+        const free = config.WEBHOOK_CONCURRENCY - sending;
         // Claims are batched: wait for a quarter of the slots to free up unless little is in flight.
-        const worthClaiming = free > 0 && (free >= Math.ceil(config.WEBHOOK_CONCURRENCY / 4) || inFlight.size < free || full);
+        const worthClaiming = free > 0 && (free >= Math.ceil(config.WEBHOOK_CONCURRENCY / 4) || sending < free || full);
         if (claimWanted && worthClaiming && running) {
           claimWanted = false;
           const claims = await claimDue(free);
