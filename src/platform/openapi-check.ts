@@ -42,6 +42,25 @@ export function contractCheck(document: OpenApiDocument) {
   };
 
   return {
+    /** Every answer schema the document has, compiled; what Ajv strict refuses (none, for a sound document). */
+    schemaErrors(): { compiled: number; errors: string[] } {
+      const errors: string[] = [];
+      let compiled = 0;
+      for (const [where, operation] of operations) {
+        for (const [status, listed] of Object.entries(operation.responses)) {
+          const response = listed.$ref ? responses[listed.$ref.replace('#/components/responses/', '')] : listed;
+          for (const media of Object.values(response?.content ?? {})) {
+            try {
+              validatorOf(media.schema);
+              compiled++;
+            } catch (error) {
+              errors.push(`${where} → ${status}: ${(error as Error).message}`);
+            }
+          }
+        }
+      }
+      return { compiled, errors };
+    },
     /** Whether the document describes this route (a /docs page or /graphql is not REST). */
     covers: (method: string, route: string) => operations.has(`${method} ${foldedPath(openApiPath(route))}`),
     /** What is wrong with the answer, empty when it keeps the contract. */
