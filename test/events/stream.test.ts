@@ -35,7 +35,7 @@ function outbox(pageSize = 2) {
     fanout,
     listeners,
     reads,
-    stream(from: string, options: { interest?: Interest; bufferSize?: number; disconnect?: (code: number, reason: string) => void } = {}) {
+    stream(from: string, options: { interest?: Interest; bufferSize?: number; stallMs?: number; disconnect?: (code: number, reason: string) => void } = {}) {
       const interest = options.interest ?? ACME;
       return streamEvents({
         fanout,
@@ -44,6 +44,7 @@ function outbox(pageSize = 2) {
         pageSize,
         bufferSize: options.bufferSize ?? 100,
         disconnect: options.disconnect,
+        stallMs: options.stallMs,
         present: (r) => r,
         readPage: async (position) => {
           reads.own++;
@@ -132,16 +133,39 @@ describe('streamEvents over the shared fan-out', () => {
     await stream.return!();
   });
 
-  it('disconnects a live subscriber that falls more than its buffer behind, and forgets it', async () => {
+  it('reads a burst larger than its buffer from the outbox itself, and misses nothing', async () => {
     const db = outbox(100);
-    const closes: [number, string][] = [];
-    const stream = db.stream('0', { bufferSize: 3, disconnect: (code, reason) => closes.push([code, reason]) });
+    const stream = db.stream('0', { bufferSize: 3 });
     const first = stream.next();
     await tick();
     db.commit('1');
     expect((await first).value.cursor).toBe('1');
-    // The client takes nothing more while four events arrive.
+    const before = db.reads.own;
     for (const c of ['2', '3', '4', '5']) db.commit(c);
+    await tick();
+    expect(await cursorsOf(stream, 4)).toEqual(['2', '3', '4', '5']);
+    expect(db.reads.own).toBeGreaterThan(before);
+    const next = stream.next();
+    await tick();
+    db.commit('6');
+    expect((await next).value.cursor).toBe('6');
+    await stream.return!();
+  });
+
+  it('disconnects a subscriber whose buffer overflows after it took no event for stallMs, and forgets it', async () => {
+    const db = outbox(100);
+    const closes: [number, string][] = [];
+    const stream = db.stream('0', { bufferSize: 3, stallMs: 50, disconnect: (code, reason) => closes.push([code, reason]) });
+    const first = stream.next();
+    await tick();
+    db.commit('1');
+    expect((await first).value.cursor).toBe('1');
+    // The client takes nothing more while eight events arrive.
+    for (const c of ['2', '3', '4', '5']) db.commit(c);
+    await tick();
+    expect(closes).toEqual([]);
+    await new Promise((r) => setTimeout(r, 60));
+    for (const c of ['6', '7', '8', '9']) db.commit(c);
     await tick();
     expect(closes).toEqual([[SLOW_CONSUMER.code, SLOW_CONSUMER.reason]]);
     expect(db.fanout.size).toBe(0);

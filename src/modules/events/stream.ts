@@ -4,8 +4,11 @@ import type { EventFanout, Interest, RoutedRow } from './fanout.js';
 
 const OUTAGE_RETRY_MS = 1000;
 
+/** How long a subscriber may take no event while more than its buffer waits for it before it counts as a slow consumer. */
+export const SLOW_CONSUMER_STALL_MS = 5000;
+
 /**
- * The graphql-ws close of a subscriber that fell `bufferSize` events behind: a private-use code
+ * The graphql-ws close of a slow consumer: a private-use code
  * (4000–4999) that graphql-ws clients retry, so a client that resumes after its last cursor
  * (README "Webhooks and subscriptions") gets everything it had not processed yet.
  */
@@ -28,8 +31,10 @@ export interface StreamOptions<R extends RoutedRow, T> {
   /** What the subscriber receives for an event (the stream itself goes on by the event's own cursor). */
   present: (row: R) => T;
   pageSize: number;
-  /** Live events it may fall behind by before it is disconnected. */
+  /** Live events it may fall behind by before it goes back to reading the outbox itself. */
   bufferSize: number;
+  /** Taking no event for this long while its buffer overflows disconnects it (SLOW_CONSUMER_STALL_MS). */
+  stallMs?: number;
   /** Ends the subscriber's connection (graphql-ws: close the socket with SLOW_CONSUMER). */
   disconnect?: (code: number, reason: string) => void;
 }
@@ -39,8 +44,10 @@ export interface StreamOptions<R extends RoutedRow, T> {
  * fan-out. It joins the fan-out before its first read, so every event after the fan-out's position
  * at that moment arrives in its buffer, and the reads cover everything up to it: the two overlap,
  * and cursor order decides (an event at or before the last one handed out is skipped), so nothing
- * is missed or repeated. A buffer that overflows while it still replays is dropped and the replay
- * reads on; once live, an overflow disconnects the subscriber instead of holding more.
+ * is missed or repeated. A buffer that overflows is dropped and the subscriber replays from its last
+ * event by its own reads again (a burst larger than the buffer costs a few reads, not memory). One
+ * whose buffer overflows when it has taken no event for `stallMs` while events waited for it is a
+ * slow consumer: disconnected, its buffer released.
  * `return()` (the client unsubscribed or left) ends it at once, even while it waits.
  */
 export function streamEvents<R extends RoutedRow, T>(options: StreamOptions<R, T>): AsyncIterableIterator<T> {
@@ -49,8 +56,15 @@ export function streamEvents<R extends RoutedRow, T>(options: StreamOptions<R, T
   let live = false;
   let stopped = false;
   let overflowed = false;
-  // Counts the buffers dropped while replaying: a replay read only ends the replay if none was dropped during it.
+  // Counts the buffers dropped: a replay read only ends the replay if none was dropped during it.
   let dropped = 0;
+  const stallMs = options.stallMs ?? SLOW_CONSUMER_STALL_MS;
+  // Since when events have waited for the client without it taking one (reset by each event it takes).
+  let waitingSince = Date.now();
+  const handOut = (row: R) => {
+    waitingSince = Date.now();
+    return options.present(row);
+  };
   let leave = () => {};
 
   const stop = () => {
@@ -62,17 +76,18 @@ export function streamEvents<R extends RoutedRow, T>(options: StreamOptions<R, T
 
   function receive(row: R) {
     if (stopped) return;
+    if (live && buffer.length === 0) waitingSince = Date.now();
     buffer.push(row);
     if (buffer.length > options.bufferSize) {
-      if (!live) {
-        buffer = [];
-        dropped++;
-      } else {
+      if (Date.now() - waitingSince >= stallMs) {
         overflowed = true;
         stop();
         options.disconnect?.(SLOW_CONSUMER.code, SLOW_CONSUMER.reason);
         return;
       }
+      buffer = [];
+      dropped++;
+      live = false;
     }
     wakeup.notify();
   }
@@ -104,16 +119,18 @@ export function streamEvents<R extends RoutedRow, T>(options: StreamOptions<R, T
     leave = membership.leave;
     if (stopped) return leave();
     let after = BigInt(options.after);
+    live = after >= BigInt(membership.from);
     try {
-      if (after < BigInt(membership.from)) {
-        for await (const row of replay(options.after)) {
-          if (stopped) return;
-          after = BigInt(row.cursor);
-          yield options.present(row);
-        }
-      }
-      live = true;
       while (!stopped) {
+        if (!live) {
+          for await (const row of replay(after.toString())) {
+            if (stopped) return;
+            after = BigInt(row.cursor);
+            yield handOut(row);
+          }
+          live = !stopped;
+          continue;
+        }
         const row = buffer.shift();
         if (!row) {
           await wakeup.wait();
@@ -121,7 +138,7 @@ export function streamEvents<R extends RoutedRow, T>(options: StreamOptions<R, T
         }
         if (BigInt(row.cursor) <= after) continue;
         after = BigInt(row.cursor);
-        yield options.present(row);
+        yield handOut(row);
       }
       if (overflowed) throw new SlowConsumerError();
     } finally {

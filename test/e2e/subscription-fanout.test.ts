@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startRamp, type TestRamp } from '../support/ramp.js';
+import { recordSqlStatements } from '../support/sql-statements.js';
+import { sleep, waitFor } from '../support/webhook-receiver.js';
+import { type Subscriber, commitEvent, cursorsOf, subscriber } from '../events/subscribers.js';
+
+let t: TestRamp;
+const subscribers: Subscriber[] = [];
+const sql = recordSqlStatements();
+
+beforeAll(async () => {
+  // No timer-driven reads in the measured windows: only what the committed events cause.
+  t = await startRamp({ EVENTS_CATCHUP_INTERVAL_MS: '60000', WEBHOOK_POLL_INTERVAL_MS: '60000' });
+});
+afterAll(async () => {
+  await Promise.all(subscribers.map((s) => s.client.dispose()));
+  await t.close();
+});
+
+function connect(key: string, variables: Record<string, unknown> = {}) {
+  const sub = subscriber(t.url, key, variables);
+  subscribers.push(sub);
+  return sub;
+}
+
+/** Commits one event and waits until every subscriber holds it; returns the SQL statements of that window. */
+async function statementsOfOneEvent(key: string, waiting: Subscriber[], n: number) {
+  const api = t.client(key);
+  const counts = waiting.map((s) => s.cursors.length);
+  return sql.during(async () => {
+    await commitEvent(api, n);
+    await waitFor(() => waiting.every((s, i) => s.cursors.length > counts[i]!), 20_000, 'the event at every subscriber');
+  });
+}
+
+describe('the shared fan-out of subscriptions', () => {
+  it('runs the same SQL per committed event with 200 subscribers as with 20', async () => {
+    const key = await t.keyFor('Fan-out');
+    const other = await t.keyFor('Fan-out neighbour');
+    const measure = async (count: number) => {
+      while (subscribers.length < count) connect(subscribers.length % 4 === 3 ? other : key);
+      const ours = subscribers.filter((_, i) => i % 4 !== 3);
+      // Every subscription is in the fan-out once it has received an event committed after it started.
+      for (let n = 0; !ours.every((s) => s.cursors.length > 0); n++) {
+        await commitEvent(t.client(key), 1000 + n);
+        await sleep(500);
+      }
+      const perEvent: number[] = [];
+      for (let n = 1; n <= 3; n++) {
+        // The key watch reads once a second for all connections; it is not per event.
+        perEvent.push((await statementsOfOneEvent(key, ours, n)).filter((s) => !/api_keys/.test(s)).length);
+      }
+      return perEvent;
+    };
+    const with20 = await measure(20);
+    const with200 = await measure(200);
+    expect(with200).toEqual(with20);
+    // And small: the write itself, the request's own reads, and one read of new events for everyone.
+    expect(Math.max(...with200)).toBeLessThan(30);
+    for (const sub of subscribers) expect(sub.errors).toEqual([]);
+  });
+
+  it("hands every subscriber exactly its own partner's and environment's events, in order", async () => {
+    const tenants = [
+      { name: 'Tenant A', environment: 'sandbox' as const },
+      { name: 'Tenant A', environment: 'production' as const },
+      { name: 'Tenant B', environment: 'sandbox' as const },
+    ];
+    const keys: string[] = [];
+    for (const x of tenants) keys.push(await t.keyFor(x.name, x.environment));
+    const everything = keys.map((key) => [connect(key, { after: '0' }), connect(key)]);
+    const onlyCreated = keys.map((key) => connect(key, { after: '0', types: ['CUSTOMER_CREATED'] }));
+    // The live-only subscribers have joined once each has received an event committed after it started.
+    for (let n = 0; !everything.every(([, live]) => live!.cursors.length > 0); n++) {
+      await Promise.all(keys.map((key, i) => commitEvent(t.client(key), 100 + n * 10 + i)));
+      await sleep(500);
+    }
+    // Events of all three tenants, interleaved, while they are subscribed.
+    for (let round = 0; round < 4; round++) {
+      await Promise.all(keys.map((key, i) => commitEvent(t.client(key), round * 10 + i)));
+    }
+    for (const [i, key] of keys.entries()) {
+      const api = t.client(key);
+      const all = await cursorsOf(api);
+      const created = await cursorsOf(api, 'customer.created');
+      expect(all.length).toBeGreaterThanOrEqual(4);
+      await waitFor(() => everything[i]![0]!.cursors.length >= all.length && onlyCreated[i]!.cursors.length >= created.length, 10_000, 'every event');
+      expect(everything[i]![0]!.cursors).toEqual(all);
+      expect(onlyCreated[i]!.cursors).toEqual(created);
+      // Live only: the same events from its start, none of another tenant's.
+      const live = everything[i]![1]!.cursors;
+      expect(live).toEqual(all.slice(all.length - live.length));
+      expect(live.length).toBeGreaterThanOrEqual(5);
+    }
+  });
+});
