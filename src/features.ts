@@ -1,4 +1,5 @@
 import { bankAccountsFeature } from './modules/bank-accounts/feature.js';
+import { consoleFeature } from './modules/console/feature.js';
 import { customersFeature } from './modules/customers/feature.js';
 import { docsFeature } from './modules/docs/feature.js';
 import { eventsFeature } from './modules/events/feature.js';
@@ -26,6 +27,7 @@ export const features: readonly Feature<Services>[] = [
   webhooksFeature,
   eventsFeature,
   ledgerFeature,
+  consoleFeature,
 ];
 
 /** Every entity MikroORM must know: the outbox's and each feature's. */

@@ -19,6 +19,7 @@ const lines = [
   `Ramp is running on ${ramp.db.kind === 'pglite' ? `embedded PGlite (${config.DATA_DIR})` : 'PostgreSQL'}`,
   `  GraphQL:   ${url}/graphql${config.graphiqlEnabled ? '   (open it in a browser for GraphiQL)' : ''}`,
   `  REST docs: ${url}/docs   (reference: ${url}/docs/api, OpenAPI: ${url}/openapi.json)`,
+  `  Console:   ${url}/console   (sandbox console: paste a sandbox API key)`,
   `  Health:    ${url}/healthz, ${url}/readyz`,
   ...(ramp.demoKey ? [`  Sandbox API key of the demo partner (shown once, keep it): ${ramp.demoKey}`] : []),
   // Keys are stored hashed, so a lost key cannot be shown again: the way out is a new one.

@@ -1,0 +1,41 @@
+import { Client, cacheExchange, fetchExchange, subscriptionExchange } from '@urql/core';
+import { type Client as SocketClient, createClient as createSocketClient } from 'graphql-ws';
+
+/** The two connections of one signed-in tab: urql over HTTP for queries and mutations, graphql-ws for the events stream. */
+export interface Api {
+  client: Client;
+  socket: SocketClient;
+  close(): void;
+}
+
+const socketUrl = () => `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/graphql`;
+
+export function connect(key: string): Api {
+  const authorization = `Bearer ${key}`;
+  const socket = createSocketClient({
+    url: socketUrl(),
+    connectionParams: { authorization },
+    lazy: true,
+    // No silent retry inside graphql-ws: it would resubscribe with the first `after`. The events
+    // stream (live-events.ts) reconnects itself, resuming after the last cursor it saw.
+    retryAttempts: 0,
+    keepAlive: 10_000,
+  });
+  const client = new Client({
+    url: '/graphql',
+    // POST with JSON for every operation: Ramp's CSRF prevention refuses simple GET requests.
+    preferGetMethod: false,
+    requestPolicy: 'cache-and-network',
+    fetchOptions: () => ({ headers: { authorization } }),
+    exchanges: [
+      cacheExchange,
+      subscriptionExchange({
+        forwardSubscription: (request) => ({
+          subscribe: (sink) => ({ unsubscribe: socket.subscribe({ query: request.query ?? '', variables: request.variables }, sink) }),
+        }),
+      }),
+      fetchExchange,
+    ],
+  });
+  return { client, socket, close: () => void socket.dispose() };
+}

@@ -1,0 +1,39 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { CONSOLE_CONTENT_SECURITY_POLICY } from '../../platform/security-headers.js';
+import { bundleIsStale, type ConsoleAsset, consoleAssets } from './bundle.js';
+
+/**
+ * The sandbox console: a single page built from console/ (Preact + urql over /graphql). The bundle
+ * is built at the first request when missing or older than its sources, so starting Ramp costs nothing.
+ */
+export async function consoleRoutes(app: FastifyInstance) {
+  let assets: Promise<Map<string, ConsoleAsset>> | undefined;
+  const load = (refresh: boolean) => {
+    // An edited source rebuilds on the next page load (a stat of each source file, no more).
+    if (!assets || (refresh && bundleIsStale())) {
+      assets = consoleAssets();
+      assets.catch(() => (assets = undefined));
+    }
+    return assets;
+  };
+
+  const send = async (name: string, reply: FastifyReply) => {
+    let files: Map<string, ConsoleAsset>;
+    try {
+      files = await load(name === '');
+    } catch (error) {
+      reply.log.error({ err: error }, 'the console bundle could not be built');
+      return reply
+        .code(503)
+        .type('text/plain; charset=utf-8')
+        .send('The console is not built and cannot be built here: run `npm run console:build` (it needs the development dependencies).');
+    }
+    const file = files.get(name)!;
+    return reply.header('content-security-policy', CONSOLE_CONTENT_SECURITY_POLICY).type(file.contentType).send(file.body);
+  };
+
+  app.get('/console', (_, reply) => send('', reply));
+  app.get('/console/', (_, reply) => send('', reply));
+  app.get('/console/app.js', (_, reply) => send('app.js', reply));
+  app.get('/console/app.css', (_, reply) => send('app.css', reply));
+}
