@@ -1,0 +1,214 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateOperationTypes } from '../../../src/modules/console/bundle.js';
+import { startRamp, type TestRamp } from '../../support/ramp.js';
+
+/** Debian's chromium (`apt-get install chromium`); CHROMIUM_PATH points elsewhere. */
+const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const haveChromium = existsSync(executablePath);
+const ARTIFACTS = 'test-artifacts';
+
+let t: TestRamp;
+let browser: Browser;
+beforeAll(async () => {
+  if (!haveChromium) return;
+  t = await startRamp();
+  browser = await chromium.launch({ executablePath, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+  await t?.close();
+});
+
+/** Everything that went wrong in the page: console errors, CSP violations, failed requests, requests leaving the origin. */
+async function watchedPage(): Promise<{ page: Page; problems: string[] }> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const problems: string[] = [];
+  const origin = new URL(t.url).origin;
+  page.on('console', (message) => {
+    if (message.type() === 'error' || /Content.Security.Policy/i.test(message.text())) problems.push(message.text());
+  });
+  page.on('request', (r) => !r.url().startsWith(origin) && !r.url().startsWith(origin.replace('http', 'ws')) && problems.push(`left the origin: ${r.url()}`));
+  page.on('response', (r) => r.status() >= 400 && problems.push(`${r.status()} ${r.url()}`));
+  page.on('pageerror', (error) => problems.push(error.message));
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) => console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`));
+  });
+  return { page, problems };
+}
+
+const signIn = async (page: Page, key: string) => {
+  await page.getByLabel('API key', { exact: true }).fill(key);
+  await page.getByRole('button', { name: 'Open the console' }).click();
+};
+
+const screenshot = async (page: Page, name: string) => {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const path = `${ARTIFACTS}/${name}.png`;
+  await page.screenshot({ path, fullPage: true });
+  expect(statSync(path).size).toBeGreaterThan(10_000);
+};
+
+const statusOf = (page: Page, transferId: string) =>
+  page
+    .locator(`tr[data-transfer="${transferId}"]`)
+    .getAttribute('data-status', { timeout: 1_000 })
+    .catch(() => null);
+
+describe.skipIf(!haveChromium)('the sandbox console in a real browser', () => {
+  it('drives a customer and an on-ramp transfer by clicking, and the board follows it live: pending → processing → completed', async () => {
+    const { page, problems } = await watchedPage();
+    const response = await page.goto(`${t.url}/console`);
+    expect(response!.headers()['content-type']).toContain('text/html');
+    expect(response!.headers()['content-security-policy']).toContain("script-src 'self'");
+
+    // A wrong key is refused with the fix named; the right one opens the console on its empty state.
+    await signIn(page, 'sk_test_123');
+    await expect.poll(() => page.getByRole('alert').innerText()).toContain('rk_sandbox_');
+    await signIn(page, t.key);
+    await expect.poll(() => page.locator('.empty').first().innerText(), { timeout: 30_000 }).toContain('No customers yet');
+    expect(await page.evaluate(() => sessionStorage.getItem('ramp-console-api-key'))).toBe(t.key);
+    expect(await page.evaluate(() => localStorage.length)).toBe(0);
+    await screenshot(page, 'console-empty');
+
+    // Create a customer; the console opens its page, where KYC is approved by a click.
+    await page.getByLabel('Email').fill('console-buyer@example.com');
+    await page.getByLabel('First name').fill('Grace');
+    await page.getByLabel('Last name').fill('Hopper');
+    await page.getByRole('button', { name: 'Create customer' }).click();
+    await page.getByRole('heading', { name: 'Grace Hopper' }).waitFor({ timeout: 10_000 });
+    await page.getByRole('button', { name: 'Approve KYC' }).click();
+    await page.locator('[data-kyc-status="APPROVED"]').waitFor({ timeout: 10_000 });
+
+    // A quote, then the transfer from it.
+    await page.getByRole('button', { name: 'Get quote' }).click();
+    await page.getByRole('button', { name: 'Create transfer from this quote' }).click();
+    await page.getByText(/created, pending the deposit/).waitFor({ timeout: 10_000 });
+    const listed = await t.client(t.key).graphql('{ transfers(last: 1) { edges { node { databaseId status customer { email } } } } }');
+    const transfer = listed.body.data.transfers.edges[0].node;
+    expect(transfer).toMatchObject({ status: 'PENDING', customer: { email: 'console-buyer@example.com' } });
+
+    // The board: the row moves only through the subscription (the board never reads a mutation's answer).
+    await page.getByRole('link', { name: 'Transfers' }).click();
+    await expect.poll(() => page.locator('[data-stream]').getAttribute('data-stream'), { timeout: 15_000 }).toBe('live');
+    await expect.poll(() => statusOf(page, transfer.databaseId), { timeout: 10_000 }).toBe('PENDING');
+    const row = page.locator(`tr[data-transfer="${transfer.databaseId}"]`);
+    await row.getByRole('button', { name: 'Simulate fiat deposit' }).click();
+    await expect.poll(() => statusOf(page, transfer.databaseId), { timeout: 10_000 }).toBe('PROCESSING');
+    await row.getByRole('button', { name: 'Settle' }).click();
+    await expect.poll(() => statusOf(page, transfer.databaseId), { timeout: 10_000 }).toBe('COMPLETED');
+
+    // Idle, the page asks nothing: updates come over the socket, never by polling.
+    let requests = 0;
+    page.on('request', (r) => r.url().endsWith('/graphql') && requests++);
+    await page.waitForTimeout(3_000);
+    expect(requests).toBe(0);
+
+    // Its status history and postings, in words.
+    await row.getByText('Status history and postings').click();
+    const detail = await row.locator('details').innerText();
+    expect(detail).toMatch(/pending[\s\S]*processing[\s\S]*completed/);
+    expect(detail).toMatch(/deposit/);
+    expect(detail).toMatch(/payout/);
+    await screenshot(page, 'console-board-completed');
+
+    // The chart counts it: today's completed volume, in figures as well as bars.
+    await page.getByText("The chart's figures as a table").click();
+    const today = new Date().toISOString().slice(0, 10);
+    await expect
+      .poll(() => page.locator('tr', { has: page.locator(`th:text-is("${today}")`) }).innerText(), { timeout: 10_000 })
+      .toMatch(/100\.00\s+0\.00\s+0\.00\s+0\.00\s+0\.00\s+100\.00$/);
+    expect(await page.locator('svg.chart rect.bar-completed').count()).toBe(1);
+
+    expect(problems).toEqual([]);
+  }, 180_000);
+
+  it('catches up by cursor after the network drops: what happened meanwhile arrives once it is back', async () => {
+    const { page, problems } = await watchedPage();
+    // What the console says on its sockets: each subscribe's `after`, and the cursor of each event it received.
+    const subscribedAfter: Array<string | null> = [];
+    const received: string[] = [];
+    page.on('websocket', (socket) => {
+      socket.on('framesent', ({ payload }) => {
+        const message = JSON.parse(String(payload));
+        if (message.type === 'subscribe') subscribedAfter.push(message.payload.variables?.after ?? null);
+      });
+      socket.on('framereceived', ({ payload }) => {
+        const message = JSON.parse(String(payload));
+        if (message.type === 'next' && message.payload.data?.events) received.push(message.payload.data.events.cursor);
+      });
+    });
+    await page.goto(`${t.url}/console#/transfers`);
+    await signIn(page, t.key);
+    await expect.poll(() => page.locator('[data-stream]').getAttribute('data-stream'), { timeout: 15_000 }).toBe('live');
+
+    // A second transfer, made outside the console: it appears live.
+    const api = t.client(t.key);
+    const customers = await api.graphql('{ customers(first: 1, kycStatus: APPROVED) { edges { node { id } } } }');
+    const customerId = customers.body.data.customers.edges[0].node.id;
+    const quoted = await api.graphql(
+      `mutation ($input: CreateOnrampQuoteInput!) { createOnrampQuote(input: $input) { ... on CreateOnrampQuotePayload { quote { id } } } }`,
+      {
+        input: { customerId, sourceAmount: '42.00', sourceCurrency: 'USD', sourcePaymentRails: 'ACH', destinationToken: 'USDC', destinationNetwork: 'POLYGON' },
+      },
+    );
+    const created = await api.graphql(
+      `mutation ($input: CreateOnrampTransferInput!) { createOnrampTransfer(input: $input) { ... on CreateOnrampTransferPayload { transfer { id databaseId } } } }`,
+      { input: { quoteId: quoted.body.data.createOnrampQuote.quote.id, destinationAddress: '0x9AD0BAD1900a8a37f840c197B961847A3a32f0c9' } },
+    );
+    const transfer = created.body.data.createOnrampTransfer.transfer;
+    await expect.poll(() => statusOf(page, transfer.databaseId), { timeout: 10_000 }).toBe('PENDING');
+
+    // The network goes away: the console drops its socket and says it will catch up.
+    await page.context().setOffline(true);
+    await expect.poll(() => page.locator('[data-stream]').getAttribute('data-stream'), { timeout: 15_000 }).toBe('reconnecting');
+    const lastSeen = received.at(-1);
+    expect(lastSeen).toBeDefined();
+    expect(subscribedAfter).toHaveLength(1);
+
+    // Meanwhile the transfer is funded and settled.
+    for (const mutation of ['simulateFiatDeposit', 'simulateTransferSettlement']) {
+      const name = `${mutation[0]!.toUpperCase()}${mutation.slice(1)}`;
+      const done = await api.graphql(`mutation ($input: ${name}Input!) { ${mutation}(input: $input) { __typename } }`, { input: { transferId: transfer.id } });
+      expect(done.body.data[mutation].__typename).toBe(`${name}Payload`);
+    }
+    expect(await statusOf(page, transfer.databaseId)).toBe('PENDING');
+    await screenshot(page, 'console-board-offline');
+
+    // Back online: the console subscribes again after its last cursor and Ramp replays what it missed.
+    await page.context().setOffline(false);
+    await expect.poll(() => statusOf(page, transfer.databaseId), { timeout: 20_000 }).toBe('COMPLETED');
+    await expect.poll(() => page.locator('[data-stream]').getAttribute('data-stream')).toBe('live');
+    // It resumed after the last cursor it had seen, and the replay began right after it.
+    expect(subscribedAfter.at(-1)).toBe(lastSeen);
+    expect(received.indexOf(lastSeen!)).toBe(received.lastIndexOf(lastSeen!));
+    await screenshot(page, 'console-board-caught-up');
+
+    // The drop shows as failed requests while offline; anything else is a problem.
+    expect(problems.filter((p) => !/ERR_INTERNET_DISCONNECTED|WebSocket/i.test(p))).toEqual([]);
+  }, 180_000);
+
+  it('opens read-only with a production key: everything visible, no sandbox buttons', async () => {
+    const productionKey = await t.keyFor('Demo Partner', 'production');
+    const { page, problems } = await watchedPage();
+    await page.goto(`${t.url}/console`);
+    await signIn(page, productionKey);
+    await page.getByText('Production (read-only)').waitFor({ timeout: 15_000 });
+    await expect.poll(() => page.locator('.empty').first().innerText()).toContain('No customers yet');
+    expect(await page.getByRole('button', { name: 'Create customer' }).count()).toBe(0);
+    await page.getByRole('link', { name: 'Transfers' }).click();
+    await page.getByRole('heading', { name: /^Transfers/ }).waitFor();
+    expect(await page.getByRole('button', { name: /Simulate|Settle|Approve/ }).count()).toBe(0);
+    expect(problems).toEqual([]);
+  }, 120_000);
+});
+
+describe("the console's typed operations", () => {
+  it('are valid against schema.graphql, and the console type-checks with the types generated from them', async () => {
+    await generateOperationTypes();
+    // tsc exits non-zero (and execFileSync throws with its report) on any type error.
+    expect(() => execFileSync('node_modules/.bin/tsc', ['-p', 'console/tsconfig.json'], { encoding: 'utf8' })).not.toThrow();
+  }, 120_000);
+});
