@@ -9,6 +9,7 @@ import { Migration20261122000800_idempotency_claims } from './Migration202611220
 import { Migration20261122000900_api_key_last_used } from './Migration20261122000900_api_key_last_used.js';
 import { Migration20261122001100_kyc_redirect_uri } from './Migration20261122001100_kyc_redirect_uri.js';
 import { Migration20261122001300_deposit_received_amount } from './Migration20261122001300_deposit_received_amount.js';
+import { Migration20261124000100_event_subjects } from './Migration20261124000100_event_subjects.js';
 
 /** Applied in this order at start; a migration once landed is never edited, only followed. */
 export const migrations = [
@@ -23,4 +24,5 @@ export const migrations = [
   Migration20261122000900_api_key_last_used,
   Migration20261122001100_kyc_redirect_uri,
   Migration20261122001300_deposit_received_amount,
+  Migration20261124000100_event_subjects,
 ];

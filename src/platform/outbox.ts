@@ -1,4 +1,4 @@
-import { defineEntity, p } from '@mikro-orm/core';
+import { defineEntity, p, wrap } from '@mikro-orm/core';
 import { randomUUID } from 'node:crypto';
 import type { Actor } from '../domain/environment.js';
 import { ENVIRONMENTS } from '../domain/environment.js';
@@ -18,6 +18,8 @@ const OutboxEventSchema = defineEntity({
     partnerId: p.uuid(),
     environment: p.enum(ENVIRONMENTS),
     payload: p.json<Record<string, unknown>>(),
+    /** The subject entity's own columns at the event (secrets left out); null for events older than the column. */
+    subject: p.json<Record<string, unknown>>().nullable(),
     createdAt: p.datetime(),
   },
 });
@@ -31,6 +33,15 @@ export interface NewEvent {
   entityId: string;
   /** The full object as REST shows it. */
   payload: object;
+  /** The entity the event is about, as it is now: kept (without `secret` columns) for GraphQL's typed subject. */
+  subject?: { entity: object; secret?: readonly string[] };
+}
+
+/** An entity's own columns as JSON, without the ones that must not be copied out of their table. */
+function snapshotOf(subject: NonNullable<NewEvent['subject']>): string {
+  const columns = wrap(subject.entity).toPOJO() as Record<string, unknown>;
+  for (const column of subject.secret ?? []) delete columns[column];
+  return JSON.stringify(columns);
 }
 
 /** The NOTIFY channel instances wake each other on; it carries only the cursor. */
@@ -61,8 +72,8 @@ export async function recordEvent(em: EntityManager, actor: Actor, event: NewEve
   await em.execute('select pg_advisory_xact_lock(?)', [OUTBOX_LOCK]);
   // Read under the lock: a webhook registered or enabled before this point is seen (see lockOutbox).
   const [row] = await em.execute<{ cursor: string }[]>(
-    `insert into events (id, type, entity_type, entity_id, partner_id, environment, payload, created_at, dispatched_at)
-     values (?, ?, ?, ?, ?, ?, ?::jsonb, now(),
+    `insert into events (id, type, entity_type, entity_id, partner_id, environment, payload, subject, created_at, dispatched_at)
+     values (?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, now(),
        case when exists (select 1 from webhook_endpoints w where w.partner_id = ? and w.environment = ? and w.status = 'enabled' and w.deleted_at is null)
          then null else now() end)
      returning cursor::text as cursor`,
@@ -74,6 +85,7 @@ export async function recordEvent(em: EntityManager, actor: Actor, event: NewEve
       actor.partnerId,
       actor.environment,
       JSON.stringify(event.payload),
+      event.subject ? snapshotOf(event.subject) : null,
       actor.partnerId,
       actor.environment,
     ],

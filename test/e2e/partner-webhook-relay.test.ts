@@ -124,17 +124,26 @@ describe('node(id:) for the partner, its whitelists, webhooks, deliveries and ev
     expect((await api.get('/v0/events')).body.items[0].event_id).toBe(event.databaseId);
   });
 
-  it("loads the object an event is about as a Node, through the caller's scope", async () => {
+  it("shows the object an event is about as its subject, a Node loaded through the caller's scope", async () => {
     const { api } = await newPartner();
     const customerId = await createCustomer(api, { approved: false });
-    const EVENTS = '{ events(first: 1) { edges { node { entityId entity { __typename id ... on Customer { databaseId } } } } } }';
+    const EVENTS = '{ events(first: 1) { edges { node { entityId subject { __typename ... on Customer { id databaseId } } } } } }';
     const [{ node }] = (await api.graphql(EVENTS)).body.data.events.edges;
-    expect(node.entity).toMatchObject({ __typename: 'Customer', databaseId: customerId });
-    expect(await nodeOf(api, node.entity.id)).toMatchObject({ __typename: 'Customer', id: node.entity.id });
+    expect(node.subject).toMatchObject({ __typename: 'Customer', databaseId: customerId });
+    expect(await nodeOf(api, node.subject.id)).toMatchObject({ __typename: 'Customer', id: node.subject.id });
   });
 
-  // node(id:) loads events through the events service, which has no batch load by id yet (see the report of issue 10).
-  it.todo('round-trips an event; another partner and the production key read it as null');
+  it('round-trips an event; another partner and the production key read it as null', async () => {
+    const { api, production } = await newPartner();
+    const other = await newPartner();
+    await createCustomer(api, { approved: false });
+    const [{ node: event }] = (await api.graphql('{ events(first: 1) { edges { node { id databaseId type } } } }')).body.data.events.edges;
+    expect(await nodeOf(api, event.id)).toMatchObject({ __typename: 'Event', id: event.id });
+    expect((await api.graphql(`query ($ids: [ID!]!) { nodes(ids: $ids) { ... on Event { databaseId type } } }`, { ids: [event.id] })).body.data.nodes).toEqual([
+      { databaseId: event.databaseId, type: 'CUSTOMER_CREATED' },
+    ]);
+    for (const stranger of [other.api, production]) expect(await nodesOf(stranger, [event.id])).toEqual([null]);
+  });
 
   it("round-trips whitelisted wallet addresses and bank accounts; another partner's key and the production key read them as null", async () => {
     const { api, production } = await newPartner();

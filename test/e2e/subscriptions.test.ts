@@ -29,8 +29,8 @@ function connect(key: string) {
 }
 
 const EVENTS = `subscription($after: String, $types: [EventType!]) {
-  events(after: $after, types: $types) { cursor id databaseId type entityType entityId createdAt payload } }`;
-const TRANSFER = `subscription($id: ID!, $after: String) { transferUpdated(id: $id, after: $after) { cursor type entityId payload } }`;
+  events(after: $after, types: $types) { cursor id databaseId type entityType entityId occurredAt payload } }`;
+const TRANSFER = `subscription($id: ID!, $after: String) { transferUpdated(id: $id, after: $after) { cursor event transfer { databaseId status } } }`;
 
 /** A full sandbox on-ramp: quote → transfer (pending) → fiat deposit (processing) → token sent (completed). */
 async function fullOnramp(api: ApiClient, customerId: string, steps: { afterCreate?: () => Promise<void> } = {}) {
@@ -177,9 +177,10 @@ describe('subscription transferUpdated', () => {
     await fullOnramp(api, customerId); // another transfer of the same partner
     await waitFor(() => sub!.items.length >= 2, 10_000, 'two status changes');
     await sleep(300);
-    expect(sub!.items.map((e: any) => [e.type, e.entityId, e.payload.status])).toEqual([
-      ['ONRAMP_TRANSFER_STATUS_UPDATED', transferId, 'processing'],
-      ['ONRAMP_TRANSFER_STATUS_UPDATED', transferId, 'completed'],
+    // Each update shows the transfer as that event left it.
+    expect(sub!.items.map((u: any) => [u.event, u.transfer.databaseId, u.transfer.status])).toEqual([
+      ['ONRAMP_TRANSFER_STATUS_UPDATED', transferId, 'PROCESSING'],
+      ['ONRAMP_TRANSFER_STATUS_UPDATED', transferId, 'COMPLETED'],
     ]);
   });
 

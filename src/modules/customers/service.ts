@@ -125,10 +125,16 @@ const newKycPageToken = () => randomBytes(24).toString('base64url');
 const digest = (value: string) => createHash('sha256').update(value).digest();
 const sameToken = (given: string, stored: string) => timingSafeEqual(digest(given), digest(stored));
 
+/** A customer as its events keep it: the page token (a credential), its redirect and the KYC data stay in the table. */
+const subjectOf = (customer: Customer) => ({ entity: customer, secret: ['kycPageToken', 'kycRedirectUri', 'profile'] });
+
 export function createCustomerService(options: CustomerServiceOptions): CustomerService {
   // Production has no hosted flow (a real provider's link would go here), so no link rather than a dead one.
+  // An event's snapshot of the customer has no page token, so no link.
   const kycFlowLink = (customer: Customer) =>
-    customer.environment === 'sandbox' ? `${options.publicUrl()}/sandbox/kyc/${customer.id}?token=${encodeURIComponent(customer.kycPageToken)}` : null;
+    customer.environment === 'sandbox' && customer.kycPageToken
+      ? `${options.publicUrl()}/sandbox/kyc/${customer.id}?token=${encodeURIComponent(customer.kycPageToken)}`
+      : null;
   const view = (customer: Customer) => presentCustomer(customer, kycFlowLink(customer));
 
   /**
@@ -140,7 +146,13 @@ export function createCustomerService(options: CustomerServiceOptions): Customer
     customer.kycSubStatus = change.subStatus;
     customer.updatedAt = new Date();
     await em.flush();
-    await recordEvent(em, actor, { type: 'customer.kycs.updated', entityType: 'customer', entityId: customer.id, payload: view(customer) });
+    await recordEvent(em, actor, {
+      type: 'customer.kycs.updated',
+      entityType: 'customer',
+      entityId: customer.id,
+      payload: view(customer),
+      subject: subjectOf(customer),
+    });
   }
 
   /** Moves one customer's KYC to `to` through the transition table (409 when the table has no way). */
@@ -235,6 +247,7 @@ export function createCustomerService(options: CustomerServiceOptions): Customer
         entityType: 'customer',
         entityId: customer.id,
         payload: view(customer),
+        subject: subjectOf(customer),
       });
       return customer;
     });

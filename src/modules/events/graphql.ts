@@ -1,12 +1,15 @@
-import { resolveNodes } from '@pothos/plugin-relay';
 import { EVENT_TYPES, type EventType } from '../../domain/events.js';
 import { builder } from '../../graphql/builder.js';
 import { connectionFieldOptions, resolvePage } from '../../graphql/connection.js';
 import { scopeOf } from '../../graphql/context.js';
 import { domainEnum } from '../../graphql/enums.js';
 import { edgesCountedByPage } from '../../graphql/limits.js';
-import type { Scope } from '../../platform/scope.js';
+import { NotFoundError } from '../../domain/errors.js';
+import { databaseIdOf } from '../../graphql/node.js';
+import type { Transfer } from '../transfers/entities.js';
+import { TransferRef } from '../transfers/graphql/types.js';
 import type { PartnerEvent } from './service.js';
+import { EventSubjectUnion, subjectOf } from './subjects.js';
 
 export const EventTypeEnum = domainEnum('EventType', EVENT_TYPES, {
   description: 'What an event announces (REST and webhooks spell it in lower case with dots: CUSTOMER_KYCS_UPDATED is customer.kycs.updated)',
@@ -18,25 +21,14 @@ type EventEntityType = (typeof EVENT_ENTITY_TYPES)[number];
 // A new event type about a new kind of object fails to compile here until its entity type is listed.
 const everyEventTypeHasItsEntity: EventType extends `${EventEntityType}.${string}` ? true : never = true;
 void everyEventTypeHasItsEntity;
-/** The GraphQL type of each kind of object, to load it as a Node. */
-const NODE_TYPE_OF: Record<EventEntityType, string> = {
-  customer: 'Customer',
-  virtual_account: 'VirtualAccount',
-  onramp_transfer: 'OnrampTransfer',
-  offramp_transfer: 'OfframpTransfer',
-  external_account: 'BankAccount',
-};
 const EventEntityTypeEnum = domainEnum('EventEntityType', EVENT_ENTITY_TYPES, {
   description: "The kind of object an event is about (external_account is a customer's bank account)",
 });
 
-/** Events by id, scoped to the caller's partner and environment (the events service's batch load). */
-type EventLoader = { loadMany?: (scope: Scope, ids: readonly string[]) => Promise<PartnerEvent[]> };
-
 export const EventRef = builder.loadableNodeRef<PartnerEvent>('Event', {
   id: { resolve: (e) => e.id },
-  // Until the events service has loadMany, node(id:) reads an event as null (unknown).
-  load: async (ids: string[], ctx) => (await (ctx.services.events as EventLoader).loadMany?.(scopeOf(ctx), ids)) ?? [],
+  // Scoped to the caller's partner and environment, like every node.
+  load: (ids: string[], ctx) => ctx.services.events.loadMany(scopeOf(ctx), ids),
   sort: (e) => e.id,
 });
 
@@ -50,19 +42,19 @@ EventRef.implement({
     type: t.field({ type: EventTypeEnum, resolve: (e) => e.type as EventType }),
     entityType: t.field({ type: EventEntityTypeEnum, resolve: (e) => e.entityType as EventEntityType }),
     entityId: t.expose('entityId', { type: 'UUID', description: 'The databaseId of the object the event is about' }),
-    entity: t.field({
-      type: builder.nodeInterfaceRef(),
+    subject: t.field({
+      type: EventSubjectUnion,
       nullable: true,
-      description: 'The object the event is about, as it is now (the payload is as it was then); null when it is no longer there',
-      // Through the same per-request loaders as node(id:), scoped to the caller.
-      resolve: async (e, _, ctx, info) => {
-        const typename = NODE_TYPE_OF[e.entityType as EventEntityType];
-        const [entity] = typename ? await resolveNodes(builder, ctx, info, [{ id: e.entityId, typename }]) : [];
-        return entity ?? null;
-      },
+      description: 'The object the event is about, as it was at the event (the same types and fragments as queries); null when it is no longer readable',
+      resolve: (e, _, ctx) => subjectOf(e, ctx),
     }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    payload: t.field({ type: 'JSON', description: 'The full object as REST shows it at the time of the event.', resolve: (e) => e.payload }),
+    occurredAt: t.expose('createdAt', { type: 'DateTime', description: 'When the change the event announces was committed' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', deprecationReason: 'Use occurredAt (the same instant)' }),
+    payload: t.field({
+      type: 'JSON',
+      description: 'The object as REST and webhooks show it at the event (snake_case; the body of the Align-compatible webhook). Prefer `subject`.',
+      resolve: (e) => e.payload,
+    }),
   }),
 });
 
@@ -95,6 +87,23 @@ builder.queryFields((t) => ({
   ),
 }));
 
+const TransferUpdateRef = builder.objectRef<PartnerEvent>('TransferUpdate').implement({
+  description: 'A transfer as one of its events left it',
+  fields: (t) => ({
+    cursor: t.exposeString('cursor', { description: "Pass it as `after` to resume after this update (it is the event's cursor)" }),
+    event: t.field({ type: EventTypeEnum, resolve: (e) => e.type as EventType }),
+    transfer: t.field({
+      type: TransferRef,
+      resolve: async (e, _, ctx) => {
+        const transfer = await subjectOf(e, ctx);
+        if (!transfer) throw new NotFoundError('Transfer');
+        return transfer as Transfer;
+      },
+    }),
+    occurredAt: t.expose('createdAt', { type: 'DateTime' }),
+  }),
+});
+
 builder.subscriptionType({ authScopes: { partner: true } });
 
 builder.subscriptionFields((t) => ({
@@ -108,10 +117,12 @@ builder.subscriptionFields((t) => ({
     resolve: (event: PartnerEvent) => event,
   }),
   transferUpdated: t.field({
-    type: EventRef,
-    description: "The events of one of the caller's transfers (created, each status change) from now on, or after `after`.",
-    args: { id: t.arg.id({ required: true }), after: t.arg.string() },
-    subscribe: (_, args, ctx) => ctx.services.events.transferUpdates(scopeOf(ctx), String(args.id), args.after, ctx.connection),
+    type: TransferUpdateRef,
+    description:
+      "One of the caller's transfers as each of its events left it (created, each status change), from now on or after `after` (a cursor of an earlier update or event).",
+    args: { id: t.arg.id({ required: true, description: 'The transfer: global id or databaseId' }), after: t.arg.string() },
+    subscribe: (_, args, ctx) =>
+      ctx.services.events.transferUpdates(scopeOf(ctx), databaseIdOf(args.id, 'OnrampTransfer', 'OfframpTransfer'), args.after, ctx.connection),
     resolve: (event: PartnerEvent) => event,
   }),
 }));

@@ -51,6 +51,8 @@ export interface PartnerEvent {
   entityId: string;
   createdAt: Date;
   payload: Record<string, unknown>;
+  /** The subject entity's columns at the event (GraphQL's typed subject); null for older events. */
+  subject: Record<string, unknown> | null;
 }
 
 /** A page of the events API: `nextCursor` resumes after its last event (or where it was asked to start). */
@@ -64,6 +66,8 @@ export interface EventPage {
 export interface EventService {
   /** GET /v0/events: a page of events after a cursor, oldest first, to reconcile after downtime. */
   list(scope: Scope, request: EventListRequest): Promise<EventPage>;
+  /** Batch load for GraphQL's Event nodes: only the caller's events come back. */
+  loadMany(scope: Scope, ids: readonly string[]): Promise<PartnerEvent[]>;
   /** One page of a GraphQL connection over the outbox (cursor order, or reversed for `last`). */
   page(scope: Scope, types: readonly string[] | undefined, page: KeysetPage): Promise<PartnerEvent[]>;
   /** Subscription `events`: replays what came after `after` (or starts at the newest event), then streams live. */
@@ -95,6 +99,7 @@ export function eventService(options: EventServiceOptions): EventService {
         entityId: event.entityId,
         createdAt: event.createdAt,
         payload: event.payload,
+        subject: event.subject ?? null,
       };
       presented.set(event, shown);
     }
@@ -158,6 +163,12 @@ export function eventService(options: EventServiceOptions): EventService {
       const found = await read(scope, { after, types: query.types }, query.limit + 1);
       const items = found.slice(0, query.limit).map(present);
       return { items, hasMore: found.length > query.limit, nextCursor: items.at(-1)?.cursor ?? query.after ?? STREAM_START };
+    },
+
+    async loadMany({ em, actor }, ids) {
+      const known = ids.filter(isUuid);
+      if (!known.length) return [];
+      return (await em.fork().find(OutboxEvent, { ...tenantOf(actor), id: { $in: known } })).map(present);
     },
 
     async page(scope: Scope, types: readonly string[] | undefined, page: KeysetPage): Promise<PartnerEvent[]> {

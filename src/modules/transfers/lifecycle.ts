@@ -30,6 +30,8 @@ async function announce(em: EntityManager, transfer: Transfer, quote: Quote, wha
     entityType: `${transfer.direction}_transfer`,
     entityId: transfer.id,
     payload: presentTransfer(transfer, quote),
+    // The inline payout account's numbers stay in their table (they never change; GraphQL reads them there).
+    subject: { entity: transfer, secret: ['destinationBankAccount'] },
   });
 }
 

@@ -131,6 +131,7 @@ export function createVirtualAccountService({ customers }: VirtualAccountService
           entityType: 'virtual_account',
           entityId: account.id,
           payload: presentVirtualAccount(account),
+          subject: { entity: account },
         });
         return account;
       });
@@ -158,6 +159,7 @@ export function createVirtualAccountService({ customers }: VirtualAccountService
           entityType: 'virtual_account',
           entityId: account.id,
           payload: presentVirtualAccount(account),
+          subject: { entity: account },
         });
         return account;
       });

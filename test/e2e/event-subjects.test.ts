@@ -1,0 +1,110 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ApiClient, startRamp, type TestRamp } from '../support/ramp.js';
+import { subscribe, wsClient } from '../support/subscriptions.js';
+import { createCustomer, onrampQuoteBody, wallet } from '../support/transfers.js';
+
+let t: TestRamp;
+let partners = 0;
+
+beforeAll(async () => {
+  t = await startRamp();
+});
+afterAll(() => t?.close());
+
+/** The fragments a client already uses in its queries, reused on event subjects. */
+const TRANSFER_ROW = 'fragment TransferRow on Transfer { id databaseId status }';
+const FRAGMENTS = `
+  ${TRANSFER_ROW}
+  fragment CustomerRow on Customer { id databaseId kycs { status } }`;
+const SUBJECT = '__typename ...TransferRow ...CustomerRow ... on VirtualAccount { id accountStatus: status }';
+
+async function onramp(client: ApiClient, customerId: string, actions: string[]) {
+  const base = `/v0/customers/${customerId}/onramp-transfer`;
+  const quote = (await client.post(`${base}/quote`, onrampQuoteBody())).body;
+  const transfer = (await client.post(`${base}/quote/${quote.quote_id}`, { destination_address: wallet() })).body;
+  for (const action of actions) expect((await client.post(`${base}/simulate`, { action, transfer_id: transfer.id })).status).toBe(200);
+  return transfer.id as string;
+}
+
+const until = async <T>(probe: () => T | undefined, what: string, ms = 10_000): Promise<T> => {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+};
+
+describe('Event.subject: the typed object as it was at the event', () => {
+  it('shows each event its own state of the object, with the fragments of queries', async () => {
+    const client = t.client(await t.keyFor(`Subjects ${++partners}`));
+    const customerId = await createCustomer(client, { approved: false });
+    await client.graphql('mutation ($id: ID!) { simulateKycDecision(input: { customerId: $id, decision: APPROVED }) { __typename } }', { id: customerId });
+    const transferId = await onramp(client, customerId, ['fiat_deposit', 'complete_transfer']);
+
+    const res = await client.graphql(`{ events(first: 20) { edges { node { type occurredAt subject { ${SUBJECT} } } } } } ${FRAGMENTS}`);
+    expect(res.body.errors, JSON.stringify(res.body.errors)).toBeUndefined();
+    const seen = res.body.data.events.edges.map(({ node }: { node: { type: string; subject: Record<string, any> } }) => [
+      node.type,
+      node.subject.__typename,
+      node.subject.databaseId,
+      node.subject.status ?? node.subject.kycs.status,
+    ]);
+    // The customer and the transfer are approved and completed now; each event still shows its own moment.
+    expect(seen).toEqual([
+      ['CUSTOMER_CREATED', 'Customer', customerId, 'NOT_STARTED'],
+      ['CUSTOMER_KYCS_UPDATED', 'Customer', customerId, 'APPROVED'],
+      ['ONRAMP_TRANSFER_CREATED', 'OnrampTransfer', transferId, 'PENDING'],
+      ['ONRAMP_TRANSFER_STATUS_UPDATED', 'OnrampTransfer', transferId, 'PROCESSING'],
+      ['ONRAMP_TRANSFER_STATUS_UPDATED', 'OnrampTransfer', transferId, 'COMPLETED'],
+    ]);
+    // The subject's id is the object's global id: a normalized cache files the update under the object it caches.
+    const { data } = (await client.graphql(`query ($id: ID!) { transfer(id: $id) { id } }`, { id: transferId })).body;
+    expect(res.body.data.events.edges[4].node.subject.id).toBe(data.transfer.id);
+  });
+
+  it('streams typed subjects over graphql-ws, only the subscriber’s own', async () => {
+    const key = await t.keyFor(`Subjects ${++partners}`);
+    const client = t.client(key);
+    const stranger = subscribe(wsClient(t.url, await t.keyFor(`Subjects ${++partners}`)), `subscription { events { type } }`, {}, 'events');
+    const live = subscribe(wsClient(t.url, key), `subscription { events { cursor type subject { ${SUBJECT} } } } ${FRAGMENTS}`, {}, 'events');
+    await new Promise((r) => setTimeout(r, 300));
+    const customerId = await createCustomer(client);
+    const transferId = await onramp(client, customerId, ['fiat_deposit']);
+    const items = await until(() => (live.items.length >= 4 ? live.items : undefined), 'four events');
+    expect(JSON.stringify(live.errors)).toBe('[]');
+    expect(items.map((e: any) => [e.type, e.subject.__typename, e.subject.status ?? e.subject.kycs.status])).toEqual([
+      ['CUSTOMER_CREATED', 'Customer', 'NOT_STARTED'],
+      ['CUSTOMER_KYCS_UPDATED', 'Customer', 'APPROVED'],
+      ['ONRAMP_TRANSFER_CREATED', 'OnrampTransfer', 'PENDING'],
+      ['ONRAMP_TRANSFER_STATUS_UPDATED', 'OnrampTransfer', 'PROCESSING'],
+    ]);
+    expect(items[3].subject.databaseId).toBe(transferId);
+    expect(stranger.items).toEqual([]);
+    live.stop();
+    stranger.stop();
+  });
+
+  it('transferUpdated yields TransferUpdate { cursor, event, transfer } by global id, resuming after a cursor', async () => {
+    const key = await t.keyFor(`Subjects ${++partners}`);
+    const client = t.client(key);
+    const customerId = await createCustomer(client);
+    const transferId = await onramp(client, customerId, ['fiat_deposit', 'complete_transfer']);
+    const { id } = (await client.graphql(`query ($id: ID!) { transfer(id: $id) { id } }`, { id: transferId })).body.data.transfer;
+    const QUERY = `subscription ($id: ID!, $after: String) { transferUpdated(id: $id, after: $after) { cursor event transfer { ...TransferRow } } } ${TRANSFER_ROW}`;
+    const replay = subscribe(wsClient(t.url, key), QUERY, { id, after: '0' }, 'transferUpdated');
+    const all = await until(() => (replay.items.length >= 3 || replay.errors.length ? replay.items : undefined), 'three updates');
+    expect(JSON.stringify(replay.errors)).toBe('[]');
+    expect(all.map((u: any) => [u.event, u.transfer.id, u.transfer.status])).toEqual([
+      ['ONRAMP_TRANSFER_CREATED', id, 'PENDING'],
+      ['ONRAMP_TRANSFER_STATUS_UPDATED', id, 'PROCESSING'],
+      ['ONRAMP_TRANSFER_STATUS_UPDATED', id, 'COMPLETED'],
+    ]);
+    const resumed = subscribe(wsClient(t.url, key), QUERY, { id, after: all[0].cursor }, 'transferUpdated');
+    const rest = await until(() => (resumed.items.length >= 2 ? resumed.items : undefined), 'the two later updates');
+    expect(rest.map((u: any) => u.transfer.status)).toEqual(['PROCESSING', 'COMPLETED']);
+    replay.stop();
+    resumed.stop();
+  });
+});
