@@ -237,7 +237,7 @@ describe('virtual account deposits', () => {
     expect(gql.body.data.transfer).toEqual({
       depositMessage: null,
       depositBankAccount: {
-        accountType: 'iban',
+        accountType: 'IBAN',
         accountBeneficiaryName: 'Ada Lovelace',
         iban: { bic: instructions.iban.bic, ibanNumber: instructions.iban.iban_number },
       },
@@ -276,7 +276,7 @@ describe('virtual account deposits', () => {
       },
     );
     expect(gql.body.data.transfer.depositBankAccount).toEqual({
-      accountType: 'swift',
+      accountType: 'SWIFT',
       swift: { bic: swift.bic, accountNumber: swift.account_number, routingNumber: swift.routing_number },
     });
   });
