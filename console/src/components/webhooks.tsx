@@ -45,7 +45,8 @@ function Deliveries({ endpointId }: { endpointId: string }) {
   const { api, readOnly } = useSession();
   const [{ data, error }, refetch] = useQuery({ query: WebhookDeliveriesDocument, variables: { endpointId } });
   const [actionError, setActionError] = useState<ShownError | null>(null);
-  // A new event makes a new delivery: show it without polling.
+  // A new event makes a new delivery: show it without polling. An attempt's outcome is no event:
+  // "Refresh deliveries" reads them again.
   useRefreshOnEvents(
     () => true,
     () => refetch({ requestPolicy: 'network-only' }),
@@ -53,7 +54,16 @@ function Deliveries({ endpointId }: { endpointId: string }) {
   if (error) return <ErrorNote error={requestError(error)} />;
   if (!data) return <p>Loading deliveries…</p>;
   const deliveries = data.webhookDeliveries.edges.map((edge) => edge.node).reverse();
-  if (deliveries.length === 0) return <p class="empty">No deliveries yet: they start with the next event.</p>;
+  if (deliveries.length === 0) {
+    return (
+      <p class="empty">
+        No deliveries yet: they start with the next event.{' '}
+        <button type="button" class="secondary" onClick={() => refetch({ requestPolicy: 'network-only' })}>
+          Refresh deliveries
+        </button>
+      </p>
+    );
+  }
 
   const redeliver = async (eventId: string) => {
     const outcome = await mutate(api.client, RedeliverEventDocument, { input: { endpointId, eventId } });
@@ -63,6 +73,9 @@ function Deliveries({ endpointId }: { endpointId: string }) {
   return (
     <>
       <ErrorNote error={actionError} />
+      <button type="button" class="secondary" onClick={() => refetch({ requestPolicy: 'network-only' })}>
+        Refresh deliveries
+      </button>
       <table>
         <thead>
           <tr>

@@ -4,6 +4,7 @@ import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateOperationTypes } from '../../../src/modules/console/bundle.js';
 import { startRamp, type TestRamp } from '../../support/ramp.js';
+import { startReceiver } from '../../support/webhook-receiver.js';
 
 /** Debian's chromium (`apt-get install chromium`); CHROMIUM_PATH points elsewhere. */
 const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -188,6 +189,69 @@ describe.skipIf(!haveChromium)('the sandbox console in a real browser', () => {
 
     // The drop shows as failed requests while offline; anything else is a problem.
     expect(problems.filter((p) => !/ERR_INTERNET_DISCONNECTED|WebSocket/i.test(p))).toEqual([]);
+  }, 180_000);
+
+  it('works from the keyboard, shows typed errors inline with their fix, issues a virtual account, and redelivers a webhook', async () => {
+    const receiver = await startReceiver();
+    const key = await t.keyFor('Console Keyboard Partner');
+    const { page, problems } = await watchedPage();
+    await page.goto(`${t.url}/console#/webhooks`);
+    // Signed in with the keyboard alone.
+    await page.getByLabel('API key', { exact: true }).focus();
+    await page.keyboard.type(key);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator('.empty').first().innerText(), { timeout: 15_000 }).toContain('No webhooks yet');
+
+    await page.getByLabel('Receiver URL').fill(receiver.url);
+    await page.getByLabel('Receiver URL').press('Enter');
+    await expect.poll(() => page.getByRole('status').first().innerText()).toContain('whsec_');
+    await page.getByRole('article', { name: `Webhook ${receiver.url}` }).waitFor();
+
+    // A quote before the KYC is approved: the typed error, its code and what to do, where the button was.
+    await page.getByRole('link', { name: 'Customers' }).click();
+    await page.getByLabel('Email').fill('console-keyboard@example.com');
+    await page.getByLabel('First name').fill('Ada');
+    await page.getByLabel('Last name').fill('Keys');
+    await page.getByLabel('Last name').press('Enter');
+    await page.getByRole('heading', { name: 'Ada Keys' }).waitFor({ timeout: 10_000 });
+    await page.getByRole('button', { name: 'Get quote' }).click();
+    const refusal = page.getByRole('alert');
+    await expect.poll(() => refusal.innerText()).toContain('KYC_NOT_APPROVED');
+    expect(await refusal.innerText()).toContain('Approve the customer’s KYC first');
+
+    // A pending AED virtual account, issued by its button.
+    const opening = page.getByRole('form', { name: 'Open a virtual account' });
+    await opening.getByLabel(/^Currency/).selectOption('AED');
+    await opening.getByRole('button', { name: 'Open virtual account' }).click();
+    const account = page.locator('section', { has: page.getByRole('heading', { name: /^Virtual accounts/ }) }).locator('tbody tr');
+    await expect.poll(() => account.innerText(), { timeout: 10_000 }).toContain('pending');
+    await account.getByRole('button', { name: 'Issue account' }).click();
+    await expect.poll(() => account.innerText(), { timeout: 10_000 }).toContain('active');
+
+    // The webhook got each event; one is sent again by the Redeliver button, with the same webhook-id.
+    await expect.poll(() => receiver.received.length, { timeout: 15_000 }).toBeGreaterThanOrEqual(3);
+    await page.getByRole('link', { name: 'Webhooks' }).click();
+    await page.getByText('Deliveries', { exact: true }).click();
+    const deliveries = page.locator('article tbody tr');
+    await expect
+      .poll(
+        async () => {
+          await page.getByRole('button', { name: 'Refresh deliveries' }).click();
+          return (await deliveries.allInnerTexts()).filter((row) => row.includes('succeeded')).length;
+        },
+        { timeout: 15_000 },
+      )
+      .toBeGreaterThanOrEqual(3);
+    const before = receiver.received.length;
+    await deliveries.last().getByRole('button', { name: 'Redeliver' }).click();
+    await expect.poll(() => receiver.received.length, { timeout: 15_000 }).toBe(before + 1);
+    const redelivered = receiver.received.at(-1)!.headers['webhook-id'];
+    expect(receiver.received.filter((r) => r.headers['webhook-id'] === redelivered)).toHaveLength(2);
+    await expect.poll(() => page.locator('article tbody').innerText(), { timeout: 10_000 }).toContain('redelivery');
+    await screenshot(page, 'console-webhooks');
+
+    await receiver.close();
+    expect(problems).toEqual([]);
   }, 180_000);
 
   it('opens read-only with a production key: everything visible, no sandbox buttons', async () => {
