@@ -54,7 +54,9 @@ function parametersOf(url: string, c: RouteContract): JsonObject[] {
 /** Query parameters as they are meant (whole numbers with bounds) rather than as the strings they travel as. */
 function queryParameters(c: RouteContract): JsonObject[] {
   const input = jsonSchemaOf(c.query!, 'input') as { properties?: Record<string, JsonObject>; required?: string[] };
-  const output = jsonSchemaOf(c.query!, 'output') as { properties?: Record<string, JsonObject> };
+  // A query that ends in a transform (the events API's) has its parameters' meaning on the pipe's input side.
+  const parsed = c.query instanceof z.ZodPipe ? (c.query.in as z.ZodType) : c.query!;
+  const output = jsonSchemaOf(parsed, 'output') as { properties?: Record<string, JsonObject> };
   return Object.entries(input.properties ?? {}).map(([name, schema]) => {
     const meant = output.properties?.[name];
     const numeric = meant && (meant.type === 'integer' || meant.type === 'number');

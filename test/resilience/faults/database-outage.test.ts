@@ -4,6 +4,7 @@ import { Writable } from 'node:stream';
 import WebSocket from 'ws';
 import { createLogger } from '../../../src/platform/logging.js';
 import { createRamp, type Ramp } from '../../../src/app.js';
+import { watchContract } from '../../support/contract.js';
 import { loadConfig } from '../../../src/config.js';
 import { type Load, type LoadSample, startLoad } from '../../support/load.js';
 import { type PrivatePostgres, startPrivatePostgres } from '../../support/private-postgres.js';
@@ -24,6 +25,7 @@ const RECOVERY_MS = 2000;
 
 let cluster: PrivatePostgres;
 let ramp: Ramp;
+let contract: ReturnType<typeof watchContract> | undefined;
 let url: string;
 let key: string;
 let receiver: Receiver;
@@ -108,6 +110,8 @@ beforeAll(async () => {
     JOBS_INTERVAL_MS: '500',
   });
   ramp = await createRamp(config, { logger: createLogger('warn', logSink) });
+  // The outage's 503s (and everything else under load) must keep openapi.json's contract too.
+  contract = watchContract(ramp);
   url = await ramp.listen();
   key = ramp.demoKey!;
   receiver = await startReceiver();
@@ -131,6 +135,7 @@ afterAll(async () => {
   await ramp?.close();
   await receiver?.close();
   await cluster?.destroy();
+  contract?.assertKept();
 });
 
 /** What the load saw from `from` on, and when Ramp first answered 2xx to a request started after `upAt`. */
