@@ -36,13 +36,37 @@ const failedBeforeSending = (error: string): AttemptOutcome => ({ statusCode: nu
 // Raw rows: the drivers give timestamps as Date and jsonb parsed, but do not promise it.
 const dateOf = (value: Date | string) => (value instanceof Date ? value : new Date(value));
 
+/**
+ * Decrypted signing secrets by endpoint and ciphertext, per WEBHOOK_SECRET_KEY: an endpoint's batch of
+ * deliveries decrypts once, and a secret that no longer decrypts under a changed key still fails.
+ */
+const decryptedUnder = new WeakMap<Buffer, Map<string, string>>();
+const DECRYPTED_MAX = 1000;
+
+function decryptCached(key: Buffer, endpointId: string, encrypted: string): string {
+  let decrypted = decryptedUnder.get(key);
+  if (!decrypted) {
+    decrypted = new Map();
+    decryptedUnder.set(key, decrypted);
+  }
+  const cacheKey = `${endpointId}:${encrypted}`;
+  let secret = decrypted.get(cacheKey);
+  if (secret === undefined) {
+    secret = decryptSecret(key, endpointId, encrypted);
+    // Bounded: the oldest entry goes first (a rotated secret's ciphertext is never asked for again).
+    if (decrypted.size >= DECRYPTED_MAX) decrypted.delete(decrypted.keys().next().value!);
+    decrypted.set(cacheKey, secret);
+  }
+  return secret;
+}
+
 /** The signing secrets in force: the current one, and the one a rotation replaced while its overlap lasts. */
 function secretsOf(claim: DeliveryClaim, key: Buffer): string[] {
-  const secrets = [decryptSecret(key, claim.endpointId, claim.secretEncrypted)];
+  const secrets = [decryptCached(key, claim.endpointId, claim.secretEncrypted)];
   if (claim.previousSecretEncrypted && claim.previousSecretExpiresAt && dateOf(claim.previousSecretExpiresAt) > new Date()) {
     // A rotation after WEBHOOK_SECRET_KEY changed leaves an old secret that no longer decrypts: sign without it.
     try {
-      secrets.push(decryptSecret(key, claim.endpointId, claim.previousSecretEncrypted));
+      secrets.push(decryptCached(key, claim.endpointId, claim.previousSecretEncrypted));
     } catch {
       // the current secret alone signs
     }
