@@ -133,6 +133,7 @@ export function transferRoutes(app: FastifyInstance, { transfers }: Services) {
       tag: OFFRAMP,
       idempotencyKey: 'required',
       body: OfframpDepositBody,
+      example: { deposit_transaction_hash: '0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060' },
       responses: { 200: { description: 'The transfer, now processing', body: OfframpTransferAnswer } },
       errors: ['deposit_transaction_hash_used', 'transfer_transition_not_allowed', 'transfer_expired'],
     }),
