@@ -53,25 +53,27 @@ export const STATUS_OF_CODE: Record<ErrorCode | 'bad_request', number> = {
 export type AnsweredCode = keyof typeof STATUS_OF_CODE;
 
 /**
- * Every code a route can answer: its own, and those every route of its kind gives (a bad URL, a bad
- * key, a rate limit, an outage; a body's parsing; the idempotency store's; an id that matches nothing).
+ * Every code a route can answer: its own, and those every route gives — a bad URL or query, a bad
+ * key, a rate limit, an outage, and the body's parsing (Fastify reads a body sent to any route, even
+ * one that takes none); the idempotency store's; an id that matches nothing.
  */
 export function codesOf(contract: RouteContract, { hasParams }: { hasParams: boolean }): AnsweredCode[] {
-  const codes = new Set<AnsweredCode>(['malformed_url', 'rate_limited', 'internal_error', 'database_unavailable', ...(contract.errors ?? [])]);
+  const codes = new Set<AnsweredCode>([
+    'malformed_url',
+    'validation_failed',
+    'malformed_json',
+    'body_too_deep',
+    'bad_request',
+    'payload_too_large',
+    'unsupported_media_type',
+    'rate_limited',
+    'internal_error',
+    'database_unavailable',
+    ...(contract.errors ?? []),
+  ]);
   if (!contract.public) codes.add('unauthenticated');
-  if (contract.query) codes.add('validation_failed');
-  if (hasParams) {
-    // An id that cannot be one (control characters, over-long) is refused before the route runs.
-    codes.add('not_found');
-    codes.add('validation_failed');
-  }
-  if (contract.body) {
-    for (const code of ['validation_failed', 'malformed_json', 'body_too_deep', 'bad_request', 'payload_too_large', 'unsupported_media_type'] as const) {
-      codes.add(code);
-    }
-  }
+  if (hasParams) codes.add('not_found');
   if (contract.idempotencyKey) {
-    codes.add('validation_failed');
     codes.add('idempotency_key_in_use');
     codes.add('idempotency_key_reused');
     if (contract.idempotencyKey === 'required') codes.add('idempotency_key_missing');
