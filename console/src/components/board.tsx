@@ -33,7 +33,9 @@ const detailBehind = (transfer: TransferView) => transfer.statusHistory?.at(-1)?
 export function Board() {
   const { api, live } = useSession();
   const [rows, setRows] = useState<ReadonlyMap<string, TransferView>>(new Map());
-  const [total, setTotal] = useState<number | null>(null);
+  const [loaded, setLoaded] = useState<{ total: number; ids: ReadonlySet<string> } | null>(null);
+  // Transfers created since the board loaded, by id: a replay after a reconnect counts none twice.
+  const [created, setCreated] = useState<ReadonlySet<string>>(new Set());
   const [error, setError] = useState<ShownError | null>(null);
 
   const upsert = (transfer: TransferView) => setRows((known) => new Map(known).set(transfer.id, fresher(known.get(transfer.id), transfer)));
@@ -44,13 +46,14 @@ export function Board() {
       .toPromise()
       .then((result) => {
         if (result.error) return setError(requestError(result.error));
-        setTotal(result.data?.transfers.totalCount ?? 0);
-        for (const edge of result.data?.transfers.edges ?? []) upsert(edge.node);
+        const edges = result.data?.transfers.edges ?? [];
+        setLoaded({ total: result.data?.transfers.totalCount ?? 0, ids: new Set(edges.map((edge) => edge.node.databaseId)) });
+        for (const edge of edges) upsert(edge.node);
       });
   }, [api]);
 
   useRefreshOnEvents(isTransferEvent, (event) => {
-    if (event.type.endsWith('_CREATED')) setTotal((count) => (count ?? 0) + 1);
+    if (event.type.endsWith('_CREATED')) setCreated((ids) => (ids.has(event.entityId) ? ids : new Set(ids).add(event.entityId)));
     // The event carries the transfer as it left it; it is read again only when the event no longer can
     // show it, or shows a history behind its status (Ramp's live stream can, see the README).
     const subject = event.subject?.__typename === 'OnrampTransfer' || event.subject?.__typename === 'OfframpTransfer' ? event.subject : null;
@@ -65,6 +68,7 @@ export function Board() {
       });
   });
 
+  const total = loaded && loaded.total + [...created].filter((id) => !loaded.ids.has(id)).length;
   const transfers = [...rows.values()].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
   return (
     <>

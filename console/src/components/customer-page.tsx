@@ -47,6 +47,16 @@ export function CustomerPage({ id }: { id: string }) {
           <dd data-kyc-status={customer.kycs.status}>
             <Status value={customer.kycs.status} />
           </dd>
+          {customer.kycs.kycFlowLink && (
+            <>
+              <dt>Verification page</dt>
+              <dd>
+                <a href={customer.kycs.kycFlowLink} target="_blank" rel="noopener noreferrer">
+                  Open the hosted KYC page (the applicant’s view; opens in a new tab)
+                </a>
+              </dd>
+            </>
+          )}
           <dt>REST id</dt>
           <dd>
             <code>{customer.databaseId}</code>

@@ -87,6 +87,8 @@ describe.skipIf(!haveChromium)('the sandbox console in a real browser', () => {
     await page.getByRole('button', { name: 'Get quote' }).click();
     await page.getByRole('button', { name: 'Create transfer from this quote' }).click();
     await page.getByText(/created, pending the deposit/).waitFor({ timeout: 10_000 });
+    await page.locator('table.transfers tbody tr').waitFor({ timeout: 10_000 });
+    await screenshot(page, 'console-customer');
     const listed = await t.client(t.key).graphql('{ transfers(last: 1) { edges { node { databaseId status customer { email } } } } }');
     const transfer = listed.body.data.transfers.edges[0].node;
     expect(transfer).toMatchObject({ status: 'PENDING', customer: { email: 'console-buyer@example.com' } });
