@@ -10,8 +10,13 @@ export interface Api {
 
 const socketUrl = () => `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/graphql`;
 
+/** A ping left unanswered this long means the connection is dead even if no close arrived (a cut cable, a sleeping laptop). */
+const PONG_TIMEOUT_MS = 5_000;
+
 export function connect(key: string): Api {
   const authorization = `Bearer ${key}`;
+  let open: WebSocket | undefined;
+  let pongDue: ReturnType<typeof setTimeout> | undefined;
   const socket = createSocketClient({
     url: socketUrl(),
     connectionParams: { authorization },
@@ -20,6 +25,18 @@ export function connect(key: string): Api {
     // stream (live-events.ts) reconnects itself, resuming after the last cursor it saw.
     retryAttempts: 0,
     keepAlive: 10_000,
+    // graphql-ws's recipe for dead connections: close the socket when a ping gets no pong in time.
+    on: {
+      connected: (connected) => {
+        open = connected as WebSocket;
+      },
+      ping: (received) => {
+        if (!received) pongDue = setTimeout(() => open?.readyState === WebSocket.OPEN && open.close(4408, 'Request Timeout'), PONG_TIMEOUT_MS);
+      },
+      pong: (received) => {
+        if (received) clearTimeout(pongDue);
+      },
+    },
   });
   const client = new Client({
     url: '/graphql',
