@@ -20,7 +20,7 @@ interface Commit {
 const QUERY = 'subscription($types: [EventType!]) { events(types: $types) { entityId } }';
 const subscribers: { spec: Spec; client: Client; got: Map<string, number[]> }[] = [];
 
-const BATCH = 100;
+const BATCH = 50;
 let failures = 0;
 
 /** Opens the connections a batch at a time, each batch acknowledged (connection_ack) before the next. */

@@ -76,22 +76,28 @@ function ask<T>(child: ChildProcess, message: object, field: string): Promise<T>
   });
 }
 
+/** A new customer (one customer.created event); a 503 (the pool busy while thousands subscribe) is retried with the same Idempotency-Key. */
 async function createCustomer(url: string, key: string): Promise<string> {
-  const res = await fetch(`${url}/v0/customers`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ email: `sub-${randomBytes(6).toString('hex')}@example.com`, type: 'individual', first_name: 'Ada', last_name: 'Lovelace' }),
-  });
-  const body = (await res.json()) as { customer_id?: string };
-  if (res.status !== 201 || !body.customer_id) throw new Error(`customer not created: ${res.status} ${JSON.stringify(body)}`);
-  return body.customer_id;
+  const idempotencyKey = randomBytes(16).toString('hex');
+  const body = JSON.stringify({ email: `sub-${randomBytes(6).toString('hex')}@example.com`, type: 'individual', first_name: 'Ada', last_name: 'Lovelace' });
+  for (let attempt = 1; ; attempt++) {
+    const res = await fetch(`${url}/v0/customers`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'idempotency-key': idempotencyKey },
+      body,
+    });
+    const answer = (await res.json()) as { customer_id?: string };
+    if (res.status === 201 && answer.customer_id) return answer.customer_id;
+    if (res.status !== 503 || attempt === 5) throw new Error(`customer not created: ${res.status} ${JSON.stringify(answer)}`);
+    await sleep(500);
+  }
 }
 
 const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : Number.NaN);
 
 async function run(n: number) {
   const database = await freshDatabase();
-  const server = await startRampServer('ramp', { DATABASE_URL: database.url, DB_POOL_MAX: '10' });
+  const server = await startRampServer('ramp', { DATABASE_URL: database.url, DB_POOL_MAX: '20' });
   const workers: ChildProcess[] = [];
   try {
     const idleRssMb = server.rssMb();
@@ -114,6 +120,7 @@ async function run(n: number) {
     const readyAfterS = (Date.now() - opening) / 1000;
 
     const commits: Record<string, { partner: number; at: number }> = {};
+    let failedCommits = 0;
     let rssMax = server.rssMb();
     const sampler = setInterval(() => (rssMax = Math.max(rssMax, server.rssMb())), 250);
     const sqlBefore = await server.sqlCount();
@@ -125,9 +132,12 @@ async function run(n: number) {
       const partner = i % PARTNERS;
       const at = Date.now();
       pending.push(
-        createCustomer(server.url, keys[partner]!).then((id) => {
-          commits[id] = { partner, at };
-        }),
+        createCustomer(server.url, keys[partner]!).then(
+          (id) => {
+            commits[id] = { partner, at };
+          },
+          () => void failedCommits++,
+        ),
       );
     }
     await Promise.all(pending);
@@ -150,6 +160,7 @@ async function run(n: number) {
       idleRssMb: Math.round(idleRssMb),
       rssPerSubscriberKb: Math.round(((rssMax - idleRssMb) * 1024) / n),
       sqlPerEvent: Number(sqlPerEvent.toFixed(1)),
+      failedCommits,
       lost: sum('lost'),
       duplicated: sum('duplicated'),
       wrongPartner: sum('wrongPartner'),
