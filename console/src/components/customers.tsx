@@ -1,11 +1,10 @@
 import { useQuery } from '@urql/preact';
 import { useState } from 'preact/hooks';
-import type { ShownError } from '../errors.js';
+import { requestError, type ShownError } from '../errors.js';
 import { CreateCustomerDocument, type CustomerSummaryFragment, type CustomerType, CustomersDocument } from '../gql/graphql.js';
 import { mutate } from '../mutate.js';
 import { useRefreshOnEvents, useSession } from '../session.js';
 import { ErrorNote, Field, Status, when } from './ui.js';
-import { requestError } from '../errors.js';
 
 const PAGE = 50;
 

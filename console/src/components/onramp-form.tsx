@@ -11,7 +11,7 @@ import {
 } from '../gql/graphql.js';
 import { mutate, type PayloadOf } from '../mutate.js';
 import { useSession } from '../session.js';
-import { ErrorNote, Field, when } from './ui.js';
+import { ErrorNote, Field, shortId, when } from './ui.js';
 
 /** The rails each currency's deposits can take. */
 export const RAILS: Record<FiatCurrency, PaymentRails[]> = { USD: ['ACH', 'WIRE', 'SWIFT'], EUR: ['SEPA', 'SWIFT'], AED: ['UAEFTS', 'SWIFT'] };
@@ -142,7 +142,7 @@ export function OnrampForm({ customerId, kycApproved }: { customerId: string; ky
       )}
       {created && (
         <p class="success" role="status">
-          Transfer <code>{created.slice(0, 8)}</code> created, pending the deposit: click “Simulate fiat deposit” on its row below.
+          Transfer <code>{shortId(created)}</code> created, pending the deposit: click “Simulate fiat deposit” on its row below.
         </p>
       )}
       <ErrorNote error={error} />

@@ -1,7 +1,7 @@
 import type { TransferDetailFragment, TransferRowFragment } from '../gql/graphql.js';
 import { TransferActions } from './transfer-actions.js';
 import { TransferDetail } from './transfer-detail.js';
-import { Status, when } from './ui.js';
+import { Status, shortId, when } from './ui.js';
 
 export type TransferView = TransferRowFragment & Partial<TransferDetailFragment>;
 
@@ -28,7 +28,7 @@ export function TransferTable({ transfers, showCustomer = false }: { transfers: 
         {transfers.map((transfer) => (
           <tr key={transfer.id} data-transfer={transfer.databaseId} data-status={transfer.status}>
             <td>
-              {transfer.direction === 'ONRAMP' ? 'On-ramp' : 'Off-ramp'} <code title={transfer.databaseId}>{transfer.databaseId.slice(0, 8)}</code>
+              {transfer.direction === 'ONRAMP' ? 'On-ramp' : 'Off-ramp'} <code title={transfer.databaseId}>{shortId(transfer.databaseId)}</code>
               {transfer.__typename === 'OnrampTransfer' && transfer.depositMessage && <div class="muted">ref {transfer.depositMessage}</div>}
             </td>
             {showCustomer && (

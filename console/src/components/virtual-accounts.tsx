@@ -11,7 +11,7 @@ import {
 import { type ActionOutcome, mutate } from '../mutate.js';
 import { useSession } from '../session.js';
 import { NETWORKS, SAMPLE_WALLETS } from './onramp-form.js';
-import { ErrorNote, Field, Status } from './ui.js';
+import { ErrorNote, Field, Status, shortId } from './ui.js';
 
 type Account = NonNullable<CustomerPageQuery['customer']>['virtualAccounts']['edges'][number]['node'];
 
@@ -38,7 +38,7 @@ export function VirtualAccounts({ customerId, accounts }: { customerId: string; 
               <tr key={account.id}>
                 <td>
                   {account.sourceCurrency}
-                  {account.sourceRails ? ` over ${account.sourceRails}` : ''} <code>{account.databaseId.slice(0, 8)}</code>
+                  {account.sourceRails ? ` over ${account.sourceRails}` : ''} <code>{shortId(account.databaseId)}</code>
                 </td>
                 <td>
                   <Status value={account.status} />
