@@ -58,7 +58,7 @@ export function followEvents(api: Api, after: string | null, onEvent: (event: Li
   // The browser knows first that the network went away: drop the socket instead of waiting for a ping to fail.
   const offline = () => api.socket.terminate();
 
-  api.socket.on('connected', () => {
+  const unlisten = api.socket.on('connected', () => {
     attempt = 0;
     onState({ kind: 'live' });
   });
@@ -70,6 +70,7 @@ export function followEvents(api: Api, after: string | null, onEvent: (event: Li
     clearTimeout(timer);
     removeEventListener('online', online);
     removeEventListener('offline', offline);
+    unlisten();
     unsubscribe();
   };
 }
