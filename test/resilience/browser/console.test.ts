@@ -193,7 +193,7 @@ describe.skipIf(!haveChromium)('the sandbox console in a real browser', () => {
     expect(problems.filter((p) => !/ERR_INTERNET_DISCONNECTED|WebSocket/i.test(p))).toEqual([]);
   }, 180_000);
 
-  it('works from the keyboard, shows typed errors inline with their fix, issues a virtual account, and redelivers a webhook', async () => {
+  it('works from the keyboard, shows typed errors inline with their fix, issues a virtual account and deposits to it, and redelivers a webhook', async () => {
     const receiver = await startReceiver();
     const key = await t.keyFor('Console Keyboard Partner');
     const { page, problems } = await watchedPage();
@@ -230,8 +230,16 @@ describe.skipIf(!haveChromium)('the sandbox console in a real browser', () => {
     await account.getByRole('button', { name: 'Issue account' }).click();
     await expect.poll(() => account.innerText(), { timeout: 10_000 }).toContain('active');
 
+    // A deposit to it needs an approved KYC too; once approved, it becomes a funded transfer of the customer.
+    await account.getByRole('button', { name: 'Simulate deposit' }).click();
+    await expect.poll(() => account.getByRole('alert').innerText()).toContain('KYC_NOT_APPROVED');
+    await page.getByRole('button', { name: 'Approve KYC' }).click();
+    await page.locator('[data-kyc-status="APPROVED"]').waitFor({ timeout: 10_000 });
+    await account.getByRole('button', { name: 'Simulate deposit' }).click();
+    await expect.poll(() => page.locator('table.transfers tbody tr').first().getAttribute('data-status'), { timeout: 10_000 }).toBe('PROCESSING');
+
     // The webhook got each event; one is sent again by the Redeliver button, with the same webhook-id.
-    await expect.poll(() => receiver.received.length, { timeout: 15_000 }).toBeGreaterThanOrEqual(3);
+    await expect.poll(() => receiver.received.length, { timeout: 15_000 }).toBeGreaterThanOrEqual(5);
     await page.getByRole('link', { name: 'Webhooks' }).click();
     await page.getByText('Deliveries', { exact: true }).click();
     const deliveries = page.locator('article tbody tr');
@@ -243,7 +251,7 @@ describe.skipIf(!haveChromium)('the sandbox console in a real browser', () => {
         },
         { timeout: 15_000 },
       )
-      .toBeGreaterThanOrEqual(3);
+      .toBeGreaterThanOrEqual(5);
     const before = receiver.received.length;
     await deliveries.last().getByRole('button', { name: 'Redeliver' }).click();
     await expect.poll(() => receiver.received.length, { timeout: 15_000 }).toBe(before + 1);
