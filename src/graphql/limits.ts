@@ -1,6 +1,7 @@
 import { createComplexityRule } from '@pothos/plugin-complexity';
 import { GraphQLError, type ValidationRule, parse, validate } from 'graphql';
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
+import type { FieldError } from '../domain/errors.js';
 import { isAcceptableText, refusedTextError, refusedTextIn } from '../domain/validation.js';
 
 /**
@@ -29,18 +30,23 @@ type Params = { variables?: Record<string, unknown>; operationName?: string | nu
 
 const refusal = (message: string, code: string, extensions: Record<string, unknown> = {}) => new GraphQLError(message, { extensions: { code, ...extensions } });
 
+/** Field problems as GraphQL's FieldError spells them (the same shape as a refused argument's). */
+const asGraphQL = (errors: FieldError[]) => errors.map((e) => ({ path: e.pointer, code: e.code, message: e.detail }));
+
 /** Text the REST API would refuse (control characters, lone surrogates) in a literal or a variable. */
 function refusedText(variables: Record<string, unknown>): ValidationRule {
   return (context) => {
     const fieldErrors = refusedTextIn(variables, '/variables');
-    if (fieldErrors.length) context.reportError(refusal('A variable holds refused characters or nests too deep', 'validation_failed', { fieldErrors }));
+    if (fieldErrors.length) {
+      context.reportError(refusal('A variable holds refused characters or nests too deep', 'VALIDATION_FAILED', { fieldErrors: asGraphQL(fieldErrors) }));
+    }
     return {
       StringValue(node) {
         if (isAcceptableText(node.value)) return;
         context.reportError(
           new GraphQLError('A string literal holds refused characters', {
             nodes: [node],
-            extensions: { code: 'validation_failed', fieldErrors: [refusedTextError('')] },
+            extensions: { code: 'VALIDATION_FAILED', fieldErrors: asGraphQL([refusedTextError('')]) },
           }),
         );
       },

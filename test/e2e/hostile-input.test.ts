@@ -105,16 +105,16 @@ describe('control characters in text (defect 3)', () => {
     expectProblem(await api.get('/v0/events?types=a%00b'), 400, 'validation_failed');
   });
 
-  it('answers NUL in a GraphQL variable or literal with validation_failed, never an internal error', async () => {
+  it('answers NUL in a GraphQL variable or literal with VALIDATION_FAILED, never an internal error', async () => {
     const viaVariable = await api.graphql('mutation($i: CreateCustomerInput!) { createCustomer(input: $i) { __typename } }', {
       i: { email: 'g@example.com', type: 'INDIVIDUAL', firstName: 'A\u0000B', lastName: 'C' },
     });
     expect(viaVariable.body.errors?.[0]?.extensions).toMatchObject({
-      code: 'validation_failed',
-      fieldErrors: [expect.objectContaining({ pointer: '/variables/i/firstName', code: 'invalid_characters' })],
+      code: 'VALIDATION_FAILED',
+      fieldErrors: [expect.objectContaining({ path: '/variables/i/firstName', code: 'invalid_characters' })],
     });
     const viaLiteral = await api.graphql('{ customers(email: "a\\u0000b") { edges { cursor } } }');
-    expect(viaLiteral.body.errors?.[0]?.extensions?.code).toBe('validation_failed');
+    expect(viaLiteral.body.errors?.[0]?.extensions?.code).toBe('VALIDATION_FAILED');
     expect(viaLiteral.body.data ?? null).toBeNull();
   });
 });
@@ -138,7 +138,7 @@ describe('query cost (defect 4)', () => {
     refusedBefore(await api.graphql(document, { n: 100 }), 'QUERY_COMPLEXITY');
     const byEmail = 'query($email: String) { customers(email: $email) { edges { cursor } } }';
     expect((await api.graphql(byEmail, { email: 'a@example.com' })).body.errors).toBeUndefined();
-    refusedBefore(await api.graphql(byEmail, { email: 'a\u0000b' }), 'validation_failed');
+    refusedBefore(await api.graphql(byEmail, { email: 'a\u0000b' }), 'VALIDATION_FAILED');
   });
 
   it('still runs an ordinary page of customers with their KYC and transfers', async () => {
