@@ -89,7 +89,7 @@ const ConfigSchema = z.object({
   /** Multiplies the retry schedule (0, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h); 0.001 in tests. */
   WEBHOOK_RETRY_TIME_SCALE: z.coerce.number().positive().max(100).default(1),
   /** Webhook attempts one instance runs at the same time. */
-  WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(200).default(16),
+  WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(200).default(128),
   /** How often the webhook dispatcher looks for work when no notification woke it (due retries, expired leases). */
   WEBHOOK_POLL_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
   /** How often an instance checks the outbox for events whose NOTIFY it missed. */
