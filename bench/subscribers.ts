@@ -76,7 +76,7 @@ function ask<T>(child: ChildProcess, message: object, field: string): Promise<T>
   });
 }
 
-/** A new customer (one customer.created event); a 503 (the pool busy while thousands subscribe) is retried with the same Idempotency-Key. */
+/** A new customer (one customer.created event); a 503 (the pool busy while thousands subscribe) is retried with the same Idempotency-Key for up to 30 s. */
 async function createCustomer(url: string, key: string): Promise<string> {
   const idempotencyKey = randomBytes(16).toString('hex');
   const body = JSON.stringify({ email: `sub-${randomBytes(6).toString('hex')}@example.com`, type: 'individual', first_name: 'Ada', last_name: 'Lovelace' });
@@ -88,8 +88,8 @@ async function createCustomer(url: string, key: string): Promise<string> {
     });
     const answer = (await res.json()) as { customer_id?: string };
     if (res.status === 201 && answer.customer_id) return answer.customer_id;
-    if (res.status !== 503 || attempt === 5) throw new Error(`customer not created: ${res.status} ${JSON.stringify(answer)}`);
-    await sleep(500);
+    if (res.status !== 503 || attempt === 30) throw new Error(`customer not created: ${res.status} ${JSON.stringify(answer)}`);
+    await sleep(1000);
   }
 }
 
