@@ -64,6 +64,8 @@ function queryParameters(c: RouteContract): JsonObject[] {
   });
 }
 
+const byStatus = <T>(responses: Record<string, T>) => Object.fromEntries(Object.entries(responses).sort(([a], [b]) => Number(a) - Number(b)));
+
 const problemOf = (code: AnsweredCode) => ({ status: STATUS_OF_CODE[code], code, title: '', detail: '', errors: [] });
 
 /** An error answer: its shape by path, its codes as an enum (and, under /v1 and /auth, the Encryptus codes they map to). */
@@ -138,7 +140,8 @@ function operationOf(route: RegisteredRoute & { contract: RouteContract }, compo
     security: c.public ? [] : [{ apiKey: [] }],
     parameters: parametersOf(route.url, c),
     ...(c.body ? { requestBody: { required: !c.bodyOptional, content: jsonContent(jsonSchemaOf(c.body, 'input'), 'application/json', c.example) } } : {}),
-    responses: { ...success, ...errorResponses(route.url, codesOf(c, { hasParams }), components.responses) },
+    // A status the route answers itself (/readyz's 503) is its own answer, not the shared error's.
+    responses: byStatus({ ...errorResponses(route.url, codesOf(c, { hasParams }), components.responses), ...success }),
   };
 }
 
