@@ -32,11 +32,11 @@ export interface Subscriber {
 }
 
 /** One graphql-ws connection holding one `events` subscription, collecting the cursors it receives. */
-export function subscriber(url: string, key: string, variables: Record<string, unknown> = {}): Subscriber {
+export function subscriber(url: string, key: string, variables: Record<string, unknown> = {}, query = EVENTS): Subscriber {
   const client = wsClient(url, key);
   const sub: Subscriber = { client, cursors: [], errors: [] };
   client.subscribe<{ events: { cursor: string } }>(
-    { query: EVENTS, variables },
+    { query, variables },
     {
       next: (result) => {
         if (result.errors) sub.errors.push(...result.errors);
