@@ -4,6 +4,7 @@ import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateOperationTypes } from '../../../src/modules/console/bundle.js';
 import { startRamp, type TestRamp } from '../../support/ramp.js';
+import { createCustomer } from '../../support/transfers.js';
 import { startReceiver } from '../../support/webhook-receiver.js';
 
 /** Debian's chromium (`apt-get install chromium`); CHROMIUM_PATH points elsewhere. */
@@ -149,8 +150,7 @@ describe.skipIf(!haveChromium)('the sandbox console in a real browser', () => {
 
     // A second transfer, made outside the console: it appears live.
     const api = t.client(t.key);
-    const customers = await api.graphql('{ customers(first: 1, kycStatus: APPROVED) { edges { node { id } } } }');
-    const customerId = customers.body.data.customers.edges[0].node.id;
+    const customerId = await createCustomer(api);
     const quoted = await api.graphql(
       `mutation ($input: CreateOnrampQuoteInput!) { createOnrampQuote(input: $input) { ... on CreateOnrampQuotePayload { quote { id } } } }`,
       {
@@ -263,6 +263,49 @@ describe.skipIf(!haveChromium)('the sandbox console in a real browser', () => {
     await receiver.close();
     expect(problems).toEqual([]);
   }, 180_000);
+
+  it('fails and refunds a transfer, and rejects a KYC, by their buttons', async () => {
+    const { page, problems } = await watchedPage();
+    await page.goto(`${t.url}/console`);
+    await signIn(page, t.key);
+    await page.getByLabel('Email').fill('console-rejected@example.com');
+    await page.getByLabel('First name').fill('Rex');
+    await page.getByLabel('Last name').fill('Jected');
+    await page.getByRole('button', { name: 'Create customer' }).click();
+    await page.getByRole('button', { name: 'Reject KYC' }).click();
+    await page.locator('[data-kyc-status="REJECTED"]').waitFor({ timeout: 10_000 });
+
+    const api = t.client(t.key);
+    const customerId = await createCustomer(api);
+    const quoted = await api.graphql(
+      `mutation ($input: CreateOnrampQuoteInput!) { createOnrampQuote(input: $input) { ... on CreateOnrampQuotePayload { quote { id } } } }`,
+      {
+        input: {
+          customerId,
+          sourceAmount: '7.00',
+          sourceCurrency: 'EUR',
+          sourcePaymentRails: 'SEPA',
+          destinationToken: 'USDC',
+          destinationNetwork: 'POLYGON',
+        },
+      },
+    );
+    const created = await api.graphql(
+      `mutation ($input: CreateOnrampTransferInput!) { createOnrampTransfer(input: $input) { ... on CreateOnrampTransferPayload { transfer { databaseId } } } }`,
+      { input: { quoteId: quoted.body.data.createOnrampQuote.quote.id, destinationAddress: '0x9AD0BAD1900a8a37f840c197B961847A3a32f0c9' } },
+    );
+    const transferId = created.body.data.createOnrampTransfer.transfer.databaseId;
+    await page.getByRole('link', { name: 'Transfers' }).click();
+    const row = page.locator(`tr[data-transfer="${transferId}"]`);
+    await row.getByRole('button', { name: 'Simulate fiat deposit' }).click();
+    await expect.poll(() => statusOf(page, transferId), { timeout: 10_000 }).toBe('PROCESSING');
+    await row.getByRole('button', { name: 'Fail' }).click();
+    await expect.poll(() => statusOf(page, transferId), { timeout: 10_000 }).toBe('FAILED');
+    expect(await row.innerText()).toContain('simulated_failure');
+    await row.getByRole('button', { name: 'Refund' }).click();
+    await expect.poll(() => statusOf(page, transferId), { timeout: 10_000 }).toBe('REFUNDED');
+    expect(problems).toEqual([]);
+  }, 120_000);
 
   it('opens read-only with a production key: everything visible, no sandbox buttons', async () => {
     const productionKey = await t.keyFor('Demo Partner', 'production');
