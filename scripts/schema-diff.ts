@@ -9,6 +9,7 @@ import { buildSchema } from 'graphql';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 
+const say = (line: string) => process.stdout.write(`${line}\n`);
 const git = (...args: string[]) => execFileSync('git', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
 
 const current = readFileSync('schema.graphql', 'utf8');
@@ -19,22 +20,22 @@ let previous: string;
 try {
   previous = git('show', `${uncommitted ? 'HEAD' : `${last}^`}:schema.graphql`);
 } catch {
-  console.log('schema.graphql has no earlier version in this history: nothing to compare');
+  say('schema.graphql has no earlier version in this history: nothing to compare');
   process.exit(0);
 }
 
 const changes = await diff(buildSchema(previous), buildSchema(current));
 const breaking = changes.filter((c) => c.criticality.level === CriticalityLevel.Breaking);
 const mark = { [CriticalityLevel.Breaking]: 'BREAKING ', [CriticalityLevel.Dangerous]: 'dangerous', [CriticalityLevel.NonBreaking]: 'safe     ' };
-console.log(`schema.graphql: ${changes.length} changes since ${uncommitted ? 'HEAD (uncommitted)' : `${last.slice(0, 10)}^`} (${breaking.length} breaking)`);
-for (const change of changes) console.log(`  ${mark[change.criticality.level]} ${change.message}`);
+say(`schema.graphql: ${changes.length} changes since ${uncommitted ? 'HEAD (uncommitted)' : `${last.slice(0, 10)}^`} (${breaking.length} breaking)`);
+for (const change of changes) say(`  ${mark[change.criticality.level]} ${change.message}`);
 
 if (uncommitted) {
-  if (breaking.length) console.log('\nCommit these with a "BREAKING CHANGE: <why, and what clients change>" footer.');
+  if (breaking.length) say('\nCommit these with a "BREAKING CHANGE: <why, and what clients change>" footer.');
   process.exit(0);
 }
 const message = git('log', '-n', '1', '--format=%B', last);
 if (breaking.length && !/^BREAKING CHANGE:/m.test(message)) {
-  console.error(`\n${breaking.length} breaking changes, but commit ${last.slice(0, 10)} has no "BREAKING CHANGE:" footer saying why.`);
+  process.stderr.write(`\n${breaking.length} breaking changes, but commit ${last.slice(0, 10)} has no "BREAKING CHANGE:" footer saying why.\n`);
   process.exit(1);
 }

@@ -13,7 +13,7 @@ type Execute = (document: unknown, variables: unknown) => Promise<unknown>;
 type CustomerInput = { email: string; type: string; firstName: string; lastName: string };
 interface ExampleClient {
   rampClient(options: { url: string; apiKey: string; trustedDocuments?: boolean }): Execute;
-  onboardCustomer(execute: Execute, input: CustomerInput): Promise<{ customer: { email: string }; kyc: { status: string } | null }>;
+  onboardCustomer(execute: Execute, input: CustomerInput): Promise<{ customer: { id: string; email: string }; kyc: { status: string } | null }>;
   whoAmI(execute: Execute): Promise<unknown>;
   startOnramp(
     execute: Execute,

@@ -31,7 +31,7 @@ export type Execute = <R, V>(document: TypedDocumentString<R, V>, variables: V) 
 /** Runs typed operations over HTTP; a GraphQL error (never a typed result such as ValidationError) throws. */
 export function rampClient(options: RampClientOptions): Execute {
   return async (document, variables) => {
-    const hash = document.__meta__?.['hash'];
+    const hash = document.__meta__?.hash;
     const operation = options.trustedDocuments && typeof hash === 'string' ? { documentId: hash } : { query: document.toString() };
     const response = await fetch(`${options.url}/graphql`, {
       method: 'POST',

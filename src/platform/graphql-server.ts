@@ -180,7 +180,8 @@ export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
           log().info({ code: original.code }, 'client error');
           // Queries have no typed error results: the field problems travel in extensions instead.
           // The code as the ErrorCode enum spells it, the field problems as FieldError's fields.
-          const fieldErrors = original instanceof ValidationError ? original.fieldErrors.map((e) => ({ path: e.pointer, code: e.code, message: e.detail })) : undefined;
+          const fieldErrors =
+            original instanceof ValidationError ? original.fieldErrors.map((e) => ({ path: e.pointer, code: e.code, message: e.detail })) : undefined;
           return createGraphQLError(original.message, { extensions: { code: screamingSnake(original.code), ...(fieldErrors && { fieldErrors }) } });
         }
         const isGraphQLError = (e: unknown) => e instanceof Error && e.name === 'GraphQLError';
@@ -250,7 +251,8 @@ export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
         if (trusted) {
           const id = TrustedDocuments.idOf(params);
           const trustedQuery = id && trusted.document(id);
-          if (!trustedQuery) return [wsRefusal('Only trusted documents run here: name one with documentId', id ? 'PERSISTED_QUERY_NOT_IN_LIST' : 'PERSISTED_QUERY_ID_REQUIRED')];
+          if (!trustedQuery)
+            return [wsRefusal('Only trusted documents run here: name one with documentId', id ? 'PERSISTED_QUERY_NOT_IN_LIST' : 'PERSISTED_QUERY_ID_REQUIRED')];
           query = trustedQuery;
         }
         const enveloped = yoga.getEnveloped({ authorization: ctx.extra.authorization, requestId, params: { ...params, query } });
@@ -270,7 +272,7 @@ export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
           operationName: params.operationName,
           document,
           variableValues: params.variables,
-          contextValue: await contextFor(ctx.extra.authorization, requestId, query),
+          contextValue: { ...(await contextFor(ctx.extra.authorization, requestId, query)), connection: ctx.extra.socket },
           rootValue: { execute: enveloped.execute, subscribe: enveloped.subscribe },
         };
       },
