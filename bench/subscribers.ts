@@ -167,7 +167,15 @@ async function run(n: number) {
       readyAfterS,
     };
   } finally {
-    await Promise.all(workers.map((child) => new Promise((resolve) => (child.once('exit', resolve), child.send({ cmd: 'close' })))));
+    await Promise.all(
+      workers.map(
+        (child) =>
+          new Promise((resolve) => {
+            child.once('exit', resolve);
+            child.send({ cmd: 'close' });
+          }),
+      ),
+    );
     await server.stop();
     await database.drop();
   }
