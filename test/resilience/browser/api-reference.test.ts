@@ -1,11 +1,9 @@
-import { existsSync, mkdirSync, statSync } from 'node:fs';
-import { type Browser, chromium } from 'playwright-core';
+import { mkdirSync, statSync } from 'node:fs';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { haveChromium, launchChromium, watchProblems } from '../../support/browser.js';
 import { startRamp, type TestRamp } from '../../support/ramp.js';
 
-/** Debian's chromium (`apt-get install chromium`); CHROMIUM_PATH points elsewhere. */
-const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const haveChromium = existsSync(executablePath);
 const SCREENSHOT = 'test-artifacts/api-reference.png';
 
 let t: TestRamp;
@@ -13,7 +11,7 @@ let browser: Browser;
 beforeAll(async () => {
   if (!haveChromium) return;
   t = await startRamp();
-  browser = await chromium.launch({ executablePath, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+  browser = await launchChromium();
 }, 120_000);
 afterAll(async () => {
   await browser?.close();
@@ -23,14 +21,10 @@ afterAll(async () => {
 describe.skipIf(!haveChromium)('/docs/api in a real browser, offline and under our Content-Security-Policy', () => {
   it('renders the reference from /openapi.json: its title and the createCustomer operation, with no request leaving this origin', async () => {
     const page = await browser.newPage();
-    const problems: string[] = [];
+    const problems = watchProblems(page);
     const origin = new URL(t.url).origin;
-    page.on('console', (message) => {
-      if (message.type() === 'error' || /Content.Security.Policy/i.test(message.text())) problems.push(message.text());
-    });
     page.on('request', (r) => !r.url().startsWith(origin) && !r.url().startsWith('data:') && problems.push(`left the origin: ${r.url()}`));
     page.on('response', (r) => r.status() >= 400 && problems.push(`${r.status()} ${r.url()}`));
-    page.on('pageerror', (error) => problems.push(error.message));
     await page.addInitScript(() => {
       document.addEventListener('securitypolicyviolation', (e) => console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`));
     });

@@ -1,18 +1,14 @@
-import { existsSync } from 'node:fs';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { haveChromium, launchChromium, watchProblems } from '../../support/browser.js';
 import { startRamp, type TestRamp } from '../../support/ramp.js';
-
-/** Debian's chromium (`apt-get install chromium`); CHROMIUM_PATH points elsewhere. */
-const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const haveChromium = existsSync(executablePath);
 
 let t: TestRamp;
 let browser: Browser;
 beforeAll(async () => {
   if (!haveChromium) return;
   t = await startRamp();
-  browser = await chromium.launch({ executablePath, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+  browser = await launchChromium();
 }, 120_000);
 afterAll(async () => {
   await browser?.close();
@@ -22,12 +18,8 @@ afterAll(async () => {
 describe.skipIf(!haveChromium)('GraphiQL in a real browser, under our Content-Security-Policy', () => {
   it('loads, runs a query with an API key, and the browser reports no CSP violation', async () => {
     const page = await browser.newPage();
-    const problems: string[] = [];
-    page.on('console', (message) => {
-      if (message.type() === 'error' || /Content.Security.Policy/i.test(message.text())) problems.push(message.text());
-    });
+    const problems = watchProblems(page);
     page.on('response', (r) => r.status() >= 400 && problems.push(`${r.status()} ${r.url()}`));
-    page.on('pageerror', (error) => problems.push(error.message));
     await page.addInitScript(() => {
       document.addEventListener('securitypolicyviolation', (e) => console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`));
     });

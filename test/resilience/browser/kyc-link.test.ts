@@ -1,13 +1,9 @@
-import { existsSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { haveChromium, launchChromium, watchProblems } from '../../support/browser.js';
 import { startRamp, type TestRamp } from '../../support/ramp.js';
-
-/** Debian's chromium (`apt-get install chromium`); CHROMIUM_PATH points elsewhere. */
-const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const haveChromium = existsSync(executablePath);
 
 /** The partner's page the applicant returns to: a tiny server on another origin that records each visit. */
 let partner: Server;
@@ -26,7 +22,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => partner.listen(0, '127.0.0.1', resolve));
   partnerUrl = `http://127.0.0.1:${(partner.address() as AddressInfo).port}`;
   t = await startRamp();
-  browser = await chromium.launch({ executablePath, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+  browser = await launchChromium();
 }, 120_000);
 afterAll(async () => {
   await browser?.close();
@@ -44,11 +40,7 @@ describe.skipIf(!haveChromium)('a KYC link in a real browser', () => {
     const link: string = created.body.kycs.kyc_flow_link;
 
     const page = await browser.newPage();
-    const problems: string[] = [];
-    page.on('console', (message) => {
-      if (message.type() === 'error' || /Content.Security.Policy/i.test(message.text())) problems.push(message.text());
-    });
-    page.on('pageerror', (error) => problems.push(error.message));
+    const problems = watchProblems(page);
     await page.addInitScript(() => {
       document.addEventListener('securitypolicyviolation', (e) => console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`));
     });

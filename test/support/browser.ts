@@ -1,0 +1,20 @@
+import { existsSync } from 'node:fs';
+import { type Browser, chromium, type Page } from 'playwright-core';
+
+/** Debian's chromium (`apt-get install chromium`, which .ci/run does when it is missing); CHROMIUM_PATH points elsewhere. */
+export const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const haveChromium = existsSync(executablePath);
+
+/** Headless Chromium as every browser test runs it: no sandbox (root in CI), no GPU, no background traffic. */
+export const launchChromium = (): Promise<Browser> =>
+  chromium.launch({ executablePath, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+
+/** What a page reports going wrong: console errors, Content-Security-Policy violations and uncaught errors. */
+export function watchProblems(page: Page): string[] {
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error' || /Content.Security.Policy/i.test(message.text())) problems.push(message.text());
+  });
+  page.on('pageerror', (error) => problems.push(error.message));
+  return problems;
+}
