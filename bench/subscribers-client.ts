@@ -40,7 +40,11 @@ function openOne(url: string, spec: Spec): Promise<void> {
     lazy: false,
     retryAttempts: 5,
     on: { connected: () => connected() },
-    onNonLazyError: () => void failures++,
+    onNonLazyError: () => {
+      // Refused or unreachable after the retries (the descriptor limit at 20k): counted, and the open goes on.
+      failures++;
+      connected();
+    },
   });
   {
     const got = new Map<string, number[]>();
@@ -90,7 +94,7 @@ function report(commits: Record<string, Commit>) {
 
 process.on('message', (message: { cmd: string; url?: string; specs?: Spec[]; ids?: string[]; commits?: Record<string, Commit> }) => {
   if (message.cmd === 'open') {
-    void open(message.url!, message.specs!).then(() => process.send!({ opened: subscribers.length }));
+    void open(message.url!, message.specs!).then(() => process.send!({ opened: { count: subscribers.length, failures } }));
   } else if (message.cmd === 'ready') {
     process.send!({ ready: ready(message.ids!) });
   } else if (message.cmd === 'report') {
