@@ -33,15 +33,17 @@ export interface NewEvent {
   entityId: string;
   /** The full object as REST shows it. */
   payload: object;
-  /** The entity the event is about, as it is now: kept (without `secret` columns) for GraphQL's typed subject. */
-  subject?: { entity: object; secret?: readonly string[] };
+  /**
+   * The entity the event is about, as it is now, kept for GraphQL's typed subject: `keep` says what of its
+   * columns may be copied into the outbox (credentials and personal data stay in their table, numbers masked).
+   */
+  subject?: { entity: object; keep?: (columns: Record<string, unknown>) => Record<string, unknown> };
 }
 
 /** An entity's own columns as JSON, without the ones that must not be copied out of their table. */
 function snapshotOf(subject: NonNullable<NewEvent['subject']>): string {
   const columns = wrap(subject.entity).toPOJO() as Record<string, unknown>;
-  for (const column of subject.secret ?? []) delete columns[column];
-  return JSON.stringify(columns);
+  return JSON.stringify(subject.keep ? subject.keep(columns) : columns);
 }
 
 /** The NOTIFY channel instances wake each other on; it carries only the cursor. */

@@ -92,3 +92,17 @@ export function detailsOf(account: BankAccountColumns): BankAccountDetails {
 
 /** A validated bank account in the spec's shape (an off-ramp keeps its inline destination so). */
 export const bankAccountDetailsOf = (account: ValidNewBankAccount): BankAccountDetails => detailsOf(columnsOf(account));
+
+/**
+ * An account number as events may keep it: all but its last four characters hidden, its length kept, so
+ * `maskAccountNumber` shows exactly what it shows for the full number.
+ */
+export const hiddenNumber = (value: string) => '•'.repeat(Math.max(0, value.length - 4)) + value.slice(-4);
+
+/** Bank account details with their numbers hidden (see hiddenNumber); routing numbers and BICs are public. */
+export function maskedDetails(details: BankAccountDetails | null): BankAccountDetails | null {
+  if (!details) return null;
+  if (details.account_type === 'iban') return { ...details, iban: { ...details.iban, iban_number: hiddenNumber(details.iban.iban_number) } };
+  if (details.account_type === 'us') return { ...details, us: { ...details.us, account_number: hiddenNumber(details.us.account_number) } };
+  return { ...details, swift: { ...details.swift, account_number: hiddenNumber(details.swift.account_number) } };
+}

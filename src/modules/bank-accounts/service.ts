@@ -9,7 +9,7 @@ import type { CustomerService } from '../customers/service.js';
 import { BankAccount } from './entities.js';
 import { NewBankAccount } from './inputs.js';
 import { presentBankAccount } from './presenters.js';
-import { columnsOf } from './records.js';
+import { columnsOf, hiddenNumber } from './records.js';
 
 /**
  * External accounts (spec §4.2): the customer's own bank accounts that off-ramp payouts go to.
@@ -86,6 +86,15 @@ export function createBankAccountService({ customers }: BankAccountServiceDeps):
           entityType: 'external_account',
           entityId: account.id,
           payload: presentBankAccount(account, { masked: true }),
+          // The numbers stay in their table: the event keeps them hidden, as GraphQL shows them.
+          subject: {
+            entity: account,
+            keep: (columns) => ({
+              ...columns,
+              ibanNumber: account.ibanNumber && hiddenNumber(account.ibanNumber),
+              accountNumber: account.accountNumber && hiddenNumber(account.accountNumber),
+            }),
+          },
         });
         return account;
       });

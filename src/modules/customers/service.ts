@@ -126,7 +126,10 @@ const digest = (value: string) => createHash('sha256').update(value).digest();
 const sameToken = (given: string, stored: string) => timingSafeEqual(digest(given), digest(stored));
 
 /** A customer as its events keep it: the page token (a credential), its redirect and the KYC data stay in the table. */
-const subjectOf = (customer: Customer) => ({ entity: customer, secret: ['kycPageToken', 'kycRedirectUri', 'profile'] });
+const subjectOf = (customer: Customer) => ({
+  entity: customer,
+  keep: ({ kycPageToken, kycRedirectUri, profile, ...shown }: Record<string, unknown>) => shown,
+});
 
 export function createCustomerService(options: CustomerServiceOptions): CustomerService {
   // Production has no hosted flow (a real provider's link would go here), so no link rather than a dead one.

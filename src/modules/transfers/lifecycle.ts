@@ -8,6 +8,7 @@ import { custodyOf, depositPostings, depositSplit, excessReturnPostings, refundP
 import type { Decimal } from '../../domain/money.js';
 import { type TransferStatus, assertTransition } from '../../domain/transfer-status.js';
 import { recordEvent } from '../../platform/outbox.js';
+import { maskedDetails } from '../bank-accounts/records.js';
 import { isUuid } from '../../platform/scope.js';
 import { postMovement } from '../ledger/service.js';
 import { Quote, Transfer, TransferStatusChange } from './entities.js';
@@ -30,8 +31,8 @@ async function announce(em: EntityManager, transfer: Transfer, quote: Quote, wha
     entityType: `${transfer.direction}_transfer`,
     entityId: transfer.id,
     payload: presentTransfer(transfer, quote),
-    // The inline payout account's numbers stay in their table (they never change; GraphQL reads them there).
-    subject: { entity: transfer, secret: ['destinationBankAccount'] },
+    // The inline payout account's numbers stay in their table: the event keeps them masked, as GraphQL shows them.
+    subject: { entity: transfer, keep: (columns) => ({ ...columns, destinationBankAccount: maskedDetails(transfer.destinationBankAccount ?? null) }) },
   });
 }
 
