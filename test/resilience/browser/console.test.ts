@@ -1,15 +1,13 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, statSync } from 'node:fs';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { mkdirSync, statSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateOperationTypes } from '../../../src/modules/console/bundle.js';
+import { haveChromium, launchChromium, watchProblems } from '../../support/browser.js';
 import { startRamp, type TestRamp } from '../../support/ramp.js';
 import { createCustomer } from '../../support/transfers.js';
 import { startReceiver } from '../../support/webhook-receiver.js';
 
-/** Debian's chromium (`apt-get install chromium`); CHROMIUM_PATH points elsewhere. */
-const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const haveChromium = existsSync(executablePath);
 const ARTIFACTS = 'test-artifacts';
 
 let t: TestRamp;
@@ -17,7 +15,7 @@ let browser: Browser;
 beforeAll(async () => {
   if (!haveChromium) return;
   t = await startRamp();
-  browser = await chromium.launch({ executablePath, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+  browser = await launchChromium();
 }, 120_000);
 afterAll(async () => {
   await browser?.close();
@@ -27,14 +25,10 @@ afterAll(async () => {
 /** Everything that went wrong in the page: console errors, CSP violations, failed requests, requests leaving the origin. */
 async function watchedPage(): Promise<{ page: Page; problems: string[] }> {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  const problems: string[] = [];
+  const problems = watchProblems(page);
   const origin = new URL(t.url).origin;
-  page.on('console', (message) => {
-    if (message.type() === 'error' || /Content.Security.Policy/i.test(message.text())) problems.push(message.text());
-  });
   page.on('request', (r) => !r.url().startsWith(origin) && !r.url().startsWith(origin.replace('http', 'ws')) && problems.push(`left the origin: ${r.url()}`));
   page.on('response', (r) => r.status() >= 400 && problems.push(`${r.status()} ${r.url()}`));
-  page.on('pageerror', (error) => problems.push(error.message));
   await page.addInitScript(() => {
     document.addEventListener('securitypolicyviolation', (e) => console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`));
   });
