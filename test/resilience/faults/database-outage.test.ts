@@ -77,7 +77,7 @@ function followEvents() {
   });
   const subscribeFromLast = () => {
     client.subscribe<{ events: { id: string; cursor: string } }>(
-      { query: 'subscription($after: String) { events(after: $after) { id cursor } }', variables: { after: last } },
+      { query: 'subscription($after: String) { events(after: $after) { id: databaseId cursor } }', variables: { after: last } },
       {
         next: ({ data }) => {
           if (!data) return;
