@@ -107,4 +107,28 @@ describe('Event.subject: the typed object as it was at the event', () => {
     replay.stop();
     resumed.stop();
   });
+
+  it('reads a live subject’s relations afresh for each event, not as the first event left them', async () => {
+    const key = await t.keyFor(`Subjects ${++partners}`);
+    const client = t.client(key);
+    const customerId = await createCustomer(client);
+    const transferId = await onramp(client, customerId, []);
+    const QUERY = `subscription ($id: ID!) { transferUpdated(id: $id) { event transfer { status ... on OnrampTransfer { statusHistory { to } postings { movement } } } } }`;
+    const live = subscribe(wsClient(t.url, key), QUERY, { id: transferId }, 'transferUpdated');
+    await new Promise((r) => setTimeout(r, 300));
+    const base = `/v0/customers/${customerId}/onramp-transfer/simulate`;
+    for (const [n, action] of [
+      [1, 'fiat_deposit'],
+      [2, 'complete_transfer'],
+    ] as const) {
+      expect((await client.post(base, { action, transfer_id: transferId })).status).toBe(200);
+      await until(() => (live.items.length >= n ? live.items : undefined), `update ${n}`);
+    }
+    const [deposited, completed] = live.items.map((u: any) => u.transfer);
+    expect(deposited.statusHistory.map((h: { to: string }) => h.to)).toEqual(['PENDING', 'PROCESSING']);
+    expect(completed.status).toBe('COMPLETED');
+    expect(completed.statusHistory.map((h: { to: string }) => h.to)).toEqual(['PENDING', 'PROCESSING', 'COMPLETED']);
+    expect(completed.postings.length).toBeGreaterThan(deposited.postings.length);
+    live.stop();
+  });
 });
