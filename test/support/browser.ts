@@ -1,5 +1,7 @@
 import { existsSync } from 'node:fs';
 import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
+import { startRamp, type TestRamp } from './ramp.js';
 
 /** Debian's chromium (`apt-get install chromium`, which .ci/run does when it is missing); CHROMIUM_PATH points elsewhere. */
 export const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -17,4 +19,19 @@ export function watchProblems(page: Page): string[] {
   });
   page.on('pageerror', (error) => problems.push(error.message));
   return problems;
+}
+
+/** A Ramp and a headless Chromium for one browser test file (started only where Chromium is installed). */
+export function useRampInBrowser(env: Record<string, string> = {}): { readonly t: TestRamp; readonly browser: Browser } {
+  const started = {} as { t: TestRamp; browser: Browser };
+  beforeAll(async () => {
+    if (!haveChromium) return;
+    started.t = await startRamp(env);
+    started.browser = await launchChromium();
+  }, 120_000);
+  afterAll(async () => {
+    await started.browser?.close();
+    await started.t?.close();
+  });
+  return started;
 }

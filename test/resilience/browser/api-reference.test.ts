@@ -1,35 +1,23 @@
 import { mkdirSync, statSync } from 'node:fs';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { haveChromium, launchChromium, watchProblems } from '../../support/browser.js';
-import { startRamp, type TestRamp } from '../../support/ramp.js';
+import { describe, expect, it } from 'vitest';
+import { haveChromium, useRampInBrowser, watchProblems } from '../../support/browser.js';
 
 const SCREENSHOT = 'test-artifacts/api-reference.png';
 
-let t: TestRamp;
-let browser: Browser;
-beforeAll(async () => {
-  if (!haveChromium) return;
-  t = await startRamp();
-  browser = await launchChromium();
-}, 120_000);
-afterAll(async () => {
-  await browser?.close();
-  await t?.close();
-});
+const env = useRampInBrowser();
 
 describe.skipIf(!haveChromium)('/docs/api in a real browser, offline and under our Content-Security-Policy', () => {
   it('renders the reference from /openapi.json: its title and the createCustomer operation, with no request leaving this origin', async () => {
-    const page = await browser.newPage();
+    const page = await env.browser.newPage();
     const problems = watchProblems(page);
-    const origin = new URL(t.url).origin;
+    const origin = new URL(env.t.url).origin;
     page.on('request', (r) => !r.url().startsWith(origin) && !r.url().startsWith('data:') && problems.push(`left the origin: ${r.url()}`));
     page.on('response', (r) => r.status() >= 400 && problems.push(`${r.status()} ${r.url()}`));
     await page.addInitScript(() => {
       document.addEventListener('securitypolicyviolation', (e) => console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`));
     });
 
-    const response = await page.goto(`${t.url}/docs/api`);
+    const response = await page.goto(`${env.t.url}/docs/api`);
     expect(response!.headers()['content-security-policy']).toContain("script-src 'self'");
     await expect.poll(() => page.locator('.info .title').innerText(), { timeout: 60_000 }).toContain('Ramp partner REST API');
     const operation = page.locator('#operations-Customers-createCustomer');
@@ -47,11 +35,11 @@ describe.skipIf(!haveChromium)('/docs/api in a real browser, offline and under o
   }, 120_000);
 
   it('is linked from /docs, whose error table anchors each code a problem type points to', async () => {
-    const page = await browser.newPage();
-    await page.goto(`${t.url}/docs`);
+    const page = await env.browser.newPage();
+    await page.goto(`${env.t.url}/docs`);
     expect(await page.locator('a[href="/docs/api"]').count()).toBeGreaterThan(0);
-    const problem = await t.client(t.key).get('/v0/customers/00000000-0000-4000-8000-000000000000');
-    expect(problem.body.type).toBe(`${t.url}/docs#not_found`);
+    const problem = await env.t.client(env.t.key).get('/v0/customers/00000000-0000-4000-8000-000000000000');
+    expect(problem.body.type).toBe(`${env.t.url}/docs#not_found`);
     await page.goto(problem.body.type);
     expect(await page.locator('#not_found').innerText()).toContain('not_found');
   }, 60_000);

@@ -1,32 +1,21 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, statSync } from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { generateOperationTypes } from '../../../src/modules/console/bundle.js';
-import { haveChromium, launchChromium, watchProblems } from '../../support/browser.js';
-import { startRamp, type TestRamp } from '../../support/ramp.js';
+import { haveChromium, useRampInBrowser, watchProblems } from '../../support/browser.js';
 import { createCustomer } from '../../support/transfers.js';
 import { startReceiver } from '../../support/webhook-receiver.js';
 
 const ARTIFACTS = 'test-artifacts';
 
-let t: TestRamp;
-let browser: Browser;
-beforeAll(async () => {
-  if (!haveChromium) return;
-  t = await startRamp();
-  browser = await launchChromium();
-}, 120_000);
-afterAll(async () => {
-  await browser?.close();
-  await t?.close();
-});
+const env = useRampInBrowser();
 
 /** Everything that went wrong in the page: console errors, CSP violations, failed requests, requests leaving the origin. */
 async function watchedPage(): Promise<{ page: Page; problems: string[] }> {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const page = await env.browser.newPage({ viewport: { width: 1280, height: 900 } });
   const problems = watchProblems(page);
-  const origin = new URL(t.url).origin;
+  const origin = new URL(env.t.url).origin;
   page.on('request', (r) => !r.url().startsWith(origin) && !r.url().startsWith(origin.replace('http', 'ws')) && problems.push(`left the origin: ${r.url()}`));
   page.on('response', (r) => r.status() >= 400 && problems.push(`${r.status()} ${r.url()}`));
   await page.addInitScript(() => {
@@ -56,16 +45,16 @@ const statusOf = (page: Page, transferId: string) =>
 describe.skipIf(!haveChromium)('the sandbox console in a real browser', () => {
   it('drives a customer and an on-ramp transfer by clicking, and the board follows it live: pending → processing → completed', async () => {
     const { page, problems } = await watchedPage();
-    const response = await page.goto(`${t.url}/console`);
+    const response = await page.goto(`${env.t.url}/console`);
     expect(response!.headers()['content-type']).toContain('text/html');
     expect(response!.headers()['content-security-policy']).toContain("script-src 'self'");
 
     // A wrong key is refused with the fix named; the right one opens the console on its empty state.
     await signIn(page, 'sk_test_123');
     await expect.poll(() => page.getByRole('alert').innerText()).toContain('rk_sandbox_');
-    await signIn(page, t.key);
+    await signIn(page, env.t.key);
     await expect.poll(() => page.locator('.empty').first().innerText(), { timeout: 30_000 }).toContain('No customers yet');
-    expect(await page.evaluate(() => sessionStorage.getItem('ramp-console-api-key'))).toBe(t.key);
+    expect(await page.evaluate(() => sessionStorage.getItem('ramp-console-api-key'))).toBe(env.t.key);
     expect(await page.evaluate(() => localStorage.length)).toBe(0);
     await screenshot(page, 'console-empty');
 
@@ -84,7 +73,7 @@ describe.skipIf(!haveChromium)('the sandbox console in a real browser', () => {
     await page.getByText(/created, pending the deposit/).waitFor({ timeout: 10_000 });
     await page.locator('table.transfers tbody tr').waitFor({ timeout: 10_000 });
     await screenshot(page, 'console-customer');
-    const listed = await t.client(t.key).graphql('{ transfers(last: 1) { edges { node { databaseId status customer { email } } } } }');
+    const listed = await env.t.client(env.t.key).graphql('{ transfers(last: 1) { edges { node { databaseId status customer { email } } } } }');
     const transfer = listed.body.data.transfers.edges[0].node;
     expect(transfer).toMatchObject({ status: 'PENDING', customer: { email: 'console-buyer@example.com' } });
 
@@ -138,12 +127,12 @@ describe.skipIf(!haveChromium)('the sandbox console in a real browser', () => {
         if (message.type === 'next' && message.payload.data?.events) received.push(message.payload.data.events.cursor);
       });
     });
-    await page.goto(`${t.url}/console#/transfers`);
-    await signIn(page, t.key);
+    await page.goto(`${env.t.url}/console#/transfers`);
+    await signIn(page, env.t.key);
     await expect.poll(() => page.locator('[data-stream]').getAttribute('data-stream'), { timeout: 15_000 }).toBe('live');
 
     // A second transfer, made outside the console: it appears live.
-    const api = t.client(t.key);
+    const api = env.t.client(env.t.key);
     const customerId = await createCustomer(api);
     const quoted = await api.graphql(
       `mutation ($input: CreateOnrampQuoteInput!) { createOnrampQuote(input: $input) { ... on CreateOnrampQuotePayload { quote { id } } } }`,
@@ -189,9 +178,9 @@ describe.skipIf(!haveChromium)('the sandbox console in a real browser', () => {
 
   it('works from the keyboard, shows typed errors inline with their fix, issues a virtual account and deposits to it, and redelivers a webhook', async () => {
     const receiver = await startReceiver();
-    const key = await t.keyFor('Console Keyboard Partner');
+    const key = await env.t.keyFor('Console Keyboard Partner');
     const { page, problems } = await watchedPage();
-    await page.goto(`${t.url}/console#/webhooks`);
+    await page.goto(`${env.t.url}/console#/webhooks`);
     // Signed in with the keyboard alone.
     await page.getByLabel('API key', { exact: true }).focus();
     await page.keyboard.type(key);
@@ -260,8 +249,8 @@ describe.skipIf(!haveChromium)('the sandbox console in a real browser', () => {
 
   it('fails and refunds a transfer, and rejects a KYC, by their buttons', async () => {
     const { page, problems } = await watchedPage();
-    await page.goto(`${t.url}/console`);
-    await signIn(page, t.key);
+    await page.goto(`${env.t.url}/console`);
+    await signIn(page, env.t.key);
     await page.getByLabel('Email').fill('console-rejected@example.com');
     await page.getByLabel('First name').fill('Rex');
     await page.getByLabel('Last name').fill('Jected');
@@ -269,7 +258,7 @@ describe.skipIf(!haveChromium)('the sandbox console in a real browser', () => {
     await page.getByRole('button', { name: 'Reject KYC' }).click();
     await page.locator('[data-kyc-status="REJECTED"]').waitFor({ timeout: 10_000 });
 
-    const api = t.client(t.key);
+    const api = env.t.client(env.t.key);
     const customerId = await createCustomer(api);
     const quoted = await api.graphql(
       `mutation ($input: CreateOnrampQuoteInput!) { createOnrampQuote(input: $input) { ... on CreateOnrampQuotePayload { quote { id } } } }`,
@@ -302,9 +291,9 @@ describe.skipIf(!haveChromium)('the sandbox console in a real browser', () => {
   }, 120_000);
 
   it('opens read-only with a production key: everything visible, no sandbox buttons', async () => {
-    const productionKey = await t.keyFor('Demo Partner', 'production');
+    const productionKey = await env.t.keyFor('Demo Partner', 'production');
     const { page, problems } = await watchedPage();
-    await page.goto(`${t.url}/console`);
+    await page.goto(`${env.t.url}/console`);
     await signIn(page, productionKey);
     await page.getByText('Production (read-only)').waitFor({ timeout: 15_000 });
     await expect.poll(() => page.locator('.empty').first().innerText()).toContain('No customers yet');

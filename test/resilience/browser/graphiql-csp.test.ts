@@ -1,30 +1,18 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { haveChromium, launchChromium, watchProblems } from '../../support/browser.js';
-import { startRamp, type TestRamp } from '../../support/ramp.js';
+import { describe, expect, it } from 'vitest';
+import { haveChromium, useRampInBrowser, watchProblems } from '../../support/browser.js';
 
-let t: TestRamp;
-let browser: Browser;
-beforeAll(async () => {
-  if (!haveChromium) return;
-  t = await startRamp();
-  browser = await launchChromium();
-}, 120_000);
-afterAll(async () => {
-  await browser?.close();
-  await t?.close();
-});
+const env = useRampInBrowser();
 
 describe.skipIf(!haveChromium)('GraphiQL in a real browser, under our Content-Security-Policy', () => {
   it('loads, runs a query with an API key, and the browser reports no CSP violation', async () => {
-    const page = await browser.newPage();
+    const page = await env.browser.newPage();
     const problems = watchProblems(page);
     page.on('response', (r) => r.status() >= 400 && problems.push(`${r.status()} ${r.url()}`));
     await page.addInitScript(() => {
       document.addEventListener('securitypolicyviolation', (e) => console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`));
     });
 
-    const response = await page.goto(`${t.url}/graphql`);
+    const response = await page.goto(`${env.t.url}/graphql`);
     expect(response!.headers()['content-security-policy']).toContain('script-src');
     // The editor is Monaco, started from blob: workers; the run button appears once GraphiQL has rendered.
     const run = page.locator('.graphiql-execute-button');
@@ -38,11 +26,11 @@ describe.skipIf(!haveChromium)('GraphiQL in a real browser, under our Content-Se
     await expect.poll(() => headers.innerText(), { timeout: 10_000 }).toContain('Bearer');
 
     // The API key replaces the placeholder, as the welcome comment says; the default query lists customers.
-    const created = await t.client(t.key).post('/v0/customers', { email: 'browser@example.com', type: 'corporate', company_name: 'Browser' });
+    const created = await env.t.client(env.t.key).post('/v0/customers', { email: 'browser@example.com', type: 'corporate', company_name: 'Browser' });
     await headers.click();
     await page.keyboard.press('ControlOrMeta+A');
     await page.keyboard.press('Delete');
-    await page.keyboard.insertText(JSON.stringify({ Authorization: `Bearer ${t.key}` }));
+    await page.keyboard.insertText(JSON.stringify({ Authorization: `Bearer ${env.t.key}` }));
     const answered = page.waitForResponse((r) => r.url().endsWith('/graphql') && r.request().postData()?.includes('customers') === true);
     await run.click();
     const result = await (await answered).json();
