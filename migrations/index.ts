@@ -10,6 +10,7 @@ import { Migration20261122000900_api_key_last_used } from './Migration2026112200
 import { Migration20261122001100_kyc_redirect_uri } from './Migration20261122001100_kyc_redirect_uri.js';
 import { Migration20261122001300_deposit_received_amount } from './Migration20261122001300_deposit_received_amount.js';
 import { Migration20261124000100_event_subjects } from './Migration20261124000100_event_subjects.js';
+import { Migration20261124050000_webhook_subscription_queries } from './Migration20261124050000_webhook_subscription_queries.js';
 
 /** Applied in this order at start; a migration once landed is never edited, only followed. */
 export const migrations = [
@@ -25,4 +26,5 @@ export const migrations = [
   Migration20261122001100_kyc_redirect_uri,
   Migration20261122001300_deposit_received_amount,
   Migration20261124000100_event_subjects,
+  Migration20261124050000_webhook_subscription_queries,
 ];

@@ -9,6 +9,8 @@ import { buildHttpApp, type HttpApp } from './platform/http.js';
 import { createLogger, type Logger } from './platform/logging.js';
 import { buildServices } from './services.js';
 import { createDispatcher, type Dispatcher } from './modules/webhooks/dispatcher.js';
+import { queryBodies } from './modules/webhooks/query-body.js';
+import { checkSubscriptionQuery } from './modules/webhooks/subscription-query.js';
 import { startNotifier } from './platform/notifier.js';
 import { createEventFanout, outboxReader } from './modules/events/fanout.js';
 import { transferSettings } from './modules/transfers/settings.js';
@@ -49,14 +51,16 @@ export async function createRamp(config: Config, options: { logger?: Logger } = 
   // One reader of new events for every subscription of this instance.
   const fanout = createEventFanout({ notifier, outbox: outboxReader(db), pageSize: 500, logger });
   const metrics = createMetrics({ db });
-  const dispatcher = createDispatcher({ db, config, notifier, logger, metrics });
   const services = buildServices({
     publicUrl: url,
     notifier,
     events: { fanout, cursorKey: config.eventCursorKey, bufferSize: config.SUBSCRIPTION_BUFFER_EVENTS },
-    webhooks: { config, wakeDispatcher: () => dispatcher.wake() },
+    // Webhooks defined by a subscription query are checked and run against the assembled schema, given here.
+    webhooks: { config, wakeDispatcher: () => dispatcher.wake(), checkQuery: (query, pointer) => checkSubscriptionQuery(schema, query, pointer) },
     transfers: transferSettings(config),
   });
+  const renderQuery = queryBodies({ schema, db, services, cursorKey: config.eventCursorKey, logger });
+  const dispatcher = createDispatcher({ db, config, notifier, logger, metrics, renderQuery });
   const authenticate = apiKeyAuthentication(apiKeyStore);
   const keyWatch = startKeyWatch({ db, keys: apiKeyStore, logger });
   const http = await buildHttpApp({ config, db, services, logger, metrics, authenticate, keyWatch, features, schema });

@@ -113,6 +113,12 @@ function variableRules(context: object, params: Params): ValidationRule[] {
   ];
 }
 
+/**
+ * The limits every operation gets (depth, breadth, complexity, aliases, refused text), for a document
+ * checked outside a request: a webhook's subscription query, which takes no variables.
+ */
+export const documentLimitRules = (): ValidationRule[] => [...variableRules({}, {}), tooManyAliases];
+
 /** graphql-js's own request errors (a variable of the wrong type) carry no code; every error Ramp sends has one. */
 const withCode = (error: GraphQLError, code: string) =>
   error.extensions?.code

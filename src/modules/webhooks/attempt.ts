@@ -4,6 +4,7 @@ import type { Database } from '../../platform/db.js';
 import { presentEvent } from '../events/presenters.js';
 import { type AttemptOutcome, type WebhookAgents, isSuccess, postWebhook } from './delivery.js';
 import { policyFor } from './destination.js';
+import type { RenderQueryBody } from './query-body.js';
 import { delayBeforeNextAttempt } from './retry-schedule.js';
 import { decryptSecret, signDelivery } from './secrets.js';
 
@@ -18,8 +19,13 @@ export interface DeliveryClaim {
   attemptNumber: number;
   endpointId: string;
   eventId: string;
+  partnerId: string;
   environment: Environment;
+  /** The event's outbox position (sealed into a cursor only when a subscription query selects it). */
+  eventCursor: string;
   url: string;
+  /** The endpoint's subscription query; null: the Align-compatible body. */
+  subscriptionQuery: string | null;
   secretEncrypted: string;
   previousSecretEncrypted: string | null;
   previousSecretExpiresAt: Date | string | null;
@@ -28,6 +34,8 @@ export interface DeliveryClaim {
   entityId: string;
   eventCreatedAt: Date | string;
   payload: Record<string, unknown> | string;
+  /** The subject as the event kept it; read only for endpoints with a subscription query. */
+  subject: Record<string, unknown> | string | null;
 }
 
 type AttemptConfig = Pick<Config, 'webhookSecretKey' | 'isProduction' | 'WEBHOOK_TIMEOUT_MS' | 'WEBHOOK_RETRY_TIME_SCALE'>;
@@ -35,6 +43,7 @@ type AttemptConfig = Pick<Config, 'webhookSecretKey' | 'isProduction' | 'WEBHOOK
 const failedBeforeSending = (error: string): AttemptOutcome => ({ statusCode: null, latencyMs: 0, error, responseExcerpt: null });
 // Raw rows: the drivers give timestamps as Date and jsonb parsed, but do not promise it.
 const dateOf = (value: Date | string) => (value instanceof Date ? value : new Date(value));
+const jsonOf = <T>(value: T | string): T => (typeof value === 'string' ? (JSON.parse(value) as T) : value);
 
 /**
  * Decrypted signing secrets by endpoint and ciphertext, per WEBHOOK_SECRET_KEY: an endpoint's batch of
@@ -74,29 +83,41 @@ function secretsOf(claim: DeliveryClaim, key: Buffer): string[] {
   return secrets;
 }
 
-/**
- * Signs and POSTs the event of a claimed delivery. `webhook-id` is the event id, the same on every
- * attempt and redelivery, so receivers can drop duplicates; the timestamp and signatures are fresh each time.
- */
-export async function sendClaim(deps: { config: AttemptConfig; agents: WebhookAgents; signal: AbortSignal }, claim: DeliveryClaim): Promise<AttemptOutcome> {
-  let secrets: string[];
-  try {
-    secrets = secretsOf(claim, deps.config.webhookSecretKey);
-  } catch {
-    return failedBeforeSending('the signing secret cannot be decrypted (was WEBHOOK_SECRET_KEY changed?)');
-  }
+/** The body of a delivery: its endpoint's subscription query's result for the event, or the Align-compatible event. */
+async function bodyOf(render: RenderQueryBody, claim: DeliveryClaim): Promise<{ body: string } | { error: string }> {
   const event = {
     id: claim.eventId,
     type: claim.eventType,
     entityType: claim.entityType,
     entityId: claim.entityId,
     createdAt: dateOf(claim.eventCreatedAt),
-    payload: typeof claim.payload === 'string' ? (JSON.parse(claim.payload) as Record<string, unknown>) : claim.payload,
+    payload: jsonOf(claim.payload),
   };
-  const body = JSON.stringify(presentEvent(event));
+  if (claim.subscriptionQuery === null) return { body: JSON.stringify(presentEvent(event)) };
+  const { partnerId, environment, eventCursor: position } = claim;
+  return render(claim.subscriptionQuery, { ...event, subject: claim.subject === null ? null : jsonOf(claim.subject), partnerId, environment, position });
+}
+
+/**
+ * Signs and POSTs the event of a claimed delivery. `webhook-id` is the event id, the same on every
+ * attempt and redelivery, so receivers can drop duplicates; the timestamp and signatures are fresh each time.
+ */
+export async function sendClaim(
+  deps: { config: AttemptConfig; agents: WebhookAgents; signal: AbortSignal; render: RenderQueryBody },
+  claim: DeliveryClaim,
+): Promise<AttemptOutcome> {
+  let secrets: string[];
+  try {
+    secrets = secretsOf(claim, deps.config.webhookSecretKey);
+  } catch {
+    return failedBeforeSending('the signing secret cannot be decrypted (was WEBHOOK_SECRET_KEY changed?)');
+  }
+  const rendered = await bodyOf(deps.render, claim);
+  if ('error' in rendered) return failedBeforeSending(rendered.error);
+  const { body } = rendered;
   return postWebhook({
     url: claim.url,
-    headers: { ...signDelivery(secrets, event.id, new Date(), body), 'user-agent': 'Ramp-Webhooks/1.0' },
+    headers: { ...signDelivery(secrets, claim.eventId, new Date(), body), 'user-agent': 'Ramp-Webhooks/1.0' },
     body,
     policy: policyFor(claim.environment, deps.config.isProduction),
     timeoutMs: deps.config.WEBHOOK_TIMEOUT_MS,

@@ -8,6 +8,7 @@ import { type Notifier, Wakeup } from '../../platform/notifier.js';
 import { type DeliveryClaim, recordOutcome, sendClaim, settleSucceeded } from './attempt.js';
 import { type AttemptOutcome, createWebhookAgents, isSuccess } from './delivery.js';
 import type { Metrics } from '../../platform/metrics.js';
+import type { RenderQueryBody } from './query-body.js';
 
 export type DispatcherConfig = Pick<
   Config,
@@ -37,7 +38,15 @@ const ENDPOINT_SHARE = 0.75;
  * coordination is row locks with SKIP LOCKED and leases in PostgreSQL, so no event is dispatched
  * twice and no delivery attempted by two instances at the same time (DESIGN §8).
  */
-export function createDispatcher(deps: { db: Database; config: DispatcherConfig; notifier: Notifier; logger: Logger; metrics?: Metrics }): Dispatcher {
+export function createDispatcher(deps: {
+  db: Database;
+  config: DispatcherConfig;
+  notifier: Notifier;
+  logger: Logger;
+  metrics?: Metrics;
+  /** The body of a delivery to an endpoint with a subscription query (query-body.ts, given the schema at wiring). */
+  renderQuery: RenderQueryBody;
+}): Dispatcher {
   const { db, config, logger } = deps;
   const instance = `${hostname()}/${process.pid}/${randomUUID().slice(0, 8)}`;
   const agents = createWebhookAgents();
@@ -56,7 +65,8 @@ export function createDispatcher(deps: { db: Database; config: DispatcherConfig;
 
   /**
    * One batch of undispatched events becomes one pending delivery per enabled endpoint of the same
-   * partner and environment registered before the event, in one statement: claim, fan out, mark.
+   * partner and environment registered before the event (and, with a subscription query naming
+   * `types`, of one of those types), in one statement: claim, fan out, mark.
    */
   async function dispatchEvents(): Promise<{ events: number; deliveries: number }> {
     const [row] = await db.fork().execute<{ events: number; deliveries: number }[]>(
@@ -72,6 +82,7 @@ export function createDispatcher(deps: { db: Database; config: DispatcherConfig;
          from marked m
          join webhook_endpoints w on w.partner_id = m.partner_id and w.environment = m.environment
           and w.status = 'enabled' and w.deleted_at is null and w.starts_after_cursor < m.cursor
+          and (w.subscription_types is null or m.type = any(w.subscription_types))
          on conflict (event_id, endpoint_id) where trigger = 'event' do nothing
          returning 1
        )
@@ -97,7 +108,7 @@ export function createDispatcher(deps: { db: Database; config: DispatcherConfig;
 
   /**
    * Claims due deliveries of enabled endpoints under a lease, logs each attempt as started, and
-   * reads what sending them needs (endpoint address and secrets, the event): one statement a batch.
+   * reads what sending them needs (endpoint address, secrets and query, the event): one statement a batch.
    * Endpoints that hold their share of the slots already are left for later.
    */
   async function claimDue(limit: number): Promise<DeliveryClaim[]> {
@@ -116,17 +127,20 @@ export function createDispatcher(deps: { db: Database; config: DispatcherConfig;
          update webhook_deliveries d
          set attempt_count = d.attempt_count + 1, lease_id = gen_random_uuid(), leased_until = now() + make_interval(secs => ?), updated_at = now()
          from due where d.id = due.id
-         returning d.id, d.lease_id, d.attempt_count, d.endpoint_id, d.event_id, d.environment
+         returning d.id, d.lease_id, d.attempt_count, d.endpoint_id, d.event_id, d.partner_id, d.environment
        ), attempts as (
          insert into webhook_delivery_attempts (id, delivery_id, number, instance, started_at)
          select gen_random_uuid(), c.id, c.attempt_count, ?, now() from claimed c
          returning id, delivery_id
        )
        select c.id as "deliveryId", c.lease_id as "leaseId", c.attempt_count as "attemptNumber", c.endpoint_id as "endpointId",
-              c.event_id as "eventId", c.environment, a.id as "attemptId",
+              c.event_id as "eventId", c.partner_id as "partnerId", c.environment, a.id as "attemptId",
               w.url, w.secret_encrypted as "secretEncrypted", w.previous_secret_encrypted as "previousSecretEncrypted",
-              w.previous_secret_expires_at as "previousSecretExpiresAt",
-              e.type as "eventType", e.entity_type as "entityType", e.entity_id as "entityId", e.created_at as "eventCreatedAt", e.payload
+              w.previous_secret_expires_at as "previousSecretExpiresAt", w.subscription_query as "subscriptionQuery",
+              e.cursor::text as "eventCursor", e.type as "eventType", e.entity_type as "entityType", e.entity_id as "entityId",
+              e.created_at as "eventCreatedAt", e.payload,
+              -- Only a subscription query reads the kept subject (the default body does not carry it)
+              case when w.subscription_query is not null then e.subject end as subject
        from claimed c join attempts a on a.delivery_id = c.id
        join webhook_endpoints w on w.id = c.endpoint_id
        join events e on e.id = c.event_id`,
@@ -172,7 +186,7 @@ export function createDispatcher(deps: { db: Database; config: DispatcherConfig;
       claimWanted = true;
       wakeup.notify();
     };
-    const done = sendClaim({ config, agents, signal: abort.signal }, claim)
+    const done = sendClaim({ config, agents, signal: abort.signal, render: deps.renderQuery }, claim)
       .then((outcome) => {
         sent();
         deps.metrics?.webhookAttempt(outcome.interrupted ? 'interrupted' : isSuccess(outcome) ? 'succeeded' : 'failed');

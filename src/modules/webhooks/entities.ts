@@ -29,6 +29,10 @@ const WebhookEndpointSchema = defineEntity({
     previousSecretExpiresAt: p.datetime().nullable(),
     /** Outbox position at registration: the endpoint receives the events committed after it. */
     startsAfterCursor: p.bigint('string'),
+    /** A GraphQL subscription over `events` whose result is each delivery's body; null: the Align-compatible body. */
+    subscriptionQuery: p.text().nullable(),
+    /** The query's `types` argument: only these event types are delivered (null: every type). */
+    subscriptionTypes: p.array().nullable(),
     createdAt: createdAtColumn(),
     updatedAt: p.datetime(),
     deletedAt: p.datetime().nullable(),

@@ -31,6 +31,10 @@ WebhookEndpointRef.implement({
     url: t.exposeString('url'),
     status: t.field({ type: WebhookStatusEnum, resolve: (w) => w.status }),
     disabledReason: t.field({ type: DisabledReasonEnum, nullable: true, resolve: (w) => w.disabledReason ?? null }),
+    subscriptionQuery: t.exposeString('subscriptionQuery', {
+      nullable: true,
+      description: "The subscription over `events` whose result is each delivery's body; null: the Align-compatible body",
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),
@@ -160,6 +164,12 @@ const secretField = {
 const RegisterWebhookInputRef = builder.inputType('RegisterWebhookInput', {
   fields: (t) => ({
     url: t.string({ required: true, description: 'Where events are POSTed; production keys need a public https URL' }),
+    subscriptionQuery: t.string({
+      description:
+        'A subscription over `events` (one operation, no variables, `types` as a literal, which also filters what the webhook receives): ' +
+        'each delivery\'s body is then its result for the event, `{"data": {"events": {…}}}`, run as your partner and environment. ' +
+        'Checked now against the schema and the query limits (ValidationError at /subscriptionQuery). Without it, the Align-compatible body.',
+    }),
     idempotencyKey: idempotencyKeyField(t),
   }),
 });
@@ -187,8 +197,9 @@ builder.mutationFields((t) => ({
     },
     args: { input: t.arg({ type: RegisterWebhookInputRef, required: true }) },
     resolve: async (_, { input }, ctx) => {
-      // The input is the use case's (NewWebhook); its errors' paths name its fields (/url). DNS is checked before any transaction.
-      const registration = await withInputPaths(ctx.services.webhooks.prepareRegistration(scopeOf(ctx), { url: input.url }));
+      // The input is the use case's (NewWebhook); its errors' paths name its fields (/url, /subscriptionQuery). DNS is checked before any transaction.
+      const webhook = { url: input.url, subscriptionQuery: input.subscriptionQuery };
+      const registration = await withInputPaths(ctx.services.webhooks.prepareRegistration(scopeOf(ctx), webhook));
       return idempotentMutation(
         ctx,
         'registerWebhook',

@@ -3,8 +3,11 @@ import { DELIVERY_STATUSES } from './entities.js';
 
 export const webhookUrl = z.string().trim().min(1, 'is required').max(2048, 'must be at most 2048 characters');
 
-/** An endpoint to register: its URL, checked against the rules of the caller's environment. */
-export const NewWebhook = z.strictObject({ url: webhookUrl });
+/** A GraphQL subscription over `events` whose result is each delivery's body (subscription-query.ts checks it against the schema). */
+export const subscriptionQuery = z.string().trim().min(1, 'must not be empty').max(10_000, 'must be at most 10000 characters long');
+
+/** An endpoint to register: its URL, checked against the rules of the caller's environment, and optionally the query that makes its bodies. */
+export const NewWebhook = z.strictObject({ url: webhookUrl, subscriptionQuery: subscriptionQuery.nullish() });
 export type NewWebhook = z.input<typeof NewWebhook>;
 
 /** Which deliveries to list: of one endpoint, of one event, in one status (any combination). */

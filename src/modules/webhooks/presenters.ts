@@ -1,11 +1,12 @@
 import type { WebhookEndpoint } from './entities.js';
 
-/** The webhook object of spec §2.6. */
+/** The webhook object of spec §2.6; `subscription_query` (an extension) only on a webhook that has one. */
 export const presentWebhook = (endpoint: WebhookEndpoint) => ({
   id: endpoint.id,
   url: endpoint.url,
   status: endpoint.status,
   created_at: endpoint.createdAt.toISOString(),
+  ...(endpoint.subscriptionQuery !== null && { subscription_query: endpoint.subscriptionQuery }),
 });
 
 /** The create response: the webhook and its signing secret, which no other response shows. */

@@ -2,7 +2,8 @@ import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/sql';
 import { randomUUID } from 'node:crypto';
 import type { Config } from '../../config.js';
-import { ConflictError, NotFoundError } from '../../domain/errors.js';
+import type { EventType } from '../../domain/events.js';
+import { ConflictError, type FieldError, NotFoundError, ValidationError } from '../../domain/errors.js';
 import { parseInput } from '../../domain/validation.js';
 import { OutboxEvent, lockOutbox } from '../../platform/outbox.js';
 import { type KeysetPage, keysetQuery } from '../../platform/pagination.js';
@@ -11,6 +12,7 @@ import { checkWebhookUrl, policyFor } from './destination.js';
 import { WebhookDelivery, WebhookDeliveryAttempt, WebhookEndpoint } from './entities.js';
 import { DeliveryFilter, NewWebhook } from './inputs.js';
 import { decryptSecret, encryptSecret, newSigningSecret } from './secrets.js';
+import type { CheckSubscriptionQuery } from './subscription-query.js';
 
 /**
  * Webhook endpoints and their deliveries (spec §4.6, DESIGN §7). Inputs are the domain's
@@ -62,12 +64,28 @@ export interface WebhookServiceOptions {
   config: Pick<Config, 'webhookSecretKey' | 'isProduction'>;
   /** Tells this instance's dispatcher that a delivery is due now (a redelivery). */
   wakeDispatcher: () => void;
+  /** Checks a subscription query against the API's schema (given at wiring: this module does not build the schema). */
+  checkQuery: CheckSubscriptionQuery;
 }
 
-/** A registration whose URL passed the rules of the caller's environment. */
+/** A registration whose URL passed the rules of the caller's environment, and whose subscription query (if any) the schema's. */
 export interface CheckedRegistration {
   url: string;
+  subscriptionQuery: string | null;
+  /** The query's `types`: the only event types the endpoint receives (null: all). */
+  subscriptionTypes: EventType[] | null;
   checked: true;
+}
+
+/** Field errors of a check, collected so that one answer lists the problems of every field. */
+async function fieldErrorsOf(check: () => Promise<void>): Promise<FieldError[]> {
+  try {
+    await check();
+    return [];
+  } catch (error) {
+    if (error instanceof ValidationError) return error.fieldErrors;
+    throw error;
+  }
 }
 
 /** An endpoint with its signing secret in clear: only for the response that creates or rotates it. */
@@ -140,8 +158,17 @@ export function createWebhookService(options: WebhookServiceOptions): WebhookSer
      */
     async prepareRegistration(scope: Scope, webhook: NewWebhook): Promise<CheckedRegistration> {
       const data = parseInput(NewWebhook, webhook);
-      const url = await checkWebhookUrl(data.url, policyFor(scope.actor.environment, options.config.isProduction));
-      return { url: url.href, checked: true };
+      const query = data.subscriptionQuery ?? null;
+      let subscriptionTypes: EventType[] | null = null;
+      const queryErrors = await fieldErrorsOf(async () => {
+        if (query) subscriptionTypes = options.checkQuery(query, '/subscriptionQuery').types;
+      });
+      let url: URL | undefined;
+      const urlErrors = await fieldErrorsOf(async () => {
+        url = await checkWebhookUrl(data.url, policyFor(scope.actor.environment, options.config.isProduction));
+      });
+      if (!url || queryErrors.length) throw new ValidationError([...urlErrors, ...queryErrors]);
+      return { url: url.href, subscriptionQuery: query, subscriptionTypes, checked: true };
     },
 
     /** POST /v0/webhooks: stores the endpoint with a new signing secret. */
@@ -167,6 +194,8 @@ export function createWebhookService(options: WebhookServiceOptions): WebhookSer
           previousSecretEncrypted: null,
           previousSecretExpiresAt: null,
           startsAfterCursor: head!.cursor,
+          subscriptionQuery: registration.subscriptionQuery,
+          subscriptionTypes: registration.subscriptionTypes,
           createdAt: now,
           updatedAt: now,
           deletedAt: null,
