@@ -51,6 +51,23 @@ export function keysetQuery(page: KeysetPage) {
   };
 }
 
+/** The same page in SQL, on the `created_at, id` columns of `alias`: conditions with their parameters, and the order. */
+export function keysetSql(page: KeysetPage, alias: string) {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  for (const [cursor, pointer, op] of [
+    [page.after, '/after', '>'],
+    [page.before, '/before', '<'],
+  ] as const) {
+    if (!cursor) continue;
+    const c = decode(cursor, pointer);
+    where.push(`(${alias}.created_at, ${alias}.id) ${op} (?, ?)`);
+    params.push(c.createdAt.toISOString(), c.id);
+  }
+  const direction = page.inverted ? 'desc' : 'asc';
+  return { where, params, orderBy: `${alias}.created_at ${direction}, ${alias}.id ${direction}` };
+}
+
 /** Most records a REST list skips; deeper than this, filter instead of paging. */
 export const MAX_SKIP = 10_000;
 const wholeNumber = (min: number, max: number, fallback: number) =>

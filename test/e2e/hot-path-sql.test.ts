@@ -13,8 +13,8 @@ const PINS = {
   restRead: 4,
   /** API key, transfer (the quote is not selected). */
   graphqlRead: 2,
-  /** API key, transfers, then customers and quotes batched. */
-  graphqlPage: 4,
+  /** The page with its quotes and customers joined in (the API key is cached by then). */
+  graphqlPage: 1,
   /** Each request: API key, begin, …, commit (one transaction, no savepoint); a used quote is the unique constraint's to refuse. */
   onrampPair: 16,
 };

@@ -1,7 +1,7 @@
 import { type Asset, type Decimal, formatAmount } from '../../domain/money.js';
 import { RATE_SCALE } from '../../domain/pricing.js';
 import { presentBankAccountDetails } from '../bank-accounts/presenters.js';
-import type { Quote, Transfer } from './entities.js';
+import type { QuoteRecord as Quote, TransferRecord as Transfer } from './reads.js';
 
 /** numeric(38,18) holds more digits than an asset has; the wire shows the asset's own scale. */
 const amountOf = (value: Decimal, asset: Asset) => formatAmount(value, asset);

@@ -1,31 +1,28 @@
 import { NotFoundError } from '../../domain/errors.js';
 import type { TransferDirection } from '../../domain/transfer-status.js';
-import { parseInput } from '../../domain/validation.js';
-import { type KeysetPage, type OffsetPage, keysetQuery } from '../../platform/pagination.js';
+import type { KeysetPage, OffsetPage } from '../../platform/pagination.js';
 import { type Scope, isUuid } from '../../platform/scope.js';
 import type { TransferDeps } from './context.js';
 import { Quote, Transfer, TransferStatusChange } from './entities.js';
-import {
-  type OfframpDeposit,
-  type OfframpDestination,
-  type OfframpQuoteRequest,
-  type OnrampQuoteRequest,
-  type OnrampTransferRequest,
-  type SimulatedFiatDeposit,
-  type SimulatedStep,
-  type SimulatedVirtualAccountDeposit,
+import type {
+  OfframpDeposit,
+  OfframpDestination,
+  OfframpQuoteRequest,
+  OnrampQuoteRequest,
+  OnrampTransferRequest,
+  SimulatedFiatDeposit,
+  SimulatedStep,
+  SimulatedVirtualAccountDeposit,
   TransferFilter,
 } from './inputs.js';
 import { lockTransfer, moveTransfer } from './lifecycle.js';
 import { offramp } from './offramp.js';
 import { onramp } from './onramp.js';
 import { quoting } from './quotes.js';
+import { type Joined, type ListedTransfer, type TransferWithQuote, countTransfers, transferPage, transfersOfCustomer } from './reads.js';
 import { simulations } from './simulations.js';
 
-export interface TransferWithQuote {
-  transfer: Transfer;
-  quote: Quote;
-}
+export type { Joined, ListedTransfer, TransferWithQuote };
 
 /** Which transfer a REST path names: one of this customer's, in this direction. */
 export interface TransferWithin {
@@ -60,10 +57,13 @@ export interface TransferService {
   /** One transfer of one customer in one direction, as the REST paths name it. */
   getForCustomer(scope: Scope, customerId: string, direction: TransferDirection, transferId: string): Promise<TransferWithQuote>;
   getQuote(scope: Scope, id: string): Promise<Quote>;
-  /** `GET …/{direction}-transfer`: newest first, by offset. */
+  /** `GET …/{direction}-transfer`: newest first, by offset, as plain rows with their quotes. */
   listForCustomer(scope: Scope, customerId: string, direction: TransferDirection, page: OffsetPage): Promise<TransferWithQuote[]>;
-  /** GraphQL `transfers` and `Customer.transfers`: keyset pages, oldest first, filtered. */
-  list(scope: Scope, filter: TransferFilter, page: KeysetPage): Promise<Transfer[]>;
+  /**
+   * GraphQL `transfers` and `Customer.transfers`: keyset pages, oldest first, filtered; plain rows,
+   * with the quotes and customers `joined` asks for read in the same statement.
+   */
+  list(scope: Scope, filter: TransferFilter, page: KeysetPage, joined?: Joined): Promise<ListedTransfer[]>;
   /** How many transfers the filter matches (a connection's totalCount). */
   count(scope: Scope, filter: TransferFilter): Promise<number>;
   withQuotes(scope: Scope, transfers: Transfer[]): Promise<TransferWithQuote[]>;
@@ -150,26 +150,11 @@ export function transferService(deps: TransferDeps): TransferService {
     /** `GET …/{direction}-transfer?limit&skip`: newest first; limit 1–100 (20), skip 0–10000. */
     async listForCustomer(scope: Scope, customerId: string, direction: TransferDirection, { limit, skip }: OffsetPage): Promise<TransferWithQuote[]> {
       const customer = await deps.customers.get(scope, customerId);
-      const transfers = await scope.em.find(
-        Transfer,
-        { customerId: customer.id, direction },
-        { orderBy: { createdAt: 'desc', id: 'desc' }, limit, offset: skip },
-      );
-      return withQuotes(scope, transfers);
+      return transfersOfCustomer(scope, customer.id, direction, { limit, skip });
     },
 
-    /** GraphQL `transfers` and `Customer.transfers`: keyset pages, oldest first, with filters. */
-    async list({ em }: Scope, filter: TransferFilter, page: KeysetPage): Promise<Transfer[]> {
-      const matching = transfersMatching(filter);
-      if (!matching) return [];
-      const { where, orderBy, limit } = keysetQuery(page);
-      return em.find(Transfer, { $and: [where, matching] }, { orderBy, limit });
-    },
-
-    count: async ({ em }: Scope, filter: TransferFilter) => {
-      const matching = transfersMatching(filter);
-      return matching ? em.count(Transfer, matching) : 0;
-    },
+    list: (scope: Scope, filter: TransferFilter, page: KeysetPage, joined: Joined = {}) => transferPage(scope, filter, page, joined),
+    count: countTransfers,
 
     async getQuote(scope: Scope, id: string): Promise<Quote> {
       const quote = isUuid(id) ? await scope.em.findOne(Quote, { id }) : null;
@@ -194,21 +179,5 @@ export function transferService(deps: TransferDeps): TransferService {
       if (!owned.length) return [];
       return em.find(TransferStatusChange, { transferId: { $in: owned.map((t) => t.id) } }, { orderBy: { id: 'asc' } });
     },
-  };
-}
-
-/** The conditions of a transfer filter (a page and its count share them); null when nothing can match. */
-function transfersMatching(filter: TransferFilter) {
-  const f = parseInput(TransferFilter, filter);
-  if (f.customerId !== undefined && !isUuid(f.customerId)) return null;
-  const created = {
-    ...(f.createdAfter && { $gte: f.createdAfter }),
-    ...(f.createdBefore && { $lt: f.createdBefore }),
-  };
-  return {
-    ...(f.customerId && { customerId: f.customerId }),
-    ...(f.direction && { direction: f.direction }),
-    ...(f.status && { status: f.status }),
-    ...(Object.keys(created).length && { createdAt: created }),
   };
 }

@@ -1,27 +1,47 @@
 import type { DefaultConnectionArguments } from '@pothos/plugin-relay';
+import type { GraphQLResolveInfo } from 'graphql';
 import { undefinedIfNull } from '../../../graphql/arguments.js';
 import { builder } from '../../../graphql/builder.js';
 import { connectionFieldOptions, resolvePage } from '../../../graphql/connection.js';
 import { type GraphQLContext, scopeOf } from '../../../graphql/context.js';
 import { nullIfNotFound } from '../../../graphql/errors.js';
+import { selectedFields } from '../../../graphql/lookahead.js';
 import { optionalDatabaseIdOf } from '../../../graphql/node.js';
 import { cursorOf } from '../../../platform/pagination.js';
 import { CustomerRef } from '../../customers/graphql.js';
-import type { Transfer } from '../entities.js';
 import type { TransferFilter } from '../inputs.js';
+import type { TransferRecord } from '../reads.js';
 import { quoteIdOf, transferIdOf } from './ids.js';
-import { QuoteRef, TransferConnection, TransferDirectionEnum, TransferRef, TransferStatusEnum } from './types.js';
+import { FIELDS_READING_QUOTE, QuoteRef, TransferConnection, TransferDirectionEnum, TransferRef, TransferStatusEnum } from './types.js';
 
-/** One page of the transfers a filter matches, and their count when a client asks for totalCount. */
-function transferPage(ctx: GraphQLContext, args: DefaultConnectionArguments, filter: TransferFilter) {
+/**
+ * One page of the transfers a filter matches, and their count when a client asks for totalCount.
+ * The quotes and customers the page shows are read in the same statement and handed to their
+ * dataloaders, so the page is one query however many of its nodes show them.
+ */
+async function transferPage(ctx: GraphQLContext, info: GraphQLResolveInfo, args: DefaultConnectionArguments, filter: TransferFilter) {
   const scope = scopeOf(ctx);
-  return resolvePage(args, cursorOf, (page) => ctx.services.transfers.list(scope, filter, page), {
-    count: () => ctx.services.transfers.count(scope, filter),
-  });
+  const shown = selectedFields(info, ['edges', 'node']);
+  const joined = { quote: [...FIELDS_READING_QUOTE].some((f) => shown.has(f)), customer: shown.has('customer') };
+  return resolvePage(
+    args,
+    cursorOf,
+    async (page) => {
+      const rows = await ctx.services.transfers.list(scope, filter, page, joined);
+      const quotes = joined.quote ? QuoteRef.getDataloader(ctx) : null;
+      const customers = joined.customer ? CustomerRef.getDataloader(ctx) : null;
+      for (const { quote, customer } of rows) {
+        if (quote) quotes?.prime(quote.id, quote);
+        if (customer) customers?.prime(customer.id, customer);
+      }
+      return rows.map((row) => row.transfer);
+    },
+    { count: () => ctx.services.transfers.count(scope, filter) },
+  );
 }
 
 /** The caller's transfer an id names, or null (unknown, another partner's, or a global id of the other direction). */
-async function transferNamed(ctx: GraphQLContext, idArgument: string | number): Promise<Transfer | null> {
+async function transferNamed(ctx: GraphQLContext, idArgument: string | number): Promise<TransferRecord | null> {
   const { id, within } = transferIdOf(idArgument);
   const transfer = await nullIfNotFound(ctx.services.transfers.get(scopeOf(ctx), id));
   return transfer && (!within.direction || transfer.direction === within.direction) ? transfer : null;
@@ -48,8 +68,8 @@ builder.queryFields((t) => ({
         createdBefore: t.arg({ type: 'DateTime', description: 'Exclusive' }),
       },
       ...connectionFieldOptions(),
-      resolve: (_, args, ctx) =>
-        transferPage(ctx, args, {
+      resolve: (_, args, ctx, info) =>
+        transferPage(ctx, info, args, {
           customerId: optionalDatabaseIdOf(args.customerId, 'Customer'),
           direction: undefinedIfNull(args.direction),
           status: undefinedIfNull(args.status),
@@ -78,8 +98,8 @@ builder.objectFields(CustomerRef, (t) => ({
         status: t.arg({ type: TransferStatusEnum }),
       },
       ...connectionFieldOptions(),
-      resolve: (customer, args, ctx) =>
-        transferPage(ctx, args, { customerId: customer.id, direction: undefinedIfNull(args.direction), status: undefinedIfNull(args.status) }),
+      resolve: (customer, args, ctx, info) =>
+        transferPage(ctx, info, args, { customerId: customer.id, direction: undefinedIfNull(args.direction), status: undefinedIfNull(args.status) }),
     },
     TransferConnection,
   ),
@@ -91,7 +111,7 @@ builder.objectFields(QuoteRef, (t) => ({
     nullable: true,
     description: 'The transfer made from this quote; null while unused',
     load: (quoteIds: string[], ctx) => ctx.services.transfers.loadTransfersOfQuotes(scopeOf(ctx), quoteIds),
-    sort: (transfer) => (transfer as Transfer).quoteId,
+    sort: (transfer) => (transfer as TransferRecord).quoteId,
     resolve: (quote) => quote.id,
   }),
 }));

@@ -14,7 +14,8 @@ import { CustomerRef } from '../../customers/graphql.js';
 import { AssetEnum, PostingRef } from '../../ledger/graphql.js';
 import { VirtualAccountRef } from '../../virtual-accounts/graphql.js';
 import type { DepositBankAccount } from '../deposit-instructions.js';
-import type { Quote, Transfer, TransferStatusChange } from '../entities.js';
+import type { TransferStatusChange } from '../entities.js';
+import type { QuoteRecord as Quote, TransferRecord as Transfer } from '../reads.js';
 import { shownDepositMessage } from '../presenters.js';
 
 export const TransferDirectionEnum = domainEnum('TransferDirection', TRANSFER_DIRECTIONS, {
@@ -84,8 +85,26 @@ QuoteRef.implement({
   }),
 });
 
-/** A transfer's quote through the request's quote dataloader (one query for a whole page). */
+/** A transfer's quote through the request's quote dataloader (one query for a whole page, none when the page joined it). */
 const quoteOf = (transfer: Transfer, ctx: GraphQLContext) => QuoteRef.getDataloader(ctx).load(transfer.quoteId);
+
+/** Transfer fields that read the quote (quoteOf or the quote itself): a page selecting one joins the quotes in. */
+export const FIELDS_READING_QUOTE = new Set([
+  'quote',
+  'amount',
+  'destinationAmount',
+  // OnrampTransfer
+  'sourceCurrency',
+  'sourceRails',
+  'destinationToken',
+  'destinationNetwork',
+  'depositReceivedAmount',
+  // OfframpTransfer
+  'sourceToken',
+  'sourceNetwork',
+  'destinationCurrency',
+  'destinationPaymentRails',
+]);
 
 const StatusChangeRef = builder.objectRef<TransferStatusChange>('TransferStatusChange').implement({
   fields: (t) => ({

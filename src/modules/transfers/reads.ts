@@ -1,0 +1,116 @@
+import type { TransferDirection } from '../../domain/transfer-status.js';
+import { parseInput } from '../../domain/validation.js';
+import { type KeysetPage, type OffsetPage, keysetSql } from '../../platform/pagination.js';
+import { type Columns, rowShape } from '../../platform/plain-rows.js';
+import { type Scope, isUuid } from '../../platform/scope.js';
+import { Customer } from '../customers/entities.js';
+import { Quote, Transfer } from './entities.js';
+import { TransferFilter } from './inputs.js';
+
+/**
+ * Transfer lists, read as plain rows in one statement: a page with the quotes and customers it
+ * shows joined in (PostGraphile's way), never an entity per row. What both faces present: an
+ * entity of a write fits the same types.
+ */
+export type TransferRecord = Columns<Transfer>;
+export type QuoteRecord = Columns<Quote>;
+export type CustomerRecord = Columns<Customer>;
+
+export interface TransferWithQuote {
+  transfer: TransferRecord;
+  quote: QuoteRecord;
+}
+
+/** A listed transfer with what the page joined; a relation not asked for is null. */
+export interface ListedTransfer {
+  transfer: TransferRecord;
+  quote: QuoteRecord | null;
+  customer: CustomerRecord | null;
+}
+
+/** Which relations a page reads in the same statement (GraphQL asks for those its selection shows). */
+export interface Joined {
+  quote?: boolean;
+  customer?: boolean;
+}
+
+interface Conditions {
+  where: string[];
+  params: unknown[];
+}
+
+/** The caller's transfers a filter matches, as conditions on `t`; null when nothing can match. */
+function matching({ actor }: Scope, filter: TransferFilter): Conditions | null {
+  const f = parseInput(TransferFilter, filter);
+  if (f.customerId !== undefined && !isUuid(f.customerId)) return null;
+  const out: Conditions = { where: ['t.partner_id = ?', 't.environment = ?'], params: [actor.partnerId, actor.environment] };
+  const add = (condition: string, value: unknown) => {
+    out.where.push(condition);
+    out.params.push(value);
+  };
+  if (f.customerId) add('t.customer_id = ?', f.customerId);
+  if (f.direction) add('t.direction = ?', f.direction);
+  if (f.status) add('t.status = ?', f.status);
+  if (f.createdAfter) add('t.created_at >= ?', f.createdAfter.toISOString());
+  if (f.createdBefore) add('t.created_at < ?', f.createdBefore.toISOString());
+  return out;
+}
+
+/** `select … from transfers t`, the joined relations of the caller's tenant beside each row. */
+function selectFrom(scope: Scope, joined: Joined): string {
+  const { em } = scope;
+  const columns = [rowShape(em, Transfer, 't').select];
+  let from = 'transfers t';
+  // Same tenant as the transfer, which the conditions narrow to the caller's.
+  if (joined.quote) {
+    columns.push(rowShape(em, Quote, 'q').select);
+    from += ' left join quotes q on q.id = t.quote_id and q.partner_id = t.partner_id and q.environment = t.environment';
+  }
+  if (joined.customer) {
+    columns.push(rowShape(em, Customer, 'c').select);
+    from += ' left join customers c on c.id = t.customer_id and c.partner_id = t.partner_id and c.environment = t.environment';
+  }
+  return `select ${columns.join(', ')} from ${from}`;
+}
+
+async function listed(scope: Scope, sql: string, params: unknown[], joined: Joined): Promise<ListedTransfer[]> {
+  const { em } = scope;
+  const rows = await em.execute<Record<string, unknown>[]>(sql, params);
+  const transfers = rowShape(em, Transfer, 't');
+  const quotes = joined.quote ? rowShape(em, Quote, 'q') : null;
+  const customers = joined.customer ? rowShape(em, Customer, 'c') : null;
+  return rows.map((row) => ({
+    transfer: transfers.read(row)!,
+    quote: quotes?.read(row) ?? null,
+    customer: customers?.read(row) ?? null,
+  }));
+}
+
+/** GraphQL `transfers` and `Customer.transfers`: a keyset page, oldest first, with what `joined` asks for. */
+export async function transferPage(scope: Scope, filter: TransferFilter, page: KeysetPage, joined: Joined): Promise<ListedTransfer[]> {
+  const conditions = matching(scope, filter);
+  if (!conditions) return [];
+  const keyset = keysetSql(page, 't');
+  const where = [...conditions.where, ...keyset.where].join(' and ');
+  const sql = `${selectFrom(scope, joined)} where ${where} order by ${keyset.orderBy} limit ?`;
+  return listed(scope, sql, [...conditions.params, ...keyset.params, page.limit], joined);
+}
+
+/** How many transfers the filter matches (a connection's totalCount). */
+export async function countTransfers(scope: Scope, filter: TransferFilter): Promise<number> {
+  const conditions = matching(scope, filter);
+  if (!conditions) return 0;
+  const [row] = await scope.em.execute<{ n: number }[]>(
+    `select count(*)::int as n from transfers t where ${conditions.where.join(' and ')}`,
+    conditions.params,
+  );
+  return row?.n ?? 0;
+}
+
+/** REST `GET …/{direction}-transfer`: one customer's transfers of one direction with their quotes, newest first, by offset. */
+export async function transfersOfCustomer(scope: Scope, customerId: string, direction: TransferDirection, page: OffsetPage): Promise<TransferWithQuote[]> {
+  const conditions = matching(scope, { customerId, direction })!;
+  const sql = `${selectFrom(scope, { quote: true })} where ${conditions.where.join(' and ')} order by t.created_at desc, t.id desc limit ? offset ?`;
+  const rows = await listed(scope, sql, [...conditions.params, page.limit, page.skip], { quote: true });
+  return rows.map(({ transfer, quote }) => ({ transfer, quote: quote! }));
+}

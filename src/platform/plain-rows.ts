@@ -1,0 +1,65 @@
+import type { EntityClass, EntityMetadata, EntityProperty } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/sql';
+
+/**
+ * What a read shows of an entity: its properties as a plain object. Lists read hundreds of rows
+ * and write none, and a managed entity costs a property definition per column per row, a snapshot
+ * for change tracking and an identity-map entry: garbage the read never needs. An entity is one
+ * too (the read models of writes are their entities), so presenters and GraphQL types take this.
+ */
+export type Columns<E> = Pick<E, Extract<keyof E, string>>;
+
+/** One entity's columns in a statement, under a table alias. */
+export interface RowShape<E> {
+  /** The select list: every column as `"<alias>_<column>"`, so several tables share one row. */
+  select: string;
+  /** The entity's plain object in a result row, converted as MikroORM would; null when a left join found none. */
+  read(row: Record<string, unknown>): Columns<E> | null;
+}
+
+interface Field {
+  key: string;
+  name: string;
+  convert: ((value: unknown) => unknown) | null;
+}
+
+const shapes = new WeakMap<EntityMetadata, Map<string, RowShape<unknown>>>();
+const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
+function fieldOf(em: EntityManager, prop: EntityProperty, alias: string): Field {
+  const platform = em.getPlatform();
+  const key = `${alias}_${prop.fieldNames[0]}`;
+  // Timestamps come from both drivers as text (MikroORM's type parsers); custom types (Decimal, JSON) convert themselves.
+  if (prop.runtimeType === 'Date') return { key, name: prop.name, convert: (value) => platform.parseDate(value as string) };
+  const type = prop.customType;
+  return { key, name: prop.name, convert: type ? (value) => type.convertToJSValue(value, platform) : null };
+}
+
+/**
+ * How `entity`'s rows are selected and read under `alias` (`select t.…, q.… from transfers t join
+ * quotes q …`), built once from MikroORM's metadata: the entity definition stays the one source.
+ */
+export function rowShape<E extends object>(em: EntityManager, entity: EntityClass<E>, alias: string): RowShape<E> {
+  const meta = em.getMetadata().get(entity) as EntityMetadata;
+  const byAlias = shapes.get(meta) ?? new Map<string, RowShape<unknown>>();
+  shapes.set(meta, byAlias);
+  const known = byAlias.get(alias);
+  if (known) return known as RowShape<E>;
+  const props = meta.props.filter((prop) => prop.persist !== false && prop.fieldNames?.length === 1);
+  const fields = props.map((prop) => fieldOf(em, prop, alias));
+  const primary = `${alias}_${meta.getPrimaryProps()[0]!.fieldNames[0]}`;
+  const shape: RowShape<E> = {
+    select: props.map((prop, i) => `${alias}.${quoted(prop.fieldNames[0]!)} as ${quoted(fields[i]!.key)}`).join(', '),
+    read(row) {
+      if (row[primary] == null) return null;
+      const out: Record<string, unknown> = {};
+      for (const { key, name, convert } of fields) {
+        const value = row[key];
+        out[name] = value == null ? null : convert ? convert(value) : value;
+      }
+      return out as Columns<E>;
+    },
+  };
+  byAlias.set(alias, shape as RowShape<unknown>);
+  return shape;
+}
