@@ -138,6 +138,26 @@ describe('a webhook with a subscription query', () => {
     expect(gql.body.data.webhookEndpoint).toEqual({ subscriptionQuery: null });
   });
 
+  it('shows a field that fails beside the data, as a GraphQL response does', async () => {
+    const api = await newPartner();
+    const r = await receiver();
+    // A page size is checked when the field runs, as for a query: over 100 fails that field only.
+    const query = 'subscription { events { type subject { ... on Customer { databaseId transfers(first: 101) { edges { node { id } } } } } } }';
+    const res = await api.post('/v0/webhooks', { url: r.url, subscription_query: query });
+    await createCustomer(api, { approved: false });
+    const [delivery] = await waitFor(() => r.received.length && r.received, 10_000, 'the customer delivery');
+    expect(verified(delivery!, res.body.secret)).toEqual({
+      data: { events: { type: 'CUSTOMER_CREATED', subject: null } },
+      errors: [
+        {
+          message: 'The request is invalid',
+          path: ['events', 'subject', 'transfers'],
+          extensions: { code: 'VALIDATION_FAILED', fieldErrors: [{ path: '/first', code: expect.any(String), message: expect.any(String) }] },
+        },
+      ],
+    });
+  });
+
   it('costs no SQL beyond a default delivery when it selects what the event keeps', async () => {
     const statementsOfOneDelivery = async (query: string | null) => {
       const api = await newPartner();

@@ -1,7 +1,7 @@
 import { type DocumentNode, type ExecutionResult, GraphQLError, type GraphQLSchema, execute, parse, validate } from 'graphql';
 import { randomUUID } from 'node:crypto';
 import type { Environment } from '../../domain/environment.js';
-import { DomainError } from '../../domain/errors.js';
+import { DomainError, ValidationError } from '../../domain/errors.js';
 import type { GraphQLContext } from '../../graphql/context.js';
 import { screamingSnake } from '../../graphql/enums.js';
 import type { Database } from '../../platform/db.js';
@@ -27,10 +27,17 @@ export type RenderQueryBody = (query: string, event: DeliveredEvent) => Promise<
 /** Parsed queries by text: an endpoint's deliveries parse and validate its query once per instance. */
 const PARSED_MAX = 1000;
 
-/** A resolver's error as the body shows it: a domain error by its code, graphql's own as it is; null for any other failure. */
+/**
+ * A resolver's error as the body shows it, as a GraphQL response over HTTP would: a domain error by its
+ * code (and field errors), graphql's own as it is; null for any other failure.
+ */
 function bodyError(error: GraphQLError): object | null {
   const original = error.originalError;
-  if (original instanceof DomainError) return { message: original.message, path: error.path, extensions: { code: screamingSnake(original.code) } };
+  if (original instanceof DomainError) {
+    const fieldErrors =
+      original instanceof ValidationError ? original.fieldErrors.map((e) => ({ path: e.pointer, code: e.code, message: e.detail })) : undefined;
+    return { message: original.message, path: error.path, extensions: { code: screamingSnake(original.code), ...(fieldErrors && { fieldErrors }) } };
+  }
   if (!original || original instanceof GraphQLError) return error.toJSON();
   return null;
 }
