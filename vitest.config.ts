@@ -4,10 +4,24 @@ import { defineConfig } from 'vitest/config';
 // database per test file). RAMP_TEST_DB picks one; `npm test` runs every project.
 const suite = {
   include: ['test/**/*.test.ts'],
-  exclude: ['test/resilience/**'],
   testTimeout: 30_000,
   hookTimeout: 60_000,
 };
+
+// Files that start whole processes or many Ramps (the keys CLI, the data-dir lock, start and shutdown, production
+// start, security headers across every route): a third of the everyday suite's time for a sliver of its tests.
+// They run in the `slow-*` projects (`npm run test:slow`, which CI runs after `npm test`), so `npm test` stays
+// under 15 minutes on a 2-core machine.
+const slowFiles = [
+  'test/cli.test.ts',
+  'test/data-dir-lock.test.ts',
+  'test/startup.test.ts',
+  'test/shutdown.test.ts',
+  'test/e2e/production-start.test.ts',
+  'test/e2e/security-headers.test.ts',
+];
+const everyday = { ...suite, exclude: ['test/resilience/**', ...slowFiles] };
+const slow = { ...suite, include: slowFiles };
 
 // The slow suites of issue 8: fault injection (a private PostgreSQL cluster it breaks on purpose)
 // and fuzzing (tens of thousands of generated bad requests). Their own projects, so they can be
@@ -25,8 +39,10 @@ export default defineConfig({
   resolve: { alias: [{ find: /^graphql$/, replacement: 'graphql/index.js' }] },
   test: {
     projects: [
-      { extends: true, test: { ...suite, name: 'pglite', env: { RAMP_TEST_DB: 'pglite' } } },
-      { extends: true, test: { ...suite, name: 'postgres', env: { RAMP_TEST_DB: 'postgres' } } },
+      { extends: true, test: { ...everyday, name: 'pglite', env: { RAMP_TEST_DB: 'pglite' } } },
+      { extends: true, test: { ...everyday, name: 'postgres', env: { RAMP_TEST_DB: 'postgres' } } },
+      { extends: true, test: { ...slow, name: 'slow-pglite', env: { RAMP_TEST_DB: 'pglite' } } },
+      { extends: true, test: { ...slow, name: 'slow-postgres', env: { RAMP_TEST_DB: 'postgres' } } },
       {
         extends: true,
         test: {
