@@ -96,6 +96,8 @@ const ConfigSchema = z.object({
   EVENTS_CATCHUP_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
   /** Live events a subscription may fall behind by before its connection is closed (4008, slow consumer). */
   SUBSCRIPTION_BUFFER_EVENTS: z.coerce.number().int().min(1).max(100_000).default(1000),
+  /** Subscriptions one API key may hold at once on one instance, over all its connections (TOO_MANY_SUBSCRIPTIONS beyond). */
+  SUBSCRIPTIONS_PER_KEY: z.coerce.number().int().min(1).max(1_000_000).default(5000),
   /** Requests one API key (or, without a valid key, one address) may make per minute; 0 turns limiting off. Default 600, 0 under NODE_ENV=test. */
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).optional(),
   /** redis://…: when set, every instance counts against one shared budget in Redis; without it each instance counts alone. */

@@ -23,6 +23,7 @@ import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from './database-
 import type { Logger } from './logging.js';
 import { type Metrics, useOperationMetrics } from './metrics.js';
 import { graphiqlContentSecurityPolicy } from './security-headers.js';
+import { sharedSubscriptions } from './shared-subscriptions.js';
 
 type ServerContext = { req?: FastifyRequest; reply?: FastifyReply; authorization?: string; requestId?: string; params?: unknown };
 
@@ -98,6 +99,14 @@ const databaseUnavailable = () =>
     extensions: { code: 'DATABASE_UNAVAILABLE', http: { status: 503, headers: { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) } } },
   });
 
+/** What Ramp keeps per graphql-ws connection: the caller it authenticated, and which subscriptions count against its key. */
+type Connection = {
+  authorization?: string;
+  actor?: Actor;
+  unwatchKey?: () => void;
+  counted?: Set<string>;
+};
+
 export interface GraphQLDeps {
   config: Config;
   db: Database;
@@ -114,6 +123,14 @@ export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
   const { config, db, services, logger, authenticate, keyWatch, schema } = deps;
   const trusted = config.GRAPHQL_TRUSTED_DOCUMENTS ? TrustedDocuments.fromFile(config.GRAPHQL_TRUSTED_DOCUMENTS) : null;
   const log = (): OperationLog => currentRequest.getStore()?.log ?? logger;
+  // Each event is executed once per caller and document, whatever the number of its subscribers.
+  const shared = sharedSubscriptions<GraphQLContext>({
+    callerOf: ({ actor }) => (actor ? `${actor.partnerId}/${actor.environment}/${actor.apiKeyId}` : ''),
+    contextFor: ({ actor, requestId }) => ({ em: db.fork(), actor, requestId, services }),
+  });
+  const sharingSubscriptions: Plugin<ServerContext> = { onSubscribe: ({ setSubscribeFn }) => setSubscribeFn(shared.subscribe as never) };
+  /** Subscriptions held now on this instance, by API key (SUBSCRIPTIONS_PER_KEY). */
+  const subscriptionsByKey = new Map<string, number>();
 
   /**
    * `known` is the caller the HTTP layer already resolved (the rate limiter does), saving a second key
@@ -198,6 +215,7 @@ export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
       useCSRFPrevention({ requestHeaders: ['x-graphql-yoga-csrf', 'apollo-require-preflight'] }),
       ...(config.graphiqlEnabled ? [] : [useDisableIntrospection()]),
       ...(trusted ? [trusted.plugin()] : []),
+      sharingSubscriptions,
     ],
   });
 
@@ -223,13 +241,24 @@ export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
     if (new URL(request.url ?? '/', 'http://localhost').pathname !== yoga.graphqlEndpoint) return socket.destroy();
     wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request));
   });
-  const wsServer = useServer<{ authorization?: string }, { authorization?: string; unwatchKey?: () => void }>(
+  /** Gives back a subscription's place in its key's count; at most once, whichever of completion and close comes first. */
+  const release = (extra: Connection, id: string) => {
+    if (!extra.counted?.delete(id) || !extra.actor) return;
+    const held = (subscriptionsByKey.get(extra.actor.apiKeyId) ?? 1) - 1;
+    if (held > 0) subscriptionsByKey.set(extra.actor.apiKeyId, held);
+    else subscriptionsByKey.delete(extra.actor.apiKeyId);
+  };
+  const wsServer = useServer<{ authorization?: string }, Connection>(
     {
       onConnect: async (ctx) => {
         const authorization = ctx.connectionParams?.authorization;
+        // Nothing reads the upgrade request after this: not held for the connection's life.
+        (ctx.extra as { request?: unknown }).request = undefined;
         try {
           const actor = await authenticate(db.fork(), typeof authorization === 'string' ? authorization : undefined);
           ctx.extra.authorization = authorization as string;
+          // Its subscriptions run as this caller; a revoked key closes the connection (below).
+          ctx.extra.actor = actor;
           // Gone while we looked the key up: onClose has run already, so nothing would unwatch it.
           if (ctx.extra.socket.readyState !== WebSocket.OPEN) return false;
           // The same code as a key refused at connect: this key is no longer accepted (README "API keys").
@@ -241,10 +270,14 @@ export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
           return false; // graphql-ws closes with 4403 Forbidden
         }
       },
-      onClose: (ctx) => ctx.extra.unwatchKey?.(),
+      onClose: (ctx) => {
+        ctx.extra.unwatchKey?.();
+        for (const id of ctx.extra.counted ?? []) release(ctx.extra, id);
+      },
+      onComplete: (ctx, id) => release(ctx.extra, id),
       execute: (args: ExecutionArgs) => (args.rootValue as { execute: (a: ExecutionArgs) => unknown }).execute(args) as never,
       subscribe: (args: ExecutionArgs) => (args.rootValue as { subscribe: (a: ExecutionArgs) => unknown }).subscribe(args) as never,
-      onSubscribe: async (ctx, _id, params) => {
+      onSubscribe: async (ctx, id, params) => {
         const requestId = randomUUID();
         // With trusted documents on, a subscription names one by hash like an HTTP request does.
         let query = params.query;
@@ -267,12 +300,21 @@ export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
         if (Object.keys(ctx.subscriptions).length > MAX_SUBSCRIPTIONS_PER_CONNECTION) {
           return [wsRefusal(`At most ${MAX_SUBSCRIPTIONS_PER_CONNECTION} subscriptions per connection`, 'TOO_MANY_SUBSCRIPTIONS')];
         }
+        const { actor } = ctx.extra;
+        if (!actor) return [wsRefusal('Not authenticated', 'UNAUTHENTICATED')];
+        const held = subscriptionsByKey.get(actor.apiKeyId) ?? 0;
+        if (held >= config.SUBSCRIPTIONS_PER_KEY) {
+          return [wsRefusal(`At most ${config.SUBSCRIPTIONS_PER_KEY} subscriptions at a time per API key on this instance`, 'TOO_MANY_SUBSCRIPTIONS')];
+        }
+        subscriptionsByKey.set(actor.apiKeyId, held + 1);
+        ctx.extra.counted ??= new Set();
+        ctx.extra.counted.add(id);
         return {
           schema: enveloped.schema,
           operationName: params.operationName,
           document,
           variableValues: params.variables,
-          contextValue: { ...(await contextFor(ctx.extra.authorization, requestId, query)), connection: ctx.extra.socket },
+          contextValue: { ...(await contextFor(ctx.extra.authorization, requestId, query, actor)), connection: ctx.extra.socket },
           rootValue: { execute: enveloped.execute, subscribe: enveloped.subscribe },
         };
       },
