@@ -3,7 +3,7 @@ import { publicUrl } from './config.js';
 import { apiKeyStore, bootstrapDemoPartner } from './modules/partners/service.js';
 import { entities, features } from './features.js';
 import { schema } from './graphql/schema.js';
-import { apiKeyAuthentication } from './platform/auth.js';
+import { apiKeyAuthentication, VerifiedKeys } from './platform/auth.js';
 import { type Database, openDatabase } from './platform/db.js';
 import { buildHttpApp, type HttpApp } from './platform/http.js';
 import { createLogger, type Logger } from './platform/logging.js';
@@ -61,7 +61,13 @@ export async function createRamp(config: Config, options: { logger?: Logger } = 
   });
   const renderQuery = queryBodies({ schema, db, services, cursorKey: config.eventCursorKey, logger });
   const dispatcher = createDispatcher({ db, config, notifier, logger, metrics, renderQuery });
-  const authenticate = apiKeyAuthentication(apiKeyStore);
+  // A verified key costs no round trip per request; a revocation anywhere drops it here (platform/auth.ts).
+  const verifiedKeys = new VerifiedKeys();
+  notifier.onKeyRevoked(
+    (apiKeyId) => verifiedKeys.forget(apiKeyId),
+    () => verifiedKeys.clear(),
+  );
+  const authenticate = apiKeyAuthentication(apiKeyStore, verifiedKeys);
   const keyWatch = startKeyWatch({ db, keys: apiKeyStore, logger });
   const http = await buildHttpApp({ config, db, services, logger, metrics, authenticate, keyWatch, features, schema });
   dispatcher.start();

@@ -61,21 +61,105 @@ export const LAST_USED_RESOLUTION_MS = 60_000;
 /** Resolves an `Authorization` header to the calling partner and environment, or fails with 401. */
 export type Authenticate = (em: EntityManager, header: string | undefined) => Promise<Actor>;
 
-export function apiKeyAuthentication(keys: ApiKeyStore): Authenticate {
+/** Where a revocation is announced, in the revoking transaction: the payload is the key's id. */
+export const KEY_REVOKED_CHANNEL = 'ramp_api_key_revoked';
+/** How long a verified key is trusted without asking the database: bounds a missed revocation. */
+export const VERIFIED_KEY_TTL_MS = 30_000;
+/** Keys kept at most per instance; the least recently used one goes first. */
+export const VERIFIED_KEYS_MAX = 10_000;
+
+interface VerifiedKey {
+  actor: Actor;
+  expiresAt: number;
+  /** When this instance last recorded `last used` for the key (ms), or the stored time it read. */
+  lastUsedAt: number;
+}
+
+/**
+ * API keys this instance verified recently, by the hash of the whole key: a busy key costs no round
+ * trip per request. Only a key whose hash matched goes in (a failure is never kept, so a miss costs
+ * the same database read whatever the prefix); revocation drops it on every instance through
+ * KEY_REVOKED_CHANNEL, a lost notification connection drops them all, and the TTL bounds the rest.
+ */
+export class VerifiedKeys {
+  readonly #entries = new Map<string, VerifiedKey>();
+  /** Counts revocations and clears: a key read from the database before one of them is not kept. */
+  #generation = 0;
+  constructor(
+    readonly ttlMs = VERIFIED_KEY_TTL_MS,
+    readonly max = VERIFIED_KEYS_MAX,
+  ) {}
+
+  get(hash: string, now: number): VerifiedKey | undefined {
+    const entry = this.#entries.get(hash);
+    if (!entry) return undefined;
+    this.#entries.delete(hash);
+    if (entry.expiresAt <= now) return undefined;
+    this.#entries.set(hash, entry); // most recently used last
+    return entry;
+  }
+
+  get generation(): number {
+    return this.#generation;
+  }
+
+  /** Keeps a key verified by a read that began at `generation`, unless a revocation came since. */
+  set(hash: string, entry: VerifiedKey, generation: number): void {
+    if (generation !== this.#generation) return;
+    this.#entries.delete(hash);
+    this.#entries.set(hash, entry);
+    if (this.#entries.size > this.max) this.#entries.delete(this.#entries.keys().next().value!);
+  }
+
+  /** A revoked key: every entry of it goes (there is one per key, but nothing relies on that). */
+  forget(apiKeyId: string): void {
+    this.#generation++;
+    for (const [hash, entry] of this.#entries) if (entry.actor.apiKeyId === apiKeyId) this.#entries.delete(hash);
+  }
+
+  clear(): void {
+    this.#generation++;
+    this.#entries.clear();
+  }
+
+  get size(): number {
+    return this.#entries.size;
+  }
+}
+
+export function apiKeyAuthentication(keys: ApiKeyStore, verified?: VerifiedKeys): Authenticate {
+  const markUsed = async (em: EntityManager, entry: VerifiedKey, now: number) => {
+    if (now - entry.lastUsedAt < LAST_USED_RESOLUTION_MS) return;
+    entry.lastUsedAt = now; // before the write, so concurrent requests of the key do not all write
+    // Bookkeeping only: failing to record it is never a reason to refuse a valid key.
+    await keys.markUsed(em, entry.actor.apiKeyId).catch(() => undefined);
+  };
   return async (em, header) => {
     const key = keyFromHeader(header);
     if (!key) throw unauthenticated('An API key is required: send `Authorization: Bearer <key>`');
     const match = KEY_PATTERN.exec(key);
     if (!match) throw unauthenticated('The API key is not valid');
+    const hash = hashSecret(key);
+    const now = Date.now();
+    const cached = verified?.get(hash, now);
+    if (cached) {
+      await markUsed(em, cached, now);
+      return cached.actor;
+    }
+    const generation = verified?.generation ?? 0;
     const found = await keys.find(em, `rk_${match[1]}_${match[2]}`);
     // Hashed and compared even when no key has the prefix, so timing does not tell which prefixes exist.
-    const expected = Buffer.from(found?.secretHash ?? hashSecret('missing'), 'hex');
-    const actual = Buffer.from(hashSecret(key), 'hex');
-    if (!found || !timingSafeEqual(expected, actual)) throw unauthenticated('The API key is not valid');
-    if (!found.lastUsedAt || Date.now() - found.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
-      // Bookkeeping only: failing to record it is never a reason to refuse a valid key.
-      await keys.markUsed(em, found.id).catch(() => undefined);
-    }
-    return { partnerId: found.partnerId, environment: found.environment, apiKeyId: found.id };
+    const expected = Buffer.from(found?.secretHash ?? MISSING_HASH, 'hex');
+    if (!found || !timingSafeEqual(expected, Buffer.from(hash, 'hex'))) throw unauthenticated('The API key is not valid');
+    const entry: VerifiedKey = {
+      actor: Object.freeze({ partnerId: found.partnerId, environment: found.environment, apiKeyId: found.id }),
+      expiresAt: now + (verified?.ttlMs ?? 0),
+      lastUsedAt: found.lastUsedAt?.getTime() ?? Number.NEGATIVE_INFINITY,
+    };
+    verified?.set(hash, entry, generation);
+    await markUsed(em, entry, now);
+    return entry.actor;
   };
 }
+
+const MISSING_HASH = hashSecret('missing');

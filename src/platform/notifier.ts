@@ -4,6 +4,7 @@ import type { Config } from '../config.js';
 import type { Database } from './db.js';
 import type { Logger } from './logging.js';
 import { EVENTS_CHANNEL } from './outbox.js';
+import { KEY_REVOKED_CHANNEL } from './auth.js';
 
 /**
  * Wakes whatever waits for new outbox events (subscriptions, the webhook dispatcher) on every
@@ -18,10 +19,34 @@ export interface Notifier {
   close(): Promise<void>;
 }
 
+/** API keys revoked by any instance or the keys CLI, for the verified keys an instance keeps (platform/auth.ts). */
+export interface KeyRevocations {
+  /**
+   * `revoked` gets the id of each revoked key; `missed` is called when revocations may have gone
+   * unheard (the notification connection dropped, and again once it is back): forget every key then.
+   */
+  onKeyRevoked(revoked: (apiKeyId: string) => void, missed: () => void): () => void;
+}
+
 type NotifierOptions = Pick<Config, 'DATABASE_URL' | 'EVENTS_CATCHUP_INTERVAL_MS'>;
 
-export async function startNotifier(db: Database, config: NotifierOptions, logger: Logger): Promise<Notifier> {
+export async function startNotifier(db: Database, config: NotifierOptions, logger: Logger): Promise<Notifier & KeyRevocations> {
   const listeners = new Set<(cursor: string) => void>();
+  const revocationListeners = new Set<{ revoked: (apiKeyId: string) => void; missed: () => void }>();
+  const tell = (call: (listener: { revoked: (apiKeyId: string) => void; missed: () => void }) => void) => {
+    for (const listener of revocationListeners) {
+      try {
+        call(listener);
+      } catch (error) {
+        logger.error({ err: error }, 'key revocation listener failed');
+      }
+    }
+  };
+  const channels: Channels = {
+    [EVENTS_CHANNEL]: announce,
+    [KEY_REVOKED_CHANNEL]: (apiKeyId) => tell((listener) => listener.revoked(apiKeyId)),
+  };
+  const missed = () => tell((listener) => listener.missed());
   let newest = 0n;
   let closed = false;
 
@@ -43,7 +68,9 @@ export async function startNotifier(db: Database, config: NotifierOptions, logge
   }
 
   await catchUp();
-  const stopListening = config.DATABASE_URL ? await listenOnPostgres(config.DATABASE_URL, announce, logger, () => closed) : await listenOnPglite(db, announce);
+  const stopListening = config.DATABASE_URL
+    ? await listenOnPostgres(config.DATABASE_URL, channels, missed, logger, () => closed)
+    : await listenOnPglite(db, channels);
 
   let polling = false;
   const timer = setInterval(() => {
@@ -60,37 +87,54 @@ export async function startNotifier(db: Database, config: NotifierOptions, logge
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
+    onKeyRevoked(revoked, missed) {
+      const listener = { revoked, missed };
+      revocationListeners.add(listener);
+      return () => revocationListeners.delete(listener);
+    },
     async close() {
       closed = true;
       clearInterval(timer);
       listeners.clear();
+      revocationListeners.clear();
       await stopListening();
     },
   };
 }
 
-/** A dedicated connection (LISTEN cannot share a pooled one), reconnected after a failure. */
-async function listenOnPostgres(url: string, announce: (cursor: string) => void, logger: Logger, isClosed: () => boolean) {
+/** What each channel's notification payload goes to. */
+type Channels = Record<string, (payload: string) => void>;
+
+/**
+ * A dedicated connection (LISTEN cannot share a pooled one), reconnected after a failure. `missed`
+ * is called when it drops and when it is back: notifications sent in between are lost.
+ */
+async function listenOnPostgres(url: string, channels: Channels, missed: () => void, logger: Logger, isClosed: () => boolean) {
   let client: pg.Client | null = null;
   let retry: NodeJS.Timeout | undefined;
+  let retried = false;
 
   async function connect() {
     const next = new pg.Client({ connectionString: url, application_name: 'ramp-notifier', connectionTimeoutMillis: 5000, keepAlive: true });
-    next.on('notification', (message) => message.payload && announce(message.payload));
+    next.on('notification', (message) => message.payload && channels[message.channel]?.(message.payload));
     next.on('error', (error) => {
       logger.warn({ err: error }, 'event notification connection lost; reconnecting (the catch-up read covers the gap)');
       void next.end().catch(() => undefined);
       if (client === next) client = null;
+      missed();
       scheduleReconnect();
     });
     await next.connect();
-    await next.query(`LISTEN ${EVENTS_CHANNEL}`);
+    for (const channel of Object.keys(channels)) await next.query(`LISTEN ${channel}`);
     if (isClosed()) return void (await next.end());
+    const reconnected = retried;
     client = next;
+    if (reconnected) missed();
   }
 
   function scheduleReconnect() {
     if (isClosed() || retry) return;
+    retried = true;
     retry = setTimeout(() => {
       retry = undefined;
       connect().catch((error) => {
@@ -114,12 +158,13 @@ async function listenOnPostgres(url: string, announce: (cursor: string) => void,
  * PGlite is one in-process session, so its LISTEN hears the NOTIFY of every commit. This runs
  * once at start, before the server takes requests, so it cannot land inside another transaction.
  */
-async function listenOnPglite(db: Database, announce: (cursor: string) => void) {
+async function listenOnPglite(db: Database, channels: Channels) {
   const connection = db.orm.driver.getConnection() as unknown as PgliteConnection;
   const pglite = await connection.getNativeClient();
-  const unlisten = await pglite.listen(EVENTS_CHANNEL, announce);
+  const unlistens: (() => Promise<void>)[] = [];
+  for (const [channel, handler] of Object.entries(channels)) unlistens.push(await pglite.listen(channel, handler));
   return async () => {
-    if (!pglite.closed) await unlisten().catch(() => undefined);
+    if (!pglite.closed) for (const unlisten of unlistens) await unlisten().catch(() => undefined);
   };
 }
 

@@ -9,14 +9,14 @@ import { createCustomer, onrampQuoteBody, wallet } from '../support/transfers.js
  * `npm run bench` measures what they cost; BENCH_SQL_LOG=1 npx tsx bench/capture.ts lists them.
  */
 const PINS = {
-  /** API key, customer, transfer, quote. */
-  restRead: 4,
-  /** API key, transfer (the quote is not selected). */
-  graphqlRead: 2,
+  /** Customer, transfer, quote (a verified API key is kept: platform/auth.ts). */
+  restRead: 3,
+  /** The transfer (the quote is not selected; the key is kept). */
+  graphqlRead: 1,
   /** The page with its quotes and customers joined in (the API key is cached by then). */
   graphqlPage: 1,
-  /** Each request: API key, begin, …, commit (one transaction, no savepoint); a used quote is the unique constraint's to refuse. */
-  onrampPair: 16,
+  /** Each request: begin, …, commit (one transaction, no savepoint; the key is kept); a used quote is the unique constraint's to refuse. */
+  onrampPair: 14,
 };
 
 const sql = recordSqlStatements();

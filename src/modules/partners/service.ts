@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { Environment } from '../../domain/environment.js';
 import { ConflictError, NotFoundError } from '../../domain/errors.js';
 import { parseInput } from '../../domain/validation.js';
-import { type ApiKeyStore, LAST_USED_RESOLUTION_MS, mintApiKey } from '../../platform/auth.js';
+import { type ApiKeyStore, KEY_REVOKED_CHANNEL, LAST_USED_RESOLUTION_MS, mintApiKey } from '../../platform/auth.js';
 import { type KeysetPage, keysetQuery } from '../../platform/pagination.js';
 import { type Scope, isUuid } from '../../platform/scope.js';
 import type { CustomerService } from '../customers/service.js';
@@ -211,17 +211,21 @@ export async function listApiKeys(em: EntityManager, filter: { partner?: string 
 }
 
 /**
- * Revokes the key with this prefix or id (404 when none has it). Authentication reads the key on
- * every request, so REST and GraphQL refuse it at once on every instance; open subscriptions are
- * closed by their instance's watch (platform/key-watch.ts). Revoking twice keeps the first time.
+ * Revokes the key with this prefix or id (404 when none has it). Every instance drops the key from
+ * the verified keys it keeps (platform/auth.ts) when the notification sent by this transaction's
+ * commit reaches it, so REST and GraphQL refuse it within moments everywhere; open subscriptions
+ * are closed by their instance's watch (platform/key-watch.ts). Revoking twice keeps the first time.
  */
 export async function revokeApiKey(em: EntityManager, prefixOrId: string): Promise<{ key: ApiKeySummary; alreadyRevoked: boolean }> {
   const where = isUuid(prefixOrId) ? { id: prefixOrId.toLowerCase() } : { prefix: prefixOrId };
-  // Conditional, so two revocations racing leave the first one's time.
-  const revoked = await em.nativeUpdate(ApiKey, { ...where, revokedAt: null }, { revokedAt: new Date() });
-  const key = await em.findOne(ApiKey, where, { populate: ['partner'], refresh: true });
-  if (!key) throw new NotFoundError('API key');
-  return { key: summaryOf(key), alreadyRevoked: revoked === 0 };
+  return em.transactional(async (tx) => {
+    // Conditional, so two revocations racing leave the first one's time.
+    const revoked = await tx.nativeUpdate(ApiKey, { ...where, revokedAt: null }, { revokedAt: new Date() });
+    const key = await tx.findOne(ApiKey, where, { populate: ['partner'], refresh: true });
+    if (!key) throw new NotFoundError('API key');
+    if (revoked > 0) await tx.execute('select pg_notify(?, ?)', [KEY_REVOKED_CHANNEL, key.id]);
+    return { key: summaryOf(key), alreadyRevoked: revoked === 0 };
+  });
 }
 
 const DEMO_BOOTSTRAP_LOCK = 7_314_003;
