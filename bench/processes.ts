@@ -4,6 +4,8 @@ import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
 const counter = fileURLToPath(new URL('./sql-counter.ts', import.meta.url));
+const profiler = fileURLToPath(new URL('./cpu-profile.ts', import.meta.url));
+const profiled = (name: string) => Boolean(process.env.BENCH_CPU_PROF) && name === 'ramp';
 const root = fileURLToPath(new URL('..', import.meta.url));
 
 /** A server the bench started in a child process of its own, with its SQL statements counted. */
@@ -16,6 +18,8 @@ export interface Server {
   sqlCount(): Promise<number>;
   /** Resident memory of the process now, in MB. */
   rssMb(): number;
+  /** With BENCH_CPU_PROF, starts or stops (writing /tmp/ramp-prof/<label>.cpuprofile) Ramp's CPU profile; else nothing. */
+  cpuProfile(action: 'start' | 'stop', label: string): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -34,13 +38,7 @@ export async function freePort(): Promise<number> {
 export async function startServer(name: string, script: string, env: Record<string, string>, ready: RegExp): Promise<Server> {
   const child: ChildProcess = fork(script, [], {
     cwd: root,
-    execArgv: [
-      '--import',
-      'tsx',
-      '--import',
-      counter,
-      ...(process.env.BENCH_CPU_PROF && name === 'ramp' ? ['--cpu-prof', '--cpu-prof-dir=/tmp/ramp-prof'] : []),
-    ],
+    execArgv: ['--import', 'tsx', '--import', counter, ...(profiled(name) ? ['--import', profiler] : [])],
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
@@ -79,6 +77,18 @@ export async function startServer(name: string, script: string, env: Record<stri
         };
         child.on('message', onMessage);
         child.send('sql-count');
+      }),
+    cpuProfile: (action, label) =>
+      new Promise((resolve) => {
+        if (!profiled(name)) return resolve();
+        const onMessage = (message: unknown) => {
+          if (message && typeof message === 'object' && 'cpuProfiled' in message) {
+            child.off('message', onMessage);
+            resolve();
+          }
+        };
+        child.on('message', onMessage);
+        child.send({ cpuProfile: action, label });
       }),
     rssMb: () => {
       try {

@@ -5,7 +5,7 @@
  * then runs every row in interleaved rounds and prints medians. Everything it started is stopped and dropped.
  *
  * BENCH_ROUNDS (3), BENCH_SECONDS (8 per measurement), BENCH_CONNECTIONS (32), BENCH_WEBHOOKS (5000 per round),
- * BENCH_ONLY (comma list of rows: p1-rest,p1-graphql,p2,p5,pglite,p4), BENCH_CPU_PROF=1 (a V8 CPU profile of Ramp in /tmp/ramp-prof).
+ * BENCH_ONLY (comma list of rows: p1-rest,p1-graphql,p2,p5,pglite,p4), BENCH_CPU_PROF=1 (a V8 CPU profile of each of Ramp's measured windows in /tmp/ramp-prof).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -38,9 +38,11 @@ interface Target {
 }
 
 /** One load run against one server, with the statements it sent per iteration. */
-async function measure({ server, iteration }: Target): Promise<Measurement> {
+async function measure({ server, iteration }: Target, label: string): Promise<Measurement> {
   const before = await server.sqlCount();
+  await server.cpuProfile('start', label);
   const result: LoadResult = await runLoad({ url: server.url, connections: CONNECTIONS, seconds: SECONDS, iteration });
+  await server.cpuProfile('stop', label);
   const after = await server.sqlCount();
   // Statements of the warm-up and the measured window, per iteration of both: warm-up iterations are not in `iterations`.
   const total = result.iterations + result.warmupIterations;
@@ -53,7 +55,7 @@ async function compare(name: string, ramp: Target, baseline: Target): Promise<{ 
   for (let round = 0; round < ROUNDS; round++) {
     const order = round % 2 === 0 ? (['baseline', 'ramp'] as const) : (['ramp', 'baseline'] as const);
     for (const which of order) {
-      const m = await measure(which === 'ramp' ? ramp : baseline);
+      const m = await measure(which === 'ramp' ? ramp : baseline, `${name.replace(/\W+/g, '-')}-round${round + 1}-${which}`);
       out[which].push(m);
       log(
         `  ${name} round ${round + 1} ${which}: ${m.throughput.toFixed(0)}/s p50 ${m.p50.toFixed(1)} ms p99 ${m.p99.toFixed(1)} ms, ${m.sqlPerIteration.toFixed(2)} SQL, ${m.errors} errors${m.firstError ? ` (${m.firstError})` : ''}`,
@@ -188,7 +190,8 @@ async function webhooks(ramp: Server & { key: string }, admin: pg.Client, partne
   const res = await fetch(`${ramp.url}/v0/webhooks`, {
     method: 'POST',
     headers: { authorization: `Bearer ${ramp.key}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ url: receiver.url }),
+    // BENCH_WEBHOOK_QUERY: a webhook defined by this subscription query (README "Webhooks defined by a subscription query").
+    body: JSON.stringify({ url: receiver.url, subscription_query: process.env.BENCH_WEBHOOK_QUERY || undefined }),
   });
   if (res.status !== 201 && res.status !== 200) throw new Error(`webhook not registered: ${res.status} ${await res.text()}`);
   const sample = (await admin.query('select payload from events where partner_id = $1 order by cursor desc limit 1', [partnerId])).rows[0].payload;
@@ -204,8 +207,8 @@ async function webhooks(ramp: Server & { key: string }, admin: pg.Client, partne
         const before = await ramp.sqlCount();
         const start = performance.now();
         await admin.query(
-          `insert into events (id, type, entity_type, entity_id, partner_id, environment, payload, created_at)
-           select gen_random_uuid(), e.type, e.entity_type, e.entity_id, e.partner_id, e.environment, e.payload, now()
+          `insert into events (id, type, entity_type, entity_id, partner_id, environment, payload, subject, created_at)
+           select gen_random_uuid(), e.type, e.entity_type, e.entity_id, e.partner_id, e.environment, e.payload, e.subject, now()
            from (select * from events where partner_id = $1 order by cursor desc limit 1) e, generate_series(1, $2)`,
           [partnerId, WEBHOOKS],
         );

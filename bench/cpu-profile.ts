@@ -1,0 +1,25 @@
+/**
+ * Preloaded (`--import`) into Ramp when BENCH_CPU_PROF=1: a V8 CPU profile of each of Ramp's measured
+ * windows only, one file per window in /tmp/ramp-prof. A profile of the whole process (`--cpu-prof`)
+ * also holds the seeding and the baseline's rounds, when Ramp waits for requests that go elsewhere:
+ * it shows Ramp idle about half of the time, which says nothing about Ramp under load.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+
+const DIR = '/tmp/ramp-prof';
+const session = new Session();
+session.connect();
+await session.post('Profiler.enable');
+
+process.on('message', async (message) => {
+  if (!message || typeof message !== 'object' || !('cpuProfile' in message)) return;
+  const { cpuProfile, label } = message as { cpuProfile: 'start' | 'stop'; label: string };
+  if (cpuProfile === 'start') await session.post('Profiler.start');
+  else {
+    const { profile } = await session.post('Profiler.stop');
+    mkdirSync(DIR, { recursive: true });
+    writeFileSync(`${DIR}/${label}.cpuprofile`, JSON.stringify(profile));
+  }
+  process.send?.({ cpuProfiled: cpuProfile });
+});
