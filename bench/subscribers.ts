@@ -1,5 +1,6 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { loadConfig } from '../src/config.js';
@@ -26,7 +27,11 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const GOALS = { p99Ms: 200, rssMb: 1024 };
 
 const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}`));
-const sizes = arg('sizes') ? arg('sizes')!.split('=')[1]!.split(',').map(Number) : [1000, 2000, 5000, 10_000, ...(arg('stretch') ? [20_000] : [])];
+/** This process's descriptor limit, which the server child inherits (npm run raises it to the hard limit). */
+const openFilesLimit = Number(/Max open files\s+(\d+)/.exec(readFileSync('/proc/self/limits', 'utf8'))?.[1] ?? Number.POSITIVE_INFINITY);
+// The server needs a descriptor per connection and some of its own (database pool, files, listeners).
+const stretch = Math.min(20_000, Math.floor((openFilesLimit - 300) / 100) * 100);
+const sizes = arg('sizes') ? arg('sizes')!.split('=')[1]!.split(',').map(Number) : [1000, 2000, 5000, 10_000, ...(arg('stretch') ? [stretch] : [])];
 const worker = fileURLToPath(new URL('./subscribers-client.ts', import.meta.url));
 const print = (line: string) => process.stdout.write(`${line}\n`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -188,6 +193,9 @@ async function run(n: number) {
 }
 
 const rows = [];
+if (arg('stretch') && stretch < 20_000) {
+  print(`stretch: ${stretch} subscribers, not 20,000: one server process holds at most ${openFilesLimit} descriptors here (ulimit -Hn)`);
+}
 print(`subscribers bench: ${PARTNERS} partners, ${RATE} events/s for ${SECONDS} s, goals p99 ≤ ${GOALS.p99Ms} ms and RSS ≤ ${GOALS.rssMb} MB at 10k`);
 for (const n of sizes) {
   const row = await run(n);

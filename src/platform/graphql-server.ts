@@ -128,6 +128,10 @@ export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
     callerOf: ({ actor }) => (actor ? `${actor.partnerId}/${actor.environment}/${actor.apiKeyId}` : ''),
     contextFor: ({ actor, requestId }) => ({ em: db.fork(), actor, requestId, services }),
   });
+  // A subscription's own context only starts its stream, whose reads each fork an EntityManager of
+  // their own (events/service.ts), and each event runs in a context of its own (above): so the
+  // subscriptions fork from one instance-wide EntityManager rather than each holding one for its life.
+  const subscribeEm = db.fork();
   const sharingSubscriptions: Plugin<ServerContext> = { onSubscribe: ({ setSubscribeFn }) => setSubscribeFn(shared.subscribe as never) };
   /** Subscriptions held now on this instance, by API key (SUBSCRIPTIONS_PER_KEY). */
   const subscriptionsByKey = new Map<string, number>();
@@ -314,7 +318,7 @@ export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
           operationName: params.operationName,
           document,
           variableValues: params.variables,
-          contextValue: { ...(await contextFor(ctx.extra.authorization, requestId, query, actor)), connection: ctx.extra.socket },
+          contextValue: { ...(await contextFor(ctx.extra.authorization, requestId, query, actor, subscribeEm)), connection: ctx.extra.socket },
           rootValue: { execute: enveloped.execute, subscribe: enveloped.subscribe },
         };
       },
