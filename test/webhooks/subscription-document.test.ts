@@ -119,6 +119,14 @@ describe('a webhook with a subscription query', () => {
     expect(verified(delivery!, res.body.secret)).toEqual({
       data: { events: { type: 'CUSTOMER_CREATED', subject: { databaseId: customerId, email: expect.stringContaining('@example.com') } } },
     });
+
+    // A redelivery runs the query again: the same body, the same webhook-id.
+    const redeliver = 'mutation ($eventId: ID!, $endpointId: ID!) { redeliverEvent(input: { eventId: $eventId, endpointId: $endpointId }) { __typename } }';
+    const eventId = delivery!.headers['webhook-id'];
+    expect((await api.graphql(redeliver, { eventId, endpointId: res.body.id })).body.data.redeliverEvent.__typename).toBe('RedeliverEventPayload');
+    const [, again] = await waitFor(() => r.received.length === 2 && r.received, 10_000, 'the redelivery');
+    expect(again!.headers['webhook-id']).toBe(eventId);
+    expect(verified(again!, res.body.secret)).toEqual(JSON.parse(delivery!.body));
   });
 
   it('keeps the Align-compatible body for a webhook without one', async () => {
