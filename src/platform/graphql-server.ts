@@ -13,6 +13,7 @@ import type { Actor } from '../domain/environment.js';
 import { DomainError, ValidationError } from '../domain/errors.js';
 import type { GraphQLContext } from '../graphql/context.js';
 import { screamingSnake } from '../graphql/enums.js';
+import { useCompiledQueries } from '../graphql/execution.js';
 import { useQueryLimits } from '../graphql/limits.js';
 import { TrustedDocuments } from '../graphql/trusted-documents.js';
 import type { Services } from '../services.js';
@@ -219,6 +220,7 @@ export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
       useCSRFPrevention({ requestHeaders: ['x-graphql-yoga-csrf', 'apollo-require-preflight'] }),
       ...(config.graphiqlEnabled ? [] : [useDisableIntrospection()]),
       ...(trusted ? [trusted.plugin()] : []),
+      useCompiledQueries(),
       sharingSubscriptions,
     ],
   });

@@ -11,7 +11,7 @@ export type Columns<E> = Pick<E, Extract<keyof E, string>>;
 
 /** One entity's columns in a statement, under a table alias. */
 export interface RowShape<E> {
-  /** The select list: every column as `"<alias>_<column>"`, so several tables share one row. */
+  /** The select list: every column under a name of its own (`t.status as t6`), so several tables share one row. */
   select: string;
   /** The entity's plain object in a result row, converted as MikroORM would; null when a left join found none. */
   read(row: Record<string, unknown>): Columns<E> | null;
@@ -26,12 +26,11 @@ interface Field {
 const shapes = new WeakMap<EntityMetadata, Map<string, RowShape<unknown>>>();
 const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
-function fieldOf(em: EntityManager, prop: EntityProperty, alias: string): Field {
-  const platform = em.getPlatform();
-  const key = `${alias}_${prop.fieldNames[0]}`;
-  // Timestamps come from both drivers as text (MikroORM's type parsers); custom types (Decimal, JSON) convert themselves.
-  if (prop.runtimeType === 'Date') return { key, name: prop.name, convert: (value) => platform.parseDate(value as string) };
+function fieldOf(em: EntityManager, prop: EntityProperty, key: string): Field {
+  // Timestamps come from both drivers as text (MikroORM's type parsers), in a form Date reads; custom types (Decimal, JSON) convert themselves.
+  if (prop.runtimeType === 'Date') return { key, name: prop.name, convert: (value) => new Date(value as string) };
   const type = prop.customType;
+  const platform = em.getPlatform();
   return { key, name: prop.name, convert: type ? (value) => type.convertToJSValue(value, platform) : null };
 }
 
@@ -46,10 +45,11 @@ export function rowShape<E extends object>(em: EntityManager, entity: EntityClas
   const known = byAlias.get(alias);
   if (known) return known as RowShape<E>;
   const props = meta.props.filter((prop) => prop.persist !== false && prop.fieldNames?.length === 1);
-  const fields = props.map((prop) => fieldOf(em, prop, alias));
-  const primary = `${alias}_${meta.getPrimaryProps()[0]!.fieldNames[0]}`;
+  // Short result names (`t0`, `t1`…): the statement is sent whole with every page.
+  const fields = props.map((prop, i) => fieldOf(em, prop, `${alias}${i}`));
+  const primary = fields[props.indexOf(meta.getPrimaryProps()[0]!)]!.key;
   const shape: RowShape<E> = {
-    select: props.map((prop, i) => `${alias}.${quoted(prop.fieldNames[0]!)} as ${quoted(fields[i]!.key)}`).join(', '),
+    select: props.map((prop, i) => `${alias}.${quoted(prop.fieldNames[0]!)} as ${fields[i]!.key}`).join(', '),
     read(row) {
       if (row[primary] == null) return null;
       const out: Record<string, unknown> = {};
