@@ -17,7 +17,8 @@ import { startRampServer } from './processes.js';
  * spread over PARTNERS partners, half of them filtered to customer.created); then events committed
  * through Ramp's REST API at a steady rate. Prints, per N, the latency from each API request's start
  * to each matching subscriber (an upper bound of commit→client), the server's RSS, its SQL
- * statements per committed event, and lost / duplicated / wrong-partner deliveries.
+ * statements per committed event, and lost / duplicated / wrong-partner deliveries. BENCH_CPU_PROF=1 writes
+ * Ramp's CPU profile of each measured window to /tmp/ramp-prof/subscribers-<N>.cpuprofile.
  */
 const ADMIN_URL = process.env.BENCH_DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const PARTNERS = 10;
@@ -134,6 +135,7 @@ async function run(n: number) {
     let rssMax = server.rssMb();
     const sampler = setInterval(() => (rssMax = Math.max(rssMax, server.rssMb())), 250);
     const sqlBefore = await server.sqlCount();
+    await server.cpuProfile('start', `subscribers-${n}`);
     const total = RATE * SECONDS;
     const started = Date.now();
     const pending: Promise<void>[] = [];
@@ -152,6 +154,7 @@ async function run(n: number) {
     }
     await Promise.all(pending);
     await sleep(3000);
+    await server.cpuProfile('stop', `subscribers-${n}`);
     clearInterval(sampler);
     const sqlPerEvent = ((await server.sqlCount()) - sqlBefore) / total;
 
