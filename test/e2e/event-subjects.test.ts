@@ -37,6 +37,15 @@ const until = async <T>(probe: () => T | undefined, what: string, ms = 10_000): 
 };
 
 describe('Event.subject: the typed object as it was at the event', () => {
+  it('deprecates the untyped payload in favour of subject (webhooks do not need it)', async () => {
+    const res = await t
+      .client(t.key)
+      .graphql('{ __type(name: "Event") { fields(includeDeprecated: true) { name type { name } isDeprecated deprecationReason } } }');
+    const fields = Object.fromEntries(res.body.data.__type.fields.map((f: { name: string }) => [f.name, f]));
+    expect(fields.payload).toMatchObject({ isDeprecated: true, deprecationReason: expect.stringContaining('subject') });
+    expect(fields.subject).toMatchObject({ type: { name: 'EventSubject' }, isDeprecated: false });
+  });
+
   it('shows each event its own state of the object, with the fragments of queries', async () => {
     const client = t.client(await t.keyFor(`Subjects ${++partners}`));
     const customerId = await createCustomer(client, { approved: false });

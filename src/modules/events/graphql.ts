@@ -51,9 +51,11 @@ EventRef.implement({
     }),
     occurredAt: t.expose('createdAt', { type: 'DateTime', description: 'When the change the event announces was committed' }),
     createdAt: t.expose('createdAt', { type: 'DateTime', deprecationReason: 'Use occurredAt (the same instant)' }),
+    // Kept for clients of the earlier schema only: webhooks send this body from the event row, not through GraphQL.
     payload: t.field({
       type: 'JSON',
-      description: 'The object as REST and webhooks show it at the event (snake_case; the body of the Align-compatible webhook). Prefer `subject`.',
+      description: 'The object as REST and webhooks show it at the event (snake_case; the body of the Align-compatible webhook).',
+      deprecationReason: 'Use `subject`: the same object, typed, as it was at the event',
       resolve: (e) => e.payload,
     }),
   }),
