@@ -12,7 +12,7 @@ import { idempotentMutation } from '../../graphql/idempotency.js';
 import { databaseIdOf } from '../../graphql/node.js';
 import { idempotencyKeyField, payloadOf } from '../../graphql/payload.js';
 import { cursorOf } from '../../platform/pagination.js';
-import type { Customer } from './entities.js';
+import type { CustomerRecord as Customer } from './reads.js';
 import { CUSTOMER_TYPES } from './inputs.js';
 
 const CustomerTypeEnum = domainEnum('CustomerType', CUSTOMER_TYPES);

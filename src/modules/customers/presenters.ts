@@ -1,5 +1,5 @@
 import { kycStatusOf } from '../../domain/kyc.js';
-import type { Customer } from './entities.js';
+import type { CustomerRecord as Customer } from './reads.js';
 
 /**
  * The customer's `kycs` as Align shows them, also the answer of POST /v0/customers/{id}/kycs.

@@ -7,13 +7,23 @@ import { ConflictError, type FieldError, ForbiddenError, NotFoundError, Validati
 import { type KycDecision, type KycRailStatus, type KycStatus, type KycSubStatus, kycBreakdown, kycStatusOf, moveKyc, stepKyc } from '../../domain/kyc.js';
 import { checkInput, parseInput } from '../../domain/validation.js';
 import { recordEvent } from '../../platform/outbox.js';
-import { type KeysetPage, type OffsetPage, keysetQuery } from '../../platform/pagination.js';
+import type { KeysetPage, OffsetPage } from '../../platform/pagination.js';
 import { type Scope, isUuid, scopeFor } from '../../platform/scope.js';
 import { ACROSS_TENANTS } from '../../platform/tenant.js';
 import { Customer } from './entities.js';
-import { type Address, CustomerChanges, CustomerFilter, type NameFields, NewCustomer, NewKycLink, namesNotAllowed, providerShareKycToken } from './inputs.js';
+import {
+  type Address,
+  CustomerChanges,
+  type CustomerFilter,
+  type NameFields,
+  NewCustomer,
+  NewKycLink,
+  namesNotAllowed,
+  providerShareKycToken,
+} from './inputs.js';
 import { checkedRedirectUri } from './kyc-links.js';
 import { type CustomerView, presentCustomer } from './presenters.js';
+import { type CustomerRecord, countCustomers, customerPage, customersByOffset } from './reads.js';
 import { mergedProfile, storedAddressOf, submitsKyc, withVerifiedDocument } from './records.js';
 
 /**
@@ -31,9 +41,10 @@ export interface CustomerService {
   update(scope: Scope, id: string, changes: CustomerChanges): Promise<Customer>;
   /** The names `changes` sets that the stored customer's type does not allow (none for an unknown id). */
   namesNotAllowedFor(scope: Scope, id: string, changes: Partial<Record<keyof NameFields, unknown>>): Promise<FieldError[]>;
-  list(scope: Scope, filter: CustomerFilter, page: KeysetPage): Promise<Customer[]>;
-  /** REST's list: `page.limit` customers after the first `page.skip`, oldest first. */
-  listByOffset(scope: Scope, filter: CustomerFilter, page: OffsetPage): Promise<Customer[]>;
+  /** GraphQL `customers`: a keyset page, oldest first, as plain rows (no entity per row). */
+  list(scope: Scope, filter: CustomerFilter, page: KeysetPage): Promise<CustomerRecord[]>;
+  /** REST's list: `page.limit` customers after the first `page.skip`, oldest first, as plain rows. */
+  listByOffset(scope: Scope, filter: CustomerFilter, page: OffsetPage): Promise<CustomerRecord[]>;
   /** How many customers the filter matches (a connection's totalCount). */
   count(scope: Scope, filter: CustomerFilter): Promise<number>;
   findByEmail(scope: Scope, email: string): Promise<Customer | null>;
@@ -60,9 +71,9 @@ export interface CustomerService {
   kycPageScope(em: EntityManager, id: string, token: string | undefined): Promise<Scope>;
 
   /** The customer as REST and events show it. */
-  view(customer: Customer): CustomerView;
+  view(customer: CustomerRecord): CustomerView;
   /** Sandbox: the hosted verification page; null in production. */
-  kycFlowLink(customer: Customer): string | null;
+  kycFlowLink(customer: CustomerRecord): string | null;
 }
 
 export interface CustomerServiceOptions {
@@ -134,11 +145,11 @@ const subjectOf = (customer: Customer) => ({
 export function createCustomerService(options: CustomerServiceOptions): CustomerService {
   // Production has no hosted flow (a real provider's link would go here), so no link rather than a dead one.
   // An event's snapshot of the customer has no page token, so no link.
-  const kycFlowLink = (customer: Customer) =>
+  const kycFlowLink = (customer: CustomerRecord) =>
     customer.environment === 'sandbox' && customer.kycPageToken
       ? `${options.publicUrl()}/sandbox/kyc/${customer.id}?token=${encodeURIComponent(customer.kycPageToken)}`
       : null;
-  const view = (customer: Customer) => presentCustomer(customer, kycFlowLink(customer));
+  const view = (customer: CustomerRecord) => presentCustomer(customer, kycFlowLink(customer));
 
   /**
    * Every KYC change goes through here: the new breakdown and sub status, and the
@@ -306,15 +317,9 @@ export function createCustomerService(options: CustomerServiceOptions): Customer
       return customer ? namesNotAllowed(customer.type, changes) : [];
     },
 
-    async list({ em }: Scope, filter: CustomerFilter, page: KeysetPage): Promise<Customer[]> {
-      const { where, orderBy, limit } = keysetQuery(page);
-      return em.find(Customer, { ...where, ...customersMatching(filter) }, { orderBy, limit });
-    },
-
-    listByOffset: ({ em }, filter, page) =>
-      em.find(Customer, customersMatching(filter), { orderBy: { createdAt: 'asc', id: 'asc' }, limit: page.limit, offset: page.skip }),
-
-    count: ({ em }, filter) => em.count(Customer, customersMatching(filter)),
+    list: customerPage,
+    listByOffset: customersByOffset,
+    count: countCustomers,
 
     /** Sandbox: the applicant submits the verification form (→ in_review), as on the hosted page. */
     async submitKyc(scope: Scope, id: string): Promise<Customer> {
@@ -420,11 +425,4 @@ export function createCustomerService(options: CustomerServiceOptions): Customer
       return em.find(Customer, { id: { $in: ids.filter(isUuid) } });
     },
   };
-}
-
-/** The conditions of a customer filter (a list page and its count share them). */
-function customersMatching(filter: CustomerFilter) {
-  const f = parseInput(CustomerFilter, filter);
-  const byKyc = f.kycStatus ? { kycStatusBreakdown: { $contains: [{ status: f.kycStatus }] } } : {};
-  return { ...(f.email && { email: f.email }), ...(f.type && { type: f.type }), ...byKyc };
 }

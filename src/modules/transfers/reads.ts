@@ -4,6 +4,7 @@ import { type KeysetPage, type OffsetPage, keysetSql } from '../../platform/pagi
 import { type Columns, rowShape } from '../../platform/plain-rows.js';
 import { type Scope, isUuid } from '../../platform/scope.js';
 import { Customer } from '../customers/entities.js';
+import type { CustomerRecord } from '../customers/reads.js';
 import { Quote, Transfer } from './entities.js';
 import { TransferFilter } from './inputs.js';
 
@@ -14,7 +15,6 @@ import { TransferFilter } from './inputs.js';
  */
 export type TransferRecord = Columns<Transfer>;
 export type QuoteRecord = Columns<Quote>;
-export type CustomerRecord = Columns<Customer>;
 
 export interface TransferWithQuote {
   transfer: TransferRecord;
