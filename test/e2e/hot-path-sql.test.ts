@@ -9,8 +9,8 @@ import { createCustomer, onrampQuoteBody, wallet } from '../support/transfers.js
  * `npm run bench` measures what they cost; BENCH_SQL_LOG=1 npx tsx bench/capture.ts lists them.
  */
 const PINS = {
-  /** Customer, transfer, quote (a verified API key is kept: platform/auth.ts). */
-  restRead: 3,
+  /** Customer, transfer and quote joined in one statement (a verified API key is kept: platform/auth.ts). */
+  restRead: 1,
   /** The transfer (the quote is not selected; the key is kept). */
   graphqlRead: 1,
   /** The page with its quotes and customers joined in (the API key is cached by then). */

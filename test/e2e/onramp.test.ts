@@ -282,6 +282,24 @@ describe('GET /v0/customers/{customer_id}/onramp-transfer/{transfer_id}', () => 
     expect((await api.get(`/v0/customers/${customerId}/onramp-transfer/00000000-0000-4000-8000-000000000000`)).status).toBe(404);
     expect((await api.get(`/v0/customers/${customerId}/offramp-transfer/${created.id}`)).status).toBe(404);
   });
+
+  it('says which is unknown, the customer or its transfer (one statement reads both)', async () => {
+    const created = await newTransfer();
+    const missing = '00000000-0000-4000-8000-000000000000';
+    const detail = async (path: string) => {
+      const res = await api.get(path);
+      expect(res.status).toBe(404);
+      return res.body.detail;
+    };
+    expect(await detail(`/v0/customers/${missing}/onramp-transfer/${created.id}`)).toBe('Customer not found');
+    expect(await detail(`/v0/customers/${customerId}/onramp-transfer/${missing}`)).toBe('Transfer not found');
+    // A malformed id is refused by the route before any read (the generic not-found of REST paths).
+    expect(await detail(`/v0/customers/${customerId}/onramp-transfer/not-a-uuid`)).toBe('Resource not found');
+    // Another partner's customer is unknown to the caller, whatever transfer id follows it.
+    const otherPartner = t.client(await t.keyFor('Other Partner'));
+    const res = await otherPartner.get(`/v0/customers/${customerId}/onramp-transfer/${created.id}`);
+    expect(res.body.detail).toBe('Customer not found');
+  });
 });
 
 describe('GET /v0/customers/{customer_id}/onramp-transfer', () => {

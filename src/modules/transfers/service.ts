@@ -20,6 +20,7 @@ import { offramp } from './offramp.js';
 import { onramp } from './onramp.js';
 import { quoting } from './quotes.js';
 import { type Joined, type ListedTransfer, type TransferWithQuote, countTransfers, transferPage, transfersOfCustomer } from './reads.js';
+import { transferOfCustomer } from './read-transfer.js';
 import { simulations } from './simulations.js';
 
 export type { Joined, ListedTransfer, TransferWithQuote };
@@ -107,12 +108,8 @@ export function transferService(deps: TransferDeps): TransferService {
   }
 
   /** One transfer of one customer in one direction, as the REST paths name it; else 404. */
-  async function getForCustomer(scope: Scope, customerId: string, direction: TransferDirection, transferId: string): Promise<TransferWithQuote> {
-    const customer = await deps.customers.get(scope, customerId);
-    const transfer = isUuid(transferId) ? await scope.em.findOne(Transfer, { id: transferId, customerId: customer.id, direction }) : null;
-    if (!transfer) throw new NotFoundError('Transfer');
-    const [found] = await withQuotes(scope, [transfer]);
-    return found!;
+  function getForCustomer(scope: Scope, customerId: string, direction: TransferDirection, transferId: string): Promise<TransferWithQuote> {
+    return transferOfCustomer(scope, customerId, direction, transferId);
   }
 
   async function get(scope: Scope, id: string): Promise<Transfer> {
