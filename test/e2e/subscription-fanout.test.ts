@@ -1,31 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRamp, type TestRamp } from '../support/ramp.js';
+import { describe, expect, it } from 'vitest';
 import { recordSqlStatements } from '../support/sql-statements.js';
 import { sleep, waitFor } from '../support/webhook-receiver.js';
-import { type Subscriber, commitEvent, cursorsOf, subscriber } from '../events/subscribers.js';
+import { type Subscriber, commitEvent, cursorsOf, quietRampForSubscribers, subscriber } from '../events/subscribers.js';
 
-let t: TestRamp;
-const subscribers: Subscriber[] = [];
+const quiet = quietRampForSubscribers();
+const { subscribers } = quiet;
 const sql = recordSqlStatements();
 
-beforeAll(async () => {
-  // No timer-driven reads in the measured windows: only what the committed events cause.
-  t = await startRamp({ EVENTS_CATCHUP_INTERVAL_MS: '60000', WEBHOOK_POLL_INTERVAL_MS: '60000' });
-});
-afterAll(async () => {
-  await Promise.all(subscribers.map((s) => s.client.dispose()));
-  await t.close();
-});
-
 function connect(key: string, variables: Record<string, unknown> = {}) {
-  const sub = subscriber(t.url, key, variables);
+  const sub = subscriber(quiet.ramp.url, key, variables);
   subscribers.push(sub);
   return sub;
 }
 
 /** Commits one event and waits until every subscriber holds it; returns the SQL statements of that window. */
 async function statementsOfOneEvent(key: string, waiting: Subscriber[], n: number) {
-  const api = t.client(key);
+  const api = quiet.ramp.client(key);
   const counts = waiting.map((s) => s.cursors.length);
   return sql.during(async () => {
     await commitEvent(api, n);
@@ -35,14 +25,14 @@ async function statementsOfOneEvent(key: string, waiting: Subscriber[], n: numbe
 
 describe('the shared fan-out of subscriptions', () => {
   it('runs the same SQL per committed event with 200 subscribers as with 20', async () => {
-    const key = await t.keyFor('Fan-out');
-    const other = await t.keyFor('Fan-out neighbour');
+    const key = await quiet.ramp.keyFor('Fan-out');
+    const other = await quiet.ramp.keyFor('Fan-out neighbour');
     const measure = async (count: number) => {
       while (subscribers.length < count) connect(subscribers.length % 4 === 3 ? other : key);
       const ours = subscribers.filter((_, i) => i % 4 !== 3);
       // Every subscription is in the fan-out once it has received an event committed after it started.
       for (let n = 0; !ours.every((s) => s.cursors.length > 0); n++) {
-        await commitEvent(t.client(key), 1000 + n);
+        await commitEvent(quiet.ramp.client(key), 1000 + n);
         await sleep(500);
       }
       const perEvent: number[] = [];
@@ -67,20 +57,20 @@ describe('the shared fan-out of subscriptions', () => {
       { name: 'Tenant B', environment: 'sandbox' as const },
     ];
     const keys: string[] = [];
-    for (const x of tenants) keys.push(await t.keyFor(x.name, x.environment));
+    for (const x of tenants) keys.push(await quiet.ramp.keyFor(x.name, x.environment));
     const everything = keys.map((key) => [connect(key, { after: '0' }), connect(key)]);
     const onlyCreated = keys.map((key) => connect(key, { after: '0', types: ['CUSTOMER_CREATED'] }));
     // The live-only subscribers have joined once each has received an event committed after it started.
     for (let n = 0; !everything.every(([, live]) => live!.cursors.length > 0); n++) {
-      await Promise.all(keys.map((key, i) => commitEvent(t.client(key), 100 + n * 10 + i)));
+      await Promise.all(keys.map((key, i) => commitEvent(quiet.ramp.client(key), 100 + n * 10 + i)));
       await sleep(500);
     }
     // Events of all three tenants, interleaved, while they are subscribed.
     for (let round = 0; round < 4; round++) {
-      await Promise.all(keys.map((key, i) => commitEvent(t.client(key), round * 10 + i)));
+      await Promise.all(keys.map((key, i) => commitEvent(quiet.ramp.client(key), round * 10 + i)));
     }
     for (const [i, key] of keys.entries()) {
-      const api = t.client(key);
+      const api = quiet.ramp.client(key);
       const all = await cursorsOf(api);
       const created = await cursorsOf(api, 'customer.created');
       expect(all.length).toBeGreaterThanOrEqual(4);

@@ -1,22 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiClient, startRamp, type TestRamp } from '../support/ramp.js';
+import { describe, expect, it } from 'vitest';
+import type { ApiClient } from '../support/ramp.js';
 import { recordSqlStatements } from '../support/sql-statements.js';
 import { sleep, waitFor } from '../support/webhook-receiver.js';
 import { createCustomer, onrampQuoteBody, wallet } from '../support/transfers.js';
-import { type Subscriber, commitEvent, cursorsOf, subscriber } from '../events/subscribers.js';
+import { type Subscriber, commitEvent, cursorsOf, quietRampForSubscribers, subscriber } from '../events/subscribers.js';
 
-let t: TestRamp;
-const subscribers: Subscriber[] = [];
+const quiet = quietRampForSubscribers();
+const { subscribers } = quiet;
 const sql = recordSqlStatements();
-
-beforeAll(async () => {
-  // No timer-driven reads in the measured windows: only what the committed events cause.
-  t = await startRamp({ EVENTS_CATCHUP_INTERVAL_MS: '60000', WEBHOOK_POLL_INTERVAL_MS: '60000' });
-});
-afterAll(async () => {
-  await Promise.all(subscribers.map((s) => s.client.dispose()));
-  await t.close();
-});
 
 /**
  * A transfer's `customer` is a relation, loaded as it is now (one query per execution of the
@@ -27,7 +18,7 @@ const WITH_RELATION =
 const TYPES = ['CUSTOMER_CREATED', 'ONRAMP_TRANSFER_CREATED'];
 
 function connect(key: string, variables: Record<string, unknown> = {}, query = WITH_RELATION) {
-  const sub = subscriber(t.url, key, { types: TYPES, ...variables }, query);
+  const sub = subscriber(quiet.ramp.url, key, { types: TYPES, ...variables }, query);
   subscribers.push(sub);
   return sub;
 }
@@ -55,8 +46,8 @@ async function customerReadsOfOneTransfer(api: ApiClient, customerId: string, wa
 
 describe('subscriptions share the execution of an event', () => {
   it('executes a document once per event for all the subscribers of one key, whatever cursor they resumed from, and apart per key', async () => {
-    const key = await t.keyFor('Shared execution');
-    const api = t.client(key);
+    const key = await quiet.ramp.keyFor('Shared execution');
+    const api = quiet.ramp.client(key);
     const customerId = await createCustomer(api);
 
     const first = connect(key);
@@ -71,7 +62,7 @@ describe('subscriptions share the execution of an event', () => {
     expect(together).toBe(alone);
 
     // A second key of the same partner, and a different selection under the first key: one execution each more.
-    const secondKey = await t.keyFor('Shared execution');
+    const secondKey = await quiet.ramp.keyFor('Shared execution');
     const apart = [connect(secondKey), connect(key, {}, WITH_RELATION.replace('databaseId email', 'databaseId'))];
     await joined(api, [...same, ...apart]);
     const withApart = await customerReadsOfOneTransfer(api, customerId, [...same, ...apart]);

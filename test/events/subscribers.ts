@@ -1,5 +1,6 @@
 import type { Client } from 'graphql-ws';
-import type { ApiClient } from '../support/ramp.js';
+import { afterAll, beforeAll } from 'vitest';
+import { type ApiClient, startRamp, type TestRamp } from '../support/ramp.js';
 import { wsClient } from '../support/subscriptions.js';
 
 /**
@@ -51,4 +52,27 @@ export function subscriber(url: string, key: string, variables: Record<string, u
     },
   );
   return sub;
+}
+
+/**
+ * One Ramp for a file of subscription tests, with no timer-driven reads (only what committed events
+ * cause, so the SQL a window counts is the events'), and the subscribers the file connects, closed after it.
+ */
+export function quietRampForSubscribers(): { readonly ramp: TestRamp; subscribers: Subscriber[] } {
+  let ramp: TestRamp | undefined;
+  const subscribers: Subscriber[] = [];
+  beforeAll(async () => {
+    ramp = await startRamp({ EVENTS_CATCHUP_INTERVAL_MS: '60000', WEBHOOK_POLL_INTERVAL_MS: '60000' });
+  });
+  afterAll(async () => {
+    await Promise.all(subscribers.map((s) => s.client.dispose()));
+    await ramp?.close();
+  });
+  return {
+    get ramp() {
+      if (!ramp) throw new Error('Ramp starts in beforeAll');
+      return ramp;
+    },
+    subscribers,
+  };
 }
