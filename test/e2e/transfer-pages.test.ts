@@ -46,24 +46,24 @@ const PAGE = `query ($first: Int) {
   transfers(first: $first) { edges { node { ...Listed } } }
 }
 fragment Listed on Transfer {
-  databaseId status
+  id databaseId status
   payer: customer { databaseId email kycs { status } }
   quote { databaseId sourceAmount destinationAmount exchangeRate fees { platformFee } }
   ... on OnrampTransfer { sourceCurrency destinationToken }
   ... on OfframpTransfer { total: amount destinationCurrency }
 }`;
 
-/** The same fields of one transfer, read alone (through the dataloaders). */
-const ONE = `query ($id: ID!) { transfer(id: $id) { ...Listed } }
+/** The same fields of one transfer, refetched alone by node(id:) (entities, through the dataloaders). */
+const ONE = `query ($id: ID!) { node(id: $id) { ...Listed } }
 fragment Listed on Transfer {
-  databaseId status
+  id databaseId status
   payer: customer { databaseId email kycs { status } }
   quote { databaseId sourceAmount destinationAmount exchangeRate fees { platformFee } }
   ... on OnrampTransfer { sourceCurrency destinationToken }
   ... on OfframpTransfer { total: amount destinationCurrency }
 }`;
 
-type Node = { databaseId: string };
+type Node = { id: string; databaseId: string };
 
 async function page(api: ApiClient, query: string, variables: Record<string, unknown> = {}) {
   const res = await api.graphql(query, variables);
@@ -86,10 +86,24 @@ describe('a page of transfers', () => {
   it('shows each transfer, its quote and its customer as a transfer read alone shows them', async () => {
     const nodes = await page(mine, PAGE);
     for (const node of nodes) {
-      const alone = await mine.graphql(ONE, { id: node.databaseId });
-      expect(node).toEqual(alone.body.data?.transfer);
+      const alone = await mine.graphql(ONE, { id: node.id });
+      expect(node).toEqual(alone.body.data?.node);
     }
     expect(nodes.filter((n) => 'total' in n)).toHaveLength(2);
+  });
+
+  it('reads one transfer by id with its quote and customer in one statement, as node(id:) shows it', async () => {
+    for (const id of myTransfers) {
+      const query = ONE.replace('node(id: $id)', 'transfer(id: $id)');
+      let body: { data?: { transfer?: Node } } = {};
+      const statements = await sql.during(async () => {
+        body = (await mine.graphql(query, { id })).body;
+      });
+      expect(statements, statements.join('\n')).toHaveLength(1);
+      const node = body.data!.transfer!;
+      expect(node).toEqual((await mine.graphql(ONE, { id: node.id })).body.data?.node);
+    }
+    expect((await theirs.graphql(ONE.replace('node(id: $id)', 'transfer(id: $id)'), { id: myTransfers[0] })).body.data?.transfer).toBeNull();
   });
 
   it('joins nothing it does not show', async () => {

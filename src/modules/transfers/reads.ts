@@ -96,6 +96,14 @@ export async function transferPage(scope: Scope, filter: TransferFilter, page: K
   return listed(scope, sql, [...conditions.params, ...keyset.params, page.limit], joined);
 }
 
+/** GraphQL `transfer(id)`: one of the caller's transfers with what `joined` asks for, in one statement; null when unknown. */
+export async function transferById(scope: Scope, id: string, joined: Joined): Promise<ListedTransfer | null> {
+  if (!isUuid(id)) return null;
+  const sql = `${selectFrom(scope, joined)} where t.id = ? and t.partner_id = ? and t.environment = ?`;
+  const [found] = await listed(scope, sql, [id, scope.actor.partnerId, scope.actor.environment], joined);
+  return found ?? null;
+}
+
 /** How many transfers the filter matches (a connection's totalCount). */
 export async function countTransfers(scope: Scope, filter: TransferFilter): Promise<number> {
   const conditions = matching(scope, filter);

@@ -19,7 +19,7 @@ import { lockTransfer, moveTransfer } from './lifecycle.js';
 import { offramp } from './offramp.js';
 import { onramp } from './onramp.js';
 import { quoting } from './quotes.js';
-import { type Joined, type ListedTransfer, type TransferWithQuote, countTransfers, transferPage, transfersOfCustomer } from './reads.js';
+import { type Joined, type ListedTransfer, type TransferWithQuote, countTransfers, transferById, transferPage, transfersOfCustomer } from './reads.js';
 import { transferOfCustomer } from './read-transfer.js';
 import { simulations } from './simulations.js';
 
@@ -55,6 +55,8 @@ export interface TransferService {
   cancel(scope: Scope, transferId: string, within?: TransferWithin): Promise<TransferWithQuote>;
 
   get(scope: Scope, id: string): Promise<Transfer>;
+  /** GraphQL `transfer(id)`: the caller's transfer as a plain row, with the quote and customer `joined` asks for, in one statement; null when unknown. */
+  find(scope: Scope, id: string, joined?: Joined): Promise<ListedTransfer | null>;
   /** One transfer of one customer in one direction, as the REST paths name it. */
   getForCustomer(scope: Scope, customerId: string, direction: TransferDirection, transferId: string): Promise<TransferWithQuote>;
   getQuote(scope: Scope, id: string): Promise<Quote>;
@@ -150,6 +152,7 @@ export function transferService(deps: TransferDeps): TransferService {
       return transfersOfCustomer(scope, customer.id, direction, { limit, skip });
     },
 
+    find: (scope: Scope, id: string, joined: Joined = {}) => transferById(scope, id, joined),
     list: (scope: Scope, filter: TransferFilter, page: KeysetPage, joined: Joined = {}) => transferPage(scope, filter, page, joined),
     count: countTransfers,
 

@@ -10,41 +10,45 @@ import { optionalDatabaseIdOf } from '../../../graphql/node.js';
 import { cursorOf } from '../../../platform/pagination.js';
 import { CustomerRef } from '../../customers/graphql.js';
 import type { TransferFilter } from '../inputs.js';
-import type { TransferRecord } from '../reads.js';
+import type { ListedTransfer, TransferRecord } from '../reads.js';
 import { quoteIdOf, transferIdOf } from './ids.js';
 import { FIELDS_READING_QUOTE, QuoteRef, TransferConnection, TransferDirectionEnum, TransferRef, TransferStatusEnum } from './types.js';
+
+/** What a selection of transfers shows beyond the transfer: its quote (or a field read from it), its customer. */
+function joinedFor(shown: Set<string>) {
+  return { quote: [...FIELDS_READING_QUOTE].some((f) => shown.has(f)), customer: shown.has('customer') };
+}
+
+/** Hands the quotes and customers a statement read with its transfers to their dataloaders: no query for them later. */
+function primeRelations(ctx: GraphQLContext, rows: ListedTransfer[]): TransferRecord[] {
+  const quotes = QuoteRef.getDataloader(ctx);
+  const customers = CustomerRef.getDataloader(ctx);
+  for (const { quote, customer } of rows) {
+    if (quote) quotes.prime(quote.id, quote);
+    if (customer) customers.prime(customer.id, customer);
+  }
+  return rows.map((row) => row.transfer);
+}
 
 /**
  * One page of the transfers a filter matches, and their count when a client asks for totalCount.
  * The quotes and customers the page shows are read in the same statement and handed to their
  * dataloaders, so the page is one query however many of its nodes show them.
  */
-async function transferPage(ctx: GraphQLContext, info: GraphQLResolveInfo, args: DefaultConnectionArguments, filter: TransferFilter) {
+function transferPage(ctx: GraphQLContext, info: GraphQLResolveInfo, args: DefaultConnectionArguments, filter: TransferFilter) {
   const scope = scopeOf(ctx);
-  const shown = selectedFields(info, ['edges', 'node']);
-  const joined = { quote: [...FIELDS_READING_QUOTE].some((f) => shown.has(f)), customer: shown.has('customer') };
-  return resolvePage(
-    args,
-    cursorOf,
-    async (page) => {
-      const rows = await ctx.services.transfers.list(scope, filter, page, joined);
-      const quotes = joined.quote ? QuoteRef.getDataloader(ctx) : null;
-      const customers = joined.customer ? CustomerRef.getDataloader(ctx) : null;
-      for (const { quote, customer } of rows) {
-        if (quote) quotes?.prime(quote.id, quote);
-        if (customer) customers?.prime(customer.id, customer);
-      }
-      return rows.map((row) => row.transfer);
-    },
-    { count: () => ctx.services.transfers.count(scope, filter) },
-  );
+  const joined = joinedFor(selectedFields(info, ['edges', 'node']));
+  return resolvePage(args, cursorOf, async (page) => primeRelations(ctx, await ctx.services.transfers.list(scope, filter, page, joined)), {
+    count: () => ctx.services.transfers.count(scope, filter),
+  });
 }
 
-/** The caller's transfer an id names, or null (unknown, another partner's, or a global id of the other direction). */
-async function transferNamed(ctx: GraphQLContext, idArgument: string | number): Promise<TransferRecord | null> {
+/** The caller's transfer an id names, or null (unknown, another partner's, or a global id of the other direction), read with what the selection shows. */
+async function transferNamed(ctx: GraphQLContext, info: GraphQLResolveInfo, idArgument: string | number): Promise<TransferRecord | null> {
   const { id, within } = transferIdOf(idArgument);
-  const transfer = await nullIfNotFound(ctx.services.transfers.get(scopeOf(ctx), id));
-  return transfer && (!within.direction || transfer.direction === within.direction) ? transfer : null;
+  const found = await ctx.services.transfers.find(scopeOf(ctx), id, joinedFor(selectedFields(info, [])));
+  if (!found || (within.direction && found.transfer.direction !== within.direction)) return null;
+  return primeRelations(ctx, [found])[0]!;
 }
 
 builder.queryFields((t) => ({
@@ -54,7 +58,7 @@ builder.queryFields((t) => ({
     description:
       "One of the caller's transfers by global id (of an OnrampTransfer or an OfframpTransfer) or databaseId; null when unknown (or another partner's).",
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_, { id }, ctx) => transferNamed(ctx, id),
+    resolve: (_, { id }, ctx, info) => transferNamed(ctx, info, id),
   }),
   transfers: t.connection(
     {
