@@ -69,7 +69,6 @@ export interface TransferService {
   list(scope: Scope, filter: TransferFilter, page: KeysetPage, joined?: Joined): Promise<ListedTransfer[]>;
   /** How many transfers the filter matches (a connection's totalCount). */
   count(scope: Scope, filter: TransferFilter): Promise<number>;
-  withQuotes(scope: Scope, transfers: Transfer[]): Promise<TransferWithQuote[]>;
 
   // Sandbox settlement (403 in production), through the state machine like real progress.
   /** The fiat arrives, `deposit.amount` of it (the deposit amount when omitted): less fails the transfer `underpaid`. */
@@ -102,13 +101,6 @@ export function transferService(deps: TransferDeps): TransferService {
   const offramps = offramp(deps, quotes);
   const sandbox = simulations(deps, quotes, onramps);
 
-  async function withQuotes({ em }: Scope, transfers: Transfer[]): Promise<TransferWithQuote[]> {
-    if (!transfers.length) return [];
-    const found = await em.find(Quote, { id: { $in: transfers.map((t) => t.quoteId) } });
-    const byId = new Map(found.map((q) => [q.id, q]));
-    return transfers.map((transfer) => ({ transfer, quote: byId.get(transfer.quoteId)! }));
-  }
-
   /** One transfer of one customer in one direction, as the REST paths name it; else 404. */
   function getForCustomer(scope: Scope, customerId: string, direction: TransferDirection, transferId: string): Promise<TransferWithQuote> {
     return transferOfCustomer(scope, customerId, direction, transferId);
@@ -123,7 +115,6 @@ export function transferService(deps: TransferDeps): TransferService {
   return {
     getForCustomer,
     get,
-    withQuotes,
 
     createOnrampQuote: onramps.createQuote,
     createOnrampTransfer: onramps.createTransfer,
