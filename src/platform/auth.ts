@@ -58,8 +58,12 @@ export interface ApiKeyStore {
 /** `last used` is kept to the minute: a busy key writes once a minute, not on every request. */
 export const LAST_USED_RESOLUTION_MS = 60_000;
 
-/** Resolves an `Authorization` header to the calling partner and environment, or fails with 401. */
-export type Authenticate = (em: EntityManager, header: string | undefined) => Promise<Actor>;
+/**
+ * Resolves an `Authorization` header to the calling partner and environment, or fails with 401.
+ * `fresh` asks the database even for a key kept as verified (a graphql-ws connection, which lives for
+ * days on one check, and must be refused with 1013 while the database is down).
+ */
+export type Authenticate = (em: EntityManager, header: string | undefined, options?: { fresh?: boolean }) => Promise<Actor>;
 
 /** Where a revocation is announced, in the revoking transaction: the payload is the key's id. */
 export const KEY_REVOKED_CHANNEL = 'ramp_api_key_revoked';
@@ -134,14 +138,14 @@ export function apiKeyAuthentication(keys: ApiKeyStore, verified?: VerifiedKeys)
     // Bookkeeping only: failing to record it is never a reason to refuse a valid key.
     await keys.markUsed(em, entry.actor.apiKeyId).catch(() => undefined);
   };
-  return async (em, header) => {
+  return async (em, header, options) => {
     const key = keyFromHeader(header);
     if (!key) throw unauthenticated('An API key is required: send `Authorization: Bearer <key>`');
     const match = KEY_PATTERN.exec(key);
     if (!match) throw unauthenticated('The API key is not valid');
     const hash = hashSecret(key);
     const now = Date.now();
-    const cached = verified?.get(hash, now);
+    const cached = options?.fresh ? undefined : verified?.get(hash, now);
     if (cached) {
       await markUsed(em, cached, now);
       return cached.actor;

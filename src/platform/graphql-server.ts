@@ -261,7 +261,9 @@ export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
         // Nothing reads the upgrade request after this: not held for the connection's life.
         (ctx.extra as { request?: unknown }).request = undefined;
         try {
-          const actor = await authenticate(db.fork(), typeof authorization === 'string' ? authorization : undefined);
+          // From the database, not the verified-key cache: the connection's one check for its whole life, and a
+          // database outage is told as 1013 (retry) whatever the cache holds.
+          const actor = await authenticate(db.fork(), typeof authorization === 'string' ? authorization : undefined, { fresh: true });
           ctx.extra.authorization = authorization as string;
           // Its subscriptions run as this caller; a revoked key closes the connection (below).
           ctx.extra.actor = actor;

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
 import { createRamp, type Ramp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { ensurePartner, issueApiKey, revokeApiKey } from '../../src/modules/partners/service.js';
@@ -44,6 +45,22 @@ describe('verified API keys', () => {
     }
     const graphql = await sql.during(() => t.client(key).graphql(CUSTOMERS));
     expect(keyReads(graphql)).toHaveLength(0);
+  });
+
+  it('checks a graphql-ws connection’s key in the database, not among the kept ones (its one check for days)', async () => {
+    const key = await t.keyFor('Socket Partner');
+    expect((await t.client(key).get('/v0/webhooks')).status).toBe(200);
+    // Revoked behind Ramp's back (no notification): HTTP still trusts the kept key, a new connection does not.
+    await t.sql('update api_keys set revoked_at = now() where prefix = ?', [prefixOf(key)]);
+    expect((await t.client(key).get('/v0/webhooks')).status).toBe(200);
+    const socket = new WebSocket(`${t.url.replace(/^http/, 'ws')}/graphql`, 'graphql-transport-ws');
+    const closed = new Promise<number>((resolve) => socket.on('close', (code) => resolve(code)));
+    const received: string[] = [];
+    socket.on('message', (message) => received.push(JSON.parse(String(message)).type));
+    socket.on('open', () => socket.send(JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${key}` } })));
+    // Refused at connection_init, not acknowledged and closed later by the key watch.
+    expect(await closed).toBe(4403);
+    expect(received).toEqual([]);
   });
 
   it('never keeps a failure: a wrong secret of a real prefix is looked up every time, and the right key then works', async () => {
