@@ -1,5 +1,5 @@
 import { createComplexityRule } from '@pothos/plugin-complexity';
-import { GraphQLError, type ValidationRule, parse, validate } from 'graphql';
+import { type ASTNode, type DocumentNode, type ExecutionArgs, GraphQLError, type ValidationRule, parse, validate, visit } from 'graphql';
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
 import type { FieldError } from '../domain/errors.js';
 import { isAcceptableText, refusedTextError, refusedTextIn } from '../domain/validation.js';
@@ -33,24 +33,32 @@ const refusal = (message: string, code: string, extensions: Record<string, unkno
 /** Field problems as GraphQL's FieldError spells them (the same shape as a refused argument's). */
 const asGraphQL = (errors: FieldError[]) => errors.map((e) => ({ path: e.pointer, code: e.code, message: e.detail }));
 
-/** Text the REST API would refuse (control characters, lone surrogates) in a literal or a variable. */
+/** Text the REST API would refuse (control characters, lone surrogates, too deep) in the variables. */
+function refusedVariables(variables: Record<string, unknown>): GraphQLError[] {
+  const fieldErrors = refusedTextIn(variables, '/variables');
+  return fieldErrors.length
+    ? [refusal('A variable holds refused characters or nests too deep', 'VALIDATION_FAILED', { fieldErrors: asGraphQL(fieldErrors) })]
+    : [];
+}
+
+/** The same text refused in a string literal of the document. */
+const refusedLiterals: ValidationRule = (context) => ({
+  StringValue(node) {
+    if (isAcceptableText(node.value)) return;
+    context.reportError(
+      new GraphQLError('A string literal holds refused characters', {
+        nodes: [node],
+        extensions: { code: 'VALIDATION_FAILED', fieldErrors: asGraphQL([refusedTextError('')]) },
+      }),
+    );
+  },
+});
+
+/** Text the REST API would refuse in a literal or a variable. */
 function refusedText(variables: Record<string, unknown>): ValidationRule {
   return (context) => {
-    const fieldErrors = refusedTextIn(variables, '/variables');
-    if (fieldErrors.length) {
-      context.reportError(refusal('A variable holds refused characters or nests too deep', 'VALIDATION_FAILED', { fieldErrors: asGraphQL(fieldErrors) }));
-    }
-    return {
-      StringValue(node) {
-        if (isAcceptableText(node.value)) return;
-        context.reportError(
-          new GraphQLError('A string literal holds refused characters', {
-            nodes: [node],
-            extensions: { code: 'VALIDATION_FAILED', fieldErrors: asGraphQL([refusedTextError('')]) },
-          }),
-        );
-      },
-    };
+    for (const error of refusedVariables(variables)) context.reportError(error);
+    return refusedLiterals(context);
   };
 }
 
@@ -107,10 +115,52 @@ function reportingThrown(rule: ValidationRule): ValidationRule {
 /** The checks that depend on the variables, which yoga's validation cache (keyed by document) cannot see. */
 function variableRules(context: object, params: Params): ValidationRule[] {
   const variables = params.variables && typeof params.variables === 'object' ? params.variables : {};
-  return [
-    refusedText(variables),
-    reportingThrown(createComplexityRule({ context, variableValues: variables, operationName: params.operationName ?? undefined, ...GRAPHQL_LIMITS })),
-  ];
+  return [refusedText(variables), complexityRule(context, variables, params.operationName)];
+}
+
+const complexityRule = (context: object, variables: Record<string, unknown>, operationName?: string | null) =>
+  reportingThrown(createComplexityRule({ context, variableValues: variables, operationName: operationName ?? undefined, ...GRAPHQL_LIMITS }));
+
+/**
+ * The arguments a field's cost reads (connection page sizes, `nodes(ids:)`: connectionComplexity and
+ * node.ts); a directive's arguments (`@include(if:)`) decide which fields count at all.
+ */
+const COST_ARGUMENTS = new Set(['first', 'last', 'ids']);
+
+/** The variables a document's cost depends on: those given to a cost argument or a directive. */
+function costVariablesOf(document: DocumentNode): string[] {
+  const names = new Set<string>();
+  const collect = (node: ASTNode) => visit(node, { Variable: (v) => void names.add(v.name.value) });
+  visit(document, {
+    Field: (field) => field.arguments?.filter((a) => COST_ARGUMENTS.has(a.name.value)).forEach(collect),
+    Directive: (directive) => void collect(directive),
+  });
+  return [...names].sort();
+}
+
+/**
+ * The execution-time check of a document's literals and cost, kept per document and the values of
+ * the variables its cost reads: a client that sends the same operation with another `id` costs a
+ * map lookup, not a walk of the document (a tenth of a small query's time). Bounded per document.
+ */
+const costChecks = new WeakMap<DocumentNode, { variables: string[]; errors: Map<string, readonly GraphQLError[]> }>();
+const COST_CHECKS_PER_DOCUMENT = 100;
+
+function documentErrors(args: ExecutionArgs, variables: Record<string, unknown>): readonly GraphQLError[] {
+  let checks = costChecks.get(args.document);
+  if (!checks) {
+    checks = { variables: costVariablesOf(args.document), errors: new Map() };
+    costChecks.set(args.document, checks);
+  }
+  const key = JSON.stringify([args.operationName ?? null, checks.variables.map((name) => variables[name] ?? null)]);
+  let errors = checks.errors.get(key);
+  if (!errors) {
+    const rules = [refusedLiterals, complexityRule(args.contextValue as object, variables, args.operationName)];
+    errors = validate(args.schema, args.document, rules).map((e) => withCode(e, 'GRAPHQL_VALIDATION_FAILED'));
+    if (checks.errors.size >= COST_CHECKS_PER_DOCUMENT) checks.errors.clear();
+    checks.errors.set(key, errors);
+  }
+  return errors;
 }
 
 /**
@@ -165,12 +215,8 @@ export function useQueryLimits(): Plugin {
     },
     onExecute({ args, setResultAndStopExecution }) {
       const variables = (args.variableValues ?? {}) as Record<string, unknown>;
-      const errors = validate(
-        args.schema,
-        args.document,
-        variableRules(args.contextValue as object, { variables, operationName: args.operationName ?? undefined }),
-      );
-      if (errors.length) return setResultAndStopExecution({ errors: errors.map((e) => withCode(e, 'GRAPHQL_VALIDATION_FAILED')) });
+      const errors = [...refusedVariables(variables).map((e) => withCode(e, 'GRAPHQL_VALIDATION_FAILED')), ...documentErrors(args, variables)];
+      if (errors.length) return setResultAndStopExecution({ errors });
       return {
         onExecuteDone({ result, setResult }) {
           if (!('errors' in result) || !result.errors?.some((e) => !e.extensions?.code)) return;

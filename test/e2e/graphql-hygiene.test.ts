@@ -33,6 +33,23 @@ describe('GraphQL hygiene', () => {
     expect(res.body.errors?.[0]?.message).toMatch(/complexity/i);
   });
 
+  it('checks the cost of one document with each request’s own page sizes and ids (the check is kept per document and those values)', async () => {
+    const costly = `query ($n: Int, $deep: Boolean!, $id: ID!) { customer(id: $id) { id } ${Array.from({ length: 20 }, (_, i) => `c${i}: customers(first: $n) { edges { node { kycs @include(if: $deep) { statusBreakdown { status currency paymentRails } } } } }`).join(' ')} }`;
+    const run = (n: number, deep: boolean, id: string) => api.graphql(costly, { n, deep, id });
+    const complexity = (res: Awaited<ReturnType<typeof run>>) => res.body.errors?.some((e: { message: string }) => /complexity/i.test(e.message)) ?? false;
+    expect(complexity(await run(1, true, 'a'))).toBe(false);
+    expect(complexity(await run(1, true, 'b'))).toBe(false); // another id: the same cost
+    expect(complexity(await run(100, true, 'a'))).toBe(true);
+    expect(complexity(await run(100, true, 'c'))).toBe(true);
+    const ids = (count: number) => Array.from({ length: count }, (_, i) => `id${i}`);
+    const nodes = 'query ($ids: [ID!]!) { nodes(ids: $ids) { id ... on Customer { transfers(first: 100) { edges { cursor } } } } }';
+    expect(complexity(await api.graphql(nodes, { ids: ids(1) }))).toBe(false);
+    expect(complexity(await api.graphql(nodes, { ids: ids(100) }))).toBe(true);
+    // Refused text in a variable is checked on every request, whatever was kept for the document.
+    const text = await api.graphql('query ($id: ID!) { customer(id: $id) { id } }', { id: 'x\u0000' });
+    expect(text.body.errors?.[0]?.extensions?.code).toBe('VALIDATION_FAILED');
+  });
+
   it('names the failing argument of a query in extensions.fieldErrors', async () => {
     const res = await api.graphql('{ customers(after: "not-a-cursor") { edges { cursor } } }');
     expect(res.body.errors?.[0]?.extensions).toMatchObject({
