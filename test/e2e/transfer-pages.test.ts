@@ -42,26 +42,17 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 /** The quote and customer fields, asked through a named fragment, inline fragments and aliases. */
-const PAGE = `query ($first: Int) {
-  transfers(first: $first) { edges { node { ...Listed } } }
-}
-fragment Listed on Transfer {
+const LISTED = `fragment Listed on Transfer {
   id databaseId status
   payer: customer { databaseId email kycs { status } }
   quote { databaseId sourceAmount destinationAmount exchangeRate fees { platformFee } }
   ... on OnrampTransfer { sourceCurrency destinationToken }
   ... on OfframpTransfer { total: amount destinationCurrency }
 }`;
+const PAGE = `query ($first: Int) { transfers(first: $first) { edges { node { ...Listed } } } } ${LISTED}`;
 
 /** The same fields of one transfer, refetched alone by node(id:) (entities, through the dataloaders). */
-const ONE = `query ($id: ID!) { node(id: $id) { ...Listed } }
-fragment Listed on Transfer {
-  id databaseId status
-  payer: customer { databaseId email kycs { status } }
-  quote { databaseId sourceAmount destinationAmount exchangeRate fees { platformFee } }
-  ... on OnrampTransfer { sourceCurrency destinationToken }
-  ... on OfframpTransfer { total: amount destinationCurrency }
-}`;
+const ONE = `query ($id: ID!) { node(id: $id) { ...Listed } } ${LISTED}`;
 
 type Node = { id: string; databaseId: string };
 
