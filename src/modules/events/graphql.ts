@@ -1,5 +1,4 @@
 import { EVENT_TYPES, type EventType } from '../../domain/events.js';
-import { clearAllDataLoaders } from '@pothos/plugin-dataloader';
 import { builder } from '../../graphql/builder.js';
 import { connectionFieldOptions, resolvePage } from '../../graphql/connection.js';
 import { scopeOf } from '../../graphql/context.js';
@@ -117,11 +116,8 @@ builder.subscriptionFields((t) => ({
       'Without `after` it starts with the next event; `after: "0"` replays every event. Reconnect with the last cursor you received to miss nothing.',
     args: { after: t.arg.string(), types: t.arg({ type: [EventTypeEnum], description: 'Only these event types' }) },
     subscribe: (_, args, ctx) => ctx.services.events.stream(scopeOf(ctx), args, ctx.connection),
-    // A subscription's context lives as long as it does: each event reads relations afresh, not as the first one did.
-    resolve: (event: PartnerEvent, _, ctx) => {
-      clearAllDataLoaders(ctx);
-      return event;
-    },
+    // Each event runs with a context of its own (platform/shared-subscriptions.ts), so relations are read afresh.
+    resolve: (event: PartnerEvent) => event,
   }),
   transferUpdated: t.field({
     type: TransferUpdateRef,
@@ -130,10 +126,7 @@ builder.subscriptionFields((t) => ({
     args: { id: t.arg.id({ required: true, description: 'The transfer: global id or databaseId' }), after: t.arg.string() },
     subscribe: (_, args, ctx) =>
       ctx.services.events.transferUpdates(scopeOf(ctx), databaseIdOf(args.id, 'OnrampTransfer', 'OfframpTransfer'), args.after, ctx.connection),
-    // A subscription's context lives as long as it does: each event reads relations afresh, not as the first one did.
-    resolve: (event: PartnerEvent, _, ctx) => {
-      clearAllDataLoaders(ctx);
-      return event;
-    },
+    // Each event runs with a context of its own (platform/shared-subscriptions.ts), so relations are read afresh.
+    resolve: (event: PartnerEvent) => event,
   }),
 }));
