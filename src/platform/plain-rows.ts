@@ -17,6 +17,13 @@ export interface RowShape<E> {
   read(row: Record<string, unknown>): Columns<E> | null;
 }
 
+/**
+ * Which properties a read selects of an entity: every one, or only these (its primary key always
+ * among them). A partial record is typed as the whole one; only a reader that asked for the
+ * properties it uses may take it (GraphQL pages, whose fields say what they read).
+ */
+export type Wanted = 'all' | readonly string[];
+
 interface Field {
   key: string;
   name: string;
@@ -24,6 +31,8 @@ interface Field {
 }
 
 const shapes = new WeakMap<EntityMetadata, Map<string, RowShape<unknown>>>();
+/** Shapes kept per entity: selections are the clients' to vary, so the cache starts over rather than grow without bound. */
+const MAX_SHAPES = 256;
 const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
 function fieldOf(em: EntityManager, prop: EntityProperty, key: string): Field {
@@ -52,20 +61,28 @@ function compiledReader<E>(fields: Field[], primary: string): RowShape<E>['read'
  * How `entity`'s rows are selected and read under `alias` (`select t.…, q.… from transfers t join
  * quotes q …`), built once from MikroORM's metadata: the entity definition stays the one source.
  */
-export function rowShape<E extends object>(em: EntityManager, entity: EntityClass<E>, alias: string): RowShape<E> {
+export function rowShape<E extends object>(em: EntityManager, entity: EntityClass<E>, alias: string, wanted: Wanted = 'all'): RowShape<E> {
   const meta = em.getMetadata().get(entity) as EntityMetadata;
   const byAlias = shapes.get(meta) ?? new Map<string, RowShape<unknown>>();
   shapes.set(meta, byAlias);
-  const known = byAlias.get(alias);
+  const cacheKey = wanted === 'all' ? alias : `${alias}:${[...wanted].sort().join(',')}`;
+  const known = byAlias.get(cacheKey);
   if (known) return known as RowShape<E>;
-  const props = meta.props.filter((prop) => prop.persist !== false && prop.fieldNames?.length === 1);
+  const columns = meta.props.filter((prop) => prop.persist !== false && prop.fieldNames?.length === 1);
+  const primaryName = meta.getPrimaryProps()[0]!.name;
+  if (wanted !== 'all') {
+    const unknown = wanted.filter((name) => !columns.some((prop) => prop.name === name));
+    if (unknown.length) throw new Error(`${meta.className} has no column property ${unknown.join(', ')}`);
+  }
+  const props = wanted === 'all' ? columns : columns.filter((prop) => prop.name === primaryName || wanted.includes(prop.name));
   // Short result names (`t0`, `t1`…): the statement is sent whole with every page.
   const fields = props.map((prop, i) => fieldOf(em, prop, `${alias}${i}`));
-  const primary = fields[props.indexOf(meta.getPrimaryProps()[0]!)]!.key;
+  const primary = fields[props.findIndex((prop) => prop.name === primaryName)]!.key;
   const shape: RowShape<E> = {
     select: props.map((prop, i) => `${alias}.${quoted(prop.fieldNames[0]!)} as ${fields[i]!.key}`).join(', '),
     read: compiledReader<E>(fields, primary),
   };
-  byAlias.set(alias, shape as RowShape<unknown>);
+  if (byAlias.size >= MAX_SHAPES) byAlias.clear();
+  byAlias.set(cacheKey, shape as RowShape<unknown>);
   return shape;
 }

@@ -4,6 +4,7 @@ import type { FiatCurrency, PaymentRails } from '../../domain/money.js';
 import { AddressInput, AddressRef } from '../../graphql/address.js';
 import { undefinedIfNull, withoutNulls } from '../../graphql/arguments.js';
 import { builder } from '../../graphql/builder.js';
+import { reads } from '../../graphql/columns.js';
 import { connectionFieldOptions, nodeConnection, resolvePage } from '../../graphql/connection.js';
 import { scopeOf } from '../../graphql/context.js';
 import { domainEnum, FiatCurrencyEnum, PaymentRailsEnum } from '../../graphql/enums.js';
@@ -55,11 +56,11 @@ CustomerRef.implement({
   fields: (t) => ({
     databaseId: t.expose('id', { type: 'UUID', description: 'The id REST shows for this customer (customer_id)' }),
     email: t.exposeString('email'),
-    type: t.field({ type: CustomerTypeEnum, resolve: (c) => c.type }),
+    type: t.field({ type: CustomerTypeEnum, extensions: reads(['type']), resolve: (c) => c.type }),
     firstName: t.exposeString('firstName', { nullable: true }),
     lastName: t.exposeString('lastName', { nullable: true }),
     companyName: t.exposeString('companyName', { nullable: true }),
-    address: t.field({ type: AddressRef, nullable: true, resolve: (c) => c.address ?? null }),
+    address: t.field({ type: AddressRef, nullable: true, extensions: reads(['address']), resolve: (c) => c.address ?? null }),
     kycs: t.field({ type: KycRef, resolve: (c) => c }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),

@@ -1,7 +1,7 @@
 import type { TransferDirection } from '../../domain/transfer-status.js';
 import { parseInput } from '../../domain/validation.js';
 import { type KeysetPage, type OffsetPage, keysetSql } from '../../platform/pagination.js';
-import { type Columns, rowShape } from '../../platform/plain-rows.js';
+import { type Columns, type Wanted, rowShape } from '../../platform/plain-rows.js';
 import { type Scope, isUuid } from '../../platform/scope.js';
 import { Customer } from '../customers/entities.js';
 import type { CustomerRecord } from '../customers/reads.js';
@@ -28,10 +28,14 @@ export interface ListedTransfer {
   customer: CustomerRecord | null;
 }
 
-/** Which relations a page reads in the same statement (GraphQL asks for those its selection shows). */
+/**
+ * What a read selects: of the transfer (every column unless said), and which related records it
+ * joins in the same statement, with which of their columns (GraphQL asks for what its selection reads).
+ */
 export interface Joined {
-  quote?: boolean;
-  customer?: boolean;
+  transfer?: Wanted;
+  quote?: Wanted;
+  customer?: Wanted;
 }
 
 interface Conditions {
@@ -59,15 +63,15 @@ function matching({ actor }: Scope, filter: TransferFilter): Conditions | null {
 /** `select … from transfers t`, the joined relations of the caller's tenant beside each row. */
 function selectFrom(scope: Scope, joined: Joined): string {
   const { em } = scope;
-  const columns = [rowShape(em, Transfer, 't').select];
+  const columns = [rowShape(em, Transfer, 't', joined.transfer).select];
   let from = 'transfers t';
   // Same tenant as the transfer, which the conditions narrow to the caller's.
   if (joined.quote) {
-    columns.push(rowShape(em, Quote, 'q').select);
+    columns.push(rowShape(em, Quote, 'q', joined.quote).select);
     from += ' left join quotes q on q.id = t.quote_id and q.partner_id = t.partner_id and q.environment = t.environment';
   }
   if (joined.customer) {
-    columns.push(rowShape(em, Customer, 'c').select);
+    columns.push(rowShape(em, Customer, 'c', joined.customer).select);
     from += ' left join customers c on c.id = t.customer_id and c.partner_id = t.partner_id and c.environment = t.environment';
   }
   return `select ${columns.join(', ')} from ${from}`;
@@ -76,9 +80,9 @@ function selectFrom(scope: Scope, joined: Joined): string {
 async function listed(scope: Scope, sql: string, params: unknown[], joined: Joined): Promise<ListedTransfer[]> {
   const { em } = scope;
   const rows = await em.execute<Record<string, unknown>[]>(sql, params);
-  const transfers = rowShape(em, Transfer, 't');
-  const quotes = joined.quote ? rowShape(em, Quote, 'q') : null;
-  const customers = joined.customer ? rowShape(em, Customer, 'c') : null;
+  const transfers = rowShape(em, Transfer, 't', joined.transfer);
+  const quotes = joined.quote ? rowShape(em, Quote, 'q', joined.quote) : null;
+  const customers = joined.customer ? rowShape(em, Customer, 'c', joined.customer) : null;
   return rows.map((row) => ({
     transfer: transfers.read(row)!,
     quote: quotes?.read(row) ?? null,
@@ -118,7 +122,7 @@ export async function countTransfers(scope: Scope, filter: TransferFilter): Prom
 /** REST `GET …/{direction}-transfer`: one customer's transfers of one direction with their quotes, newest first, by offset. */
 export async function transfersOfCustomer(scope: Scope, customerId: string, direction: TransferDirection, page: OffsetPage): Promise<TransferWithQuote[]> {
   const conditions = matching(scope, { customerId, direction })!;
-  const sql = `${selectFrom(scope, { quote: true })} where ${conditions.where.join(' and ')} order by t.created_at desc, t.id desc limit ? offset ?`;
-  const rows = await listed(scope, sql, [...conditions.params, page.limit, page.skip], { quote: true });
+  const sql = `${selectFrom(scope, { quote: 'all' })} where ${conditions.where.join(' and ')} order by t.created_at desc, t.id desc limit ? offset ?`;
+  const rows = await listed(scope, sql, [...conditions.params, page.limit, page.skip], { quote: 'all' });
   return rows.map(({ transfer, quote }) => ({ transfer, quote: quote! }));
 }

@@ -5,40 +5,56 @@ import { builder } from '../../../graphql/builder.js';
 import { connectionFieldOptions, resolvePage } from '../../../graphql/connection.js';
 import { type GraphQLContext, scopeOf } from '../../../graphql/context.js';
 import { nullIfNotFound } from '../../../graphql/errors.js';
+import { reads, selectedColumns } from '../../../graphql/columns.js';
 import { selectedFields } from '../../../graphql/lookahead.js';
 import { optionalDatabaseIdOf } from '../../../graphql/node.js';
 import { cursorOf } from '../../../platform/pagination.js';
 import { CustomerRef } from '../../customers/graphql.js';
 import type { TransferFilter } from '../inputs.js';
-import type { ListedTransfer, TransferRecord } from '../reads.js';
+import type { Wanted } from '../../../platform/plain-rows.js';
+import type { Joined, TransferRecord } from '../reads.js';
 import { quoteIdOf, transferIdOf } from './ids.js';
-import { FIELDS_READING_QUOTE, QuoteRef, TransferConnection, TransferDirectionEnum, TransferRef, TransferStatusEnum } from './types.js';
+import { QuoteRef, TransferConnection, TransferDirectionEnum, TransferRef, TransferStatusEnum, withJoined } from './types.js';
 
-/** What a selection of transfers shows beyond the transfer: its quote (or a field read from it), its customer. */
-function joinedFor(shown: Set<string>) {
-  return { quote: [...FIELDS_READING_QUOTE].some((f) => shown.has(f)), customer: shown.has('customer') };
+const TRANSFER_TYPES = ['Transfer', 'OnrampTransfer', 'OfframpTransfer'];
+/** What every listed transfer needs whatever its selection: its global id and type, its cursor, the keys of its relations. */
+const TRANSFER_ALWAYS = ['id', 'direction', 'createdAt', 'quoteId', 'customerId'];
+
+/**
+ * What a read joins of a relation: what its own selection (`quote { … }`, at `path`) reads, with what
+ * the transfer's fields read through it (`amount` reads the quote's); undefined when nothing does.
+ */
+function relationColumns(info: GraphQLResolveInfo, path: string[], typeName: string, shown: boolean, readThrough?: Set<string>): Wanted | undefined {
+  const always = [...(readThrough ?? []), 'id'];
+  if (!shown) return readThrough ? always : undefined;
+  return selectedColumns(info, [typeName], selectedFields(info, path), always)?.own ?? 'all';
 }
 
-/** Hands the quotes and customers a statement read with its transfers to their dataloaders: no query for them later. */
-function primeRelations(ctx: GraphQLContext, rows: ListedTransfer[]): TransferRecord[] {
-  const quotes = QuoteRef.getDataloader(ctx);
-  const customers = CustomerRef.getDataloader(ctx);
-  for (const { quote, customer } of rows) {
-    if (quote) quotes.prime(quote.id, quote);
-    if (customer) customers.prime(customer.id, customer);
-  }
-  return rows.map((row) => row.transfer);
+/**
+ * What a selection of transfers (the nodes under `path`) reads, as one statement: only the columns
+ * its fields read, of the transfer and of the quote and customer it shows, joined in. A field that
+ * does not say what it reads makes that record whole.
+ */
+function joinedFor(info: GraphQLResolveInfo, path: string[]): Joined {
+  const shown = selectedFields(info, path);
+  const transfer = selectedColumns(info, TRANSFER_TYPES, shown, TRANSFER_ALWAYS);
+  if (!transfer) return { transfer: 'all', quote: 'all', customer: shown.has('customer') ? 'all' : undefined };
+  return {
+    transfer: transfer.own,
+    quote: relationColumns(info, [...path, 'quote'], 'Quote', shown.has('quote'), transfer.related.get('quote')),
+    customer: relationColumns(info, [...path, 'customer'], 'Customer', shown.has('customer')),
+  };
 }
 
 /**
  * One page of the transfers a filter matches, and their count when a client asks for totalCount.
- * The quotes and customers the page shows are read in the same statement and handed to their
- * dataloaders, so the page is one query however many of its nodes show them.
+ * The quotes and customers the page shows are read in the same statement, only the columns its
+ * fields read, so the page is one query however many of its nodes show them.
  */
 function transferPage(ctx: GraphQLContext, info: GraphQLResolveInfo, args: DefaultConnectionArguments, filter: TransferFilter) {
   const scope = scopeOf(ctx);
-  const joined = joinedFor(selectedFields(info, ['edges', 'node']));
-  return resolvePage(args, cursorOf, async (page) => primeRelations(ctx, await ctx.services.transfers.list(scope, filter, page, joined)), {
+  const joined = joinedFor(info, ['edges', 'node']);
+  return resolvePage(args, cursorOf, async (page) => withJoined(await ctx.services.transfers.list(scope, filter, page, joined)), {
     count: () => ctx.services.transfers.count(scope, filter),
   });
 }
@@ -46,9 +62,9 @@ function transferPage(ctx: GraphQLContext, info: GraphQLResolveInfo, args: Defau
 /** The caller's transfer an id names, or null (unknown, another partner's, or a global id of the other direction), read with what the selection shows. */
 async function transferNamed(ctx: GraphQLContext, info: GraphQLResolveInfo, idArgument: string | number): Promise<TransferRecord | null> {
   const { id, within } = transferIdOf(idArgument);
-  const found = await ctx.services.transfers.find(scopeOf(ctx), id, joinedFor(selectedFields(info, [])));
+  const found = await ctx.services.transfers.find(scopeOf(ctx), id, joinedFor(info, []));
   if (!found || (within.direction && found.transfer.direction !== within.direction)) return null;
-  return primeRelations(ctx, [found])[0]!;
+  return withJoined([found])[0]!;
 }
 
 builder.queryFields((t) => ({
@@ -97,6 +113,7 @@ builder.objectFields(CustomerRef, (t) => ({
     {
       type: TransferRef,
       description: "The customer's transfers, oldest first (at most 100 a page).",
+      extensions: reads(['id']),
       args: {
         direction: t.arg({ type: TransferDirectionEnum }),
         status: t.arg({ type: TransferStatusEnum }),
@@ -114,6 +131,7 @@ builder.objectFields(QuoteRef, (t) => ({
     type: TransferRef,
     nullable: true,
     description: 'The transfer made from this quote; null while unused',
+    extensions: reads(['id']),
     load: (quoteIds: string[], ctx) => ctx.services.transfers.loadTransfersOfQuotes(scopeOf(ctx), quoteIds),
     sort: (transfer) => (transfer as TransferRecord).quoteId,
     resolve: (quote) => quote.id,

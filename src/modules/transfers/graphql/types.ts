@@ -4,6 +4,7 @@ import { RATE_SCALE } from '../../../domain/pricing.js';
 import { TRANSFER_DIRECTIONS, TRANSFER_STATUSES, type TransferDirection, type TransferStatus } from '../../../domain/transfer-status.js';
 import { TRANSFER_PURPOSES } from '../../../domain/transfer-purpose.js';
 import { builder } from '../../../graphql/builder.js';
+import { reads } from '../../../graphql/columns.js';
 import { nodeConnection } from '../../../graphql/connection.js';
 import { type GraphQLContext, scopeOf } from '../../../graphql/context.js';
 import { BlockchainNetworkEnum, FiatCurrencyEnum, PaymentRailsEnum, StablecoinEnum, domainEnum } from '../../../graphql/enums.js';
@@ -15,7 +16,7 @@ import { AssetEnum, PostingRef } from '../../ledger/graphql.js';
 import { VirtualAccountRef } from '../../virtual-accounts/graphql.js';
 import type { DepositBankAccount } from '../deposit-instructions.js';
 import type { TransferStatusChange } from '../entities.js';
-import type { QuoteRecord as Quote, TransferRecord as Transfer } from '../reads.js';
+import type { ListedTransfer, QuoteRecord as Quote, TransferRecord as Transfer } from '../reads.js';
 import { shownDepositMessage } from '../presenters.js';
 
 export const TransferDirectionEnum = domainEnum('TransferDirection', TRANSFER_DIRECTIONS, {
@@ -62,49 +63,76 @@ QuoteRef.implement({
   description: 'A priced offer, valid until expiresAt; it makes at most one transfer.',
   fields: (t) => ({
     databaseId: t.expose('id', { type: 'UUID', description: 'The id REST shows for this quote (quote_id)' }),
-    direction: t.field({ type: TransferDirectionEnum, resolve: (q) => q.direction }),
-    customer: t.field({ type: CustomerRef, resolve: (q) => q.customerId }),
-    sourceCurrency: t.field({ type: AssetEnum, description: 'A fiat currency (on-ramp) or a stablecoin (off-ramp)', resolve: (q) => q.sourceCurrency }),
-    sourcePaymentRails: t.field({ type: PaymentRailsEnum, nullable: true, resolve: (q) => q.sourceRails ?? null }),
-    sourceNetwork: t.field({ type: BlockchainNetworkEnum, nullable: true, resolve: (q) => q.sourceNetwork ?? null }),
-    sourceAmount: t.field({ type: 'Decimal', resolve: (q) => amount(q.sourceAmount, q.sourceCurrency) }),
+    direction: t.field({ type: TransferDirectionEnum, extensions: reads(['direction']), resolve: (q) => q.direction }),
+    customer: t.field({ type: CustomerRef, extensions: reads(['customerId']), resolve: (q) => q.customerId }),
+    sourceCurrency: t.field({
+      type: AssetEnum,
+      description: 'A fiat currency (on-ramp) or a stablecoin (off-ramp)',
+      extensions: reads(['sourceCurrency']),
+      resolve: (q) => q.sourceCurrency,
+    }),
+    sourcePaymentRails: t.field({ type: PaymentRailsEnum, nullable: true, extensions: reads(['sourceRails']), resolve: (q) => q.sourceRails ?? null }),
+    sourceNetwork: t.field({ type: BlockchainNetworkEnum, nullable: true, extensions: reads(['sourceNetwork']), resolve: (q) => q.sourceNetwork ?? null }),
+    sourceAmount: t.field({ type: 'Decimal', extensions: reads(['sourceAmount', 'sourceCurrency']), resolve: (q) => amount(q.sourceAmount, q.sourceCurrency) }),
     destinationCurrency: t.field({
       type: AssetEnum,
       description: 'A stablecoin (on-ramp) or a fiat currency (off-ramp)',
+      extensions: reads(['destinationCurrency']),
       resolve: (q) => q.destinationCurrency,
     }),
-    destinationPaymentRails: t.field({ type: PaymentRailsEnum, nullable: true, resolve: (q) => q.destinationRails ?? null }),
-    destinationNetwork: t.field({ type: BlockchainNetworkEnum, nullable: true, resolve: (q) => q.destinationNetwork ?? null }),
-    destinationAmount: t.field({ type: 'Decimal', resolve: (q) => amount(q.destinationAmount, q.destinationCurrency) }),
-    exchangeRate: t.field({ type: 'Decimal', resolve: (q) => q.exchangeRate.toFixed(RATE_SCALE) }),
-    feeAmount: t.field({ type: 'Decimal', resolve: (q) => amount(q.feeAmount, q.sourceCurrency) }),
-    fees: t.field({ type: FeeBreakdownRef, resolve: (q) => q }),
-    developerFeePercent: t.field({ type: 'Decimal', resolve: (q) => q.developerFeePercent.toFixed() }),
+    destinationPaymentRails: t.field({
+      type: PaymentRailsEnum,
+      nullable: true,
+      extensions: reads(['destinationRails']),
+      resolve: (q) => q.destinationRails ?? null,
+    }),
+    destinationNetwork: t.field({
+      type: BlockchainNetworkEnum,
+      nullable: true,
+      extensions: reads(['destinationNetwork']),
+      resolve: (q) => q.destinationNetwork ?? null,
+    }),
+    destinationAmount: t.field({
+      type: 'Decimal',
+      extensions: reads(['destinationAmount', 'destinationCurrency']),
+      resolve: (q) => amount(q.destinationAmount, q.destinationCurrency),
+    }),
+    exchangeRate: t.field({ type: 'Decimal', extensions: reads(['exchangeRate']), resolve: (q) => q.exchangeRate.toFixed(RATE_SCALE) }),
+    feeAmount: t.field({ type: 'Decimal', extensions: reads(['feeAmount', 'sourceCurrency']), resolve: (q) => amount(q.feeAmount, q.sourceCurrency) }),
+    fees: t.field({
+      type: FeeBreakdownRef,
+      extensions: reads(['sourceCurrency', 'platformFee', 'developerFee', 'networkFee']),
+      resolve: (q) => q,
+    }),
+    developerFeePercent: t.field({ type: 'Decimal', extensions: reads(['developerFeePercent']), resolve: (q) => q.developerFeePercent.toFixed() }),
     expiresAt: t.expose('expiresAt', { type: 'DateTime' }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
   }),
 });
 
-/** A transfer's quote through the request's quote dataloader (one query for a whole page, none when the page joined it). */
-const quoteOf = (transfer: Transfer, ctx: GraphQLContext) => QuoteRef.getDataloader(ctx).load(transfer.quoteId);
+/**
+ * The quote and customer a read joined to each transfer, with only the columns its selection reads:
+ * the transfer's fields take them from here, never from a dataloader, which other fields of the same
+ * request may expect to hold whole records.
+ */
+const joinedTo = new WeakMap<Transfer, ListedTransfer>();
 
-/** Transfer fields that read the quote (quoteOf or the quote itself): a page selecting one joins the quotes in. */
-export const FIELDS_READING_QUOTE = new Set([
-  'quote',
-  'amount',
-  'destinationAmount',
-  // OnrampTransfer
-  'sourceCurrency',
-  'sourceRails',
-  'destinationToken',
-  'destinationNetwork',
-  'depositReceivedAmount',
-  // OfframpTransfer
-  'sourceToken',
-  'sourceNetwork',
-  'destinationCurrency',
-  'destinationPaymentRails',
-]);
+/** The transfers of these rows, their joined quotes and customers kept for their fields. */
+export function withJoined(rows: ListedTransfer[]): Transfer[] {
+  return rows.map((row) => {
+    joinedTo.set(row.transfer, row);
+    return row.transfer;
+  });
+}
+
+/** What `read` makes of a transfer's quote: the one joined with it, else through the request's dataloader (one query a page). */
+function fromQuote<T>(transfer: Transfer, ctx: GraphQLContext, read: (quote: Quote) => T): T | Promise<T> {
+  const joined = joinedTo.get(transfer)?.quote;
+  return joined ? read(joined) : QuoteRef.getDataloader(ctx).load(transfer.quoteId).then(read);
+}
+
+/** The `reads()` of a transfer field that shows these properties of its quote. */
+const readsQuote = (...properties: (keyof Quote)[]) => reads(['quoteId'], { quote: properties });
 
 const StatusChangeRef = builder.objectRef<TransferStatusChange>('TransferStatusChange').implement({
   fields: (t) => ({
@@ -125,24 +153,20 @@ export const TransferRef = builder.interfaceRef<Transfer>('Transfer').implement(
   resolveType: (transfer) => TRANSFER_TYPENAMES[transfer.direction],
   fields: (t) => ({
     databaseId: t.expose('id', { type: 'UUID', description: 'The id REST shows for this transfer (id of …/onramp-transfer or …/offramp-transfer)' }),
-    direction: t.field({ type: TransferDirectionEnum, resolve: (tr) => tr.direction }),
-    status: t.field({ type: TransferStatusEnum, resolve: (tr) => tr.status }),
-    customer: t.field({ type: CustomerRef, resolve: (tr) => tr.customerId }),
-    quote: t.field({ type: QuoteRef, resolve: (tr) => tr.quoteId }),
+    direction: t.field({ type: TransferDirectionEnum, extensions: reads(['direction']), resolve: (tr) => tr.direction }),
+    status: t.field({ type: TransferStatusEnum, extensions: reads(['status']), resolve: (tr) => tr.status }),
+    customer: t.field({ type: CustomerRef, extensions: reads(['customerId']), resolve: (tr) => joinedTo.get(tr)?.customer ?? tr.customerId }),
+    quote: t.field({ type: QuoteRef, extensions: reads(['quoteId']), resolve: (tr) => joinedTo.get(tr)?.quote ?? tr.quoteId }),
     amount: t.field({
       type: 'Decimal',
       description: 'What the customer deposits (the source amount)',
-      resolve: async (tr, _, ctx) => {
-        const q = await quoteOf(tr, ctx);
-        return amount(q.sourceAmount, q.sourceCurrency);
-      },
+      extensions: readsQuote('sourceAmount', 'sourceCurrency'),
+      resolve: (tr, _, ctx) => fromQuote(tr, ctx, (q) => amount(q.sourceAmount, q.sourceCurrency)),
     }),
     destinationAmount: t.field({
       type: 'Decimal',
-      resolve: async (tr, _, ctx) => {
-        const q = await quoteOf(tr, ctx);
-        return amount(q.destinationAmount, q.destinationCurrency);
-      },
+      extensions: readsQuote('destinationAmount', 'destinationCurrency'),
+      resolve: (tr, _, ctx) => fromQuote(tr, ctx, (q) => amount(q.destinationAmount, q.destinationCurrency)),
     }),
     failureReason: t.exposeString('failureReason', { nullable: true }),
     depositExpiresAt: t.expose('depositExpiresAt', { type: 'DateTime', description: 'A pending transfer expires at this moment' }),
@@ -153,6 +177,7 @@ export const TransferRef = builder.interfaceRef<Transfer>('Transfer').implement(
       description: 'Every status the transfer went through, oldest first, with when and why',
       load: (ids: string[], ctx) => ctx.services.transfers.loadHistories(scopeOf(ctx), ids),
       group: (change) => change.transferId,
+      extensions: reads(['id']),
       resolve: (tr) => tr.id,
     }),
     postings: t.loadableGroup({
@@ -160,6 +185,7 @@ export const TransferRef = builder.interfaceRef<Transfer>('Transfer').implement(
       description: 'The ledger entries of this transfer, oldest first: DEPOSIT, EXCESS_RETURN (an overpayment sent back), FEES, CONVERSION, PAYOUT or REFUND',
       load: (ids: string[], ctx) => ctx.services.ledger.entriesOf(scopeOf(ctx), ids),
       group: (entry) => entry.transferId,
+      extensions: reads(['id']),
       resolve: (tr) => tr.id,
     }),
   }),
@@ -208,28 +234,46 @@ OnrampTransferRef.implement({
   description: 'Fiat to token (spec §2.4)',
   interfaces: [TransferRef],
   fields: (t) => ({
-    sourceCurrency: t.field({ type: FiatCurrencyEnum, resolve: async (tr, _, ctx) => (await quoteOf(tr, ctx)).sourceCurrency as FiatCurrency }),
-    sourceRails: t.field({ type: PaymentRailsEnum, resolve: async (tr, _, ctx) => (await quoteOf(tr, ctx)).sourceRails! }),
-    destinationToken: t.field({ type: StablecoinEnum, resolve: async (tr, _, ctx) => (await quoteOf(tr, ctx)).destinationCurrency as Token }),
-    destinationNetwork: t.field({ type: BlockchainNetworkEnum, resolve: async (tr, _, ctx) => (await quoteOf(tr, ctx)).destinationNetwork! }),
-    destinationAddress: t.string({ resolve: (tr) => tr.destinationAddress! }),
+    sourceCurrency: t.field({
+      type: FiatCurrencyEnum,
+      extensions: readsQuote('sourceCurrency'),
+      resolve: (tr, _, ctx) => fromQuote(tr, ctx, (q) => q.sourceCurrency as FiatCurrency),
+    }),
+    sourceRails: t.field({ type: PaymentRailsEnum, extensions: readsQuote('sourceRails'), resolve: (tr, _, ctx) => fromQuote(tr, ctx, (q) => q.sourceRails!) }),
+    destinationToken: t.field({
+      type: StablecoinEnum,
+      extensions: readsQuote('destinationCurrency'),
+      resolve: (tr, _, ctx) => fromQuote(tr, ctx, (q) => q.destinationCurrency as Token),
+    }),
+    destinationNetwork: t.field({
+      type: BlockchainNetworkEnum,
+      extensions: readsQuote('destinationNetwork'),
+      resolve: (tr, _, ctx) => fromQuote(tr, ctx, (q) => q.destinationNetwork!),
+    }),
+    destinationAddress: t.string({ extensions: reads(['destinationAddress']), resolve: (tr) => tr.destinationAddress! }),
     destinationTransactionHash: t.exposeString('payoutTransactionHash', { nullable: true, description: 'The token delivery, once completed' }),
     virtualAccount: t.field({
       type: VirtualAccountRef,
       nullable: true,
       description: 'The virtual account the deposit arrived on; null for a deposit to the collection account',
+      extensions: reads(['virtualAccountId']),
       resolve: (tr) => tr.virtualAccountId,
     }),
     depositReceivedAmount: t.field({
       type: 'Decimal',
       nullable: true,
       description: 'The fiat that arrived: null until it does; less than the deposit amount fails the transfer (underpaid), the excess of more is returned',
-      resolve: async (tr, _, ctx) => (tr.depositReceivedAmount ? amount(tr.depositReceivedAmount, (await quoteOf(tr, ctx)).sourceCurrency) : null),
+      extensions: reads(['depositReceivedAmount', 'quoteId'], { quote: ['sourceCurrency'] }),
+      resolve: (tr, _, ctx) => {
+        const received = tr.depositReceivedAmount;
+        return received ? fromQuote(tr, ctx, (q) => amount(received, q.sourceCurrency)) : null;
+      },
     }),
-    depositBankAccount: t.field({ type: DepositBankAccountRef, resolve: (tr) => tr.depositBankAccount! }),
+    depositBankAccount: t.field({ type: DepositBankAccountRef, extensions: reads(['depositBankAccount']), resolve: (tr) => tr.depositBankAccount! }),
     depositMessage: t.string({
       nullable: true,
       description: 'The reference the customer must put on the bank transfer; null for a deposit that arrived on a virtual account',
+      extensions: reads(['virtualAccountId', 'depositMessage']),
       resolve: shownDepositMessage,
     }),
   }),
@@ -267,19 +311,40 @@ OfframpTransferRef.implement({
   description: 'Token to fiat (spec §2.5)',
   interfaces: [TransferRef],
   fields: (t) => ({
-    sourceToken: t.field({ type: StablecoinEnum, resolve: async (tr, _, ctx) => (await quoteOf(tr, ctx)).sourceCurrency as Token }),
-    sourceNetwork: t.field({ type: BlockchainNetworkEnum, resolve: async (tr, _, ctx) => (await quoteOf(tr, ctx)).sourceNetwork! }),
-    destinationCurrency: t.field({ type: FiatCurrencyEnum, resolve: async (tr, _, ctx) => (await quoteOf(tr, ctx)).destinationCurrency as FiatCurrency }),
-    destinationPaymentRails: t.field({ type: PaymentRailsEnum, resolve: async (tr, _, ctx) => (await quoteOf(tr, ctx)).destinationRails! }),
-    transferPurpose: t.field({ type: TransferPurposeEnum, resolve: (tr) => tr.transferPurpose! }),
+    sourceToken: t.field({
+      type: StablecoinEnum,
+      extensions: readsQuote('sourceCurrency'),
+      resolve: (tr, _, ctx) => fromQuote(tr, ctx, (q) => q.sourceCurrency as Token),
+    }),
+    sourceNetwork: t.field({
+      type: BlockchainNetworkEnum,
+      extensions: readsQuote('sourceNetwork'),
+      resolve: (tr, _, ctx) => fromQuote(tr, ctx, (q) => q.sourceNetwork!),
+    }),
+    destinationCurrency: t.field({
+      type: FiatCurrencyEnum,
+      extensions: readsQuote('destinationCurrency'),
+      resolve: (tr, _, ctx) => fromQuote(tr, ctx, (q) => q.destinationCurrency as FiatCurrency),
+    }),
+    destinationPaymentRails: t.field({
+      type: PaymentRailsEnum,
+      extensions: readsQuote('destinationRails'),
+      resolve: (tr, _, ctx) => fromQuote(tr, ctx, (q) => q.destinationRails!),
+    }),
+    transferPurpose: t.field({ type: TransferPurposeEnum, extensions: reads(['transferPurpose']), resolve: (tr) => tr.transferPurpose! }),
     destinationExternalAccount: t.field({
       type: BankAccountRef,
       nullable: true,
       description: 'The registered bank account paid out to; null for an account given inline (destinationBankAccount shows either)',
+      extensions: reads(['destinationExternalAccountId']),
       resolve: (tr) => tr.destinationExternalAccountId,
     }),
-    destinationBankAccount: t.field({ type: PayoutBankAccountRef, resolve: (tr) => tr.destinationBankAccount! }),
-    depositBlockchainAddress: t.string({ description: 'Where the customer sends the tokens', resolve: (tr) => tr.depositBlockchainAddress! }),
+    destinationBankAccount: t.field({ type: PayoutBankAccountRef, extensions: reads(['destinationBankAccount']), resolve: (tr) => tr.destinationBankAccount! }),
+    depositBlockchainAddress: t.string({
+      description: 'Where the customer sends the tokens',
+      extensions: reads(['depositBlockchainAddress']),
+      resolve: (tr) => tr.depositBlockchainAddress!,
+    }),
     depositTransactionHash: t.exposeString('depositTransactionHash', { nullable: true }),
   }),
 });
