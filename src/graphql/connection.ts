@@ -53,6 +53,20 @@ export function nodeConnection<Node extends ConnectionNode>(node: Node, name: st
   );
 }
 
+const noCursor = () => '';
+
+/** An edge whose cursor is encoded when a client asks for it: most pages select nodes only. */
+class Edge<N> {
+  constructor(
+    readonly node: N,
+    private readonly toCursor: (node: N) => string,
+  ) {}
+
+  get cursor(): string {
+    return this.toCursor(this.node);
+  }
+}
+
 /**
  * One page of a connection, by keyset, as the Relay spec describes it: `first` then `last` when
  * both are given, `first: 0` an empty page that still says whether nodes follow, and `null`
@@ -66,10 +80,10 @@ export async function resolvePage<N>(
 ) {
   const bothSizes = args.first != null && args.last != null;
   const connection = await resolveCursorConnection(
-    { args: bothSizes ? { ...args, last: null } : args, toCursor, defaultSize: options.defaultSize ?? DEFAULT_PAGE_SIZE, maxSize: MAX_PAGE_SIZE },
+    { args: bothSizes ? { ...args, last: null } : args, toCursor: noCursor, defaultSize: options.defaultSize ?? DEFAULT_PAGE_SIZE, maxSize: MAX_PAGE_SIZE },
     load,
   );
-  let { edges } = connection;
+  let edges = connection.edges.map((edge) => new Edge(edge!.node, toCursor));
   let { hasPreviousPage } = connection.pageInfo;
   if (bothSizes && edges.length > (args.last ?? 0)) {
     edges = edges.slice(edges.length - (args.last ?? 0));

@@ -1,5 +1,6 @@
 import type { EntityClass, EntityMetadata, EntityProperty } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/sql';
+import { DecimalColumn } from './decimal-column.js';
 
 /**
  * What a read shows of an entity: its properties as a plain object. Lists read hundreds of rows
@@ -44,6 +45,16 @@ function fieldOf(em: EntityManager, prop: EntityProperty, key: string): Field {
 }
 
 /**
+ * A column as the select list reads it. Money columns are numeric(38,18): PostgreSQL trims the
+ * zeros of their scale (the same number), so building each Decimal parses "98.44", not
+ * "98.440000000000000000" (half its cost on a page of quotes).
+ */
+const selected = (prop: EntityProperty, alias: string) => {
+  const column = `${alias}.${quoted(prop.fieldNames[0]!)}`;
+  return prop.customType instanceof DecimalColumn ? `trim_scale(${column})` : column;
+};
+
+/**
  * One object literal per row, compiled once per shape (as MikroORM compiles its own mappers): every
  * record of an entity then shares one hidden class, and a page of 100 rows costs 100 allocations.
  */
@@ -79,7 +90,7 @@ export function rowShape<E extends object>(em: EntityManager, entity: EntityClas
   const fields = props.map((prop, i) => fieldOf(em, prop, `${alias}${i}`));
   const primary = fields[props.findIndex((prop) => prop.name === primaryName)]!.key;
   const shape: RowShape<E> = {
-    select: props.map((prop, i) => `${alias}.${quoted(prop.fieldNames[0]!)} as ${fields[i]!.key}`).join(', '),
+    select: props.map((prop, i) => `${selected(prop, alias)} as ${fields[i]!.key}`).join(', '),
     read: compiledReader<E>(fields, primary),
   };
   if (byAlias.size >= MAX_SHAPES) byAlias.clear();
