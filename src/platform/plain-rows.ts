@@ -32,6 +32,16 @@ interface Field {
 }
 
 const shapes = new WeakMap<EntityMetadata, Map<string, RowShape<unknown>>>();
+const wantedKeys = new WeakMap<readonly string[], string>();
+/** A list of properties as a cache key, kept per list: a document's selection asks with the same list every time. */
+const keyOf = (wanted: readonly string[]) => {
+  let key = wantedKeys.get(wanted);
+  if (key === undefined) {
+    key = [...new Set(wanted)].sort().join(',');
+    wantedKeys.set(wanted, key);
+  }
+  return key;
+};
 /** Shapes kept per entity: selections are the clients' to vary, so the cache starts over rather than grow without bound. */
 const MAX_SHAPES = 256;
 const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
@@ -76,7 +86,7 @@ export function rowShape<E extends object>(em: EntityManager, entity: EntityClas
   const meta = em.getMetadata().get(entity) as EntityMetadata;
   const byAlias = shapes.get(meta) ?? new Map<string, RowShape<unknown>>();
   shapes.set(meta, byAlias);
-  const cacheKey = wanted === 'all' ? alias : `${alias}:${[...wanted].sort().join(',')}`;
+  const cacheKey = wanted === 'all' ? alias : `${alias}:${keyOf(wanted)}`;
   const known = byAlias.get(cacheKey);
   if (known) return known as RowShape<E>;
   const columns = meta.props.filter((prop) => prop.persist !== false && prop.fieldNames?.length === 1);

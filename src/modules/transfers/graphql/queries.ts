@@ -1,5 +1,5 @@
 import type { DefaultConnectionArguments } from '@pothos/plugin-relay';
-import type { GraphQLResolveInfo } from 'graphql';
+import type { FieldNode, GraphQLResolveInfo } from 'graphql';
 import { undefinedIfNull } from '../../../graphql/arguments.js';
 import { builder } from '../../../graphql/builder.js';
 import { connectionFieldOptions, resolvePage } from '../../../graphql/connection.js';
@@ -36,6 +36,19 @@ function relationColumns(info: GraphQLResolveInfo, path: string[], typeName: str
  * does not say what it reads makes that record whole.
  */
 function joinedFor(info: GraphQLResolveInfo, path: string[]): Joined {
+  // A document's nodes are parsed once (Yoga's cache): its selection is worked out once too.
+  const byPath = joinedByField.get(info.fieldNodes[0]!) ?? new Map<string, Joined>();
+  joinedByField.set(info.fieldNodes[0]!, byPath);
+  const key = path.join('.');
+  const known = byPath.get(key);
+  if (known) return known;
+  const joined = joinedOf(info, path);
+  byPath.set(key, joined);
+  return joined;
+}
+const joinedByField = new WeakMap<FieldNode, Map<string, Joined>>();
+
+function joinedOf(info: GraphQLResolveInfo, path: string[]): Joined {
   const shown = selectedFields(info, path);
   const transfer = selectedColumns(info, TRANSFER_TYPES, shown, TRANSFER_ALWAYS);
   if (!transfer) return { transfer: 'all', quote: 'all', customer: shown.has('customer') ? 'all' : undefined };
