@@ -1,6 +1,6 @@
 import { Migrator } from '@mikro-orm/migrations';
 import pg from 'pg';
-import { MikroORM as PgliteORM } from '@mikro-orm/pglite';
+import { MikroORM as PgliteORM, type PgliteConnection } from '@mikro-orm/pglite';
 import { MikroORM as PostgresORM } from '@mikro-orm/postgresql';
 import type { EntityManager, MikroORM } from '@mikro-orm/sql';
 import type { Config } from '../config.js';
@@ -8,6 +8,7 @@ import { migrations } from '../../migrations/index.js';
 import type { EntityDefinitions } from './feature.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { serializePgliteConnections } from './pglite-serial.js';
+import { keepPgliteStatements } from './pglite-statements.js';
 import { releaseConnectionsThatDie } from './pg-pool-guard.js';
 
 export type { EntityManager };
@@ -57,6 +58,8 @@ export async function openDatabase(config: DatabaseOptions): Promise<Database> {
     if (!config.DATA_DIR.startsWith('memory:')) unlock = lockDataDir(config.DATA_DIR);
     try {
       orm = (await PgliteORM.init({ ...common, dbName: config.DATA_DIR })) as unknown as MikroORM;
+      // PGlite plans and runs each statement on Node's one thread: parse and plan each once (issue 12).
+      keepPgliteStatements(await (orm.driver.getConnection() as unknown as PgliteConnection).getNativeClient());
     } catch (error) {
       unlock();
       throw error;
