@@ -1,4 +1,4 @@
-import helmet from '@fastify/helmet';
+import helmet from 'helmet';
 import type { FastifyInstance } from 'fastify';
 import { createHash } from 'node:crypto';
 import type { Config } from '../config.js';
@@ -23,14 +23,16 @@ const DIRECTIVES = {
  * way (`no-store`). HSTS only in production: outside it Ramp usually runs on plain http://localhost.
  */
 export async function registerSecurityHeaders(app: FastifyInstance, config: Config) {
-  await app.register(helmet, {
+  // Built once: Fastify's wrapper of helmet builds (and parses the directives of) a helmet per request.
+  const setHeaders = helmet({
     contentSecurityPolicy: { useDefaults: false, directives: DIRECTIVES },
     frameguard: { action: 'deny' },
     referrerPolicy: { policy: 'no-referrer' },
     hsts: config.isProduction ? { maxAge: 31_536_000, includeSubDomains: true } : false,
   });
-  app.addHook('onRequest', async (_request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('cache-control', 'no-store');
+    setHeaders(request.raw, reply.raw, (error?: unknown) => done(error instanceof Error ? error : undefined));
   });
 }
 
