@@ -1,4 +1,5 @@
 import { type PGlite, type QueryOptions, type Results, type Transaction, messages, protocol } from '@electric-sql/pglite';
+import { bindExecuteSync } from './pglite-bind.js';
 
 /**
  * PGlite's `query()` pays for every statement in full, on Node's one thread: six calls into the
@@ -103,11 +104,11 @@ class Statements {
     } else {
       statement = await this.#prepare(sql, params, options);
     }
-    const replies = await this.#send([
-      serialize.bind({ statement: statement.name, values: this.#values(statement, params) }),
-      serialize.execute({}),
-      serialize.sync(),
-    ]);
+    const values = this.#values(statement, params);
+    const run = values.every((value) => value === null || typeof value === 'string')
+      ? [bindExecuteSync(statement.name, values as (string | null)[])]
+      : [serialize.bind({ statement: statement.name, values }), serialize.execute({}), serialize.sync()];
+    const replies = await this.#send(run);
     const error = replies.find((reply) => reply instanceof DatabaseError);
     if (error) {
       // A kept plan whose result type changed under it (PostgreSQL's 0A000): forget it, the next call prepares anew.
@@ -153,24 +154,17 @@ class Statements {
       batch.unshift(...this.#closing.map((name) => serialize.close({ type: 'S', name })));
       this.#closing = [];
     }
-    let length = 0;
-    for (const part of batch) length += part.length;
-    const message = new Uint8Array(length);
-    let offset = 0;
-    for (const part of batch) {
-      message.set(part, offset);
-      offset += part.length;
-    }
-    return this.#pglite.execProtocolStream(message, { syncToFs: false, throwOnError: false });
+    return this.#pglite.execProtocolStream(batch.length === 1 ? batch[0]! : joined(batch), { syncToFs: false, throwOnError: false });
   }
 
   /** As PGlite's query() does: its serializer for the parameter's type, else the value's text. */
-  #values(statement: Statement, params: unknown[]): (string | null)[] {
+  #values(statement: Statement, params: unknown[]): (string | ArrayBufferView | null)[] {
     const serializers = this.#pglite.serializers;
     return params.map((param, i) => {
       if (param === null || param === undefined) return null;
       const serializer = serializers[statement.params[i] ?? 0];
-      return serializer ? serializer(param) : String(param);
+      const value: unknown = serializer ? serializer(param) : String(param);
+      return typeof value === 'string' || ArrayBuffer.isView(value) ? value : String(value);
     });
   }
 
@@ -205,6 +199,18 @@ class Statements {
     const fields = columns.map((column) => ({ name: column.name, dataTypeID: column.type }));
     return { rows: rows as T[], fields, affectedRows, ...(command !== undefined && { command }), ...(rowCount !== undefined && { rowCount }) };
   }
+}
+
+function joined(parts: Uint8Array[]): Uint8Array {
+  let length = 0;
+  for (const part of parts) length += part.length;
+  const message = new Uint8Array(length);
+  let offset = 0;
+  for (const part of parts) {
+    message.set(part, offset);
+    offset += part.length;
+  }
+  return message;
 }
 
 function parse(value: string | null, parser: ((value: string, type: number) => unknown) | undefined, type: number): unknown {

@@ -17,7 +17,7 @@ const ROW = [
   '1234.500000',
   new Date('2026-11-24T06:50:35.123Z'),
   true,
-  ['sepa', 'ach "quoted"', 'comma,inside'],
+  ['sepa', 'ach "quoted"', 'comma,inside', 'Überweisung für 日本 💶'],
   { rails: ['sepa'], amount: '10.00' },
   new Uint8Array([0, 1, 254, 255]),
   9_007_199_254_740_993n,
@@ -61,9 +61,11 @@ describe.skipIf(onPostgres)('kept PGlite statements', () => {
       }
     }
     const update = 'update payments set note = $1 where id = $2';
-    const updated = await kept.query(update, ['refunded', ROW[0]]);
-    expect(updated).toEqual(await plain.query(update, ['refunded', ROW[0]]));
+    const note = 'erstattet: Müller, 日本 💶';
+    const updated = await kept.query(update, [note, ROW[0]]);
+    expect(updated).toEqual(await plain.query(update, [note, ROW[0]]));
     expect(updated.affectedRows).toBe(1);
+    expect((await kept.query('select note from payments where id = $1', [ROW[0]])).rows).toEqual([{ note }]);
   });
 
   it('runs a statement it has seen before in one call into the engine, and a new one in two', async () => {
