@@ -1,5 +1,5 @@
 import { maskAccountNumber } from '../../../domain/identifiers/bank.js';
-import { type Asset, type Decimal, type FiatCurrency, type Token, formatAmount } from '../../../domain/money.js';
+import { type Asset, type Decimal, type FiatCurrency, type Network, type PaymentRails, type Token, formatAmount } from '../../../domain/money.js';
 import { RATE_SCALE } from '../../../domain/pricing.js';
 import { TRANSFER_DIRECTIONS, TRANSFER_STATUSES, type TransferDirection, type TransferStatus } from '../../../domain/transfer-status.js';
 import { TRANSFER_PURPOSES } from '../../../domain/transfer-purpose.js';
@@ -134,6 +134,12 @@ function fromQuote<T>(transfer: Transfer, ctx: GraphQLContext, read: (quote: Quo
 /** The `reads()` of a transfer field that shows these properties of its quote. */
 const readsQuote = (...properties: (keyof Quote)[]) => reads(['quoteId'], { quote: properties });
 
+/** A transfer field that shows one property of its quote, as the field's type `T` (a fiat currency or a token of the direction). */
+const quoteProperty = <T>(property: keyof Quote) => ({
+  extensions: readsQuote(property),
+  resolve: (tr: Transfer, _: unknown, ctx: GraphQLContext) => fromQuote(tr, ctx, (q) => q[property] as T),
+});
+
 const StatusChangeRef = builder.objectRef<TransferStatusChange>('TransferStatusChange').implement({
   fields: (t) => ({
     from: t.field({ type: TransferStatusEnum, nullable: true, resolve: (c) => c.fromStatus ?? null }),
@@ -234,22 +240,10 @@ OnrampTransferRef.implement({
   description: 'Fiat to token (spec §2.4)',
   interfaces: [TransferRef],
   fields: (t) => ({
-    sourceCurrency: t.field({
-      type: FiatCurrencyEnum,
-      extensions: readsQuote('sourceCurrency'),
-      resolve: (tr, _, ctx) => fromQuote(tr, ctx, (q) => q.sourceCurrency as FiatCurrency),
-    }),
-    sourceRails: t.field({ type: PaymentRailsEnum, extensions: readsQuote('sourceRails'), resolve: (tr, _, ctx) => fromQuote(tr, ctx, (q) => q.sourceRails!) }),
-    destinationToken: t.field({
-      type: StablecoinEnum,
-      extensions: readsQuote('destinationCurrency'),
-      resolve: (tr, _, ctx) => fromQuote(tr, ctx, (q) => q.destinationCurrency as Token),
-    }),
-    destinationNetwork: t.field({
-      type: BlockchainNetworkEnum,
-      extensions: readsQuote('destinationNetwork'),
-      resolve: (tr, _, ctx) => fromQuote(tr, ctx, (q) => q.destinationNetwork!),
-    }),
+    sourceCurrency: t.field({ type: FiatCurrencyEnum, ...quoteProperty<FiatCurrency>('sourceCurrency') }),
+    sourceRails: t.field({ type: PaymentRailsEnum, ...quoteProperty<PaymentRails>('sourceRails') }),
+    destinationToken: t.field({ type: StablecoinEnum, ...quoteProperty<Token>('destinationCurrency') }),
+    destinationNetwork: t.field({ type: BlockchainNetworkEnum, ...quoteProperty<Network>('destinationNetwork') }),
     destinationAddress: t.string({ extensions: reads(['destinationAddress']), resolve: (tr) => tr.destinationAddress! }),
     destinationTransactionHash: t.exposeString('payoutTransactionHash', { nullable: true, description: 'The token delivery, once completed' }),
     virtualAccount: t.field({
@@ -311,26 +305,10 @@ OfframpTransferRef.implement({
   description: 'Token to fiat (spec §2.5)',
   interfaces: [TransferRef],
   fields: (t) => ({
-    sourceToken: t.field({
-      type: StablecoinEnum,
-      extensions: readsQuote('sourceCurrency'),
-      resolve: (tr, _, ctx) => fromQuote(tr, ctx, (q) => q.sourceCurrency as Token),
-    }),
-    sourceNetwork: t.field({
-      type: BlockchainNetworkEnum,
-      extensions: readsQuote('sourceNetwork'),
-      resolve: (tr, _, ctx) => fromQuote(tr, ctx, (q) => q.sourceNetwork!),
-    }),
-    destinationCurrency: t.field({
-      type: FiatCurrencyEnum,
-      extensions: readsQuote('destinationCurrency'),
-      resolve: (tr, _, ctx) => fromQuote(tr, ctx, (q) => q.destinationCurrency as FiatCurrency),
-    }),
-    destinationPaymentRails: t.field({
-      type: PaymentRailsEnum,
-      extensions: readsQuote('destinationRails'),
-      resolve: (tr, _, ctx) => fromQuote(tr, ctx, (q) => q.destinationRails!),
-    }),
+    sourceToken: t.field({ type: StablecoinEnum, ...quoteProperty<Token>('sourceCurrency') }),
+    sourceNetwork: t.field({ type: BlockchainNetworkEnum, ...quoteProperty<Network>('sourceNetwork') }),
+    destinationCurrency: t.field({ type: FiatCurrencyEnum, ...quoteProperty<FiatCurrency>('destinationCurrency') }),
+    destinationPaymentRails: t.field({ type: PaymentRailsEnum, ...quoteProperty<PaymentRails>('destinationRails') }),
     transferPurpose: t.field({ type: TransferPurposeEnum, extensions: reads(['transferPurpose']), resolve: (tr) => tr.transferPurpose! }),
     destinationExternalAccount: t.field({
       type: BankAccountRef,
