@@ -1,7 +1,7 @@
 import { Migrator } from '@mikro-orm/migrations';
 import pg from 'pg';
 import { MikroORM as PgliteORM, type PgliteConnection } from '@mikro-orm/pglite';
-import { MikroORM as PostgresORM } from '@mikro-orm/postgresql';
+import { MikroORM as PostgresORM, type PostgreSqlConnection } from '@mikro-orm/postgresql';
 import type { EntityManager, MikroORM } from '@mikro-orm/sql';
 import type { Config } from '../config.js';
 import { migrations } from '../../migrations/index.js';
@@ -10,6 +10,7 @@ import { lockDataDir } from './data-dir-lock.js';
 import { serializePgliteConnections } from './pglite-serial.js';
 import { keepPgliteStatements } from './pglite-statements.js';
 import { releaseConnectionsThatDie } from './pg-pool-guard.js';
+import { prepareReadsOn } from './prepared-reads.js';
 
 export type { EntityManager };
 
@@ -52,6 +53,7 @@ export async function openDatabase(config: DatabaseOptions): Promise<Database> {
       pool: { min: 0, max: config.DB_POOL_MAX },
       driverOptions: postgresPoolOptions(config),
     })) as unknown as MikroORM;
+    prepareReadsOn(orm.em.getDriver(), await (orm.driver.getConnection() as unknown as PostgreSqlConnection).getNativeClient());
     kind = 'postgresql';
   } else {
     serializePgliteConnections();

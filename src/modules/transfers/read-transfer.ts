@@ -1,6 +1,7 @@
 import { NotFoundError } from '../../domain/errors.js';
 import type { TransferDirection } from '../../domain/transfer-status.js';
 import { rowShape } from '../../platform/plain-rows.js';
+import { readRows } from '../../platform/prepared-reads.js';
 import { type Scope, isUuid } from '../../platform/scope.js';
 import { Quote, Transfer } from './entities.js';
 import type { TransferWithQuote } from './reads.js';
@@ -17,7 +18,8 @@ export async function transferOfCustomer(scope: Scope, customerId: string, direc
   const { em, actor } = scope;
   const t = rowShape(em, Transfer, 't');
   const q = rowShape(em, Quote, 'q');
-  const [row] = await em.execute<Record<string, unknown>[]>(
+  const [row] = await readRows(
+    em,
     `select ${t.select}, ${q.select} from customers c
      left join transfers t on t.id = ? and t.customer_id = c.id and t.direction = ? and t.partner_id = c.partner_id and t.environment = c.environment
      left join quotes q on q.id = t.quote_id and q.partner_id = t.partner_id and q.environment = t.environment

@@ -2,6 +2,7 @@ import type { TransferDirection } from '../../domain/transfer-status.js';
 import { parseInput } from '../../domain/validation.js';
 import { type KeysetPage, type OffsetPage, keysetSql } from '../../platform/pagination.js';
 import { type Columns, type Wanted, rowShape } from '../../platform/plain-rows.js';
+import { readRows } from '../../platform/prepared-reads.js';
 import { type Scope, isUuid } from '../../platform/scope.js';
 import { Customer } from '../customers/entities.js';
 import type { CustomerRecord } from '../customers/reads.js';
@@ -79,7 +80,7 @@ function selectFrom(scope: Scope, joined: Joined): string {
 
 async function listed(scope: Scope, sql: string, params: unknown[], joined: Joined): Promise<ListedTransfer[]> {
   const { em } = scope;
-  const rows = await em.execute<Record<string, unknown>[]>(sql, params);
+  const rows = await readRows(em, sql, params);
   const transfers = rowShape(em, Transfer, 't', joined.transfer);
   const quotes = joined.quote ? rowShape(em, Quote, 'q', joined.quote) : null;
   const customers = joined.customer ? rowShape(em, Customer, 'c', joined.customer) : null;
