@@ -35,5 +35,19 @@ export const roundPaid = (amount: Decimal, asset: Asset) => amount.toDecimalPlac
 /** What the customer receives rounds down to the asset's unit. */
 export const roundReceived = (amount: Decimal, asset: Asset) => amount.toDecimalPlaces(SCALE[asset], Decimal.ROUND_DOWN);
 
+/**
+ * `amount.toFixed(places)`. An amount with no more decimals than `places` (every stored amount at
+ * its asset's scale) is padded with zeros, not rounded through a new Decimal: a page of 100
+ * transfers formats 300 of them.
+ */
+export function toFixedPlaces(amount: Decimal, places: number): string {
+  if (amount.decimalPlaces() > places) return amount.toFixed(places);
+  const plain = amount.toFixed();
+  const point = plain.indexOf('.');
+  const decimals = point < 0 ? 0 : plain.length - point - 1;
+  if (decimals === places) return plain;
+  return `${point < 0 ? `${plain}.` : plain}${'0'.repeat(places - decimals)}`;
+}
+
 /** Wire format: fixed scale, no exponent. */
-export const formatAmount = (amount: Decimal, asset: Asset) => amount.toFixed(SCALE[asset]);
+export const formatAmount = (amount: Decimal, asset: Asset) => toFixedPlaces(amount, SCALE[asset]);

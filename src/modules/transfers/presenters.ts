@@ -1,11 +1,11 @@
-import { type Asset, type Decimal, formatAmount } from '../../domain/money.js';
+import { type Asset, type Decimal, formatAmount, toFixedPlaces } from '../../domain/money.js';
 import { RATE_SCALE } from '../../domain/pricing.js';
 import { presentBankAccountDetails } from '../bank-accounts/presenters.js';
 import type { QuoteRecord as Quote, TransferRecord as Transfer } from './reads.js';
 
 /** numeric(38,18) holds more digits than an asset has; the wire shows the asset's own scale. */
 const amountOf = (value: Decimal, asset: Asset) => formatAmount(value, asset);
-const rateOf = (value: Decimal) => value.toFixed(RATE_SCALE);
+const rateOf = (value: Decimal) => toFixedPlaces(value, RATE_SCALE);
 
 /** Fee parts, all in the source asset: they add up to `fee_amount`. */
 function feeBreakdown(quote: Quote) {

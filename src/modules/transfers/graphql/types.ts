@@ -1,5 +1,14 @@
 import { maskAccountNumber } from '../../../domain/identifiers/bank.js';
-import { type Asset, type Decimal, type FiatCurrency, type Network, type PaymentRails, type Token, formatAmount } from '../../../domain/money.js';
+import {
+  type Asset,
+  type Decimal,
+  type FiatCurrency,
+  type Network,
+  type PaymentRails,
+  type Token,
+  formatAmount,
+  toFixedPlaces,
+} from '../../../domain/money.js';
 import { RATE_SCALE } from '../../../domain/pricing.js';
 import { TRANSFER_DIRECTIONS, TRANSFER_STATUSES, type TransferDirection, type TransferStatus } from '../../../domain/transfer-status.js';
 import { TRANSFER_PURPOSES } from '../../../domain/transfer-purpose.js';
@@ -97,7 +106,7 @@ QuoteRef.implement({
       extensions: reads(['destinationAmount', 'destinationCurrency']),
       resolve: (q) => amount(q.destinationAmount, q.destinationCurrency),
     }),
-    exchangeRate: t.field({ type: 'Decimal', extensions: reads(['exchangeRate']), resolve: (q) => q.exchangeRate.toFixed(RATE_SCALE) }),
+    exchangeRate: t.field({ type: 'Decimal', extensions: reads(['exchangeRate']), resolve: (q) => toFixedPlaces(q.exchangeRate, RATE_SCALE) }),
     feeAmount: t.field({ type: 'Decimal', extensions: reads(['feeAmount', 'sourceCurrency']), resolve: (q) => amount(q.feeAmount, q.sourceCurrency) }),
     fees: t.field({
       type: FeeBreakdownRef,
