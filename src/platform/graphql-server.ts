@@ -235,9 +235,11 @@ export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
       const response = await currentRequest.run({ requestId: req.id, log: req.log }, () => yoga.handleNodeRequestAndResponse(req, reply, { req, reply }));
       for (const [key, value] of response.headers) reply.header(key, value);
       reply.status(response.status);
-      if (!response.headers.get('content-type')?.startsWith('text/html')) return reply.send(response.body);
-      const graphiql = await response.text();
-      return reply.header('content-security-policy', graphiqlContentSecurityPolicy(graphiql)).send(graphiql);
+      // Every answer over HTTP is one document (subscriptions are WebSocket-only): sent as a string,
+      // it goes out in one write with a Content-Length, not piped through a stream.
+      const body = await response.text();
+      if (!response.headers.get('content-type')?.startsWith('text/html')) return reply.send(body);
+      return reply.header('content-security-policy', graphiqlContentSecurityPolicy(body)).send(body);
     },
   });
 
