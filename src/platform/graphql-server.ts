@@ -236,7 +236,7 @@ export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
       for (const [key, value] of response.headers) reply.header(key, value);
       reply.status(response.status);
       // Every answer over HTTP is one document (subscriptions are WebSocket-only): sent as a string,
-      // it goes out in one write with a Content-Length, not piped through a stream.
+      // not piped through Fastify's stream handling (the bytes on the wire are the same).
       const body = await response.text();
       if (!response.headers.get('content-type')?.startsWith('text/html')) return reply.send(body);
       return reply.header('content-security-policy', graphiqlContentSecurityPolicy(body)).send(body);

@@ -132,7 +132,7 @@ describe('a transfer page reads only the columns its selection reads', () => {
       expect(page.body.errors).toBeUndefined();
     });
     const [page] = statements.filter((s) => s.includes('from transfers t'));
-    const customerColumns = page!.split(',').filter((column) => / c\d+$/.test(column.trim()) || /as c\d+ from/.test(column)).length;
+    const customerColumns = page!.match(/ as c\d+\b/g)?.length ?? 0;
     expect(customerColumns).toBeGreaterThan(10);
   });
 });

@@ -1,7 +1,6 @@
-import { encodeGlobalID } from '@pothos/plugin-relay';
 import { ConflictError, NotFoundError, UnprocessableError, ValidationError } from '../../domain/errors.js';
 import { undefinedIfNull } from '../../graphql/arguments.js';
-import { builder } from '../../graphql/builder.js';
+import { builder, globalIdOf } from '../../graphql/builder.js';
 import { connectionFieldOptions, nodeConnection, resolvePage } from '../../graphql/connection.js';
 import { scopeOf } from '../../graphql/context.js';
 import { domainEnum } from '../../graphql/enums.js';
@@ -217,7 +216,7 @@ builder.mutationFields((t) => ({
     resolve: async (_, { input }, ctx) => {
       const id = webhookIdOf(input.id);
       await ctx.services.webhooks.delete(scopeOf(ctx), id);
-      return encodeGlobalID('WebhookEndpoint', id);
+      return globalIdOf('WebhookEndpoint', id);
     },
   }),
   enableWebhook: t.field({
