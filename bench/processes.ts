@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 
 const counter = fileURLToPath(new URL('./sql-counter.ts', import.meta.url));
 const profiler = fileURLToPath(new URL('./cpu-profile.ts', import.meta.url));
-const profiled = (name: string) => Boolean(process.env.BENCH_CPU_PROF) && name === 'ramp';
+const profiled = (name: string) => Boolean(process.env.BENCH_CPU_PROF) && name.startsWith('ramp');
 const root = fileURLToPath(new URL('..', import.meta.url));
 
 /** A server the bench started in a child process of its own, with its SQL statements counted. */
