@@ -73,12 +73,16 @@ export async function recordEvent(em: EntityManager, actor: Actor, event: NewEve
   if (!em.isInTransaction()) throw new Error('recordEvent must run inside the transaction of its state change');
   await em.execute('select pg_advisory_xact_lock(?)', [OUTBOX_LOCK]);
   // Read under the lock: a webhook registered or enabled before this point is seen (see lockOutbox).
+  // The NOTIFY rides in the insert's statement (one round trip, not two); it is delivered at commit.
   const [row] = await em.execute<{ cursor: string }[]>(
-    `insert into events (id, type, entity_type, entity_id, partner_id, environment, payload, subject, created_at, dispatched_at)
-     values (?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, now(),
-       case when exists (select 1 from webhook_endpoints w where w.partner_id = ? and w.environment = ? and w.status = 'enabled' and w.deleted_at is null)
-         then null else now() end)
-     returning cursor::text as cursor`,
+    `with recorded as (
+       insert into events (id, type, entity_type, entity_id, partner_id, environment, payload, subject, created_at, dispatched_at)
+       values (?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, now(),
+         case when exists (select 1 from webhook_endpoints w where w.partner_id = ? and w.environment = ? and w.status = 'enabled' and w.deleted_at is null)
+           then null else now() end)
+       returning cursor::text as cursor
+     )
+     select cursor, pg_notify(?, cursor) from recorded`,
     [
       randomUUID(),
       event.type,
@@ -90,8 +94,8 @@ export async function recordEvent(em: EntityManager, actor: Actor, event: NewEve
       event.subject ? snapshotOf(event.subject) : null,
       actor.partnerId,
       actor.environment,
+      EVENTS_CHANNEL,
     ],
   );
-  await em.execute('select pg_notify(?, ?)', [EVENTS_CHANNEL, row!.cursor]);
   return row!.cursor;
 }

@@ -16,7 +16,7 @@ const PINS = {
   /** The page with its quotes and customers joined in (the API key is cached by then). */
   graphqlPage: 1,
   /** Each request: begin, …, commit (one transaction, no savepoint; the key is kept); a used quote is the unique constraint's to refuse. */
-  onrampPair: 14,
+  onrampPair: 13,
 };
 
 const sql = recordSqlStatements();
