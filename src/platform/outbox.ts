@@ -71,6 +71,7 @@ export async function lockOutbox(em: EntityManager): Promise<void> {
  */
 export async function recordEvent(em: EntityManager, actor: Actor, event: NewEvent): Promise<string> {
   if (!em.isInTransaction()) throw new Error('recordEvent must run inside the transaction of its state change');
+  // Its own statement, not a CTE of the insert: a statement reads the snapshot it took before waiting for the lock.
   await em.execute('select pg_advisory_xact_lock(?)', [OUTBOX_LOCK]);
   // Read under the lock: a webhook registered or enabled before this point is seen (see lockOutbox).
   // The NOTIFY rides in the insert's statement (one round trip, not two); it is delivered at commit.
