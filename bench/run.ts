@@ -5,7 +5,8 @@
  * then runs every row in interleaved rounds and prints medians. Everything it started is stopped and dropped.
  *
  * BENCH_ROUNDS (3), BENCH_SECONDS (8 per measurement), BENCH_CONNECTIONS (32), BENCH_WEBHOOKS (5000 per round),
- * BENCH_ONLY (comma list of rows: p1-rest,p1-graphql,p2,p5,pglite,p4), BENCH_CPU_PROF=1 (a V8 CPU profile of each of Ramp's measured windows in /tmp/ramp-prof).
+ * BENCH_CUSTOMERS (50) and BENCH_TRANSFERS (5000, spread over them): the size of the seeded data,
+ * BENCH_ONLY (comma list of rows: p1-rest,p1-graphql,p1-best,p2,p5,pglite,p4), BENCH_CPU_PROF=1 (a V8 CPU profile of each of Ramp's measured windows in /tmp/ramp-prof).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,6 +25,9 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const WEBHOOKS = Number(process.env.BENCH_WEBHOOKS ?? 5000);
+// The independent harness of issue 23 measured on 50 customers and 5,000 transfers: the same size by default.
+const CUSTOMERS = Number(process.env.BENCH_CUSTOMERS ?? 50);
+const TRANSFERS = Number(process.env.BENCH_TRANSFERS ?? 5000);
 const ONLY = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
 const wanted = (row: string) => !ONLY || ONLY.includes(row);
 
@@ -73,8 +77,8 @@ async function main() {
   const ramp = await startRampServer('ramp', { DATABASE_URL: database.url });
   started.push(ramp);
   const auth = { authorization: `Bearer ${ramp.key}` };
-  log('seeding through the REST API: 20 customers, 200 on-ramp transfers');
-  const data = await seed(ramp.url, ramp.key, { customers: 20, transfersPerCustomer: 10 });
+  log(`seeding through the REST API: ${CUSTOMERS} customers, ${TRANSFERS} on-ramp transfers`);
+  const data = await seed(ramp.url, ramp.key, { customers: CUSTOMERS, transfersPerCustomer: Math.ceil(TRANSFERS / CUSTOMERS) });
   const admin = new pg.Client({ connectionString: database.url });
   await admin.connect();
   cleanups.unshift(() => admin.end());
@@ -124,6 +128,27 @@ async function main() {
       { server: floor!, iteration: readRest(ramp.key) },
     );
     rows.push({ name: 'P1 GraphQL transfer(id)', unit: 'req/s', baselineName: 'floor (same)', goal: { ratio: 0.7 }, ...r });
+  }
+  if (wanted('p1-best')) {
+    // Where the limit is: the best plain service (key in memory, one prepared statement), no goal to meet.
+    const best = await startServer('best', 'bench/best.ts', { DATABASE_URL: database.url, PORT: String(await freePort()) }, /listening on (http:\/\/\S+)/);
+    started.push(best);
+    log('P1 against the best plain service (REST, then GraphQL)');
+    const rest = await compare('P1 REST vs best', { server: ramp, iteration: readRest(ramp.key) }, { server: best, iteration: readRest(ramp.key) });
+    rows.push({
+      name: 'P1 REST GET …/onramp-transfer/{id}',
+      unit: 'req/s',
+      baselineName: 'best plain service (key in memory, one prepared statement)',
+      goal: {},
+      ...rest,
+    });
+    const gql = await compare(
+      'P1 GraphQL vs best',
+      { server: ramp, iteration: graphql(TRANSFER_BY_ID, (n) => ({ id: pick(n).transferId })) },
+      { server: best, iteration: readRest(ramp.key) },
+    );
+    rows.push({ name: 'P1 GraphQL transfer(id)', unit: 'req/s', baselineName: 'best plain service (same)', goal: {}, ...gql });
+    await best.stop();
   }
   if (wanted('p2')) {
     const postgraphile = await startServer(
