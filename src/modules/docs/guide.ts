@@ -17,9 +17,9 @@ export const slug = (text: string) =>
     .replace(/[^a-z0-9 _-]/g, '')
     .replace(/ /g, '-');
 
-/** The pages the index links to, in its order: `[Errors](errors.md)`, once each. */
+/** The pages of the index's numbered contents list, in its order: `1. [Errors](errors.md) — …`, once each. */
 export function pagesOf(index: string): string[] {
-  const pages = [...index.matchAll(/\]\(([a-z0-9-]+\.md)\)/g)].map((m) => m[1]!);
+  const pages = [...index.matchAll(/^\d+\. \[[^\]]+\]\(([a-z0-9-]+\.md)\)/gm)].map((m) => m[1]!);
   return [...new Set(pages)];
 }
 
