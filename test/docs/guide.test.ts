@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../../src/domain/error-codes.js';
-import { GUIDE_DIR, GUIDE_INDEX, GUIDE_STYLE, pagesOf } from '../../src/modules/docs/guide.js';
+import { GUIDE_DIR, GUIDE_INDEX, GUIDE_STYLE, PREVIOUS_ANCHORS, pagesOf } from '../../src/modules/docs/guide.js';
 import { startRamp, type TestRamp } from '../support/ramp.js';
 
 // /docs is the partner guide, docs/api/ rendered as one page: every page, every error code's anchor, links that
@@ -31,6 +31,13 @@ describe('the partner guide at /docs', () => {
   it('anchors every error code a problem type can point to: /docs#<code>', () => {
     const anchored = new Set(ids());
     expect([...ERROR_CODES, 'method_not_allowed', 'bad_request'].filter((code) => !anchored.has(code))).toEqual([]);
+  });
+
+  it('keeps the anchors of the page it replaced, each just before the section that now says the same', () => {
+    for (const [previous, current] of Object.entries(PREVIOUS_ANCHORS)) expect(html).toMatch(new RegExp(`<a id="${previous}"></a><h[1-6] id="${current}">`));
+    for (const kept of ['quick-start', 'errors', 'error-codes', 'idempotency', 'customers', 'pricing', 'statuses', 'event-cursors', 'sandbox-settlement']) {
+      expect(ids()).toContain(kept);
+    }
   });
 
   it('gives every heading and code row its own id, and every link within the page lands on one', () => {

@@ -35,6 +35,31 @@ function withCodeAnchors(html: string): string {
 }
 
 /**
+ * Anchors of the page /docs served before the guide was split into topics (the README's headings), kept as aliases
+ * of the sections that now say the same, so a link saved then still lands.
+ */
+export const PREVIOUS_ANCHORS: Record<string, string> = {
+  'kyc-links-post-v0customerscustomer_idkycs': 'kyc-links',
+  'post-authimportkyc': 'import-by-share-token-authimportkyc',
+  'kyc-by-share-token-on-update-put-v0customerscustomer_id': 'kyc-by-share-token-on-update',
+  'business-kyb-import-v1partnerskycbusiness': 'business-kyb-import',
+  'hostile-input': 'input-rules',
+  'limits-slow-consumers-and-scale': 'limits-and-slow-consumers',
+  'not-shown-by-the-spec--our-choices': 'beyond-the-partner-apis-ramps-choices',
+  'failure-behaviour': 'retrying-after-a-failure',
+  'api-keys-npm-run-keys': 'keys',
+  'openapi-contract': 'ramp-partner-guide',
+};
+
+function withPreviousAnchors(html: string): string {
+  let out = html;
+  for (const [previous, current] of Object.entries(PREVIOUS_ANCHORS)) {
+    out = out.replace(new RegExp(`(<h[1-6] id="${current}">)`), `<a id="${previous}"></a>$1`);
+  }
+  return out;
+}
+
+/**
  * Renders the guide as one HTML fragment. Each page's headings move one level down under the index's
  * title; a link to another page of the guide (`errors.md#error-codes`, `customers.md`) becomes a link
  * within the page (`#error-codes`, the id of that page's title).
@@ -65,7 +90,7 @@ export async function renderGuide(dir: URL = GUIDE_DIR): Promise<string> {
     }).parse(source);
 
   const html = [await render(index, 0), ...(await Promise.all(sources.map((source) => render(source, 1))))].join('\n');
-  return withCodeAnchors(html);
+  return withPreviousAnchors(withCodeAnchors(html));
 }
 
 /** The page around the guide. Code blocks wrap (never cut off on the right); wide tables scroll within themselves. */
