@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lintOpenApi } from '../scripts/lint-openapi.js';
+import { OPENAPI_GENERATED_NOTE, withGeneratedNote } from '../scripts/print-openapi.js';
 import { foldedPath, openApiPath } from '../src/platform/openapi.js';
 import { contractCheck } from '../src/platform/openapi-check.js';
 import { startRamp, type TestRamp } from './support/ramp.js';
@@ -20,7 +21,14 @@ describe('openapi.json', () => {
   it('is the document the running code serves at GET /openapi.json, without a key (run `npm run openapi:print` after changing REST code)', async () => {
     const served = await fetch(`${t.url}/openapi.json`);
     expect(served.status).toBe(200);
-    expect(await served.json()).toEqual(committed);
+    // The committed file is that document with its generated-file mark (JSON has no comments).
+    expect(withGeneratedNote(await served.json())).toEqual(committed);
+  });
+
+  it('says at its root that it is generated, and by which command', () => {
+    expect(Object.keys(committed)[0]).toBe('x-generated');
+    expect(committed['x-generated']).toBe(OPENAPI_GENERATED_NOTE);
+    expect(OPENAPI_GENERATED_NOTE).toContain('npm run openapi:print');
   });
 
   it('documents every REST route Fastify registered, at its path and method', () => {

@@ -11,7 +11,7 @@ const root = join(import.meta.dirname, '..');
 const SYSTEM_NODE = '/usr/bin/node';
 const systemNodeVersion = existsSync(SYSTEM_NODE) ? execFileSync(SYSTEM_NODE, ['-p', 'process.versions.node']).toString().trim() : null;
 
-// README "Quick start": refusals to start are one sentence, never a stack trace.
+// docs/operations/configuration.md: refusals to start are one sentence, never a stack trace.
 describe('starting Ramp', () => {
   it(`accepts Node ${MINIMUM_NODE} and newer, and nothing older`, () => {
     for (const version of ['22.17.0', '22.17.1', '22.18.0', '23.0.0', '24.21.0', '30.1.2']) expect(isSupportedNode(version), version).toBe(true);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { onPostgres, startRamp, uniqueDatabaseName, uniqueRedisPrefix } from './support/ramp.js';
 
-// README "Testing side by side": TEST_DATABASE_PREFIX and TEST_REDIS_PREFIX keep checkouts apart.
+// docs/engineering/testing.md: TEST_DATABASE_PREFIX and TEST_REDIS_PREFIX keep checkouts apart.
 describe('what the test suite names after its checkout', () => {
   const databasePrefix = process.env.TEST_DATABASE_PREFIX ?? 'ramp_test';
   const redisPrefix = process.env.TEST_REDIS_PREFIX ?? 'ramp-test:';

@@ -5,7 +5,8 @@ import { builder } from './builder.js';
 import { domainEnum } from './enums.js';
 
 export const ErrorCodeEnum = domainEnum('ErrorCode', ERROR_CODES, {
-  description: 'Why a request failed: stable, one per failure (the README error table explains each; REST sends the same in lower case)',
+  description:
+    'Why a request failed: stable, one per failure (the error table of the partner guide, /docs#error-codes, explains each; REST sends the same in lower case)',
 });
 
 /** Every expected failure: a stable `code` and a human `message`. */

@@ -42,7 +42,7 @@ export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
   FieldError,
   Problem: {
     type: 'object',
-    description: 'RFC 9457 problem details; `type` is the absolute URL of the code in the reference (README "Error codes").',
+    description: 'RFC 9457 problem details; `type` is the absolute URL of the row of the code in the error table of the partner guide (/docs#<code>).',
     required: ['type', 'title', 'status', 'detail', 'code', 'request_id'],
     additionalProperties: false,
     properties: {

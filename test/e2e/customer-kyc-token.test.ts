@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxApplicant } from '../../src/modules/kyc-import/sandbox-provider.js';
 import { type ApiClient, startRamp, type TestRamp } from '../support/ramp.js';
 
-/** PUT /v0/customers/{id} with external_kyc_provider_data imports the provider's verification (README "KYC by share token on update"). */
+/** PUT /v0/customers/{id} with external_kyc_provider_data imports the provider's verification (docs/api/kyc.md "KYC by share token on update"). */
 
 let t: TestRamp;
 let api: ApiClient;

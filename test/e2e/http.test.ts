@@ -96,7 +96,7 @@ describe('health', () => {
 });
 
 describe('REST docs', () => {
-  it('serve the README as HTML at /docs, with anchors for its contents and for every error code link', async () => {
+  it('serve the partner guide (docs/api) as HTML at /docs, with anchors for its contents and for every error code link', async () => {
     const docs = await api.get('/docs');
     expect(docs.status).toBe(200);
     expect(docs.headers.get('content-type')).toContain('text/html');

@@ -8,7 +8,7 @@ import { apiClient, freshDatabaseEnv, onPostgres, startRamp, type TestRamp } fro
 import { wsClient } from '../support/subscriptions.js';
 import { sleep, waitFor } from '../support/webhook-receiver.js';
 
-// README "API keys": a revoked key stops working within moments on every instance, open subscriptions included.
+// docs/operations/api-keys.md: a revoked key stops working within moments on every instance, open subscriptions included.
 const EVENTS = 'subscription { events { id type } }';
 const prefixOf = (key: string) => key.slice(0, key.lastIndexOf('_') + 9);
 /** An instance drops a revoked key from its verified keys when the revocation's notification arrives: moments. */

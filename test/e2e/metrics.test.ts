@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, apiClient, startRamp, type TestRamp } from '../support/ramp.js';
 import { type Receiver, startReceiver, waitFor } from '../support/webhook-receiver.js';
 
-// README "Metrics".
+// docs/operations/metrics.md.
 interface Sample {
   name: string;
   labels: Record<string, string>;

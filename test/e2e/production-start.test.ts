@@ -1,5 +1,5 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -57,7 +57,7 @@ async function expectStopped(url: string, dataDir: string) {
 describe.skipIf(onPostgres)('starting Ramp under a process manager', () => {
   beforeAll(async () => {
     await promisify(execFile)('npx', ['tsc', '-p', 'tsconfig.build.json', '--outDir', outDir], { cwd: root });
-    copyFileSync(join(root, 'README.md'), join(outDir, 'README.md')); // /docs renders it
+    cpSync(join(root, 'docs/api'), join(outDir, 'docs/api'), { recursive: true }); // /docs renders it, as `npm run build` copies it
   }, 120_000);
   afterAll(() => rmSync(outDir, { recursive: true, force: true }));
 

@@ -5,7 +5,7 @@ import { loadConfig } from '../../src/config.js';
 import { ensurePartner, issueApiKey } from '../../src/modules/partners/service.js';
 import { type ApiClient, type ApiResponse, apiClient, freshDatabaseEnv, onPostgres, startRamp, type TestRamp, uniqueRedisPrefix } from '../support/ramp.js';
 
-// DESIGN §3: 429 with Retry-After. README "Rate limits".
+// DESIGN §3: 429 with Retry-After. docs/operations/limits.md "Rate limits".
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const LIMIT = 5;
 let partners = 0;

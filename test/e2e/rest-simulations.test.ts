@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient, TestRamp } from '../support/ramp.js';
 import { createCustomer, onrampQuoteBody, useTransferFixture, wallet } from '../support/transfers.js';
 
-/** The REST sandbox simulations (README "Sandbox settlement"): KYC steps, and deposits of another amount than quoted. */
+/** The REST sandbox simulations (docs/api/sandbox.md "Sandbox settlement"): KYC steps, and deposits of another amount than quoted. */
 
 const fixture = useTransferFixture({ platformFeeBps: 50 });
 let t: TestRamp;

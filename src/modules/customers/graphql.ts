@@ -32,7 +32,7 @@ const KycRef = builder.objectRef<Customer>('Kyc').implement({
   fields: (t) => ({
     status: t.field({
       type: KycStatusEnum,
-      description: 'The customer-level status (every rail moves together; see the README for the transitions).',
+      description: 'The customer-level status (every rail moves together; see the partner guide at /docs for the transitions).',
       resolve: (c) => kycStatusOf(c.kycStatusBreakdown),
     }),
     statusBreakdown: t.field({ type: [KycRailStatusRef], resolve: (c) => c.kycStatusBreakdown }),

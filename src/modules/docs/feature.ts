@@ -2,7 +2,7 @@ import type { Feature } from '../../platform/feature.js';
 import type { Services } from '../../services.js';
 import { docsRoutes } from './rest.js';
 
-/** The README served as HTML at /docs. */
+/** The partner guide (docs/api/) served as HTML at /docs, and the OpenAPI reference at /docs/api. */
 export const docsFeature: Feature<Services> = {
   name: 'docs',
   routes: (app) => docsRoutes(app),

@@ -43,4 +43,13 @@ describe.skipIf(!haveChromium)('/docs/api in a real browser, offline and under o
     await page.goto(problem.body.type);
     expect(await page.locator('#not_found').innerText()).toContain('not_found');
   }, 60_000);
+
+  it('keeps every code block of the /docs guide within the page on a narrow screen: wrapped, never cut off on the right', async () => {
+    const page = await env.browser.newPage({ viewport: { width: 480, height: 800 } });
+    await page.goto(`${env.t.url}/docs`);
+    const blocks = await page.evaluate(() => [...document.querySelectorAll('pre')].map((pre) => pre.scrollWidth - pre.clientWidth));
+    expect(blocks.length).toBeGreaterThan(20);
+    expect(blocks.filter((overflow) => overflow > 1)).toEqual([]);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+  }, 60_000);
 });

@@ -252,7 +252,7 @@ describe('Ramp on a PostgreSQL that fails under load', () => {
 
   it('keeps every acknowledged write and its event exactly once, delivered by webhook and subscription', async () => {
     await load.stop();
-    // A write that got no answer is retried with its key, as the README tells clients to: at most one customer each.
+    // A write that got no answer is retried with its key, as the partner guide tells clients to (docs/api/errors.md): at most one customer each.
     const pending = [...load.unacknowledged];
     const retry = async () => {
       for (let write = pending.pop(); write; write = pending.pop()) {

@@ -57,7 +57,7 @@ export function shapeOfPath(path: string): 'problem' | 'encryptus' | 'graphql' {
   return 'problem';
 }
 
-/** Why an answer breaks the contract (README "Errors"), or null when it keeps it. */
+/** Why an answer breaks the contract (docs/api/errors.md), or null when it keeps it. */
 export function contractBreach(request: Pick<FuzzRequest, 'method' | 'path'>, answer: FuzzAnswer): string | null {
   if (answer.status >= 500 || answer.status < 100) return `status ${answer.status}`;
   const shape = shapeOfPath(request.path);

@@ -1,0 +1,80 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ERROR_CODES } from '../../src/domain/error-codes.js';
+import { GUIDE_DIR, GUIDE_INDEX, GUIDE_STYLE, PREVIOUS_ANCHORS, pagesOf } from '../../src/modules/docs/guide.js';
+import { startRamp, type TestRamp } from '../support/ramp.js';
+
+// /docs is the partner guide, docs/api/ rendered as one page: every page, every error code's anchor, links that
+// land, nothing meant for Ramp's own engineers, and code that never runs off the right edge.
+let t: TestRamp;
+let html: string;
+beforeAll(async () => {
+  t = await startRamp();
+  html = await (await fetch(`${t.url}/docs`)).text();
+});
+afterAll(() => t.close());
+
+const ids = () => [...html.matchAll(/ id="([^"]+)"/g)].map((m) => m[1]!);
+const index = readFileSync(new URL(GUIDE_INDEX, GUIDE_DIR), 'utf8');
+
+describe('the partner guide at /docs', () => {
+  it('serves every page of docs/api, in the order of its index, each once', () => {
+    const files = readdirSync(GUIDE_DIR).filter((name) => name.endsWith('.md') && name !== GUIDE_INDEX);
+    expect(pagesOf(index).toSorted()).toEqual(files.toSorted());
+    const titles = pagesOf(index).map((page) => /^# (.+)$/m.exec(readFileSync(new URL(page, GUIDE_DIR), 'utf8'))![1]!);
+    const positions = titles.map((title) => html.indexOf(`>${title.replace(/`([^`]+)`/g, '<code>$1</code>')}</h2>`));
+    expect(positions.every((position) => position > 0)).toBe(true);
+    expect(positions).toEqual(positions.toSorted((a, b) => a - b));
+    expect(pagesOf(index)[0]).toBe('walkthrough.md');
+  });
+
+  it('anchors every error code a problem type can point to: /docs#<code>', () => {
+    const anchored = new Set(ids());
+    expect([...ERROR_CODES, 'method_not_allowed', 'bad_request'].filter((code) => !anchored.has(code))).toEqual([]);
+  });
+
+  it('keeps the anchors of the page it replaced, each just before the section that now says the same', () => {
+    for (const [previous, current] of Object.entries(PREVIOUS_ANCHORS)) expect(html).toMatch(new RegExp(`<a id="${previous}"></a><h[1-6] id="${current}">`));
+    for (const kept of ['quick-start', 'errors', 'error-codes', 'idempotency', 'customers', 'pricing', 'statuses', 'event-cursors', 'sandbox-settlement']) {
+      expect(ids()).toContain(kept);
+    }
+  });
+
+  it('gives every heading and code row its own id, and every link within the page lands on one', () => {
+    const all = ids();
+    expect(all.filter((id, i) => all.indexOf(id) !== i)).toEqual([]);
+    const targets = [...html.matchAll(/href="#([^"]*)"/g)].map((m) => m[1]!);
+    expect(targets.length).toBeGreaterThan(30);
+    expect(targets.filter((target) => !all.includes(target))).toEqual([]);
+  });
+
+  it('links nowhere but within the page, to pages Ramp serves, or to absolute URLs', () => {
+    const hrefs = [...html.matchAll(/href="([^"]*)"/g)].map((m) => m[1]!);
+    const elsewhere = hrefs.filter((href) => !/^(#|https?:\/\/|\/(docs\/api|openapi\.json|graphql|console)$)/.test(href));
+    expect(elsewhere).toEqual([]);
+  });
+
+  it('says nothing of files outside the repository, of Ramp’s own code and tests, or of benchmark runs', () => {
+    const text = html.replace(/<[^>]+>/g, '');
+    for (const pattern of [
+      /§/,
+      /DESIGN/,
+      /shared\/spec/,
+      /\bthe spec\b/i,
+      /\bissue \d+/i,
+      /\bsrc\//,
+      /\btest\/\w/,
+      /npm run bench/,
+      /req\/s/,
+      /Project layout/,
+    ]) {
+      expect(text).not.toMatch(pattern);
+    }
+  });
+
+  it('wraps code blocks and lets wide tables scroll, so nothing is cut off on the right', () => {
+    expect(html).toContain(GUIDE_STYLE);
+    expect(GUIDE_STYLE).toMatch(/pre\{[^}]*white-space:pre-wrap/);
+    expect(GUIDE_STYLE).toMatch(/table\{[^}]*overflow-x:auto/);
+  });
+});
