@@ -4,20 +4,16 @@ import { acrossFields, checkInput } from '../../src/domain/validation.js';
 import { BankAccountBody } from '../../src/modules/bank-accounts/rest-bodies.js';
 import { NewVirtualAccountBody } from '../../src/modules/virtual-accounts/rest-bodies.js';
 import { restBodyOf } from '../../src/platform/rest-bodies.js';
+import { ibanAccount } from '../support/transfers.js';
 
 /** Issue 23 item 6: a REST body that only snake-cases a use case's input is derived from it, rules and all. */
-const address = { country: 'DE', city: 'Berlin', street_line_1: 'Unter den Linden 1', postal_code: '10117' };
-const ibanBody = {
-  bank_name: 'Deutsche Bank',
-  account_holder_type: 'individual',
-  account_holder_first_name: 'Hans',
-  account_holder_last_name: 'Mueller',
+const address = ibanAccount().account_holder_address;
+/** The shared IBAN account, spelled as a client may: nulls for absent fields, a lower-case BIC, a spaced IBAN. */
+const ibanBody = ibanAccount({
   account_holder_business_name: null,
-  account_holder_address: address,
-  account_type: 'iban',
   iban: { bic: 'deutdeff', iban_number: 'DE89 3704 0044 0532 0130 00' },
   us: null,
-};
+});
 const lines = (input: unknown, schema = BankAccountBody) =>
   checkInput(schema, input)
     .errors.map((e) => `${e.pointer} ${e.code}${e.code === 'not_allowed' ? `: ${e.detail}` : ''}`)
@@ -29,8 +25,8 @@ describe('a REST body derived from its domain input', () => {
       data: {
         bankName: 'Deutsche Bank',
         accountHolderType: 'individual',
-        accountHolderFirstName: 'Hans',
-        accountHolderLastName: 'Mueller',
+        accountHolderFirstName: 'Ada',
+        accountHolderLastName: 'Lovelace',
         accountHolderBusinessName: undefined,
         accountHolderAddress: { country: 'DE', city: 'Berlin', streetLine1: 'Unter den Linden 1', postalCode: '10117' },
         accountType: 'iban',
