@@ -38,7 +38,8 @@ export interface Ramp {
 
 /** The composition root: config → database → services → HTTP. */
 export async function createRamp(config: Config, options: { logger?: Logger } = {}): Promise<Ramp> {
-  const logger = options.logger ?? createLogger(config.LOG_LEVEL);
+  const logger = options.logger ?? createLogger(config.LOG_LEVEL, undefined, config.logFormat);
+  logger.info(config.DATABASE_URL ? 'connecting to PostgreSQL…' : `opening the embedded PGlite database in ${config.DATA_DIR} (a first start creates it)…`);
   const db = await openDatabase({ ...config, entities, log: (message) => logger.info(message) });
   const demoKey = config.BOOTSTRAP_DEMO_PARTNER ? await bootstrapDemoPartner(db.fork()) : null;
   let port = config.PORT;

@@ -29,6 +29,12 @@ const ConfigSchema = z.object({
   /** Where embedded PGlite keeps its files; `memory://` keeps nothing. */
   DATA_DIR: z.string().default('./.data/pglite'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /**
+   * `pretty`: one short line an event and a request (`12:00:01.234 INFO  POST /v0/customers → 201 in 12 ms  [req-id]`), for
+   * people. `json`: pino's JSON lines, one object a line, for log collectors. Default pretty under NODE_ENV=development (what
+   * `npm start` runs), json under production and test. Either way keys and account numbers are redacted.
+   */
+  LOG_FORMAT: z.enum(['pretty', 'json']).optional(),
   /** Address the service is reached at, used in links it hands out (kyc_flow_link, docs). */
   PUBLIC_URL: z.string().url().optional(),
   /** GraphiQL and introspection; default on outside NODE_ENV=production. */
@@ -113,6 +119,8 @@ const ConfigSchema = z.object({
 
 export type Config = z.infer<typeof ConfigSchema> & {
   graphiqlEnabled: boolean;
+  /** LOG_FORMAT, or its default for NODE_ENV. */
+  logFormat: 'pretty' | 'json';
   isProduction: boolean;
   /** The key that encrypts webhook signing secrets at rest. */
   webhookSecretKey: Buffer;
@@ -141,6 +149,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ...parsed.data,
     isProduction,
     graphiqlEnabled: parsed.data.GRAPHQL_INTROSPECTION ?? !isProduction,
+    logFormat: parsed.data.LOG_FORMAT ?? (parsed.data.NODE_ENV === 'development' ? 'pretty' : 'json'),
     webhookSecretKey,
     webhookSecretKeyIsDevelopmentKey: !parsed.data.WEBHOOK_SECRET_KEY,
     // Derived rather than required, so production needs no new secret; its own setting lets it change without the other.

@@ -1,8 +1,7 @@
 // First, before any dependency loads: refuses a Node too old for them in one sentence.
 import './platform/supported-node.js';
-import { createRamp } from './app.js';
 import { loadConfig } from './config.js';
-import { DEMO_PARTNER_NAME } from './modules/partners/service.js';
+import { createLogger } from './platform/logging.js';
 import { exitIfRefused } from './platform/refusal.js';
 
 const config = (() => {
@@ -12,7 +11,12 @@ const config = (() => {
     return exitIfRefused(error);
   }
 })();
-const ramp = await createRamp(config).catch(exitIfRefused);
+// Loading the service takes seconds (tens on a first start, compiling as it loads): say so before, not after.
+const logger = createLogger(config.LOG_LEVEL, undefined, config.logFormat);
+logger.info('loading Ramp…');
+const { createRamp } = await import('./app.js');
+const { DEMO_PARTNER_NAME } = await import('./modules/partners/service.js');
+const ramp = await createRamp(config, { logger }).catch(exitIfRefused);
 const url = await ramp.listen();
 
 const lines = [

@@ -142,15 +142,29 @@ export type Report = (path: string | readonly PropertyKey[], code: string, detai
  * body as sent where a field failed (parsed where it passed): it must check what it reads.
  * A field check with `abort: true` stops these rules too (zod's rule), so objects with them avoid it.
  */
-export function acrossFields<T>(rule: (body: Readonly<Record<string, unknown>>, report: Report) => void): z.core.$ZodCheck<T> {
-  return z.superRefine<T>(
+export function acrossFields<T>(rule: Rule): z.core.$ZodCheck<T> {
+  const check = z.superRefine<T>(
     (body, ctx) =>
-      rule(body as Record<string, unknown>, (path, code, detail) =>
-        ctx.addIssue({ code: 'custom', path: typeof path === 'string' ? [path] : [...path], message: detail, params: { code } }),
+      rule(
+        body as Record<string, unknown>,
+        (path, code, detail) => ctx.addIssue({ code: 'custom', path: typeof path === 'string' ? [path] : [...path], message: detail, params: { code } }),
+        (field) => field,
       ),
     { when: ({ value }) => typeof value === 'object' && value !== null && !Array.isArray(value) },
   );
+  rules.set(check, rule);
+  return check;
 }
+
+/**
+ * A rule across the fields of an object, as acrossFields runs it. It reads and reports fields by
+ * their domain names; a sentence that names a field spells it with `name` (a face may spell it otherwise).
+ */
+export type Rule = (body: Readonly<Record<string, unknown>>, report: Report, name: (field: string) => string) => void;
+const rules = new WeakMap<object, Rule>();
+
+/** The rule an acrossFields check runs (undefined for any other check), so a face that spells the fields its own way can run it too. */
+export const ruleOf = (check: object): Rule | undefined => rules.get(check);
 
 /** How deeply a JSON body or GraphQL variables may nest; Ramp's own inputs need 4. */
 export const MAX_JSON_DEPTH = 32;

@@ -1,17 +1,21 @@
 import type { EntityManager } from '@mikro-orm/sql';
+import type { GraphQLResolveInfo } from 'graphql';
 import { checkIdempotencyKey, fingerprint, runIdempotently } from '../platform/idempotency.js';
+import type { Scope } from '../platform/scope.js';
 import { type GraphQLContext, scopeOf } from './context.js';
 import { withInputPaths } from './errors.js';
 
 /** The key's rules report REST's header; here the key is a field of the input. */
 const KEY_PATHS = { '/headers/idempotency-key': '/idempotencyKey' };
 
+type Keyed = { idempotencyKey?: string | null };
+
 /**
  * Runs a creating mutation under the same idempotency store as REST: `idempotencyKey` comes out of
  * its input, the rest is fingerprinted and handed to `run`. What is stored is the id of the
  * resource the mutation produced; a replay loads that resource again.
  */
-export async function idempotentMutation<I extends { idempotencyKey?: string | null }, T extends { id: string }>(
+export async function idempotentMutation<I extends Keyed, T extends { id: string }>(
   ctx: GraphQLContext,
   mutation: string,
   input: I,
@@ -30,3 +34,28 @@ export async function idempotentMutation<I extends { idempotencyKey?: string | n
   });
   return outcome.result ?? load((outcome.body as { id: string }).id);
 }
+
+/** What a creating mutation says of itself; the rest (key, fingerprint, transaction, replay, error paths) is the same for all. */
+export interface CreatingMutation<I extends Keyed, P extends Keyed, T> {
+  /** The input as it is fingerprinted and run, when it is not the input as sent: e.g. an id in one spelling, so a retry may spell it either way. */
+  prepare?: (input: I) => P;
+  /** The use case, in the idempotency transaction; its ValidationErrors' pointers are the input's (a GraphQL input mirrors the domain's). */
+  run: (input: Omit<P, 'idempotencyKey'>, scope: Scope, ctx: GraphQLContext) => Promise<T>;
+  /** A replay: the resource the first call produced, read again. */
+  load: (id: string, scope: Scope, ctx: GraphQLContext) => Promise<T>;
+}
+
+/**
+ * The resolver of a creating mutation: `resolve: creatingMutation({ run, load })`. Its one `input`
+ * runs idempotently under the mutation's field name (`graphql:<field>` in the fingerprint).
+ */
+export const creatingMutation =
+  <I extends Keyed, T extends { id: string }, P extends Keyed = I>({ prepare, run, load }: CreatingMutation<I, P, T>) =>
+  (_parent: unknown, { input }: { input: I }, ctx: GraphQLContext, info: GraphQLResolveInfo): Promise<T> =>
+    idempotentMutation(
+      ctx,
+      info.fieldName,
+      prepare ? prepare(input) : (input as unknown as P),
+      (em, rest) => withInputPaths(run(rest, { ...scopeOf(ctx), em }, ctx)),
+      (id) => load(id, scopeOf(ctx), ctx),
+    );

@@ -7,6 +7,7 @@ import type { Config } from '../config.js';
 import { migrations } from '../../migrations/index.js';
 import type { EntityDefinitions } from './feature.js';
 import { lockDataDir } from './data-dir-lock.js';
+import { migrate } from './migrations.js';
 import { serializePgliteConnections } from './pglite-serial.js';
 import { keepPgliteStatements } from './pglite-statements.js';
 import { releaseConnectionsThatDie } from './pg-pool-guard.js';
@@ -27,7 +28,7 @@ type DatabaseOptions = Pick<Config, 'DATABASE_URL' | 'DATA_DIR' | 'DB_POOL_MAX' 
   /** Every entity of the service, assembled by the composition root. */
   entities: EntityDefinitions;
   debug?: boolean;
-  /** Where MikroORM's own messages (migrations applied) go; silent when absent. */
+  /** Where start-up says what it does (migrations applied) and MikroORM's own messages go; silent when absent. */
   log?: (message: string) => void;
 };
 
@@ -36,7 +37,8 @@ export async function openDatabase(config: DatabaseOptions): Promise<Database> {
   const common = {
     entities: config.entities,
     extensions: [Migrator],
-    migrations: { migrationsList: migrations, transactional: true, allOrNothing: true, snapshot: false },
+    // silent: MikroORM's two raw lines a migration give way to migrate()'s one line a step.
+    migrations: { migrationsList: migrations, transactional: true, allOrNothing: true, snapshot: false, silent: true },
     debug: config.debug ?? false,
     logger: config.log ?? (() => {}),
     colors: false,
@@ -69,7 +71,8 @@ export async function openDatabase(config: DatabaseOptions): Promise<Database> {
     kind = 'pglite';
   }
   // Instances starting together (a deploy, N replicas) must not run the same migration twice.
-  await (config.DATABASE_URL ? withMigrationLock(config.DATABASE_URL, () => orm.migrator.up()) : orm.migrator.up());
+  const up = () => migrate(orm.migrator, config.log);
+  await (config.DATABASE_URL ? withMigrationLock(config.DATABASE_URL, up) : up());
   return {
     orm,
     kind,

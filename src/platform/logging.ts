@@ -33,7 +33,10 @@ function serializeError(error: Error) {
   return serialized;
 }
 
-export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
+/** `json`: one JSON object a line, for machines (production). `pretty`: one short line an event and a request, for people. */
+export type LogFormat = 'json' | 'pretty';
+
+export function createLogger(level: string, destination?: pino.DestinationStream, format: LogFormat = 'json'): Logger {
   return pino(
     {
       level,
@@ -43,7 +46,45 @@ export function createLogger(level: string, destination?: pino.DestinationStream
         censor: '[redacted]',
       },
     },
-    destination,
+    format === 'pretty' ? prettyLines(destination ?? process.stdout) : destination,
   );
 }
 export type { Logger };
+
+const LEVELS: Record<number, string> = { 10: 'TRACE', 20: 'DEBUG', 30: 'INFO', 40: 'WARN', 50: 'ERROR', 60: 'FATAL' };
+/** What every line has, or what the pretty line shows in its own place. */
+const SHOWN = new Set(['level', 'time', 'pid', 'hostname', 'msg', 'reqId', 'req', 'res', 'responseTime', 'err']);
+/** Requests whose first line (method, path) waits for their last (status, time); bounded for requests that never finish. */
+const MAX_OPEN_REQUESTS = 1000;
+
+/**
+ * The pretty format: pino's JSON lines (redacted as in production) rewritten as
+ * `12:00:01.234 INFO  POST /v0/customers → 201 in 12 ms  [req-id]`. Fastify's two lines per
+ * request (received, completed) become one, written when the request completes.
+ */
+export function prettyLines(out: { write(text: string): unknown }): pino.DestinationStream {
+  const open = new Map<string, string>();
+  return {
+    write(line: string) {
+      const entry = JSON.parse(line) as Record<string, unknown> & { req?: { method?: string; url?: string }; res?: { statusCode?: number } };
+      const reqId = typeof entry.reqId === 'string' ? entry.reqId : undefined;
+      if (reqId && entry.msg === 'incoming request' && entry.req) {
+        if (open.size >= MAX_OPEN_REQUESTS) open.delete(open.keys().next().value as string);
+        open.set(reqId, `${entry.req.method} ${entry.req.url}`);
+        return;
+      }
+      let text = String(entry.msg ?? '');
+      if (reqId && entry.msg === 'request completed') {
+        text = `${open.get(reqId) ?? 'request'} → ${entry.res?.statusCode} in ${Math.round(Number(entry.responseTime))} ms`;
+        open.delete(reqId);
+      }
+      const time = new Date(Number(entry.time)).toISOString().slice(11, 23);
+      const level = (LEVELS[Number(entry.level)] ?? String(entry.level)).padEnd(5);
+      const rest = Object.entries(entry).filter(([key]) => !SHOWN.has(key));
+      const fields = rest.map(([key, value]) => ` ${key}=${typeof value === 'string' ? value : JSON.stringify(value)}`).join('');
+      const err = entry.err as { stack?: string; message?: string } | undefined;
+      const error = err ? `\n  ${(err.stack ?? err.message ?? '').split('\n').join('\n  ')}` : '';
+      out.write(`${time} ${level} ${text}${fields}${reqId ? `  [${reqId}]` : ''}${error}\n`);
+    },
+  };
+}

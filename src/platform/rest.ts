@@ -4,6 +4,7 @@ import { type FieldError, UnauthenticatedError, ValidationError } from '../domai
 import { type PointerRenames, renamedPointer } from '../domain/validation.js';
 import { fingerprint, idempotencyKeyOfHeader, type IdempotentResponse, runIdempotently } from './idempotency.js';
 import type { OffsetPage } from './pagination.js';
+import { snakeCaseOf } from './rest-bodies.js';
 import { type Scope, scopeFor } from './scope.js';
 import type { EntityManager } from '@mikro-orm/sql';
 
@@ -41,9 +42,6 @@ export async function replyIdempotently(
   if (outcome.replayed) reply.header('Idempotent-Replayed', 'true');
   return reply.code(outcome.status).send(outcome.body);
 }
-
-/** `taxNumber` → `tax_number`, `streetLine1` → `street_line_1`; array indexes stay as they are. */
-const snakeCaseOf = (segment: string) => segment.replace(/([a-z])(?=[A-Z0-9])/g, '$1_').toLowerCase();
 
 /**
  * A domain pointer (into a use case's camelCase input) as a pointer into the spec's snake_case

@@ -6,8 +6,8 @@ import { builder } from '../../graphql/builder.js';
 import { connectionFieldOptions, nodeConnection, resolvePage } from '../../graphql/connection.js';
 import { scopeOf } from '../../graphql/context.js';
 import { domainEnum } from '../../graphql/enums.js';
-import { nullIfNotFound, withInputPaths } from '../../graphql/errors.js';
-import { idempotentMutation } from '../../graphql/idempotency.js';
+import { nullIfNotFound } from '../../graphql/errors.js';
+import { creatingMutation } from '../../graphql/idempotency.js';
 import { databaseIdOf } from '../../graphql/node.js';
 import { idempotencyKeyField, payloadOf } from '../../graphql/payload.js';
 import { cursorOf } from '../../platform/pagination.js';
@@ -136,13 +136,10 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: AddBankAccountInputRef, required: true }) },
     // The rest of the input is the use case's own (NewBankAccount): its errors' paths are the input's.
     // The customer's id is fingerprinted as its databaseId, so a retry may spell it either way.
-    resolve: (_, { input }, ctx) =>
-      idempotentMutation(
-        ctx,
-        'addBankAccount',
-        { ...input, customerId: databaseIdOf(input.customerId, 'Customer') },
-        (em, { customerId, ...account }) => withInputPaths(ctx.services.bankAccounts.create({ ...scopeOf(ctx), em }, customerId, withoutNulls(account))),
-        (id) => ctx.services.bankAccounts.get(scopeOf(ctx), id),
-      ),
+    resolve: creatingMutation({
+      prepare: (input) => ({ ...input, customerId: databaseIdOf(input.customerId, 'Customer') }),
+      run: ({ customerId, ...account }, scope, { services }) => services.bankAccounts.create(scope, customerId, withoutNulls(account)),
+      load: (id, scope, { services }) => services.bankAccounts.get(scope, id),
+    }),
   }),
 }));

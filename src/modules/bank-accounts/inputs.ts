@@ -18,8 +18,8 @@ import { acrossFields, isOneOf } from '../../domain/validation.js';
 
 /**
  * The bank accounts' use cases take these inputs: camelCase, in the domain's words. REST maps
- * the spec's snake_case bodies to them (rest-bodies.ts); GraphQL passes its inputs as they are.
- * Both spell the same rules (below), each with its own field names.
+ * the spec's snake_case bodies to them (rest-bodies.ts derives its body from NewBankAccount);
+ * GraphQL passes its inputs as they are.
  */
 export const ACCOUNT_HOLDER_TYPES = ['individual', 'business'] as const;
 export type AccountHolderType = (typeof ACCOUNT_HOLDER_TYPES)[number];
@@ -78,70 +78,44 @@ export const clearingCode = z
   .transform(normalizeAccountNumber)
   .refine(isValidClearingCode, invalid('invalid_routing_number', 'must be a national clearing code of 3 to 20 letters and digits'));
 
-/** How one face spells the fields the rules across fields read (the rules are the domain's, whatever the spelling). */
-export interface BankAccountFields {
-  accountType: string;
-  accountHolderType: string;
-  accountHolderFirstName: string;
-  accountHolderLastName: string;
-  accountHolderBusinessName: string;
-  ibanNumber: string;
-  routingNumber: string;
-}
-const DOMAIN_FIELDS: BankAccountFields = {
-  accountType: 'accountType',
-  accountHolderType: 'accountHolderType',
-  accountHolderFirstName: 'accountHolderFirstName',
-  accountHolderLastName: 'accountHolderLastName',
-  accountHolderBusinessName: 'accountHolderBusinessName',
-  ibanNumber: 'ibanNumber',
-  routingNumber: 'routingNumber',
-};
-
 /** An IBAN's country and its bank's BIC country agree. */
-export const ibanMatchesBic = (f: BankAccountFields = DOMAIN_FIELDS) =>
-  acrossFields((details, report) => {
-    // Only a pair of individually valid identifiers can disagree; their own errors are reported above.
-    const bic = details.bic;
-    const iban = details[f.ibanNumber];
-    if (typeof bic !== 'string' || typeof iban !== 'string' || !isValidBic(bic) || ibanProblem(iban)) return;
-    if (!ibanMatchesBicCountry(iban, bic)) report('bic', 'bic_country_mismatch', `is a bank in ${bicCountry(bic)}, but the IBAN is of ${ibanCountry(iban)}`);
-  });
+const ibanMatchesBic = acrossFields((details, report) => {
+  // Only a pair of individually valid identifiers can disagree; their own errors are reported above.
+  const { bic, ibanNumber: iban } = details;
+  if (typeof bic !== 'string' || typeof iban !== 'string' || !isValidBic(bic) || ibanProblem(iban)) return;
+  if (!ibanMatchesBicCountry(iban, bic)) report('bic', 'bic_country_mismatch', `is a bank in ${bicCountry(bic)}, but the IBAN is of ${ibanCountry(iban)}`);
+});
 
 /** A wire to a US bank is routed by its ABA number; a wrong one bounces at the Fed. */
-export const usBankRouting = (f: BankAccountFields = DOMAIN_FIELDS) =>
-  acrossFields((swift, report) => {
-    const bic = swift.bic;
-    const routing = swift[f.routingNumber];
-    if (typeof bic !== 'string' || !isValidBic(bic) || typeof routing !== 'string' || !isValidClearingCode(routing)) return;
-    if (bicCountry(bic) === 'US' && !isValidAbaRouting(routing))
-      report(f.routingNumber, 'invalid_routing_number', 'must be a valid ABA routing number for a US bank');
-  });
+const usBankRouting = acrossFields((swift, report) => {
+  const { bic, routingNumber: routing } = swift;
+  if (typeof bic !== 'string' || !isValidBic(bic) || typeof routing !== 'string' || !isValidClearingCode(routing)) return;
+  if (bicCountry(bic) === 'US' && !isValidAbaRouting(routing))
+    report('routingNumber', 'invalid_routing_number', 'must be a valid ABA routing number for a US bank');
+});
 
 /** Individuals are named by first and last name, businesses by business name; never both. */
-export const holderNames = (f: BankAccountFields = DOMAIN_FIELDS) =>
-  acrossFields((body, report) => {
-    const type = body[f.accountHolderType];
-    if (!isOneOf(ACCOUNT_HOLDER_TYPES, type)) return;
-    const individual = type === 'individual';
-    const names = [f.accountHolderFirstName, f.accountHolderLastName];
-    const required = individual ? names : [f.accountHolderBusinessName];
-    const forbidden = individual ? [f.accountHolderBusinessName] : names;
-    for (const field of required) if (body[field] == null) report(field, 'required', `is required for ${type} account holders`);
-    for (const field of forbidden) if (body[field] != null) report(field, 'not_allowed', `is not allowed for ${type} account holders`);
-  });
+const holderNames = acrossFields((body, report) => {
+  const type = body.accountHolderType;
+  if (!isOneOf(ACCOUNT_HOLDER_TYPES, type)) return;
+  const individual = type === 'individual';
+  const names = ['accountHolderFirstName', 'accountHolderLastName'];
+  const required = individual ? names : ['accountHolderBusinessName'];
+  const forbidden = individual ? ['accountHolderBusinessName'] : names;
+  for (const field of required) if (body[field] == null) report(field, 'required', `is required for ${type} account holders`);
+  for (const field of forbidden) if (body[field] != null) report(field, 'not_allowed', `is not allowed for ${type} account holders`);
+});
 
 /** Exactly the details object that the account type names. */
-export const variantDetails = (f: BankAccountFields = DOMAIN_FIELDS) =>
-  acrossFields((body, report) => {
-    const named = body[f.accountType];
-    if (!isOneOf(BANK_ACCOUNT_TYPES, named)) return;
-    for (const type of BANK_ACCOUNT_TYPES) {
-      const present = body[type] != null;
-      if (type === named && !present) report(type, 'required', `is required when ${f.accountType} is ${type}`);
-      else if (type !== named && present) report(type, 'not_allowed', `is not allowed when ${f.accountType} is ${named}`);
-    }
-  });
+const variantDetails = acrossFields((body, report, name) => {
+  const named = body.accountType;
+  if (!isOneOf(BANK_ACCOUNT_TYPES, named)) return;
+  for (const type of BANK_ACCOUNT_TYPES) {
+    const present = body[type] != null;
+    if (type === named && !present) report(type, 'required', `is required when ${name('accountType')} is ${type}`);
+    else if (type !== named && present) report(type, 'not_allowed', `is not allowed when ${name('accountType')} is ${named}`);
+  }
+});
 
 /** The stored and shown address of an account holder (the spec's snake_case jsonb). */
 export type AccountHolderAddress = PostalAddress;
@@ -161,10 +135,10 @@ export const NewBankAccount = z
     accountHolderBusinessName: businessName.optional(),
     accountHolderAddress: Address,
     accountType: z.enum(BANK_ACCOUNT_TYPES),
-    iban: z.strictObject({ bic, ibanNumber }).check(ibanMatchesBic()).optional(),
+    iban: z.strictObject({ bic, ibanNumber }).check(ibanMatchesBic).optional(),
     us: z.strictObject({ accountNumber: usAccountNumber, routingNumber: abaRouting, accountType: usAccountType }).optional(),
-    swift: z.strictObject({ accountNumber: internationalAccountNumber, bic, routingNumber: clearingCode.optional() }).check(usBankRouting()).optional(),
+    swift: z.strictObject({ accountNumber: internationalAccountNumber, bic, routingNumber: clearingCode.optional() }).check(usBankRouting).optional(),
   })
-  .check(holderNames(), variantDetails());
+  .check(holderNames, variantDetails);
 export type NewBankAccount = z.input<typeof NewBankAccount>;
 export type ValidNewBankAccount = z.output<typeof NewBankAccount>;

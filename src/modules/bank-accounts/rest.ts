@@ -6,7 +6,7 @@ import { OffsetPageQuery } from '../../platform/pagination.js';
 import { pageOf, replyIdempotently, requestScope, withRestPointers } from '../../platform/rest.js';
 import type { Services } from '../../services.js';
 import { presentBankAccount } from './presenters.js';
-import { BANK_ACCOUNT_POINTERS, BankAccountBody, ExternalAccountAnswer, newBankAccountOf } from './rest-bodies.js';
+import { BankAccountBody, ExternalAccountAnswer } from './rest-bodies.js';
 
 type CustomerParams = { Params: { customer_id: string } };
 type AccountParams = { Params: { customer_id: string; external_account_id: string } };
@@ -36,8 +36,8 @@ export function bankAccountRoutes(app: FastifyInstance, { bankAccounts }: Servic
     }),
     (request, reply) =>
       replyIdempotently(request, reply, { required: true }, async (scope) => {
-        const account = newBankAccountOf(parseInput(BankAccountBody, request.body));
-        const created = await withRestPointers(bankAccounts.create(scope, request.params.customer_id, account), BANK_ACCOUNT_POINTERS);
+        const account = parseInput(BankAccountBody, request.body);
+        const created = await withRestPointers(bankAccounts.create(scope, request.params.customer_id, account));
         return { status: 201, body: presentBankAccount(created, { masked: false }) };
       }),
   );

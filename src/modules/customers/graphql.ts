@@ -9,7 +9,7 @@ import { connectionFieldOptions, nodeConnection, resolvePage } from '../../graph
 import { scopeOf } from '../../graphql/context.js';
 import { domainEnum, FiatCurrencyEnum, PaymentRailsEnum } from '../../graphql/enums.js';
 import { nullIfNotFound, withInputPaths } from '../../graphql/errors.js';
-import { idempotentMutation } from '../../graphql/idempotency.js';
+import { creatingMutation } from '../../graphql/idempotency.js';
 import { databaseIdOf } from '../../graphql/node.js';
 import { idempotencyKeyField, payloadOf } from '../../graphql/payload.js';
 import { cursorOf } from '../../platform/pagination.js';
@@ -159,14 +159,10 @@ builder.mutationFields((t) => ({
     errors: payloadOf('CreateCustomer', 'customer', [ValidationError, ConflictError, UnprocessableError]),
     args: { input: t.arg({ type: CreateCustomerInputRef, required: true }) },
     // The input is the use case's own (NewCustomer): it goes as it is, and its errors' paths are the input's.
-    resolve: (_, { input }, ctx) =>
-      idempotentMutation(
-        ctx,
-        'createCustomer',
-        input,
-        (em, customer) => withInputPaths(ctx.services.customers.create({ ...scopeOf(ctx), em }, withoutNulls(customer))),
-        (id) => ctx.services.customers.get(scopeOf(ctx), id),
-      ),
+    resolve: creatingMutation({
+      run: (customer, scope, { services }) => services.customers.create(scope, withoutNulls(customer)),
+      load: (id, scope, { services }) => services.customers.get(scope, id),
+    }),
   }),
   createKycLink: t.field({
     type: KycRef,
@@ -174,17 +170,11 @@ builder.mutationFields((t) => ({
       'A fresh kycFlowLink for the customer (REST: POST /v0/customers/{id}/kycs): earlier links stop working. After a decision the sandbox page returns the applicant to redirectUri with customer_id and status added. Sandbox only for now: ForbiddenError kyc_provider_not_configured in production.',
     errors: payloadOf('CreateKycLink', 'kyc', [ValidationError, NotFoundError, ForbiddenError, ConflictError, UnprocessableError]),
     args: { input: t.arg({ type: CreateKycLinkInputRef, required: true }) },
-    resolve: (_, { input }, ctx) =>
-      idempotentMutation(
-        ctx,
-        'createKycLink',
-        input,
-        (em, { customerId, redirectUri }) =>
-          withInputPaths(
-            ctx.services.customers.createKycLink({ ...scopeOf(ctx), em }, customerIdOf(customerId), { redirectUri: undefinedIfNull(redirectUri) }),
-          ),
-        (id) => ctx.services.customers.get(scopeOf(ctx), id),
-      ),
+    resolve: creatingMutation({
+      run: ({ customerId, redirectUri }, scope, { services }) =>
+        services.customers.createKycLink(scope, customerIdOf(customerId), { redirectUri: undefinedIfNull(redirectUri) }),
+      load: (id, scope, { services }) => services.customers.get(scope, id),
+    }),
   }),
   simulateKycDecision: t.field({
     type: CustomerRef,

@@ -1,8 +1,6 @@
 import { ConflictError, ForbiddenError, UnprocessableError, ValidationError } from '../../domain/errors.js';
 import { builder } from '../../graphql/builder.js';
-import { scopeOf } from '../../graphql/context.js';
-import { withInputPaths } from '../../graphql/errors.js';
-import { idempotentMutation } from '../../graphql/idempotency.js';
+import { creatingMutation } from '../../graphql/idempotency.js';
 import { idempotencyKeyField, payloadOf } from '../../graphql/payload.js';
 import { CustomerRef } from '../customers/graphql.js';
 
@@ -26,13 +24,9 @@ builder.mutationFields((t) => ({
       'ForbiddenError kyc_provider_not_configured in production.',
     errors: payloadOf('ImportKyc', 'customer', [ValidationError, ConflictError, UnprocessableError, ForbiddenError]),
     args: { input: t.arg({ type: ImportKycInputRef, required: true }) },
-    resolve: (_, { input }, ctx) =>
-      idempotentMutation(
-        ctx,
-        'importKyc',
-        input,
-        (em, request) => withInputPaths(ctx.services.kycImport.importKyc({ ...scopeOf(ctx), em }, request)),
-        (id) => ctx.services.customers.get(scopeOf(ctx), id),
-      ),
+    resolve: creatingMutation({
+      run: (request, scope, { services }) => services.kycImport.importKyc(scope, request),
+      load: (id, scope, { services }) => services.customers.get(scope, id),
+    }),
   }),
 }));

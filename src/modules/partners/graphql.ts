@@ -6,8 +6,7 @@ import { builder } from '../../graphql/builder.js';
 import { connectionFieldOptions, nodeConnection, resolvePage } from '../../graphql/connection.js';
 import { scopeOf } from '../../graphql/context.js';
 import { BlockchainNetworkEnum, domainEnum, FiatCurrencyEnum, StablecoinEnum } from '../../graphql/enums.js';
-import { withInputPaths } from '../../graphql/errors.js';
-import { idempotentMutation } from '../../graphql/idempotency.js';
+import { creatingMutation } from '../../graphql/idempotency.js';
 import { idempotencyKeyField, payloadOf } from '../../graphql/payload.js';
 import { cursorOf } from '../../platform/pagination.js';
 import type { CryptoBalance, CryptoThreshold, FiatBalance } from './balances.js';
@@ -204,14 +203,10 @@ builder.mutationFields((t) => ({
     description: 'ConflictError wallet_address_already_whitelisted when the address is already there for its coin and network',
     errors: payloadOf('WhitelistWalletAddress', 'whitelistedWalletAddress', [ValidationError, ConflictError, UnprocessableError]),
     args: { input: t.arg({ type: WhitelistWalletAddressInputRef, required: true }) },
-    resolve: (_, { input }, ctx) =>
-      idempotentMutation(
-        ctx,
-        'whitelistWalletAddress',
-        input,
-        (em, entry) => withInputPaths(ctx.services.partners.whitelistWalletAddress({ ...scopeOf(ctx), em }, withoutNulls(entry))),
-        (id) => ctx.services.partners.getWalletAddress(scopeOf(ctx), id),
-      ),
+    resolve: creatingMutation({
+      run: (entry, scope, { services }) => services.partners.whitelistWalletAddress(scope, withoutNulls(entry)),
+      load: (id, scope, { services }) => services.partners.getWalletAddress(scope, id),
+    }),
   }),
   whitelistBankAccount: t.field({
     type: WhitelistedBankAccountRef,
@@ -219,13 +214,9 @@ builder.mutationFields((t) => ({
       'The result shows the account number in clear, once; every later read masks it. ConflictError bank_account_already_whitelisted when the account is already there for its currency',
     errors: payloadOf('WhitelistBankAccount', 'whitelistedBankAccount', [ValidationError, ConflictError, UnprocessableError]),
     args: { input: t.arg({ type: WhitelistBankAccountInputRef, required: true }) },
-    resolve: (_, { input }, ctx) =>
-      idempotentMutation(
-        ctx,
-        'whitelistBankAccount',
-        input,
-        async (em, account) => created(await withInputPaths(ctx.services.partners.whitelistBankAccount({ ...scopeOf(ctx), em }, withoutNulls(account)))),
-        async (id) => created(await ctx.services.partners.getBankAccount(scopeOf(ctx), id)),
-      ),
+    resolve: creatingMutation({
+      run: (account, scope, { services }) => services.partners.whitelistBankAccount(scope, withoutNulls(account)).then(created),
+      load: (id, scope, { services }) => services.partners.getBankAccount(scope, id).then(created),
+    }),
   }),
 }));

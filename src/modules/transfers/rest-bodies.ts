@@ -3,7 +3,7 @@ import { FIAT_CURRENCIES, NETWORKS, PAYMENT_RAILS, TOKENS } from '../../domain/m
 import { TRANSFER_PURPOSES } from '../../domain/transfer-purpose.js';
 import { TRANSFER_STATUSES } from '../../domain/transfer-status.js';
 import { amountAnswer, named, timestampAnswer, uuidAnswer } from '../../platform/openapi-schemas.js';
-import { BankAccountBody, BankAccountDetailsAnswer, newBankAccountOf } from '../bank-accounts/rest-bodies.js';
+import { BankAccountBody, BankAccountDetailsAnswer } from '../bank-accounts/rest-bodies.js';
 import {
   type DestinationFields,
   type OfframpDeposit,
@@ -92,7 +92,7 @@ const destinationFields = {
 
 const destinationOf = (b: Partial<z.output<z.ZodObject<typeof destinationFields>>>): OfframpDestination => ({
   destinationExternalAccountId: b.destination_external_account_id,
-  destinationBankAccount: b.destination_bank_account && newBankAccountOf(b.destination_bank_account),
+  destinationBankAccount: b.destination_bank_account,
   transferPurpose: b.transfer_purpose,
 });
 

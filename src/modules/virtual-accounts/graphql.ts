@@ -6,7 +6,7 @@ import { connectionFieldOptions, nodeConnection, resolvePage } from '../../graph
 import { scopeOf } from '../../graphql/context.js';
 import { BlockchainNetworkEnum, domainEnum, FiatCurrencyEnum, PaymentRailsEnum, StablecoinEnum } from '../../graphql/enums.js';
 import { nullIfNotFound, withInputPaths } from '../../graphql/errors.js';
-import { idempotentMutation } from '../../graphql/idempotency.js';
+import { creatingMutation } from '../../graphql/idempotency.js';
 import { databaseIdOf } from '../../graphql/node.js';
 import { idempotencyKeyField, payloadOf } from '../../graphql/payload.js';
 import { cursorOf } from '../../platform/pagination.js';
@@ -130,14 +130,11 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: CreateVirtualAccountInputRef, required: true }) },
     // The rest of the input is the use case's own (NewVirtualAccount): its errors' paths are the input's.
     // The customer's id is fingerprinted as its databaseId, so a retry may spell it either way.
-    resolve: (_, { input }, ctx) =>
-      idempotentMutation(
-        ctx,
-        'createVirtualAccount',
-        { ...input, customerId: databaseIdOf(input.customerId, 'Customer') },
-        (em, { customerId, ...account }) => withInputPaths(ctx.services.virtualAccounts.create({ ...scopeOf(ctx), em }, customerId, withoutNulls(account))),
-        (id) => ctx.services.virtualAccounts.get(scopeOf(ctx), id),
-      ),
+    resolve: creatingMutation({
+      prepare: (input) => ({ ...input, customerId: databaseIdOf(input.customerId, 'Customer') }),
+      run: ({ customerId, ...account }, scope, { services }) => services.virtualAccounts.create(scope, customerId, withoutNulls(account)),
+      load: (id, scope, { services }) => services.virtualAccounts.get(scope, id),
+    }),
   }),
   simulateVirtualAccountIssuance: t.field({
     type: VirtualAccountRef,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { isValidAddress } from '../../domain/identifiers/chain.js';
 import { DECIMAL_PATTERN, Decimal, FIAT_CURRENCIES, NETWORKS, TOKENS } from '../../domain/money.js';
-import { type Report, acrossFields, isOneOf } from '../../domain/validation.js';
+import { acrossFields, isOneOf } from '../../domain/validation.js';
 
 export const VIRTUAL_ACCOUNT_STATUSES = ['pending', 'active'] as const;
 export type VirtualAccountStatus = (typeof VIRTUAL_ACCOUNT_STATUSES)[number];
@@ -23,29 +23,16 @@ export const developerFeePercent = z
 
 export const destinationAddress = z.string().trim().min(1).max(128);
 
-/** The account's fields as the rules across them read them, whichever face spelled them. */
-interface AccountFields {
-  currency: unknown;
-  rails: unknown;
-  network: unknown;
-  address: unknown;
-}
-
-/**
- * SWIFT only for USD; the destination address valid for its network. `names` are the fields'
- * names in the object checked (the domain's, or a face's own), so each face reports its own.
- */
-export function accountRules<T>(fieldsOf: (body: Readonly<Record<string, unknown>>) => AccountFields, names: { rails: string; address: string }) {
-  return acrossFields<T>((body, report: Report) => {
-    const { currency, rails, network, address } = fieldsOf(body);
-    if (isOneOf(VIRTUAL_ACCOUNT_SOURCE_RAILS, rails) && isOneOf(FIAT_CURRENCIES, currency) && currency !== 'usd') {
-      report(names.rails, 'not_allowed', 'swift is available only for usd');
-    }
-    if (typeof address === 'string' && address.trim() && address.length <= 128 && isOneOf(NETWORKS, network) && !isValidAddress(network, address.trim())) {
-      report(names.address, 'invalid_address', `is not a valid ${network} address`);
-    }
-  });
-}
+/** SWIFT only for USD; the destination address valid for its network. */
+const accountRules = acrossFields((account, report) => {
+  const { sourceCurrency: currency, sourceRails: rails, destinationNetwork: network, destinationAddress: address } = account;
+  if (isOneOf(VIRTUAL_ACCOUNT_SOURCE_RAILS, rails) && isOneOf(FIAT_CURRENCIES, currency) && currency !== 'usd') {
+    report('sourceRails', 'not_allowed', 'swift is available only for usd');
+  }
+  if (typeof address === 'string' && address.trim() && address.length <= 128 && isOneOf(NETWORKS, network) && !isValidAddress(network, address.trim())) {
+    report('destinationAddress', 'invalid_address', `is not a valid ${network} address`);
+  }
+});
 
 /** A virtual account to open for a customer (spec §4.3, DESIGN §6). */
 export const NewVirtualAccount = z
@@ -58,12 +45,7 @@ export const NewVirtualAccount = z
     destinationAddress: destinationAddress.optional(),
     developerFeePercent: developerFeePercent.optional(),
   })
-  .check(
-    accountRules((a) => ({ currency: a.sourceCurrency, rails: a.sourceRails, network: a.destinationNetwork, address: a.destinationAddress }), {
-      rails: 'sourceRails',
-      address: 'destinationAddress',
-    }),
-  );
+  .check(accountRules);
 export type NewVirtualAccount = z.input<typeof NewVirtualAccount>;
 
 export const uuid = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'must be a UUID');

@@ -7,14 +7,7 @@ import { OffsetPageQuery } from '../../platform/pagination.js';
 import { pageOf, replyIdempotently, requestScope, withRestPointers } from '../../platform/rest.js';
 import type { Services } from '../../services.js';
 import { presentCreatedVirtualAccount, presentVirtualAccount } from './presenters.js';
-import {
-  NewVirtualAccountBody,
-  PendingVirtualAccountAnswer,
-  SimulationBody,
-  VirtualAccountAnswer,
-  newVirtualAccountOf,
-  pendingIssuanceOf,
-} from './rest-bodies.js';
+import { NewVirtualAccountBody, PendingVirtualAccountAnswer, SimulationBody, VirtualAccountAnswer, pendingIssuanceOf } from './rest-bodies.js';
 
 type CustomerParams = { Params: { customer_id: string } };
 type AccountParams = { Params: { customer_id: string; virtual_account_id: string } };
@@ -47,7 +40,7 @@ export function virtualAccountRoutes(app: FastifyInstance, { virtualAccounts }: 
     }),
     (request, reply) =>
       replyIdempotently(request, reply, { required: false }, async (scope) => {
-        const account = newVirtualAccountOf(parseInput(NewVirtualAccountBody, request.body));
+        const account = parseInput(NewVirtualAccountBody, request.body);
         return presentCreatedVirtualAccount(await withRestPointers(virtualAccounts.create(scope, request.params.customer_id, account)));
       }),
   );

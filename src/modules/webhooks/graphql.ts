@@ -196,7 +196,8 @@ builder.mutationFields((t) => ({
     },
     args: { input: t.arg({ type: RegisterWebhookInputRef, required: true }) },
     resolve: async (_, { input }, ctx) => {
-      // The input is the use case's (NewWebhook); its errors' paths name its fields (/url, /subscriptionQuery). DNS is checked before any transaction.
+      // The input is the use case's (NewWebhook); its errors' paths name its fields (/url, /subscriptionQuery). DNS is checked before any
+      // transaction, so it cannot be creatingMutation's run (which runs inside one).
       const webhook = { url: input.url, subscriptionQuery: input.subscriptionQuery };
       const registration = await withInputPaths(ctx.services.webhooks.prepareRegistration(scopeOf(ctx), webhook));
       return idempotentMutation(

@@ -5,10 +5,11 @@ import { builder } from '../../../graphql/builder.js';
 import { type GraphQLContext, scopeOf } from '../../../graphql/context.js';
 import { BlockchainNetworkEnum, FiatCurrencyEnum, PaymentRailsEnum, StablecoinEnum } from '../../../graphql/enums.js';
 import { withInputPaths } from '../../../graphql/errors.js';
-import { idempotentMutation } from '../../../graphql/idempotency.js';
+import { creatingMutation } from '../../../graphql/idempotency.js';
 import { databaseIdOf, optionalDatabaseIdOf } from '../../../graphql/node.js';
 import { idempotencyKeyField, payloadOf } from '../../../graphql/payload.js';
 import { BankAccountInputRef } from '../../bank-accounts/graphql.js';
+import type { Scope } from '../../../platform/scope.js';
 import { quoteIdOf, transferIdOf } from './ids.js';
 import { QuoteRef, TransferPurposeEnum, TransferRef } from './types.js';
 
@@ -124,8 +125,8 @@ function destinationOf(input: {
 }
 
 const customerIdOf = (id: string | number) => databaseIdOf(id, 'Customer');
-const loadQuote = (ctx: GraphQLContext) => (id: string) => ctx.services.transfers.getQuote(scopeOf(ctx), id);
-const loadTransfer = (ctx: GraphQLContext) => (id: string) => ctx.services.transfers.get(scopeOf(ctx), id);
+const loadQuote = (id: string, scope: Scope, { services }: GraphQLContext) => services.transfers.getQuote(scope, id);
+const loadTransfer = (id: string, scope: Scope, { services }: GraphQLContext) => services.transfers.get(scope, id);
 
 /** What a creating mutation can always return: bad input, and idempotency's in-use (409) and reused (422). */
 const CREATING = [ValidationError, ConflictError, UnprocessableError] as const;
@@ -139,15 +140,10 @@ builder.mutationFields((t) => ({
       'Prices fiat in, a stablecoin out for a KYC-approved customer (UnprocessableError kyc_not_approved, amount_out_of_range). The quote is valid until expiresAt.',
     errors: payloadOf('CreateOnrampQuote', 'quote', [...CREATING, NotFoundError]),
     args: { input: t.arg({ type: CreateOnrampQuoteInputRef, required: true }) },
-    resolve: (_, { input }, ctx) =>
-      idempotentMutation(
-        ctx,
-        'createOnrampQuote',
-        input,
-        (em, { customerId, ...request }) =>
-          withInputPaths(ctx.services.transfers.createOnrampQuote({ ...scopeOf(ctx), em }, customerIdOf(customerId), withoutNulls(request))),
-        loadQuote(ctx),
-      ),
+    resolve: creatingMutation({
+      run: ({ customerId, ...request }, scope, { services }) => services.transfers.createOnrampQuote(scope, customerIdOf(customerId), withoutNulls(request)),
+      load: loadQuote,
+    }),
   }),
 
   createOnrampTransfer: t.field({
@@ -156,15 +152,11 @@ builder.mutationFields((t) => ({
       "A pending on-ramp transfer from a quote, with deposit instructions; the quote's customer is the transfer's, and the quote is used once (UnprocessableError quote_used, quote_expired). ForbiddenError rails_not_connected in production.",
     errors: payloadOf('CreateOnrampTransfer', 'transfer', [...CREATING, NotFoundError, ForbiddenError]),
     args: { input: t.arg({ type: CreateOnrampTransferInputRef, required: true }) },
-    resolve: (_, { input }, ctx) =>
-      idempotentMutation(
-        ctx,
-        'createOnrampTransfer',
-        input,
-        async (em, { quoteId, ...request }) =>
-          (await withInputPaths(ctx.services.transfers.createOnrampTransfer({ ...scopeOf(ctx), em }, undefined, quoteIdOf(quoteId), request))).transfer,
-        loadTransfer(ctx),
-      ),
+    resolve: creatingMutation({
+      run: async ({ quoteId, ...request }, scope, { services }) =>
+        (await services.transfers.createOnrampTransfer(scope, undefined, quoteIdOf(quoteId), request)).transfer,
+      load: loadTransfer,
+    }),
   }),
 
   createOfframpQuote: t.field({
@@ -173,22 +165,11 @@ builder.mutationFields((t) => ({
       'Prices a stablecoin in, fiat out; with a destination and transferPurpose its pending transfer is created too (Quote.transfer; ForbiddenError rails_not_connected in production).',
     errors: payloadOf('CreateOfframpQuote', 'quote', [...CREATING, NotFoundError, ForbiddenError]),
     args: { input: t.arg({ type: CreateOfframpQuoteInputRef, required: true }) },
-    resolve: (_, { input }, ctx) =>
-      idempotentMutation(
-        ctx,
-        'createOfframpQuote',
-        input,
-        async (em, { customerId, ...request }) =>
-          (
-            await withInputPaths(
-              ctx.services.transfers.createOfframpQuote({ ...scopeOf(ctx), em }, customerIdOf(customerId), {
-                ...withoutNulls(request),
-                ...destinationOf(request),
-              }),
-            )
-          ).quote,
-        loadQuote(ctx),
-      ),
+    resolve: creatingMutation({
+      run: async ({ customerId, ...request }, scope, { services }) =>
+        (await services.transfers.createOfframpQuote(scope, customerIdOf(customerId), { ...withoutNulls(request), ...destinationOf(request) })).quote,
+      load: loadQuote,
+    }),
   }),
 
   createOfframpTransfer: t.field({
@@ -197,19 +178,11 @@ builder.mutationFields((t) => ({
       "The off-ramp transfer of a bare quote (Align's POST …/offramp-transfer/quote/{quote_id}); the quote's customer is the transfer's. ForbiddenError rails_not_connected in production.",
     errors: payloadOf('CreateOfframpTransfer', 'transfer', [...CREATING, NotFoundError, ForbiddenError]),
     args: { input: t.arg({ type: CreateOfframpTransferInputRef, required: true }) },
-    resolve: (_, { input }, ctx) =>
-      idempotentMutation(
-        ctx,
-        'createOfframpTransfer',
-        input,
-        async (em, { quoteId, ...destination }) =>
-          (
-            await withInputPaths(
-              ctx.services.transfers.createOfframpTransfer({ ...scopeOf(ctx), em }, undefined, quoteIdOf(quoteId), destinationOf(destination)),
-            )
-          ).transfer,
-        loadTransfer(ctx),
-      ),
+    resolve: creatingMutation({
+      run: async ({ quoteId, ...destination }, scope, { services }) =>
+        (await services.transfers.createOfframpTransfer(scope, undefined, quoteIdOf(quoteId), destinationOf(destination))).transfer,
+      load: loadTransfer,
+    }),
   }),
 
   completeOfframpTransfer: t.field({
@@ -218,19 +191,11 @@ builder.mutationFields((t) => ({
       'The customer sent the tokens: PENDING → PROCESSING (ConflictError transfer_transition_not_allowed from any other status, deposit_transaction_hash_used for a hash that funded another transfer; UnprocessableError transfer_expired).',
     errors: payloadOf('CompleteOfframpTransfer', 'transfer', [...CREATING, NotFoundError]),
     args: { input: t.arg({ type: CompleteOfframpTransferInputRef, required: true }) },
-    resolve: (_, { input }, ctx) =>
-      idempotentMutation(
-        ctx,
-        'completeOfframpTransfer',
-        input,
-        async (em, { transferId, ...deposit }) =>
-          (
-            await withInputPaths(
-              ctx.services.transfers.completeOfframpTransfer({ ...scopeOf(ctx), em }, undefined, databaseIdOf(transferId, 'OfframpTransfer'), deposit),
-            )
-          ).transfer,
-        loadTransfer(ctx),
-      ),
+    resolve: creatingMutation({
+      run: async ({ transferId, ...deposit }, scope, { services }) =>
+        (await services.transfers.completeOfframpTransfer(scope, undefined, databaseIdOf(transferId, 'OfframpTransfer'), deposit)).transfer,
+      load: loadTransfer,
+    }),
   }),
 
   cancelTransfer: t.field({
