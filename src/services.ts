@@ -47,3 +47,8 @@ export function buildServices(options: ServiceOptions) {
   };
 }
 export type Services = ReturnType<typeof buildServices>;
+
+// GraphQL resolvers reach every service through their context (graphql/context.ts names none).
+declare module './graphql/context.js' {
+  interface GraphQLServices extends Services {}
+}

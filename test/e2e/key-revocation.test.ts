@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createRamp, type Ramp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { ensurePartner, issueApiKey, listApiKeys, revokeApiKey } from '../../src/modules/partners/service.js';
-import { CLOSE_KEY_REVOKED } from '../../src/platform/graphql-server.js';
+import { CLOSE_KEY_REVOKED } from '../../src/graphql/server.js';
 import { apiClient, freshDatabaseEnv, onPostgres, startRamp, type TestRamp } from '../support/ramp.js';
 import { wsClient } from '../support/subscriptions.js';
 import { sleep, waitFor } from '../support/webhook-receiver.js';

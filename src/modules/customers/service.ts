@@ -31,6 +31,9 @@ import { mergedProfile, storedAddressOf, submitsKyc, withVerifiedDocument } from
  * sent them; a ValidationError's pointers name the input's fields (`/taxNumber`), which each face
  * maps to its own spelling in one place.
  */
+/** The customer as the use cases return it, for the modules that call them. */
+export type { Customer };
+
 export interface CustomerService {
   create(scope: Scope, customer: NewCustomer): Promise<Customer>;
   get(scope: Scope, id: string): Promise<Customer>;

@@ -1,8 +1,7 @@
 import { ConflictError } from '../../domain/errors.js';
 import { parseInput } from '../../domain/validation.js';
 import type { Scope } from '../../platform/scope.js';
-import type { Customer } from '../customers/entities.js';
-import type { CustomerService, SharedVerification } from '../customers/service.js';
+import type { Customer, CustomerService, SharedVerification } from '../customers/service.js';
 import { KycImport } from './entities.js';
 import { KycShareImport } from './inputs.js';
 import { type KycShares, ShareTokenUsed } from './shares.js';

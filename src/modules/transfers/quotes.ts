@@ -7,7 +7,7 @@ import type { Asset, FiatCurrency, Network, PaymentRails } from '../../domain/mo
 import { parseAmounts, parseDeveloperFeePercent, priceQuote } from '../../domain/pricing.js';
 import type { TransferDirection } from '../../domain/transfer-status.js';
 import { type Scope, isUuid } from '../../platform/scope.js';
-import type { Customer } from '../customers/entities.js';
+import type { Customer } from '../customers/service.js';
 import type { TransferDeps } from './context.js';
 import { Quote, Transfer } from './entities.js';
 

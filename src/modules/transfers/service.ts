@@ -23,7 +23,7 @@ import { type Joined, type ListedTransfer, type TransferWithQuote, countTransfer
 import { transferOfCustomer } from './read-transfer.js';
 import { simulations } from './simulations.js';
 
-export type { Joined, ListedTransfer, TransferWithQuote };
+export type { Joined, ListedTransfer, Transfer, TransferWithQuote };
 
 /** Which transfer a REST path names: one of this customer's, in this direction. */
 export interface TransferWithin {
