@@ -6,7 +6,7 @@ import type { Config } from '../config.js';
 import type { Authenticate } from './auth.js';
 import type { Feature } from './feature.js';
 import type { Database } from './db.js';
-import { answerClientError, replyWithProblem, routePath, toProblem } from './http-errors.js';
+import { answerClientError, problemOfCode, replyWithProblem, routePath, toProblem } from './http-errors.js';
 import { registerRequestInput } from './request-input.js';
 import type { Logger } from './logging.js';
 import { type Metrics, metricsRoutes } from './metrics.js';
@@ -113,8 +113,7 @@ export async function buildHttpApp<Services>(deps: HttpDeps<Services>): Promise<
       return replyWithProblem(request, reply, { status: 405, code: 'method_not_allowed', title: 'Method Not Allowed', detail, errors: [] });
     }
     // The path is not echoed: it may be kilobytes of whatever the client sent.
-    const problem = { status: 404, code: 'route_not_found', title: 'Not Found', detail: `No ${request.method} endpoint at this path; see /docs`, errors: [] };
-    return replyWithProblem(request, reply, problem);
+    return replyWithProblem(request, reply, problemOfCode('route_not_found', `No ${request.method} endpoint at this path; see /docs`));
   });
 
   const health = { tag: 'Operations', public: true } as const;
