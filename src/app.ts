@@ -1,6 +1,7 @@
 import type { Config } from './config.js';
 import { publicUrl } from './config.js';
-import { apiKeyStore, bootstrapDemoPartner } from './modules/partners/service.js';
+import { apiKeyStore } from './modules/partners/api-keys.js';
+import { bootstrapDemoPartner } from './modules/partners/service.js';
 import { entities, features } from './features.js';
 import { buildSchema } from './graphql/schema.js';
 import { mountGraphQL } from './graphql/server.js';

@@ -1,7 +1,21 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Import, importGraph, importsOf, layerViolations } from './support/layers.js';
+import { ADVISORY_LOCKS } from '../src/platform/locks.js';
 import { startRamp, type TestRamp } from './support/ramp.js';
+
+/** Every source file under src/, by its path relative to src/, with its text. */
+const sources = (dir = 'src'): [string, string][] =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((entry): [string, string][] => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sources(path);
+    return entry.name.endsWith('.ts') ? [[path.slice('src/'.length), readFileSync(path, 'utf8')]] : [];
+  });
+const filesMatching = (pattern: RegExp) =>
+  sources()
+    .filter(([, text]) => pattern.test(text))
+    .map(([file]) => file);
 
 /**
  * The imports the layer rules refuse that stay, each with its reason (support/layers.ts states the
@@ -91,6 +105,34 @@ describe('the layers of src/ (support/layers.ts)', () => {
       'platform/scalars.ts',
       'modules/customers/graphql.ts',
     ]);
+  });
+});
+
+describe('one name, one home', () => {
+  it('takes every advisory lock with an id of platform/locks.ts, each id its own', () => {
+    const taking = sources().filter(([file, text]) => file !== 'platform/locks.ts' && /pg_advisory/.test(text));
+    expect(taking.filter(([, text]) => !text.includes('ADVISORY_LOCKS.')).map(([file]) => file)).toEqual([]);
+    const ids = Object.values(ADVISORY_LOCKS);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('reads the head of the outbox in one function, outboxHead()', () => {
+    expect(filesMatching(/max\(cursor\)/)).toEqual(['platform/outbox.ts']);
+  });
+
+  it('defines isUuid once, in domain/identifiers', () => {
+    expect(filesMatching(/(const|function) isUuid\b/)).toEqual(['domain/identifiers/uuid.ts']);
+  });
+
+  it('names every service factory createXService', () => {
+    const factories = sources().flatMap(([, text]) => [...text.matchAll(/export function (\w+Service)\(/g)].map((m) => m[1]!));
+    expect(factories.length).toBeGreaterThanOrEqual(10);
+    expect(factories.filter((name) => !/^create[A-Z]\w*Service$/.test(name))).toEqual([]);
+  });
+
+  it('keeps the API-key store in partners/api-keys.ts, apart from the partner use cases', () => {
+    expect(filesMatching(/export const apiKeyStore\b/)).toEqual(['modules/partners/api-keys.ts']);
+    expect(readFileSync('src/modules/partners/service.ts', 'utf8')).not.toMatch(/\bApiKey\b/);
   });
 });
 

@@ -8,7 +8,8 @@ import { type KycDecision, type KycRailStatus, type KycStatus, type KycSubStatus
 import { checkInput, parseInput } from '../../domain/validation.js';
 import { recordEvent } from '../../platform/outbox.js';
 import type { KeysetPage, OffsetPage } from '../../platform/pagination.js';
-import { type Scope, isUuid, scopeFor } from '../../platform/scope.js';
+import { type Scope, scopeFor } from '../../platform/scope.js';
+import { isUuid } from '../../domain/identifiers/uuid.js';
 import { ACROSS_TENANTS } from '../../platform/tenant.js';
 import { Customer } from './entities.js';
 import {

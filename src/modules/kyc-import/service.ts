@@ -21,7 +21,7 @@ export interface KycImportService {
   importKyc(scope: Scope, request: KycShareImport): Promise<Customer>;
 }
 
-export function kycImportService({ customers, shares }: KycImportOptions): KycImportService {
+export function createKycImportService({ customers, shares }: KycImportOptions): KycImportService {
   return {
     async importKyc(scope: Scope, request: KycShareImport): Promise<Customer> {
       const { providerSharedToken: token } = parseInput(KycShareImport, request);
