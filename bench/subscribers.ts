@@ -5,7 +5,8 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { loadConfig } from '../src/config.js';
 import { entities } from '../src/features.js';
-import { ensurePartner, issueApiKey } from '../src/modules/partners/service.js';
+import { issueApiKey } from '../src/modules/partners/api-keys.js';
+import { ensurePartner } from '../src/modules/partners/service.js';
 import { openDatabase } from '../src/platform/db.js';
 import { startRampServer } from './processes.js';
 

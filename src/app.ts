@@ -1,8 +1,10 @@
 import type { Config } from './config.js';
 import { publicUrl } from './config.js';
-import { apiKeyStore, bootstrapDemoPartner } from './modules/partners/service.js';
+import { apiKeyStore } from './modules/partners/api-keys.js';
+import { bootstrapDemoPartner } from './modules/partners/service.js';
 import { entities, features } from './features.js';
-import { schema } from './graphql/schema.js';
+import { buildSchema } from './graphql/schema.js';
+import { mountGraphQL } from './graphql/server.js';
 import { apiKeyAuthentication, VerifiedKeys } from './platform/auth.js';
 import { type Database, openDatabase } from './platform/db.js';
 import { buildHttpApp, type HttpApp } from './platform/http.js';
@@ -52,6 +54,8 @@ export async function createRamp(config: Config, options: { logger?: Logger } = 
   // One reader of new events for every subscription of this instance.
   const fanout = createEventFanout({ notifier, outbox: outboxReader(db), pageSize: 500, logger });
   const metrics = createMetrics({ db });
+  // Each feature's GraphQL types, handed to the schema (graphql/ names no feature).
+  const schema = await buildSchema(features);
   const services = buildServices({
     publicUrl: url,
     notifier,
@@ -70,7 +74,16 @@ export async function createRamp(config: Config, options: { logger?: Logger } = 
   );
   const authenticate = apiKeyAuthentication(apiKeyStore, verifiedKeys);
   const keyWatch = startKeyWatch({ db, keys: apiKeyStore, logger });
-  const http = await buildHttpApp({ config, db, services, logger, metrics, authenticate, keyWatch, features, schema });
+  const http = await buildHttpApp({
+    config,
+    db,
+    services,
+    logger,
+    metrics,
+    authenticate,
+    features,
+    mount: (app) => mountGraphQL(app, { config, db, services, logger, metrics, authenticate, keyWatch, schema }),
+  });
   dispatcher.start();
   const jobs = startJobRunner({
     db,

@@ -1,16 +1,16 @@
 import { createBankAccountService } from './modules/bank-accounts/service.js';
 import { createCustomerService } from './modules/customers/service.js';
-import { kycImportService } from './modules/kyc-import/service.js';
+import { createKycImportService } from './modules/kyc-import/service.js';
 import { createKycShares } from './modules/kyc-import/shares.js';
 import { createKybService } from './modules/kyb/service.js';
 import { createVirtualAccountService } from './modules/virtual-accounts/service.js';
 import { createPartnerService } from './modules/partners/service.js';
-import { type EventServiceOptions, eventService } from './modules/events/service.js';
+import { type EventServiceOptions, createEventService } from './modules/events/service.js';
 import { type WebhookServiceOptions, createWebhookService } from './modules/webhooks/service.js';
 import type { Notifier } from './platform/notifier.js';
-import { ledgerService } from './modules/ledger/service.js';
+import { createLedgerService } from './modules/ledger/service.js';
 import type { TransferSettings } from './modules/transfers/context.js';
-import { transferService } from './modules/transfers/service.js';
+import { createTransferService } from './modules/transfers/service.js';
 
 export interface ServiceOptions {
   /** Base address of this deployment, for links handed to partners. */
@@ -35,15 +35,20 @@ export function buildServices(options: ServiceOptions) {
   const partners = createPartnerService({ customers });
   return {
     customers,
-    kycImport: kycImportService({ customers, shares: kycShares }),
+    kycImport: createKycImportService({ customers, shares: kycShares }),
     kyb: createKybService({ customers }),
     bankAccounts,
     virtualAccounts,
     partners,
-    transfers: transferService({ ...options.transfers, customers, partners, bankAccounts, virtualAccounts }),
-    ledger: ledgerService(),
-    events: eventService(options.events),
+    transfers: createTransferService({ ...options.transfers, customers, partners, bankAccounts, virtualAccounts }),
+    ledger: createLedgerService(),
+    events: createEventService(options.events),
     webhooks: createWebhookService(options.webhooks),
   };
 }
 export type Services = ReturnType<typeof buildServices>;
+
+// GraphQL resolvers reach every service through their context (graphql/context.ts names none).
+declare module './graphql/context.js' {
+  interface GraphQLServices extends Services {}
+}

@@ -1,19 +1,142 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Import, importGraph, importsOf, layerViolations } from './support/layers.js';
+import { ADVISORY_LOCKS } from '../src/platform/locks.js';
 import { startRamp, type TestRamp } from './support/ramp.js';
 
-const sourceFiles = (dir: string): string[] =>
-  readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? sourceFiles(join(dir, entry.name)) : entry.name.endsWith('.ts') ? [join(dir, entry.name)] : [],
-  );
+/** Every source file under src/, by its path relative to src/, with its text. */
+const sources = (dir = 'src'): [string, string][] =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((entry): [string, string][] => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sources(path);
+    return entry.name.endsWith('.ts') ? [[path.slice('src/'.length), readFileSync(path, 'utf8')]] : [];
+  });
+const filesMatching = (pattern: RegExp) =>
+  sources()
+    .filter(([, text]) => pattern.test(text))
+    .map(([file]) => file);
 
-describe('the composition root wires the features', () => {
-  it('keeps src/platform free of imports from src/modules', () => {
-    const offending = sourceFiles('src/platform').filter((file) => /from '(\.\.\/)+modules\//.test(readFileSync(file, 'utf8')));
-    expect(offending).toEqual([]);
+/**
+ * The imports the layer rules refuse that stay, each with its reason (support/layers.ts states the
+ * rules). One entry that matches no import fails the test, so this list only shrinks.
+ */
+const ALLOWED: (Import & { why: string })[] = [
+  // A page of transfers joins its customer in the same statement (one round trip; README "Performance").
+  { from: 'modules/transfers/reads.ts', to: 'modules/customers/entities.ts', why: 'joins the customers table in a transfer page' },
+  { from: 'modules/transfers/reads.ts', to: 'modules/customers/reads.ts', why: 'the joined customer has the row type of a customer read' },
+];
+
+describe('the layers of src/ (support/layers.ts)', () => {
+  it('holds every rule in src/', () => {
+    expect(layerViolations(importGraph('src'), ALLOWED)).toEqual([]);
   });
 
+  it('finds a broken rule of each kind in an import graph that breaks them all', () => {
+    const graph: Import[] = [
+      { from: 'domain/money.ts', to: 'platform/db.ts' },
+      { from: 'platform/http.ts', to: 'modules/customers/service.ts' },
+      { from: 'platform/http.ts', to: 'graphql/server.ts' },
+      { from: 'platform/http.ts', to: 'services.ts' },
+      { from: 'platform/auth.ts', to: 'features.ts' },
+      { from: 'graphql/server.ts', to: 'platform/http-errors.ts' },
+      { from: 'graphql/errors.ts', to: 'platform/openapi-errors.ts' },
+      { from: 'graphql/node.ts', to: 'modules/customers/rest-bodies.ts' },
+      { from: 'graphql/schema.ts', to: 'features.ts' },
+      { from: 'graphql/context.ts', to: 'services.ts' },
+      { from: 'modules/events/subjects.ts', to: 'modules/customers/entities.ts' },
+      { from: 'modules/transfers/service.ts', to: 'modules/customers/reads.ts' },
+      { from: 'modules/transfers/reads.ts', to: 'modules/customers/read-customer.ts' },
+      { from: 'modules/webhooks/service.ts', to: 'modules/events/rest.ts' },
+      { from: 'modules/webhooks/service.ts', to: 'modules/events/feature.ts' },
+    ];
+    const found = layerViolations(graph);
+    expect(found).toHaveLength(graph.length);
+    expect(found.map((v) => v.slice(v.indexOf(': ') + 2))).toEqual([
+      'domain imports nothing of ours outside domain/',
+      'platform knows no feature',
+      'platform knows no schema',
+      'platform knows no Services or features',
+      'platform knows no Services or features',
+      'graphql knows no REST',
+      'graphql knows no REST',
+      'graphql knows no REST',
+      'graphql knows no Services or features',
+      'graphql knows no Services or features',
+      "modules talk through services: modules/customers/entities.ts is customers's own",
+      "modules talk through services: modules/customers/reads.ts is customers's own",
+      "modules talk through services: modules/customers/read-customer.ts is customers's own",
+      "modules talk through services: modules/events/rest.ts is events's own",
+      "modules talk through services: modules/events/feature.ts is events's own",
+    ]);
+  });
+
+  it('lets through what the rules allow', () => {
+    const graph: Import[] = [
+      { from: 'domain/pricing.ts', to: 'domain/money.ts' },
+      { from: 'platform/http.ts', to: 'platform/auth.ts' },
+      { from: 'graphql/server.ts', to: 'platform/auth.ts' },
+      { from: 'modules/transfers/context.ts', to: 'modules/customers/service.ts' },
+      { from: 'modules/events/graphql.ts', to: 'modules/transfers/graphql/types.ts' },
+      { from: 'modules/customers/service.ts', to: 'modules/customers/entities.ts' },
+      { from: 'app.ts', to: 'graphql/server.ts' },
+    ];
+    expect(layerViolations(graph)).toEqual([]);
+  });
+
+  it('reports an allowed import that is no longer made', () => {
+    const allowed = [{ from: 'modules/a/service.ts', to: 'modules/b/entities.ts', why: 'gone' }];
+    expect(layerViolations([], allowed)).toEqual(['modules/a/service.ts → modules/b/entities.ts: allowed but not imported']);
+  });
+
+  it('reads every kind of import from a source file: static, type-only, re-export, side effect, dynamic', () => {
+    const source = [
+      "import { Money } from '../domain/money.js';",
+      "import type { Actor } from '../domain/environment.js';",
+      "export { outboxHead } from './outbox.js';",
+      "import './scalars.js';",
+      "const later = () => import('../modules/customers/graphql.js');",
+      "import { z } from 'zod';",
+    ].join('\n');
+    expect(importsOf('platform/x.ts', source).map((i) => i.to)).toEqual([
+      'domain/money.ts',
+      'domain/environment.ts',
+      'platform/outbox.ts',
+      'platform/scalars.ts',
+      'modules/customers/graphql.ts',
+    ]);
+  });
+});
+
+describe('one name, one home', () => {
+  it('takes every advisory lock with an id of platform/locks.ts, each id its own', () => {
+    const taking = sources().filter(([file, text]) => file !== 'platform/locks.ts' && /pg_advisory/.test(text));
+    expect(taking.filter(([, text]) => !text.includes('ADVISORY_LOCKS.')).map(([file]) => file)).toEqual([]);
+    const ids = Object.values(ADVISORY_LOCKS);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('reads the head of the outbox in one function, outboxHead()', () => {
+    expect(filesMatching(/max\(cursor\)/)).toEqual(['platform/outbox.ts']);
+  });
+
+  it('defines isUuid once, in domain/identifiers', () => {
+    expect(filesMatching(/(const|function) isUuid\b/)).toEqual(['domain/identifiers/uuid.ts']);
+  });
+
+  it('names every service factory createXService', () => {
+    const factories = sources().flatMap(([, text]) => [...text.matchAll(/export function (\w+Service)\(/g)].map((m) => m[1]!));
+    expect(factories.length).toBeGreaterThanOrEqual(10);
+    expect(factories.filter((name) => !/^create[A-Z]\w*Service$/.test(name))).toEqual([]);
+  });
+
+  it('keeps the API-key store in partners/api-keys.ts, apart from the partner use cases', () => {
+    expect(filesMatching(/export const apiKeyStore\b/)).toEqual(['modules/partners/api-keys.ts']);
+    expect(readFileSync('src/modules/partners/service.ts', 'utf8')).not.toMatch(/\bApiKey\b/);
+  });
+});
+
+describe('the composition root wires the features', () => {
   it('gives every feature one entry point that the composition root lists', () => {
     const listed = readFileSync('src/features.ts', 'utf8');
     const modules = readdirSync('src/modules', { withFileTypes: true }).filter((entry) => entry.isDirectory());

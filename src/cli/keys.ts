@@ -6,7 +6,8 @@ import { loadConfig } from '../config.js';
 import { ENVIRONMENTS, type Environment } from '../domain/environment.js';
 import { NotFoundError } from '../domain/errors.js';
 import { entities } from '../features.js';
-import { type ApiKeySummary, ensurePartner, issueApiKey, listApiKeys, revokeApiKey } from '../modules/partners/service.js';
+import { type ApiKeySummary, issueApiKey, listApiKeys, revokeApiKey } from '../modules/partners/api-keys.js';
+import { ensurePartner } from '../modules/partners/service.js';
 import { openDatabase } from '../platform/db.js';
 import { Refusal, exitIfRefused } from '../platform/refusal.js';
 

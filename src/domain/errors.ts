@@ -1,8 +1,9 @@
-import type { ErrorCode } from './error-codes.js';
+import type { CodeWithStatus, ErrorCode } from './error-codes.js';
 
 /**
- * Errors the domain expects. Each class is one kind of failure (the platform maps it to an HTTP
- * status and a typed GraphQL error); `code` is the stable, documented, snake_case reason.
+ * Errors the domain expects. Each class is one kind of failure (GraphQL shows it as a typed error);
+ * `code` is the stable, documented, snake_case reason, and the HTTP status is the code's
+ * (error-codes.ts). A class takes only the codes of its own status, so the two cannot disagree.
  */
 export interface FieldError {
   /** JSON pointer into the request body, e.g. `/email` or `/iban/bic`. */
@@ -12,7 +13,6 @@ export interface FieldError {
 }
 
 export abstract class DomainError extends Error {
-  abstract readonly kind: string;
   constructor(
     readonly code: ErrorCode,
     message: string,
@@ -24,11 +24,11 @@ export abstract class DomainError extends Error {
 
 /** 400: the input is malformed or breaks a rule of its own fields. */
 export class ValidationError extends DomainError {
-  readonly kind = 'validation';
+  declare readonly code: CodeWithStatus<400>;
   constructor(
     readonly fieldErrors: FieldError[],
     message = 'The request is invalid',
-    code: ErrorCode = 'validation_failed',
+    code: CodeWithStatus<400> = 'validation_failed',
   ) {
     super(code, message);
   }
@@ -36,17 +36,22 @@ export class ValidationError extends DomainError {
 
 /** 401: no API key, or not a valid one. */
 export class UnauthenticatedError extends DomainError {
-  readonly kind = 'unauthenticated';
+  declare readonly code: CodeWithStatus<401>;
+  constructor(code: CodeWithStatus<401>, message: string) {
+    super(code, message);
+  }
 }
 
 /** 403: allowed somewhere, not here (a simulation in production). */
 export class ForbiddenError extends DomainError {
-  readonly kind = 'forbidden';
+  declare readonly code: CodeWithStatus<403>;
+  constructor(code: CodeWithStatus<403>, message: string) {
+    super(code, message);
+  }
 }
 
 /** 404: unknown, or another partner's or environment's: the two must look the same. */
 export class NotFoundError extends DomainError {
-  readonly kind = 'not_found';
   constructor(what: string) {
     super('not_found', `${what} not found`);
   }
@@ -54,17 +59,22 @@ export class NotFoundError extends DomainError {
 
 /** 409: conflicts with the current state (a duplicate, a request still in flight). */
 export class ConflictError extends DomainError {
-  readonly kind = 'conflict';
+  declare readonly code: CodeWithStatus<409>;
+  constructor(code: CodeWithStatus<409>, message: string) {
+    super(code, message);
+  }
 }
 
 /** 422: well-formed but cannot be done (quote expired or used, idempotency key reused). */
 export class UnprocessableError extends DomainError {
-  readonly kind = 'unprocessable';
+  declare readonly code: CodeWithStatus<422>;
+  constructor(code: CodeWithStatus<422>, message: string) {
+    super(code, message);
+  }
 }
 
 /** 429: this key (or address) used up its requests for the current window. */
 export class RateLimitedError extends DomainError {
-  readonly kind = 'rate_limited';
   constructor(
     /** Seconds until the window resets, as sent in `Retry-After`. */
     readonly retryAfterSeconds: number,

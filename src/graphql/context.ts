@@ -2,7 +2,14 @@ import type { EntityManager } from '@mikro-orm/sql';
 import type { Actor } from '../domain/environment.js';
 import { UnauthenticatedError } from '../domain/errors.js';
 import { type Scope, scopeFor } from '../platform/scope.js';
-import type { Services } from '../services.js';
+
+/**
+ * The use cases resolvers call. Empty here, so that src/graphql names no feature: the composition
+ * root (src/services.ts) fills it by declaration merging with everything `buildServices` returns, as
+ * Fastify's own types are extended, so resolvers still see every service fully typed.
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: filled in by declaration merging (src/services.ts)
+export interface GraphQLServices {}
 
 export interface GraphQLContext {
   /** This request's (or this subscription event's) own EntityManager. */
@@ -10,7 +17,7 @@ export interface GraphQLContext {
   /** Null only for an introspection-only request, which needs no key. */
   actor: Actor | null;
   requestId: string;
-  services: Services;
+  services: GraphQLServices;
   /** A subscription's graphql-ws connection (closed when the subscriber falls too far behind); absent over HTTP. */
   connection?: { close(code: number, reason: string): void };
 }

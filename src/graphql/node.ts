@@ -1,6 +1,6 @@
 import { decodeGlobalID } from '@pothos/plugin-relay';
 import { type GraphQLResolveInfo, isObjectType } from 'graphql';
-import { isUuid } from '../platform/scope.js';
+import { isUuid } from '../domain/identifiers/uuid.js';
 import { builder } from './builder.js';
 
 /**

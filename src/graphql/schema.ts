@@ -1,9 +1,21 @@
+import type { GraphQLSchema } from 'graphql';
+import type { FeatureTypes } from '../platform/feature.js';
 import { builder } from './builder.js';
 import './scalars.js';
 import './errors.js';
 import './node.js';
-// Each feature's feature.ts imports its Pothos types and root fields, which register with the builder.
-import '../features.js';
 
-/** The whole schema, as the features registered it. */
-export const schema = builder.toSchema({ sortSchema: true });
+let built: Promise<GraphQLSchema> | undefined;
+
+/**
+ * The whole schema: the shared types above, and each feature's Pothos types and root fields, which
+ * the composition root hands in (`Feature.types`), so this file names no feature. The builder is
+ * one per process, so the schema is built once; later calls return that schema.
+ */
+export function buildSchema(features: readonly FeatureTypes[]): Promise<GraphQLSchema> {
+  built ??= (async () => {
+    for (const feature of features) await feature.types?.(features);
+    return builder.toSchema({ sortSchema: true });
+  })();
+  return built;
+}

@@ -8,6 +8,7 @@ import { migrations } from '../../migrations/index.js';
 import type { EntityDefinitions } from './feature.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { migrate } from './migrations.js';
+import { ADVISORY_LOCKS } from './locks.js';
 import { serializePgliteConnections } from './pglite-serial.js';
 import { keepPgliteStatements } from './pglite-statements.js';
 import { releaseConnectionsThatDie } from './pg-pool-guard.js';
@@ -120,18 +121,15 @@ function postgresPoolOptions(config: DatabaseOptions) {
   };
 }
 
-// Any constant works: it only has to be the same for every instance of Ramp.
-const MIGRATION_LOCK = 7_314_002;
-
 /** Holds a session-level advisory lock, on a connection of its own, while `work` runs. */
 async function withMigrationLock<T>(url: string, work: () => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    await client.query('select pg_advisory_lock($1)', [ADVISORY_LOCKS.migrations]);
     return await work();
   } finally {
-    await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
+    await client.query('select pg_advisory_unlock($1)', [ADVISORY_LOCKS.migrations]).catch(() => undefined);
     await client.end();
   }
 }

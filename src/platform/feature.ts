@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Options } from '@mikro-orm/core';
+import type { EntityClass, Options } from '@mikro-orm/core';
 import type { Config } from '../config.js';
 import type { Job } from './jobs.js';
 
@@ -7,16 +7,36 @@ import type { Job } from './jobs.js';
 export type EntityDefinitions = NonNullable<Options['entities']>;
 
 /**
- * What one feature module contributes to the service: its entities, REST routes and background
- * jobs (its `feature.ts` also imports its Pothos types, which register with the shared builder).
- * The composition root (`src/features.ts`, `src/app.ts`) assembles them, so nothing in
- * `platform/` names a feature.
+ * An object events can be about: the GraphQL object type that shows it (a Pothos loadable node ref,
+ * so a subject the event did not keep loads by id) and the entity whose columns the event keeps.
+ * The ref stays opaque here (platform knows no schema); the events module reads it.
+ */
+export interface EventSubject {
+  ref: object;
+  entity: EntityClass<object>;
+}
+
+/** What building the GraphQL schema needs of a feature (graphql/schema.ts). */
+export type FeatureTypes = Pick<Feature<never>, 'types' | 'subjects'>;
+
+/**
+ * What one feature module contributes to the service: its entities, REST routes, GraphQL types,
+ * event subjects and background jobs. The composition root (`src/features.ts`, `src/app.ts`)
+ * assembles them, so nothing in `platform/` or `graphql/` names a feature.
  */
 export interface Feature<Services> {
   name: string;
   entities?: EntityDefinitions;
   /** Registers the feature's routes; called once at start with the shared services. */
   routes?: (app: FastifyInstance, services: Services) => void | Promise<void>;
+  /**
+   * Loads the feature's Pothos types and root fields, which register with the shared builder; the
+   * schema is built once every feature's have (graphql/schema.ts). It is given every feature, for the
+   * one that gathers what the others contribute (events gathers their `subjects`).
+   */
+  types?(features: readonly FeatureTypes[]): Promise<unknown>;
+  /** The objects this feature's events are about, by the events' `entityType` (events/subjects.ts). */
+  subjects?(): Promise<Readonly<Record<string, EventSubject>>>;
   /** Background jobs the job runner polls (platform/jobs.ts). */
   jobs?: (config: Config) => readonly Job[];
 }

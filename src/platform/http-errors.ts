@@ -2,6 +2,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { Socket } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
+import { type ErrorCode, STATUS_OF_CODE } from '../domain/error-codes.js';
 import { DomainError, type FieldError, ValidationError } from '../domain/errors.js';
 import { isDatabaseUnavailable } from './database-errors.js';
 
@@ -20,73 +21,55 @@ export interface HttpProblem {
 export const withProblemExtensions = <E extends Error>(error: E, extensions: Record<string, string>): E =>
   Object.assign(error, { problemExtensions: extensions });
 
-const STATUS_OF_KIND: Record<string, [number, string]> = {
-  validation: [400, 'Bad Request'],
-  unauthenticated: [401, 'Unauthorized'],
-  forbidden: [403, 'Forbidden'],
-  not_found: [404, 'Not Found'],
-  conflict: [409, 'Conflict'],
-  unprocessable: [422, 'Unprocessable Content'],
-  rate_limited: [429, 'Too Many Requests'],
+/** The reason phrase of a status; 422's as RFC 9110 names it (Node still says "Unprocessable Entity"). */
+export const titleOf = (status: number) => (status === 422 ? 'Unprocessable Content' : (STATUS_CODES[status] ?? 'Error'));
+
+/** A problem with one of our codes: its status is the code's (domain/error-codes.ts), never decided here. */
+export const problemOfCode = (code: ErrorCode, detail: string, errors: FieldError[] = []): HttpProblem => {
+  const status = STATUS_OF_CODE[code];
+  return { status, code, title: titleOf(status), detail, errors };
 };
 
+/**
+ * Fastify's generic 4xx (a framework refusal with no code of ours): its status is Fastify's, and
+ * OpenAPI declares it at 400, the one status Fastify gives it for a body it cannot read.
+ */
+export const BAD_REQUEST = 'bad_request' as const;
+
 // Fastify's own rejections of a request body, with our stable codes.
-const FASTIFY_ERRORS: Record<string, [number, string, string]> = {
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, 'unsupported_media_type', 'Send the body as application/json'],
-  FST_ERR_CTP_BODY_TOO_LARGE: [413, 'payload_too_large', 'The request body is too large'],
-  FST_ERR_CTP_EMPTY_JSON_BODY: [400, 'malformed_json', 'The body is empty but Content-Type says application/json'],
-  FST_ERR_CTP_INVALID_JSON_BODY: [400, 'malformed_json', 'The body is not valid JSON'],
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, 'bad_request', 'Content-Length does not match the body'],
+const FASTIFY_ERRORS: Record<string, [ErrorCode, string]> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: ['unsupported_media_type', 'Send the body as application/json'],
+  FST_ERR_CTP_BODY_TOO_LARGE: ['payload_too_large', 'The request body is too large'],
+  FST_ERR_CTP_EMPTY_JSON_BODY: ['malformed_json', 'The body is empty but Content-Type says application/json'],
+  FST_ERR_CTP_INVALID_JSON_BODY: ['malformed_json', 'The body is not valid JSON'],
   // The router's (frameworkErrors): the URL itself is never echoed back.
-  FST_ERR_BAD_URL: [400, 'malformed_url', 'The path is not valid percent-encoded UTF-8'],
-  FST_ERR_MAX_PARAM_LENGTH: [404, 'not_found', 'No resource has an id that long'],
+  FST_ERR_BAD_URL: ['malformed_url', 'The path is not valid percent-encoded UTF-8'],
+  FST_ERR_MAX_PARAM_LENGTH: ['not_found', 'No resource has an id that long'],
 };
 
 export function toProblem(error: unknown): HttpProblem {
   if (isDatabaseUnavailable(error)) {
-    return {
-      status: 503,
-      code: 'database_unavailable',
-      title: 'Service Unavailable',
-      detail: 'The database cannot be reached right now; nothing was changed unless a retry with the same Idempotency-Key says otherwise. Retry shortly',
-      errors: [],
-    };
+    return problemOfCode(
+      'database_unavailable',
+      'The database cannot be reached right now; nothing was changed unless a retry with the same Idempotency-Key says otherwise. Retry shortly',
+    );
   }
   if (error instanceof DomainError) {
-    const [status, title] = STATUS_OF_KIND[error.kind] ?? [400, 'Bad Request'];
     const extensions = (error as { problemExtensions?: Record<string, string> }).problemExtensions;
-    return {
-      status,
-      title,
-      code: error.code,
-      detail: error.message,
-      errors: error instanceof ValidationError ? error.fieldErrors : [],
-      ...(extensions ? { extensions } : {}),
-    };
+    return { ...problemOfCode(error.code, error.message, error instanceof ValidationError ? error.fieldErrors : []), ...(extensions ? { extensions } : {}) };
   }
   const fastifyError = error as Partial<FastifyError> & { status?: number };
   const known = fastifyError.code ? FASTIFY_ERRORS[fastifyError.code] : undefined;
-  if (known) return { status: known[0], code: known[1], title: STATUS_CODES[known[0]]!, detail: known[2], errors: [] };
-  if (error instanceof SyntaxError && fastifyError.statusCode === 400) {
-    return { status: 400, code: 'malformed_json', title: 'Bad Request', detail: 'The body is not valid JSON', errors: [] };
-  }
+  if (known) return problemOfCode(...known);
+  if (fastifyError.code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH') return badRequest(400, 'Content-Length does not match the body');
+  if (error instanceof SyntaxError && fastifyError.statusCode === 400) return problemOfCode('malformed_json', 'The body is not valid JSON');
   if (fastifyError.statusCode && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {
-    return {
-      status: fastifyError.statusCode,
-      code: 'bad_request',
-      title: STATUS_CODES[fastifyError.statusCode] ?? 'Bad Request',
-      detail: fastifyError.message ?? 'Bad request',
-      errors: [],
-    };
+    return badRequest(fastifyError.statusCode, fastifyError.message ?? 'Bad request');
   }
-  return {
-    status: 500,
-    code: 'internal_error',
-    title: 'Internal Server Error',
-    detail: 'An unexpected error occurred; quote the request_id to support',
-    errors: [],
-  };
+  return problemOfCode('internal_error', 'An unexpected error occurred; quote the request_id to support');
 }
+
+const badRequest = (status: number, detail: string): HttpProblem => ({ status, code: BAD_REQUEST, title: titleOf(status), detail, errors: [] });
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -214,13 +197,13 @@ export function replyWithProblem(request: FastifyRequest, reply: FastifyReply, p
  */
 export function answerClientError(error: Error & { code?: string; rawPacket?: unknown }, socket: Socket) {
   if (error.code === 'ECONNRESET' || socket.destroyed || !socket.writable) return void socket.destroy();
-  const [status, code, detail]: [number, string, string] =
+  const problem =
     error.code === 'HPE_HEADER_OVERFLOW'
-      ? [431, 'headers_too_large', 'The request headers are larger than 16 KiB']
+      ? problemOfCode('headers_too_large', 'The request headers are larger than 16 KiB')
       : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-        ? [408, 'request_timeout', 'The request took too long to arrive']
-        : [400, 'malformed_request', 'The request is not valid HTTP (a header holds a refused character?)'];
-  const problem: HttpProblem = { status, code, title: STATUS_CODES[status]!, detail, errors: [] };
+        ? problemOfCode('request_timeout', 'The request took too long to arrive')
+        : problemOfCode('malformed_request', 'The request is not valid HTTP (a header holds a refused character?)');
+  const { status } = problem;
   const requestId = randomUUID();
   const packet = Buffer.isBuffer(error.rawPacket) ? error.rawPacket.toString('latin1') : '';
   const target = /^[A-Z]+ (\S+)/.exec(packet)?.[1] ?? '/'; // the packet may end inside a long URL

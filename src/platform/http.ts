@@ -3,14 +3,10 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { Config } from '../config.js';
-import type { Services } from '../services.js';
 import type { Authenticate } from './auth.js';
 import type { Feature } from './feature.js';
-import type { GraphQLSchema } from 'graphql';
 import type { Database } from './db.js';
-import type { KeyWatch } from './key-watch.js';
-import { mountGraphQL } from './graphql-server.js';
-import { answerClientError, replyWithProblem, routePath, toProblem } from './http-errors.js';
+import { answerClientError, problemOfCode, replyWithProblem, routePath, toProblem } from './http-errors.js';
 import { registerRequestInput } from './request-input.js';
 import type { Logger } from './logging.js';
 import { type Metrics, metricsRoutes } from './metrics.js';
@@ -31,7 +27,13 @@ export interface HttpApp {
   close(): Promise<void>;
 }
 
-export interface HttpDeps {
+/** What the server must close with itself: the GraphQL endpoint's WebSocket server. */
+export interface Mounted {
+  close(): Promise<void>;
+}
+
+/** `Services` is whatever the features' routes take: this layer only hands it on. */
+export interface HttpDeps<Services> {
   config: Config;
   db: Database;
   services: Services;
@@ -39,15 +41,13 @@ export interface HttpDeps {
   metrics: Metrics;
   /** Resolves the API key of a request (the partners module's keys, handed in by the composition root). */
   authenticate: Authenticate;
-  /** Tells when the key of an open graphql-ws connection is revoked, so the connection is closed. */
-  keyWatch: KeyWatch;
   /** The features whose routes this server answers. */
   features: readonly Feature<Services>[];
-  /** The GraphQL schema served at /graphql. */
-  schema: GraphQLSchema;
+  /** Mounts what answers beside the REST routes, after them: GraphQL at /graphql (graphql/server.ts, from app.ts). */
+  mount?: (app: FastifyInstance) => Mounted;
 }
 
-export async function buildHttpApp(deps: HttpDeps): Promise<HttpApp> {
+export async function buildHttpApp<Services>(deps: HttpDeps<Services>): Promise<HttpApp> {
   const { config, db, services, logger, metrics, authenticate } = deps;
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
@@ -113,8 +113,7 @@ export async function buildHttpApp(deps: HttpDeps): Promise<HttpApp> {
       return replyWithProblem(request, reply, { status: 405, code: 'method_not_allowed', title: 'Method Not Allowed', detail, errors: [] });
     }
     // The path is not echoed: it may be kilobytes of whatever the client sent.
-    const problem = { status: 404, code: 'route_not_found', title: 'Not Found', detail: `No ${request.method} endpoint at this path; see /docs`, errors: [] };
-    return replyWithProblem(request, reply, problem);
+    return replyWithProblem(request, reply, problemOfCode('route_not_found', `No ${request.method} endpoint at this path; see /docs`));
   });
 
   const health = { tag: 'Operations', public: true } as const;
@@ -133,13 +132,13 @@ export async function buildHttpApp(deps: HttpDeps): Promise<HttpApp> {
   metricsRoutes(app, metrics, config);
 
   for (const feature of deps.features) await feature.routes?.(app, services);
-  const graphql = mountGraphQL(app, deps);
+  const mounted = deps.mount?.(app);
 
   return {
     app,
     openApi,
     async close() {
-      await graphql.close();
+      await mounted?.close();
       await app.close();
     },
   };

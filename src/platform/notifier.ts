@@ -3,7 +3,7 @@ import pg from 'pg';
 import type { Config } from '../config.js';
 import type { Database } from './db.js';
 import type { Logger } from './logging.js';
-import { EVENTS_CHANNEL } from './outbox.js';
+import { EVENTS_CHANNEL, outboxHead } from './outbox.js';
 import { KEY_REVOKED_CHANNEL } from './auth.js';
 
 /**
@@ -63,8 +63,7 @@ export async function startNotifier(db: Database, config: NotifierOptions, logge
   }
 
   async function catchUp() {
-    const [row] = await db.fork().execute<{ cursor: string }[]>('select coalesce(max(cursor), 0)::text as cursor from events');
-    announce(row?.cursor ?? '0');
+    announce(await outboxHead(db.fork()));
   }
 
   await catchUp();

@@ -1,56 +1,15 @@
-import type { ErrorCode } from '../domain/error-codes.js';
+import { type ErrorCode, STATUS_OF_CODE } from '../domain/error-codes.js';
+import { BAD_REQUEST } from './http-errors.js';
 import type { RouteContract } from './openapi-contract.js';
 
-/** The status each code is answered with (README "Error codes"); `bad_request` is Fastify's own generic 4xx. */
-export const STATUS_OF_CODE: Record<ErrorCode | 'bad_request', number> = {
-  validation_failed: 400,
-  malformed_json: 400,
-  idempotency_key_missing: 400,
-  invalid_cursor: 400,
-  body_too_deep: 400,
-  malformed_url: 400,
-  malformed_request: 400,
-  bad_request: 400,
-  virtual_account_already_active: 400,
-  unauthenticated: 401,
-  sandbox_only: 403,
-  rails_not_connected: 403,
-  kyc_provider_not_configured: 403,
-  not_found: 404,
-  route_not_found: 404,
-  request_timeout: 408,
-  customer_email_taken: 409,
-  idempotency_key_in_use: 409,
-  kyc_transition_not_allowed: 409,
-  kyc_token_already_used: 409,
-  kyc_import_customer_is_corporate: 409,
-  external_account_exists: 409,
-  virtual_account_exists: 409,
-  transfer_transition_not_allowed: 409,
-  deposit_transaction_hash_used: 409,
-  bank_account_already_whitelisted: 409,
-  wallet_address_already_whitelisted: 409,
-  webhook_disabled: 409,
-  webhook_endpoint_limit: 409,
-  webhook_url_taken: 409,
-  payload_too_large: 413,
-  unsupported_media_type: 415,
-  idempotency_key_reused: 422,
-  amount_out_of_range: 422,
-  kyc_not_approved: 422,
-  quote_used: 422,
-  quote_expired: 422,
-  transfer_expired: 422,
-  not_an_onramp_transfer: 422,
-  virtual_account_not_active: 422,
-  virtual_account_has_no_destination: 422,
-  headers_too_large: 431,
-  rate_limited: 429,
-  internal_error: 500,
-  database_unavailable: 503,
-};
+/**
+ * The status the document declares each code at: the domain's table (domain/error-codes.ts), which
+ * the REST error mapper reads too, and Fastify's generic refusal of a body, at 400.
+ */
+export const STATUS_OF_ANSWERED_CODE: Readonly<Record<AnsweredCode, number>> = { ...STATUS_OF_CODE, [BAD_REQUEST]: 400 };
 
-export type AnsweredCode = keyof typeof STATUS_OF_CODE;
+/** Every code a REST answer can carry: ours, and Fastify's generic `bad_request`. */
+export type AnsweredCode = ErrorCode | typeof BAD_REQUEST;
 
 /**
  * Every code a route can answer: its own, and those every route gives — a bad URL or query, a bad

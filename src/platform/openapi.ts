@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { contract, type RouteContract } from './openapi-contract.js';
-import { type AnsweredCode, STATUS_OF_CODE, codesOf } from './openapi-errors.js';
+import { type AnsweredCode, STATUS_OF_ANSWERED_CODE, codesOf } from './openapi-errors.js';
 import { COMPONENT_SCHEMAS, IDEMPOTENCY_KEY_DESCRIPTION, jsonSchemaOf } from './openapi-schemas.js';
 import { encryptusEnvelope, shapeOf } from './http-errors.js';
 
@@ -66,7 +66,7 @@ function queryParameters(c: RouteContract): JsonObject[] {
 
 const byStatus = <T>(responses: Record<string, T>) => Object.fromEntries(Object.entries(responses).sort(([a], [b]) => Number(a) - Number(b)));
 
-const problemOf = (code: AnsweredCode) => ({ status: STATUS_OF_CODE[code], code, title: '', detail: '', errors: [] });
+const problemOf = (code: AnsweredCode) => ({ status: STATUS_OF_ANSWERED_CODE[code], code, title: '', detail: '', errors: [] });
 
 /** An error answer: its shape by path, its codes as an enum (and, under /v1 and /auth, the Encryptus codes they map to). */
 function errorResponse(encryptus: boolean, status: number, codes: AnsweredCode[]): JsonObject {
@@ -103,7 +103,7 @@ function errorResponses(path: string, codes: AnsweredCode[], shared: Record<stri
   const encryptus = shapeOf(path) === 'encryptus';
   const byStatus = new Map<number, AnsweredCode[]>();
   for (const code of codes) {
-    const status = encryptus ? encryptusEnvelope(problemOf(code), '').status : STATUS_OF_CODE[code];
+    const status = encryptus ? encryptusEnvelope(problemOf(code), '').status : STATUS_OF_ANSWERED_CODE[code];
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
   const responses: Record<string, JsonObject> = {};

@@ -4,6 +4,7 @@ import type { Actor } from '../domain/environment.js';
 import { ENVIRONMENTS } from '../domain/environment.js';
 import type { EventType } from '../domain/events.js';
 import type { EntityManager } from '@mikro-orm/sql';
+import { ADVISORY_LOCKS, lockUntilCommit } from './locks.js';
 
 const OutboxEventSchema = defineEntity({
   name: 'OutboxEvent',
@@ -46,11 +47,14 @@ function snapshotOf(subject: NonNullable<NewEvent['subject']>): string {
   return JSON.stringify(subject.keep ? subject.keep(columns) : columns);
 }
 
+/** The newest committed cursor ('0' before the first event): a reader that starts there sees only what comes next. */
+export async function outboxHead(em: EntityManager): Promise<string> {
+  const [row] = await em.execute<{ cursor: string }[]>('select coalesce(max(cursor), 0)::text as cursor from events');
+  return row?.cursor ?? '0';
+}
+
 /** The NOTIFY channel instances wake each other on; it carries only the cursor. */
 export const EVENTS_CHANNEL = 'ramp_events';
-// Any constant works: it only has to be the same for every writer of the outbox.
-const OUTBOX_LOCK = 7_314_001;
-
 /**
  * Takes the outbox's commit-order lock until the transaction ends. Whatever changes which events a
  * webhook receives (registering or enabling one) takes it too, so it is ordered with every event:
@@ -58,7 +62,7 @@ const OUTBOX_LOCK = 7_314_001;
  */
 export async function lockOutbox(em: EntityManager): Promise<void> {
   if (!em.isInTransaction()) throw new Error('lockOutbox must run inside a transaction');
-  await em.execute('select pg_advisory_xact_lock(?)', [OUTBOX_LOCK]);
+  await lockUntilCommit(em, ADVISORY_LOCKS.outbox);
 }
 
 /**
@@ -72,7 +76,7 @@ export async function lockOutbox(em: EntityManager): Promise<void> {
 export async function recordEvent(em: EntityManager, actor: Actor, event: NewEvent): Promise<string> {
   if (!em.isInTransaction()) throw new Error('recordEvent must run inside the transaction of its state change');
   // Its own statement, not a CTE of the insert: a statement reads the snapshot it took before waiting for the lock.
-  await em.execute('select pg_advisory_xact_lock(?)', [OUTBOX_LOCK]);
+  await lockUntilCommit(em, ADVISORY_LOCKS.outbox);
   // Read under the lock: a webhook registered or enabled before this point is seen (see lockOutbox).
   // The NOTIFY rides in the insert's statement (one round trip, not two); it is delivered at commit.
   const [row] = await em.execute<{ cursor: string }[]>(

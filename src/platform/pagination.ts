@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ValidationError, fieldError } from '../domain/errors.js';
-import { isUuid } from './scope.js';
+import { isUuid } from '../domain/identifiers/uuid.js';
 
 /** A page request in keyset form, as Pothos's resolveCursorConnection hands it over. */
 export interface KeysetPage {

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Redis } from 'ioredis';
 import type { Config } from '../config.js';
 import type { Actor } from '../domain/environment.js';
+import { STATUS_OF_CODE } from '../domain/error-codes.js';
 import { RateLimitedError } from '../domain/errors.js';
 import type { Authenticate } from './auth.js';
 import type { Database } from './db.js';
@@ -95,7 +96,7 @@ async function actorOf(authenticate: Authenticate, request: FastifyRequest): Pro
 /** GraphQL clients read `errors`: a 429 on /graphql is a GraphQL error response, not problem+json. */
 function graphqlRateLimited(request: FastifyRequest, reply: FastifyReply, error: RateLimitedError) {
   return reply
-    .code(429)
+    .code(STATUS_OF_CODE[error.code])
     .type('application/json; charset=utf-8')
     .send({ errors: [{ message: error.message, extensions: { code: 'RATE_LIMITED', retryAfter: error.retryAfterSeconds, requestId: request.id } }] });
 }

@@ -1,12 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { NotFoundError, ValidationError } from '../domain/errors.js';
+import { isUuid } from '../domain/identifiers/uuid.js';
 import { MAX_JSON_DEPTH, jsonNestingDepth, refusedTextIn } from '../domain/validation.js';
 import { routePath, shapeOf } from './http-errors.js';
 
 const tooDeep = () => new ValidationError([], `The body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels`, 'body_too_deep');
-
-/** Every path parameter of Ramp is a resource id, and every id is a UUID (either letter case). */
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const refuseText = (value: unknown) => {
   const errors = refusedTextIn(value);
@@ -48,7 +46,8 @@ export function registerRequestInput(app: FastifyInstance) {
     refuseText(request.query);
     // The sandbox pages answer their own (HTML) not-found page.
     if (shapeOf(request.url) !== 'problem' || routePath(request.url).startsWith('/v0/')) {
-      if (Object.values(ids).some((id) => !UUID.test(id))) throw new NotFoundError('Resource');
+      // Every path parameter of Ramp is a resource id, and every id is a UUID.
+      if (Object.values(ids).some((id) => !isUuid(id))) throw new NotFoundError('Resource');
     }
   });
 }

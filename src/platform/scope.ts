@@ -13,9 +13,5 @@ export interface Scope {
 /** A use case's scope: `em` narrowed to the caller's tenant (platform/tenant.ts), so no query can leave it. */
 export const scopeFor = (em: EntityManager, actor: Actor): Scope => ({ em: scopeTo(em, actor), actor });
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** A malformed id is treated as an unknown one: both answer 404. */
-export const isUuid = (id: string) => UUID.test(id);
-
 /** Ids compared in code, not by PostgreSQL: a UUID in a path may come in upper case. */
 export const sameId = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();

@@ -2,7 +2,8 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRamp, type Ramp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
-import { ensurePartner, issueApiKey } from '../../src/modules/partners/service.js';
+import { issueApiKey } from '../../src/modules/partners/api-keys.js';
+import { ensurePartner } from '../../src/modules/partners/service.js';
 import { type ApiClient, type ApiResponse, apiClient, freshDatabaseEnv, onPostgres, startRamp, type TestRamp, uniqueRedisPrefix } from '../support/ramp.js';
 
 // DESIGN §3: 429 with Retry-After. docs/operations/limits.md "Rate limits".

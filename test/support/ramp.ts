@@ -3,7 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { createRamp, type Ramp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import type { Environment } from '../../src/domain/environment.js';
-import { ensurePartner, issueApiKey } from '../../src/modules/partners/service.js';
+import { issueApiKey } from '../../src/modules/partners/api-keys.js';
+import { ensurePartner } from '../../src/modules/partners/service.js';
 import type { Logger } from '../../src/platform/logging.js';
 import { watchContract } from './contract.js';
 

@@ -1,13 +1,13 @@
 import type { Feature } from '../../platform/feature.js';
 import type { Services } from '../../services.js';
-import { bankAccountEntities } from './entities.js';
+import { BankAccount, bankAccountEntities } from './entities.js';
 import { bankAccountRoutes } from './rest.js';
-// Its Pothos types and root fields register with the shared builder (graphql/schema.ts builds the schema).
-import './graphql.js';
 
 /** Customers' external bank accounts. */
 export const bankAccountsFeature: Feature<Services> = {
   name: 'bank-accounts',
+  types: () => import('./graphql.js'),
+  subjects: async () => ({ external_account: { ref: (await import('./graphql.js')).BankAccountRef, entity: BankAccount } }),
   entities: bankAccountEntities,
   routes: bankAccountRoutes,
 };

@@ -8,7 +8,8 @@ import { type KycDecision, type KycRailStatus, type KycStatus, type KycSubStatus
 import { checkInput, parseInput } from '../../domain/validation.js';
 import { recordEvent } from '../../platform/outbox.js';
 import type { KeysetPage, OffsetPage } from '../../platform/pagination.js';
-import { type Scope, isUuid, scopeFor } from '../../platform/scope.js';
+import { type Scope, scopeFor } from '../../platform/scope.js';
+import { isUuid } from '../../domain/identifiers/uuid.js';
 import { ACROSS_TENANTS } from '../../platform/tenant.js';
 import { Customer } from './entities.js';
 import {
@@ -31,6 +32,9 @@ import { mergedProfile, storedAddressOf, submitsKyc, withVerifiedDocument } from
  * sent them; a ValidationError's pointers name the input's fields (`/taxNumber`), which each face
  * maps to its own spelling in one place.
  */
+/** The customer as the use cases return it, for the modules that call them. */
+export type { Customer };
+
 export interface CustomerService {
   create(scope: Scope, customer: NewCustomer): Promise<Customer>;
   get(scope: Scope, id: string): Promise<Customer>;

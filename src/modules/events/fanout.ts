@@ -2,7 +2,7 @@ import { isDatabaseUnavailable } from '../../platform/database-errors.js';
 import type { Database } from '../../platform/db.js';
 import type { Logger } from '../../platform/logging.js';
 import { type Notifier, Wakeup } from '../../platform/notifier.js';
-import { OutboxEvent } from '../../platform/outbox.js';
+import { OutboxEvent, outboxHead } from '../../platform/outbox.js';
 
 const OUTAGE_RETRY_MS = 1000;
 
@@ -181,9 +181,6 @@ export function outboxReader(db: Database): OutboxReader<OutboxEvent> {
   return {
     // No identity map: the rows are handed to many subscribers and must not keep a fork alive.
     readAfter: (after, limit) => db.fork().find(OutboxEvent, { cursor: { $gt: after } }, { orderBy: { cursor: 'asc' }, limit, disableIdentityMap: true }),
-    async head() {
-      const [row] = await db.fork().execute<{ cursor: string }[]>('select coalesce(max(cursor), 0)::text as cursor from events');
-      return row?.cursor ?? '0';
-    },
+    head: () => outboxHead(db.fork()),
   };
 }

@@ -1,11 +1,15 @@
 import type { Feature } from '../../platform/feature.js';
 import type { Services } from '../../services.js';
 import { eventRoutes } from './rest.js';
-// Its Pothos types and root fields register with the shared builder (graphql/schema.ts builds the schema).
-import './graphql.js';
 
 /** The events API over the outbox. */
 export const eventsFeature: Feature<Services> = {
   name: 'events',
+  // The subjects every feature registers (customers, transfers, …) make the EventSubject union.
+  async types(features) {
+    const { registerEventSubjects } = await import('./subjects.js');
+    for (const feature of features) registerEventSubjects((await feature.subjects?.()) ?? {});
+    return import('./graphql.js');
+  },
   routes: eventRoutes,
 };

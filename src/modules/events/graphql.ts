@@ -6,7 +6,7 @@ import { domainEnum } from '../../graphql/enums.js';
 import { edgesCountedByPage } from '../../graphql/limits.js';
 import { NotFoundError } from '../../domain/errors.js';
 import { databaseIdOf } from '../../graphql/node.js';
-import type { Transfer } from '../transfers/entities.js';
+import type { Transfer } from '../transfers/service.js';
 import { TransferRef } from '../transfers/graphql/types.js';
 import type { PartnerEvent } from './service.js';
 import { EventSubjectUnion, subjectOf } from './subjects.js';

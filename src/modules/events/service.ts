@@ -1,9 +1,10 @@
 import { NotFoundError, ValidationError, fieldError } from '../../domain/errors.js';
 import type { EventType } from '../../domain/events.js';
 import { parseInput } from '../../domain/validation.js';
-import { OutboxEvent } from '../../platform/outbox.js';
+import { OutboxEvent, outboxHead } from '../../platform/outbox.js';
 import type { KeysetPage } from '../../platform/pagination.js';
-import { type Scope, isUuid, tenantOf } from '../../platform/scope.js';
+import { type Scope, tenantOf } from '../../platform/scope.js';
+import { isUuid } from '../../domain/identifiers/uuid.js';
 import { STREAM_START, eventCursors } from './cursors.js';
 import { EventListRequest, StreamEventsInput } from './inputs.js';
 import type { EventFanout } from './fanout.js';
@@ -80,7 +81,7 @@ export interface EventService {
   transferUpdates(scope: Scope, transferId: string, after?: string | null, connection?: SubscriberConnection): Promise<AsyncIterableIterator<PartnerEvent>>;
 }
 
-export function eventService(options: EventServiceOptions): EventService {
+export function createEventService(options: EventServiceOptions): EventService {
   const cursors = eventCursors(options.cursorKey);
 
   /**
@@ -132,8 +133,7 @@ export function eventService(options: EventServiceOptions): EventService {
 
   /** The newest committed position: a stream that starts here sees only what comes next. */
   async function head({ em }: Scope): Promise<string> {
-    const [row] = await em.fork().execute<{ cursor: string }[]>('select coalesce(max(cursor), 0)::text as cursor from events');
-    return row?.cursor ?? '0';
+    return outboxHead(em.fork());
   }
 
   /**

@@ -1,35 +1,32 @@
 import type { EntityClass, EntityProperty } from '@mikro-orm/core';
+import type { ObjectRef } from '@pothos/core';
 import type { EntityManager } from '@mikro-orm/sql';
 import { builder } from '../../graphql/builder.js';
 import { type GraphQLContext, scopeOf } from '../../graphql/context.js';
-import { BankAccountRef } from '../bank-accounts/graphql.js';
-import { CustomerRef } from '../customers/graphql.js';
-import { OfframpTransferRef, OnrampTransferRef } from '../transfers/graphql/types.js';
-import { VirtualAccountRef } from '../virtual-accounts/graphql.js';
-import { BankAccount } from '../bank-accounts/entities.js';
-import { Customer } from '../customers/entities.js';
-import { Transfer } from '../transfers/entities.js';
-import { VirtualAccount } from '../virtual-accounts/entities.js';
+import type { EventSubject } from '../../platform/feature.js';
 import type { PartnerEvent } from './service.js';
 
-/** Each kind of object an event is about, by the event's entityType: its GraphQL type, dataloader and entity. */
-const SUBJECT_TYPES = {
-  customer: { ref: CustomerRef, entity: Customer },
-  onramp_transfer: { ref: OnrampTransferRef, entity: Transfer },
-  offramp_transfer: { ref: OfframpTransferRef, entity: Transfer },
-  virtual_account: { ref: VirtualAccountRef, entity: VirtualAccount },
-  external_account: { ref: BankAccountRef, entity: BankAccount },
-} as const;
+/** What a subject's GraphQL type is to this module: a Pothos loadable node ref, a member of the union. */
+type SubjectRef = ObjectRef<typeof builder.$inferSchemaTypes, object> & { getDataloader(ctx: GraphQLContext): { load(id: string): Promise<unknown> } };
 
-/** What a subject is: one of the entities its GraphQL types resolve. */
-type Subject = Customer | Transfer | VirtualAccount | BankAccount;
+/**
+ * Each kind of object an event is about, by the event's entityType: its GraphQL type, dataloader and
+ * entity. Each feature registers its own (`Feature.subjects`, gathered by the events feature before the
+ * schema is built), so this module names no other module's types or entities.
+ */
+const SUBJECT_TYPES = new Map<string, { ref: SubjectRef; entity: EntityClass<object> }>();
+
+export function registerEventSubjects(subjects: Readonly<Record<string, EventSubject>>): void {
+  for (const [entityType, { ref, entity }] of Object.entries(subjects)) SUBJECT_TYPES.set(entityType, { ref: ref as SubjectRef, entity });
+}
 
 const typeOfSubject = new WeakMap<object, string>();
 
 export const EventSubjectUnion = builder.unionType('EventSubject', {
   description:
     'The object an event is about, as it was when the event happened: select it with the fragments you use in queries, and a normalized cache (Apollo, urql) updates the object by its id.',
-  types: Object.values(SUBJECT_TYPES).map((s) => s.ref),
+  // A thunk: the features register their subjects before the schema is built, after this file loads.
+  types: () => [...SUBJECT_TYPES.values()].map((s) => s.ref),
   resolveType: (subject) => typeOfSubject.get(subject) ?? null,
 });
 
@@ -39,12 +36,12 @@ export const EventSubjectUnion = builder.unionType('EventSubject', {
  * subscriber. An event older than kept subjects shows the object as it is now (null once the caller
  * can no longer read it). Relations (a transfer's quote or customer) load as they are now.
  */
-export async function subjectOf(event: PartnerEvent, ctx: GraphQLContext): Promise<Subject | null> {
-  const kind = SUBJECT_TYPES[event.entityType as keyof typeof SUBJECT_TYPES];
+export async function subjectOf(event: PartnerEvent, ctx: GraphQLContext): Promise<object | null> {
+  const kind = SUBJECT_TYPES.get(event.entityType);
   if (!kind) return null;
   const subject = event.subject
-    ? (restored(scopeOf(ctx).em, kind.entity, event.subject) as Subject)
-    : ((await kind.ref.getDataloader(ctx).load(event.entityId)) as Subject | null);
+    ? restored(scopeOf(ctx).em, kind.entity, event.subject)
+    : ((await kind.ref.getDataloader(ctx).load(event.entityId)) as object | null);
   if (subject) typeOfSubject.set(subject, kind.ref.name);
   return subject;
 }

@@ -1,8 +1,7 @@
 import { ConflictError } from '../../domain/errors.js';
 import { parseInput } from '../../domain/validation.js';
 import type { Scope } from '../../platform/scope.js';
-import type { Customer } from '../customers/entities.js';
-import type { CustomerService, SharedVerification } from '../customers/service.js';
+import type { Customer, CustomerService, SharedVerification } from '../customers/service.js';
 import { KycImport } from './entities.js';
 import { KycShareImport } from './inputs.js';
 import { type KycShares, ShareTokenUsed } from './shares.js';
@@ -22,7 +21,7 @@ export interface KycImportService {
   importKyc(scope: Scope, request: KycShareImport): Promise<Customer>;
 }
 
-export function kycImportService({ customers, shares }: KycImportOptions): KycImportService {
+export function createKycImportService({ customers, shares }: KycImportOptions): KycImportService {
   return {
     async importKyc(scope: Scope, request: KycShareImport): Promise<Customer> {
       const { providerSharedToken: token } = parseInput(KycShareImport, request);

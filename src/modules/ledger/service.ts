@@ -3,7 +3,8 @@ import { randomUUID } from 'node:crypto';
 import type { Actor } from '../../domain/environment.js';
 import { type LedgerAccount, type Movement, type Posting, assertBalanced } from '../../domain/ledger.js';
 import { type Asset, Decimal } from '../../domain/money.js';
-import { type Scope, isUuid } from '../../platform/scope.js';
+import type { Scope } from '../../platform/scope.js';
+import { isUuid } from '../../domain/identifiers/uuid.js';
 import { LedgerEntry, LedgerTransaction } from './entities.js';
 
 export interface AccountBalance {
@@ -60,7 +61,7 @@ export async function heldForCustomers({ em, actor }: Scope): Promise<Map<Asset,
   return new Map(rows.map((r) => [r.currency, new Decimal(r.held)]));
 }
 
-export function ledgerService() {
+export function createLedgerService() {
   return {
     /** Every account's balance for the caller's partner and environment. */
     async balances({ em, actor }: Scope): Promise<AccountBalance[]> {
@@ -78,4 +79,4 @@ export function ledgerService() {
     },
   };
 }
-export type LedgerService = ReturnType<typeof ledgerService>;
+export type LedgerService = ReturnType<typeof createLedgerService>;

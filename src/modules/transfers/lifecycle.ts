@@ -9,7 +9,7 @@ import type { Decimal } from '../../domain/money.js';
 import { type TransferStatus, assertTransition } from '../../domain/transfer-status.js';
 import { recordEvent } from '../../platform/outbox.js';
 import { maskedDetails } from '../bank-accounts/records.js';
-import { isUuid } from '../../platform/scope.js';
+import { isUuid } from '../../domain/identifiers/uuid.js';
 import { postMovement } from '../ledger/service.js';
 import { Quote, Transfer, TransferStatusChange } from './entities.js';
 import { presentTransfer } from './presenters.js';

@@ -6,8 +6,9 @@ import { isKycApprovedFor } from '../../domain/kyc.js';
 import type { Asset, FiatCurrency, Network, PaymentRails } from '../../domain/money.js';
 import { parseAmounts, parseDeveloperFeePercent, priceQuote } from '../../domain/pricing.js';
 import type { TransferDirection } from '../../domain/transfer-status.js';
-import { type Scope, isUuid } from '../../platform/scope.js';
-import type { Customer } from '../customers/entities.js';
+import type { Scope } from '../../platform/scope.js';
+import { isUuid } from '../../domain/identifiers/uuid.js';
+import type { Customer } from '../customers/service.js';
 import type { TransferDeps } from './context.js';
 import { Quote, Transfer } from './entities.js';
 

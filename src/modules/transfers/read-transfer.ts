@@ -2,7 +2,8 @@ import { NotFoundError } from '../../domain/errors.js';
 import type { TransferDirection } from '../../domain/transfer-status.js';
 import { rowShape } from '../../platform/plain-rows.js';
 import { readRows } from '../../platform/prepared-reads.js';
-import { type Scope, isUuid } from '../../platform/scope.js';
+import type { Scope } from '../../platform/scope.js';
+import { isUuid } from '../../domain/identifiers/uuid.js';
 import { Quote, Transfer } from './entities.js';
 import type { TransferWithQuote } from './reads.js';
 

@@ -1,7 +1,8 @@
 import { NotFoundError } from '../../domain/errors.js';
 import type { TransferDirection } from '../../domain/transfer-status.js';
 import type { KeysetPage, OffsetPage } from '../../platform/pagination.js';
-import { type Scope, isUuid } from '../../platform/scope.js';
+import type { Scope } from '../../platform/scope.js';
+import { isUuid } from '../../domain/identifiers/uuid.js';
 import type { TransferDeps } from './context.js';
 import { Quote, Transfer, TransferStatusChange } from './entities.js';
 import type {
@@ -23,7 +24,7 @@ import { type Joined, type ListedTransfer, type TransferWithQuote, countTransfer
 import { transferOfCustomer } from './read-transfer.js';
 import { simulations } from './simulations.js';
 
-export type { Joined, ListedTransfer, TransferWithQuote };
+export type { Joined, ListedTransfer, Transfer, TransferWithQuote };
 
 /** Which transfer a REST path names: one of this customer's, in this direction. */
 export interface TransferWithin {
@@ -95,7 +96,7 @@ export interface TransferService {
   loadHistories(scope: Scope, transferIds: readonly string[]): Promise<TransferStatusChange[]>;
 }
 
-export function transferService(deps: TransferDeps): TransferService {
+export function createTransferService(deps: TransferDeps): TransferService {
   const quotes = quoting(deps);
   const onramps = onramp(deps, quotes);
   const offramps = offramp(deps, quotes);

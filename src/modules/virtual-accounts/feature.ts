@@ -1,13 +1,13 @@
 import type { Feature } from '../../platform/feature.js';
 import type { Services } from '../../services.js';
-import { virtualAccountEntities } from './entities.js';
+import { VirtualAccount, virtualAccountEntities } from './entities.js';
 import { virtualAccountRoutes } from './rest.js';
-// Its Pothos types and root fields register with the shared builder (graphql/schema.ts builds the schema).
-import './graphql.js';
 
 /** Virtual accounts that turn deposits into on-ramps. */
 export const virtualAccountsFeature: Feature<Services> = {
   name: 'virtual-accounts',
+  types: () => import('./graphql.js'),
+  subjects: async () => ({ virtual_account: { ref: (await import('./graphql.js')).VirtualAccountRef, entity: VirtualAccount } }),
   entities: virtualAccountEntities,
   routes: virtualAccountRoutes,
 };

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { isValidAddress } from '../../domain/identifiers/chain.js';
 import { DECIMAL_PATTERN, Decimal, FIAT_CURRENCIES, NETWORKS, TOKENS } from '../../domain/money.js';
 import { acrossFields, isOneOf } from '../../domain/validation.js';
+import { UUID_PATTERN } from '../../domain/identifiers/uuid.js';
 
 export const VIRTUAL_ACCOUNT_STATUSES = ['pending', 'active'] as const;
 export type VirtualAccountStatus = (typeof VIRTUAL_ACCOUNT_STATUSES)[number];
@@ -48,7 +49,7 @@ export const NewVirtualAccount = z
   .check(accountRules);
 export type NewVirtualAccount = z.input<typeof NewVirtualAccount>;
 
-export const uuid = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'must be a UUID');
+export const uuid = z.string().regex(UUID_PATTERN, 'must be a UUID');
 
 /** Sandbox: which pending account the banking partner issues. */
 export const PendingIssuance = z.strictObject({ virtualAccountId: uuid });

@@ -5,9 +5,11 @@ import type { Config } from '../../config.js';
 import type { EventType } from '../../domain/events.js';
 import { ConflictError, type FieldError, NotFoundError, ValidationError } from '../../domain/errors.js';
 import { parseInput } from '../../domain/validation.js';
-import { OutboxEvent, lockOutbox } from '../../platform/outbox.js';
+import { OutboxEvent, lockOutbox, outboxHead } from '../../platform/outbox.js';
+import { lockUntilCommit, webhookEndpointsLock } from '../../platform/locks.js';
 import { type KeysetPage, keysetQuery } from '../../platform/pagination.js';
-import { type Scope, isUuid, tenantOf } from '../../platform/scope.js';
+import { type Scope, tenantOf } from '../../platform/scope.js';
+import { isUuid } from '../../domain/identifiers/uuid.js';
 import { checkWebhookUrl, policyFor } from './destination.js';
 import { WebhookDelivery, WebhookDeliveryAttempt, WebhookEndpoint } from './entities.js';
 import { DeliveryFilter, NewWebhook } from './inputs.js';
@@ -175,13 +177,13 @@ export function createWebhookService(options: WebhookServiceOptions): WebhookSer
     async register(scope: Scope, registration: CheckedRegistration): Promise<EndpointWithSecret> {
       return scope.em.transactional(async (em) => {
         // Concurrent registrations of one partner queue here, so the limit below cannot be overrun.
-        await em.execute('select pg_advisory_xact_lock(hashtext(?))', [`webhook-endpoints:${scope.actor.partnerId}:${scope.actor.environment}`]);
+        await lockUntilCommit(em, webhookEndpointsLock(scope.actor.partnerId, scope.actor.environment));
         if ((await em.count(WebhookEndpoint, { deletedAt: null })) >= MAX_ENDPOINTS) {
           throw new ConflictError('webhook_endpoint_limit', `At most ${MAX_ENDPOINTS} webhooks per partner and environment; delete one first`);
         }
         // Ordered with event writers: an event either committed before (and is not this endpoint's) or sees the endpoint.
         await lockOutbox(em);
-        const [head] = await em.execute<{ cursor: string }[]>('select coalesce(max(cursor), 0)::text as cursor from events');
+        const head = await outboxHead(em);
         const id = randomUUID();
         const secret = newSigningSecret();
         const now = new Date();
@@ -193,7 +195,7 @@ export function createWebhookService(options: WebhookServiceOptions): WebhookSer
           secretEncrypted: encryptSecret(key, id, secret),
           previousSecretEncrypted: null,
           previousSecretExpiresAt: null,
-          startsAfterCursor: head!.cursor,
+          startsAfterCursor: head,
           subscriptionQuery: registration.subscriptionQuery,
           subscriptionTypes: registration.subscriptionTypes,
           createdAt: now,

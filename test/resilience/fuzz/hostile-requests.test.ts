@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { schema } from '../../../src/graphql/schema.js';
+import type { GraphQLSchema } from 'graphql';
+import { features } from '../../../src/features.js';
+import { buildSchema } from '../../../src/graphql/schema.js';
 import { startRamp, type TestRamp } from '../../support/ramp.js';
 import { type FuzzAnswer, type FuzzRequest, contractBreach, inParallel, send, sendRaw } from './answers.js';
 import { hostileGraphQLRequest } from './graphql-operations.js';
@@ -21,9 +23,11 @@ let t: TestRamp;
 let routes: Route[];
 let seeded: Seeded;
 let sent = 0;
+let schema: GraphQLSchema;
 
 beforeAll(async () => {
   t = await startRamp();
+  schema = await buildSchema(features);
   routes = routeTable(t.ramp.http.app);
   seeded = await seed(t.client(t.key));
 });

@@ -11,20 +11,19 @@ import { WebSocket, WebSocketServer } from 'ws';
 import type { Config } from '../config.js';
 import type { Actor } from '../domain/environment.js';
 import { DomainError, ValidationError } from '../domain/errors.js';
-import type { GraphQLContext } from '../graphql/context.js';
-import { screamingSnake } from '../graphql/enums.js';
-import { useCompiledQueries } from '../graphql/execution.js';
-import { useQueryLimits } from '../graphql/limits.js';
-import { TrustedDocuments } from '../graphql/trusted-documents.js';
-import type { Services } from '../services.js';
-import type { Authenticate } from './auth.js';
-import type { Database } from './db.js';
-import type { KeyWatch } from './key-watch.js';
-import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from './database-errors.js';
-import type { Logger } from './logging.js';
-import { type Metrics, useOperationMetrics } from './metrics.js';
-import { graphiqlContentSecurityPolicy } from './security-headers.js';
-import { sharedSubscriptions } from './shared-subscriptions.js';
+import type { Authenticate } from '../platform/auth.js';
+import type { Database } from '../platform/db.js';
+import type { KeyWatch } from '../platform/key-watch.js';
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../platform/database-errors.js';
+import type { Logger } from '../platform/logging.js';
+import { type Metrics, useOperationMetrics } from '../platform/metrics.js';
+import { graphiqlContentSecurityPolicy } from '../platform/security-headers.js';
+import { sharedSubscriptions } from '../platform/shared-subscriptions.js';
+import type { GraphQLContext, GraphQLServices } from './context.js';
+import { screamingSnake } from './enums.js';
+import { useCompiledQueries } from './execution.js';
+import { useQueryLimits } from './limits.js';
+import { TrustedDocuments } from './trusted-documents.js';
 
 type ServerContext = { req?: FastifyRequest; reply?: FastifyReply; authorization?: string; requestId?: string; params?: unknown };
 
@@ -111,12 +110,12 @@ type Connection = {
 export interface GraphQLDeps {
   config: Config;
   db: Database;
-  services: Services;
+  services: GraphQLServices;
   logger: Logger;
   metrics?: Metrics;
   authenticate: Authenticate;
   keyWatch: KeyWatch;
-  /** The Pothos schema the features registered (assembled in graphql/schema.ts). */
+  /** The Pothos schema the features registered (assembled in graphql/schema.ts, handed in by app.ts). */
   schema: GraphQLSchema;
 }
 

@@ -1,0 +1,94 @@
+import type { EntityManager } from '@mikro-orm/sql';
+import { randomUUID } from 'node:crypto';
+import type { Environment } from '../../domain/environment.js';
+import { NotFoundError } from '../../domain/errors.js';
+import { isUuid } from '../../domain/identifiers/uuid.js';
+import { type ApiKeyStore, KEY_REVOKED_CHANNEL, LAST_USED_RESOLUTION_MS, mintApiKey } from '../../platform/auth.js';
+import { ApiKey, Partner } from './entities.js';
+
+/**
+ * Partners' API keys, outside any caller's scope: issued and revoked by the CLI and the first
+ * start, and looked up by authentication (platform/auth.ts) through `apiKeyStore`.
+ */
+
+/** Adds an API key; the clear key is returned here and never again. */
+export async function issueApiKey(em: EntityManager, partner: Partner, environment: Environment): Promise<string> {
+  const minted = mintApiKey(environment);
+  em.create(ApiKey, { id: randomUUID(), partner, environment, prefix: minted.prefix, secretHash: minted.secretHash });
+  await em.flush();
+  return minted.key;
+}
+
+/** What the operator sees of a key (`npm run keys -- list`): never its secret or hash. */
+export interface ApiKeySummary {
+  id: string;
+  prefix: string;
+  partnerName: string;
+  environment: Environment;
+  createdAt: Date;
+  /** To the minute (LAST_USED_RESOLUTION_MS); null when the key never authenticated. */
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+}
+
+const summaryOf = (key: ApiKey): ApiKeySummary => ({
+  id: key.id,
+  prefix: key.prefix,
+  partnerName: key.partner.name,
+  environment: key.environment,
+  createdAt: key.createdAt,
+  lastUsedAt: key.lastUsedAt ?? null,
+  revokedAt: key.revokedAt ?? null,
+});
+
+/** Every key, or one partner's (404 when no partner has that name), by partner then age; revoked ones included. */
+export async function listApiKeys(em: EntityManager, filter: { partner?: string } = {}): Promise<ApiKeySummary[]> {
+  if (filter.partner !== undefined && !(await em.findOne(Partner, { name: filter.partner }))) throw new NotFoundError('Partner');
+  const keys = await em.find(ApiKey, filter.partner === undefined ? {} : { partner: { name: filter.partner } }, {
+    populate: ['partner'],
+    orderBy: { partner: { name: 'asc' }, createdAt: 'asc', id: 'asc' },
+  });
+  return keys.map(summaryOf);
+}
+
+/**
+ * Revokes the key with this prefix or id (404 when none has it). Every instance drops the key from
+ * the verified keys it keeps (platform/auth.ts) when the notification sent by this transaction's
+ * commit reaches it, so REST and GraphQL refuse it within moments everywhere; open subscriptions
+ * are closed by their instance's watch (platform/key-watch.ts). Revoking twice keeps the first time.
+ */
+export async function revokeApiKey(em: EntityManager, prefixOrId: string): Promise<{ key: ApiKeySummary; alreadyRevoked: boolean }> {
+  const where = isUuid(prefixOrId) ? { id: prefixOrId.toLowerCase() } : { prefix: prefixOrId };
+  return em.transactional(async (tx) => {
+    // Conditional, so two revocations racing leave the first one's time.
+    const revoked = await tx.nativeUpdate(ApiKey, { ...where, revokedAt: null }, { revokedAt: new Date() });
+    const key = await tx.findOne(ApiKey, where, { populate: ['partner'], refresh: true });
+    if (!key) throw new NotFoundError('API key');
+    if (revoked > 0) await tx.execute('select pg_notify(?, ?)', [KEY_REVOKED_CHANNEL, key.id]);
+    return { key: summaryOf(key), alreadyRevoked: revoked === 0 };
+  });
+}
+
+/** The keys as authentication needs them (platform/auth.ts); only unrevoked keys are found. */
+export const apiKeyStore: ApiKeyStore = {
+  async find(em, prefix) {
+    const found = await em.findOne(ApiKey, { prefix, revokedAt: null });
+    return (
+      found && { id: found.id, partnerId: found.partner.id, environment: found.environment, secretHash: found.secretHash, lastUsedAt: found.lastUsedAt ?? null }
+    );
+  },
+
+  async markUsed(em, id) {
+    // Conditional on the stored time, so instances racing on one busy key write it once a minute between them.
+    await em.execute('update api_keys set last_used_at = now() where id = ? and (last_used_at is null or last_used_at <= now() - make_interval(secs => ?))', [
+      id,
+      LAST_USED_RESOLUTION_MS / 1000,
+    ]);
+  },
+
+  async activeAmong(em, ids) {
+    if (!ids.length) return new Set();
+    const active = await em.find(ApiKey, { id: { $in: [...ids] }, revokedAt: null }, { fields: ['id'] });
+    return new Set(active.map((key) => key.id));
+  },
+};

@@ -1,0 +1,80 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, normalize, relative } from 'node:path';
+import ts from 'typescript';
+
+/** One import of ours: from a file to a file, both relative to src/ (`modules/customers/service.ts`). */
+export interface Import {
+  from: string;
+  to: string;
+}
+
+/** Every import between the files under `root` (static, `export … from`, side-effect and dynamic `import()`). */
+export function importGraph(root: string): Import[] {
+  const files = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+      entry.isDirectory() ? files(join(dir, entry.name)) : entry.name.endsWith('.ts') ? [join(dir, entry.name)] : [],
+    );
+  return files(root).flatMap((file) => importsOf(relative(root, file), readFileSync(file, 'utf8')));
+}
+
+/** The relative imports one source file makes, resolved to files (`./x.js` is `x.ts`); packages are not ours. */
+export function importsOf(file: string, source: string): Import[] {
+  const { importedFiles } = ts.preProcessFile(source, true, true);
+  return importedFiles
+    .filter(({ fileName }) => fileName.startsWith('.'))
+    .map(({ fileName }) => ({ from: file, to: normalize(join(dirname(file), fileName)).replace(/\.js$/, '.ts') }));
+}
+
+/** A module's folder name for a file under modules/, else null. */
+const moduleOf = (file: string) => /^modules\/([^/]+)\//.exec(file)?.[1] ?? null;
+
+/**
+ * What another module may not reach into. Modules talk to each other through services: a module may
+ * import another's `service.ts` (its use cases, and the types they take and return, entity types
+ * included, re-exported there), its inputs, and the shapes its faces share (Pothos refs in
+ * `graphql.ts`, REST bodies, presenters, stored-JSON records): the schema is one graph and the REST
+ * contract one document. It may not import what is the other module's alone: its entities (its
+ * tables: read them through its service), its query files (`reads.ts`, `read-*.ts`), its routes
+ * (`rest.ts`), its wiring (`feature.ts`) and its jobs.
+ */
+const MODULE_INTERNALS = /^modules\/[^/]+\/(entities|reads|read-[^/]+|rest|feature|jobs)\.ts$/;
+
+/** The REST face's files: the routes of every module, and platform's REST, HTTP and OpenAPI plumbing. */
+const REST = /^(modules\/[^/]+\/rest[^/]*|platform\/(rest|http|http-errors|request-input|openapi[^/]*))\.ts$/;
+
+/** The composition root: it knows every feature, so no layer below it may import it. */
+const COMPOSITION_ROOT = /^(app|main|features|services)\.ts$/;
+
+/**
+ * The layers of Ramp (each rule is one line of the design's "Dependencies point inward"):
+ * - domain/ is pure: it imports nothing of ours outside domain/.
+ * - platform/ is plumbing that knows no feature (modules/), no schema (graphql/) and not the
+ *   composition root (`Services`, `features`).
+ * - graphql/ assembles what the features register: it knows no feature, not the composition root,
+ *   and no REST (each face maps errors and shapes its own way).
+ * - modules/ talk to each other only through services (MODULE_INTERNALS above).
+ * `allowed` lists single imports the rules would refuse, each with the reason it stays; an entry that
+ * no longer matches an import is reported too, so the list cannot go stale.
+ */
+export function layerViolations(graph: readonly Import[], allowed: readonly (Import & { why: string })[] = []): string[] {
+  const broken = graph.filter(({ from, to }) => !allowed.some((a) => a.from === from && a.to === to) && ruleBroken(from, to));
+  const stale = allowed.filter((a) => !graph.some((i) => i.from === a.from && i.to === a.to));
+  return [...broken.map(({ from, to }) => `${from} → ${to}: ${ruleBroken(from, to)}`), ...stale.map((a) => `${a.from} → ${a.to}: allowed but not imported`)];
+}
+
+function ruleBroken(from: string, to: string): string | null {
+  if (from.startsWith('domain/') && !to.startsWith('domain/')) return 'domain imports nothing of ours outside domain/';
+  if (from.startsWith('platform/')) {
+    if (to.startsWith('modules/')) return 'platform knows no feature';
+    if (to.startsWith('graphql/')) return 'platform knows no schema';
+    if (COMPOSITION_ROOT.test(to)) return 'platform knows no Services or features';
+  }
+  if (from.startsWith('graphql/')) {
+    if (REST.test(to)) return 'graphql knows no REST';
+    if (to.startsWith('modules/')) return 'graphql knows no feature (features register their types)';
+    if (COMPOSITION_ROOT.test(to)) return 'graphql knows no Services or features';
+  }
+  const [source, target] = [moduleOf(from), moduleOf(to)];
+  if (source && target && source !== target && MODULE_INTERNALS.test(to)) return `modules talk through services: ${to} is ${target}'s own`;
+  return null;
+}
