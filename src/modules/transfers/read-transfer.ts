@@ -1,7 +1,7 @@
 import { NotFoundError } from '../../domain/errors.js';
 import type { TransferDirection } from '../../domain/transfer-status.js';
-import { rowShape } from '../../platform/plain-rows.js';
-import { readRows } from '../../platform/prepared-reads.js';
+import { readRows, rowShape } from '../../platform/plain-rows.js';
+
 import { type Scope, isUuid } from '../../platform/scope.js';
 import { Quote, Transfer } from './entities.js';
 import type { TransferWithQuote } from './reads.js';

@@ -1,8 +1,8 @@
 import type { TransferDirection } from '../../domain/transfer-status.js';
 import { parseInput } from '../../domain/validation.js';
 import { type KeysetPage, type OffsetPage, keysetSql } from '../../platform/pagination.js';
-import { type Columns, type Wanted, rowShape } from '../../platform/plain-rows.js';
-import { readRows } from '../../platform/prepared-reads.js';
+import { type Columns, type Wanted, readRows, rowShape } from '../../platform/plain-rows.js';
+
 import { type Scope, isUuid } from '../../platform/scope.js';
 import { Customer } from '../customers/entities.js';
 import type { CustomerRecord } from '../customers/reads.js';
