@@ -10,6 +10,8 @@ import { PgliteStatementsConnection } from '../../src/platform/db/pglite/driver.
 const recorded: string[] = [];
 /** The name a statement was sent under (a PostgreSQL prepared statement), by its index in `recorded`. */
 const names = new Map<number, string>();
+/** The parameters a statement was sent with, by its index in `recorded`. */
+const values = new Map<number, readonly unknown[]>();
 let installed = false;
 
 function install() {
@@ -30,6 +32,8 @@ function install() {
       const text = args[0];
       const name = (text as { name?: string } | null)?.name;
       if (typeof name === 'string') names.set(recorded.length, name);
+      const sent = (text as { values?: unknown[] } | null)?.values ?? args[1];
+      if (Array.isArray(sent)) values.set(recorded.length, sent);
       recorded.push(typeof text === 'string' ? text : String((text as { text?: string })?.text ?? text));
       return query.apply(this, args);
     };
@@ -37,6 +41,7 @@ function install() {
   const proto = PgliteStatementsConnection.prototype;
   const execute = proto.executeQuery;
   proto.executeQuery = function (this: PgliteStatementsConnection, query) {
+    values.set(recorded.length, query.parameters);
     recorded.push(query.sql);
     return execute.call(this, query);
   } as typeof execute;
@@ -61,13 +66,13 @@ export function recordSqlStatements() {
     async during(work: () => Promise<unknown>): Promise<string[]> {
       return (await this.named(work)).map(({ sql }) => sql);
     },
-    /** The same, each with the name it was sent under (PostgreSQL's prepared statements), if any. */
-    async named(work: () => Promise<unknown>): Promise<{ sql: string; name?: string }[]> {
+    /** The same, each with the name it was sent under (PostgreSQL's prepared statements), if any, and its parameters. */
+    async named(work: () => Promise<unknown>): Promise<{ sql: string; name?: string; values: readonly unknown[] }[]> {
       const from = recorded.length;
       await work();
       return recorded
         .slice(from)
-        .map((sql, i) => ({ sql, ...(names.has(from + i) && { name: names.get(from + i) }) }))
+        .map((sql, i) => ({ sql, values: values.get(from + i) ?? [], ...(names.has(from + i) && { name: names.get(from + i) }) }))
         .filter(({ sql }) => !BACKGROUND.some((pattern) => pattern.test(sql)));
     },
   };

@@ -10,8 +10,9 @@ import type { TransferWithQuote } from './reads.js';
  * REST `GET …/{direction}-transfer/{id}`, the hottest read: the customer, the transfer and its quote
  * in one statement of plain rows (three entity reads cost three round trips and most of the request's
  * CPU in MikroORM). The customer row is read even when the transfer is not there, so an unknown
- * customer is still told apart from an unknown transfer of a known one. Tenancy: every table is
- * narrowed to the caller's partner and environment.
+ * customer is still told apart from an unknown transfer of a known one. Tenancy: the customer is
+ * narrowed to the caller's partner and environment; the transfer is that customer's, its quote the
+ * transfer's (joined by key).
  */
 export async function transferOfCustomer(scope: Scope, customerId: string, direction: TransferDirection, transferId: string): Promise<TransferWithQuote> {
   if (!isUuid(customerId)) throw new NotFoundError('Customer');
@@ -21,8 +22,8 @@ export async function transferOfCustomer(scope: Scope, customerId: string, direc
   const [row] = await readRows(
     em,
     `select ${t.select}, ${q.select} from customers c
-     left join transfers t on t.id = ? and t.customer_id = c.id and t.direction = ? and t.partner_id = c.partner_id and t.environment = c.environment
-     left join quotes q on q.id = t.quote_id and q.partner_id = t.partner_id and q.environment = t.environment
+     left join transfers t on t.id = ? and t.customer_id = c.id and t.direction = ?
+     left join quotes q on q.id = t.quote_id
      where c.id = ? and c.partner_id = ? and c.environment = ?`,
     // A malformed transfer id matches no row (null never equals), which reads as an unknown transfer.
     [isUuid(transferId) ? transferId : null, direction, customerId, actor.partnerId, actor.environment],
