@@ -1,6 +1,5 @@
 import type { EntityClass, EntityMetadata, EntityProperty } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/sql';
-import { CompiledQuery } from 'kysely';
 import { DecimalColumn } from './decimal-column.js';
 
 /**
@@ -107,15 +106,4 @@ export function rowShape<E extends object>(em: EntityManager, entity: EntityClas
   if (byAlias.size >= MAX_SHAPES) byAlias.clear();
   byAlias.set(cacheKey, shape as RowShape<unknown>);
   return shape;
-}
-
-/**
- * The rows of a statement whose `?` placeholders (and no other question mark) are numbered and sent
- * apart from the text through the EntityManager's Kysely (bound to its transaction, if any): the
- * database driver (db/) then prepares it.
- */
-export async function readRows<R = Record<string, unknown>>(em: EntityManager, sql: string, params: readonly unknown[]): Promise<R[]> {
-  let n = 0;
-  const text = sql.replace(/\?/g, () => `$${++n}`);
-  return (await em.getKysely().executeQuery<R>(CompiledQuery.raw(text, [...params]))).rows;
 }

@@ -16,7 +16,7 @@ let customerId: string;
 let transferId: string;
 
 const CAPACITY = 256;
-const pageStatement = (statements: { sql: string; name?: string }[]) => statements.find((s) => s.sql.includes('from transfers t'))!;
+const pageStatement = (statements: { sql: string; name?: string }[]) => statements.find((s) => s.sql.includes('from "transfers" as "t"'))!;
 
 /** One of 512 selections of a page, each reading another set of columns. */
 function selection(n: number): string {
@@ -45,10 +45,10 @@ describe.skipIf(!onPostgres)('hot reads on PostgreSQL', () => {
       expect((await api.get(`/v0/customers/${customerId}/onramp-transfer/${transferId}`)).status).toBe(200);
     });
     const page = pageStatement(statements);
-    expect(page.sql).toMatch(/t\.partner_id = \$1 and t\.environment = \$2/);
+    expect(page.sql).toMatch(/"t"."partner_id" = \$1 and "t"."environment" = \$2/);
     expect(page.name).toMatch(/^ramp_read_/);
-    const read = statements.find((s) => s.sql.includes('from customers c'))!;
-    expect(read.sql).toMatch(/where c\.id = \$3/);
+    const read = statements.find((s) => s.sql.includes('from "customers" as "c"'))!;
+    expect(read.sql).toMatch(/"c"."id" = \$\d/);
     expect(read.sql).not.toContain(customerId);
     expect(read.name).toMatch(/^ramp_read_/);
   });

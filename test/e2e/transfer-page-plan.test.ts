@@ -51,7 +51,7 @@ describe('the plan of a transfer page', () => {
       expect(res.body.errors).toBeUndefined();
       expect(res.body.data.transfers.edges).toHaveLength(100);
     });
-    const page = statements.find((s) => s.sql.includes('from transfers t'))!;
+    const page = statements.find((s) => s.sql.includes('from "transfers" as "t"'))!;
     expect(page.sql).toContain('quotes');
     const literal = (value: unknown) => (value === null ? 'null' : `'${String(value).replaceAll("'", "''")}'`);
     const plan = await t.ramp.db

@@ -19,8 +19,16 @@ import { lockTransfer, moveTransfer } from './lifecycle.js';
 import { offramp } from './offramp.js';
 import { onramp } from './onramp.js';
 import { quoting } from './quotes.js';
-import { type Joined, type ListedTransfer, type TransferWithQuote, countTransfers, transferById, transferPage, transfersOfCustomer } from './reads.js';
-import { transferOfCustomer } from './read-transfer.js';
+import {
+  type Joined,
+  type ListedTransfer,
+  type TransferWithQuote,
+  countTransfers,
+  transferById,
+  transferOfCustomer,
+  transferPage,
+  transfersOfCustomer,
+} from './queries.js';
 import { simulations } from './simulations.js';
 
 export type { Joined, ListedTransfer, TransferWithQuote };

@@ -12,7 +12,7 @@ import { cursorOf } from '../../../platform/pagination.js';
 import { CustomerRef } from '../../customers/graphql.js';
 import type { TransferFilter } from '../inputs.js';
 import type { Wanted } from '../../../platform/plain-rows.js';
-import type { Joined, TransferRecord } from '../reads.js';
+import type { Joined, TransferRow } from '../queries.js';
 import { quoteIdOf, transferIdOf } from './ids.js';
 import { QuoteRef, TransferConnection, TransferDirectionEnum, TransferRef, TransferStatusEnum, withJoined } from './types.js';
 
@@ -73,7 +73,7 @@ function transferPage(ctx: GraphQLContext, info: GraphQLResolveInfo, args: Defau
 }
 
 /** The caller's transfer an id names, or null (unknown, another partner's, or a global id of the other direction), read with what the selection shows. */
-async function transferNamed(ctx: GraphQLContext, info: GraphQLResolveInfo, idArgument: string | number): Promise<TransferRecord | null> {
+async function transferNamed(ctx: GraphQLContext, info: GraphQLResolveInfo, idArgument: string | number): Promise<TransferRow | null> {
   const { id, within } = transferIdOf(idArgument);
   const found = await ctx.services.transfers.find(scopeOf(ctx), id, joinedFor(info, []));
   if (!found || (within.direction && found.transfer.direction !== within.direction)) return null;
@@ -146,7 +146,7 @@ builder.objectFields(QuoteRef, (t) => ({
     description: 'The transfer made from this quote; null while unused',
     extensions: reads(['id']),
     load: (quoteIds: string[], ctx) => ctx.services.transfers.loadTransfersOfQuotes(scopeOf(ctx), quoteIds),
-    sort: (transfer) => (transfer as TransferRecord).quoteId,
+    sort: (transfer) => (transfer as TransferRow).quoteId,
     resolve: (quote) => quote.id,
   }),
 }));

@@ -25,7 +25,7 @@ import { AssetEnum, PostingRef } from '../../ledger/graphql.js';
 import { VirtualAccountRef } from '../../virtual-accounts/graphql.js';
 import type { DepositBankAccount } from '../deposit-instructions.js';
 import type { TransferStatusChange } from '../entities.js';
-import type { ListedTransfer, QuoteRecord as Quote, TransferRecord as Transfer } from '../reads.js';
+import type { ListedTransfer, QuoteRow, TransferRow } from '../queries.js';
 import { shownDepositMessage } from '../presenters.js';
 
 export const TransferDirectionEnum = domainEnum('TransferDirection', TRANSFER_DIRECTIONS, {
@@ -51,7 +51,7 @@ export const TransferPurposeEnum = domainEnum('TransferPurpose', TRANSFER_PURPOS
 
 const amount = (value: Decimal, asset: Asset) => formatAmount(value, asset);
 
-const FeeBreakdownRef = builder.objectRef<Quote>('FeeBreakdown').implement({
+const FeeBreakdownRef = builder.objectRef<QuoteRow>('FeeBreakdown').implement({
   description: 'The parts of feeAmount, all in the source currency; they add up to it.',
   fields: (t) => ({
     currency: t.field({ type: AssetEnum, resolve: (q) => q.sourceCurrency }),
@@ -61,7 +61,7 @@ const FeeBreakdownRef = builder.objectRef<Quote>('FeeBreakdown').implement({
   }),
 });
 
-export const QuoteRef = builder.loadableNodeRef<Quote>('Quote', {
+export const QuoteRef = builder.loadableNodeRef<QuoteRow>('Quote', {
   id: { resolve: (q) => q.id },
   // Batches every quote looked up in one request into one query, scoped to the caller.
   load: (ids: string[], ctx) => ctx.services.transfers.loadQuotes(scopeOf(ctx), ids),
@@ -124,10 +124,10 @@ QuoteRef.implement({
  * the transfer's fields take them from here, never from a dataloader, which other fields of the same
  * request may expect to hold whole records.
  */
-const joinedTo = new WeakMap<Transfer, ListedTransfer>();
+const joinedTo = new WeakMap<TransferRow, ListedTransfer>();
 
 /** The transfers of these rows, their joined quotes and customers kept for their fields. */
-export function withJoined(rows: ListedTransfer[]): Transfer[] {
+export function withJoined(rows: ListedTransfer[]): TransferRow[] {
   return rows.map((row) => {
     joinedTo.set(row.transfer, row);
     return row.transfer;
@@ -135,18 +135,18 @@ export function withJoined(rows: ListedTransfer[]): Transfer[] {
 }
 
 /** What `read` makes of a transfer's quote: the one joined with it, else through the request's dataloader (one query a page). */
-function fromQuote<T>(transfer: Transfer, ctx: GraphQLContext, read: (quote: Quote) => T): T | Promise<T> {
+function fromQuote<T>(transfer: TransferRow, ctx: GraphQLContext, read: (quote: QuoteRow) => T): T | Promise<T> {
   const joined = joinedTo.get(transfer)?.quote;
   return joined ? read(joined) : QuoteRef.getDataloader(ctx).load(transfer.quoteId).then(read);
 }
 
 /** The `reads()` of a transfer field that shows these properties of its quote. */
-const readsQuote = (...properties: (keyof Quote)[]) => reads(['quoteId'], { quote: properties });
+const readsQuote = (...properties: (keyof QuoteRow)[]) => reads(['quoteId'], { quote: properties });
 
 /** A transfer field that shows one property of its quote, as the field's type `T` (a fiat currency or a token of the direction). */
-const quoteProperty = <T>(property: keyof Quote) => ({
+const quoteProperty = <T>(property: keyof QuoteRow) => ({
   extensions: readsQuote(property),
-  resolve: (tr: Transfer, _: unknown, ctx: GraphQLContext) => fromQuote(tr, ctx, (q) => q[property] as T),
+  resolve: (tr: TransferRow, _: unknown, ctx: GraphQLContext) => fromQuote(tr, ctx, (q) => q[property] as T),
 });
 
 const StatusChangeRef = builder.objectRef<TransferStatusChange>('TransferStatusChange').implement({
@@ -162,7 +162,7 @@ const StatusChangeRef = builder.objectRef<TransferStatusChange>('TransferStatusC
 export const TRANSFER_TYPENAMES = { onramp: 'OnrampTransfer', offramp: 'OfframpTransfer' } as const satisfies Record<TransferDirection, string>;
 
 /** Fields every transfer has; the quote, customer, history and postings load in batches. */
-export const TransferRef = builder.interfaceRef<Transfer>('Transfer').implement({
+export const TransferRef = builder.interfaceRef<TransferRow>('Transfer').implement({
   description: 'An on-ramp or an off-ramp transfer: a Node whose global id names its type (OnrampTransfer or OfframpTransfer)',
   interfaces: [builder.nodeInterfaceRef()],
   resolveType: (transfer) => TRANSFER_TYPENAMES[transfer.direction],
@@ -239,7 +239,7 @@ const DepositBankAccountRef = builder.objectRef<DepositBankAccount>('DepositBank
 const transfersIn = (direction: TransferDirection) => async (ids: string[], ctx: GraphQLContext) =>
   (await ctx.services.transfers.loadTransfers(scopeOf(ctx), ids)).filter((transfer) => transfer.direction === direction);
 
-export const OnrampTransferRef = builder.loadableNodeRef<Transfer>('OnrampTransfer', {
+export const OnrampTransferRef = builder.loadableNodeRef<TransferRow>('OnrampTransfer', {
   id: { resolve: (tr) => tr.id },
   load: transfersIn('onramp'),
   sort: (transfer) => transfer.id,
@@ -304,7 +304,7 @@ const PayoutBankAccountRef = builder.objectRef<BankAccountDetails>('PayoutBankAc
   }),
 });
 
-export const OfframpTransferRef = builder.loadableNodeRef<Transfer>('OfframpTransfer', {
+export const OfframpTransferRef = builder.loadableNodeRef<TransferRow>('OfframpTransfer', {
   id: { resolve: (tr) => tr.id },
   load: transfersIn('offramp'),
   sort: (transfer) => transfer.id,
