@@ -4,7 +4,7 @@ import { builder } from '../../graphql/builder.js';
 import { type GraphQLContext, scopeOf } from '../../graphql/context.js';
 import { BankAccountRef } from '../bank-accounts/graphql.js';
 import { CustomerRef } from '../customers/graphql.js';
-import { OfframpTransferRef, OnrampTransferRef } from '../transfers/graphql/types.js';
+import { OfframpTransferRef, OnrampTransferRef, type TransferNode, transferNode } from '../transfers/graphql/types.js';
 import { VirtualAccountRef } from '../virtual-accounts/graphql.js';
 import { BankAccount } from '../bank-accounts/entities.js';
 import { Customer } from '../customers/entities.js';
@@ -21,8 +21,8 @@ const SUBJECT_TYPES = {
   external_account: { ref: BankAccountRef, entity: BankAccount },
 } as const;
 
-/** What a subject is: one of the entities its GraphQL types resolve. */
-type Subject = Customer | Transfer | VirtualAccount | BankAccount;
+/** What a subject is: what its GraphQL type resolves from (a transfer's node wraps its row). */
+type Subject = Customer | TransferNode | VirtualAccount | BankAccount;
 
 const typeOfSubject = new WeakMap<object, string>();
 
@@ -42,8 +42,9 @@ export const EventSubjectUnion = builder.unionType('EventSubject', {
 export async function subjectOf(event: PartnerEvent, ctx: GraphQLContext): Promise<Subject | null> {
   const kind = SUBJECT_TYPES[event.entityType as keyof typeof SUBJECT_TYPES];
   if (!kind) return null;
-  const subject = event.subject
-    ? (restored(scopeOf(ctx).em, kind.entity, event.subject) as Subject)
+  const kept = event.subject ? restored(scopeOf(ctx).em, kind.entity, event.subject) : null;
+  const subject = kept
+    ? ((kind.entity === Transfer ? transferNode({ transfer: kept as unknown as Transfer }) : kept) as Subject)
     : ((await kind.ref.getDataloader(ctx).load(event.entityId)) as Subject | null);
   if (subject) typeOfSubject.set(subject, kind.ref.name);
   return subject;

@@ -1,5 +1,8 @@
 import { sql } from 'kysely';
 import { NotFoundError } from '../../domain/errors.js';
+import type { TransferPurpose } from '../../domain/transfer-purpose.js';
+import type { BankAccountDetails } from '../bank-accounts/records.js';
+import type { DepositBankAccount } from './deposit-instructions.js';
 import type { TransferDirection } from '../../domain/transfer-status.js';
 import { parseInput } from '../../domain/validation.js';
 import type { KeysetPage, OffsetPage } from '../../platform/pagination.js';
@@ -18,6 +21,19 @@ import { TransferFilter } from './inputs.js';
  */
 export type TransferRow = Columns<Transfer>;
 export type QuoteRow = Columns<Quote>;
+
+/**
+ * A transfer row as its direction has it. Writes set an on-ramp's destination and deposit
+ * instructions (onramp.ts) and an off-ramp's purpose, payout account and deposit address
+ * (offramp.ts) when they create it, and never clear them.
+ */
+export type OnrampTransferRow = TransferRow & { direction: 'onramp'; destinationAddress: string; depositBankAccount: DepositBankAccount };
+export type OfframpTransferRow = TransferRow & {
+  direction: 'offramp';
+  transferPurpose: TransferPurpose;
+  destinationBankAccount: BankAccountDetails;
+  depositBlockchainAddress: string;
+};
 
 /** A transfer with its quote, as REST shows it. */
 export interface TransferWithQuote {

@@ -10,7 +10,7 @@ import { databaseIdOf, optionalDatabaseIdOf } from '../../../graphql/node.js';
 import { idempotencyKeyField, payloadOf } from '../../../graphql/payload.js';
 import { BankAccountInputRef } from '../../bank-accounts/graphql.js';
 import { quoteIdOf, transferIdOf } from './ids.js';
-import { QuoteRef, TransferPurposeEnum, TransferRef } from './types.js';
+import { QuoteRef, TransferPurposeEnum, TransferRef, transferNode } from './types.js';
 
 /**
  * Each mutation takes one `input`. Apart from the ids (global ids or databaseIds, mapped here)
@@ -156,15 +156,17 @@ builder.mutationFields((t) => ({
       "A pending on-ramp transfer from a quote, with deposit instructions; the quote's customer is the transfer's, and the quote is used once (UnprocessableError quote_used, quote_expired). ForbiddenError rails_not_connected in production.",
     errors: payloadOf('CreateOnrampTransfer', 'transfer', [...CREATING, NotFoundError, ForbiddenError]),
     args: { input: t.arg({ type: CreateOnrampTransferInputRef, required: true }) },
-    resolve: (_, { input }, ctx) =>
-      idempotentMutation(
-        ctx,
-        'createOnrampTransfer',
-        input,
-        async (em, { quoteId, ...request }) =>
-          (await withInputPaths(ctx.services.transfers.createOnrampTransfer({ ...scopeOf(ctx), em }, undefined, quoteIdOf(quoteId), request))).transfer,
-        loadTransfer(ctx),
-      ),
+    resolve: async (_, { input }, ctx) =>
+      transferNode({
+        transfer: await idempotentMutation(
+          ctx,
+          'createOnrampTransfer',
+          input,
+          async (em, { quoteId, ...request }) =>
+            (await withInputPaths(ctx.services.transfers.createOnrampTransfer({ ...scopeOf(ctx), em }, undefined, quoteIdOf(quoteId), request))).transfer,
+          loadTransfer(ctx),
+        ),
+      }),
   }),
 
   createOfframpQuote: t.field({
@@ -197,19 +199,21 @@ builder.mutationFields((t) => ({
       "The off-ramp transfer of a bare quote (Align's POST …/offramp-transfer/quote/{quote_id}); the quote's customer is the transfer's. ForbiddenError rails_not_connected in production.",
     errors: payloadOf('CreateOfframpTransfer', 'transfer', [...CREATING, NotFoundError, ForbiddenError]),
     args: { input: t.arg({ type: CreateOfframpTransferInputRef, required: true }) },
-    resolve: (_, { input }, ctx) =>
-      idempotentMutation(
-        ctx,
-        'createOfframpTransfer',
-        input,
-        async (em, { quoteId, ...destination }) =>
-          (
-            await withInputPaths(
-              ctx.services.transfers.createOfframpTransfer({ ...scopeOf(ctx), em }, undefined, quoteIdOf(quoteId), destinationOf(destination)),
-            )
-          ).transfer,
-        loadTransfer(ctx),
-      ),
+    resolve: async (_, { input }, ctx) =>
+      transferNode({
+        transfer: await idempotentMutation(
+          ctx,
+          'createOfframpTransfer',
+          input,
+          async (em, { quoteId, ...destination }) =>
+            (
+              await withInputPaths(
+                ctx.services.transfers.createOfframpTransfer({ ...scopeOf(ctx), em }, undefined, quoteIdOf(quoteId), destinationOf(destination)),
+              )
+            ).transfer,
+          loadTransfer(ctx),
+        ),
+      }),
   }),
 
   completeOfframpTransfer: t.field({
@@ -218,19 +222,21 @@ builder.mutationFields((t) => ({
       'The customer sent the tokens: PENDING → PROCESSING (ConflictError transfer_transition_not_allowed from any other status, deposit_transaction_hash_used for a hash that funded another transfer; UnprocessableError transfer_expired).',
     errors: payloadOf('CompleteOfframpTransfer', 'transfer', [...CREATING, NotFoundError]),
     args: { input: t.arg({ type: CompleteOfframpTransferInputRef, required: true }) },
-    resolve: (_, { input }, ctx) =>
-      idempotentMutation(
-        ctx,
-        'completeOfframpTransfer',
-        input,
-        async (em, { transferId, ...deposit }) =>
-          (
-            await withInputPaths(
-              ctx.services.transfers.completeOfframpTransfer({ ...scopeOf(ctx), em }, undefined, databaseIdOf(transferId, 'OfframpTransfer'), deposit),
-            )
-          ).transfer,
-        loadTransfer(ctx),
-      ),
+    resolve: async (_, { input }, ctx) =>
+      transferNode({
+        transfer: await idempotentMutation(
+          ctx,
+          'completeOfframpTransfer',
+          input,
+          async (em, { transferId, ...deposit }) =>
+            (
+              await withInputPaths(
+                ctx.services.transfers.completeOfframpTransfer({ ...scopeOf(ctx), em }, undefined, databaseIdOf(transferId, 'OfframpTransfer'), deposit),
+              )
+            ).transfer,
+          loadTransfer(ctx),
+        ),
+      }),
   }),
 
   cancelTransfer: t.field({
@@ -240,7 +246,7 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: CancelTransferInputRef, required: true }) },
     resolve: async (_, { input }, ctx) => {
       const { id, within } = transferIdOf(input.transferId);
-      return (await ctx.services.transfers.cancel(scopeOf(ctx), id, within)).transfer;
+      return transferNode(await ctx.services.transfers.cancel(scopeOf(ctx), id, within));
     },
   }),
 
@@ -254,7 +260,7 @@ builder.mutationFields((t) => ({
     resolve: async (_, { input }, ctx) => {
       const { id, within } = transferIdOf(input.transferId);
       const deposit = { amount: undefinedIfNull(input.amount) };
-      return (await withInputPaths(ctx.services.transfers.simulateFiatDeposit(scopeOf(ctx), id, deposit, within))).transfer;
+      return transferNode(await withInputPaths(ctx.services.transfers.simulateFiatDeposit(scopeOf(ctx), id, deposit, within)));
     },
   }),
   simulateVirtualAccountDeposit: t.field({
@@ -265,7 +271,7 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: SimulateVirtualAccountDepositInputRef, required: true }) },
     resolve: async (_, { input }, ctx) => {
       const virtualAccountId = databaseIdOf(input.virtualAccountId, 'VirtualAccount');
-      return (await withInputPaths(ctx.services.transfers.simulateVirtualAccountDeposit(scopeOf(ctx), virtualAccountId, { amount: input.amount }))).transfer;
+      return transferNode(await withInputPaths(ctx.services.transfers.simulateVirtualAccountDeposit(scopeOf(ctx), virtualAccountId, { amount: input.amount })));
     },
   }),
   simulateTransferSettlement: t.field({
@@ -275,7 +281,7 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: SimulateTransferSettlementInputRef, required: true }) },
     resolve: async (_, { input }, ctx) => {
       const { id, within } = transferIdOf(input.transferId);
-      return (await ctx.services.transfers.simulateSettlement(scopeOf(ctx), id, within)).transfer;
+      return transferNode(await ctx.services.transfers.simulateSettlement(scopeOf(ctx), id, within));
     },
   }),
   simulateTransferFailure: t.field({
@@ -285,7 +291,7 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: SimulateTransferFailureInputRef, required: true }) },
     resolve: async (_, { input }, ctx) => {
       const { id, within } = transferIdOf(input.transferId);
-      return (await withInputPaths(ctx.services.transfers.simulateFailure(scopeOf(ctx), id, undefinedIfNull(input.reason), within))).transfer;
+      return transferNode(await withInputPaths(ctx.services.transfers.simulateFailure(scopeOf(ctx), id, undefinedIfNull(input.reason), within)));
     },
   }),
   simulateTransferRefund: t.field({
@@ -295,7 +301,7 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: SimulateTransferRefundInputRef, required: true }) },
     resolve: async (_, { input }, ctx) => {
       const { id, within } = transferIdOf(input.transferId);
-      return (await ctx.services.transfers.simulateRefund(scopeOf(ctx), id, within)).transfer;
+      return transferNode(await ctx.services.transfers.simulateRefund(scopeOf(ctx), id, within));
     },
   }),
 }));
