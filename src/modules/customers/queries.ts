@@ -1,7 +1,7 @@
 import { type SqlBool, sql } from 'kysely';
 import { parseInput } from '../../domain/validation.js';
 import type { KeysetPage, OffsetPage } from '../../platform/pagination.js';
-import { type Columns, rowShape } from '../../platform/plain-rows.js';
+import { type Columns, rowShape } from '../../platform/queries.js';
 import { type Select, keyset, tenant } from '../../platform/queries.js';
 import type { Scope } from '../../platform/scope.js';
 import { Customer } from './entities.js';

@@ -6,7 +6,7 @@ import type { DepositBankAccount } from './deposit-instructions.js';
 import type { TransferDirection } from '../../domain/transfer-status.js';
 import { parseInput } from '../../domain/validation.js';
 import type { KeysetPage, OffsetPage } from '../../platform/pagination.js';
-import { type Columns, type Wanted, rowShape } from '../../platform/plain-rows.js';
+import { type Columns, type Wanted, rowShape } from '../../platform/queries.js';
 import { type Select, keyset, tenant } from '../../platform/queries.js';
 import { type Scope, isUuid } from '../../platform/scope.js';
 import { Customer } from '../customers/entities.js';
