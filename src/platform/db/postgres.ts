@@ -1,8 +1,7 @@
-import { type Configuration, EntityManagerType } from '@mikro-orm/core';
 import { EntityManager, MikroORM, PostgreSqlConnection, PostgreSqlPlatform } from '@mikro-orm/postgresql';
-import { AbstractSqlDriver } from '@mikro-orm/sql';
 import { PostgresDialect, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import type pg from 'pg';
+import { driverOver } from './driver.js';
 
 /**
  * Ramp's PostgreSQL driver: MikroORM's own, whose Kysely dialect sends every statement that carries
@@ -81,20 +80,11 @@ class NamedStatementsConnection extends PostgreSqlConnection {
   }
 }
 
-/** PostgreSqlDriver's definition (platform, entity manager, ORM class) over the connection above. */
-export class NamedStatementsDriver extends AbstractSqlDriver<NamedStatementsConnection, PostgreSqlPlatform> {
-  constructor(config: Configuration) {
-    super(config, new PostgreSqlPlatform(), NamedStatementsConnection, ['kysely', 'pg']);
-  }
-
-  declare [EntityManagerType]: EntityManager<this>;
-
-  override createEntityManager(useContext?: boolean): this[typeof EntityManagerType] {
-    const EntityManagerClass = this.config.get('entityManager', EntityManager) as typeof EntityManager;
-    return new EntityManagerClass(this.config, this as never, this.metadata, useContext) as this[typeof EntityManagerType];
-  }
-
-  override getORMClass(): typeof MikroORM {
-    return MikroORM;
-  }
-}
+/** PostgreSqlDriver's definition over the connection above. */
+export const NamedStatementsDriver = driverOver({
+  connection: NamedStatementsConnection,
+  platform: () => new PostgreSqlPlatform(),
+  dependencies: ['kysely', 'pg'],
+  entityManager: EntityManager,
+  orm: MikroORM,
+});

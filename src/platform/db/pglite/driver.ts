@@ -1,7 +1,7 @@
 import type { PGlite } from '@electric-sql/pglite';
-import { type Configuration, EntityManagerType, type Dictionary } from '@mikro-orm/core';
+import type { Dictionary } from '@mikro-orm/core';
 import { MikroORM as PgliteMikroORM, PgliteConnection, PglitePlatform } from '@mikro-orm/pglite';
-import { AbstractSqlDriver, BasePostgreSqlEntityManager } from '@mikro-orm/sql';
+import { BasePostgreSqlEntityManager } from '@mikro-orm/sql';
 import { Mutex } from 'async-mutex';
 import {
   CompiledQuery,
@@ -14,6 +14,7 @@ import {
   PostgresQueryCompiler,
   type QueryResult,
 } from 'kysely';
+import { driverOver } from '../driver.js';
 import { KeptStatements } from './statements.js';
 
 /**
@@ -132,20 +133,11 @@ class PgliteStatementsMikroConnection extends PgliteConnection {
   }
 }
 
-/** PgliteDriver's definition (platform, entity manager, ORM class) over the connection above. */
-export class PgliteStatementsMikroDriver extends AbstractSqlDriver<PgliteStatementsMikroConnection, PglitePlatform> {
-  constructor(config: Configuration) {
-    super(config, new PglitePlatform(), PgliteStatementsMikroConnection, ['kysely', '@electric-sql/pglite']);
-  }
-
-  declare [EntityManagerType]: BasePostgreSqlEntityManager<this>;
-
-  override createEntityManager(useContext?: boolean): this[typeof EntityManagerType] {
-    const EntityManagerClass = this.config.get('entityManager', BasePostgreSqlEntityManager) as typeof BasePostgreSqlEntityManager;
-    return new EntityManagerClass(this.config, this as never, this.metadata, useContext) as this[typeof EntityManagerType];
-  }
-
-  override getORMClass(): typeof PgliteMikroORM {
-    return PgliteMikroORM;
-  }
-}
+/** PgliteDriver's definition over the connection above. */
+export const PgliteStatementsMikroDriver = driverOver({
+  connection: PgliteStatementsMikroConnection,
+  platform: () => new PglitePlatform(),
+  dependencies: ['kysely', '@electric-sql/pglite'],
+  entityManager: BasePostgreSqlEntityManager,
+  orm: PgliteMikroORM,
+});
