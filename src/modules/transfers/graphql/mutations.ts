@@ -1,5 +1,7 @@
 import { ConflictError, ForbiddenError, NotFoundError, UnprocessableError, ValidationError } from '../../../domain/errors.js';
 import type { TransferPurpose } from '../../../domain/transfer-purpose.js';
+import type { EntityManager } from '../../../platform/db.js';
+import type { TransferRow } from '../queries.js';
 import { undefinedIfNull, withoutNulls } from '../../../graphql/arguments.js';
 import { builder } from '../../../graphql/builder.js';
 import { type GraphQLContext, scopeOf } from '../../../graphql/context.js';
@@ -127,6 +129,14 @@ const customerIdOf = (id: string | number) => databaseIdOf(id, 'Customer');
 const loadQuote = (ctx: GraphQLContext) => (id: string) => ctx.services.transfers.getQuote(scopeOf(ctx), id);
 const loadTransfer = (ctx: GraphQLContext) => (id: string) => ctx.services.transfers.get(scopeOf(ctx), id);
 
+/** An idempotent mutation that makes or moves a transfer, answered as the transfer's node (a replay reloads it). */
+const transferMutation = async <I extends { idempotencyKey?: string | null }>(
+  ctx: GraphQLContext,
+  mutation: string,
+  input: I,
+  run: (em: EntityManager, input: Omit<I, 'idempotencyKey'>) => Promise<{ transfer: TransferRow }>,
+) => transferNode({ transfer: await idempotentMutation(ctx, mutation, input, async (em, rest) => (await run(em, rest)).transfer, loadTransfer(ctx)) });
+
 /** What a creating mutation can always return: bad input, and idempotency's in-use (409) and reused (422). */
 const CREATING = [ValidationError, ConflictError, UnprocessableError] as const;
 /** What a sandbox step on a transfer can return: unknown transfer, production key, a move the state machine refuses. */
@@ -156,17 +166,10 @@ builder.mutationFields((t) => ({
       "A pending on-ramp transfer from a quote, with deposit instructions; the quote's customer is the transfer's, and the quote is used once (UnprocessableError quote_used, quote_expired). ForbiddenError rails_not_connected in production.",
     errors: payloadOf('CreateOnrampTransfer', 'transfer', [...CREATING, NotFoundError, ForbiddenError]),
     args: { input: t.arg({ type: CreateOnrampTransferInputRef, required: true }) },
-    resolve: async (_, { input }, ctx) =>
-      transferNode({
-        transfer: await idempotentMutation(
-          ctx,
-          'createOnrampTransfer',
-          input,
-          async (em, { quoteId, ...request }) =>
-            (await withInputPaths(ctx.services.transfers.createOnrampTransfer({ ...scopeOf(ctx), em }, undefined, quoteIdOf(quoteId), request))).transfer,
-          loadTransfer(ctx),
-        ),
-      }),
+    resolve: (_, { input }, ctx) =>
+      transferMutation(ctx, 'createOnrampTransfer', input, async (em, { quoteId, ...request }) =>
+        withInputPaths(ctx.services.transfers.createOnrampTransfer({ ...scopeOf(ctx), em }, undefined, quoteIdOf(quoteId), request)),
+      ),
   }),
 
   createOfframpQuote: t.field({
@@ -199,21 +202,16 @@ builder.mutationFields((t) => ({
       "The off-ramp transfer of a bare quote (Align's POST …/offramp-transfer/quote/{quote_id}); the quote's customer is the transfer's. ForbiddenError rails_not_connected in production.",
     errors: payloadOf('CreateOfframpTransfer', 'transfer', [...CREATING, NotFoundError, ForbiddenError]),
     args: { input: t.arg({ type: CreateOfframpTransferInputRef, required: true }) },
-    resolve: async (_, { input }, ctx) =>
-      transferNode({
-        transfer: await idempotentMutation(
-          ctx,
-          'createOfframpTransfer',
-          input,
-          async (em, { quoteId, ...destination }) =>
-            (
-              await withInputPaths(
-                ctx.services.transfers.createOfframpTransfer({ ...scopeOf(ctx), em }, undefined, quoteIdOf(quoteId), destinationOf(destination)),
-              )
-            ).transfer,
-          loadTransfer(ctx),
-        ),
-      }),
+    resolve: (_, { input }, ctx) =>
+      transferMutation(
+        ctx,
+        'createOfframpTransfer',
+        input,
+        async (em, { quoteId, ...destination }) =>
+          await withInputPaths(
+            ctx.services.transfers.createOfframpTransfer({ ...scopeOf(ctx), em }, undefined, quoteIdOf(quoteId), destinationOf(destination)),
+          ),
+      ),
   }),
 
   completeOfframpTransfer: t.field({
@@ -222,21 +220,16 @@ builder.mutationFields((t) => ({
       'The customer sent the tokens: PENDING → PROCESSING (ConflictError transfer_transition_not_allowed from any other status, deposit_transaction_hash_used for a hash that funded another transfer; UnprocessableError transfer_expired).',
     errors: payloadOf('CompleteOfframpTransfer', 'transfer', [...CREATING, NotFoundError]),
     args: { input: t.arg({ type: CompleteOfframpTransferInputRef, required: true }) },
-    resolve: async (_, { input }, ctx) =>
-      transferNode({
-        transfer: await idempotentMutation(
-          ctx,
-          'completeOfframpTransfer',
-          input,
-          async (em, { transferId, ...deposit }) =>
-            (
-              await withInputPaths(
-                ctx.services.transfers.completeOfframpTransfer({ ...scopeOf(ctx), em }, undefined, databaseIdOf(transferId, 'OfframpTransfer'), deposit),
-              )
-            ).transfer,
-          loadTransfer(ctx),
-        ),
-      }),
+    resolve: (_, { input }, ctx) =>
+      transferMutation(
+        ctx,
+        'completeOfframpTransfer',
+        input,
+        async (em, { transferId, ...deposit }) =>
+          await withInputPaths(
+            ctx.services.transfers.completeOfframpTransfer({ ...scopeOf(ctx), em }, undefined, databaseIdOf(transferId, 'OfframpTransfer'), deposit),
+          ),
+      ),
   }),
 
   cancelTransfer: t.field({
