@@ -43,33 +43,17 @@ countPg(join(modules, '@mikro-orm/postgresql/noop.js'));
 countPg(join(modules, 'postgraphile/noop.js'));
 countPg(join(modules, '@dataplan/pg/noop.js'));
 
-// PGlite through kysely (MikroORM's driver): statements through the connection, BEGIN/COMMIT through the driver.
+// PGlite through Ramp's driver (platform/db/pglite): every statement, BEGIN/COMMIT included, through its connection.
 try {
-  const { PGliteDriver } = await import('kysely');
-  const proto = PGliteDriver.prototype as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>;
-  const wrapped = new WeakSet<object>();
-  const acquire = proto.acquireConnection!;
-  proto.acquireConnection = async function (this: unknown, ...args: unknown[]) {
-    const connection = (await acquire.apply(this, args)) as { executeQuery: (q: { sql: string }) => Promise<unknown> };
-    if (connection && !wrapped.has(connection)) {
-      wrapped.add(connection);
-      const execute = connection.executeQuery.bind(connection);
-      connection.executeQuery = (q) => {
-        seen(q.sql);
-        return execute(q);
-      };
-    }
-    return connection;
-  };
-  for (const name of ['beginTransaction', 'commitTransaction', 'rollbackTransaction'] as const) {
-    const original = proto[name]!;
-    proto[name] = function (this: unknown, ...args: unknown[]) {
-      seen(name);
-      return original.apply(this, args);
-    };
-  }
+  const { PgliteStatementsConnection } = await import('../src/platform/db/pglite/driver.js');
+  const proto = PgliteStatementsConnection.prototype;
+  const execute = proto.executeQuery;
+  proto.executeQuery = function (this: InstanceType<typeof PgliteStatementsConnection>, query) {
+    seen(query.sql);
+    return execute.call(this, query);
+  } as typeof execute;
 } catch {
-  // no kysely here (a baseline server): only pg is counted
+  // not Ramp (a baseline server): only pg is counted
 }
 
 process.on('message', (message) => {

@@ -23,8 +23,8 @@ const filesMatching = (pattern: RegExp) =>
  */
 const ALLOWED: (Import & { why: string })[] = [
   // A page of transfers joins its customer in the same statement (one round trip; README "Performance").
-  { from: 'modules/transfers/reads.ts', to: 'modules/customers/entities.ts', why: 'joins the customers table in a transfer page' },
-  { from: 'modules/transfers/reads.ts', to: 'modules/customers/reads.ts', why: 'the joined customer has the row type of a customer read' },
+  { from: 'modules/transfers/queries.ts', to: 'modules/customers/entities.ts', why: 'joins the customers table in a transfer page' },
+  { from: 'modules/transfers/queries.ts', to: 'modules/customers/queries.ts', why: 'the joined customer has the row type of a customer read' },
 ];
 
 describe('the layers of src/ (support/layers.ts)', () => {
@@ -45,8 +45,8 @@ describe('the layers of src/ (support/layers.ts)', () => {
       { from: 'graphql/schema.ts', to: 'features.ts' },
       { from: 'graphql/context.ts', to: 'services.ts' },
       { from: 'modules/events/subjects.ts', to: 'modules/customers/entities.ts' },
-      { from: 'modules/transfers/service.ts', to: 'modules/customers/reads.ts' },
-      { from: 'modules/transfers/reads.ts', to: 'modules/customers/read-customer.ts' },
+      { from: 'modules/transfers/service.ts', to: 'modules/customers/queries.ts' },
+      { from: 'modules/transfers/queries.ts', to: 'modules/customers/queries.ts' },
       { from: 'modules/webhooks/service.ts', to: 'modules/events/rest.ts' },
       { from: 'modules/webhooks/service.ts', to: 'modules/events/feature.ts' },
     ];
@@ -64,8 +64,8 @@ describe('the layers of src/ (support/layers.ts)', () => {
       'graphql knows no Services or features',
       'graphql knows no Services or features',
       "modules talk through services: modules/customers/entities.ts is customers's own",
-      "modules talk through services: modules/customers/reads.ts is customers's own",
-      "modules talk through services: modules/customers/read-customer.ts is customers's own",
+      "modules talk through services: modules/customers/queries.ts is customers's own",
+      "modules talk through services: modules/customers/queries.ts is customers's own",
       "modules talk through services: modules/events/rest.ts is events's own",
       "modules talk through services: modules/events/feature.ts is events's own",
     ]);

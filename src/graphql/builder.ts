@@ -8,15 +8,9 @@ import ZodPlugin from '@pothos/plugin-zod';
 import { ValidationError } from '../domain/errors.js';
 import { fieldErrorsOf } from '../domain/validation.js';
 import type { GraphQLContext } from './context.js';
-import { resolveGlobalIdsSynchronously } from './sync-global-ids.js';
+import { globalIdOf, syncGlobalIdsPlugin } from './global-ids.js';
 
-resolveGlobalIdsSynchronously();
-
-/**
- * A global id: base64 of `Type:id`, as Pothos' relay plugin writes it. Type names and uuids are
- * ASCII, so btoa gives the same text without a Buffer per id (300 a page of transfers).
- */
-export const globalIdOf = (typename: string, id: string | number | bigint) => btoa(`${typename}:${id}`);
+export { globalIdOf };
 
 export const builder = new SchemaBuilder<{
   Context: GraphQLContext;
@@ -32,8 +26,8 @@ export const builder = new SchemaBuilder<{
   Connection: { totalCount?: () => Promise<number> };
 }>({
   // Scope auth first so nothing runs for a caller it refuses; errors before zod so argument
-  // validation failures become typed ValidationError results.
-  plugins: [ScopeAuthPlugin, ErrorsPlugin, ZodPlugin, RelayPlugin, DataloaderPlugin, ComplexityPlugin],
+  // validation failures become typed ValidationError results. Global ids last: it replaces only the relay plugin's own id resolver.
+  plugins: [ScopeAuthPlugin, ErrorsPlugin, ZodPlugin, RelayPlugin, DataloaderPlugin, ComplexityPlugin, syncGlobalIdsPlugin],
   defaultFieldNullability: false,
   scopeAuth: {
     authScopes: async (ctx) => ({ partner: ctx.actor !== null }),

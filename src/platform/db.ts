@@ -1,7 +1,7 @@
 import { Migrator } from '@mikro-orm/migrations';
 import pg from 'pg';
-import { MikroORM as PgliteORM, type PgliteConnection } from '@mikro-orm/pglite';
-import { MikroORM as PostgresORM, type PostgreSqlConnection } from '@mikro-orm/postgresql';
+import { MikroORM as PgliteORM } from '@mikro-orm/pglite';
+import { MikroORM as PostgresORM } from '@mikro-orm/postgresql';
 import type { EntityManager, MikroORM } from '@mikro-orm/sql';
 import type { Config } from '../config.js';
 import { migrations } from '../../migrations/index.js';
@@ -9,10 +9,9 @@ import type { EntityDefinitions } from './feature.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { migrate } from './migrations.js';
 import { ADVISORY_LOCKS } from './locks.js';
-import { serializePgliteConnections } from './pglite-serial.js';
-import { keepPgliteStatements } from './pglite-statements.js';
+import { PgliteStatementsMikroDriver } from './db/pglite/driver.js';
+import { NamedStatementsDriver } from './db/postgres.js';
 import { releaseConnectionsThatDie } from './pg-pool-guard.js';
-import { prepareReadsOn } from './prepared-reads.js';
 
 export type { EntityManager };
 
@@ -33,7 +32,11 @@ type DatabaseOptions = Pick<Config, 'DATABASE_URL' | 'DATA_DIR' | 'DB_POOL_MAX' 
   log?: (message: string) => void;
 };
 
-/** PostgreSQL when DATABASE_URL is set, else embedded PGlite; migrations applied before use. */
+/**
+ * PostgreSQL when DATABASE_URL is set, else embedded PGlite; migrations applied before use. Each
+ * runs under a driver of ours that prepares statements (db/postgres.ts: named statements; db/pglite:
+ * kept statements and one session at a time), given to MikroORM as its `driver`.
+ */
 export async function openDatabase(config: DatabaseOptions): Promise<Database> {
   const common = {
     entities: config.entities,
@@ -52,19 +55,16 @@ export async function openDatabase(config: DatabaseOptions): Promise<Database> {
   if (config.DATABASE_URL) {
     orm = (await PostgresORM.init({
       ...common,
+      driver: NamedStatementsDriver,
       clientUrl: config.DATABASE_URL,
       pool: { min: 0, max: config.DB_POOL_MAX },
       driverOptions: postgresPoolOptions(config),
     })) as unknown as MikroORM;
-    prepareReadsOn(orm.em.getDriver(), await (orm.driver.getConnection() as unknown as PostgreSqlConnection).getNativeClient());
     kind = 'postgresql';
   } else {
-    serializePgliteConnections();
     if (!config.DATA_DIR.startsWith('memory:')) unlock = lockDataDir(config.DATA_DIR);
     try {
-      orm = (await PgliteORM.init({ ...common, dbName: config.DATA_DIR })) as unknown as MikroORM;
-      // PGlite plans and runs each statement on Node's one thread: parse and plan each once (issue 12).
-      keepPgliteStatements(await (orm.driver.getConnection() as unknown as PgliteConnection).getNativeClient());
+      orm = (await PgliteORM.init({ ...common, driver: PgliteStatementsMikroDriver, dbName: config.DATA_DIR })) as unknown as MikroORM;
     } catch (error) {
       unlock();
       throw error;

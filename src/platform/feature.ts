@@ -14,6 +14,8 @@ export type EntityDefinitions = NonNullable<Options['entities']>;
 export interface EventSubject {
   ref: object;
   entity: EntityClass<object>;
+  /** What the GraphQL type resolves from, made of a kept snapshot of the entity (the entity itself when absent). */
+  present?: (kept: object) => object;
 }
 
 /** What building the GraphQL schema needs of a feature (graphql/schema.ts). */

@@ -18,7 +18,8 @@ interface Positioned {
 /** Opaque cursor of a row ordered by (created_at, id). */
 export const cursorOf = (row: Positioned) => Buffer.from(`${row.createdAt.toISOString()}|${row.id}`).toString('base64url');
 
-function decode(cursor: string, pointer: string): { createdAt: Date; id: string } {
+/** The position a cursor of ours names; a forged one is a 400 on the argument at `pointer`. */
+export function decodeCursor(cursor: string, pointer: string): { createdAt: Date; id: string } {
   const [at, id] = Buffer.from(cursor, 'base64url').toString().split('|');
   const createdAt = new Date(at ?? '');
   const year = createdAt.getUTCFullYear();
@@ -31,16 +32,17 @@ function decode(cursor: string, pointer: string): { createdAt: Date; id: string 
 
 /**
  * MikroORM filter and order for one page: rows after `after` and before `before`, oldest first
- * (or newest first when the client pages backwards).
+ * (or newest first when the client pages backwards), for the lists read as entities. The typed reads
+ * of the modules' query files take the same page through `keyset` (platform/queries.ts).
  */
 export function keysetQuery(page: KeysetPage) {
   const conditions: object[] = [];
   if (page.after) {
-    const c = decode(page.after, '/after');
+    const c = decodeCursor(page.after, '/after');
     conditions.push({ $or: [{ createdAt: { $gt: c.createdAt } }, { createdAt: c.createdAt, id: { $gt: c.id } }] });
   }
   if (page.before) {
-    const c = decode(page.before, '/before');
+    const c = decodeCursor(page.before, '/before');
     conditions.push({ $or: [{ createdAt: { $lt: c.createdAt } }, { createdAt: c.createdAt, id: { $lt: c.id } }] });
   }
   const direction = page.inverted ? ('desc' as const) : ('asc' as const);
@@ -49,23 +51,6 @@ export function keysetQuery(page: KeysetPage) {
     orderBy: { createdAt: direction, id: direction },
     limit: page.limit,
   };
-}
-
-/** The same page in SQL, on the `created_at, id` columns of `alias`: conditions with their parameters, and the order. */
-export function keysetSql(page: KeysetPage, alias: string) {
-  const where: string[] = [];
-  const params: unknown[] = [];
-  for (const [cursor, pointer, op] of [
-    [page.after, '/after', '>'],
-    [page.before, '/before', '<'],
-  ] as const) {
-    if (!cursor) continue;
-    const c = decode(cursor, pointer);
-    where.push(`(${alias}.created_at, ${alias}.id) ${op} (?, ?)`);
-    params.push(c.createdAt.toISOString(), c.id);
-  }
-  const direction = page.inverted ? 'desc' : 'asc';
-  return { where, params, orderBy: `${alias}.created_at ${direction}, ${alias}.id ${direction}` };
 }
 
 /** Most records a REST list skips; deeper than this, filter instead of paging. */

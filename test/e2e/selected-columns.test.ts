@@ -120,7 +120,7 @@ describe('a transfer page reads only the columns its selection reads', () => {
       expect(page.body.errors).toBeUndefined();
       expect(page.body.data.transfers.edges.length).toBe(4);
     });
-    const [page] = statements.filter((s) => s.includes('from transfers t'));
+    const [page] = statements.filter((s) => s.includes('from "transfers" as "t"'));
     const selected = page!.slice(0, page!.indexOf(' from ')).split(',').length;
     // transfer: id, direction, created_at, quote_id, customer_id, status; quote: id, source_amount, source_currency; customer: id, email
     expect(selected, page).toBe(11);
@@ -131,7 +131,7 @@ describe('a transfer page reads only the columns its selection reads', () => {
       const page = await api.graphql('{ transfers(first: 100) { edges { node { id customer { kycs { __typename } } } } } }');
       expect(page.body.errors).toBeUndefined();
     });
-    const [page] = statements.filter((s) => s.includes('from transfers t'));
+    const [page] = statements.filter((s) => s.includes('from "transfers" as "t"'));
     const customerColumns = page!.match(/ as c\d+\b/g)?.length ?? 0;
     expect(customerColumns).toBeGreaterThan(10);
   });

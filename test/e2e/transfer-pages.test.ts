@@ -71,7 +71,7 @@ describe('a page of transfers', () => {
     });
     expect(nodes.map((n) => n.databaseId)).toEqual(myTransfers);
     expect(statements, statements.join('\n')).toHaveLength(1);
-    expect(statements[0]).toMatch(/join quotes .* join customers/);
+    expect(statements[0]).toMatch(/join "quotes" .* join "customers"/);
   });
 
   it('shows each transfer, its quote and its customer as a transfer read alone shows them', async () => {

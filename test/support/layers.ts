@@ -34,10 +34,10 @@ const moduleOf = (file: string) => /^modules\/([^/]+)\//.exec(file)?.[1] ?? null
  * included, re-exported there), its inputs, and the shapes its faces share (Pothos refs in
  * `graphql.ts`, REST bodies, presenters, stored-JSON records): the schema is one graph and the REST
  * contract one document. It may not import what is the other module's alone: its entities (its
- * tables: read them through its service), its query files (`reads.ts`, `read-*.ts`), its routes
+ * tables: read them through its service), its query file (`queries.ts`), its routes
  * (`rest.ts`), its wiring (`feature.ts`) and its jobs.
  */
-const MODULE_INTERNALS = /^modules\/[^/]+\/(entities|reads|read-[^/]+|rest|feature|jobs)\.ts$/;
+const MODULE_INTERNALS = /^modules\/[^/]+\/(entities|queries|rest|feature|jobs)\.ts$/;
 
 /** The REST face's files: the routes of every module, and platform's REST, HTTP and OpenAPI plumbing. */
 const REST = /^(modules\/[^/]+\/rest[^/]*|platform\/(rest|http|http-errors|request-input|openapi[^/]*))\.ts$/;

@@ -1,13 +1,17 @@
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { PGliteDriver } from 'kysely';
+import { PgliteStatementsConnection } from '../../src/platform/db/pglite/driver.js';
 
 /**
  * Records the SQL statements this process sends, at the drivers (pg's Client#query, every copy of pg
- * in the tree, and kysely's PGlite connection with its BEGIN/COMMIT), so a test can count what one
+ * in the tree, and Ramp's PGlite connection, BEGIN/COMMIT included), so a test can count what one
  * request runs on a real database. Nothing is replaced: every statement still runs.
  */
 const recorded: string[] = [];
+/** The name a statement was sent under (a PostgreSQL prepared statement), by its index in `recorded`. */
+const names = new Map<number, string>();
+/** The parameters a statement was sent with, by its index in `recorded`. */
+const values = new Map<number, readonly unknown[]>();
 let installed = false;
 
 function install() {
@@ -26,48 +30,21 @@ function install() {
     const query = Client.prototype.query;
     Client.prototype.query = function (this: unknown, ...args: unknown[]) {
       const text = args[0];
+      const name = (text as { name?: string } | null)?.name;
+      if (typeof name === 'string') names.set(recorded.length, name);
+      const sent = (text as { values?: unknown[] } | null)?.values ?? args[1];
+      if (Array.isArray(sent)) values.set(recorded.length, sent);
       recorded.push(typeof text === 'string' ? text : String((text as { text?: string })?.text ?? text));
       return query.apply(this, args);
     };
   }
-  const proto = driverPrototype();
-  for (const [method, sql] of [
-    ['beginTransaction', 'begin'],
-    ['commitTransaction', 'commit'],
-    ['rollbackTransaction', 'rollback'],
-  ] as const) {
-    const original = proto[method]!;
-    proto[method] = function (this: unknown, ...args: unknown[]) {
-      recorded.push(sql);
-      return original.apply(this, args);
-    };
-  }
-}
-
-const driverPrototype = () => PGliteDriver.prototype as unknown as Record<string, ((...args: unknown[]) => Promise<unknown>) & { counts?: true }>;
-
-/**
- * Wraps the PGlite connection the driver hands out, on top of whatever wraps acquireConnection now
- * (platform/pglite-serial.ts installs its lock when the database opens), so it runs at each count.
- */
-function wrapPgliteConnections() {
-  const proto = driverPrototype();
-  const acquire = proto.acquireConnection!;
-  if (acquire.counts) return;
-  const wrapped = new WeakSet<object>();
-  const counting = async function (this: unknown, ...args: unknown[]) {
-    const connection = (await acquire.apply(this, args)) as { executeQuery: (q: { sql: string }) => Promise<unknown> };
-    if (!wrapped.has(connection)) {
-      wrapped.add(connection);
-      const execute = connection.executeQuery.bind(connection);
-      connection.executeQuery = (q) => {
-        recorded.push(q.sql);
-        return execute(q);
-      };
-    }
-    return connection;
-  };
-  proto.acquireConnection = Object.assign(counting, { counts: true as const });
+  const proto = PgliteStatementsConnection.prototype;
+  const execute = proto.executeQuery;
+  proto.executeQuery = function (this: PgliteStatementsConnection, query) {
+    values.set(recorded.length, query.parameters);
+    recorded.push(query.sql);
+    return execute.call(this, query);
+  } as typeof execute;
 }
 
 /**
@@ -87,10 +64,16 @@ export function recordSqlStatements() {
   return {
     /** The statements `work` caused, background work left out. */
     async during(work: () => Promise<unknown>): Promise<string[]> {
-      wrapPgliteConnections();
+      return (await this.named(work)).map(({ sql }) => sql);
+    },
+    /** The same, each with the name it was sent under (PostgreSQL's prepared statements), if any, and its parameters. */
+    async named(work: () => Promise<unknown>): Promise<{ sql: string; name?: string; values: readonly unknown[] }[]> {
       const from = recorded.length;
       await work();
-      return recorded.slice(from).filter((sql) => !BACKGROUND.some((pattern) => pattern.test(sql)));
+      return recorded
+        .slice(from)
+        .map((sql, i) => ({ sql, values: values.get(from + i) ?? [], ...(names.has(from + i) && { name: names.get(from + i) }) }))
+        .filter(({ sql }) => !BACKGROUND.some((pattern) => pattern.test(sql)));
     },
   };
 }

@@ -13,14 +13,14 @@ import { creatingMutation } from '../../graphql/idempotency.js';
 import { databaseIdOf } from '../../graphql/node.js';
 import { idempotencyKeyField, payloadOf } from '../../graphql/payload.js';
 import { cursorOf } from '../../platform/pagination.js';
-import type { CustomerRecord as Customer } from './reads.js';
+import type { CustomerRow } from './queries.js';
 import { CUSTOMER_TYPES } from './inputs.js';
 
 const CustomerTypeEnum = domainEnum('CustomerType', CUSTOMER_TYPES);
 const KycStatusEnum = domainEnum('KycStatus', KYC_STATUSES);
 const KycDecisionEnum = domainEnum('KycDecision', ['approved', 'rejected'] as const);
 
-const KycRailStatusRef = builder.objectRef<Customer['kycStatusBreakdown'][number]>('KycRailStatus').implement({
+const KycRailStatusRef = builder.objectRef<CustomerRow['kycStatusBreakdown'][number]>('KycRailStatus').implement({
   fields: (t) => ({
     currency: t.field({ type: FiatCurrencyEnum, resolve: (r) => r.currency as FiatCurrency }),
     paymentRails: t.field({ type: PaymentRailsEnum, resolve: (r) => r.payment_rails as PaymentRails }),
@@ -28,7 +28,7 @@ const KycRailStatusRef = builder.objectRef<Customer['kycStatusBreakdown'][number
   }),
 });
 
-const KycRef = builder.objectRef<Customer>('Kyc').implement({
+const KycRef = builder.objectRef<CustomerRow>('Kyc').implement({
   fields: (t) => ({
     status: t.field({
       type: KycStatusEnum,
@@ -45,7 +45,7 @@ const KycRef = builder.objectRef<Customer>('Kyc').implement({
   }),
 });
 
-export const CustomerRef = builder.loadableNodeRef<Customer>('Customer', {
+export const CustomerRef = builder.loadableNodeRef<CustomerRow>('Customer', {
   id: { resolve: (c) => c.id },
   // Batches every customer looked up in one request into one query, scoped to the caller.
   load: (ids: string[], ctx) => ctx.services.customers.loadMany(scopeOf(ctx), ids),

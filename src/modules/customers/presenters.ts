@@ -1,12 +1,12 @@
 import { kycStatusOf } from '../../domain/kyc.js';
-import type { CustomerRecord as Customer } from './reads.js';
+import type { CustomerRow } from './queries.js';
 
 /**
  * The customer's `kycs` as Align shows them, also the answer of POST /v0/customers/{id}/kycs.
  * `status` is the customer-level status: the rails move together, and should they ever differ the
  * least advanced one counts (kycStatusOf), as GraphQL's `Kyc.status`.
  */
-export function presentKycs(customer: Customer, kycFlowLink: string | null) {
+export function presentKycs(customer: CustomerRow, kycFlowLink: string | null) {
   return {
     status: kycStatusOf(customer.kycStatusBreakdown),
     status_breakdown: customer.kycStatusBreakdown,
@@ -16,7 +16,7 @@ export function presentKycs(customer: Customer, kycFlowLink: string | null) {
 }
 
 /** The customer as REST shows it (spec §2.1); also the payload of its events. */
-export function presentCustomer(customer: Customer, kycFlowLink: string | null) {
+export function presentCustomer(customer: CustomerRow, kycFlowLink: string | null) {
   return {
     customer_id: customer.id,
     email: customer.email,
@@ -33,7 +33,7 @@ export function presentCustomer(customer: Customer, kycFlowLink: string | null) 
 export type CustomerView = ReturnType<typeof presentCustomer>;
 
 /** The create response carries exactly these fields (spec §4.1). */
-export function presentCreatedCustomer(customer: Customer) {
+export function presentCreatedCustomer(customer: CustomerRow) {
   return {
     customer_id: customer.id,
     email: customer.email,

@@ -24,7 +24,7 @@ import {
 } from './inputs.js';
 import { checkedRedirectUri } from './kyc-links.js';
 import { type CustomerView, presentCustomer } from './presenters.js';
-import { type CustomerRecord, countCustomers, customerPage, customersByOffset } from './reads.js';
+import { type CustomerRow, countCustomers, customerPage, customersByOffset } from './queries.js';
 import { mergedProfile, storedAddressOf, submitsKyc, withVerifiedDocument } from './records.js';
 
 /**
@@ -34,6 +34,8 @@ import { mergedProfile, storedAddressOf, submitsKyc, withVerifiedDocument } from
  */
 /** The customer as the use cases return it, for the modules that call them. */
 export type { Customer };
+/** A customer as a read shows it (a plain row): what another module's read joins in. */
+export type { CustomerRow } from './queries.js';
 
 export interface CustomerService {
   create(scope: Scope, customer: NewCustomer): Promise<Customer>;
@@ -46,9 +48,9 @@ export interface CustomerService {
   /** The names `changes` sets that the stored customer's type does not allow (none for an unknown id). */
   namesNotAllowedFor(scope: Scope, id: string, changes: Partial<Record<keyof NameFields, unknown>>): Promise<FieldError[]>;
   /** GraphQL `customers`: a keyset page, oldest first, as plain rows (no entity per row). */
-  list(scope: Scope, filter: CustomerFilter, page: KeysetPage): Promise<CustomerRecord[]>;
+  list(scope: Scope, filter: CustomerFilter, page: KeysetPage): Promise<CustomerRow[]>;
   /** REST's list: `page.limit` customers after the first `page.skip`, oldest first, as plain rows. */
-  listByOffset(scope: Scope, filter: CustomerFilter, page: OffsetPage): Promise<CustomerRecord[]>;
+  listByOffset(scope: Scope, filter: CustomerFilter, page: OffsetPage): Promise<CustomerRow[]>;
   /** How many customers the filter matches (a connection's totalCount). */
   count(scope: Scope, filter: CustomerFilter): Promise<number>;
   findByEmail(scope: Scope, email: string): Promise<Customer | null>;
@@ -75,9 +77,9 @@ export interface CustomerService {
   kycPageScope(em: EntityManager, id: string, token: string | undefined): Promise<Scope>;
 
   /** The customer as REST and events show it. */
-  view(customer: CustomerRecord): CustomerView;
+  view(customer: CustomerRow): CustomerView;
   /** Sandbox: the hosted verification page; null in production. */
-  kycFlowLink(customer: CustomerRecord): string | null;
+  kycFlowLink(customer: CustomerRow): string | null;
 }
 
 export interface CustomerServiceOptions {
@@ -149,11 +151,11 @@ const subjectOf = (customer: Customer) => ({
 export function createCustomerService(options: CustomerServiceOptions): CustomerService {
   // Production has no hosted flow (a real provider's link would go here), so no link rather than a dead one.
   // An event's snapshot of the customer has no page token, so no link.
-  const kycFlowLink = (customer: CustomerRecord) =>
+  const kycFlowLink = (customer: CustomerRow) =>
     customer.environment === 'sandbox' && customer.kycPageToken
       ? `${options.publicUrl()}/sandbox/kyc/${customer.id}?token=${encodeURIComponent(customer.kycPageToken)}`
       : null;
-  const view = (customer: CustomerRecord) => presentCustomer(customer, kycFlowLink(customer));
+  const view = (customer: CustomerRow) => presentCustomer(customer, kycFlowLink(customer));
 
   /**
    * Every KYC change goes through here: the new breakdown and sub status, and the

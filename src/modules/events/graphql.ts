@@ -6,8 +6,7 @@ import { domainEnum } from '../../graphql/enums.js';
 import { edgesCountedByPage } from '../../graphql/limits.js';
 import { NotFoundError } from '../../domain/errors.js';
 import { databaseIdOf } from '../../graphql/node.js';
-import type { Transfer } from '../transfers/service.js';
-import { TransferRef } from '../transfers/graphql/types.js';
+import { type TransferNode, TransferRef } from '../transfers/graphql/types.js';
 import type { PartnerEvent } from './service.js';
 import { EventSubjectUnion, subjectOf } from './subjects.js';
 
@@ -99,7 +98,7 @@ const TransferUpdateRef = builder.objectRef<PartnerEvent>('TransferUpdate').impl
       resolve: async (e, _, ctx) => {
         const transfer = await subjectOf(e, ctx);
         if (!transfer) throw new NotFoundError('Transfer');
-        return transfer as Transfer;
+        return transfer as TransferNode;
       },
     }),
     occurredAt: t.expose('createdAt', { type: 'DateTime' }),

@@ -14,10 +14,10 @@ type SubjectRef = ObjectRef<typeof builder.$inferSchemaTypes, object> & { getDat
  * entity. Each feature registers its own (`Feature.subjects`, gathered by the events feature before the
  * schema is built), so this module names no other module's types or entities.
  */
-const SUBJECT_TYPES = new Map<string, { ref: SubjectRef; entity: EntityClass<object> }>();
+const SUBJECT_TYPES = new Map<string, { ref: SubjectRef; entity: EntityClass<object>; present?: (kept: object) => object }>();
 
 export function registerEventSubjects(subjects: Readonly<Record<string, EventSubject>>): void {
-  for (const [entityType, { ref, entity }] of Object.entries(subjects)) SUBJECT_TYPES.set(entityType, { ref: ref as SubjectRef, entity });
+  for (const [entityType, { ref, entity, present }] of Object.entries(subjects)) SUBJECT_TYPES.set(entityType, { ref: ref as SubjectRef, entity, present });
 }
 
 const typeOfSubject = new WeakMap<object, string>();
@@ -39,8 +39,9 @@ export const EventSubjectUnion = builder.unionType('EventSubject', {
 export async function subjectOf(event: PartnerEvent, ctx: GraphQLContext): Promise<object | null> {
   const kind = SUBJECT_TYPES.get(event.entityType);
   if (!kind) return null;
+  // A kept snapshot is shown as its type resolves from (a transfer's node wraps its row: `present`).
   const subject = event.subject
-    ? restored(scopeOf(ctx).em, kind.entity, event.subject)
+    ? (kind.present ?? ((kept: object) => kept))(restored(scopeOf(ctx).em, kind.entity, event.subject))
     : ((await kind.ref.getDataloader(ctx).load(event.entityId)) as object | null);
   if (subject) typeOfSubject.set(subject, kind.ref.name);
   return subject;

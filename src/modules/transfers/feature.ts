@@ -9,8 +9,13 @@ export const transfersFeature: Feature<Services> = {
   name: 'transfers',
   types: () => import('./graphql/index.js'),
   async subjects() {
-    const { OfframpTransferRef, OnrampTransferRef } = await import('./graphql/types.js');
-    return { onramp_transfer: { ref: OnrampTransferRef, entity: Transfer }, offramp_transfer: { ref: OfframpTransferRef, entity: Transfer } };
+    const { OfframpTransferRef, OnrampTransferRef, transferNode } = await import('./graphql/types.js');
+    // A transfer's GraphQL types resolve from its node (the row with what was joined to it), not the row alone.
+    const present = (kept: object) => transferNode({ transfer: kept as Transfer });
+    return {
+      onramp_transfer: { ref: OnrampTransferRef, entity: Transfer, present },
+      offramp_transfer: { ref: OfframpTransferRef, entity: Transfer, present },
+    };
   },
   entities: transferEntities,
   routes: transferRoutes,

@@ -1,14 +1,14 @@
 import { type Asset, type Decimal, formatAmount, toFixedPlaces } from '../../domain/money.js';
 import { RATE_SCALE } from '../../domain/pricing.js';
 import { presentBankAccountDetails } from '../bank-accounts/presenters.js';
-import type { QuoteRecord as Quote, TransferRecord as Transfer } from './reads.js';
+import type { QuoteRow, TransferRow } from './queries.js';
 
 /** numeric(38,18) holds more digits than an asset has; the wire shows the asset's own scale. */
 const amountOf = (value: Decimal, asset: Asset) => formatAmount(value, asset);
 const rateOf = (value: Decimal) => toFixedPlaces(value, RATE_SCALE);
 
 /** Fee parts, all in the source asset: they add up to `fee_amount`. */
-function feeBreakdown(quote: Quote) {
+function feeBreakdown(quote: QuoteRow) {
   const asset = quote.sourceCurrency;
   return {
     currency: asset,
@@ -22,7 +22,7 @@ function feeBreakdown(quote: Quote) {
  * A quote as its creation answers it (either direction). The spec shows none of it; we return
  * every field a partner needs to show the customer the offer, named as Align names them.
  */
-export function presentQuote(quote: Quote, transferId: string | null) {
+export function presentQuote(quote: QuoteRow, transferId: string | null) {
   const common = {
     quote_id: quote.id,
     customer_id: quote.customerId,
@@ -58,10 +58,10 @@ export type QuoteView = ReturnType<typeof presentQuote>;
  * The reference the customer must quote on the bank transfer; null for a deposit that already
  * arrived on a virtual account (it was matched by the account's own number).
  */
-export const shownDepositMessage = (transfer: Transfer): string | null => (transfer.virtualAccountId ? null : (transfer.depositMessage ?? null));
+export const shownDepositMessage = (transfer: TransferRow): string | null => (transfer.virtualAccountId ? null : (transfer.depositMessage ?? null));
 
 /** Fields every transfer shows beyond the spec's (documented in the README). */
-function lifecycle(transfer: Transfer) {
+function lifecycle(transfer: TransferRow) {
   return {
     customer_id: transfer.customerId,
     failure_reason: transfer.failureReason ?? null,
@@ -72,7 +72,7 @@ function lifecycle(transfer: Transfer) {
 }
 
 /** Spec §2.4: an on-ramp transfer (list item and single read alike); also its events' payload. */
-export function presentOnrampTransfer(transfer: Transfer, quote: Quote) {
+export function presentOnrampTransfer(transfer: TransferRow, quote: QuoteRow) {
   const source = quote.sourceCurrency;
   return {
     id: transfer.id,
@@ -109,7 +109,7 @@ export function presentOnrampTransfer(transfer: Transfer, quote: Quote) {
  * Spec §2.5: an off-ramp transfer. The destination account's numbers are masked except in the
  * response that created it (as for external accounts).
  */
-export function presentOfframpTransfer(transfer: Transfer, quote: Quote, options: { masked: boolean } = { masked: true }) {
+export function presentOfframpTransfer(transfer: TransferRow, quote: QuoteRow, options: { masked: boolean } = { masked: true }) {
   const source = quote.sourceCurrency;
   const account = transfer.destinationBankAccount ? presentBankAccountDetails(transfer.destinationBankAccount, options) : null;
   return {
@@ -141,7 +141,7 @@ export function presentOfframpTransfer(transfer: Transfer, quote: Quote, options
   };
 }
 
-export function presentTransfer(transfer: Transfer, quote: Quote, options?: { masked: boolean }) {
+export function presentTransfer(transfer: TransferRow, quote: QuoteRow, options?: { masked: boolean }) {
   return transfer.direction === 'onramp' ? presentOnrampTransfer(transfer, quote) : presentOfframpTransfer(transfer, quote, options);
 }
 
@@ -150,6 +150,6 @@ export function presentTransfer(transfer: Transfer, quote: Quote, options?: { ma
  * (§2.5, as `POST …/offramp-transfer/quote/{quote_id}` answers it: the response that creates the
  * transfer is the one that shows the payout account in full), else `transfer: null`.
  */
-export function presentOfframpQuote(quote: Quote, transfer: Transfer | null) {
+export function presentOfframpQuote(quote: QuoteRow, transfer: TransferRow | null) {
   return { ...presentQuote(quote, transfer?.id ?? null), transfer: transfer ? presentOfframpTransfer(transfer, quote, { masked: false }) : null };
 }

@@ -1,6 +1,6 @@
 import { NotFoundError } from '../../domain/errors.js';
 import type { TransferDirection } from '../../domain/transfer-status.js';
-import type { KeysetPage, OffsetPage } from '../../platform/pagination.js';
+import type { OffsetPage } from '../../platform/pagination.js';
 import type { Scope } from '../../platform/scope.js';
 import { isUuid } from '../../domain/identifiers/uuid.js';
 import type { TransferDeps } from './context.js';
@@ -14,17 +14,15 @@ import type {
   SimulatedFiatDeposit,
   SimulatedStep,
   SimulatedVirtualAccountDeposit,
-  TransferFilter,
 } from './inputs.js';
 import { lockTransfer, moveTransfer } from './lifecycle.js';
 import { offramp } from './offramp.js';
 import { onramp } from './onramp.js';
 import { quoting } from './quotes.js';
-import { type Joined, type ListedTransfer, type TransferWithQuote, countTransfers, transferById, transferPage, transfersOfCustomer } from './reads.js';
-import { transferOfCustomer } from './read-transfer.js';
+import { type TransferWithQuote, transferOfCustomer, transfersOfCustomer } from './queries.js';
 import { simulations } from './simulations.js';
 
-export type { Joined, ListedTransfer, Transfer, TransferWithQuote };
+export type { Transfer, TransferWithQuote };
 
 /** Which transfer a REST path names: one of this customer's, in this direction. */
 export interface TransferWithin {
@@ -56,20 +54,11 @@ export interface TransferService {
   cancel(scope: Scope, transferId: string, within?: TransferWithin): Promise<TransferWithQuote>;
 
   get(scope: Scope, id: string): Promise<Transfer>;
-  /** GraphQL `transfer(id)`: the caller's transfer as a plain row, with the quote and customer `joined` asks for, in one statement; null when unknown. */
-  find(scope: Scope, id: string, joined?: Joined): Promise<ListedTransfer | null>;
   /** One transfer of one customer in one direction, as the REST paths name it. */
   getForCustomer(scope: Scope, customerId: string, direction: TransferDirection, transferId: string): Promise<TransferWithQuote>;
   getQuote(scope: Scope, id: string): Promise<Quote>;
   /** `GET …/{direction}-transfer`: newest first, by offset, as plain rows with their quotes. */
   listForCustomer(scope: Scope, customerId: string, direction: TransferDirection, page: OffsetPage): Promise<TransferWithQuote[]>;
-  /**
-   * GraphQL `transfers` and `Customer.transfers`: keyset pages, oldest first, filtered; plain rows,
-   * with the quotes and customers `joined` asks for read in the same statement.
-   */
-  list(scope: Scope, filter: TransferFilter, page: KeysetPage, joined?: Joined): Promise<ListedTransfer[]>;
-  /** How many transfers the filter matches (a connection's totalCount). */
-  count(scope: Scope, filter: TransferFilter): Promise<number>;
 
   // Sandbox settlement (403 in production), through the state machine like real progress.
   /** The fiat arrives, `deposit.amount` of it (the deposit amount when omitted): less fails the transfer `underpaid`. */
@@ -143,10 +132,6 @@ export function createTransferService(deps: TransferDeps): TransferService {
       const customer = await deps.customers.get(scope, customerId);
       return transfersOfCustomer(scope, customer.id, direction, { limit, skip });
     },
-
-    find: (scope: Scope, id: string, joined: Joined = {}) => transferById(scope, id, joined),
-    list: (scope: Scope, filter: TransferFilter, page: KeysetPage, joined: Joined = {}) => transferPage(scope, filter, page, joined),
-    count: countTransfers,
 
     async getQuote(scope: Scope, id: string): Promise<Quote> {
       const quote = isUuid(id) ? await scope.em.findOne(Quote, { id }) : null;

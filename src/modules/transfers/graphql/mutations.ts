@@ -1,5 +1,6 @@
 import { ConflictError, ForbiddenError, NotFoundError, UnprocessableError, ValidationError } from '../../../domain/errors.js';
 import type { TransferPurpose } from '../../../domain/transfer-purpose.js';
+import type { TransferRow } from '../queries.js';
 import { undefinedIfNull, withoutNulls } from '../../../graphql/arguments.js';
 import { builder } from '../../../graphql/builder.js';
 import { type GraphQLContext, scopeOf } from '../../../graphql/context.js';
@@ -11,7 +12,7 @@ import { idempotencyKeyField, payloadOf } from '../../../graphql/payload.js';
 import { BankAccountInputRef } from '../../bank-accounts/graphql.js';
 import type { Scope } from '../../../platform/scope.js';
 import { quoteIdOf, transferIdOf } from './ids.js';
-import { QuoteRef, TransferPurposeEnum, TransferRef } from './types.js';
+import { QuoteRef, TransferPurposeEnum, TransferRef, transferNode } from './types.js';
 
 /**
  * Each mutation takes one `input`. Apart from the ids (global ids or databaseIds, mapped here)
@@ -128,6 +129,12 @@ const customerIdOf = (id: string | number) => databaseIdOf(id, 'Customer');
 const loadQuote = (id: string, scope: Scope, { services }: GraphQLContext) => services.transfers.getQuote(scope, id);
 const loadTransfer = (id: string, scope: Scope, { services }: GraphQLContext) => services.transfers.get(scope, id);
 
+/** A mutation that makes or moves a transfer answers the transfer's node (its GraphQL types resolve from one), a replay's too. */
+const answeredAsNode =
+  <A extends unknown[]>(resolve: (...args: A) => Promise<TransferRow>) =>
+  async (...args: A) =>
+    transferNode({ transfer: await resolve(...args) });
+
 /** What a creating mutation can always return: bad input, and idempotency's in-use (409) and reused (422). */
 const CREATING = [ValidationError, ConflictError, UnprocessableError] as const;
 /** What a sandbox step on a transfer can return: unknown transfer, production key, a move the state machine refuses. */
@@ -152,11 +159,13 @@ builder.mutationFields((t) => ({
       "A pending on-ramp transfer from a quote, with deposit instructions; the quote's customer is the transfer's, and the quote is used once (UnprocessableError quote_used, quote_expired). ForbiddenError rails_not_connected in production.",
     errors: payloadOf('CreateOnrampTransfer', 'transfer', [...CREATING, NotFoundError, ForbiddenError]),
     args: { input: t.arg({ type: CreateOnrampTransferInputRef, required: true }) },
-    resolve: creatingMutation({
-      run: async ({ quoteId, ...request }, scope, { services }) =>
-        (await services.transfers.createOnrampTransfer(scope, undefined, quoteIdOf(quoteId), request)).transfer,
-      load: loadTransfer,
-    }),
+    resolve: answeredAsNode(
+      creatingMutation({
+        run: async ({ quoteId, ...request }, scope, { services }) =>
+          (await services.transfers.createOnrampTransfer(scope, undefined, quoteIdOf(quoteId), request)).transfer,
+        load: loadTransfer,
+      }),
+    ),
   }),
 
   createOfframpQuote: t.field({
@@ -178,11 +187,13 @@ builder.mutationFields((t) => ({
       "The off-ramp transfer of a bare quote (Align's POST …/offramp-transfer/quote/{quote_id}); the quote's customer is the transfer's. ForbiddenError rails_not_connected in production.",
     errors: payloadOf('CreateOfframpTransfer', 'transfer', [...CREATING, NotFoundError, ForbiddenError]),
     args: { input: t.arg({ type: CreateOfframpTransferInputRef, required: true }) },
-    resolve: creatingMutation({
-      run: async ({ quoteId, ...destination }, scope, { services }) =>
-        (await services.transfers.createOfframpTransfer(scope, undefined, quoteIdOf(quoteId), destinationOf(destination))).transfer,
-      load: loadTransfer,
-    }),
+    resolve: answeredAsNode(
+      creatingMutation({
+        run: async ({ quoteId, ...destination }, scope, { services }) =>
+          (await services.transfers.createOfframpTransfer(scope, undefined, quoteIdOf(quoteId), destinationOf(destination))).transfer,
+        load: loadTransfer,
+      }),
+    ),
   }),
 
   completeOfframpTransfer: t.field({
@@ -191,11 +202,13 @@ builder.mutationFields((t) => ({
       'The customer sent the tokens: PENDING → PROCESSING (ConflictError transfer_transition_not_allowed from any other status, deposit_transaction_hash_used for a hash that funded another transfer; UnprocessableError transfer_expired).',
     errors: payloadOf('CompleteOfframpTransfer', 'transfer', [...CREATING, NotFoundError]),
     args: { input: t.arg({ type: CompleteOfframpTransferInputRef, required: true }) },
-    resolve: creatingMutation({
-      run: async ({ transferId, ...deposit }, scope, { services }) =>
-        (await services.transfers.completeOfframpTransfer(scope, undefined, databaseIdOf(transferId, 'OfframpTransfer'), deposit)).transfer,
-      load: loadTransfer,
-    }),
+    resolve: answeredAsNode(
+      creatingMutation({
+        run: async ({ transferId, ...deposit }, scope, { services }) =>
+          (await services.transfers.completeOfframpTransfer(scope, undefined, databaseIdOf(transferId, 'OfframpTransfer'), deposit)).transfer,
+        load: loadTransfer,
+      }),
+    ),
   }),
 
   cancelTransfer: t.field({
@@ -205,7 +218,7 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: CancelTransferInputRef, required: true }) },
     resolve: async (_, { input }, ctx) => {
       const { id, within } = transferIdOf(input.transferId);
-      return (await ctx.services.transfers.cancel(scopeOf(ctx), id, within)).transfer;
+      return transferNode(await ctx.services.transfers.cancel(scopeOf(ctx), id, within));
     },
   }),
 
@@ -219,7 +232,7 @@ builder.mutationFields((t) => ({
     resolve: async (_, { input }, ctx) => {
       const { id, within } = transferIdOf(input.transferId);
       const deposit = { amount: undefinedIfNull(input.amount) };
-      return (await withInputPaths(ctx.services.transfers.simulateFiatDeposit(scopeOf(ctx), id, deposit, within))).transfer;
+      return transferNode(await withInputPaths(ctx.services.transfers.simulateFiatDeposit(scopeOf(ctx), id, deposit, within)));
     },
   }),
   simulateVirtualAccountDeposit: t.field({
@@ -230,7 +243,7 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: SimulateVirtualAccountDepositInputRef, required: true }) },
     resolve: async (_, { input }, ctx) => {
       const virtualAccountId = databaseIdOf(input.virtualAccountId, 'VirtualAccount');
-      return (await withInputPaths(ctx.services.transfers.simulateVirtualAccountDeposit(scopeOf(ctx), virtualAccountId, { amount: input.amount }))).transfer;
+      return transferNode(await withInputPaths(ctx.services.transfers.simulateVirtualAccountDeposit(scopeOf(ctx), virtualAccountId, { amount: input.amount })));
     },
   }),
   simulateTransferSettlement: t.field({
@@ -240,7 +253,7 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: SimulateTransferSettlementInputRef, required: true }) },
     resolve: async (_, { input }, ctx) => {
       const { id, within } = transferIdOf(input.transferId);
-      return (await ctx.services.transfers.simulateSettlement(scopeOf(ctx), id, within)).transfer;
+      return transferNode(await ctx.services.transfers.simulateSettlement(scopeOf(ctx), id, within));
     },
   }),
   simulateTransferFailure: t.field({
@@ -250,7 +263,7 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: SimulateTransferFailureInputRef, required: true }) },
     resolve: async (_, { input }, ctx) => {
       const { id, within } = transferIdOf(input.transferId);
-      return (await withInputPaths(ctx.services.transfers.simulateFailure(scopeOf(ctx), id, undefinedIfNull(input.reason), within))).transfer;
+      return transferNode(await withInputPaths(ctx.services.transfers.simulateFailure(scopeOf(ctx), id, undefinedIfNull(input.reason), within)));
     },
   }),
   simulateTransferRefund: t.field({
@@ -260,7 +273,7 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: SimulateTransferRefundInputRef, required: true }) },
     resolve: async (_, { input }, ctx) => {
       const { id, within } = transferIdOf(input.transferId);
-      return (await ctx.services.transfers.simulateRefund(scopeOf(ctx), id, within)).transfer;
+      return transferNode(await ctx.services.transfers.simulateRefund(scopeOf(ctx), id, within));
     },
   }),
 }));

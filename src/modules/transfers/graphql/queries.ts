@@ -5,16 +5,15 @@ import { builder } from '../../../graphql/builder.js';
 import { connectionFieldOptions, resolvePage } from '../../../graphql/connection.js';
 import { type GraphQLContext, scopeOf } from '../../../graphql/context.js';
 import { nullIfNotFound } from '../../../graphql/errors.js';
-import { reads, selectedColumns } from '../../../graphql/columns.js';
-import { selectedFields } from '../../../graphql/lookahead.js';
+import { reads, selectedColumns, selectedFields } from '../../../graphql/columns.js';
 import { optionalDatabaseIdOf } from '../../../graphql/node.js';
 import { cursorOf } from '../../../platform/pagination.js';
 import { CustomerRef } from '../../customers/graphql.js';
 import type { TransferFilter } from '../inputs.js';
-import type { Wanted } from '../../../platform/plain-rows.js';
-import type { Joined, TransferRecord } from '../reads.js';
+import type { Wanted } from '../../../platform/queries.js';
+import { type Joined, countTransfers, transferById, transferPage as readTransferPage } from '../queries.js';
 import { quoteIdOf, transferIdOf } from './ids.js';
-import { QuoteRef, TransferConnection, TransferDirectionEnum, TransferRef, TransferStatusEnum, withJoined } from './types.js';
+import { QuoteRef, TransferConnection, TransferDirectionEnum, type TransferNode, TransferRef, TransferStatusEnum, transferNode } from './types.js';
 
 const TRANSFER_TYPES = ['Transfer', 'OnrampTransfer', 'OfframpTransfer'];
 /** What every listed transfer needs whatever its selection: its global id and type, its cursor, the keys of its relations. */
@@ -67,17 +66,22 @@ function joinedOf(info: GraphQLResolveInfo, path: string[]): Joined {
 function transferPage(ctx: GraphQLContext, info: GraphQLResolveInfo, args: DefaultConnectionArguments, filter: TransferFilter) {
   const scope = scopeOf(ctx);
   const joined = joinedFor(info, ['edges', 'node']);
-  return resolvePage(args, cursorOf, async (page) => withJoined(await ctx.services.transfers.list(scope, filter, page, joined)), {
-    count: () => ctx.services.transfers.count(scope, filter),
-  });
+  return resolvePage(
+    args,
+    (node: TransferNode) => cursorOf(node.transfer),
+    async (page) => (await readTransferPage(scope, filter, page, joined)).map(transferNode),
+    {
+      count: () => countTransfers(scope, filter),
+    },
+  );
 }
 
 /** The caller's transfer an id names, or null (unknown, another partner's, or a global id of the other direction), read with what the selection shows. */
-async function transferNamed(ctx: GraphQLContext, info: GraphQLResolveInfo, idArgument: string | number): Promise<TransferRecord | null> {
+async function transferNamed(ctx: GraphQLContext, info: GraphQLResolveInfo, idArgument: string | number): Promise<TransferNode | null> {
   const { id, within } = transferIdOf(idArgument);
-  const found = await ctx.services.transfers.find(scopeOf(ctx), id, joinedFor(info, []));
+  const found = await transferById(scopeOf(ctx), id, joinedFor(info, []));
   if (!found || (within.direction && found.transfer.direction !== within.direction)) return null;
-  return withJoined([found])[0]!;
+  return transferNode(found);
 }
 
 builder.queryFields((t) => ({
@@ -145,8 +149,9 @@ builder.objectFields(QuoteRef, (t) => ({
     nullable: true,
     description: 'The transfer made from this quote; null while unused',
     extensions: reads(['id']),
-    load: (quoteIds: string[], ctx) => ctx.services.transfers.loadTransfersOfQuotes(scopeOf(ctx), quoteIds),
-    sort: (transfer) => (transfer as TransferRecord).quoteId,
+    load: async (quoteIds: string[], ctx) =>
+      (await ctx.services.transfers.loadTransfersOfQuotes(scopeOf(ctx), quoteIds)).map((transfer) => transferNode({ transfer })),
+    sort: (node) => node.transfer.quoteId,
     resolve: (quote) => quote.id,
   }),
 }));

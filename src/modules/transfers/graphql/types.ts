@@ -25,7 +25,8 @@ import { AssetEnum, PostingRef } from '../../ledger/graphql.js';
 import { VirtualAccountRef } from '../../virtual-accounts/graphql.js';
 import type { DepositBankAccount } from '../deposit-instructions.js';
 import type { TransferStatusChange } from '../entities.js';
-import type { ListedTransfer, QuoteRecord as Quote, TransferRecord as Transfer } from '../reads.js';
+import type { CustomerRow } from '../../customers/service.js';
+import type { OfframpTransferRow, OnrampTransferRow, QuoteRow, TransferRow } from '../queries.js';
 import { shownDepositMessage } from '../presenters.js';
 
 export const TransferDirectionEnum = domainEnum('TransferDirection', TRANSFER_DIRECTIONS, {
@@ -51,7 +52,7 @@ export const TransferPurposeEnum = domainEnum('TransferPurpose', TRANSFER_PURPOS
 
 const amount = (value: Decimal, asset: Asset) => formatAmount(value, asset);
 
-const FeeBreakdownRef = builder.objectRef<Quote>('FeeBreakdown').implement({
+const FeeBreakdownRef = builder.objectRef<QuoteRow>('FeeBreakdown').implement({
   description: 'The parts of feeAmount, all in the source currency; they add up to it.',
   fields: (t) => ({
     currency: t.field({ type: AssetEnum, resolve: (q) => q.sourceCurrency }),
@@ -61,7 +62,7 @@ const FeeBreakdownRef = builder.objectRef<Quote>('FeeBreakdown').implement({
   }),
 });
 
-export const QuoteRef = builder.loadableNodeRef<Quote>('Quote', {
+export const QuoteRef = builder.loadableNodeRef<QuoteRow>('Quote', {
   id: { resolve: (q) => q.id },
   // Batches every quote looked up in one request into one query, scoped to the caller.
   load: (ids: string[], ctx) => ctx.services.transfers.loadQuotes(scopeOf(ctx), ids),
@@ -120,33 +121,50 @@ QuoteRef.implement({
 });
 
 /**
- * The quote and customer a read joined to each transfer, with only the columns its selection reads:
- * the transfer's fields take them from here, never from a dataloader, which other fields of the same
- * request may expect to hold whole records.
+ * What every transfer type resolves from (its parent shape): the transfer's row, of its direction,
+ * and the quote and customer a read joined to it, with only the columns its selection reads (null
+ * when not joined). The transfer's fields take them from here, never from a dataloader, which other
+ * fields of the same request may expect to hold whole records.
  */
-const joinedTo = new WeakMap<Transfer, ListedTransfer>();
-
-/** The transfers of these rows, their joined quotes and customers kept for their fields. */
-export function withJoined(rows: ListedTransfer[]): Transfer[] {
-  return rows.map((row) => {
-    joinedTo.set(row.transfer, row);
-    return row.transfer;
-  });
+export interface TransferNodeOf<T extends TransferRow> {
+  transfer: T;
+  quote?: QuoteRow | null;
+  customer?: CustomerRow | null;
 }
+export type OnrampTransferNode = TransferNodeOf<OnrampTransferRow>;
+export type OfframpTransferNode = TransferNodeOf<OfframpTransferRow>;
+export type TransferNode = OnrampTransferNode | OfframpTransferNode;
+
+/**
+ * A transfer row (with what was joined to it) as the node of its direction. The one place a row is
+ * taken as an on-ramp's or an off-ramp's: their writes (onramp.ts, offramp.ts) set the fields of
+ * their direction, so the direction's fields need no `!`.
+ */
+export const transferNode = (read: { transfer: TransferRow; quote?: QuoteRow | null; customer?: CustomerRow | null }): TransferNode => read as TransferNode;
 
 /** What `read` makes of a transfer's quote: the one joined with it, else through the request's dataloader (one query a page). */
-function fromQuote<T>(transfer: Transfer, ctx: GraphQLContext, read: (quote: Quote) => T): T | Promise<T> {
-  const joined = joinedTo.get(transfer)?.quote;
-  return joined ? read(joined) : QuoteRef.getDataloader(ctx).load(transfer.quoteId).then(read);
+function fromQuote<T>(node: TransferNode, ctx: GraphQLContext, read: (quote: QuoteRow) => T): T | Promise<T> {
+  return node.quote ? read(node.quote) : QuoteRef.getDataloader(ctx).load(node.transfer.quoteId).then(read);
 }
 
+/** A transfer field that shows one column of the transfer's row: it says so (`reads`), so a page selects that column. */
+const column = <K extends keyof TransferRow>(property: K) => ({
+  extensions: reads([property]),
+  resolve: (n: TransferNode) => n.transfer[property] as NonNullable<TransferRow[K]>,
+});
+const nullableColumn = <K extends keyof TransferRow>(property: K) => ({
+  nullable: true as const,
+  extensions: reads([property]),
+  resolve: (n: TransferNode) => n.transfer[property] ?? null,
+});
+
 /** The `reads()` of a transfer field that shows these properties of its quote. */
-const readsQuote = (...properties: (keyof Quote)[]) => reads(['quoteId'], { quote: properties });
+const readsQuote = (...properties: (keyof QuoteRow)[]) => reads(['quoteId'], { quote: properties });
 
 /** A transfer field that shows one property of its quote, as the field's type `T` (a fiat currency or a token of the direction). */
-const quoteProperty = <T>(property: keyof Quote) => ({
+const quoteProperty = <T>(property: keyof QuoteRow) => ({
   extensions: readsQuote(property),
-  resolve: (tr: Transfer, _: unknown, ctx: GraphQLContext) => fromQuote(tr, ctx, (q) => q[property] as T),
+  resolve: (n: TransferNode, _: unknown, ctx: GraphQLContext) => fromQuote(n, ctx, (q) => q[property] as T),
 });
 
 const StatusChangeRef = builder.objectRef<TransferStatusChange>('TransferStatusChange').implement({
@@ -162,38 +180,38 @@ const StatusChangeRef = builder.objectRef<TransferStatusChange>('TransferStatusC
 export const TRANSFER_TYPENAMES = { onramp: 'OnrampTransfer', offramp: 'OfframpTransfer' } as const satisfies Record<TransferDirection, string>;
 
 /** Fields every transfer has; the quote, customer, history and postings load in batches. */
-export const TransferRef = builder.interfaceRef<Transfer>('Transfer').implement({
+export const TransferRef = builder.interfaceRef<TransferNode>('Transfer').implement({
   description: 'An on-ramp or an off-ramp transfer: a Node whose global id names its type (OnrampTransfer or OfframpTransfer)',
   interfaces: [builder.nodeInterfaceRef()],
-  resolveType: (transfer) => TRANSFER_TYPENAMES[transfer.direction],
+  resolveType: (n) => TRANSFER_TYPENAMES[n.transfer.direction],
   fields: (t) => ({
-    databaseId: t.expose('id', { type: 'UUID', description: 'The id REST shows for this transfer (id of …/onramp-transfer or …/offramp-transfer)' }),
-    direction: t.field({ type: TransferDirectionEnum, extensions: reads(['direction']), resolve: (tr) => tr.direction }),
-    status: t.field({ type: TransferStatusEnum, extensions: reads(['status']), resolve: (tr) => tr.status }),
-    customer: t.field({ type: CustomerRef, extensions: reads(['customerId']), resolve: (tr) => joinedTo.get(tr)?.customer ?? tr.customerId }),
-    quote: t.field({ type: QuoteRef, extensions: reads(['quoteId']), resolve: (tr) => joinedTo.get(tr)?.quote ?? tr.quoteId }),
+    databaseId: t.field({ type: 'UUID', description: 'The id REST shows for this transfer (id of …/onramp-transfer or …/offramp-transfer)', ...column('id') }),
+    direction: t.field({ type: TransferDirectionEnum, ...column('direction') }),
+    status: t.field({ type: TransferStatusEnum, ...column('status') }),
+    customer: t.field({ type: CustomerRef, extensions: reads(['customerId']), resolve: (n) => n.customer ?? n.transfer.customerId }),
+    quote: t.field({ type: QuoteRef, extensions: reads(['quoteId']), resolve: (n) => n.quote ?? n.transfer.quoteId }),
     amount: t.field({
       type: 'Decimal',
       description: 'What the customer deposits (the source amount)',
       extensions: readsQuote('sourceAmount', 'sourceCurrency'),
-      resolve: (tr, _, ctx) => fromQuote(tr, ctx, (q) => amount(q.sourceAmount, q.sourceCurrency)),
+      resolve: (n, _, ctx) => fromQuote(n, ctx, (q) => amount(q.sourceAmount, q.sourceCurrency)),
     }),
     destinationAmount: t.field({
       type: 'Decimal',
       extensions: readsQuote('destinationAmount', 'destinationCurrency'),
-      resolve: (tr, _, ctx) => fromQuote(tr, ctx, (q) => amount(q.destinationAmount, q.destinationCurrency)),
+      resolve: (n, _, ctx) => fromQuote(n, ctx, (q) => amount(q.destinationAmount, q.destinationCurrency)),
     }),
-    failureReason: t.exposeString('failureReason', { nullable: true }),
-    depositExpiresAt: t.expose('depositExpiresAt', { type: 'DateTime', description: 'A pending transfer expires at this moment' }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    failureReason: t.string(nullableColumn('failureReason')),
+    depositExpiresAt: t.field({ type: 'DateTime', description: 'A pending transfer expires at this moment', ...column('depositExpiresAt') }),
+    createdAt: t.field({ type: 'DateTime', ...column('createdAt') }),
+    updatedAt: t.field({ type: 'DateTime', ...column('updatedAt') }),
     statusHistory: t.loadableGroup({
       type: StatusChangeRef,
       description: 'Every status the transfer went through, oldest first, with when and why',
       load: (ids: string[], ctx) => ctx.services.transfers.loadHistories(scopeOf(ctx), ids),
       group: (change) => change.transferId,
       extensions: reads(['id']),
-      resolve: (tr) => tr.id,
+      resolve: (n) => n.transfer.id,
     }),
     postings: t.loadableGroup({
       type: PostingRef,
@@ -201,7 +219,7 @@ export const TransferRef = builder.interfaceRef<Transfer>('Transfer').implement(
       load: (ids: string[], ctx) => ctx.services.ledger.entriesOf(scopeOf(ctx), ids),
       group: (entry) => entry.transferId,
       extensions: reads(['id']),
-      resolve: (tr) => tr.id,
+      resolve: (n) => n.transfer.id,
     }),
   }),
 });
@@ -236,13 +254,17 @@ const DepositBankAccountRef = builder.objectRef<DepositBankAccount>('DepositBank
 });
 
 /** The transfers of one direction, by id, for node(id:): a global id of the other type reads as null. */
-const transfersIn = (direction: TransferDirection) => async (ids: string[], ctx: GraphQLContext) =>
-  (await ctx.services.transfers.loadTransfers(scopeOf(ctx), ids)).filter((transfer) => transfer.direction === direction);
+const transfersIn =
+  <N extends TransferNode>(direction: TransferDirection) =>
+  async (ids: string[], ctx: GraphQLContext): Promise<N[]> =>
+    (await ctx.services.transfers.loadTransfers(scopeOf(ctx), ids))
+      .filter((transfer) => transfer.direction === direction)
+      .map((transfer) => transferNode({ transfer }) as N);
 
-export const OnrampTransferRef = builder.loadableNodeRef<Transfer>('OnrampTransfer', {
-  id: { resolve: (tr) => tr.id },
-  load: transfersIn('onramp'),
-  sort: (transfer) => transfer.id,
+export const OnrampTransferRef = builder.loadableNodeRef<OnrampTransferNode>('OnrampTransfer', {
+  id: { resolve: (n) => n.transfer.id },
+  load: transfersIn<OnrampTransferNode>('onramp'),
+  sort: (n) => n.transfer.id,
 });
 
 OnrampTransferRef.implement({
@@ -253,31 +275,31 @@ OnrampTransferRef.implement({
     sourceRails: t.field({ type: PaymentRailsEnum, ...quoteProperty<PaymentRails>('sourceRails') }),
     destinationToken: t.field({ type: StablecoinEnum, ...quoteProperty<Token>('destinationCurrency') }),
     destinationNetwork: t.field({ type: BlockchainNetworkEnum, ...quoteProperty<Network>('destinationNetwork') }),
-    destinationAddress: t.string({ extensions: reads(['destinationAddress']), resolve: (tr) => tr.destinationAddress! }),
-    destinationTransactionHash: t.exposeString('payoutTransactionHash', { nullable: true, description: 'The token delivery, once completed' }),
+    destinationAddress: t.string({ extensions: reads(['destinationAddress']), resolve: (n) => n.transfer.destinationAddress }),
+    destinationTransactionHash: t.string({ description: 'The token delivery, once completed', ...nullableColumn('payoutTransactionHash') }),
     virtualAccount: t.field({
       type: VirtualAccountRef,
       nullable: true,
       description: 'The virtual account the deposit arrived on; null for a deposit to the collection account',
       extensions: reads(['virtualAccountId']),
-      resolve: (tr) => tr.virtualAccountId,
+      resolve: (n) => n.transfer.virtualAccountId,
     }),
     depositReceivedAmount: t.field({
       type: 'Decimal',
       nullable: true,
       description: 'The fiat that arrived: null until it does; less than the deposit amount fails the transfer (underpaid), the excess of more is returned',
       extensions: reads(['depositReceivedAmount', 'quoteId'], { quote: ['sourceCurrency'] }),
-      resolve: (tr, _, ctx) => {
-        const received = tr.depositReceivedAmount;
-        return received ? fromQuote(tr, ctx, (q) => amount(received, q.sourceCurrency)) : null;
+      resolve: (n, _, ctx) => {
+        const received = n.transfer.depositReceivedAmount;
+        return received ? fromQuote(n, ctx, (q) => amount(received, q.sourceCurrency)) : null;
       },
     }),
-    depositBankAccount: t.field({ type: DepositBankAccountRef, extensions: reads(['depositBankAccount']), resolve: (tr) => tr.depositBankAccount! }),
+    depositBankAccount: t.field({ type: DepositBankAccountRef, extensions: reads(['depositBankAccount']), resolve: (n) => n.transfer.depositBankAccount }),
     depositMessage: t.string({
       nullable: true,
       description: 'The reference the customer must put on the bank transfer; null for a deposit that arrived on a virtual account',
       extensions: reads(['virtualAccountId', 'depositMessage']),
-      resolve: shownDepositMessage,
+      resolve: (n) => shownDepositMessage(n.transfer),
     }),
   }),
 });
@@ -304,10 +326,10 @@ const PayoutBankAccountRef = builder.objectRef<BankAccountDetails>('PayoutBankAc
   }),
 });
 
-export const OfframpTransferRef = builder.loadableNodeRef<Transfer>('OfframpTransfer', {
-  id: { resolve: (tr) => tr.id },
-  load: transfersIn('offramp'),
-  sort: (transfer) => transfer.id,
+export const OfframpTransferRef = builder.loadableNodeRef<OfframpTransferNode>('OfframpTransfer', {
+  id: { resolve: (n) => n.transfer.id },
+  load: transfersIn<OfframpTransferNode>('offramp'),
+  sort: (n) => n.transfer.id,
 });
 
 OfframpTransferRef.implement({
@@ -318,20 +340,24 @@ OfframpTransferRef.implement({
     sourceNetwork: t.field({ type: BlockchainNetworkEnum, ...quoteProperty<Network>('sourceNetwork') }),
     destinationCurrency: t.field({ type: FiatCurrencyEnum, ...quoteProperty<FiatCurrency>('destinationCurrency') }),
     destinationPaymentRails: t.field({ type: PaymentRailsEnum, ...quoteProperty<PaymentRails>('destinationRails') }),
-    transferPurpose: t.field({ type: TransferPurposeEnum, extensions: reads(['transferPurpose']), resolve: (tr) => tr.transferPurpose! }),
+    transferPurpose: t.field({ type: TransferPurposeEnum, extensions: reads(['transferPurpose']), resolve: (n) => n.transfer.transferPurpose }),
     destinationExternalAccount: t.field({
       type: BankAccountRef,
       nullable: true,
       description: 'The registered bank account paid out to; null for an account given inline (destinationBankAccount shows either)',
       extensions: reads(['destinationExternalAccountId']),
-      resolve: (tr) => tr.destinationExternalAccountId,
+      resolve: (n) => n.transfer.destinationExternalAccountId,
     }),
-    destinationBankAccount: t.field({ type: PayoutBankAccountRef, extensions: reads(['destinationBankAccount']), resolve: (tr) => tr.destinationBankAccount! }),
+    destinationBankAccount: t.field({
+      type: PayoutBankAccountRef,
+      extensions: reads(['destinationBankAccount']),
+      resolve: (n) => n.transfer.destinationBankAccount,
+    }),
     depositBlockchainAddress: t.string({
       description: 'Where the customer sends the tokens',
       extensions: reads(['depositBlockchainAddress']),
-      resolve: (tr) => tr.depositBlockchainAddress!,
+      resolve: (n) => n.transfer.depositBlockchainAddress,
     }),
-    depositTransactionHash: t.exposeString('depositTransactionHash', { nullable: true }),
+    depositTransactionHash: t.string(nullableColumn('depositTransactionHash')),
   }),
 });

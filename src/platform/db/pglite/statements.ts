@@ -1,48 +1,5 @@
-import { type PGlite, type QueryOptions, type Results, type Transaction, messages, protocol } from '@electric-sql/pglite';
-import { bindExecuteSync } from './pglite-bind.js';
-
-/**
- * PGlite's `query()` pays for every statement in full, on Node's one thread: six calls into the
- * WebAssembly engine (parse, describe, bind, describe, execute, sync), a fresh parse and plan, and a
- * copy of its whole parser table to read the rows. Here a statement is parsed and described once,
- * under a name, and then runs as bind + execute + sync in one call, on PostgreSQL's cached plan.
- *
- * Only plain reads and writes are kept; any other statement (DDL of a migration, SET, …) runs
- * through PGlite's own `query()` or `exec()` and forgets every kept statement first, so no plan or
- * row shape outlives a change of the schema. A kept statement is prepared again after a minute:
- * PGlite never analyzes, so the planner reads table sizes when it plans, and a plan made while a
- * table was small must not live on while it grows. Parameters are serialized by the types PostgreSQL
- * described, with PGlite's own serializers, so values reach the database exactly as through `query()`.
- */
-export function keepPgliteStatements(pglite: PGlite, options: { capacity?: number; maxAgeMs?: number } = {}): void {
-  const statements = new Statements(pglite, options.capacity ?? 500, options.maxAgeMs ?? 60_000);
-  const query = pglite.query.bind(pglite);
-  const exec = pglite.exec.bind(pglite);
-  const transaction = pglite.transaction.bind(pglite);
-
-  pglite.exec = (sql: string, options?: QueryOptions) => exec(statements.forgetUnless(sql), options);
-
-  pglite.query = async <T>(sql: string, params?: unknown[], options?: QueryOptions): Promise<Results<T>> => {
-    if (!statements.handles(sql, options)) return query<T>(statements.forgetUnless(sql), params, options);
-    await pglite._checkReady();
-    return pglite._runExclusiveTransaction(() => pglite._runExclusiveQuery(() => statements.run<T>(sql, params ?? [], options, false)));
-  };
-
-  pglite.transaction = <T>(callback: (tx: Transaction) => Promise<T>): Promise<T> =>
-    transaction((tx) => {
-      const kept: Transaction = Object.create(tx, {
-        exec: { value: (sql: string, options?: QueryOptions) => tx.exec(statements.forgetUnless(sql), options) },
-        query: {
-          value: async <R>(sql: string, params?: unknown[], options?: QueryOptions): Promise<Results<R>> => {
-            if (!statements.handles(sql, options)) return tx.query<R>(statements.forgetUnless(sql), params, options);
-            if (tx.closed) throw new Error('Transaction is closed');
-            return pglite._runExclusiveQuery(() => statements.run<R>(sql, params ?? [], options, true));
-          },
-        },
-      });
-      return callback(kept);
-    });
-}
+import { type PGlite, type QueryOptions, type Results, messages, protocol } from '@electric-sql/pglite';
+import { bindExecuteSync } from './bind.js';
 
 /** What PostgreSQL described of a named statement: its parameters' and columns' types. */
 interface Statement {
@@ -59,7 +16,22 @@ const HARMLESS = /^\s*(begin|start|commit|end|rollback|abort|savepoint|release|n
 const { serialize } = protocol;
 const { DatabaseError } = messages;
 
-class Statements {
+/**
+ * PGlite's `query()` pays for every statement in full, on Node's one thread: six calls into the
+ * WebAssembly engine (parse, describe, bind, describe, execute, sync), a fresh parse and plan, and a
+ * copy of its whole parser table to read the rows. Here a statement is parsed and described once,
+ * under a name, and then runs as bind + execute + sync in one call, on PostgreSQL's cached plan,
+ * through PGlite's public protocol API (`execProtocolStream`, inside `runExclusive`).
+ *
+ * Only plain reads and writes are kept (`handles`); the driver runs any other statement (DDL of a
+ * migration, SET, …) through PGlite's own `query()`, and `forgetUnless` forgets every kept statement
+ * first, so no plan or row shape outlives a change of the schema. A kept statement is prepared again
+ * after `maxAgeMs`: PGlite never analyzes, so the planner reads table sizes when it plans, and a plan
+ * made while a table was small must not live on while it grows. Parameters are serialized by the
+ * types PostgreSQL described, with PGlite's own serializers, so values reach the database exactly as
+ * through `query()`.
+ */
+export class KeptStatements {
   readonly #pglite: PGlite;
   readonly #capacity: number;
   readonly #maxAgeMs: number;
@@ -69,7 +41,7 @@ class Statements {
   #closing: string[] = [];
   #next = 0;
 
-  constructor(pglite: PGlite, capacity: number, maxAgeMs: number) {
+  constructor(pglite: PGlite, { capacity = 500, maxAgeMs = 60_000 }: { capacity?: number; maxAgeMs?: number } = {}) {
     this.#pglite = pglite;
     this.#capacity = capacity;
     this.#maxAgeMs = maxAgeMs;
@@ -92,7 +64,8 @@ class Statements {
     return sql;
   }
 
-  async run<T>(sql: string, params: unknown[], options: QueryOptions | undefined, inTransaction: boolean): Promise<Results<T>> {
+  /** Runs a statement `handles` accepted, prepared once; the caller holds PGlite exclusively (`runExclusive`). */
+  async run<T>(sql: string, params: readonly unknown[], options: QueryOptions | undefined, inTransaction: boolean): Promise<Results<T>> {
     let statement = this.#kept.get(sql);
     if (statement && performance.now() - statement.preparedAt > this.#maxAgeMs) {
       this.#forget(sql);
@@ -120,7 +93,7 @@ class Statements {
   }
 
   /** Parse and describe under a fresh name; kept only when PostgreSQL accepted it. */
-  async #prepare(sql: string, params: unknown[], options: QueryOptions | undefined): Promise<Statement> {
+  async #prepare(sql: string, params: readonly unknown[], options: QueryOptions | undefined): Promise<Statement> {
     const name = `ramp_${(this.#next++).toString(36)}`;
     const replies = await this.#send([serialize.parse({ name, text: sql }), serialize.describe({ type: 'S', name }), serialize.sync()]);
     const error = replies.find((reply) => reply instanceof DatabaseError);
@@ -158,7 +131,7 @@ class Statements {
   }
 
   /** As PGlite's query() does: its serializer for the parameter's type, else the value's text. */
-  #values(statement: Statement, params: unknown[]): (string | ArrayBufferView | null)[] {
+  #values(statement: Statement, params: readonly unknown[]): (string | ArrayBufferView | null)[] {
     const serializers = this.#pglite.serializers;
     return params.map((param, i) => {
       if (param === null || param === undefined) return null;

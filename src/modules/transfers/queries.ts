@@ -1,0 +1,162 @@
+import { sql } from 'kysely';
+import { NotFoundError } from '../../domain/errors.js';
+import type { TransferPurpose } from '../../domain/transfer-purpose.js';
+import type { BankAccountDetails } from '../bank-accounts/records.js';
+import type { DepositBankAccount } from './deposit-instructions.js';
+import type { TransferDirection } from '../../domain/transfer-status.js';
+import { parseInput } from '../../domain/validation.js';
+import type { KeysetPage, OffsetPage } from '../../platform/pagination.js';
+import { type Columns, type Wanted, rowShape } from '../../platform/queries.js';
+import { type Select, keyset, tenant } from '../../platform/queries.js';
+import type { Scope } from '../../platform/scope.js';
+import { isUuid } from '../../domain/identifiers/uuid.js';
+import { Customer } from '../customers/entities.js';
+import type { CustomerRow } from '../customers/queries.js';
+import { Quote, Transfer } from './entities.js';
+import { TransferFilter } from './inputs.js';
+
+/**
+ * Every read of transfers that is not a write's own: typed Kysely statements (platform/queries.ts)
+ * whose rows are plain objects, a page with the quotes and customers it shows joined in
+ * (PostGraphile's way), never an entity per row. An entity of a write fits the same row types.
+ */
+export type TransferRow = Columns<Transfer>;
+export type QuoteRow = Columns<Quote>;
+
+/**
+ * A transfer row as its direction has it. Writes set an on-ramp's destination and deposit
+ * instructions (onramp.ts) and an off-ramp's purpose, payout account and deposit address
+ * (offramp.ts) when they create it, and never clear them.
+ */
+export type OnrampTransferRow = TransferRow & { direction: 'onramp'; destinationAddress: string; depositBankAccount: DepositBankAccount };
+export type OfframpTransferRow = TransferRow & {
+  direction: 'offramp';
+  transferPurpose: TransferPurpose;
+  destinationBankAccount: BankAccountDetails;
+  depositBlockchainAddress: string;
+};
+
+/** A transfer with its quote, as REST shows it. */
+export interface TransferWithQuote {
+  transfer: TransferRow;
+  quote: QuoteRow;
+}
+
+/** A listed transfer with what the read joined; a relation not asked for is null. */
+export interface ListedTransfer {
+  transfer: TransferRow;
+  quote: QuoteRow | null;
+  customer: CustomerRow | null;
+}
+
+/**
+ * What a read selects: of the transfer (every column unless said), and which related rows it
+ * joins in the same statement, with which of their columns (GraphQL asks for what its selection reads).
+ */
+export interface Joined {
+  transfer?: Wanted;
+  quote?: Wanted;
+  customer?: Wanted;
+}
+
+/** The transfers a filter matches, as conditions on `t`; null when nothing can match. */
+function matching(query: Select, filter: TransferFilter): Select | null {
+  const f = parseInput(TransferFilter, filter);
+  if (f.customerId !== undefined && !isUuid(f.customerId)) return null;
+  let q = query;
+  if (f.customerId) q = q.where('t.customer_id', '=', f.customerId);
+  if (f.direction) q = q.where('t.direction', '=', f.direction);
+  if (f.status) q = q.where('t.status', '=', f.status);
+  if (f.createdAfter) q = q.where('t.created_at', '>=', f.createdAfter.toISOString());
+  if (f.createdBefore) q = q.where('t.created_at', '<', f.createdBefore.toISOString());
+  return q;
+}
+
+/**
+ * `select … from transfers t`, with the quote and customer joined by their primary key: the
+ * transfer's tenant (the caller's: `tenant`) is theirs. Comparing the tenant columns too let a
+ * planner without statistics reach the quote through `quotes_customer`, thousands of rows a transfer
+ * (test/e2e/transfer-page-plan.test.ts).
+ */
+function selectFrom(scope: Scope, joined: Joined): Select {
+  const { em } = scope;
+  let query: Select = tenant(scope, 'transfers', 't').select(sql.raw(rowShape(em, Transfer, 't', joined.transfer).select) as never);
+  if (joined.quote) {
+    query = query.leftJoin('quotes as q', 'q.id', 't.quote_id').select(sql.raw(rowShape(em, Quote, 'q', joined.quote).select) as never);
+  }
+  if (joined.customer) {
+    query = query.leftJoin('customers as c', 'c.id', 't.customer_id').select(sql.raw(rowShape(em, Customer, 'c', joined.customer).select) as never);
+  }
+  return query;
+}
+
+async function listed(scope: Scope, query: Select, joined: Joined): Promise<ListedTransfer[]> {
+  const { em } = scope;
+  const rows = (await query.execute()) as Record<string, unknown>[];
+  const transfers = rowShape(em, Transfer, 't', joined.transfer);
+  const quotes = joined.quote ? rowShape(em, Quote, 'q', joined.quote) : null;
+  const customers = joined.customer ? rowShape(em, Customer, 'c', joined.customer) : null;
+  return rows.map((row) => ({
+    transfer: transfers.read(row)!,
+    quote: quotes?.read(row) ?? null,
+    customer: customers?.read(row) ?? null,
+  }));
+}
+
+/** GraphQL `transfers` and `Customer.transfers`: a keyset page, oldest first, with what `joined` asks for. */
+export async function transferPage(scope: Scope, filter: TransferFilter, page: KeysetPage, joined: Joined): Promise<ListedTransfer[]> {
+  const query = matching(selectFrom(scope, joined), filter);
+  if (!query) return [];
+  const { where, direction } = keyset(page, 't');
+  const paged = where.reduce((q, condition) => q.where(condition), query);
+  return listed(scope, paged.orderBy('t.created_at', direction).orderBy('t.id', direction).limit(page.limit), joined);
+}
+
+/** GraphQL `transfer(id)`: one of the caller's transfers with what `joined` asks for, in one statement; null when unknown. */
+export async function transferById(scope: Scope, id: string, joined: Joined): Promise<ListedTransfer | null> {
+  if (!isUuid(id)) return null;
+  const [found] = await listed(scope, selectFrom(scope, joined).where('t.id', '=', id), joined);
+  return found ?? null;
+}
+
+/** How many transfers the filter matches (a connection's totalCount). */
+export async function countTransfers(scope: Scope, filter: TransferFilter): Promise<number> {
+  const query = matching(tenant(scope, 'transfers', 't').select(sql<number>`count(*)::int`.as('n')), filter);
+  if (!query) return 0;
+  const row = (await query.executeTakeFirst()) as { n: number } | undefined;
+  return row?.n ?? 0;
+}
+
+/** REST `GET …/{direction}-transfer`: one customer's transfers of one direction with their quotes, newest first, by offset. */
+export async function transfersOfCustomer(scope: Scope, customerId: string, direction: TransferDirection, page: OffsetPage): Promise<TransferWithQuote[]> {
+  const query = matching(selectFrom(scope, { quote: 'all' }), { customerId, direction })!;
+  const rows = await listed(scope, query.orderBy('t.created_at', 'desc').orderBy('t.id', 'desc').limit(page.limit).offset(page.skip), { quote: 'all' });
+  return rows.map(({ transfer, quote }) => ({ transfer, quote: quote! }));
+}
+
+/**
+ * REST `GET …/{direction}-transfer/{id}`, the hottest read: the customer, the transfer and its quote
+ * in one statement of plain rows (three entity reads cost three round trips and most of the request's
+ * CPU in MikroORM). The customer row is read even when the transfer is not there, so an unknown
+ * customer is still told apart from an unknown transfer of a known one. The customer is the caller's
+ * (`tenant`); the transfer is that customer's, its quote the transfer's (by key).
+ */
+export async function transferOfCustomer(scope: Scope, customerId: string, direction: TransferDirection, transferId: string): Promise<TransferWithQuote> {
+  if (!isUuid(customerId)) throw new NotFoundError('Customer');
+  const { em } = scope;
+  const t = rowShape(em, Transfer, 't');
+  const q = rowShape(em, Quote, 'q');
+  // A malformed transfer id matches no row (null never equals), which reads as an unknown transfer.
+  const id = isUuid(transferId) ? transferId : null;
+  const row = (await tenant(scope, 'customers', 'c')
+    .leftJoin('transfers as t', (join) => join.on('t.id', '=', id).onRef('t.customer_id', '=', 'c.id').on('t.direction', '=', direction))
+    .leftJoin('quotes as q', 'q.id', 't.quote_id')
+    .select(sql.raw(`${t.select}, ${q.select}`) as never)
+    .where('c.id', '=', customerId)
+    .executeTakeFirst()) as Record<string, unknown> | undefined;
+  if (!row) throw new NotFoundError('Customer');
+  const transfer = t.read(row);
+  const quote = q.read(row);
+  if (!transfer || !quote) throw new NotFoundError('Transfer');
+  return { transfer, quote };
+}
