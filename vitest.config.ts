@@ -13,12 +13,12 @@ const suite = {
 // They run in the `slow-*` projects (`npm run test:slow`, which CI runs after `npm test`), so `npm test` stays
 // under 15 minutes on a 2-core machine.
 const slowFiles = [
-  'test/cli.test.ts',
-  'test/data-dir-lock.test.ts',
-  'test/startup.test.ts',
-  'test/shutdown.test.ts',
-  'test/e2e/production-start.test.ts',
-  'test/e2e/security-headers.test.ts',
+  'test/process/cli.test.ts',
+  'test/process/data-dir-lock.test.ts',
+  'test/process/startup.test.ts',
+  'test/process/shutdown.test.ts',
+  'test/process/production-start.test.ts',
+  'test/platform/security-headers.test.ts',
 ];
 const everyday = { ...suite, exclude: ['test/resilience/**', ...slowFiles] };
 const slow = { ...suite, include: slowFiles };
