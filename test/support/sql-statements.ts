@@ -9,6 +9,11 @@ import { PGliteDriver } from 'kysely';
  */
 const recorded: string[] = [];
 let installed = false;
+/** Recordings under way: statements are kept only then (a worker runs many test files, and keeps this module). */
+let recording = 0;
+const record = (sql: string) => {
+  if (recording > 0) recorded.push(sql);
+};
 
 function install() {
   if (installed) return;
@@ -26,7 +31,7 @@ function install() {
     const query = Client.prototype.query;
     Client.prototype.query = function (this: unknown, ...args: unknown[]) {
       const text = args[0];
-      recorded.push(typeof text === 'string' ? text : String((text as { text?: string })?.text ?? text));
+      record(typeof text === 'string' ? text : String((text as { text?: string })?.text ?? text));
       return query.apply(this, args);
     };
   }
@@ -38,7 +43,7 @@ function install() {
   ] as const) {
     const original = proto[method]!;
     proto[method] = function (this: unknown, ...args: unknown[]) {
-      recorded.push(sql);
+      record(sql);
       return original.apply(this, args);
     };
   }
@@ -61,7 +66,7 @@ function wrapPgliteConnections() {
       wrapped.add(connection);
       const execute = connection.executeQuery.bind(connection);
       connection.executeQuery = (q) => {
-        recorded.push(q.sql);
+        record(q.sql);
         return execute(q);
       };
     }
@@ -88,9 +93,14 @@ export function recordSqlStatements() {
     /** The statements `work` caused, background work left out. */
     async during(work: () => Promise<unknown>): Promise<string[]> {
       wrapPgliteConnections();
+      recording++;
       const from = recorded.length;
-      await work();
-      return recorded.slice(from).filter((sql) => !BACKGROUND.some((pattern) => pattern.test(sql)));
+      try {
+        await work();
+        return recorded.slice(from).filter((sql) => !BACKGROUND.some((pattern) => pattern.test(sql)));
+      } finally {
+        if (--recording === 0) recorded.length = 0;
+      }
     },
   };
 }
