@@ -1,27 +1,26 @@
 import { defineConfig } from 'vitest/config';
 
-// The same suite runs twice: on embedded PGlite and on a real PostgreSQL server (a fresh
-// database per test file). RAMP_TEST_DB picks one; `npm test` runs every project.
+// The same suite runs twice: on embedded PGlite and on a real PostgreSQL server (a database of its own per test
+// file, copied from one migrated per run). RAMP_TEST_DB picks one; `npm test` runs the everyday projects.
 const suite = {
   include: ['test/**/*.test.ts'],
   testTimeout: 30_000,
   hookTimeout: 60_000,
+  // One migrated database per run and project; each test file starts Ramp on a copy of it.
+  globalSetup: ['test/support/template-database.ts'],
+  // Two test files at a time: they mostly wait on the database and on HTTP, so two keep both cores busy.
+  maxWorkers: 2,
 };
 
-// Files that start whole processes or many Ramps (the keys CLI, the data-dir lock, start and shutdown, production
-// start, security headers across every route): a third of the everyday suite's time for a sliver of its tests.
-// They run in the `slow-*` projects (`npm run test:slow`, which CI runs after `npm test`), so `npm test` stays
-// under 15 minutes on a 2-core machine.
-const slowFiles = [
-  'test/cli.test.ts',
-  'test/data-dir-lock.test.ts',
-  'test/startup.test.ts',
-  'test/shutdown.test.ts',
-  'test/e2e/production-start.test.ts',
-  'test/e2e/security-headers.test.ts',
-];
-const everyday = { ...suite, exclude: ['test/resilience/**', ...slowFiles] };
-const slow = { ...suite, include: slowFiles };
+// Slow by nature, selected by folder: test/process/ starts whole processes (the keys CLI, the data-dir lock,
+// start and shutdown, production start), test/resilience/ breaks a private PostgreSQL cluster, fuzzes and drives a
+// browser. They run in their own projects (`npm run test:slow`, which CI runs after `npm test`), so `npm test` stays
+// well under 15 minutes on a 2-core machine.
+// The everyday files share their worker's modules (isolate: false): Ramp's modules are imported once per worker, not
+// once per file (they were half of `npm test`). A file must not leave module state behind: every Ramp it starts
+// has its own registry, database and timers, and it closes them in afterAll.
+const everyday = { ...suite, isolate: false, exclude: ['test/resilience/**', 'test/process/**'] };
+const slow = { ...suite, include: ['test/process/**/*.test.ts'] };
 
 // The slow suites of issue 8: fault injection (a private PostgreSQL cluster it breaks on purpose)
 // and fuzzing (tens of thousands of generated bad requests). Their own projects, so they can be

@@ -1,5 +1,5 @@
-import pg from 'pg';
 import { randomBytes } from 'node:crypto';
+import { inject } from 'vitest';
 import { createRamp, type Ramp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import type { Environment } from '../../src/domain/environment.js';
@@ -7,9 +7,7 @@ import { issueApiKey } from '../../src/modules/partners/api-keys.js';
 import { ensurePartner } from '../../src/modules/partners/service.js';
 import type { Logger } from '../../src/platform/logging.js';
 import { watchContract } from './contract.js';
-
-/** Admin connection used only to create and drop each test file's own database. */
-const ADMIN_URL = process.env.TEST_DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+import { copyTemplate, databaseUrl, withAdmin } from './template-database.js';
 
 export const onPostgres = process.env.RAMP_TEST_DB === 'postgres';
 
@@ -42,31 +40,28 @@ export interface TestRamp {
   close(): Promise<void>;
 }
 
-async function withAdmin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  try {
-    return await fn(admin);
-  } finally {
-    await admin.end();
-  }
-}
-
 /** A fresh database for one test file: PostgreSQL or in-memory PGlite, as RAMP_TEST_DB says. */
 export async function freshDatabaseEnv(): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
   if (!onPostgres) return { env: { DATA_DIR: 'memory://' }, drop: async () => {} };
   const name = uniqueDatabaseName();
   await withAdmin((c) => c.query(`create database ${name}`));
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
   return {
-    env: { DATABASE_URL: url.toString() },
+    env: { DATABASE_URL: databaseUrl(name) },
     drop: () => withAdmin((c) => c.query(`drop database if exists ${name} with (force)`)).then(() => undefined),
   };
 }
 
+/**
+ * A database for one test file, already migrated: a copy of the run's template (test/support/template-database.ts)
+ * where the project provides one, else a fresh one that Ramp migrates as it starts.
+ */
+export async function migratedDatabaseEnv(): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
+  const template = inject('rampTemplate');
+  return template && template.kind === (onPostgres ? 'postgres' : 'pglite') ? copyTemplate(template, uniqueDatabaseName()) : freshDatabaseEnv();
+}
+
 export async function startRamp(env: Record<string, string> = {}, options: { logger?: Logger } = {}): Promise<TestRamp> {
-  const database = await freshDatabaseEnv();
+  const database = await migratedDatabaseEnv();
   const config = loadConfig({ NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', ...database.env, ...env });
   const ramp = await createRamp(config, options);
   const contract = watchContract(ramp);

@@ -13,6 +13,15 @@ const names = new Map<number, string>();
 /** The parameters a statement was sent with, by its index in `recorded`. */
 const values = new Map<number, readonly unknown[]>();
 let installed = false;
+/** Recordings under way: statements are kept only then (a worker runs many test files, and keeps this module). */
+let recording = 0;
+/** Keeps a statement sent now, with its name and parameters, while a recording runs. */
+function record(sql: string, sent?: { name?: unknown; values?: unknown }) {
+  if (recording === 0) return;
+  if (typeof sent?.name === 'string') names.set(recorded.length, sent.name);
+  if (Array.isArray(sent?.values)) values.set(recorded.length, sent.values);
+  recorded.push(sql);
+}
 
 function install() {
   if (installed) return;
@@ -30,19 +39,15 @@ function install() {
     const query = Client.prototype.query;
     Client.prototype.query = function (this: unknown, ...args: unknown[]) {
       const text = args[0];
-      const name = (text as { name?: string } | null)?.name;
-      if (typeof name === 'string') names.set(recorded.length, name);
-      const sent = (text as { values?: unknown[] } | null)?.values ?? args[1];
-      if (Array.isArray(sent)) values.set(recorded.length, sent);
-      recorded.push(typeof text === 'string' ? text : String((text as { text?: string })?.text ?? text));
+      const config = text as { name?: unknown; values?: unknown; text?: string } | null;
+      record(typeof text === 'string' ? text : String(config?.text ?? text), { name: config?.name, values: config?.values ?? args[1] });
       return query.apply(this, args);
     };
   }
   const proto = PgliteStatementsConnection.prototype;
   const execute = proto.executeQuery;
   proto.executeQuery = function (this: PgliteStatementsConnection, query) {
-    values.set(recorded.length, query.parameters);
-    recorded.push(query.sql);
+    record(query.sql, { values: query.parameters });
     return execute.call(this, query);
   } as typeof execute;
 }
@@ -68,12 +73,21 @@ export function recordSqlStatements() {
     },
     /** The same, each with the name it was sent under (PostgreSQL's prepared statements), if any, and its parameters. */
     async named(work: () => Promise<unknown>): Promise<{ sql: string; name?: string; values: readonly unknown[] }[]> {
+      recording++;
       const from = recorded.length;
-      await work();
-      return recorded
-        .slice(from)
-        .map((sql, i) => ({ sql, values: values.get(from + i) ?? [], ...(names.has(from + i) && { name: names.get(from + i) }) }))
-        .filter(({ sql }) => !BACKGROUND.some((pattern) => pattern.test(sql)));
+      try {
+        await work();
+        return recorded
+          .slice(from)
+          .map((sql, i) => ({ sql, values: values.get(from + i) ?? [], ...(names.has(from + i) && { name: names.get(from + i) }) }))
+          .filter(({ sql }) => !BACKGROUND.some((pattern) => pattern.test(sql)));
+      } finally {
+        if (--recording === 0) {
+          recorded.length = 0;
+          names.clear();
+          values.clear();
+        }
+      }
     },
   };
 }

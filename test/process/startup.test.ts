@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { MINIMUM_NODE, isSupportedNode } from '../src/platform/supported-node.js';
+import { MINIMUM_NODE, isSupportedNode } from '../../src/platform/supported-node.js';
 
 const run = promisify(execFile);
-const root = join(import.meta.dirname, '..');
+const root = join(import.meta.dirname, '../..');
 const SYSTEM_NODE = '/usr/bin/node';
 const systemNodeVersion = existsSync(SYSTEM_NODE) ? execFileSync(SYSTEM_NODE, ['-p', 'process.versions.node']).toString().trim() : null;
 

@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lintOpenApi } from '../scripts/lint-openapi.js';
-import { OPENAPI_GENERATED_NOTE, withGeneratedNote } from '../scripts/print-openapi.js';
-import { foldedPath, openApiPath } from '../src/platform/openapi.js';
-import { contractCheck } from '../src/platform/openapi-check.js';
-import { startRamp, type TestRamp } from './support/ramp.js';
+import { lintOpenApi } from '../../scripts/lint-openapi.js';
+import { OPENAPI_GENERATED_NOTE, withGeneratedNote } from '../../scripts/print-openapi.js';
+import { foldedPath, openApiPath } from '../../src/platform/openapi.js';
+import { contractCheck } from '../../src/platform/openapi-check.js';
+import { startRamp, type TestRamp } from '../support/ramp.js';
 
-const committed = JSON.parse(readFileSync(new URL('../openapi.json', import.meta.url), 'utf8'));
+const committed = JSON.parse(readFileSync(new URL('../../openapi.json', import.meta.url), 'utf8'));
 
 /** Routes that are not the REST API: pages for people (docs, console, sandbox KYC), GraphQL, Prometheus text, CORS preflights. */
 const NOT_REST = [/^\/docs(\/|$)/, /^\/console(\/|$)/, /^\/graphql(\/|$)/, /^\/metrics$/, /^\/sandbox\//, /^\*$/];

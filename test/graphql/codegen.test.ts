@@ -1,14 +1,14 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sandboxAddress } from '../src/domain/identifiers/chain.js';
-import { onPostgres, startRamp, type TestRamp } from './support/ramp.js';
+import { sandboxAddress } from '../../src/domain/identifiers/chain.js';
+import { onPostgres, startRamp, type TestRamp } from '../support/ramp.js';
 
 // The packages' own bin scripts, run by this Node (bin paths are not package exports).
 const run = (script: string, ...args: string[]) => execFileSync(process.execPath, [`node_modules/${script}`, ...args], { encoding: 'utf8', stdio: 'pipe' });
 const GENERATED = 'examples/graphql/generated';
 // Imported by path once codegen has run (the project's own tsc must not need generated files; tsc -p examples/graphql checks them).
-const EXAMPLE_CLIENT = '../examples/graphql/client.js';
+const EXAMPLE_CLIENT = '../../examples/graphql/client.js';
 type Execute = (document: unknown, variables: unknown) => Promise<unknown>;
 type CustomerInput = { email: string; type: string; firstName: string; lastName: string };
 interface ExampleClient {

@@ -3,7 +3,7 @@ import type { ApiClient } from '../support/ramp.js';
 import { recordSqlStatements } from '../support/sql-statements.js';
 import { sleep, waitFor } from '../support/webhook-receiver.js';
 import { createCustomer, onrampQuoteBody, wallet } from '../support/transfers.js';
-import { type Subscriber, commitEvent, cursorsOf, quietRampForSubscribers, subscriber } from '../events/subscribers.js';
+import { type Subscriber, commitEvent, cursorsOf, quietRampForSubscribers, subscriber } from './subscribers.js';
 
 const quiet = quietRampForSubscribers();
 const { subscribers } = quiet;

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { LOCK_STALE_MS, lockDataDir } from '../src/platform/data-dir-lock.js';
-import { onPostgres, startRamp } from './support/ramp.js';
+import { LOCK_STALE_MS, lockDataDir } from '../../src/platform/data-dir-lock.js';
+import { onPostgres, startRamp } from '../support/ramp.js';
 
 const run = promisify(execFile);
 const dataDir = () => mkdtempSync(join(tmpdir(), 'ramp-lock-'));
@@ -51,7 +51,7 @@ describe.skipIf(onPostgres)('the embedded database lock', () => {
     try {
       const { DATABASE_URL: _, ...env } = process.env;
       const failure = await run(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-        cwd: join(import.meta.dirname, '..'),
+        cwd: join(import.meta.dirname, '../..'),
         env: { ...env, DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
       }).catch((e) => e);
       expect(failure.code).toBe(1);

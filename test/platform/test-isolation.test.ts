@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { onPostgres, startRamp, uniqueDatabaseName, uniqueRedisPrefix } from './support/ramp.js';
+import { onPostgres, startRamp, uniqueDatabaseName, uniqueRedisPrefix } from '../support/ramp.js';
 
 // docs/engineering/testing.md: TEST_DATABASE_PREFIX and TEST_REDIS_PREFIX keep checkouts apart.
 describe('what the test suite names after its checkout', () => {

@@ -1,13 +1,13 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { freshDatabaseEnv } from './support/ramp.js';
+import { freshDatabaseEnv } from '../support/ramp.js';
 
 describe('npm start process', () => {
   it('prints its addresses and demo key, serves, and exits 0 on SIGTERM after closing', async () => {
     const database = await freshDatabaseEnv();
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-      cwd: join(import.meta.dirname, '..'),
+      cwd: join(import.meta.dirname, '../..'),
       env: { ...process.env, ...database.env, PORT: '0', LOG_LEVEL: 'silent' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

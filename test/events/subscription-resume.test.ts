@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resumableSubscription } from '../../examples/subscriptions/resumable-subscription.js';
 import { startRamp, type TestRamp } from '../support/ramp.js';
 import { waitFor } from '../support/webhook-receiver.js';
-import { EVENTS, commitEvent, cursorsOf } from '../events/subscribers.js';
+import { EVENTS, commitEvent, cursorsOf } from './subscribers.js';
 
 let t: TestRamp;
 

@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 
 const run = promisify(execFile);
-const root = join(import.meta.dirname, '..');
+const root = join(import.meta.dirname, '..', '..');
 /** npm as the scripts run it: node_modules/.bin (the `node` devDependency's Node 24) first on PATH. */
 const npm = (args: string[]) => run('npm', args, { cwd: root, env: { ...process.env, PATH: `${join(root, 'node_modules', '.bin')}:${process.env.PATH}` } });
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRamp, type TestRamp } from '../support/ramp.js';
 import { type Subscription, subscribe, wsClient } from '../support/subscriptions.js';
 import { waitFor } from '../support/webhook-receiver.js';
-import { commitEvent } from '../events/subscribers.js';
+import { commitEvent } from './subscribers.js';
 
 let t: TestRamp;
 const clients: Client[] = [];

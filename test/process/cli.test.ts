@@ -4,13 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { apiClient, freshDatabaseEnv, onPostgres, startRamp } from './support/ramp.js';
-import { wsClient } from './support/subscriptions.js';
+import { apiClient, freshDatabaseEnv, onPostgres, startRamp } from '../support/ramp.js';
+import { wsClient } from '../support/subscriptions.js';
 
 const run = promisify(execFile);
 const keys = (env: Record<string, string>, ...args: string[]) =>
   // This Node with tsx, as `npm run keys` does (npx would add its own warnings to stderr, and seconds).
-  run(process.execPath, ['--import', 'tsx', 'src/cli/keys.ts', ...args], { env: { ...process.env, ...env }, cwd: join(import.meta.dirname, '..') });
+  run(process.execPath, ['--import', 'tsx', 'src/cli/keys.ts', ...args], { env: { ...process.env, ...env }, cwd: join(import.meta.dirname, '../..') });
 
 /** A database of its own: PostgreSQL, or a temporary embedded one (not `memory://`: the CLI and the server share it). */
 async function cliDatabase(cleanups: Array<() => Promise<void>>) {

@@ -1,16 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ERROR_CODES, type ErrorCode, STATUS_OF_CODE } from '../src/domain/error-codes.js';
-import { ConflictError, DomainError, ForbiddenError, UnprocessableError, ValidationError } from '../src/domain/errors.js';
-import { encryptusEnvelope, problemJson, shapeOf, titleOf, toProblem } from '../src/platform/http-errors.js';
-import { foldedPath, openApiPath } from '../src/platform/openapi.js';
-import { codesOf } from '../src/platform/openapi-errors.js';
-import { startRamp, type TestRamp } from './support/ramp.js';
+import { ERROR_CODES, type ErrorCode, STATUS_OF_CODE } from '../../src/domain/error-codes.js';
+import { ConflictError, DomainError, ForbiddenError, UnprocessableError, ValidationError } from '../../src/domain/errors.js';
+import { encryptusEnvelope, problemJson, shapeOf, titleOf, toProblem } from '../../src/platform/http-errors.js';
+import { foldedPath, openApiPath } from '../../src/platform/openapi.js';
+import { codesOf } from '../../src/platform/openapi-errors.js';
+import { startRamp, type TestRamp } from '../support/ramp.js';
 
 /** Any domain error: the status must come from its code alone. */
 class Raised extends DomainError {}
 
-const committed = JSON.parse(readFileSync(new URL('../openapi.json', import.meta.url), 'utf8'));
+const committed = JSON.parse(readFileSync(new URL('../../openapi.json', import.meta.url), 'utf8'));
 
 /** Codes no REST route declares, each answered before or outside any route, with where. */
 const OUTSIDE_ROUTES: Partial<Record<ErrorCode, string>> = {

@@ -1,9 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Import, importGraph, importsOf, layerViolations } from './support/layers.js';
-import { ADVISORY_LOCKS } from '../src/platform/locks.js';
-import { startRamp, type TestRamp } from './support/ramp.js';
+import { type Import, importGraph, importsOf, layerViolations } from '../support/layers.js';
+import { ADVISORY_LOCKS } from '../../src/platform/locks.js';
+import { startRamp, type TestRamp } from '../support/ramp.js';
 
 /** Every source file under src/, by its path relative to src/, with its text. */
 const sources = (dir = 'src'): [string, string][] =>

@@ -7,7 +7,7 @@ import { SLOW_CONSUMER, SLOW_CONSUMER_STALL_MS } from '../../src/modules/events/
 import { startRamp, type TestRamp } from '../support/ramp.js';
 import { wsClient } from '../support/subscriptions.js';
 import { sleep, waitFor } from '../support/webhook-receiver.js';
-import { commitEvent, cursorsOf, subscriber } from '../events/subscribers.js';
+import { commitEvent, cursorsOf, subscriber } from './subscribers.js';
 
 const BUFFER = 20;
 // The payload selected, so each event is a large frame on the socket.
