@@ -39,7 +39,7 @@ const ConfigSchema = z.object({
   PUBLIC_URL: z.string().url().optional(),
   /** GraphiQL and introspection; default on outside NODE_ENV=production. */
   GRAPHQL_INTROSPECTION: flag.optional(),
-  /** A trusted-documents manifest (JSON, sha256 → operation): when set only those operations run (README "Trusted documents"). */
+  /** A trusted-documents manifest (JSON, sha256 → operation): when set only those operations run (docs/operations/production.md, "Trusted documents"). */
   GRAPHQL_TRUSTED_DOCUMENTS: z.string().min(1).optional(),
   /** Allowed CORS origins in production (comma separated). Outside production every origin is allowed. */
   CORS_ORIGINS: list.default([]),

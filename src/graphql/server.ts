@@ -93,7 +93,7 @@ const wsRefusal = (message: string, code: string) => new GraphQLError(message, {
 
 const unauthenticated = (message: string) => createGraphQLError(message, { extensions: { code: 'UNAUTHENTICATED', http: { status: 401 } } });
 
-/** An outage, answered like REST's 503 `database_unavailable` (README "Failure behaviour"). */
+/** An outage, answered like REST's 503 `database_unavailable` (docs/operations/failure-behaviour.md). */
 const databaseUnavailable = () =>
   createGraphQLError('The database cannot be reached right now; retry shortly', {
     extensions: { code: 'DATABASE_UNAVAILABLE', http: { status: 503, headers: { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) } } },
@@ -270,7 +270,7 @@ export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
           ctx.extra.actor = actor;
           // Gone while we looked the key up: onClose has run already, so nothing would unwatch it.
           if (ctx.extra.socket.readyState !== WebSocket.OPEN) return false;
-          // The same code as a key refused at connect: this key is no longer accepted (README "API keys").
+          // The same code as a key refused at connect: this key is no longer accepted (docs/operations/api-keys.md).
           ctx.extra.unwatchKey = keyWatch.watch(actor.apiKeyId, () => ctx.extra.socket.close(CLOSE_KEY_REVOKED, 'API key revoked'));
           return true;
         } catch (error) {

@@ -1,7 +1,7 @@
 /**
  * Errors that mean "the database cannot be reached right now", as opposed to a bug or a refused
  * statement: the caller gets 503 `database_unavailable` and may retry (with the same
- * Idempotency-Key for writes), instead of a 500 or a hang (issue 8, README "Failure behaviour").
+ * Idempotency-Key for writes), instead of a 500 or a hang (docs/operations/failure-behaviour.md).
  */
 
 // SQLSTATE classes and codes: connection exceptions (08), operator intervention (57P01 admin

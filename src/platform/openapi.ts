@@ -148,17 +148,17 @@ function operationOf(route: RegisteredRoute & { contract: RouteContract }, compo
 /** The document's `info.version`: the REST layer's, moved with breaking or additive changes to it. */
 export const API_VERSION = '0.1.0';
 
-/** What each group of operations is (README sections of the same names say more). */
+/** What each group of operations is (the partner guide, docs/api/ served at /docs, says more of each). */
 const TAGS: Record<string, string> = {
-  Customers: 'Individuals and businesses, their KYC (spec §4.1)',
-  'External accounts': "Customers' bank accounts, payout destinations (spec §4.2)",
-  'Virtual accounts': 'Standing fiat deposit accounts that convert to a fixed wallet (spec §4.3)',
-  'On-ramp': 'Fiat → stablecoin: quotes and transfers (spec §4.4)',
-  'Off-ramp': 'Stablecoin → fiat: quotes and transfers (spec §4.5)',
-  Webhooks: 'Event delivery endpoints (spec §4.6)',
+  Customers: 'Individuals and businesses, their KYC',
+  'External accounts': "Customers' bank accounts, payout destinations",
+  'Virtual accounts': 'Standing fiat deposit accounts that convert to a fixed wallet',
+  'On-ramp': 'Fiat → stablecoin: quotes and transfers',
+  'Off-ramp': 'Stablecoin → fiat: quotes and transfers',
+  Webhooks: 'Event delivery endpoints',
   Events: 'The event stream after a cursor (extension)',
-  'Partner (/v1)': "Encryptus's partner account and whitelists (spec §4.7)",
-  'Business KYB (/v1)': 'Corporate KYB import (spec §4.8)',
+  'Partner (/v1)': "Encryptus's partner account and whitelists",
+  'Business KYB (/v1)': 'Corporate KYB import',
   Operations: 'Liveness and readiness (no key)',
   Reference: 'This document (no key)',
 };
@@ -206,7 +206,7 @@ export type OpenApiDocument = ReturnType<typeof openApiDocument>;
 
 /**
  * Gathers every route as it is registered and serves the document at GET /openapi.json (no key:
- * the contract is public, as the README is). Register before the features' routes.
+ * the contract is public, as the partner guide is). Register before the features' routes.
  */
 export function registerOpenApi(app: FastifyInstance, options: OpenApiOptions) {
   const routes: RegisteredRoute[] = [];

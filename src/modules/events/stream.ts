@@ -10,7 +10,7 @@ export const SLOW_CONSUMER_STALL_MS = 5000;
 /**
  * The graphql-ws close of a slow consumer: a private-use code
  * (4000–4999) that graphql-ws clients retry, so a client that resumes after its last cursor
- * (README "Webhooks and subscriptions") gets everything it had not processed yet.
+ * (docs/api/webhooks.md, "Subscriptions (graphql-ws)") gets everything it had not processed yet.
  */
 export const SLOW_CONSUMER = { code: 4008, reason: 'Slow consumer: too many undelivered events; reconnect and resume after your last cursor' };
 

@@ -60,7 +60,7 @@ export type QuoteView = ReturnType<typeof presentQuote>;
  */
 export const shownDepositMessage = (transfer: TransferRow): string | null => (transfer.virtualAccountId ? null : (transfer.depositMessage ?? null));
 
-/** Fields every transfer shows beyond the spec's (documented in the README). */
+/** Fields every transfer shows beyond the spec's (documented in docs/api/transfers.md, "Beyond the partner APIs: Ramp's choices"). */
 function lifecycle(transfer: TransferRow) {
   return {
     customer_id: transfer.customerId,

@@ -268,7 +268,7 @@ export const OnrampTransferRef = builder.loadableNodeRef<OnrampTransferNode>('On
 });
 
 OnrampTransferRef.implement({
-  description: 'Fiat to token (spec §2.4)',
+  description: 'Fiat to token: an on-ramp transfer',
   interfaces: [TransferRef],
   fields: (t) => ({
     sourceCurrency: t.field({ type: FiatCurrencyEnum, ...quoteProperty<FiatCurrency>('sourceCurrency') }),
@@ -333,7 +333,7 @@ export const OfframpTransferRef = builder.loadableNodeRef<OfframpTransferNode>('
 });
 
 OfframpTransferRef.implement({
-  description: 'Token to fiat (spec §2.5)',
+  description: 'Token to fiat: an off-ramp transfer',
   interfaces: [TransferRef],
   fields: (t) => ({
     sourceToken: t.field({ type: StablecoinEnum, ...quoteProperty<Token>('sourceCurrency') }),
