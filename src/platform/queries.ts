@@ -28,7 +28,7 @@ function tenantOf({ actor }: Scope, alias: string): RawBuilder<SqlBool> {
 
 /**
  * `select … from <table> <alias> where <the caller's tenant>`: the one way a module's query file
- * starts a statement (test/read-layer.test.ts fails one that calls Kysely's selectFrom itself), so
+ * starts a statement (test/platform/read-layer.test.ts fails one that calls Kysely's selectFrom itself), so
  * a read cannot forget the tenant. Rows related to the driving row (its quote, its customer) are
  * joined by their primary key: the driving table fixes the tenant.
  */

@@ -22,7 +22,7 @@ const filesMatching = (pattern: RegExp) =>
  * rules). One entry that matches no import fails the test, so this list only shrinks.
  */
 const ALLOWED: (Import & { why: string })[] = [
-  // A page of transfers joins its customer in the same statement (one round trip; README "Performance").
+  // A page of transfers joins its customer in the same statement (one round trip; docs/engineering/performance.md).
   { from: 'modules/transfers/queries.ts', to: 'modules/customers/entities.ts', why: 'joins the customers table in a transfer page' },
   { from: 'modules/transfers/queries.ts', to: 'modules/customers/queries.ts', why: 'the joined customer has the row type of a customer read' },
 ];

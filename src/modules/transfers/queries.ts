@@ -76,7 +76,7 @@ function matching(query: Select, filter: TransferFilter): Select | null {
  * `select … from transfers t`, with the quote and customer joined by their primary key: the
  * transfer's tenant (the caller's: `tenant`) is theirs. Comparing the tenant columns too let a
  * planner without statistics reach the quote through `quotes_customer`, thousands of rows a transfer
- * (test/e2e/transfer-page-plan.test.ts).
+ * (test/perf/transfer-page-plan.test.ts).
  */
 function selectFrom(scope: Scope, joined: Joined): Select {
   const { em } = scope;
