@@ -41,4 +41,11 @@ declare global {
 }
 
 export const syncGlobalIdsPlugin = 'syncGlobalIds' as const;
-SchemaBuilder.registerPlugin(syncGlobalIdsPlugin, SyncGlobalIdsPlugin);
+// Once per process: @pothos/core keeps its plugin registry for the process, while a module of ours may be evaluated
+// again (a test worker runs many files); Pothos refuses a second implementation under the same name.
+const registered = Symbol.for('ramp.pothos.syncGlobalIds');
+const processWide = globalThis as { [registered]?: true };
+if (!processWide[registered]) {
+  SchemaBuilder.registerPlugin(syncGlobalIdsPlugin, SyncGlobalIdsPlugin);
+  processWide[registered] = true;
+}

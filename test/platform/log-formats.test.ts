@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/platform/logging.js';
 import { migrate } from '../../src/platform/migrations.js';
-import { startRamp, type TestRamp } from '../support/ramp.js';
+import { freshDatabaseEnv, startRamp, type TestRamp } from '../support/ramp.js';
 
 /** Issue 23: logs readable in development (one line a request), JSON in production; start-up says what it does. */
 const sink = () => {
@@ -34,10 +34,16 @@ describe('LOG_FORMAT', () => {
 describe('start-up', () => {
   const json = sink();
   let t: TestRamp;
+  let database: Awaited<ReturnType<typeof freshDatabaseEnv>>;
   beforeAll(async () => {
-    t = await startRamp({}, { logger: createLogger('info', json) });
+    // An empty database, not the suite's migrated copy: this start must apply every migration.
+    database = await freshDatabaseEnv();
+    t = await startRamp(database.env, { logger: createLogger('info', json) });
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    await t.close();
+    await database.drop();
+  });
 
   it('says what it does, one JSON line a step: the database, how many migrations, each one, how long they took', () => {
     const messages: string[] = json.text
