@@ -6,8 +6,13 @@ import { describe, expect, it } from 'vitest';
 
 const run = promisify(execFile);
 const root = join(import.meta.dirname, '..', '..');
-/** npm as the scripts run it: node_modules/.bin (the `node` devDependency's Node 24) first on PATH. */
-const npm = (args: string[]) => run('npm', args, { cwd: root, env: { ...process.env, PATH: `${join(root, 'node_modules', '.bin')}:${process.env.PATH}` } });
+/**
+ * npm as a user's shell runs it in the checkout, with node_modules/.bin (the `node` devDependency's Node 24) first on
+ * PATH. Without the npm_config_* variables an `npm run` hands its scripts (this test may run under one): they would
+ * override the project's .npmrc.
+ */
+const shellEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.toLowerCase().startsWith('npm_config_')));
+const npm = (args: string[]) => run('npm', args, { cwd: root, env: { ...shellEnv, PATH: `${join(root, 'node_modules', '.bin')}:${process.env.PATH}` } });
 
 // Issue 23: a fresh `npm install` on the machine's Node 20 printed 56 EBADENGINE blocks and a warning on
 // @scarf/scarf's install script. .npmrc says why installs show errors only; these keep that reason true.
