@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, type TestRamp, onPostgres, startRamp } from '../support/ramp.js';
 import { recordSqlStatements } from '../support/sql-statements.js';
+import { NAMED_STATEMENTS_CAPACITY as CAPACITY } from '../../src/platform/db/postgres.js';
 import { createCustomer, onrampQuoteBody, wallet } from '../support/transfers.js';
 
 /**
@@ -15,7 +16,6 @@ let api: ApiClient;
 let customerId: string;
 let transferId: string;
 
-const CAPACITY = 256;
 const pageStatement = (statements: { sql: string; name?: string }[]) => statements.find((s) => s.sql.includes('from "transfers" as "t"'))!;
 
 /** One of 512 selections of a page, each reading another set of columns. */
