@@ -40,6 +40,22 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
+/** The plan PostgreSQL (or PGlite) runs a statement Ramp sent on as a prepared statement's generic plan. */
+async function genericPlanOf(statement: { sql: string; values: readonly unknown[] }): Promise<string> {
+  const literal = (value: unknown) => (value === null ? 'null' : `'${String(value).replaceAll("'", "''")}'`);
+  return t.ramp.db
+    .fork()
+    .getKysely()
+    .transaction()
+    .execute(async (trx) => {
+      await kyselySql`set local plan_cache_mode = force_generic_plan`.execute(trx);
+      await kyselySql.raw(`prepare explained as ${statement.sql}`).execute(trx);
+      const explained = await kyselySql.raw<{ 'QUERY PLAN': string }>(`explain execute explained(${statement.values.map(literal).join(', ')})`).execute(trx);
+      await kyselySql`deallocate explained`.execute(trx);
+      return explained.rows.map((row) => row['QUERY PLAN']).join('\n');
+    });
+}
+
 describe('the plan of a transfer page', () => {
   it('reaches each quote and customer by its primary key on tables never analyzed', async () => {
     const analyzed = await t.sql<{ n: number }>(
@@ -53,20 +69,23 @@ describe('the plan of a transfer page', () => {
     });
     const page = statements.find((s) => s.sql.includes('from "transfers" as "t"'))!;
     expect(page.sql).toContain('quotes');
-    const literal = (value: unknown) => (value === null ? 'null' : `'${String(value).replaceAll("'", "''")}'`);
-    const plan = await t.ramp.db
-      .fork()
-      .getKysely()
-      .transaction()
-      .execute(async (trx) => {
-        await kyselySql`set local plan_cache_mode = force_generic_plan`.execute(trx);
-        await kyselySql.raw(`prepare transfer_page as ${page.sql}`).execute(trx);
-        const explained = await kyselySql.raw<{ 'QUERY PLAN': string }>(`explain execute transfer_page(${page.values.map(literal).join(', ')})`).execute(trx);
-        await kyselySql`deallocate transfer_page`.execute(trx);
-        return explained.rows.map((row) => row['QUERY PLAN']).join('\n');
-      });
+    const plan = await genericPlanOf(page);
     expect(plan).toContain('quotes_pkey');
     expect(plan).toContain('customers_pkey');
     expect(plan).not.toContain('quotes_customer');
+  });
+
+  it('reads one transfer (GraphQL transfer(id)) by its primary key on tables never analyzed, not through a tenant index', async () => {
+    const [row] = await t.sql<{ id: string }>('select id from transfers order by created_at desc limit 1');
+    const statements = await recorder.named(async () => {
+      const res = await api.graphql('query ($id: ID!) { transfer(id: $id) { id status amount } }', { id: row!.id });
+      expect(res.body.errors).toBeUndefined();
+      expect(res.body.data.transfer.status).toBe('PENDING');
+    });
+    const read = statements.find((s) => s.sql.includes('"transfers"'))!;
+    const plan = await genericPlanOf(read);
+    expect(plan).toContain('transfers_pkey');
+    expect(plan).not.toContain('transfers_customer');
+    expect(plan).not.toContain('transfers_page');
   });
 });

@@ -78,9 +78,9 @@ function matching(query: Select, filter: TransferFilter): Select | null {
  * planner without statistics reach the quote through `quotes_customer`, thousands of rows a transfer
  * (test/perf/transfer-page-plan.test.ts).
  */
-function selectFrom(scope: Scope, joined: Joined): Select {
+function selectFrom(scope: Scope, joined: Joined, key?: string): Select {
   const { em } = scope;
-  let query: Select = tenant(scope, 'transfers', 't').select(sql.raw(rowShape(em, Transfer, 't', joined.transfer).select) as never);
+  let query: Select = tenant(scope, 'transfers', 't', key).select(sql.raw(rowShape(em, Transfer, 't', joined.transfer).select) as never);
   if (joined.quote) {
     query = query.leftJoin('quotes as q', 'q.id', 't.quote_id').select(sql.raw(rowShape(em, Quote, 'q', joined.quote).select) as never);
   }
@@ -115,7 +115,7 @@ export async function transferPage(scope: Scope, filter: TransferFilter, page: K
 /** GraphQL `transfer(id)`: one of the caller's transfers with what `joined` asks for, in one statement; null when unknown. */
 export async function transferById(scope: Scope, id: string, joined: Joined): Promise<ListedTransfer | null> {
   if (!isUuid(id)) return null;
-  const [found] = await listed(scope, selectFrom(scope, joined).where('t.id', '=', id), joined);
+  const [found] = await listed(scope, selectFrom(scope, joined, id), joined);
   return found ?? null;
 }
 
