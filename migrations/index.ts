@@ -11,6 +11,7 @@ import { Migration20261122001100_kyc_redirect_uri } from './Migration20261122001
 import { Migration20261122001300_deposit_received_amount } from './Migration20261122001300_deposit_received_amount.js';
 import { Migration20261124000100_event_subjects } from './Migration20261124000100_event_subjects.js';
 import { Migration20261124050000_webhook_subscription_queries } from './Migration20261124050000_webhook_subscription_queries.js';
+import { Migration20261126000100_chain_rails } from './Migration20261126000100_chain_rails.js';
 
 /** Applied in this order at start; a migration once landed is never edited, only followed. */
 export const migrations = [
@@ -27,4 +28,5 @@ export const migrations = [
   Migration20261122001300_deposit_received_amount,
   Migration20261124000100_event_subjects,
   Migration20261124050000_webhook_subscription_queries,
+  Migration20261126000100_chain_rails,
 ];

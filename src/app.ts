@@ -20,6 +20,7 @@ import { purgeExpiredIdempotencyKeys } from './platform/idempotency.js';
 import { type JobRunner, startJobRunner } from './platform/jobs.js';
 import { createMetrics } from './platform/metrics.js';
 import { startKeyWatch } from './platform/key-watch.js';
+import { openRails, type Rails } from './rails/registry.js';
 
 export interface Ramp {
   config: Config;
@@ -32,6 +33,10 @@ export interface Ramp {
   dispatcher: Dispatcher;
   /** Background jobs (transfer expiry, sandbox auto-settlement); `runOnce()` runs them now. */
   jobs: JobRunner;
+  /** Chain watchers and payout senders, on their own interval (CHAIN_POLL_INTERVAL_MS); `runOnce()` runs them now. */
+  chainJobs: JobRunner;
+  /** The legs money moves on (the sandbox's local chain included, when it runs one). */
+  rails: Rails;
   /** Where the server listens, once it does. */
   url(): string;
   listen(): Promise<string>;
@@ -43,6 +48,10 @@ export async function createRamp(config: Config, options: { logger?: Logger } = 
   const logger = options.logger ?? createLogger(config.LOG_LEVEL, undefined, config.logFormat);
   logger.info(config.DATABASE_URL ? 'connecting to PostgreSQL…' : `opening the embedded PGlite database in ${config.DATA_DIR} (a first start creates it)…`);
   const db = await openDatabase({ ...config, entities, log: (message) => logger.info(message) });
+  const rails = await openRails(config, logger).catch(async (error) => {
+    await db.close();
+    throw error;
+  });
   const demoKey = config.BOOTSTRAP_DEMO_PARTNER ? await bootstrapDemoPartner(db.fork()) : null;
   let port = config.PORT;
   const url = () => publicUrl(config, port);
@@ -63,6 +72,7 @@ export async function createRamp(config: Config, options: { logger?: Logger } = 
     // Webhooks defined by a subscription query are checked and run against the assembled schema, given here.
     webhooks: { config, wakeDispatcher: () => dispatcher.wake(), checkQuery: (query, pointer) => checkSubscriptionQuery(schema, query, pointer) },
     transfers: transferSettings(config),
+    rails,
   });
   const renderQuery = queryBodies({ schema, db, services, cursorKey: config.eventCursorKey, logger });
   const dispatcher = createDispatcher({ db, config, notifier, logger, metrics, renderQuery });
@@ -91,6 +101,12 @@ export async function createRamp(config: Config, options: { logger?: Logger } = 
     intervalMs: config.JOBS_INTERVAL_MS ?? (config.NODE_ENV === 'test' ? 0 : 5000),
     jobs: [...features.flatMap((feature) => feature.jobs?.(config) ?? []), purgeExpiredIdempotencyKeys],
   });
+  const chainJobs = startJobRunner({
+    db,
+    logger,
+    intervalMs: config.chainPollIntervalMs,
+    jobs: features.flatMap((feature) => feature.chainJobs?.(services) ?? []),
+  });
   return {
     config,
     db,
@@ -99,6 +115,8 @@ export async function createRamp(config: Config, options: { logger?: Logger } = 
     demoKey,
     dispatcher,
     jobs,
+    chainJobs,
+    rails,
     url,
     async listen() {
       await http.app.listen({ port: config.PORT, host: config.HOST });
@@ -108,12 +126,14 @@ export async function createRamp(config: Config, options: { logger?: Logger } = 
     },
     async close() {
       await jobs.stop();
+      await chainJobs.stop();
       await dispatcher.stop();
       await http.close();
       keyWatch.stop();
       fanout.close();
       await notifier.close();
       await db.close();
+      await rails.close();
     },
   };
 }

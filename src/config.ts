@@ -1,6 +1,8 @@
 import { createHash, hkdfSync } from 'node:crypto';
 import { z } from 'zod';
 import { Refusal } from './platform/refusal.js';
+import { EVM_NETWORKS, type Network } from './domain/money.js';
+import { isExtendedPublicKey } from './rails/evm/hd.js';
 
 const flag = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 
@@ -115,7 +117,50 @@ const ConfigSchema = z.object({
   RATE_LIMIT_REDIS_PREFIX: z.string().min(1).default('ramp:rate-limit:'),
   /** When set, GET /metrics requires `Authorization: Bearer <METRICS_TOKEN>`. */
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  /**
+   * The sandbox's EVM networks: `local` starts a local chain (anvil) on loopback and runs them on it; `simulated` makes their
+   * chain leg up, as solana and tron's. Default local, simulated under NODE_ENV=test.
+   */
+  SANDBOX_CHAIN: z.enum(['local', 'simulated']).optional(),
+  /** Use this already running local chain (anvil, hardhat) instead of starting one: instances of one sandbox share it. */
+  SANDBOX_CHAIN_RPC_URL: z.string().url().optional(),
+  /** The local chain mines a block this often, so confirmations advance; 0 mines one per transaction. Default 2, 0 under NODE_ENV=test. */
+  SANDBOX_CHAIN_BLOCK_TIME_SECONDS: z.coerce.number().int().min(0).max(60).optional(),
+  /** Confirmations a sandbox deposit or payout waits for. */
+  SANDBOX_CONFIRMATIONS: z.coerce.number().int().min(1).max(1000).default(3),
+  /** How often each chain watcher and payout sender polls its chain; 0 turns them off (tests drive them). Default 1000, 0 under NODE_ENV=test. */
+  CHAIN_POLL_INTERVAL_MS: z.coerce.number().int().min(0).max(600_000).optional(),
+  /** A sent payout not mined after this long is sent again with higher fees under the same nonce. */
+  PAYOUT_REPLACE_AFTER_SECONDS: z.coerce.number().int().min(1).default(120),
+  ...productionChainSettings(),
 });
+
+/**
+ * Production's EVM networks, each configured by `EVM_<NETWORK>_…` (docs/operations/chains.md). A network with none of them set
+ * is not connected (`rails_not_connected`); one with some set must have them all, checked at start.
+ */
+function productionChainSettings() {
+  const settings: Record<string, z.ZodTypeAny> = {};
+  for (const network of EVM_NETWORKS) {
+    const prefix = `EVM_${network.toUpperCase()}_`;
+    Object.assign(settings, {
+      [`${prefix}RPC_URLS`]: list.pipe(z.array(z.string().url('must be http(s) URLs, comma separated')).min(1)).optional(),
+      [`${prefix}CHAIN_ID`]: z.coerce.number().int().min(1).optional(),
+      [`${prefix}USDC_ADDRESS`]: z
+        .string()
+        .regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x address')
+        .optional(),
+      [`${prefix}USDT_ADDRESS`]: z
+        .string()
+        .regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x address')
+        .optional(),
+      [`${prefix}CONFIRMATIONS`]: z.coerce.number().int().min(1).max(10_000).optional(),
+      [`${prefix}XPUB`]: z.string().refine(isExtendedPublicKey, 'must be a BIP-32 extended public key (xpub…), never a private one').optional(),
+      [`${prefix}TREASURY_KEY_FILE`]: z.string().min(1).optional(),
+    });
+  }
+  return settings;
+}
 
 export type Config = z.infer<typeof ConfigSchema> & {
   graphiqlEnabled: boolean;
@@ -128,7 +173,55 @@ export type Config = z.infer<typeof ConfigSchema> & {
   webhookSecretKeyIsDevelopmentKey: boolean;
   /** The key that seals event cursors (EVENT_CURSOR_KEY, or one derived from the webhook secret key). */
   eventCursorKey: Buffer;
+  /** SANDBOX_CHAIN, or its default for NODE_ENV. */
+  sandboxChain: 'local' | 'simulated';
+  sandboxBlockTimeSeconds: number;
+  chainPollIntervalMs: number;
+  /** Production's configured EVM networks (rails/registry.ts reads them). */
+  productionChains: ProductionChainConfig[];
 };
+
+export interface ProductionChainConfig {
+  network: Network;
+  rpcUrls: string[];
+  chainId: number;
+  tokens: { token: 'usdc' | 'usdt'; contractAddress: string }[];
+  confirmations: number;
+  xpub: string;
+  treasuryKeyFile: string;
+}
+
+/** BVNK's counts, which the issue names: a network's default when EVM_<NETWORK>_CONFIRMATIONS is unset. */
+const DEFAULT_CONFIRMATIONS: Record<string, number> = { ethereum: 12, polygon: 12, base: 10, arbitrum: 300 };
+
+function productionChainsOf(env: Record<string, unknown>): ProductionChainConfig[] {
+  return EVM_NETWORKS.flatMap((network) => {
+    const prefix = `EVM_${network.toUpperCase()}_`;
+    const get = (name: string) => env[`${prefix}${name}`];
+    const names = ['RPC_URLS', 'CHAIN_ID', 'USDC_ADDRESS', 'USDT_ADDRESS', 'CONFIRMATIONS', 'XPUB', 'TREASURY_KEY_FILE'];
+    if (names.every((name) => get(name) === undefined)) return [];
+    const missing = ['RPC_URLS', 'CHAIN_ID', 'XPUB', 'TREASURY_KEY_FILE'].filter((name) => get(name) === undefined);
+    if (get('USDC_ADDRESS') === undefined && get('USDT_ADDRESS') === undefined) missing.push('USDC_ADDRESS or USDT_ADDRESS');
+    if (missing.length) {
+      throw new Refusal(`Invalid configuration: ${network} is partly configured; set ${missing.map((name) => prefix + name).join(', ')} too`);
+    }
+    const tokens = (['usdc', 'usdt'] as const).flatMap((token) => {
+      const address = get(`${token.toUpperCase()}_ADDRESS`) as string | undefined;
+      return address ? [{ token, contractAddress: address }] : [];
+    });
+    return [
+      {
+        network,
+        rpcUrls: get('RPC_URLS') as string[],
+        chainId: get('CHAIN_ID') as number,
+        tokens,
+        confirmations: (get('CONFIRMATIONS') as number | undefined) ?? DEFAULT_CONFIRMATIONS[network]!,
+        xpub: get('XPUB') as string,
+        treasuryKeyFile: get('TREASURY_KEY_FILE') as string,
+      },
+    ];
+  });
+}
 
 // Fixed and public on purpose: only for development and tests, where no real secret is at stake.
 const DEVELOPMENT_WEBHOOK_SECRET_KEY = createHash('sha256').update('ramp development webhook secret key').digest();
@@ -141,6 +234,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Refusal(`Invalid configuration: ${problems}`);
   }
   const isProduction = parsed.data.NODE_ENV === 'production';
+  const isTest = parsed.data.NODE_ENV === 'test';
   if (isProduction && !parsed.data.WEBHOOK_SECRET_KEY) {
     throw new Refusal('Invalid configuration: WEBHOOK_SECRET_KEY is required when NODE_ENV=production');
   }
@@ -152,6 +246,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logFormat: parsed.data.LOG_FORMAT ?? (parsed.data.NODE_ENV === 'development' ? 'pretty' : 'json'),
     webhookSecretKey,
     webhookSecretKeyIsDevelopmentKey: !parsed.data.WEBHOOK_SECRET_KEY,
+    sandboxChain: parsed.data.SANDBOX_CHAIN ?? (isTest ? 'simulated' : 'local'),
+    sandboxBlockTimeSeconds: parsed.data.SANDBOX_CHAIN_BLOCK_TIME_SECONDS ?? (isTest ? 0 : 2),
+    chainPollIntervalMs: parsed.data.CHAIN_POLL_INTERVAL_MS ?? (isTest ? 0 : 1000),
+    productionChains: productionChainsOf(parsed.data),
     // Derived rather than required, so production needs no new secret; its own setting lets it change without the other.
     eventCursorKey: parsed.data.EVENT_CURSOR_KEY
       ? Buffer.from(parsed.data.EVENT_CURSOR_KEY, 'base64')

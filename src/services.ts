@@ -8,6 +8,7 @@ import { createPartnerService } from './modules/partners/service.js';
 import { type EventServiceOptions, createEventService } from './modules/events/service.js';
 import { type WebhookServiceOptions, createWebhookService } from './modules/webhooks/service.js';
 import type { Notifier } from './platform/notifier.js';
+import type { Rails } from './rails/registry.js';
 import { createLedgerService } from './modules/ledger/service.js';
 import type { TransferSettings } from './modules/transfers/context.js';
 import { createTransferService } from './modules/transfers/service.js';
@@ -23,6 +24,8 @@ export interface ServiceOptions {
   webhooks: WebhookServiceOptions;
   /** Rates, limits, quote and deposit windows of money movement. */
   transfers: TransferSettings;
+  /** The legs money moves on: the sandbox bank, the chains (live or simulated). */
+  rails: Rails;
 }
 
 /** Every use case, built once at start and shared by GraphQL and REST. */
@@ -40,7 +43,7 @@ export function buildServices(options: ServiceOptions) {
     bankAccounts,
     virtualAccounts,
     partners,
-    transfers: createTransferService({ ...options.transfers, customers, partners, bankAccounts, virtualAccounts }),
+    transfers: createTransferService({ ...options.transfers, rails: options.rails, customers, partners, bankAccounts, virtualAccounts }),
     ledger: createLedgerService(),
     events: createEventService(options.events),
     webhooks: createWebhookService(options.webhooks),

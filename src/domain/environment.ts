@@ -19,15 +19,15 @@ export function assertSandbox(actor: Actor): void {
 }
 
 /**
- * No bank or blockchain is connected to this deployment: collection accounts, deposit addresses and
- * virtual account numbers are made up by the sandbox. Handing made-up instructions to a production
- * customer would make real money disappear, so production refuses every operation that issues them.
+ * The leg that would carry the money is not connected in this environment (rails/registry.ts): its
+ * instructions would be made up, and handing made-up instructions to a production customer would
+ * make real money disappear, so every operation that issues them is refused.
  */
+export function railsNotConnected(leg: string): ForbiddenError {
+  return new ForbiddenError('rails_not_connected', `${leg} is not connected to this environment: its deposit instructions are only issued where it is`);
+}
+
+/** No bank is connected to production yet (the sandbox bank only plays one): virtual accounts and on-ramps are sandbox-only there. */
 export function assertDepositRailsConnected(actor: Actor): void {
-  if (actor.environment !== 'sandbox') {
-    throw new ForbiddenError(
-      'rails_not_connected',
-      'No bank or blockchain rails are connected to production in this deployment: deposit instructions are only issued in the sandbox',
-    );
-  }
+  if (actor.environment !== 'sandbox') throw railsNotConnected('No bank');
 }

@@ -41,4 +41,6 @@ export interface Feature<Services> {
   subjects?(): Promise<Readonly<Record<string, EventSubject>>>;
   /** Background jobs the job runner polls (platform/jobs.ts). */
   jobs?: (config: Config) => readonly Job[];
+  /** Jobs that follow the chains (watchers, payout senders), polled every CHAIN_POLL_INTERVAL_MS by a runner of their own. */
+  chainJobs?: (services: Services) => readonly Job[];
 }

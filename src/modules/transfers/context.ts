@@ -1,4 +1,5 @@
 import type { PricingPolicy, RateSource } from '../../domain/pricing.js';
+import type { Rails } from '../../rails/registry.js';
 import type { BankAccountService } from '../bank-accounts/service.js';
 import type { CustomerService } from '../customers/service.js';
 import type { PartnerService } from '../partners/service.js';
@@ -14,6 +15,8 @@ export interface TransferSettings {
 
 /** What the transfer use cases need from elsewhere: settings and other modules' services. */
 export interface TransferDeps extends TransferSettings {
+  /** The legs money moves on (rails/port.ts): use cases ask them, never a chain or bank library. */
+  rails: Rails;
   customers: Pick<CustomerService, 'get'>;
   partners: Pick<PartnerService, 'get'>;
   bankAccounts: Pick<BankAccountService, 'getForCustomer'>;

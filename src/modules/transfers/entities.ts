@@ -77,12 +77,18 @@ const TransferSchema = defineEntity({
     destinationExternalAccountId: p.uuid().nullable(),
     transferPurpose: p.enum(TRANSFER_PURPOSES).nullable(),
     depositBlockchainAddress: p.text().nullable(),
+    /** Off-ramp on a live chain: the address's index under the deposit xpub (unique: an address is never reused). */
+    depositAddressIndex: p.bigint('number').nullable(),
     depositTransactionHash: p.text().nullable(),
     /** When the customer's deposit was received (and posted to the ledger). */
     fundsReceivedAt: p.datetime().nullable(),
     /** What arrived, set with `fundsReceivedAt`: the deposit amount, or less or more (an on-ramp's fiat). */
     depositReceivedAmount: money().nullable(),
     failureReason: p.text().nullable(),
+    /** Live chains: confirmations of the transfer's chain transaction (the deposit of an off-ramp, the payout of an on-ramp). */
+    confirmations: p.integer().nullable(),
+    /** What `confirmations` must reach: the network's count when the transaction was seen. */
+    requiredConfirmations: p.integer().nullable(),
     /** A pending transfer past this moment expires. */
     depositExpiresAt: p.datetime(),
     createdAt: createdAtColumn(),

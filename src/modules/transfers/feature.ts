@@ -20,4 +20,5 @@ export const transfersFeature: Feature<Services> = {
   entities: transferEntities,
   routes: transferRoutes,
   jobs: (config) => transferJobs({ autoSettleDelayMs: config.AUTO_SETTLE_DELAY_MS }),
+  chainJobs: (services) => services.transfers.chainJobs(),
 };

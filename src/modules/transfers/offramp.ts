@@ -1,5 +1,5 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import { assertDepositRailsConnected } from '../../domain/environment.js';
+import { railsNotConnected } from '../../domain/environment.js';
 import type { EntityManager } from '@mikro-orm/sql';
 import { randomUUID } from 'node:crypto';
 import { ConflictError, ValidationError, fieldError } from '../../domain/errors.js';
@@ -14,6 +14,12 @@ import { OfframpDeposit, OfframpDestination, OfframpQuoteRequest, type ValidOffr
 import { assertDepositWindowOpen, lockTransfer, moveTransfer, recordCreation } from './lifecycle.js';
 import { payoutProblem } from './payout-rails.js';
 import { type Quoting, assertKycApproved } from './quotes.js';
+
+/** The next deposit address index: a sequence, so two transfers never share an address, even across instances. */
+async function nextDepositAddressIndex(em: EntityManager): Promise<number> {
+  const [row] = await em.execute<{ index: string }[]>(`select nextval('deposit_address_index_seq') as index`);
+  return Number(row!.index);
+}
 
 /** Token to fiat (spec §4.5): quote (creating the transfer when it names the destination), complete. */
 export function offramp(deps: TransferDeps, quoting: Quoting) {
@@ -40,10 +46,14 @@ export function offramp(deps: TransferDeps, quoting: Quoting) {
   async function openTransfer(em: EntityManager, scope: Scope, quote: Quote, destination: ValidOfframpDestination): Promise<Transfer> {
     const customer = await deps.customers.get({ ...scope, em }, quote.customerId);
     assertKycApproved(customer, quote.destinationCurrency as FiatCurrency, quote.destinationRails!);
-    assertDepositRailsConnected(scope.actor);
+    const network = quote.sourceNetwork as Network;
+    const chain = deps.rails.chain(scope.actor.environment, network);
+    if (!chain) throw railsNotConnected(`The ${network} chain`);
     const { details, externalAccountId } = await resolveDestination({ ...scope, em }, customer.id, quote, destination);
     const createdAt = quoting.now();
     const id = randomUUID();
+    // A live chain's address is one Ramp can spend from: the next child of the deposit xpub, drawn once.
+    const index = chain.mode === 'live' ? await nextDepositAddressIndex(em) : null;
     const transfer = em.create(Transfer, {
       id,
       customerId: quote.customerId,
@@ -53,7 +63,8 @@ export function offramp(deps: TransferDeps, quoting: Quoting) {
       destinationBankAccount: details,
       destinationExternalAccountId: externalAccountId,
       transferPurpose: destination.transferPurpose!,
-      depositBlockchainAddress: sandboxAddress(quote.sourceNetwork as Network, id),
+      depositBlockchainAddress: chain.mode === 'live' ? chain.depositAddress(index!) : sandboxAddress(network, id),
+      depositAddressIndex: index,
       depositExpiresAt: new Date(createdAt.getTime() + deps.depositWindowSeconds * 1000),
       createdAt,
       updatedAt: createdAt,

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/sql';
-import { assertDepositRailsConnected } from '../../domain/environment.js';
+import { railsNotConnected } from '../../domain/environment.js';
 import { randomUUID } from 'node:crypto';
 import { ValidationError, fieldError } from '../../domain/errors.js';
 import { isValidAddress } from '../../domain/identifiers/chain.js';
@@ -7,7 +7,7 @@ import type { FiatCurrency, Network, PaymentRails } from '../../domain/money.js'
 import { parseInput } from '../../domain/validation.js';
 import type { Scope } from '../../platform/scope.js';
 import type { TransferDeps } from './context.js';
-import { type DepositBankAccount, collectionAccount, depositReference } from './deposit-instructions.js';
+import { type DepositBankAccount, depositReference } from './deposit-instructions.js';
 import { type Quote, Transfer } from './entities.js';
 import { OnrampQuoteRequest, OnrampTransferRequest } from './inputs.js';
 import { recordCreation } from './lifecycle.js';
@@ -27,7 +27,8 @@ export function onramp(deps: TransferDeps, quoting: Quoting) {
     quote: Quote,
     details: { destinationAddress: string; reason: string; virtualAccount?: { id: string; depositAccount: DepositBankAccount } },
   ) {
-    assertDepositRailsConnected(scope.actor);
+    const bank = deps.rails.bank(scope.actor.environment);
+    if (!bank) throw railsNotConnected('No bank');
     const createdAt = quoting.now();
     const { virtualAccount } = details;
     const transfer = em.create(Transfer, {
@@ -37,7 +38,7 @@ export function onramp(deps: TransferDeps, quoting: Quoting) {
       direction: 'onramp',
       status: 'pending',
       destinationAddress: details.destinationAddress,
-      depositBankAccount: virtualAccount?.depositAccount ?? collectionAccount(quote.sourceCurrency as FiatCurrency, quote.sourceRails!),
+      depositBankAccount: virtualAccount?.depositAccount ?? bank.collectionAccount(quote.sourceCurrency as FiatCurrency, quote.sourceRails!),
       // Every on-ramp row carries a reference (the transfers_direction_shape constraint). One from a
       // virtual account was matched by the account's own number, so its reference is never shown.
       depositMessage: depositReference(),

@@ -21,6 +21,8 @@ import { onramp } from './onramp.js';
 import { quoting } from './quotes.js';
 import { type TransferWithQuote, transferOfCustomer, transfersOfCustomer } from './queries.js';
 import { simulations } from './simulations.js';
+import { chainJobs } from './chain-jobs.js';
+import type { Job } from '../../platform/jobs.js';
 
 export type { Transfer, TransferWithQuote };
 
@@ -76,6 +78,9 @@ export interface TransferService {
     customerId?: string,
   ): Promise<TransferWithQuote>;
 
+  /** The jobs that follow this deployment's live chains: deposit watchers and payout senders (rails/port.ts). */
+  chainJobs(): readonly Job[];
+
   // Batch loads for GraphQL dataloaders: one query per kind per request, only the caller's.
   loadTransfers(scope: Scope, ids: readonly string[]): Promise<Transfer[]>;
   loadQuotes(scope: Scope, ids: readonly string[]): Promise<Quote[]>;
@@ -118,6 +123,7 @@ export function createTransferService(deps: TransferDeps): TransferService {
     simulateRefund: sandbox.refund,
     simulateByAction: sandbox.simulateByAction,
     simulateVirtualAccountDeposit: sandbox.virtualAccountDeposit,
+    chainJobs: () => chainJobs(deps),
 
     async cancel(scope: Scope, transferId: string, within: TransferWithin = {}): Promise<TransferWithQuote> {
       return scope.em.transactional(async (em) => {

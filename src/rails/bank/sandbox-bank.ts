@@ -1,0 +1,59 @@
+import type { FiatCurrency, PaymentRails } from '../../domain/money.js';
+import type { BankRails, DepositBankAccount } from '../port.js';
+
+const BENEFICIARY = 'Ramp Sandbox Collections Ltd';
+
+/**
+ * Ramp's sandbox collection accounts. IBAN rails (SEPA, UAEFTS, SWIFT) get an IBAN account;
+ * US domestic rails (ACH, wire) get a routing and account number, as US banks have no IBAN.
+ */
+const COLLECTION_ACCOUNTS: Record<FiatCurrency, Partial<Record<PaymentRails, DepositBankAccount>>> = {
+  eur: {
+    sepa: iban('Commerzbank AG', 'Kaiserplatz, 60311 Frankfurt am Main, DE', 'COBADEFFXXX', 'DE89370400440532013000'),
+    swift: iban('Commerzbank AG', 'Kaiserplatz, 60311 Frankfurt am Main, DE', 'COBADEFFXXX', 'DE89370400440532013000'),
+  },
+  aed: {
+    uaefts: iban('Emirates NBD', 'Baniyas Road, Deira, Dubai, AE', 'EBILAEADXXX', 'AE070331234567890123456'),
+    swift: iban('Emirates NBD', 'Baniyas Road, Deira, Dubai, AE', 'EBILAEADXXX', 'AE070331234567890123456'),
+  },
+  usd: {
+    ach: us('JPMorgan Chase Bank, N.A.', '383 Madison Avenue, New York, NY 10179, US', '021000021', '000123456789'),
+    wire: us('JPMorgan Chase Bank, N.A.', '383 Madison Avenue, New York, NY 10179, US', '021000021', '000123456789'),
+    swift: iban('National Westminster Bank', '250 Bishopsgate, London EC2M 4AA, GB', 'NWBKGB2LXXX', 'GB29NWBK60161331926819'),
+  },
+};
+
+function iban(bank_name: string, bank_address: string, bic: string, iban_number: string): DepositBankAccount {
+  return {
+    bank_name,
+    bank_address,
+    account_beneficiary_type: 'business',
+    account_beneficiary_name: BENEFICIARY,
+    account_type: 'iban',
+    iban: { bic, iban_number },
+  };
+}
+function us(bank_name: string, bank_address: string, routing_number: string, account_number: string): DepositBankAccount {
+  return {
+    bank_name,
+    bank_address,
+    account_beneficiary_type: 'business',
+    account_beneficiary_name: BENEFICIARY,
+    account_type: 'us',
+    us: { account_number, routing_number },
+  };
+}
+
+/**
+ * The sandbox bank: the fiat leg of every environment until a bank adapter (ISO 20022, pain.001 out
+ * and camt.054 in) takes its place behind `BankRails`. Its collection accounts are made up, so
+ * production is never handed them.
+ */
+export const sandboxBank: BankRails = {
+  mode: 'simulated',
+  collectionAccount(currency, rails) {
+    const account = COLLECTION_ACCOUNTS[currency][rails];
+    if (!account) throw new Error(`no collection account for ${currency} over ${rails}`);
+    return account;
+  },
+};

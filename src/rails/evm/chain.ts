@@ -1,0 +1,144 @@
+import {
+  type Address,
+  type Hex,
+  type PublicClient,
+  createPublicClient,
+  encodeFunctionData,
+  erc20Abi,
+  fallback,
+  getAddress,
+  http,
+  keccak256,
+  parseEventLogs,
+} from 'viem';
+import type { Environment } from '../../domain/environment.js';
+import type { Network, Token } from '../../domain/money.js';
+import type { BlockRef, Fees, LiveChain, Receipt, Signer, TokenContract, TokenTransfer, TransactionLookup } from '../port.js';
+import { depositAddressAt } from './hd.js';
+
+export interface EvmChainOptions {
+  environment: Environment;
+  network: Network;
+  chainId: number;
+  rpcUrls: readonly string[];
+  publicRpcUrl: string | null;
+  requiredConfirmations: number;
+  tokens: readonly TokenContract[];
+  /** BIP-32 extended public key whose children are the deposit addresses. */
+  depositXpub: string;
+  treasury: Signer;
+}
+
+const TRANSFER_EVENT = erc20Abi.find((item) => item.type === 'event' && item.name === 'Transfer')!;
+/** A plain ERC-20 transfer costs about 35–65k gas; the estimate is padded so a busy block cannot starve it. */
+const GAS_MARGIN_PERCENT = 120n;
+
+/** The EVM adapter: one network over JSON-RPC (several URLs are tried in order). */
+export function evmChain(options: EvmChainOptions): LiveChain {
+  const client: PublicClient = createPublicClient({
+    transport: fallback(options.rpcUrls.map((url) => http(url, { retryCount: 0, timeout: 10_000 }))),
+  });
+  const tokenOf = new Map(options.tokens.map((t) => [t.contractAddress.toLowerCase(), t.token]));
+  const contractOf = (token: Token) => {
+    const contract = options.tokens.find((t) => t.token === token);
+    if (!contract) throw new Error(`${token} is not configured on ${options.network}`);
+    return contract.contractAddress as Address;
+  };
+
+  const toTransfers = (logs: Parameters<typeof parseEventLogs>[0]['logs']): TokenTransfer[] =>
+    parseEventLogs({ abi: [TRANSFER_EVENT], logs, eventName: 'Transfer' }).map((log) => ({
+      token: tokenOf.get(log.address.toLowerCase()) ?? null,
+      contractAddress: log.address.toLowerCase(),
+      from: log.args.from.toLowerCase(),
+      to: log.args.to.toLowerCase(),
+      amount: log.args.value,
+      txHash: log.transactionHash!.toLowerCase(),
+      logIndex: log.logIndex!,
+      blockNumber: log.blockNumber!,
+      blockHash: log.blockHash!.toLowerCase(),
+    }));
+
+  const blockRef = (block: { number: bigint | null; hash: Hex | null; parentHash: Hex }): BlockRef => ({
+    number: block.number!,
+    hash: block.hash!.toLowerCase(),
+    parentHash: block.parentHash.toLowerCase(),
+  });
+
+  return {
+    mode: 'live',
+    environment: options.environment,
+    network: options.network,
+    key: `${options.environment}:${options.network}`,
+    chainId: options.chainId,
+    publicRpcUrl: options.publicRpcUrl,
+    requiredConfirmations: options.requiredConfirmations,
+    tokens: options.tokens,
+    treasury: options.treasury.address,
+    depositAddress: (index) => depositAddressAt(options.depositXpub, index),
+
+    async head() {
+      return blockRef(await client.getBlock({ blockTag: 'latest' }));
+    },
+    async block(number) {
+      try {
+        return blockRef(await client.getBlock({ blockNumber: number }));
+      } catch (error) {
+        if ((error as Error).name === 'BlockNotFoundError') return null;
+        throw error;
+      }
+    },
+    async tokenTransfers(fromBlock, toBlock) {
+      const logs = await client.getLogs({ address: options.tokens.map((t) => t.contractAddress as Address), event: TRANSFER_EVENT, fromBlock, toBlock });
+      return toTransfers(logs);
+    },
+    async lookUpTransaction(hash): Promise<TransactionLookup> {
+      try {
+        const receipt = await client.getTransactionReceipt({ hash: hash as Hex });
+        return {
+          found: true,
+          succeeded: receipt.status === 'success',
+          blockNumber: receipt.blockNumber,
+          blockHash: receipt.blockHash.toLowerCase(),
+          tokenTransfers: toTransfers(receipt.logs),
+        };
+      } catch (error) {
+        if ((error as Error).name === 'TransactionReceiptNotFoundError') return { found: false };
+        throw error;
+      }
+    },
+
+    tokenBalance: (token, address) =>
+      client.readContract({ address: contractOf(token), abi: erc20Abi, functionName: 'balanceOf', args: [getAddress(address)] }),
+    minedNonce: (address) => client.getTransactionCount({ address: getAddress(address), blockTag: 'latest' }),
+    async fees(): Promise<Fees> {
+      const { maxFeePerGas, maxPriorityFeePerGas } = await client.estimateFeesPerGas({ type: 'eip1559', chain: null });
+      return { maxFeePerGas, maxPriorityFeePerGas };
+    },
+    async signPayout({ token, to, amount, nonce, fees }) {
+      const data = encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [getAddress(to), amount] });
+      const estimate = await client.estimateGas({ account: options.treasury.address as Address, to: contractOf(token), data });
+      const raw = await options.treasury.signTransaction({
+        chainId: options.chainId,
+        to: contractOf(token),
+        data,
+        nonce,
+        gas: (estimate * GAS_MARGIN_PERCENT) / 100n,
+        ...fees,
+      });
+      return { raw, hash: keccak256(raw as Hex).toLowerCase(), nonce, fees };
+    },
+    async broadcast(raw) {
+      try {
+        await client.sendRawTransaction({ serializedTransaction: raw as Hex });
+      } catch (error) {
+        // Sent before (by us, before a crash or a timeout): the node has it, or has mined it.
+        if (/already known|known transaction|nonce too low|already imported/i.test(String((error as Error).message))) return;
+        throw error;
+      }
+    },
+    async receipt(hash): Promise<Receipt> {
+      const found = await this.lookUpTransaction(hash);
+      return found.found ? { status: 'mined', succeeded: found.succeeded, blockNumber: found.blockNumber, blockHash: found.blockHash } : { status: 'pending' };
+    },
+  };
+}

@@ -1,0 +1,128 @@
+import {
+  type Address,
+  type Hex,
+  createPublicClient,
+  createWalletClient,
+  encodeFunctionData,
+  erc20Abi,
+  getAddress,
+  getContractAddress,
+  http,
+  parseUnits,
+} from 'viem';
+import { EVM_NETWORKS, type Network, TOKENS, type Token } from '../../domain/money.js';
+import type { TokenContract } from '../port.js';
+import { sandboxTokenAbi, sandboxTokenBytecode } from './sandbox-token.js';
+
+/**
+ * What the sandbox's local chain holds, set up by Ramp itself: a USDC and a USDT contract per EVM
+ * network (one chain serves the four networks, each with its own contracts, so a polygon deposit
+ * of base's USDC is the wrong token as it would be for real), and a funded treasury.
+ *
+ * The contracts are deployed by the node's first account, in a fixed order from its nonce 0, so
+ * their addresses follow from the deployer alone: every instance pointed at the same chain finds
+ * them without asking the database, and a chain that was reset gets them back at the same addresses.
+ * The deployer mints (the faucet, the treasury's float); the node assigns its nonces, as anvil's
+ * own accounts are unlocked, so concurrent mints from several instances never collide.
+ */
+export const SANDBOX_CHAIN_ID = 31337;
+/** Anvil's and Hardhat's public development mnemonic: its keys guard nothing but test tokens. */
+export const SANDBOX_MNEMONIC = 'test test test test test test test test test test test junk';
+/** BIP-44 accounts of the sandbox mnemonic: who does what on the local chain. */
+export const SANDBOX_ACCOUNTS = { minter: 0, deposits: 1, customers: 2 } as const;
+/** The treasury's float at start, per token and network. */
+const TREASURY_FLOAT = parseUnits('10000000', 6);
+
+const DEPLOY_ORDER: readonly { network: Network; token: Token }[] = EVM_NETWORKS.flatMap((network) => TOKENS.map((token) => ({ network, token })));
+
+export interface SandboxChainSetup {
+  tokens: Record<string, TokenContract[]>;
+  /** True when this start deployed the contracts (a new chain); false when it found them. */
+  deployed: boolean;
+}
+
+const clients = (rpcUrl: string) => ({
+  publicClient: createPublicClient({ transport: http(rpcUrl) }),
+  walletClient: createWalletClient({ transport: http(rpcUrl) }),
+});
+
+/** Finds or deploys the sandbox contracts and funds the `treasuries`, on the chain at `rpcUrl`. */
+export async function setUpSandboxChain(rpcUrl: string, minter: string, treasuries: readonly string[]): Promise<SandboxChainSetup> {
+  const { publicClient, walletClient } = clients(rpcUrl);
+  const from = getAddress(minter);
+  const addresses = DEPLOY_ORDER.map((_, nonce) => getContractAddress({ from, nonce: BigInt(nonce) }));
+  const code = await publicClient.getCode({ address: addresses[addresses.length - 1]! });
+  let deployed = false;
+  const tokens: Record<string, TokenContract[]> = Object.fromEntries(
+    EVM_NETWORKS.map((network) => [
+      network,
+      DEPLOY_ORDER.flatMap((d, i) => (d.network === network ? [{ token: d.token, contractAddress: addresses[i]!, decimals: 6 }] : [])),
+    ]),
+  );
+  if (!code || code === '0x') {
+    const nonce = await publicClient.getTransactionCount({ address: from });
+    if (nonce !== 0)
+      throw new Error(`the chain at ${rpcUrl} was not set up by Ramp: its deployer ${from} has sent ${nonce} transactions but holds no token contracts`);
+    // Sent one after another without waiting (the node numbers them in order), awaited together: a chain that
+    // mines every few seconds sets up in one or two blocks.
+    const sent: Hex[] = [];
+    for (const { network, token } of DEPLOY_ORDER) {
+      sent.push(
+        await walletClient.deployContract({
+          abi: sandboxTokenAbi,
+          bytecode: sandboxTokenBytecode,
+          args: [`Sandbox ${token.toUpperCase()} (${network})`, token.toUpperCase()],
+          account: from,
+          chain: null,
+        }),
+      );
+    }
+    // Each network's treasury holds a float of that network's two tokens, and gas.
+    for (const [i, network] of EVM_NETWORKS.entries()) {
+      const treasury = treasuries[i]!;
+      await giveGas(rpcUrl, treasury);
+      for (const contract of tokens[network]!) sent.push(await sendMint(rpcUrl, from, contract.contractAddress as Address, treasury, TREASURY_FLOAT));
+    }
+    for (const hash of sent) await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+    deployed = true;
+  }
+  return { tokens, deployed };
+}
+
+/** Sends a mint (the node assigns the minter's nonce) and answers its hash without waiting for a block. */
+function sendMint(rpcUrl: string, minter: Address, contract: Address, to: string, amount: bigint): Promise<Hex> {
+  const data = encodeFunctionData({ abi: sandboxTokenAbi, functionName: 'mint', args: [getAddress(to), amount] });
+  return clients(rpcUrl).walletClient.sendTransaction({ account: minter, to: contract, data, chain: null });
+}
+
+/** Gas for a wallet of the local chain (anvil's own cheat code): enough for many token transfers. */
+async function giveGas(rpcUrl: string, address: string): Promise<void> {
+  const { publicClient } = clients(rpcUrl);
+  await publicClient.request({ method: 'anvil_setBalance' as never, params: [getAddress(address), '0x8AC7230489E80000'] as never });
+}
+
+/**
+ * The faucet: `amount` (base units) of a token contract to `address`, and gas to move it. Answers the mint's
+ * hash once sent; `mined` waits for its block too.
+ */
+export async function faucet(rpcUrl: string, minter: string, contract: string, address: string, amount: bigint, mined = false): Promise<string> {
+  await giveGas(rpcUrl, address);
+  const hash = await sendMint(rpcUrl, getAddress(minter), getAddress(contract), address, amount);
+  if (mined) await clients(rpcUrl).publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+  return hash.toLowerCase();
+}
+
+/**
+ * A customer's wallet sends `amount` of a token to `to`, as the customer would from their own
+ * wallet: a real `transfer` transaction. The local node signs for the wallet (anvil's impersonation),
+ * so the sandbox holds no key for it. Answers the transaction's hash once mined.
+ */
+export async function sendFromWallet(rpcUrl: string, wallet: string, contract: string, to: string, amount: bigint): Promise<string> {
+  const { publicClient, walletClient } = clients(rpcUrl);
+  const from = getAddress(wallet);
+  await publicClient.request({ method: 'anvil_impersonateAccount' as never, params: [from] as never });
+  const data = encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [getAddress(to), amount] });
+  const hash = await walletClient.sendTransaction({ account: from, to: getAddress(contract), data, chain: null });
+  await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+  return hash.toLowerCase();
+}

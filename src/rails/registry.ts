@@ -1,0 +1,169 @@
+import { readFileSync } from 'node:fs';
+import { createPublicClient, http } from 'viem';
+import type { Config, ProductionChainConfig } from '../config.js';
+import type { Environment } from '../domain/environment.js';
+import { EVM_NETWORKS, type Network } from '../domain/money.js';
+import type { Logger } from '../platform/logging.js';
+import { Refusal } from '../platform/refusal.js';
+import { sandboxBank } from './bank/sandbox-bank.js';
+import { evmChain } from './evm/chain.js';
+import { accountXpub, signerFromMnemonic, signerFromPrivateKey } from './evm/hd.js';
+import { type LocalNode, startLocalNode } from './evm/local-node.js';
+import {
+  SANDBOX_ACCOUNTS,
+  SANDBOX_CHAIN_ID,
+  SANDBOX_MNEMONIC,
+  type SandboxChainSetup,
+  faucet,
+  sendFromWallet,
+  setUpSandboxChain,
+} from './evm/sandbox-chain.js';
+import type { BankRails, ChainRails, LiveChain, TokenContract } from './port.js';
+
+/** What only the sandbox's own chain can do: mint test tokens, and act as a customer's wallet. */
+export interface SandboxChainTools {
+  rpcUrl: string;
+  /** Mints `amount` (base units) of a contract's token to `address` and gives it gas; the mint's hash. */
+  faucet(contract: TokenContract, address: string, amount: bigint): Promise<string>;
+  /** A customer wallet of the sandbox (one per `walletIndex`) funded by the faucet, then sending `amount` to `to`: the transfer's hash. */
+  sendFromCustomer(contract: TokenContract, walletIndex: number, to: string, amount: bigint): Promise<string>;
+}
+
+/** Every leg Ramp can move money on, per environment: the use cases' one way out (rails/port.ts). */
+export interface Rails {
+  /** A network's chain leg in an environment, or null when it is not connected there (`rails_not_connected`). */
+  chain(environment: Environment, network: Network): ChainRails | null;
+  /** The chains an adapter really talks to: one watcher and one payout sender run per chain. */
+  liveChains(): readonly LiveChain[];
+  /** The fiat leg of an environment, or null when no bank is connected there. */
+  bank(environment: Environment): BankRails | null;
+  /** The sandbox's local chain, when Ramp runs one (SANDBOX_CHAIN=local). */
+  sandboxChain: SandboxChainTools | null;
+  close(): Promise<void>;
+}
+
+/** Opens every configured leg: the sandbox's chain (started or joined), production's networks (each checked). */
+export async function openRails(config: Config, logger: Logger): Promise<Rails> {
+  const live = new Map<string, LiveChain>();
+  let node: LocalNode | null = null;
+  let sandboxChain: SandboxChainTools | null = null;
+  try {
+    if (config.sandboxChain === 'local') {
+      const opened = await openSandboxChain(config, logger);
+      node = opened.node;
+      sandboxChain = opened.tools;
+      for (const chain of opened.chains) live.set(chain.key, chain);
+    }
+    for (const network of config.productionChains) {
+      const chain = await openProductionChain(network);
+      live.set(chain.key, chain);
+      logger.info(`production ${network.network}: live on chain ${network.chainId}, ${network.confirmations} confirmations`);
+    }
+  } catch (error) {
+    await node?.stop();
+    throw error;
+  }
+  return {
+    chain(environment, network) {
+      const chain = live.get(`${environment}:${network}`);
+      if (chain) return chain;
+      // Production never makes a chain's part up: a network not configured there is not connected.
+      return environment === 'sandbox' ? { mode: 'simulated', environment, network } : null;
+    },
+    liveChains: () => [...live.values()],
+    bank: (environment) => (environment === 'sandbox' ? sandboxBank : null),
+    sandboxChain,
+    close: async () => node?.stop(),
+  };
+}
+
+async function openSandboxChain(config: Config, logger: Logger) {
+  const node = config.SANDBOX_CHAIN_RPC_URL
+    ? null
+    : await startLocalNode({
+        chainId: SANDBOX_CHAIN_ID,
+        mnemonic: SANDBOX_MNEMONIC,
+        blockTimeSeconds: config.sandboxBlockTimeSeconds,
+        stateDir: config.DATA_DIR === 'memory://' || config.DATABASE_URL ? null : `${config.DATA_DIR}-chain`,
+      });
+  try {
+    const rpcUrl = config.SANDBOX_CHAIN_RPC_URL ?? node!.rpcUrl;
+    const minter = signerFromMnemonic(SANDBOX_MNEMONIC, SANDBOX_ACCOUNTS.minter, 0);
+    // Each network pays from a treasury of its own: one sender, one nonce sequence per network, though they share a chain.
+    const treasuries = EVM_NETWORKS.map((_, i) => signerFromMnemonic(SANDBOX_MNEMONIC, SANDBOX_ACCOUNTS.minter, 1 + i));
+    const setup: SandboxChainSetup = await setUpSandboxChain(
+      rpcUrl,
+      minter.address,
+      treasuries.map((t) => t.address),
+    );
+    const chainId = await createPublicClient({ transport: http(rpcUrl) }).getChainId();
+    logger.info(
+      setup.deployed
+        ? `sandbox chain at ${rpcUrl}: a new chain; deployed USDC and USDT for ${EVM_NETWORKS.join(', ')} and funded the treasuries`
+        : `sandbox chain at ${rpcUrl}: found its USDC and USDT contracts`,
+    );
+    const depositXpub = accountXpub(SANDBOX_MNEMONIC, SANDBOX_ACCOUNTS.deposits);
+    const chains = EVM_NETWORKS.map((network, i) =>
+      evmChain({
+        environment: 'sandbox',
+        network,
+        chainId,
+        rpcUrls: [rpcUrl],
+        publicRpcUrl: rpcUrl,
+        requiredConfirmations: config.SANDBOX_CONFIRMATIONS,
+        tokens: setup.tokens[network]!,
+        depositXpub,
+        treasury: treasuries[i]!,
+      }),
+    );
+    const customerWallet = (index: number) => signerFromMnemonic(SANDBOX_MNEMONIC, SANDBOX_ACCOUNTS.customers, index).address;
+    const tools: SandboxChainTools = {
+      rpcUrl,
+      faucet: (contract, address, amount) => faucet(rpcUrl, minter.address, contract.contractAddress, address, amount),
+      async sendFromCustomer(contract, walletIndex, to, amount) {
+        const wallet = customerWallet(walletIndex);
+        await faucet(rpcUrl, minter.address, contract.contractAddress, wallet, amount, true);
+        return sendFromWallet(rpcUrl, wallet, contract.contractAddress, to, amount);
+      },
+    };
+    return { node, chains, tools };
+  } catch (error) {
+    await node?.stop();
+    throw error;
+  }
+}
+
+/** One production network, checked against its chain now rather than at the first deposit. */
+async function openProductionChain(network: ProductionChainConfig): Promise<LiveChain> {
+  const name = `EVM_${network.network.toUpperCase()}`;
+  let key: string;
+  try {
+    key = readFileSync(network.treasuryKeyFile, 'utf8').trim();
+  } catch {
+    throw new Refusal(`Invalid configuration: ${name}_TREASURY_KEY_FILE (${network.treasuryKeyFile}) cannot be read`);
+  }
+  if (!/^(0x)?[0-9a-fA-F]{64}$/.test(key)) throw new Refusal(`Invalid configuration: ${name}_TREASURY_KEY_FILE must hold one hex private key`);
+  const client = createPublicClient({ transport: http(network.rpcUrls[0]!, { timeout: 10_000 }) });
+  let chainId: number;
+  try {
+    chainId = await client.getChainId();
+  } catch {
+    throw new Refusal(`Invalid configuration: ${name}_RPC_URLS: ${network.rpcUrls[0]} does not answer eth_chainId`);
+  }
+  if (chainId !== network.chainId) throw new Refusal(`Invalid configuration: ${name}_CHAIN_ID is ${network.chainId} but the RPC serves chain ${chainId}`);
+  for (const token of network.tokens) {
+    const code = await client.getCode({ address: token.contractAddress as `0x${string}` });
+    if (!code || code === '0x') throw new Refusal(`Invalid configuration: ${name}_${token.token.toUpperCase()}_ADDRESS holds no contract on chain ${chainId}`);
+  }
+  return evmChain({
+    environment: 'production',
+    network: network.network,
+    chainId,
+    rpcUrls: network.rpcUrls,
+    publicRpcUrl: null,
+    requiredConfirmations: network.confirmations,
+    tokens: network.tokens.map((t) => ({ ...t, decimals: 6 })),
+    depositXpub: network.xpub,
+    treasury: signerFromPrivateKey(key.startsWith('0x') ? key : `0x${key}`),
+  });
+}
