@@ -201,7 +201,7 @@ function productionChainsOf(env: Record<string, unknown>): ProductionChainConfig
     const names = ['RPC_URLS', 'CHAIN_ID', 'USDC_ADDRESS', 'USDT_ADDRESS', 'CONFIRMATIONS', 'XPUB', 'TREASURY_KEY_FILE'];
     if (names.every((name) => get(name) === undefined)) return [];
     const missing = ['RPC_URLS', 'CHAIN_ID', 'XPUB', 'TREASURY_KEY_FILE'].filter((name) => get(name) === undefined);
-    if (get('USDC_ADDRESS') === undefined && get('USDT_ADDRESS') === undefined) missing.push('USDC_ADDRESS or USDT_ADDRESS');
+    if (get('USDC_ADDRESS') === undefined && get('USDT_ADDRESS') === undefined) missing.push(`USDC_ADDRESS or ${prefix}USDT_ADDRESS`);
     if (missing.length) {
       throw new Refusal(`Invalid configuration: ${network} is partly configured; set ${missing.map((name) => prefix + name).join(', ')} too`);
     }

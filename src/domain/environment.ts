@@ -10,6 +10,7 @@ export interface Actor {
 }
 
 import { ForbiddenError } from './errors.js';
+import type { Network } from './money.js';
 
 /** Simulations exist only in the sandbox; production answers 403. */
 export function assertSandbox(actor: Actor): void {
@@ -23,11 +24,12 @@ export function assertSandbox(actor: Actor): void {
  * instructions would be made up, and handing made-up instructions to a production customer would
  * make real money disappear, so every operation that issues them is refused.
  */
-export function railsNotConnected(leg: string): ForbiddenError {
-  return new ForbiddenError('rails_not_connected', `${leg} is not connected to this environment: its deposit instructions are only issued where it is`);
+export function railsNotConnected(leg: 'bank' | Network): ForbiddenError {
+  const what = leg === 'bank' ? 'No bank is connected' : `The ${leg} chain is not connected`;
+  return new ForbiddenError('rails_not_connected', `${what} in this environment: its deposit instructions are only issued where the leg is connected`);
 }
 
 /** No bank is connected to production yet (the sandbox bank only plays one): virtual accounts and on-ramps are sandbox-only there. */
 export function assertDepositRailsConnected(actor: Actor): void {
-  if (actor.environment !== 'sandbox') throw railsNotConnected('No bank');
+  if (actor.environment !== 'sandbox') throw railsNotConnected('bank');
 }

@@ -48,7 +48,7 @@ export function offramp(deps: TransferDeps, quoting: Quoting) {
     assertKycApproved(customer, quote.destinationCurrency as FiatCurrency, quote.destinationRails!);
     const network = quote.sourceNetwork as Network;
     const chain = deps.rails.chain(scope.actor.environment, network);
-    if (!chain) throw railsNotConnected(`The ${network} chain`);
+    if (!chain) throw railsNotConnected(network);
     const { details, externalAccountId } = await resolveDestination({ ...scope, em }, customer.id, quote, destination);
     const createdAt = quoting.now();
     const id = randomUUID();

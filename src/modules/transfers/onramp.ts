@@ -28,7 +28,7 @@ export function onramp(deps: TransferDeps, quoting: Quoting) {
     details: { destinationAddress: string; reason: string; virtualAccount?: { id: string; depositAccount: DepositBankAccount } },
   ) {
     const bank = deps.rails.bank(scope.actor.environment);
-    if (!bank) throw railsNotConnected('No bank');
+    if (!bank) throw railsNotConnected('bank');
     const createdAt = quoting.now();
     const { virtualAccount } = details;
     const transfer = em.create(Transfer, {

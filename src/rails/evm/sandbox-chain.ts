@@ -46,7 +46,7 @@ const clients = (rpcUrl: string) => ({
   walletClient: createWalletClient({ transport: http(rpcUrl) }),
 });
 
-/** Finds or deploys the sandbox contracts and funds the `treasuries`, on the chain at `rpcUrl`. */
+/** Finds or deploys the sandbox contracts and funds the `treasuries` (one per EVM network, in EVM_NETWORKS order), on the chain at `rpcUrl`. */
 export async function setUpSandboxChain(rpcUrl: string, minter: string, treasuries: readonly string[]): Promise<SandboxChainSetup> {
   const { publicClient, walletClient } = clients(rpcUrl);
   const from = getAddress(minter);
@@ -79,7 +79,8 @@ export async function setUpSandboxChain(rpcUrl: string, minter: string, treasuri
     }
     // Each network's treasury holds a float of that network's two tokens, and gas.
     for (const [i, network] of EVM_NETWORKS.entries()) {
-      const treasury = treasuries[i]!;
+      const treasury = treasuries[i];
+      if (!treasury) continue;
       await giveGas(rpcUrl, treasury);
       for (const contract of tokens[network]!) sent.push(await sendMint(rpcUrl, from, contract.contractAddress as Address, treasury, TREASURY_FLOAT));
     }
