@@ -127,13 +127,14 @@ export async function createRamp(config: Config, options: { logger?: Logger } = 
     async close() {
       await jobs.stop();
       await chainJobs.stop();
+      // Nothing polls the chains any more: the local chain may stop (and write its state) now.
+      await rails.close();
       await dispatcher.stop();
       await http.close();
       keyWatch.stop();
       fanout.close();
       await notifier.close();
       await db.close();
-      await rails.close();
     },
   };
 }

@@ -52,7 +52,16 @@ export async function startLocalNode(options: { chainId: number; mnemonic: strin
     });
   });
   child.removeAllListeners('exit');
-  return { rpcUrl, stop: () => stopChild(child) };
+  // However Ramp ends (a crash, process.exit), its chain does not outlive it as an orphan holding the state file.
+  const orphanGuard = () => child.kill('SIGTERM');
+  process.once('exit', orphanGuard);
+  return {
+    rpcUrl,
+    stop: async () => {
+      process.off('exit', orphanGuard);
+      await stopChild(child);
+    },
+  };
 }
 
 function stopChild(child: ChildProcess): Promise<void> {
