@@ -37,7 +37,8 @@ function bodyError(error: GraphQLError): object | null {
   if (original instanceof DomainError) {
     const fieldErrors =
       original instanceof ValidationError ? original.fieldErrors.map((e) => ({ path: e.pointer, code: e.code, message: e.detail })) : undefined;
-    return { message: original.message, path: error.path, extensions: { code: screamingSnake(original.code), ...(fieldErrors && { fieldErrors }) } };
+    const extensions = { code: screamingSnake(original.code), ...(fieldErrors && { fieldErrors }) };
+    return { message: original.message, locations: error.locations, path: error.path, extensions };
   }
   if (!original || original instanceof GraphQLError) return error.toJSON();
   return null;
