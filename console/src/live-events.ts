@@ -9,7 +9,7 @@ export type StreamState = { kind: 'connecting' } | { kind: 'live' } | { kind: 'r
 export async function latestCursor(api: Api): Promise<string | null> {
   const result = await api.client.query(LatestEventCursorDocument, {}, { requestPolicy: 'network-only' }).toPromise();
   if (result.error) throw result.error;
-  return result.data?.events.edges[0]?.cursor ?? '0';
+  return result.data?.events?.edges[0]?.cursor ?? '0';
 }
 
 /**

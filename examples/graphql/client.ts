@@ -86,10 +86,12 @@ export async function startOnramp(execute: Execute, quote: CreateOnrampQuoteInpu
 
 /** Every transfer in a status, page by page (the cursor of one page is where the next starts). */
 export async function allTransfers(execute: Execute, status: TransferStatus, pageSize = 50) {
-  const rows: TransfersPageQuery['transfers']['edges'][number]['node'][] = [];
+  const rows: NonNullable<TransfersPageQuery['transfers']>['edges'][number]['node'][] = [];
   let after: string | null = null;
   for (;;) {
     const { transfers }: TransfersPageQuery = await execute(TransfersPageDocument, { first: pageSize, after, status });
+    // A connection is null only beside its error (a refused cursor or page size), which execute throws.
+    if (!transfers) throw new Error('GraphQL: transfers answered no page');
     rows.push(...transfers.edges.map((edge) => edge.node));
     if (!transfers.pageInfo.hasNextPage) return { totalCount: transfers.totalCount, rows };
     after = transfers.pageInfo.endCursor;

@@ -1,5 +1,8 @@
 import { type DefaultConnectionArguments, resolveCursorConnection, type ResolveCursorConnectionArgs } from '@pothos/plugin-relay';
+import { type GraphQLResolveInfo, getNamedType } from 'graphql';
+import type { CursorBinding, KeysetPage, Position } from '../platform/pagination.js';
 import { builder } from './builder.js';
+import { type GraphQLContext, scopeOf } from './context.js';
 import { connectionComplexity, edgesCountedByPage } from './limits.js';
 
 /** Page sizes every connection accepts: `first` and `last` between 0 and 100. */
@@ -18,8 +21,14 @@ const sizeRule = (arg: keyof PageArgs): [(args: PageArgs) => boolean, { message:
 /** The `validate` option of every connection field: a ValidationError naming `first` or `last` before anything runs. */
 export const pageSizeRule = () => [sizeRule('first'), sizeRule('last')];
 
-/** What every connection field shares: the page-size rule and a cost that multiplies by the page size. */
+/**
+ * What every connection field shares: the page-size rule, a cost that multiplies by the page size, and
+ * nullability. A page can fail on its own arguments (a size out of range, a cursor of another list),
+ * which only execution knows: that failure is the connection's error, and the connection's null must
+ * not take its parent, or the whole answer, with it.
+ */
 export const connectionFieldOptions = (defaultSize = DEFAULT_PAGE_SIZE) => ({
+  nullable: true as const,
   validate: pageSizeRule(),
   complexity: connectionComplexity(defaultSize),
 });
@@ -99,4 +108,33 @@ export async function resolvePage<N>(
     },
     totalCount: options.count,
   };
+}
+
+/** The position of a row that is itself positioned (has its createdAt and id), for resolveKeysetPage. */
+export const ownPosition = (row: Position): Position => row;
+
+/**
+ * A page of a list ordered by (created_at, id), the keyset lists of every module but events. Its cursors
+ * are sealed to the caller and to the connection the field answers (`TransferConnection` for `transfers`
+ * and `Customer.transfers` alike: one order, one list of places), so a cursor of another connection is
+ * refused here, as `invalid_cursor` on this field's `after` or `before`, before anything is read.
+ */
+export function resolveKeysetPage<N>(
+  ctx: GraphQLContext,
+  info: GraphQLResolveInfo,
+  args: DefaultConnectionArguments,
+  positionOf: (node: N) => Position,
+  load: (page: KeysetPage) => Promise<N[]>,
+  options: { defaultSize?: number; count?: () => Promise<number> } = {},
+) {
+  const { actor } = scopeOf(ctx);
+  const binding: CursorBinding = { partnerId: actor.partnerId, environment: actor.environment, list: getNamedType(info.returnType).name };
+  const after = args.after == null ? null : ctx.pageCursors.positionOf(binding, args.after, '/after');
+  const before = args.before == null ? null : ctx.pageCursors.positionOf(binding, args.before, '/before');
+  return resolvePage(
+    args,
+    (node: N) => ctx.pageCursors.cursorOf(binding, positionOf(node)),
+    (page) => load({ ...page, after, before }),
+    options,
+  );
 }

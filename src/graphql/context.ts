@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/sql';
 import type { Actor } from '../domain/environment.js';
 import { UnauthenticatedError } from '../domain/errors.js';
+import type { PageCursors } from '../platform/pagination.js';
 import { type Scope, scopeFor } from '../platform/scope.js';
 
 /**
@@ -18,6 +19,8 @@ export interface GraphQLContext {
   actor: Actor | null;
   requestId: string;
   services: GraphQLServices;
+  /** Seals and opens the cursors of keyset connections (graphql/connection.ts). */
+  pageCursors: PageCursors;
   /** A subscription's graphql-ws connection (closed when the subscriber falls too far behind); absent over HTTP. */
   connection?: { close(code: number, reason: string): void };
 }

@@ -1,5 +1,7 @@
 import { useGraphQlJit } from '@envelop/graphql-jit';
+import type { Plugin } from '@envelop/core';
 import { getOperationAST } from 'graphql';
+import { positionedIn } from './error-place.js';
 
 /**
  * Queries run compiled by graphql-jit: each document (Yoga's parse cache keeps it) becomes one
@@ -10,3 +12,17 @@ import { getOperationAST } from 'graphql';
  */
 export const useCompiledQueries = () =>
   useGraphQlJit({}, { enableIf: ({ document, operationName }) => getOperationAST(document, operationName)?.operation === 'query' });
+
+/**
+ * A compiled query's field errors keep their `locations` on the wire: graphql-jit gives them locations
+ * without the positions Yoga rebuilds errors from, so each gets its positions in the document.
+ */
+export const useErrorLocations = (): Plugin => ({
+  onExecute: ({ args }) => ({
+    onExecuteDone: ({ result, setResult }) => {
+      const source = args.document.loc?.source;
+      if (!source || !('errors' in result) || !result.errors?.length) return;
+      setResult({ ...result, errors: result.errors.map((error) => positionedIn(source, error)) });
+    },
+  }),
+});

@@ -3,6 +3,7 @@ import { type ASTNode, type DocumentNode, type ExecutionArgs, GraphQLError, type
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
 import type { FieldError } from '../domain/errors.js';
 import { isAcceptableText, refusedTextError, refusedTextIn } from '../domain/validation.js';
+import { inPlaceOf } from './error-place.js';
 
 /**
  * Query limits: deep enough for a transfer with its customer and postings, far below abuse.
@@ -173,7 +174,7 @@ export const documentLimitRules = (): ValidationRule[] => [...variableRules({}, 
 const withCode = (error: GraphQLError, code: string) =>
   error.extensions?.code
     ? error
-    : new GraphQLError(error.message, { nodes: error.nodes, path: error.path, originalError: error.originalError, extensions: { ...error.extensions, code } });
+    : inPlaceOf(error, new GraphQLError(error.message, { nodes: error.nodes, originalError: error.originalError, extensions: { ...error.extensions, code } }));
 
 const badRequest = (message: string) => createGraphQLError(message, { extensions: { code: 'BAD_REQUEST', http: { status: 400 } } });
 

@@ -16,12 +16,14 @@ import type { Database } from '../platform/db.js';
 import type { KeyWatch } from '../platform/key-watch.js';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../platform/database-errors.js';
 import type { Logger } from '../platform/logging.js';
+import { pageCursors } from '../platform/pagination.js';
 import { type Metrics, useOperationMetrics } from '../platform/metrics.js';
 import { graphiqlContentSecurityPolicy } from '../platform/security-headers.js';
 import { sharedSubscriptions } from '../platform/shared-subscriptions.js';
 import type { GraphQLContext, GraphQLServices } from './context.js';
 import { screamingSnake } from './enums.js';
-import { useCompiledQueries } from './execution.js';
+import { inPlaceOf, isGraphQLError } from './error-place.js';
+import { useCompiledQueries, useErrorLocations } from './execution.js';
 import { useQueryLimits } from './limits.js';
 import { TrustedDocuments } from './trusted-documents.js';
 
@@ -123,10 +125,12 @@ export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
   const { config, db, services, logger, authenticate, keyWatch, schema } = deps;
   const trusted = config.GRAPHQL_TRUSTED_DOCUMENTS ? TrustedDocuments.fromFile(config.GRAPHQL_TRUSTED_DOCUMENTS) : null;
   const log = (): OperationLog => currentRequest.getStore()?.log ?? logger;
+  // One key for every cursor a client is handed: page cursors are sealed under their own subkeys of it.
+  const pageCursorsOf = pageCursors(config.eventCursorKey);
   // Each event is executed once per caller and document, whatever the number of its subscribers.
   const shared = sharedSubscriptions<GraphQLContext>({
     callerOf: ({ actor }) => (actor ? `${actor.partnerId}/${actor.environment}/${actor.apiKeyId}` : ''),
-    contextFor: ({ actor, requestId }) => ({ em: db.fork(), actor, requestId, services }),
+    contextFor: ({ actor, requestId }) => ({ em: db.fork(), actor, requestId, services, pageCursors: pageCursorsOf }),
   });
   // A subscription's own context only starts its stream, whose reads each fork an EntityManager of
   // their own (events/service.ts), and each event runs in a context of its own (above): so the
@@ -148,12 +152,13 @@ export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
     requestEm?: GraphQLContext['em'],
   ): Promise<GraphQLContext> {
     const em = requestEm ?? db.fork();
-    if (known) return { em, actor: known, requestId, services };
+    const caller = { em, requestId, services, pageCursors: pageCursorsOf };
+    if (known) return { ...caller, actor: known };
     // The schema is the same for every caller: tools (codegen, GraphiQL, Rover) load it with or without a key,
     // a stale or mistyped one included, so a wrong key in a tool's settings does not hide the schema.
-    if (isIntrospectionOnly(query)) return { em, actor: null, requestId, services };
+    if (isIntrospectionOnly(query)) return { ...caller, actor: null };
     try {
-      return { em, actor: await authenticate(em, authorization), requestId, services };
+      return { ...caller, actor: await authenticate(em, authorization) };
     } catch (error) {
       if (error instanceof DomainError) throw unauthenticated(error.message);
       if (isDatabaseUnavailable(error)) throw databaseUnavailable();
@@ -190,12 +195,12 @@ export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
       return contextFor(req?.headers.authorization, requestId, params.query, req?.actor, req?.em ?? undefined);
     },
     maskedErrors: {
+      // Each answer keeps where the failure happened (the field's `path` and `locations`): only its text is replaced.
       maskError: (error, message) => {
-        // Duck-typed: graphql may be loaded twice (CJS and ESM), so instanceof is not reliable here.
         const original = (error as { originalError?: unknown }).originalError;
         if (isDatabaseUnavailable(original ?? error)) {
           log().warn({ reason: (original as Error | undefined)?.message }, 'database unavailable');
-          return databaseUnavailable();
+          return inPlaceOf(error, databaseUnavailable());
         }
         if (original instanceof DomainError) {
           log().info({ code: original.code }, 'client error');
@@ -203,13 +208,13 @@ export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
           // The code as the ErrorCode enum spells it, the field problems as FieldError's fields.
           const fieldErrors =
             original instanceof ValidationError ? original.fieldErrors.map((e) => ({ path: e.pointer, code: e.code, message: e.detail })) : undefined;
-          return createGraphQLError(original.message, { extensions: { code: screamingSnake(original.code), ...(fieldErrors && { fieldErrors }) } });
+          const extensions = { code: screamingSnake(original.code), ...(fieldErrors && { fieldErrors }) };
+          return inPlaceOf(error, createGraphQLError(original.message, { extensions }));
         }
-        const isGraphQLError = (e: unknown) => e instanceof Error && e.name === 'GraphQLError';
         if (isGraphQLError(error) && (!original || isGraphQLError(original))) return error as Error;
         const requestId = currentRequest.getStore()?.requestId ?? randomUUID();
-        log().error({ err: original ?? error, requestId }, 'unexpected GraphQL error');
-        return createGraphQLError(message, { extensions: { code: 'INTERNAL_SERVER_ERROR', requestId } });
+        log().error({ err: original ?? error, requestId, path: (error as GraphQLError).path }, 'unexpected GraphQL error');
+        return inPlaceOf(error, createGraphQLError(message, { extensions: { code: 'INTERNAL_SERVER_ERROR', requestId } }));
       },
     },
     plugins: [
@@ -220,6 +225,7 @@ export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
       ...(config.graphiqlEnabled ? [] : [useDisableIntrospection()]),
       ...(trusted ? [trusted.plugin()] : []),
       useCompiledQueries(),
+      useErrorLocations(),
       sharingSubscriptions,
     ],
   });

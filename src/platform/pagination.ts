@@ -1,33 +1,71 @@
 import { z } from 'zod';
 import { ValidationError, fieldError } from '../domain/errors.js';
-import { isUuid } from '../domain/identifiers/uuid.js';
+import { sealer } from './sealed.js';
 
-/** A page request in keyset form, as Pothos's resolveCursorConnection hands it over. */
-export interface KeysetPage {
+/** A page request as Pothos's resolveCursorConnection hands it over: the client's cursors, as they came. */
+export interface CursorPage {
   after?: string | null;
   before?: string | null;
   limit: number;
   inverted: boolean;
 }
 
-interface Positioned {
+/** Where a row stands in a list ordered by (created_at, id). */
+export interface Position {
   createdAt: Date;
   id: string;
 }
 
-/** Opaque cursor of a row ordered by (created_at, id). */
-export const cursorOf = (row: Positioned) => Buffer.from(`${row.createdAt.toISOString()}|${row.id}`).toString('base64url');
+/** A page request in keyset form: the positions its cursors named, opened (below). */
+export interface KeysetPage extends Omit<CursorPage, 'after' | 'before'> {
+  after?: Position | null;
+  before?: Position | null;
+}
 
-/** The position a cursor of ours names; a forged one is a 400 on the argument at `pointer`. */
-export function decodeCursor(cursor: string, pointer: string): { createdAt: Date; id: string } {
-  const [at, id] = Buffer.from(cursor, 'base64url').toString().split('|');
-  const createdAt = new Date(at ?? '');
-  const year = createdAt.getUTCFullYear();
-  // A forged cursor must be refused here, not reach PostgreSQL as a bad uuid or an out-of-range timestamp.
-  if (!id || !isUuid(id) || Number.isNaN(year) || year < 1970 || year > 9999) {
-    throw new ValidationError([fieldError(pointer, 'invalid_cursor', 'is not a cursor this API returned')]);
-  }
-  return { createdAt, id };
+/**
+ * What a page cursor is bound to: the tenant it was handed to, and the list it names a place in (a
+ * connection of the schema, `TransferConnection`). Every list is ordered by (created_at, id), and no filter
+ * changes that order, so a place in the list holds whatever filters the next page is asked with.
+ */
+export interface CursorBinding {
+  partnerId: string;
+  environment: string;
+  list: string;
+}
+
+/**
+ * Cursors of keyset pages: a row's position sealed to its binding (platform/sealed.ts), so a cursor shows
+ * no time or id, and a cursor of another list (a customers cursor given to transfers), another tenant or
+ * key, or a changed or made-up one is refused as `invalid_cursor`.
+ */
+export interface PageCursors {
+  cursorOf(binding: CursorBinding, row: Position): string;
+  /** The position `cursor` names; a ValidationError `invalid_cursor` on the argument at `pointer` when it is not one of this binding's. */
+  positionOf(binding: CursorBinding, cursor: string, pointer: string): Position;
+}
+
+/** The contents of a page cursor: created_at in milliseconds (int64) and the id's 16 bytes. */
+const MILLIS_BYTES = 8;
+const POSITION_BYTES = MILLIS_BYTES + 16;
+
+export function pageCursors(key: Buffer): PageCursors {
+  const sealed = sealer(key, 'ramp page cursor');
+  const contextOf = (b: CursorBinding) => `${b.partnerId}/${b.environment}/${b.list}/`;
+  return {
+    cursorOf(binding, row) {
+      const contents = Buffer.alloc(POSITION_BYTES);
+      contents.writeBigInt64BE(BigInt(row.createdAt.getTime()));
+      contents.write(row.id.replaceAll('-', ''), MILLIS_BYTES, 'hex');
+      return sealed.seal(contextOf(binding), contents);
+    },
+    positionOf(binding, cursor, pointer) {
+      const contents = sealed.open(contextOf(binding), cursor, POSITION_BYTES);
+      if (!contents) throw new ValidationError([fieldError(pointer, 'invalid_cursor', 'is not a cursor this connection returned')]);
+      const hex = contents.toString('hex', MILLIS_BYTES);
+      const id = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+      return { createdAt: new Date(Number(contents.readBigInt64BE())), id };
+    },
+  };
 }
 
 /**
@@ -37,14 +75,9 @@ export function decodeCursor(cursor: string, pointer: string): { createdAt: Date
  */
 export function keysetQuery(page: KeysetPage) {
   const conditions: object[] = [];
-  if (page.after) {
-    const c = decodeCursor(page.after, '/after');
-    conditions.push({ $or: [{ createdAt: { $gt: c.createdAt } }, { createdAt: c.createdAt, id: { $gt: c.id } }] });
-  }
-  if (page.before) {
-    const c = decodeCursor(page.before, '/before');
-    conditions.push({ $or: [{ createdAt: { $lt: c.createdAt } }, { createdAt: c.createdAt, id: { $lt: c.id } }] });
-  }
+  const { after, before } = page;
+  if (after) conditions.push({ $or: [{ createdAt: { $gt: after.createdAt } }, { createdAt: after.createdAt, id: { $gt: after.id } }] });
+  if (before) conditions.push({ $or: [{ createdAt: { $lt: before.createdAt } }, { createdAt: before.createdAt, id: { $lt: before.id } }] });
   const direction = page.inverted ? ('desc' as const) : ('asc' as const);
   return {
     where: conditions.length ? { $and: conditions } : {},

@@ -1,7 +1,6 @@
 import type { EntityManager } from '@mikro-orm/sql';
 import { type Expression, type Kysely, type RawBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import type { KeysetPage } from './pagination.js';
-import { decodeCursor } from './pagination.js';
 import type { Scope } from './scope.js';
 import type { EntityClass, EntityMetadata, EntityProperty } from '@mikro-orm/core';
 import { DecimalColumn } from './decimal-column.js';
@@ -53,14 +52,8 @@ const byKey = (reads: Reads, table: string, key: string) => reads.selectFrom(tab
 export function keyset(page: KeysetPage, alias: string): { where: Expression<SqlBool>[]; direction: 'asc' | 'desc' } {
   const where: Expression<SqlBool>[] = [];
   const position = sql.raw(`(${alias}.created_at, ${alias}.id)`);
-  if (page.after) {
-    const c = decodeCursor(page.after, '/after');
-    where.push(sql<SqlBool>`${position} > (${c.createdAt.toISOString()}, ${c.id})`);
-  }
-  if (page.before) {
-    const c = decodeCursor(page.before, '/before');
-    where.push(sql<SqlBool>`${position} < (${c.createdAt.toISOString()}, ${c.id})`);
-  }
+  if (page.after) where.push(sql<SqlBool>`${position} > (${page.after.createdAt.toISOString()}, ${page.after.id})`);
+  if (page.before) where.push(sql<SqlBool>`${position} < (${page.before.createdAt.toISOString()}, ${page.before.id})`);
   return { where, direction: page.inverted ? 'desc' : 'asc' };
 }
 

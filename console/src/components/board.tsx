@@ -46,8 +46,8 @@ export function Board() {
       .toPromise()
       .then((result) => {
         if (result.error) return setError(requestError(result.error));
-        const edges = result.data?.transfers.edges ?? [];
-        setLoaded({ total: result.data?.transfers.totalCount ?? 0, ids: new Set(edges.map((edge) => edge.node.databaseId)) });
+        const edges = result.data?.transfers?.edges ?? [];
+        setLoaded({ total: result.data?.transfers?.totalCount ?? 0, ids: new Set(edges.map((edge) => edge.node.databaseId)) });
         for (const edge of edges) upsert(edge.node);
       });
   }, [api]);

@@ -68,17 +68,17 @@ export function CustomerPage({ id }: { id: string }) {
       </section>
       <OnrampForm customerId={customer.id} kycApproved={customer.kycs.status === 'APPROVED'} />
       <section class="card" aria-labelledby="transfers-title">
-        <h2 id="transfers-title">Transfers ({customer.transfers.totalCount})</h2>
-        {customer.transfers.totalCount === 0 ? (
+        <h2 id="transfers-title">Transfers ({customer.transfers?.totalCount ?? 0})</h2>
+        {!customer.transfers?.totalCount ? (
           <p class="empty">No transfers yet: get an on-ramp quote above and create the transfer from it.</p>
         ) : (
           <TransferTable transfers={customer.transfers.edges.map((edge) => edge.node)} />
         )}
       </section>
-      <VirtualAccounts customerId={customer.id} accounts={customer.virtualAccounts.edges.map((edge) => edge.node)} />
+      <VirtualAccounts customerId={customer.id} accounts={customer.virtualAccounts?.edges.map((edge) => edge.node) ?? []} />
       <section class="card" aria-labelledby="bank-accounts-title">
-        <h2 id="bank-accounts-title">External bank accounts ({customer.bankAccounts.totalCount})</h2>
-        {customer.bankAccounts.totalCount === 0 ? (
+        <h2 id="bank-accounts-title">External bank accounts ({customer.bankAccounts?.totalCount ?? 0})</h2>
+        {!customer.bankAccounts?.totalCount ? (
           <p class="empty">
             None yet. Off-ramp payouts go to these; add one with the addBankAccount mutation or POST /v0/customers/{'{id}'}/external-accounts.
           </p>

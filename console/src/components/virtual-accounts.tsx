@@ -13,7 +13,7 @@ import { useSession } from '../session.js';
 import { NETWORKS, SAMPLE_WALLETS } from './onramp-form.js';
 import { ErrorNote, Field, Status, shortId } from './ui.js';
 
-type Account = NonNullable<CustomerPageQuery['customer']>['virtualAccounts']['edges'][number]['node'];
+type Account = NonNullable<NonNullable<CustomerPageQuery['customer']>['virtualAccounts']>['edges'][number]['node'];
 
 export function VirtualAccounts({ customerId, accounts }: { customerId: string; accounts: readonly Account[] }) {
   const { readOnly } = useSession();

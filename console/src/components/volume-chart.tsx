@@ -21,7 +21,7 @@ export function VolumeChart() {
     (event) => event.entityType === 'ONRAMP_TRANSFER' || event.entityType === 'OFFRAMP_TRANSFER',
     () => refetch({ requestPolicy: 'network-only' }),
   );
-  const transfers = data?.transfers.edges.map((edge) => edge.node) ?? [];
+  const transfers = data?.transfers?.edges.map((edge) => edge.node) ?? [];
   const currencies = [...new Set(transfers.map((t) => t.quote.sourceCurrency))].sort();
   const [chosen, setChosen] = useState<string | null>(null);
   const currency = chosen && currencies.includes(chosen as never) ? chosen : (currencies[0] ?? null);
@@ -39,7 +39,7 @@ export function VolumeChart() {
     <section class="card" aria-labelledby="chart-title">
       <h2 id="chart-title">Volume by status, last {DAYS} days</h2>
       {error && <ErrorNote error={requestError(error)} />}
-      {data && data.transfers.totalCount > transfers.length && (
+      {data?.transfers && data.transfers.totalCount > transfers.length && (
         <p class="muted">
           Showing the newest {transfers.length} of {data.transfers.totalCount} transfers of the week.
         </p>

@@ -53,7 +53,7 @@ function Deliveries({ endpointId }: { endpointId: string }) {
   );
   if (error) return <ErrorNote error={requestError(error)} />;
   if (!data) return <p>Loading deliveries…</p>;
-  const deliveries = data.webhookDeliveries.edges.map((edge) => edge.node).reverse();
+  const deliveries = (data.webhookDeliveries?.edges ?? []).map((edge) => edge.node).reverse();
   if (deliveries.length === 0) {
     return (
       <p class="empty">

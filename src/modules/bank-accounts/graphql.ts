@@ -3,14 +3,13 @@ import { maskAccountNumber } from '../../domain/identifiers/bank.js';
 import { AddressInput, AddressRef } from '../../graphql/address.js';
 import { withoutNulls } from '../../graphql/arguments.js';
 import { builder } from '../../graphql/builder.js';
-import { connectionFieldOptions, nodeConnection, resolvePage } from '../../graphql/connection.js';
+import { connectionFieldOptions, nodeConnection, ownPosition, resolveKeysetPage } from '../../graphql/connection.js';
 import { scopeOf } from '../../graphql/context.js';
 import { domainEnum } from '../../graphql/enums.js';
 import { nullIfNotFound } from '../../graphql/errors.js';
 import { creatingMutation } from '../../graphql/idempotency.js';
 import { databaseIdOf } from '../../graphql/node.js';
 import { idempotencyKeyField, payloadOf } from '../../graphql/payload.js';
-import { cursorOf } from '../../platform/pagination.js';
 import { CustomerRef } from '../customers/graphql.js';
 import type { BankAccount } from './entities.js';
 import { ACCOUNT_HOLDER_TYPES, BANK_ACCOUNT_TYPES, US_ACCOUNT_TYPES } from './inputs.js';
@@ -104,9 +103,9 @@ builder.objectFields(CustomerRef, (t) => ({
       type: BankAccountRef,
       description: "The customer's external bank accounts, oldest first (at most 100 a page)",
       ...connectionFieldOptions(),
-      resolve: (customer, args, ctx) => {
+      resolve: (customer, args, ctx, info) => {
         const filter = { customerId: customer.id };
-        return resolvePage(args, cursorOf, (page) => ctx.services.bankAccounts.list(scopeOf(ctx), filter, page), {
+        return resolveKeysetPage(ctx, info, args, ownPosition, (page) => ctx.services.bankAccounts.list(scopeOf(ctx), filter, page), {
           count: () => ctx.services.bankAccounts.count(scopeOf(ctx), filter),
         });
       },

@@ -5,14 +5,13 @@ import { AddressInput, AddressRef } from '../../graphql/address.js';
 import { undefinedIfNull, withoutNulls } from '../../graphql/arguments.js';
 import { builder } from '../../graphql/builder.js';
 import { reads } from '../../graphql/columns.js';
-import { connectionFieldOptions, nodeConnection, resolvePage } from '../../graphql/connection.js';
+import { connectionFieldOptions, nodeConnection, ownPosition, resolveKeysetPage } from '../../graphql/connection.js';
 import { scopeOf } from '../../graphql/context.js';
 import { domainEnum, FiatCurrencyEnum, PaymentRailsEnum } from '../../graphql/enums.js';
 import { nullIfNotFound, withInputPaths } from '../../graphql/errors.js';
 import { creatingMutation } from '../../graphql/idempotency.js';
 import { databaseIdOf } from '../../graphql/node.js';
 import { idempotencyKeyField, payloadOf } from '../../graphql/payload.js';
-import { cursorOf } from '../../platform/pagination.js';
 import type { CustomerRow } from './queries.js';
 import { CUSTOMER_TYPES } from './inputs.js';
 
@@ -142,9 +141,9 @@ builder.queryFields((t) => ({
         kycStatus: t.arg({ type: KycStatusEnum }),
       },
       ...connectionFieldOptions(),
-      resolve: (_, args, ctx) => {
+      resolve: (_, args, ctx, info) => {
         const filter = { email: undefinedIfNull(args.email), type: undefinedIfNull(args.type), kycStatus: undefinedIfNull(args.kycStatus) };
-        return resolvePage(args, cursorOf, (page) => ctx.services.customers.list(scopeOf(ctx), filter, page), {
+        return resolveKeysetPage(ctx, info, args, ownPosition, (page) => ctx.services.customers.list(scopeOf(ctx), filter, page), {
           count: () => ctx.services.customers.count(scopeOf(ctx), filter),
         });
       },

@@ -2,7 +2,7 @@ import { NotFoundError, ValidationError, fieldError } from '../../domain/errors.
 import type { EventType } from '../../domain/events.js';
 import { parseInput } from '../../domain/validation.js';
 import { OutboxEvent, outboxHead } from '../../platform/outbox.js';
-import type { KeysetPage } from '../../platform/pagination.js';
+import type { CursorPage } from '../../platform/pagination.js';
 import { type Scope, tenantOf } from '../../platform/scope.js';
 import { isUuid } from '../../domain/identifiers/uuid.js';
 import { STREAM_START, eventCursors } from './cursors.js';
@@ -70,7 +70,7 @@ export interface EventService {
   /** Batch load for GraphQL's Event nodes: only the caller's events come back. */
   loadMany(scope: Scope, ids: readonly string[]): Promise<PartnerEvent[]>;
   /** One page of a GraphQL connection over the outbox (cursor order, or reversed for `last`). */
-  page(scope: Scope, types: readonly string[] | undefined, page: KeysetPage): Promise<PartnerEvent[]>;
+  page(scope: Scope, types: readonly string[] | undefined, page: CursorPage): Promise<PartnerEvent[]>;
   /** Subscription `events`: replays what came after `after` (or starts at the newest event), then streams live. */
   stream(
     scope: Scope,
@@ -171,7 +171,7 @@ export function createEventService(options: EventServiceOptions): EventService {
       return (await em.fork().find(OutboxEvent, { ...tenantOf(actor), id: { $in: known } })).map(present);
     },
 
-    async page(scope: Scope, types: readonly string[] | undefined, page: KeysetPage): Promise<PartnerEvent[]> {
+    async page(scope: Scope, types: readonly string[] | undefined, page: CursorPage): Promise<PartnerEvent[]> {
       const checkedTypes = types ? parseInput(StreamEventsInput, { types }).types : undefined;
       const filter = { after: positionOf(scope, page.after, '/after') ?? '0', before: positionOf(scope, page.before, '/before'), types: checkedTypes };
       return (await read(scope, filter, page.limit, page.inverted)).map(present);

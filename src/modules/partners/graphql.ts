@@ -3,12 +3,11 @@ import { ENVIRONMENTS } from '../../domain/environment.js';
 import { maskAccountNumber } from '../../domain/identifiers/bank.js';
 import { withoutNulls } from '../../graphql/arguments.js';
 import { builder } from '../../graphql/builder.js';
-import { connectionFieldOptions, nodeConnection, resolvePage } from '../../graphql/connection.js';
+import { connectionFieldOptions, nodeConnection, ownPosition, resolveKeysetPage } from '../../graphql/connection.js';
 import { scopeOf } from '../../graphql/context.js';
 import { BlockchainNetworkEnum, domainEnum, FiatCurrencyEnum, StablecoinEnum } from '../../graphql/enums.js';
 import { creatingMutation } from '../../graphql/idempotency.js';
 import { idempotencyKeyField, payloadOf } from '../../graphql/payload.js';
-import { cursorOf } from '../../platform/pagination.js';
 import type { CryptoBalance, CryptoThreshold, FiatBalance } from './balances.js';
 import type { DepositAddress } from './deposit-addresses.js';
 import type { Partner, WhitelistedBankAccount, WhitelistedWalletAddress } from './entities.js';
@@ -121,8 +120,8 @@ PartnerRef.implement({
         type: WhitelistedWalletAddressRef,
         description: 'Wallet addresses whitelisted in this environment, oldest first',
         ...connectionFieldOptions(),
-        resolve: (_, args, ctx) =>
-          resolvePage(args, cursorOf, (page) => ctx.services.partners.walletAddressPage(scopeOf(ctx), page), {
+        resolve: (_, args, ctx, info) =>
+          resolveKeysetPage(ctx, info, args, ownPosition, (page) => ctx.services.partners.walletAddressPage(scopeOf(ctx), page), {
             count: () => ctx.services.partners.countWalletAddresses(scopeOf(ctx)),
           }),
       },
@@ -133,10 +132,12 @@ PartnerRef.implement({
         type: WhitelistedBankAccountRef,
         description: 'Bank accounts whitelisted in this environment, oldest first (numbers masked)',
         ...connectionFieldOptions(),
-        resolve: (_, args, ctx) =>
-          resolvePage(
+        resolve: (_, args, ctx, info) =>
+          resolveKeysetPage(
+            ctx,
+            info,
             args,
-            (v: BankAccountView) => cursorOf(v.entry),
+            (v: BankAccountView) => v.entry,
             async (page) => (await ctx.services.partners.bankAccountPage(scopeOf(ctx), page)).map(listed),
             { count: () => ctx.services.partners.countBankAccounts(scopeOf(ctx)) },
           ),

@@ -2,14 +2,13 @@ import { assertSandbox } from '../../domain/environment.js';
 import { ConflictError, ForbiddenError, NotFoundError, UnprocessableError, ValidationError } from '../../domain/errors.js';
 import { withoutNulls } from '../../graphql/arguments.js';
 import { builder } from '../../graphql/builder.js';
-import { connectionFieldOptions, nodeConnection, resolvePage } from '../../graphql/connection.js';
+import { connectionFieldOptions, nodeConnection, ownPosition, resolveKeysetPage } from '../../graphql/connection.js';
 import { scopeOf } from '../../graphql/context.js';
 import { BlockchainNetworkEnum, domainEnum, FiatCurrencyEnum, PaymentRailsEnum, StablecoinEnum } from '../../graphql/enums.js';
 import { nullIfNotFound, withInputPaths } from '../../graphql/errors.js';
 import { creatingMutation } from '../../graphql/idempotency.js';
 import { databaseIdOf } from '../../graphql/node.js';
 import { idempotencyKeyField, payloadOf } from '../../graphql/payload.js';
-import { cursorOf } from '../../platform/pagination.js';
 import { CustomerRef } from '../customers/graphql.js';
 import type { VirtualAccount } from './entities.js';
 import { VIRTUAL_ACCOUNT_SOURCE_RAILS, VIRTUAL_ACCOUNT_STATUSES } from './inputs.js';
@@ -98,9 +97,9 @@ builder.objectFields(CustomerRef, (t) => ({
       type: VirtualAccountRef,
       description: "The customer's virtual accounts, oldest first (at most 100 a page)",
       ...connectionFieldOptions(),
-      resolve: (customer, args, ctx) => {
+      resolve: (customer, args, ctx, info) => {
         const filter = { customerId: customer.id };
-        return resolvePage(args, cursorOf, (page) => ctx.services.virtualAccounts.list(scopeOf(ctx), filter, page), {
+        return resolveKeysetPage(ctx, info, args, ownPosition, (page) => ctx.services.virtualAccounts.list(scopeOf(ctx), filter, page), {
           count: () => ctx.services.virtualAccounts.count(scopeOf(ctx), filter),
         });
       },

@@ -1,14 +1,13 @@
 import { ConflictError, NotFoundError, UnprocessableError, ValidationError } from '../../domain/errors.js';
 import { undefinedIfNull } from '../../graphql/arguments.js';
 import { builder, globalIdOf } from '../../graphql/builder.js';
-import { connectionFieldOptions, nodeConnection, resolvePage } from '../../graphql/connection.js';
+import { connectionFieldOptions, nodeConnection, ownPosition, resolveKeysetPage } from '../../graphql/connection.js';
 import { scopeOf } from '../../graphql/context.js';
 import { domainEnum } from '../../graphql/enums.js';
 import { nullIfNotFound, withInputPaths } from '../../graphql/errors.js';
 import { idempotentMutation } from '../../graphql/idempotency.js';
 import { databaseIdOf, optionalDatabaseIdOf } from '../../graphql/node.js';
 import { idempotencyKeyField, payloadOf } from '../../graphql/payload.js';
-import { cursorOf } from '../../platform/pagination.js';
 import { EventTypeEnum } from '../events/graphql.js';
 import { DELIVERY_STATUSES, DISABLED_REASONS, WEBHOOK_STATUSES, type WebhookDelivery, type WebhookDeliveryAttempt, type WebhookEndpoint } from './entities.js';
 import type { EndpointWithSecret } from './service.js';
@@ -102,8 +101,8 @@ builder.queryFields((t) => ({
       type: WebhookEndpointRef,
       description: `The caller's webhooks in this environment, oldest first (never their secrets).`,
       ...connectionFieldOptions(),
-      resolve: (_, args, ctx) =>
-        resolvePage(args, cursorOf, (page) => ctx.services.webhooks.listPage(scopeOf(ctx), page), {
+      resolve: (_, args, ctx, info) =>
+        resolveKeysetPage(ctx, info, args, ownPosition, (page) => ctx.services.webhooks.listPage(scopeOf(ctx), page), {
           count: () => ctx.services.webhooks.countEndpoints(scopeOf(ctx)),
         }),
     },
@@ -126,13 +125,13 @@ builder.queryFields((t) => ({
         status: t.arg({ type: DeliveryStatusEnum }),
       },
       ...connectionFieldOptions(),
-      resolve: (_, args, ctx) => {
+      resolve: (_, args, ctx, info) => {
         const filter = {
           endpointId: optionalDatabaseIdOf(args.endpointId, 'WebhookEndpoint'),
           eventId: optionalDatabaseIdOf(args.eventId, 'Event'),
           status: undefinedIfNull(args.status),
         };
-        return resolvePage(args, cursorOf, (page) => ctx.services.webhooks.deliveries(scopeOf(ctx), filter, page), {
+        return resolveKeysetPage(ctx, info, args, ownPosition, (page) => ctx.services.webhooks.deliveries(scopeOf(ctx), filter, page), {
           count: () => ctx.services.webhooks.countDeliveries(scopeOf(ctx), filter),
         });
       },

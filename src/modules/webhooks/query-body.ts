@@ -9,6 +9,7 @@ import { isDatabaseUnavailable } from '../../platform/database-errors.js';
 import type { Logger } from '../../platform/logging.js';
 import type { Services } from '../../services.js';
 import { eventCursors } from '../events/cursors.js';
+import { pageCursors } from '../../platform/pagination.js';
 import type { PartnerEvent } from '../events/service.js';
 
 /** The event of a claimed delivery, with its tenant and outbox position (sealed into `cursor` only if the query asks). */
@@ -36,7 +37,8 @@ function bodyError(error: GraphQLError): object | null {
   if (original instanceof DomainError) {
     const fieldErrors =
       original instanceof ValidationError ? original.fieldErrors.map((e) => ({ path: e.pointer, code: e.code, message: e.detail })) : undefined;
-    return { message: original.message, path: error.path, extensions: { code: screamingSnake(original.code), ...(fieldErrors && { fieldErrors }) } };
+    const extensions = { code: screamingSnake(original.code), ...(fieldErrors && { fieldErrors }) };
+    return { message: original.message, locations: error.locations, path: error.path, extensions };
   }
   if (!original || original instanceof GraphQLError) return error.toJSON();
   return null;
@@ -51,6 +53,7 @@ function bodyError(error: GraphQLError): object | null {
  */
 export function queryBodies(deps: { schema: GraphQLSchema; db: Database; services: Services; cursorKey: Buffer; logger: Logger }): RenderQueryBody {
   const cursors = eventCursors(deps.cursorKey);
+  const pages = pageCursors(deps.cursorKey);
   const parsed = new Map<string, DocumentNode | string>();
 
   /** Checked at registration; checked again here once, in case the schema changed since (a deployment). */
@@ -86,6 +89,7 @@ export function queryBodies(deps: { schema: GraphQLSchema; db: Database; service
       actor: { partnerId, environment, apiKeyId: 'webhook' },
       requestId: randomUUID(),
       services: deps.services,
+      pageCursors: pages,
     };
     const result = (await execute({ schema: deps.schema, document, rootValue: root, contextValue: context })) as ExecutionResult;
     const errors = (result.errors ?? []).map((error) => ({ error, shown: bodyError(error) }));

@@ -2,12 +2,11 @@ import type { DefaultConnectionArguments } from '@pothos/plugin-relay';
 import type { FieldNode, GraphQLResolveInfo } from 'graphql';
 import { undefinedIfNull } from '../../../graphql/arguments.js';
 import { builder } from '../../../graphql/builder.js';
-import { connectionFieldOptions, resolvePage } from '../../../graphql/connection.js';
+import { connectionFieldOptions, resolveKeysetPage } from '../../../graphql/connection.js';
 import { type GraphQLContext, scopeOf } from '../../../graphql/context.js';
 import { nullIfNotFound } from '../../../graphql/errors.js';
 import { reads, selectedColumns, selectedFields } from '../../../graphql/columns.js';
 import { optionalDatabaseIdOf } from '../../../graphql/node.js';
-import { cursorOf } from '../../../platform/pagination.js';
 import { CustomerRef } from '../../customers/graphql.js';
 import type { TransferFilter } from '../inputs.js';
 import type { Wanted } from '../../../platform/queries.js';
@@ -66,9 +65,11 @@ function joinedOf(info: GraphQLResolveInfo, path: string[]): Joined {
 function transferPage(ctx: GraphQLContext, info: GraphQLResolveInfo, args: DefaultConnectionArguments, filter: TransferFilter) {
   const scope = scopeOf(ctx);
   const joined = joinedFor(info, ['edges', 'node']);
-  return resolvePage(
+  return resolveKeysetPage(
+    ctx,
+    info,
     args,
-    (node: TransferNode) => cursorOf(node.transfer),
+    (node: TransferNode) => node.transfer,
     async (page) => (await readTransferPage(scope, filter, page, joined)).map(transferNode),
     {
       count: () => countTransfers(scope, filter),
