@@ -1,6 +1,9 @@
 import type { FieldMap, InterfaceParam, ObjectRef } from '@pothos/core';
 import { builder } from '../../graphql/builder.js';
 import { type GraphQLContext, scopeOf } from '../../graphql/context.js';
+import { KEPT, type Kept, isKept, loadedSubject, snapshotTypeOf } from './subjects.js';
+
+export { type Kept, keptAt, snapshotTypeOf } from './subjects.js';
 
 /**
  * Historical views are not the live object (DESIGN, Style): an object as an event kept it is a
@@ -8,21 +11,6 @@ import { type GraphQLContext, scopeOf } from '../../graphql/context.js';
  * (Relay, Apollo, urql's graphcache) never stores an old status over the live object. It has the
  * live type's own fields as they were, `occurredAt`, and `live`: the object as it is now.
  */
-export const KEPT = Symbol('kept at an event');
-export interface KeptAt {
-  eventId: string;
-  entityId: string;
-  occurredAt: Date;
-}
-export type Kept<T extends object> = T & { [KEPT]: KeptAt };
-
-/** `value` as an event kept it: a copy (the value may be a dataloader's live object), marked with the event. */
-export function keptAt<T extends object>(value: T, at: KeptAt): Kept<T> {
-  return Object.assign(Object.create(Object.getPrototypeOf(value)) as T, value, { [KEPT]: at });
-}
-
-export const isKept = (value: object): value is Kept<object> => KEPT in value;
-
 type Types = typeof builder.$inferSchemaTypes;
 type LiveRef = ObjectRef<Types, object> & { getDataloader(ctx: GraphQLContext): { load(id: string): Promise<unknown> } };
 
@@ -46,8 +34,6 @@ export function snapshotRef<Shape extends object>(
     id: { resolve: (s) => s[KEPT].eventId },
     // node(id:) of a snapshot: its event, read in the caller's scope, then its subject as kept.
     load: async (eventIds: string[], ctx) => {
-      // Imported when first used: subjects.ts builds on this file.
-      const { loadedSubject } = await import('./subjects.js');
       const events = await ctx.services.events.loadMany(scopeOf(ctx), eventIds);
       const subjects = await Promise.all(events.map((event) => loadedSubject(event, ctx)));
       return subjects.flatMap((s) => (s && snapshotTypeOf.get(s) === name ? [s as Kept<Shape>] : []));
@@ -75,6 +61,3 @@ export function snapshotRef<Shape extends object>(
   });
   return ref;
 }
-
-/** Which snapshot type each kept value is (set where it is made, read by unions and interfaces). */
-export const snapshotTypeOf = new WeakMap<object, string>();

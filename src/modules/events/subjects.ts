@@ -5,7 +5,24 @@ import { builder } from '../../graphql/builder.js';
 import { type GraphQLContext, scopeOf } from '../../graphql/context.js';
 import type { EventSubject } from '../../platform/feature.js';
 import type { PartnerEvent } from './service.js';
-import { type Kept, keptAt, snapshotTypeOf } from './snapshots.js';
+
+export const KEPT = Symbol('kept at an event');
+export interface KeptAt {
+  eventId: string;
+  entityId: string;
+  occurredAt: Date;
+}
+export type Kept<T extends object> = T & { [KEPT]: KeptAt };
+
+/** `value` as an event kept it: a copy (the value may be a dataloader's live object), marked with the event. */
+export function keptAt<T extends object>(value: T, at: KeptAt): Kept<T> {
+  return Object.assign(Object.create(Object.getPrototypeOf(value)) as T, value, { [KEPT]: at });
+}
+
+export const isKept = (value: object): value is Kept<object> => KEPT in value;
+
+/** Which snapshot type each kept value is (set where it is made, read by unions and interfaces). */
+export const snapshotTypeOf = new WeakMap<object, string>();
 
 /** What a subject's GraphQL type is to this module: a Pothos loadable node ref, a member of the union. */
 type SubjectRef = ObjectRef<typeof builder.$inferSchemaTypes, object> & { getDataloader(ctx: GraphQLContext): { load(id: string): Promise<unknown> } };
