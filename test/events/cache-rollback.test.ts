@@ -38,7 +38,7 @@ describe('a normalized client cache', () => {
     `;
     const feedQuery = gql`
       query Feed {
-        events(first: 20) { __typename edges { __typename node { __typename id type subject { __typename ... on Transfer { id status } } } } }
+        events(first: 1, types: [ONRAMP_TRANSFER_CREATED]) { __typename edges { __typename node { __typename id type subject { __typename ... on Transfer { id status } } } } }
       }
     `;
     const run = async (query: ReturnType<typeof gql>, variables = {}) => {
@@ -52,8 +52,8 @@ describe('a normalized client cache', () => {
     expect(read()).toBe('COMPLETED');
     await run(feedQuery);
     const feed = cache.readQuery<{ events: { edges: { node: { subject: { status: string } | null } }[] } }>({ query: feedQuery });
-    // The feed itself shows each state the transfer went through…
-    expect(feed?.events.edges.flatMap((e) => (e.node.subject?.status ? [e.node.subject.status] : []))).toEqual(['PENDING', 'PROCESSING', 'COMPLETED']);
+    // The feed itself shows the transfer as the event left it (the issue's case: a feed of one event)…
+    expect(feed?.events.edges.map((e) => e.node.subject?.status)).toEqual(['PENDING']);
     // …and the transfer the UI shows is still the settled one.
     expect(read()).toBe('COMPLETED');
   });
