@@ -13,6 +13,8 @@ export type EntityDefinitions = NonNullable<Options['entities']>;
  */
 export interface EventSubject {
   ref: object;
+  /** The GraphQL type of the subject as an event kept it: its own id, so caches never roll the live object back. */
+  snapshot: object;
   entity: EntityClass<object>;
   /** What the GraphQL type resolves from, made of a kept snapshot of the entity (the entity itself when absent). */
   present?: (kept: object) => object;

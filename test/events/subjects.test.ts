@@ -15,8 +15,9 @@ afterAll(() => t?.close());
 const TRANSFER_ROW = 'fragment TransferRow on Transfer { id databaseId status }';
 const FRAGMENTS = `
   ${TRANSFER_ROW}
-  fragment CustomerRow on Customer { id databaseId kycs { status } }`;
-const SUBJECT = '__typename ...TransferRow ...CustomerRow ... on VirtualAccount { id accountStatus: status }';
+  fragment CustomerRow on CustomerSnapshot { id databaseId kycs { status } live { id } }`;
+const SUBJECT =
+  '__typename ...TransferRow ...CustomerRow ... on OnrampTransferSnapshot { live { id status } } ... on VirtualAccountSnapshot { id accountStatus: status }';
 
 async function onramp(client: ApiClient, customerId: string, actions: string[]) {
   const base = `/v0/customers/${customerId}/onramp-transfer`;
@@ -62,15 +63,21 @@ describe('Event.subject: the typed object as it was at the event', () => {
     ]);
     // The customer and the transfer are approved and completed now; each event still shows its own moment.
     expect(seen).toEqual([
-      ['CUSTOMER_CREATED', 'Customer', customerId, 'NOT_STARTED'],
-      ['CUSTOMER_KYCS_UPDATED', 'Customer', customerId, 'APPROVED'],
-      ['ONRAMP_TRANSFER_CREATED', 'OnrampTransfer', transferId, 'PENDING'],
-      ['ONRAMP_TRANSFER_STATUS_UPDATED', 'OnrampTransfer', transferId, 'PROCESSING'],
-      ['ONRAMP_TRANSFER_STATUS_UPDATED', 'OnrampTransfer', transferId, 'COMPLETED'],
+      ['CUSTOMER_CREATED', 'CustomerSnapshot', customerId, 'NOT_STARTED'],
+      ['CUSTOMER_KYCS_UPDATED', 'CustomerSnapshot', customerId, 'APPROVED'],
+      ['ONRAMP_TRANSFER_CREATED', 'OnrampTransferSnapshot', transferId, 'PENDING'],
+      ['ONRAMP_TRANSFER_STATUS_UPDATED', 'OnrampTransferSnapshot', transferId, 'PROCESSING'],
+      ['ONRAMP_TRANSFER_STATUS_UPDATED', 'OnrampTransferSnapshot', transferId, 'COMPLETED'],
     ]);
-    // The subject's id is the object's global id: a normalized cache files the update under the object it caches.
+    // A snapshot's id is its own (the event's): a normalized cache never files an old state under the live object. `live` is that object.
     const { data } = (await client.graphql(`query ($id: ID!) { transfer(id: $id) { id } }`, { id: transferId })).body;
-    expect(res.body.data.events.edges[4].node.subject.id).toBe(data.transfer.id);
+    const subjects = res.body.data.events.edges.map(({ node }: { node: { subject: { id: string } } }) => node.subject);
+    expect(new Set(subjects.map((s: { id: string }) => s.id)).size).toBe(5);
+    expect(subjects.map((s: { id: string }) => s.id)).not.toContain(data.transfer.id);
+    expect(subjects[2].live).toEqual({ id: data.transfer.id, status: 'COMPLETED' });
+    // Each snapshot is a node: node(id:) reads it back as it was.
+    const again = await client.graphql(`query ($id: ID!) { node(id: $id) { __typename ...TransferRow } } ${TRANSFER_ROW}`, { id: subjects[3].id });
+    expect(again.body.data.node).toEqual({ __typename: 'OnrampTransferSnapshot', id: subjects[3].id, databaseId: transferId, status: 'PROCESSING' });
   });
 
   it('streams typed subjects over graphql-ws, only the subscriber’s own', async () => {
@@ -84,10 +91,10 @@ describe('Event.subject: the typed object as it was at the event', () => {
     const items = await until(() => (live.items.length >= 4 ? live.items : undefined), 'four events');
     expect(JSON.stringify(live.errors)).toBe('[]');
     expect(items.map((e: any) => [e.type, e.subject.__typename, e.subject.status ?? e.subject.kycs.status])).toEqual([
-      ['CUSTOMER_CREATED', 'Customer', 'NOT_STARTED'],
-      ['CUSTOMER_KYCS_UPDATED', 'Customer', 'APPROVED'],
-      ['ONRAMP_TRANSFER_CREATED', 'OnrampTransfer', 'PENDING'],
-      ['ONRAMP_TRANSFER_STATUS_UPDATED', 'OnrampTransfer', 'PROCESSING'],
+      ['CUSTOMER_CREATED', 'CustomerSnapshot', 'NOT_STARTED'],
+      ['CUSTOMER_KYCS_UPDATED', 'CustomerSnapshot', 'APPROVED'],
+      ['ONRAMP_TRANSFER_CREATED', 'OnrampTransferSnapshot', 'PENDING'],
+      ['ONRAMP_TRANSFER_STATUS_UPDATED', 'OnrampTransferSnapshot', 'PROCESSING'],
     ]);
     expect(items[3].subject.databaseId).toBe(transferId);
     expect(stranger.items).toEqual([]);
@@ -95,24 +102,25 @@ describe('Event.subject: the typed object as it was at the event', () => {
     stranger.stop();
   });
 
-  it('transferUpdated yields TransferUpdate { cursor, event, transfer } by global id, resuming after a cursor', async () => {
+  it('transferUpdated yields the live transfer read fresh, and the snapshot each event left, resuming after a cursor', async () => {
     const key = await t.keyFor(`Subjects ${++partners}`);
     const client = t.client(key);
     const customerId = await createCustomer(client);
     const transferId = await onramp(client, customerId, ['fiat_deposit', 'complete_transfer']);
     const { id } = (await client.graphql(`query ($id: ID!) { transfer(id: $id) { id } }`, { id: transferId })).body.data.transfer;
-    const QUERY = `subscription ($id: ID!, $after: String) { transferUpdated(id: $id, after: $after) { cursor event transfer { ...TransferRow } } } ${TRANSFER_ROW}`;
+    const QUERY = `subscription ($id: ID!, $after: String) { transferUpdated(id: $id, after: $after) { cursor event transfer { ...TransferRow } snapshot { ... on Transfer { ...TransferRow } } } } ${TRANSFER_ROW}`;
     const replay = subscribe(wsClient(t.url, key), QUERY, { id, after: '0' }, 'transferUpdated');
     const all = await until(() => (replay.items.length >= 3 || replay.errors.length ? replay.items : undefined), 'three updates');
     expect(JSON.stringify(replay.errors)).toBe('[]');
-    expect(all.map((u: any) => [u.event, u.transfer.id, u.transfer.status])).toEqual([
-      ['ONRAMP_TRANSFER_CREATED', id, 'PENDING'],
-      ['ONRAMP_TRANSFER_STATUS_UPDATED', id, 'PROCESSING'],
-      ['ONRAMP_TRANSFER_STATUS_UPDATED', id, 'COMPLETED'],
+    // A replayed update says the transfer changed: it carries the transfer as it is now; the history is in `snapshot`, under ids of its own.
+    expect(all.map((u: any) => [u.event, u.transfer.id, u.transfer.status, u.snapshot.status, u.snapshot.id !== id])).toEqual([
+      ['ONRAMP_TRANSFER_CREATED', id, 'COMPLETED', 'PENDING', true],
+      ['ONRAMP_TRANSFER_STATUS_UPDATED', id, 'COMPLETED', 'PROCESSING', true],
+      ['ONRAMP_TRANSFER_STATUS_UPDATED', id, 'COMPLETED', 'COMPLETED', true],
     ]);
     const resumed = subscribe(wsClient(t.url, key), QUERY, { id, after: all[0].cursor }, 'transferUpdated');
     const rest = await until(() => (resumed.items.length >= 2 ? resumed.items : undefined), 'the two later updates');
-    expect(rest.map((u: any) => u.transfer.status)).toEqual(['PROCESSING', 'COMPLETED']);
+    expect(rest.map((u: any) => u.snapshot.status)).toEqual(['PROCESSING', 'COMPLETED']);
     replay.stop();
     resumed.stop();
   });

@@ -8,7 +8,7 @@ import { wsClient } from '../support/subscriptions.js';
  * caches, so the O(1) SQL count covers it (a subject is read from its event, not per subscriber).
  */
 export const EVENTS =
-  'subscription($after: String, $types: [EventType!]) { events(after: $after, types: $types) { cursor type subject { __typename ... on Customer { id email kycs { status } } } } }';
+  'subscription($after: String, $types: [EventType!]) { events(after: $after, types: $types) { cursor type subject { __typename ... on CustomerSnapshot { id email kycs { status } } } } }';
 
 /** Every cursor of a tenant's stream, as GET /v0/events lists them: the truth a subscriber is checked against. */
 export async function cursorsOf(api: ApiClient, types?: string): Promise<string[]> {

@@ -14,7 +14,7 @@ const sql = recordSqlStatements();
  * document for an event): the count of those queries is the count of executions.
  */
 const WITH_RELATION =
-  'subscription($after: String, $types: [EventType!]) { events(after: $after, types: $types) { cursor subject { __typename ... on OnrampTransfer { databaseId customer { databaseId email } } } } }';
+  'subscription($after: String, $types: [EventType!]) { events(after: $after, types: $types) { cursor subject { __typename ... on OnrampTransferSnapshot { databaseId customer { databaseId email } } } } }';
 const TYPES = ['CUSTOMER_CREATED', 'ONRAMP_TRANSFER_CREATED'];
 
 function connect(key: string, variables: Record<string, unknown> = {}, query = WITH_RELATION) {

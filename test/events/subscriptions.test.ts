@@ -30,7 +30,7 @@ function connect(key: string) {
 
 const EVENTS = `subscription($after: String, $types: [EventType!]) {
   events(after: $after, types: $types) { cursor id databaseId type entityType entityId occurredAt payload } }`;
-const TRANSFER = `subscription($id: ID!, $after: String) { transferUpdated(id: $id, after: $after) { cursor event transfer { databaseId status } } }`;
+const TRANSFER = `subscription($id: ID!, $after: String) { transferUpdated(id: $id, after: $after) { cursor event transfer { databaseId status } snapshot { ... on Transfer { databaseId status } } } }`;
 
 /** A full sandbox on-ramp: quote → transfer (pending) → fiat deposit (processing) → token sent (completed). */
 async function fullOnramp(api: ApiClient, customerId: string, steps: { afterCreate?: () => Promise<void> } = {}) {
@@ -177,8 +177,8 @@ describe('subscription transferUpdated', () => {
     await fullOnramp(api, customerId); // another transfer of the same partner
     await waitFor(() => sub!.items.length >= 2, 10_000, 'two status changes');
     await sleep(300);
-    // Each update shows the transfer as that event left it.
-    expect(sub!.items.map((u: any) => [u.event, u.transfer.databaseId, u.transfer.status])).toEqual([
+    // Each update's snapshot shows the transfer as that event left it (`transfer` is the live one).
+    expect(sub!.items.map((u: any) => [u.event, u.snapshot.databaseId, u.snapshot.status])).toEqual([
       ['ONRAMP_TRANSFER_STATUS_UPDATED', transferId, 'PROCESSING'],
       ['ONRAMP_TRANSFER_STATUS_UPDATED', transferId, 'COMPLETED'],
     ]);

@@ -124,13 +124,15 @@ describe('node(id:) for the partner, its whitelists, webhooks, deliveries and ev
     expect((await api.get('/v0/events')).body.items[0].event_id).toBe(event.databaseId);
   });
 
-  it("shows the object an event is about as its subject, a Node loaded through the caller's scope", async () => {
+  it("shows the object an event is about as a snapshot of its own, a Node loaded through the caller's scope, and the object itself as `live`", async () => {
     const { api } = await newPartner();
     const customerId = await createCustomer(api, { approved: false });
-    const EVENTS = '{ events(first: 1) { edges { node { entityId subject { __typename ... on Customer { id databaseId } } } } } }';
+    const EVENTS = '{ events(first: 1) { edges { node { entityId subject { __typename ... on CustomerSnapshot { id databaseId live { id } } } } } } }';
     const [{ node }] = (await api.graphql(EVENTS)).body.data.events.edges;
-    expect(node.subject).toMatchObject({ __typename: 'Customer', databaseId: customerId });
-    expect(await nodeOf(api, node.subject.id)).toMatchObject({ __typename: 'Customer', id: node.subject.id });
+    expect(node.subject).toMatchObject({ __typename: 'CustomerSnapshot', databaseId: customerId });
+    expect(node.subject.live.id).not.toBe(node.subject.id);
+    expect(await nodeOf(api, node.subject.id)).toMatchObject({ __typename: 'CustomerSnapshot', id: node.subject.id });
+    expect(await nodeOf(api, node.subject.live.id)).toMatchObject({ __typename: 'Customer', id: node.subject.live.id });
   });
 
   it('round-trips an event; another partner and the production key read it as null', async () => {

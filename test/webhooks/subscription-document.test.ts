@@ -56,7 +56,7 @@ async function createOnrampTransfer(api: ApiClient): Promise<{ customerId: strin
 const verified = (request: ReceivedRequest, secret: string) => new Webhook(secret).verify(request.body, request.headers as Record<string, string>) as any;
 
 const SELECTION = `id databaseId cursor type occurredAt
-  subject { __typename ... on OnrampTransfer { id databaseId status amount customer { databaseId } } }`;
+  subject { __typename ... on OnrampTransferSnapshot { id databaseId status amount customer { databaseId } } }`;
 const TRANSFER_QUERY = `subscription { events(types: [ONRAMP_TRANSFER_CREATED]) { ${SELECTION} } }`;
 
 describe('a webhook with a subscription query', () => {
@@ -77,7 +77,7 @@ describe('a webhook with a subscription query', () => {
     expect(body).toEqual({ data: { events: node } });
     expect(body.data.events).toMatchObject({
       type: 'ONRAMP_TRANSFER_CREATED',
-      subject: { __typename: 'OnrampTransfer', databaseId: transferId, customer: { databaseId: customerId } },
+      subject: { __typename: 'OnrampTransferSnapshot', databaseId: transferId, customer: { databaseId: customerId } },
     });
     expect(Object.keys(body.data.events.subject).sort()).toEqual(['__typename', 'amount', 'customer', 'databaseId', 'id', 'status']);
     expect(delivery!.headers['webhook-id']).toBe(body.data.events.databaseId);
@@ -108,7 +108,7 @@ describe('a webhook with a subscription query', () => {
   it('is registered over REST with subscription_query, which the webhook then shows', async () => {
     const api = await newPartner();
     const r = await receiver();
-    const query = 'subscription { events(types: CUSTOMER_CREATED) { type subject { ... on Customer { databaseId email } } } }';
+    const query = 'subscription { events(types: CUSTOMER_CREATED) { type subject { ... on CustomerSnapshot { databaseId email } } } }';
     const res = await api.post('/v0/webhooks', { url: r.url, subscription_query: query });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ url: r.url, subscription_query: query });
@@ -150,18 +150,19 @@ describe('a webhook with a subscription query', () => {
     const api = await newPartner();
     const r = await receiver();
     // A page size is checked when the field runs, as for a query: over 100 fails that field only.
-    const query = 'subscription { events { type subject { ... on Customer { databaseId transfers(first: 101) { edges { node { id } } } } } } }';
+    const query =
+      'subscription { events { type subject { ... on CustomerSnapshot { databaseId live { transfers(first: 101) { edges { node { id } } } } } } } }';
     const res = await api.post('/v0/webhooks', { url: r.url, subscription_query: query });
     await createCustomer(api, { approved: false });
     const [delivery] = await waitFor(() => r.received.length && r.received, 10_000, 'the customer delivery');
     expect(verified(delivery!, res.body.secret)).toEqual({
-      // The connection is nullable: its failure nulls it alone, and the customer beside it is shown.
-      data: { events: { type: 'CUSTOMER_CREATED', subject: { databaseId: expect.any(String), transfers: null } } },
+      // The connection is nullable: its failure nulls it alone, and the live customer beside it is shown.
+      data: { events: { type: 'CUSTOMER_CREATED', subject: { databaseId: expect.any(String), live: { transfers: null } } } },
       errors: [
         {
           message: 'The request is invalid',
           locations: [{ line: 1, column: query.indexOf('transfers(') + 1 }],
-          path: ['events', 'subject', 'transfers'],
+          path: ['events', 'subject', 'live', 'transfers'],
           extensions: { code: 'VALIDATION_FAILED', fieldErrors: [{ path: '/first', code: expect.any(String), message: expect.any(String) }] },
         },
       ],
@@ -189,7 +190,9 @@ describe('a webhook with a subscription query', () => {
       );
     };
     const plain = await statementsOfOneDelivery(null);
-    const queried = await statementsOfOneDelivery('subscription { events { id type occurredAt subject { ... on Customer { id email kycs { status } } } } }');
+    const queried = await statementsOfOneDelivery(
+      'subscription { events { id type occurredAt subject { ... on CustomerSnapshot { id email kycs { status } } } } }',
+    );
     expect(queried).toEqual(plain);
   });
 });
@@ -204,7 +207,7 @@ describe('a subscription query that cannot make a body', () => {
     ['variables', 'subscription ($types: [EventType!]) { events(types: $types) { id } }', 'variables_not_allowed'],
     ['a cursor to start after', 'subscription { events(after: "0") { id } }', 'argument_not_allowed'],
     ['two operations', 'subscription A { events { id } } subscription B { events { type } }', 'not_one_operation'],
-    ['a depth over the limit', `subscription { events { subject { ... on OnrampTransfer { ${deep(3)} } } } }`, 'query_too_deep'],
+    ['a depth over the limit', `subscription { events { subject { ... on OnrampTransferSnapshot { ${deep(3)} } } } }`, 'query_too_deep'],
   ] as const;
 
   it.each(cases)('refuses %s over GraphQL, at input.subscriptionQuery, and stores nothing', async (_, query, code) => {

@@ -54,9 +54,10 @@ export function Board() {
 
   useRefreshOnEvents(isTransferEvent, (event) => {
     if (event.type.endsWith('_CREATED')) setCreated((ids) => (ids.has(event.entityId) ? ids : new Set(ids).add(event.entityId)));
-    // The event carries the transfer as it left it; it is read again only when the event no longer can
-    // show it, or shows a history behind its status (Ramp's live stream can, see the README).
-    const subject = event.subject?.__typename === 'OnrampTransfer' || event.subject?.__typename === 'OfframpTransfer' ? event.subject : null;
+    // The event carries the transfer as it is now (its snapshot's `live`); it is read again only when the
+    // event no longer can show it, or shows a history behind its status (Ramp's live stream can, see the README).
+    const subject =
+      event.subject?.__typename === 'OnrampTransferSnapshot' || event.subject?.__typename === 'OfframpTransferSnapshot' ? event.subject.live : null;
     if (subject) upsert(subject);
     if (subject && !detailBehind(subject)) return;
     void api.client

@@ -7,7 +7,10 @@ import { bankAccountRoutes } from './rest.js';
 export const bankAccountsFeature: Feature<Services> = {
   name: 'bank-accounts',
   types: () => import('./graphql.js'),
-  subjects: async () => ({ external_account: { ref: (await import('./graphql.js')).BankAccountRef, entity: BankAccount } }),
+  subjects: async () => {
+    const { BankAccountRef, BankAccountSnapshotRef } = await import('./graphql.js');
+    return { external_account: { ref: BankAccountRef, snapshot: BankAccountSnapshotRef, entity: BankAccount } };
+  },
   entities: bankAccountEntities,
   routes: bankAccountRoutes,
 };

@@ -3,6 +3,7 @@ import { maskAccountNumber } from '../../domain/identifiers/bank.js';
 import { AddressInput, AddressRef } from '../../graphql/address.js';
 import { withoutNulls } from '../../graphql/arguments.js';
 import { builder } from '../../graphql/builder.js';
+import { snapshotRef } from '../events/snapshots.js';
 import { connectionFieldOptions, nodeConnection, ownPosition, resolveKeysetPage } from '../../graphql/connection.js';
 import { scopeOf } from '../../graphql/context.js';
 import { domainEnum } from '../../graphql/enums.js';
@@ -27,9 +28,9 @@ export const BankAccountRef = builder.loadableNodeRef<BankAccount>('BankAccount'
   sort: (account) => account.id,
 });
 
-BankAccountRef.implement({
-  description: "A customer's own bank account (external account) that off-ramp payouts go to. Numbers are always masked here.",
-  fields: (t) => ({
+/** The fields of a BankAccount (and of a snapshot of one, as an event kept it). */
+function fieldsOfBankAccount(t: PothosSchemaTypes.ObjectFieldBuilder<typeof builder.$inferSchemaTypes, BankAccount>) {
+  return {
     databaseId: t.expose('id', { type: 'UUID', description: 'The id REST shows for this external account (external_account_id)' }),
     customer: t.field({ type: CustomerRef, resolve: (a) => a.customerId }),
     accountType: t.field({ type: BankAccountTypeEnum, resolve: (a) => a.accountType }),
@@ -47,7 +48,17 @@ BankAccountRef.implement({
     routingNumber: t.exposeString('routingNumber', { nullable: true, description: 'ABA number of US accounts; clearing code of SWIFT ones' }),
     usAccountType: t.field({ type: UsBankAccountTypeEnum, nullable: true, resolve: (a) => a.usAccountType ?? null }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
-  }),
+  };
+}
+
+BankAccountRef.implement({
+  description: "A customer's own bank account (external account) that off-ramp payouts go to. Numbers are always masked here.",
+  fields: (t) => fieldsOfBankAccount(t),
+});
+
+export const BankAccountSnapshotRef = snapshotRef(BankAccountRef, {
+  description: "An external account as an event kept it: an id of its own (the event's), the fields as they were, `live` for the account now",
+  fields: (t) => fieldsOfBankAccount(t as never),
 });
 
 export const BankAccountConnection = nodeConnection(BankAccountRef, 'BankAccount');

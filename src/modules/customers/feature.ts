@@ -8,7 +8,10 @@ import { kycPageRoutes } from './kyc-page.js';
 export const customersFeature: Feature<Services> = {
   name: 'customers',
   types: () => import('./graphql.js'),
-  subjects: async () => ({ customer: { ref: (await import('./graphql.js')).CustomerRef, entity: Customer } }),
+  subjects: async () => {
+    const { CustomerRef, CustomerSnapshotRef } = await import('./graphql.js');
+    return { customer: { ref: CustomerRef, snapshot: CustomerSnapshotRef, entity: Customer } };
+  },
   entities: customerEntities,
   routes(app, services) {
     customerRoutes(app, services);

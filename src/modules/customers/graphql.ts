@@ -4,6 +4,7 @@ import type { FiatCurrency, PaymentRails } from '../../domain/money.js';
 import { AddressInput, AddressRef } from '../../graphql/address.js';
 import { undefinedIfNull, withoutNulls } from '../../graphql/arguments.js';
 import { builder } from '../../graphql/builder.js';
+import { snapshotRef } from '../events/snapshots.js';
 import { reads } from '../../graphql/columns.js';
 import { connectionFieldOptions, nodeConnection, ownPosition, resolveKeysetPage } from '../../graphql/connection.js';
 import { scopeOf } from '../../graphql/context.js';
@@ -51,8 +52,9 @@ export const CustomerRef = builder.loadableNodeRef<CustomerRow>('Customer', {
   sort: (customer) => customer.id,
 });
 
-CustomerRef.implement({
-  fields: (t) => ({
+/** The fields of a Customer (and of a snapshot of one, as an event kept it). */
+function fieldsOfCustomer(t: PothosSchemaTypes.ObjectFieldBuilder<typeof builder.$inferSchemaTypes, CustomerRow>) {
+  return {
     databaseId: t.expose('id', { type: 'UUID', description: 'The id REST shows for this customer (customer_id)' }),
     email: t.exposeString('email'),
     type: t.field({ type: CustomerTypeEnum, extensions: reads(['type']), resolve: (c) => c.type }),
@@ -63,7 +65,16 @@ CustomerRef.implement({
     kycs: t.field({ type: KycRef, resolve: (c) => c }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
-  }),
+  };
+}
+
+CustomerRef.implement({
+  fields: (t) => fieldsOfCustomer(t),
+});
+
+export const CustomerSnapshotRef = snapshotRef(CustomerRef, {
+  description: "A customer as an event kept it: an id of its own (the event's), the fields as they were, `live` for the customer now",
+  fields: (t) => fieldsOfCustomer(t as never),
 });
 
 export const CustomerConnection = nodeConnection(CustomerRef, 'Customer');

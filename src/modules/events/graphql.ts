@@ -6,9 +6,10 @@ import { domainEnum } from '../../graphql/enums.js';
 import { edgesCountedByPage } from '../../graphql/limits.js';
 import { NotFoundError } from '../../domain/errors.js';
 import { databaseIdOf } from '../../graphql/node.js';
-import { type TransferNode, TransferRef } from '../transfers/graphql/types.js';
+import { type TransferNode, TransferRef, TransferSnapshotUnion } from '../transfers/graphql/types.js';
 import type { PartnerEvent } from './service.js';
-import { EventSubjectUnion, subjectOf } from './subjects.js';
+import { EventSubjectUnion, liveSubject, subjectOf } from './subjects.js';
+import type { Kept } from './snapshots.js';
 
 export const EventTypeEnum = domainEnum('EventType', EVENT_TYPES, {
   description: 'What an event announces (REST and webhooks spell it in lower case with dots: CUSTOMER_KYCS_UPDATED is customer.kycs.updated)',
@@ -89,17 +90,24 @@ builder.queryFields((t) => ({
 }));
 
 const TransferUpdateRef = builder.objectRef<PartnerEvent>('TransferUpdate').implement({
-  description: 'A transfer as one of its events left it',
+  description: 'One change of a transfer: the transfer as it is now, and as this event left it',
   fields: (t) => ({
     cursor: t.exposeString('cursor', { description: "Pass it as `after` to resume after this update (it is the event's cursor)" }),
     event: t.field({ type: EventTypeEnum, resolve: (e) => e.type as EventType }),
     transfer: t.field({
       type: TransferRef,
+      description: 'The transfer as it is now, read when this update is sent (a replayed update shows the current state too): what a cache should hold',
       resolve: async (e, _, ctx) => {
-        const transfer = await subjectOf(e, ctx);
+        const transfer = await liveSubject(e, ctx);
         if (!transfer) throw new NotFoundError('Transfer');
         return transfer as TransferNode;
       },
+    }),
+    snapshot: t.field({
+      type: TransferSnapshotUnion,
+      nullable: true,
+      description: 'The transfer as this event left it, with an id of its own: the history, never the live object',
+      resolve: async (e, _, ctx) => (await subjectOf(e, ctx)) as Kept<TransferNode> | null,
     }),
     occurredAt: t.expose('createdAt', { type: 'DateTime' }),
   }),

@@ -9,12 +9,12 @@ export const transfersFeature: Feature<Services> = {
   name: 'transfers',
   types: () => import('./graphql/index.js'),
   async subjects() {
-    const { OfframpTransferRef, OnrampTransferRef, transferNode } = await import('./graphql/types.js');
+    const { OfframpTransferRef, OfframpTransferSnapshotRef, OnrampTransferRef, OnrampTransferSnapshotRef, transferNode } = await import('./graphql/types.js');
     // A transfer's GraphQL types resolve from its node (the row with what was joined to it), not the row alone.
     const present = (kept: object) => transferNode({ transfer: kept as Transfer });
     return {
-      onramp_transfer: { ref: OnrampTransferRef, entity: Transfer, present },
-      offramp_transfer: { ref: OfframpTransferRef, entity: Transfer, present },
+      onramp_transfer: { ref: OnrampTransferRef, snapshot: OnrampTransferSnapshotRef, entity: Transfer, present },
+      offramp_transfer: { ref: OfframpTransferRef, snapshot: OfframpTransferSnapshotRef, entity: Transfer, present },
     };
   },
   entities: transferEntities,

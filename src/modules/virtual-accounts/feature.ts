@@ -7,7 +7,10 @@ import { virtualAccountRoutes } from './rest.js';
 export const virtualAccountsFeature: Feature<Services> = {
   name: 'virtual-accounts',
   types: () => import('./graphql.js'),
-  subjects: async () => ({ virtual_account: { ref: (await import('./graphql.js')).VirtualAccountRef, entity: VirtualAccount } }),
+  subjects: async () => {
+    const { VirtualAccountRef, VirtualAccountSnapshotRef } = await import('./graphql.js');
+    return { virtual_account: { ref: VirtualAccountRef, snapshot: VirtualAccountSnapshotRef, entity: VirtualAccount } };
+  },
   entities: virtualAccountEntities,
   routes: virtualAccountRoutes,
 };

@@ -2,6 +2,7 @@ import { assertSandbox } from '../../domain/environment.js';
 import { ConflictError, ForbiddenError, NotFoundError, UnprocessableError, ValidationError } from '../../domain/errors.js';
 import { withoutNulls } from '../../graphql/arguments.js';
 import { builder } from '../../graphql/builder.js';
+import { snapshotRef } from '../events/snapshots.js';
 import { connectionFieldOptions, nodeConnection, ownPosition, resolveKeysetPage } from '../../graphql/connection.js';
 import { scopeOf } from '../../graphql/context.js';
 import { BlockchainNetworkEnum, domainEnum, FiatCurrencyEnum, PaymentRailsEnum, StablecoinEnum } from '../../graphql/enums.js';
@@ -49,9 +50,9 @@ export const VirtualAccountRef = builder.loadableNodeRef<VirtualAccount>('Virtua
   sort: (account) => account.id,
 });
 
-VirtualAccountRef.implement({
-  description: 'A bank account number issued to a customer: fiat paid into it is converted and sent to its destination as a stablecoin.',
-  fields: (t) => ({
+/** The fields of a VirtualAccount (and of a snapshot of one, as an event kept it). */
+function fieldsOfVirtualAccount(t: PothosSchemaTypes.ObjectFieldBuilder<typeof builder.$inferSchemaTypes, VirtualAccount>) {
+  return {
     databaseId: t.expose('id', { type: 'UUID', description: 'The id REST shows for this virtual account (virtual_account_id)' }),
     customer: t.field({ type: CustomerRef, resolve: (a) => a.customerId }),
     status: t.field({ type: StatusEnum, resolve: (a) => a.status }),
@@ -69,7 +70,17 @@ VirtualAccountRef.implement({
     }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
-  }),
+  };
+}
+
+VirtualAccountRef.implement({
+  description: 'A bank account number issued to a customer: fiat paid into it is converted and sent to its destination as a stablecoin.',
+  fields: (t) => fieldsOfVirtualAccount(t),
+});
+
+export const VirtualAccountSnapshotRef = snapshotRef(VirtualAccountRef, {
+  description: "A virtual account as an event kept it: an id of its own (the event's), the fields as they were, `live` for the account now",
+  fields: (t) => fieldsOfVirtualAccount(t as never),
 });
 
 export const VirtualAccountConnection = nodeConnection(VirtualAccountRef, 'VirtualAccount');

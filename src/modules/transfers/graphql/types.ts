@@ -13,6 +13,7 @@ import { RATE_SCALE } from '../../../domain/pricing.js';
 import { TRANSFER_DIRECTIONS, TRANSFER_STATUSES, type TransferDirection, type TransferStatus } from '../../../domain/transfer-status.js';
 import { TRANSFER_PURPOSES } from '../../../domain/transfer-purpose.js';
 import { builder } from '../../../graphql/builder.js';
+import { snapshotRef, snapshotTypeOf } from '../../events/snapshots.js';
 import { reads } from '../../../graphql/columns.js';
 import { nodeConnection } from '../../../graphql/connection.js';
 import { type GraphQLContext, scopeOf } from '../../../graphql/context.js';
@@ -183,7 +184,8 @@ export const TRANSFER_TYPENAMES = { onramp: 'OnrampTransfer', offramp: 'OfframpT
 export const TransferRef = builder.interfaceRef<TransferNode>('Transfer').implement({
   description: 'An on-ramp or an off-ramp transfer: a Node whose global id names its type (OnrampTransfer or OfframpTransfer)',
   interfaces: [builder.nodeInterfaceRef()],
-  resolveType: (n) => TRANSFER_TYPENAMES[n.transfer.direction],
+  // A snapshot (an event's view of a transfer) is a Transfer too, of its own type and id.
+  resolveType: (n) => snapshotTypeOf.get(n) ?? TRANSFER_TYPENAMES[n.transfer.direction],
   fields: (t) => ({
     databaseId: t.field({ type: 'UUID', description: 'The id REST shows for this transfer (id of …/onramp-transfer or …/offramp-transfer)', ...column('id') }),
     direction: t.field({ type: TransferDirectionEnum, ...column('direction') }),
@@ -267,10 +269,9 @@ export const OnrampTransferRef = builder.loadableNodeRef<OnrampTransferNode>('On
   sort: (n) => n.transfer.id,
 });
 
-OnrampTransferRef.implement({
-  description: 'Fiat to token: an on-ramp transfer',
-  interfaces: [TransferRef],
-  fields: (t) => ({
+/** The fields of its direction (and of a snapshot of one, as an event kept it). */
+function onrampFields(t: PothosSchemaTypes.ObjectFieldBuilder<typeof builder.$inferSchemaTypes, OnrampTransferNode>) {
+  return {
     sourceCurrency: t.field({ type: FiatCurrencyEnum, ...quoteProperty<FiatCurrency>('sourceCurrency') }),
     sourceRails: t.field({ type: PaymentRailsEnum, ...quoteProperty<PaymentRails>('sourceRails') }),
     destinationToken: t.field({ type: StablecoinEnum, ...quoteProperty<Token>('destinationCurrency') }),
@@ -301,7 +302,19 @@ OnrampTransferRef.implement({
       extensions: reads(['virtualAccountId', 'depositMessage']),
       resolve: (n) => shownDepositMessage(n.transfer),
     }),
-  }),
+  };
+}
+
+OnrampTransferRef.implement({
+  description: 'Fiat to token: an on-ramp transfer',
+  interfaces: [TransferRef],
+  fields: (t) => onrampFields(t),
+});
+
+export const OnrampTransferSnapshotRef = snapshotRef(OnrampTransferRef, {
+  description: "An on-ramp transfer as an event kept it: an id of its own (the event's), the fields as they were, `live` for the transfer now",
+  interfaces: [TransferRef],
+  fields: (t) => onrampFields(t as never),
 });
 
 /** An off-ramp's payout account; numbers masked, as everywhere but a creation response. */
@@ -332,10 +345,9 @@ export const OfframpTransferRef = builder.loadableNodeRef<OfframpTransferNode>('
   sort: (n) => n.transfer.id,
 });
 
-OfframpTransferRef.implement({
-  description: 'Token to fiat: an off-ramp transfer',
-  interfaces: [TransferRef],
-  fields: (t) => ({
+/** The fields of its direction (and of a snapshot of one, as an event kept it). */
+function offrampFields(t: PothosSchemaTypes.ObjectFieldBuilder<typeof builder.$inferSchemaTypes, OfframpTransferNode>) {
+  return {
     sourceToken: t.field({ type: StablecoinEnum, ...quoteProperty<Token>('sourceCurrency') }),
     sourceNetwork: t.field({ type: BlockchainNetworkEnum, ...quoteProperty<Network>('sourceNetwork') }),
     destinationCurrency: t.field({ type: FiatCurrencyEnum, ...quoteProperty<FiatCurrency>('destinationCurrency') }),
@@ -359,5 +371,24 @@ OfframpTransferRef.implement({
       resolve: (n) => n.transfer.depositBlockchainAddress,
     }),
     depositTransactionHash: t.string(nullableColumn('depositTransactionHash')),
-  }),
+  };
+}
+
+OfframpTransferRef.implement({
+  description: 'Token to fiat: an off-ramp transfer',
+  interfaces: [TransferRef],
+  fields: (t) => offrampFields(t),
+});
+
+export const OfframpTransferSnapshotRef = snapshotRef(OfframpTransferRef, {
+  description: "An off-ramp transfer as an event kept it: an id of its own (the event's), the fields as they were, `live` for the transfer now",
+  interfaces: [TransferRef],
+  fields: (t) => offrampFields(t as never),
+});
+
+/** A transfer as one of its events left it (either direction). */
+export const TransferSnapshotUnion = builder.unionType('TransferSnapshot', {
+  description: "A transfer as one of its events left it: OnrampTransferSnapshot or OfframpTransferSnapshot, each with an id of its own (the event's)",
+  types: [OnrampTransferSnapshotRef, OfframpTransferSnapshotRef],
+  resolveType: (n) => snapshotTypeOf.get(n) ?? null,
 });
