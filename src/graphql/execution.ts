@@ -1,5 +1,5 @@
 import { useGraphQlJit } from '@envelop/graphql-jit';
-import { getOperationAST } from 'graphql';
+import { type ExecutionResult, getOperationAST } from 'graphql';
 
 /**
  * Queries run compiled by graphql-jit: each document (Yoga's parse cache keeps it) becomes one
@@ -7,6 +7,8 @@ import { getOperationAST } from 'graphql';
  * field of every row. A page of 100 transfers resolves over a thousand fields: that walk was a tenth
  * of the time. Mutations and subscriptions keep graphql-js: they are not where the time goes, and a
  * subscription's stream runs through graphql-ws, which graphql-jit is not built for.
+ * A document it cannot compile answers its errors to the client; `refused` hears of it (the plugin would
+ * otherwise print it to stderr, a line that is not JSON in the JSON log stream).
  */
-export const useCompiledQueries = () =>
-  useGraphQlJit({}, { enableIf: ({ document, operationName }) => getOperationAST(document, operationName)?.operation === 'query' });
+export const useCompiledQueries = (refused: (result: ExecutionResult) => void) =>
+  useGraphQlJit({}, { enableIf: ({ document, operationName }) => getOperationAST(document, operationName)?.operation === 'query', onError: refused });

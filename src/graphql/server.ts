@@ -219,7 +219,7 @@ export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
       useCSRFPrevention({ requestHeaders: ['x-graphql-yoga-csrf', 'apollo-require-preflight'] }),
       ...(config.graphiqlEnabled ? [] : [useDisableIntrospection()]),
       ...(trusted ? [trusted.plugin()] : []),
-      useCompiledQueries(),
+      useCompiledQueries((result) => log().info({ errors: result.errors?.map((e) => e.message) }, 'query not compiled')),
       sharingSubscriptions,
     ],
   });
