@@ -42,6 +42,26 @@ describe('GET /v0/customers', () => {
       expect(res.body.code).toBe('validation_failed');
     }
   });
+
+  it('names what is wrong with limit and skip: not a whole number (invalid_type, as their OpenAPI type: integer says) or out of bounds', async () => {
+    const cases = [
+      ['limit=abc', '/limit', 'invalid_type'],
+      ['limit=1.5', '/limit', 'invalid_type'],
+      ['skip=', '/skip', 'invalid_type'],
+      ['limit=0', '/limit', 'too_small'],
+      ['skip=-1', '/skip', 'too_small'],
+      ['limit=101', '/limit', 'too_big'],
+      ['limit=99999999999999999999', '/limit', 'too_big'],
+    ] as const;
+    for (const [query, pointer, code] of cases) {
+      // The events API pages by cursor: it takes limit, not skip.
+      for (const path of pointer === '/limit' ? ['/v0/customers', '/v0/events'] : ['/v0/customers']) {
+        const res = await api.get(`${path}?${query}`);
+        expect(res.body.errors, `${path}?${query}`).toEqual([{ pointer, code, detail: expect.any(String) }]);
+      }
+    }
+    expect((await api.get('/v0/events?limit=x')).body.errors[0].detail).toBe('must be a whole number');
+  });
 });
 
 describe('has_more on every { items } list', () => {
