@@ -129,6 +129,27 @@ describe('405 for a known path with another method', () => {
     expect(res.body).toMatchObject({ success: false, status: 405, data: { error: 'method_not_allowed' } });
     expect((await api.request('PATCH', '/v0/nothing-here')).status).toBe(404);
   });
+
+  it('answers 405 (or 404) before reading the body: a QUERY without Content-Type, a body that is not JSON', async () => {
+    const cases = [
+      ['QUERY', '/v0/customers', {}, undefined, 405],
+      ['QUERY', '/v0/customers', { 'content-type': 'application/json' }, '{', 405],
+      ['PUT', '/v0/customers', { 'content-type': 'application/json' }, '{', 405],
+      ['QUERY', '/v0/nothing-here', {}, undefined, 404],
+      ['POST', '/v0/nothing-here', { 'content-type': 'application/json' }, '{', 404],
+    ] as const;
+    for (const [method, path, headers, raw, status] of cases) {
+      const res = await api.request(method, path, { headers, raw });
+      const label = `${method} ${path} ${raw ?? ''}`;
+      expect(res.status, label).toBe(status);
+      expect(res.headers.get('content-type'), label).toMatch(/^application\/problem\+json/);
+      expect(res.body.code, label).toBe(status === 405 ? 'method_not_allowed' : 'route_not_found');
+      if (status === 405) expect(res.headers.get('allow'), label).toBe('GET, HEAD, POST');
+    }
+    const envelope = await api.request('QUERY', '/v1//partners/forensics/whitelist/walletAddress');
+    expect(envelope.status).toBe(405);
+    expect(envelope.body).toMatchObject({ success: false, status: 405, data: { error: 'method_not_allowed' } });
+  });
 });
 
 describe('Idempotency-Key as the IETF draft writes it', () => {
