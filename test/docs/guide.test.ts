@@ -78,3 +78,16 @@ describe('the partner guide at /docs', () => {
     expect(GUIDE_STYLE).toMatch(/table\{[^}]*overflow-x:auto/);
   });
 });
+
+describe('GET /favicon.ico', () => {
+  it("answers Ramp's icon, an ICO holding a 32 × 32 PNG, without a key (browsers ask for it on every page)", async () => {
+    const res = await fetch(`${t.url}/favicon.ico`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('image/x-icon');
+    const body = Buffer.from(await res.arrayBuffer());
+    expect([...body.subarray(0, 6)]).toEqual([0, 0, 1, 0, 1, 0]); // reserved, type icon, one image
+    const png = body.subarray(body.readUInt32LE(18));
+    expect(png.subarray(1, 4).toString('ascii')).toBe('PNG');
+    expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([32, 32]);
+  });
+});
