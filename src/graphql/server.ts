@@ -42,13 +42,13 @@ function isIntrospectionOnly(query: string | undefined): boolean {
 }
 
 /**
- * GraphiQL's first query. Its editor does not wrap lines: each comment line stays within 56 characters, what the
- * query pane shows beside the result on a 1280-pixel screen (test/resilience/browser/graphiql-csp.test.ts).
+ * GraphiQL's first query. Its editor does not wrap lines: each comment line stays within 50 characters, less than
+ * the query pane shows beside the result on a 1280-pixel screen (test/resilience/browser/graphiql-csp.test.ts).
  */
 const GRAPHIQL_WELCOME = `# Welcome to Ramp.
-# 1. In the Headers pane below, replace the placeholder
-#    with the sandbox API key \`npm start\` printed
-#    ("Bearer rk_sandbox_...").
+# 1. In the Headers pane below, replace the
+#    placeholder with the sandbox API key that
+#    \`npm start\` printed (Bearer rk_sandbox_...).
 # 2. Run this query with the play button.
 # \`id\` is the global id node(id:) refetches;
 # \`databaseId\` is the id REST shows (customer_id).
