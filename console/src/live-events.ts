@@ -1,15 +1,22 @@
 import { stringifyDocument } from '@urql/core';
 import type { Api } from './api.js';
-import { LatestEventCursorDocument, type LiveEventsSubscription, LiveEventsDocument } from './gql/graphql.js';
+import { LatestEventsDocument, type LiveEventsSubscription, LiveEventsDocument } from './gql/graphql.js';
 
 export type LiveEvent = LiveEventsSubscription['events'];
 export type StreamState = { kind: 'connecting' } | { kind: 'live' } | { kind: 'reconnecting'; after: string | null; attempt: number; reason: string };
 
-/** Where the stream stands now, so rows loaded after this and events after it leave no gap. */
-export async function latestCursor(api: Api): Promise<string | null> {
-  const result = await api.client.query(LatestEventCursorDocument, {}, { requestPolicy: 'network-only' }).toPromise();
+/** An event as "Latest events" lists it: what the stream delivers, or what was read before it started. */
+export type RecentEvent = Pick<LiveEvent, 'id' | 'cursor' | 'type' | 'occurredAt'>;
+
+/**
+ * Where the stream stands now, so rows loaded after this and events after it leave no gap, and the `last` events
+ * before it, newest first (the list would otherwise stay empty until something happened).
+ */
+export async function latestEvents(api: Api, last: number): Promise<{ after: string; recent: RecentEvent[] }> {
+  const result = await api.client.query(LatestEventsDocument, { last }, { requestPolicy: 'network-only' }).toPromise();
   if (result.error) throw result.error;
-  return result.data?.events?.edges[0]?.cursor ?? '0';
+  const edges = result.data?.events?.edges ?? [];
+  return { after: edges.at(-1)?.cursor ?? '0', recent: edges.map((edge) => edge.node).reverse() };
 }
 
 /**

@@ -1,12 +1,12 @@
 import { createContext } from 'preact';
 import { useContext, useEffect, useRef } from 'preact/hooks';
 import type { Api } from './api.js';
-import type { LiveEvent, StreamState } from './live-events.js';
+import type { LiveEvent, RecentEvent, StreamState } from './live-events.js';
 
 /** The events stream as views see it: its state in words, the latest events, and a way to hear each one. */
 export interface Live {
   state: StreamState;
-  recent: readonly LiveEvent[];
+  recent: readonly RecentEvent[];
   listen(listener: (event: LiveEvent) => void): () => void;
 }
 

@@ -15,6 +15,7 @@ export const STATUS_OF_CODE = {
   rails_not_connected: 403,
   not_found: 404,
   route_not_found: 404,
+  method_not_allowed: 405,
   customer_email_taken: 409,
   idempotency_key_in_use: 409,
   payload_too_large: 413,

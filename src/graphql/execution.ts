@@ -1,6 +1,6 @@
 import { useGraphQlJit } from '@envelop/graphql-jit';
 import type { Plugin } from '@envelop/core';
-import { getOperationAST } from 'graphql';
+import { type ExecutionResult, getOperationAST } from 'graphql';
 import { positionedIn } from './error-place.js';
 
 /**
@@ -9,9 +9,11 @@ import { positionedIn } from './error-place.js';
  * field of every row. A page of 100 transfers resolves over a thousand fields: that walk was a tenth
  * of the time. Mutations and subscriptions keep graphql-js: they are not where the time goes, and a
  * subscription's stream runs through graphql-ws, which graphql-jit is not built for.
+ * A document it cannot compile answers its errors to the client; `refused` hears of it (the plugin would
+ * otherwise print it to stderr, a line that is not JSON in the JSON log stream).
  */
-export const useCompiledQueries = () =>
-  useGraphQlJit({}, { enableIf: ({ document, operationName }) => getOperationAST(document, operationName)?.operation === 'query' });
+export const useCompiledQueries = (refused: (result: ExecutionResult) => void) =>
+  useGraphQlJit({}, { enableIf: ({ document, operationName }) => getOperationAST(document, operationName)?.operation === 'query', onError: refused });
 
 /**
  * A compiled query's field errors keep their `locations` on the wire: graphql-jit gives them locations

@@ -43,13 +43,29 @@ function isIntrospectionOnly(query: string | undefined): boolean {
   }
 }
 
-const GRAPHIQL_WELCOME = `# Welcome to Ramp. Replace the placeholder in the Headers pane below with the sandbox API key
-# that \`npm start\` printed ("Bearer rk_sandbox_..."), then run this query with the play button.
-# \`id\` is the global id node(id:) refetches, \`databaseId\` the id REST shows (customer_id).
+/**
+ * GraphiQL's first query. Its editor does not wrap lines: each comment line stays within 50 characters, less than
+ * the query pane shows beside the result on a 1280-pixel screen (test/resilience/browser/graphiql-csp.test.ts).
+ */
+const GRAPHIQL_WELCOME = `# Welcome to Ramp.
+# 1. In the Headers pane below, replace the
+#    placeholder with the sandbox API key that
+#    \`npm start\` printed (Bearer rk_sandbox_...).
+# 2. Run this query with the play button.
+# \`id\` is the global id node(id:) refetches;
+# \`databaseId\` is the id REST shows (customer_id).
 {
   customers(first: 10) {
     totalCount
-    edges { node { id databaseId email type kycs { status kycFlowLink } } }
+    edges {
+      node {
+        id
+        databaseId
+        email
+        type
+        kycs { status kycFlowLink }
+      }
+    }
   }
 }
 `;
@@ -180,6 +196,7 @@ export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
     graphiql: config.graphiqlEnabled
       ? {
           title: 'Ramp GraphiQL',
+          favicon: '/favicon.ico',
           defaultQuery: GRAPHIQL_WELCOME,
           // The Headers pane opens ready for a key; the schema loads whatever it holds (introspection needs none).
           headers: JSON.stringify({ Authorization: 'Bearer <your sandbox key, printed by npm start>' }, null, 2),
@@ -224,7 +241,7 @@ export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
       useCSRFPrevention({ requestHeaders: ['x-graphql-yoga-csrf', 'apollo-require-preflight'] }),
       ...(config.graphiqlEnabled ? [] : [useDisableIntrospection()]),
       ...(trusted ? [trusted.plugin()] : []),
-      useCompiledQueries(),
+      useCompiledQueries((result) => log().info({ errors: result.errors?.map((e) => e.message) }, 'query not compiled')),
       useErrorLocations(),
       sharingSubscriptions,
     ],

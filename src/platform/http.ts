@@ -1,12 +1,12 @@
 import cors from '@fastify/cors';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { Config } from '../config.js';
 import type { Authenticate } from './auth.js';
 import type { Feature } from './feature.js';
 import type { Database } from './db.js';
-import { answerClientError, problemOfCode, replyWithProblem, routePath, toProblem } from './http-errors.js';
+import { BAD_REQUEST, answerClientError, problemOfCode, replyWithProblem, routePath, toProblem } from './http-errors.js';
 import { registerRequestInput } from './request-input.js';
 import type { Logger } from './logging.js';
 import { type Metrics, metricsRoutes } from './metrics.js';
@@ -17,6 +17,8 @@ import { contract } from './openapi-contract.js';
 import { API_VERSION, allowedMethods, type OpenApi, registerOpenApi } from './openapi.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
+/** The refusals of a request's body (problem codes, toProblem's), which a request no route takes does not get. */
+const BODY_REFUSALS = new Set<string>([BAD_REQUEST, 'malformed_json', 'body_too_deep', 'unsupported_media_type', 'payload_too_large']);
 /** Routes that need an API key; /graphql authenticates in its own context. */
 const AUTHENTICATED_PREFIXES = ['/v0/', '/v1/', '/auth/'];
 
@@ -93,6 +95,9 @@ export async function buildHttpApp<Services>(deps: HttpDeps<Services>): Promise<
 
   app.setErrorHandler((error, request, reply) => {
     const problem = toProblem(error);
+    // Fastify reads the body before the not-found handler runs. On a request no route takes, a body it cannot read
+    // (a QUERY without Content-Type, which RFC 10008 §2 refuses; malformed JSON) hides the more basic answer: 405 or 404.
+    if (request.is404 && BODY_REFUSALS.has(problem.code)) return answerUnrouted(request, reply);
     // Only our own failures are errors; a client's mistake is information, with its code for support
     // (not its detail, which may quote the client's input).
     if (problem.code === 'database_unavailable') {
@@ -104,18 +109,18 @@ export async function buildHttpApp<Services>(deps: HttpDeps<Services>): Promise<
     return replyWithProblem(request, reply, problem);
   });
   const openApi = registerOpenApi(app, { version: API_VERSION });
-  app.setNotFoundHandler((request, reply) => {
-    // A known path with a method it does not take: 405 and the methods it does (RFC 9110 §15.5.6).
+  /** A request no route takes: a known path with a method it does not take is 405 with the methods it does (RFC 9110 §15.5.6). */
+  function answerUnrouted(request: FastifyRequest, reply: FastifyReply) {
     const allow = allowedMethods(openApi.routes, request.url);
     if (allow.length) {
       reply.header('allow', allow.join(', '));
       const detail = `This endpoint takes ${allow.join(', ')}, not ${request.method}; see /docs/api`;
-      return replyWithProblem(request, reply, { status: 405, code: 'method_not_allowed', title: 'Method Not Allowed', detail, errors: [] });
+      return replyWithProblem(request, reply, problemOfCode('method_not_allowed', detail));
     }
     // The path is not echoed: it may be kilobytes of whatever the client sent.
     return replyWithProblem(request, reply, problemOfCode('route_not_found', `No ${request.method} endpoint at this path; see /docs`));
-  });
-
+  }
+  app.setNotFoundHandler((request, reply) => answerUnrouted(request, reply));
   const health = { tag: 'Operations', public: true } as const;
   const Status = z.strictObject({ status: z.string(), database: z.enum(['pglite', 'postgresql']).optional() });
   app.get(

@@ -21,11 +21,18 @@ export interface Metrics {
 /** GraphQL operation names come from clients: past this many distinct ones, new names count as `other`. */
 const MAX_OPERATION_NAMES = 200;
 
+/**
+ * prom-client's gauges whose names end in `_total`, a suffix Prometheus keeps for counters (promtool flags
+ * them). Each is the sum of its labelled gauge without the suffix (`nodejs_active_handles{type}`), which stays.
+ */
+const GAUGES_NAMED_AS_COUNTERS = ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'];
+
 let processRegistry: Registry | undefined;
 function processMetrics(): Registry {
   if (!processRegistry) {
     processRegistry = new Registry();
     collectDefaultMetrics({ register: processRegistry });
+    for (const name of GAUGES_NAMED_AS_COUNTERS) processRegistry.removeSingleMetric(name);
   }
   return processRegistry;
 }

@@ -148,7 +148,10 @@ function operationOf(route: RegisteredRoute & { contract: RouteContract }, compo
 /** The document's `info.version`: the REST layer's, moved with breaking or additive changes to it. */
 export const API_VERSION = '0.1.0';
 
-/** What each group of operations is (the partner guide, docs/api/ served at /docs, says more of each). */
+/**
+ * What each group of operations is (the partner guide, docs/api/ served at /docs, says more of each), in the order
+ * the document lists them and Swagger UI shows them: the /v0 API first, then Encryptus's /v1, then operations.
+ */
 const TAGS: Record<string, string> = {
   Customers: 'Individuals and businesses, their KYC',
   'External accounts': "Customers' bank accounts, payout destinations",
@@ -161,6 +164,13 @@ const TAGS: Record<string, string> = {
   'Business KYB (/v1)': 'Corporate KYB import',
   Operations: 'Liveness and readiness (no key)',
   Reference: 'This document (no key)',
+};
+
+const TAG_ORDER = Object.keys(TAGS);
+/** TAGS's order; a tag it does not describe goes last, by name. */
+const byTagOrder = (a: string, b: string) => {
+  const rank = (tag: string) => (TAG_ORDER.includes(tag) ? TAG_ORDER.indexOf(tag) : TAG_ORDER.length);
+  return rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0);
 };
 
 const sortedByName = <T>(entries: Record<string, T>) => Object.fromEntries(Object.entries(entries).sort(([a], [b]) => (a < b ? -1 : 1)));
@@ -187,10 +197,11 @@ export function openApiDocument(routes: readonly RegisteredRoute[], { version }:
       description:
         'The REST compatibility layer of Ramp (Align-style `/v0`, Encryptus-style `/v1` and `/auth`). Generated from the ' +
         "zod schemas that parse each request; the guide is at [/docs](/docs). Errors under /v0 are RFC 9457 problem+json whose `type` links to the code's entry in /docs.",
-      license: { name: 'UNLICENSED', identifier: 'UNLICENSED' },
+      // Not an SPDX identifier (npm's UNLICENSED is not one): Swagger UI made it a link to a page that does not exist.
+      license: { name: 'Proprietary: all rights reserved' },
     },
     servers: [{ url: '/', description: 'This Ramp' }],
-    tags: [...new Set(documented.map((r) => r.contract.tag))].sort().map((name) => ({ name, description: TAGS[name] ?? name })),
+    tags: [...new Set(documented.map((r) => r.contract.tag))].sort(byTagOrder).map((name) => ({ name, description: TAGS[name] ?? name })),
     security: [{ apiKey: [] }],
     paths,
     components: {

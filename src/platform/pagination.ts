@@ -88,13 +88,22 @@ export function keysetQuery(page: KeysetPage) {
 
 /** Most records a REST list skips; deeper than this, filter instead of paging. */
 export const MAX_SKIP = 10_000;
+const WHOLE_NUMBER = z.string().refine((v) => /^-?[0-9]+$/.test(v), { message: 'must be a whole number', params: { code: 'invalid_type' }, abort: true });
+// Bounds first and final: past 2^53 a number is only too big, not also "not an integer". The pipe's output is what
+// the OpenAPI document shows (`type: integer` with its bounds).
+const bounded = (min: number, max: number) => z.number().min(min, { abort: true }).max(max, { abort: true }).int();
+
+/**
+ * A whole number in a query string, `min`–`max`. Text that is no whole number is `invalid_type` ("must be a whole
+ * number"), as the OpenAPI document's `type: integer` says and as a JSON body's number field answers; a number out of
+ * bounds is `too_small`/`too_big`. (A pattern check reported `invalid_regex`, which told a client nothing.)
+ */
+export const wholeNumberParameter = (min: number, max: number) => WHOLE_NUMBER.transform(Number).pipe(bounded(min, max));
+
 const wholeNumber = (min: number, max: number, fallback: number) =>
-  z
-    .string()
-    .regex(/^[0-9]+$/, 'must be a whole number')
-    .optional()
+  WHOLE_NUMBER.optional()
     .transform((v) => (v === undefined ? fallback : Number(v)))
-    .pipe(z.number().int().min(min).max(max));
+    .pipe(bounded(min, max));
 
 /** `limit` 1–100 (default 20) and `skip` 0–10000 (default 0) of every REST list; anything else is a 400. */
 export const OffsetPageQuery = z.object({

@@ -30,7 +30,7 @@ describe('the partner guide at /docs', () => {
 
   it('anchors every error code a problem type can point to: /docs#<code>', () => {
     const anchored = new Set(ids());
-    expect([...ERROR_CODES, 'method_not_allowed', 'bad_request'].filter((code) => !anchored.has(code))).toEqual([]);
+    expect([...ERROR_CODES, 'bad_request'].filter((code) => !anchored.has(code))).toEqual([]);
   });
 
   it('keeps the anchors of the page it replaced, each just before the section that now says the same', () => {
@@ -76,5 +76,18 @@ describe('the partner guide at /docs', () => {
     expect(html).toContain(GUIDE_STYLE);
     expect(GUIDE_STYLE).toMatch(/pre\{[^}]*white-space:pre-wrap/);
     expect(GUIDE_STYLE).toMatch(/table\{[^}]*overflow-x:auto/);
+  });
+});
+
+describe('GET /favicon.ico', () => {
+  it("answers Ramp's icon, an ICO holding a 32 × 32 PNG, without a key (browsers ask for it on every page)", async () => {
+    const res = await fetch(`${t.url}/favicon.ico`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('image/x-icon');
+    const body = Buffer.from(await res.arrayBuffer());
+    expect([...body.subarray(0, 6)]).toEqual([0, 0, 1, 0, 1, 0]); // reserved, type icon, one image
+    const png = body.subarray(body.readUInt32LE(18));
+    expect(png.subarray(1, 4).toString('ascii')).toBe('PNG');
+    expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([32, 32]);
   });
 });

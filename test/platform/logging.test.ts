@@ -1,5 +1,8 @@
 import { Writable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GraphQLScalarType } from 'graphql';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { features } from '../../src/features.js';
+import { buildSchema } from '../../src/graphql/schema.js';
 import { createLogger } from '../../src/platform/logging.js';
 import { startRamp, type TestRamp } from '../support/ramp.js';
 
@@ -91,6 +94,29 @@ describe('client mistakes', () => {
     // The GraphQL mistakes are logged with their code, like REST's.
     expect(lines.some((line) => line.reqId === 'req-client-mistake-1' && line.code)).toBe(true);
     expect(lines.some((line) => line.reqId === 'req-client-mistake-8' && line.code === 'validation_failed')).toBe(true);
+  });
+});
+
+describe('the log stream', () => {
+  it('gets no plain-text line from compiled queries: a DateTime, UUID or JSON literal is read without graphql-jit warning on stderr', async () => {
+    const stderr = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const stderrWrites = vi.spyOn(process.stderr, 'write');
+    try {
+      const res = await t.client(t.key).graphql('{ transfers(first: 1, createdAfter: "2026-01-01T00:00:00Z") { edges { cursor } } }');
+      expect(res.body).toEqual({ data: { transfers: { edges: [] } } });
+      expect(stderr).not.toHaveBeenCalled();
+      expect(stderrWrites).not.toHaveBeenCalled();
+    } finally {
+      stderr.mockRestore();
+      stderrWrites.mockRestore();
+    }
+  });
+
+  it('is kept clean by every scalar of the schema reading a literal with one argument, as graphql-jit supports', async () => {
+    const schema = await buildSchema(features);
+    const scalars = Object.values(schema.getTypeMap()).filter((type) => type instanceof GraphQLScalarType && !type.name.startsWith('__'));
+    expect(scalars.length).toBeGreaterThan(4);
+    for (const scalar of scalars as GraphQLScalarType[]) expect(scalar.parseLiteral.length, scalar.name).toBeLessThanOrEqual(1);
   });
 });
 

@@ -50,6 +50,13 @@ describe('GET /metrics', () => {
     expect(res.samples.map((s) => s.name)).toEqual(expect.arrayContaining(['process_cpu_user_seconds_total', 'nodejs_heap_size_used_bytes']));
   });
 
+  it('names no gauge with the _total suffix Prometheus keeps for counters (promtool check metrics)', async () => {
+    const res = await scrape(t);
+    const gauges = [...(res.body as string).matchAll(/^# TYPE (\S+) gauge$/gm)].map((m) => m[1]!);
+    expect(gauges).toEqual(expect.arrayContaining(['nodejs_active_handles', 'outbox_undispatched_events']));
+    expect(gauges.filter((name) => name.endsWith('_total'))).toEqual([]);
+  });
+
   it('counts requests by method, route pattern and status, with no ids in the labels', async () => {
     const created = await api.post('/v0/customers', { email: 'metrics@example.com', type: 'corporate', company_name: 'Metrics Ltd' });
     expect(created.status).toBe(201);

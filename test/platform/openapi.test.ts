@@ -8,8 +8,8 @@ import { startRamp, type TestRamp } from '../support/ramp.js';
 
 const committed = JSON.parse(readFileSync(new URL('../../openapi.json', import.meta.url), 'utf8'));
 
-/** Routes that are not the REST API: pages for people (docs, console, sandbox KYC), GraphQL, Prometheus text, CORS preflights. */
-const NOT_REST = [/^\/docs(\/|$)/, /^\/console(\/|$)/, /^\/graphql(\/|$)/, /^\/metrics$/, /^\/sandbox\//, /^\*$/];
+/** Routes that are not the REST API: pages for people (docs, console, sandbox KYC) and their icon, GraphQL, Prometheus text, CORS preflights. */
+const NOT_REST = [/^\/favicon\.ico$/, /^\/docs(\/|$)/, /^\/console(\/|$)/, /^\/graphql(\/|$)/, /^\/metrics$/, /^\/sandbox\//, /^\*$/];
 
 let t: TestRamp;
 beforeAll(async () => {
@@ -54,6 +54,29 @@ describe('openapi.json', () => {
     delete broken.paths['/v0/customers'].post.responses;
     broken.paths['/v0/customers'].get.parameters.push({ name: 'limit', in: 'query' });
     expect((await lintOpenApi(JSON.stringify(broken))).map((p) => p.ruleId)).toEqual(expect.arrayContaining(['struct']));
+  });
+
+  it('lists its groups /v0 first, then /v1, then operations, as Swagger UI shows them', () => {
+    const tags: string[] = committed.tags.map((tag: { name: string }) => tag.name);
+    const pathsOf = (tag: string) =>
+      Object.entries(committed.paths as Record<string, Record<string, { tags: string[] }>>)
+        .filter(([, methods]) => Object.values(methods).some((op) => op.tags.includes(tag)))
+        .map(([path]) => path);
+    const rank = (tag: string) => (pathsOf(tag).some((p) => p.startsWith('/v0/')) ? 0 : pathsOf(tag).some((p) => p.startsWith('/v1/')) ? 1 : 2);
+    expect(tags[0]).toBe('Customers');
+    expect(tags.map(rank)).toEqual([...tags.map(rank)].sort());
+  });
+
+  it("names its license without an SPDX identifier or link it does not have (npm's UNLICENSED is none)", () => {
+    expect(committed.info.license).toEqual({ name: expect.stringMatching(/^Proprietary/) });
+  });
+
+  it('offers on each simulate route only the actions it takes: no fiat_deposit (nor its amount) on an off-ramp', () => {
+    const bodyOf = (direction: string) =>
+      committed.paths[`/v0/customers/{customer_id}/${direction}-transfer/simulate`].post.requestBody.content['application/json'].schema;
+    expect(bodyOf('onramp').properties.action.enum).toEqual(['fiat_deposit', 'complete_transfer', 'fail_transfer', 'refund_transfer']);
+    expect(bodyOf('offramp').properties.action.enum).toEqual(['complete_transfer', 'fail_transfer', 'refund_transfer']);
+    expect(bodyOf('offramp').properties.amount).toBeUndefined();
   });
 
   it('compiles every response schema under Ajv strict mode', () => {

@@ -42,6 +42,26 @@ describe('GET /v0/customers', () => {
       expect(res.body.code).toBe('validation_failed');
     }
   });
+
+  it('names what is wrong with limit and skip: not a whole number (invalid_type, as their OpenAPI type: integer says) or out of bounds', async () => {
+    const cases = [
+      ['limit=abc', '/limit', 'invalid_type'],
+      ['limit=1.5', '/limit', 'invalid_type'],
+      ['skip=', '/skip', 'invalid_type'],
+      ['limit=0', '/limit', 'too_small'],
+      ['skip=-1', '/skip', 'too_small'],
+      ['limit=101', '/limit', 'too_big'],
+      ['limit=99999999999999999999', '/limit', 'too_big'],
+    ] as const;
+    for (const [query, pointer, code] of cases) {
+      // The events API pages by cursor: it takes limit, not skip.
+      for (const path of pointer === '/limit' ? ['/v0/customers', '/v0/events'] : ['/v0/customers']) {
+        const res = await api.get(`${path}?${query}`);
+        expect(res.body.errors, `${path}?${query}`).toEqual([{ pointer, code, detail: expect.any(String) }]);
+      }
+    }
+    expect((await api.get('/v0/events?limit=x')).body.errors[0].detail).toBe('must be a whole number');
+  });
 });
 
 describe('has_more on every { items } list', () => {
@@ -108,6 +128,27 @@ describe('405 for a known path with another method', () => {
     expect(res.headers.get('allow')).toBe('POST');
     expect(res.body).toMatchObject({ success: false, status: 405, data: { error: 'method_not_allowed' } });
     expect((await api.request('PATCH', '/v0/nothing-here')).status).toBe(404);
+  });
+
+  it('answers 405 (or 404) before reading the body: a QUERY without Content-Type, a body that is not JSON', async () => {
+    const cases = [
+      ['QUERY', '/v0/customers', {}, undefined, 405],
+      ['QUERY', '/v0/customers', { 'content-type': 'application/json' }, '{', 405],
+      ['PUT', '/v0/customers', { 'content-type': 'application/json' }, '{', 405],
+      ['QUERY', '/v0/nothing-here', {}, undefined, 404],
+      ['POST', '/v0/nothing-here', { 'content-type': 'application/json' }, '{', 404],
+    ] as const;
+    for (const [method, path, headers, raw, status] of cases) {
+      const res = await api.request(method, path, { headers, raw });
+      const label = `${method} ${path} ${raw ?? ''}`;
+      expect(res.status, label).toBe(status);
+      expect(res.headers.get('content-type'), label).toMatch(/^application\/problem\+json/);
+      expect(res.body.code, label).toBe(status === 405 ? 'method_not_allowed' : 'route_not_found');
+      if (status === 405) expect(res.headers.get('allow'), label).toBe('GET, HEAD, POST');
+    }
+    const envelope = await api.request('QUERY', '/v1//partners/forensics/whitelist/walletAddress');
+    expect(envelope.status).toBe(405);
+    expect(envelope.body).toMatchObject({ success: false, status: 405, data: { error: 'method_not_allowed' } });
   });
 });
 

@@ -171,6 +171,21 @@ describe('fiat_deposit with an amount', () => {
   });
 });
 
+describe('POST …/offramp-transfer/simulate', () => {
+  it('refuses fiat_deposit and amount as the document says (an off-ramp is funded on chain): 400 on /action and /amount', async () => {
+    const res = await api.post(`/v0/customers/${customerId}/offramp-transfer/simulate`, {
+      action: 'fiat_deposit',
+      transfer_id: randomUUID(),
+      amount: '10.00',
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.errors.map((e: { pointer: string; code: string }) => `${e.pointer} ${e.code}`).sort()).toEqual([
+      '/action invalid_enum_value',
+      '/amount unrecognized_keys',
+    ]);
+  });
+});
+
 describe('POST /v0/customers/{customer_id}/kycs/simulate', () => {
   const kycSimulate = (id: string, body: unknown, client = api) => client.post(`/v0/customers/${id}/kycs/simulate`, body);
   const kycEvents = async (id: string) => (await t.sql(`select 1 from events where entity_id = ? and type = 'customer.kycs.updated'`, [id])).length;

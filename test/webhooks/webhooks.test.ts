@@ -475,7 +475,7 @@ describe('events API', () => {
     expect(all.status).toBe(400);
     expect(all.body.errors.map((e: any) => `${e.pointer} ${e.code}`).sort()).toEqual([
       '/after invalid_cursor',
-      '/limit invalid_regex',
+      '/limit invalid_type',
       '/types/1 invalid_enum_value',
     ]);
   });

@@ -4,7 +4,7 @@ import { TransferByIdDocument, TransfersDocument } from '../gql/graphql.js';
 import type { LiveEvent } from '../live-events.js';
 import { useRefreshOnEvents, useSession } from '../session.js';
 import { StreamStatus } from './live.js';
-import { type TransferView, TransferTable } from './transfer-table.js';
+import { newestFirst, type TransferView, TransferTable } from './transfer-table.js';
 import { ErrorNote, when } from './ui.js';
 import { VolumeChart } from './volume-chart.js';
 
@@ -70,7 +70,7 @@ export function Board() {
   });
 
   const total = loaded && loaded.total + [...created].filter((id) => !loaded.ids.has(id)).length;
-  const transfers = [...rows.values()].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+  const transfers = newestFirst([...rows.values()]);
   return (
     <>
       <section class="card" aria-labelledby="board-title">

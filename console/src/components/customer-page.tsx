@@ -6,7 +6,7 @@ import { mutate } from '../mutate.js';
 import { useRefreshOnEvents, useSession } from '../session.js';
 import { customerName } from './customers.js';
 import { OnrampForm } from './onramp-form.js';
-import { TransferTable } from './transfer-table.js';
+import { newestFirst, TransferTable } from './transfer-table.js';
 import { ErrorNote, Status, when } from './ui.js';
 import { VirtualAccounts } from './virtual-accounts.js';
 
@@ -72,7 +72,7 @@ export function CustomerPage({ id }: { id: string }) {
         {!customer.transfers?.totalCount ? (
           <p class="empty">No transfers yet: get an on-ramp quote above and create the transfer from it.</p>
         ) : (
-          <TransferTable transfers={customer.transfers.edges.map((edge) => edge.node)} />
+          <TransferTable transfers={newestFirst(customer.transfers.edges.map((edge) => edge.node))} />
         )}
       </section>
       <VirtualAccounts customerId={customer.id} accounts={customer.virtualAccounts?.edges.map((edge) => edge.node) ?? []} />

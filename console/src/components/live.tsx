@@ -1,7 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { Api } from '../api.js';
-import { followEvents, type LiveEvent, latestCursor, type StreamState } from '../live-events.js';
+import { followEvents, type LiveEvent, latestEvents, type RecentEvent, type StreamState } from '../live-events.js';
 import type { Live } from '../session.js';
 
 const RECENT = 30;
@@ -9,7 +9,7 @@ const RECENT = 30;
 /** Opens the events stream once per signed-in tab and shares it with every view. */
 export function LiveProvider({ api, children }: { api: Api; children: (live: Live) => ComponentChildren }) {
   const [state, setState] = useState<StreamState>({ kind: 'connecting' });
-  const [recent, setRecent] = useState<readonly LiveEvent[]>([]);
+  const [recent, setRecent] = useState<readonly RecentEvent[]>([]);
   const listeners = useRef(new Set<(event: LiveEvent) => void>());
 
   useEffect(() => {
@@ -17,8 +17,9 @@ export function LiveProvider({ api, children }: { api: Api; children: (live: Liv
     let stopped = false;
     const start = async () => {
       try {
-        const after = await latestCursor(api);
+        const { after, recent } = await latestEvents(api, RECENT);
         if (stopped) return;
+        setRecent(recent);
         stop = followEvents(
           api,
           after,

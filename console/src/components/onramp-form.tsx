@@ -115,7 +115,7 @@ export function OnrampForm({ customerId, kycApproved }: { customerId: string; ky
             ))}
           </select>
         </Field>
-        <Field label="Destination wallet" hint="A sandbox wallet is filled in; any valid address on the network works.">
+        <Field label="Destination wallet" hint="A sandbox wallet is filled in; any valid address on the network works." wide>
           <input name="destinationAddress" value={address} onInput={(e) => setAddress(e.currentTarget.value)} spellcheck={false} required />
         </Field>
         <button type="submit" disabled={busy}>

@@ -5,6 +5,10 @@ import { Status, shortId, when } from './ui.js';
 
 export type TransferView = TransferRowFragment & Partial<TransferDetailFragment>;
 
+/** Every list of transfers reads newest first, the board's and a customer's alike. */
+export const newestFirst = <T extends Pick<TransferView, 'createdAt'>>(transfers: readonly T[]): T[] =>
+  [...transfers].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+
 /** Transfers as rows: status in words, both amounts, the sandbox buttons and (when loaded) history and postings. */
 export function TransferTable({ transfers, showCustomer = false }: { transfers: readonly TransferView[]; showCustomer?: boolean }) {
   return (

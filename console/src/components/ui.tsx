@@ -52,10 +52,11 @@ export function Status({ value }: { value: string }) {
   );
 }
 
-export function Field({ label, children, hint }: { label: string; children: ComponentChildren; hint?: string }) {
+/** A labelled control; `wide` takes a form grid's whole row, for values that must show whole (a wallet address). */
+export function Field({ label, children, hint, wide = false }: { label: string; children: ComponentChildren; hint?: string; wide?: boolean }) {
   return (
     // biome-ignore lint/a11y/noLabelWithoutControl: the control is the child each form passes in
-    <label class="field">
+    <label class={wide ? 'field wide' : 'field'}>
       <span>{label}</span>
       {children}
       {hint && <small>{hint}</small>}

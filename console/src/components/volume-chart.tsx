@@ -11,6 +11,17 @@ const STATUSES: TransferStatus[] = ['PENDING', 'PROCESSING', 'COMPLETED', 'FAILE
 const WIDTH = 640;
 const HEIGHT = 180;
 
+/**
+ * The week's currencies, the most used first (USD, the rates' base, first among equals; then by name): the chart
+ * opens on the currency most transfers were in, not the first in the alphabet (EUR hid a week of USD).
+ */
+function byUse<C extends string>(currencies: readonly C[]): C[] {
+  const count = new Map<C, number>();
+  for (const currency of currencies) count.set(currency, (count.get(currency) ?? 0) + 1);
+  const rank = (c: C) => (c === 'USD' ? 0 : 1);
+  return [...count.keys()].sort((a, b) => count.get(b)! - count.get(a)! || rank(a) - rank(b) || a.localeCompare(b));
+}
+
 const startOfDay = (at: Date) => new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate()));
 
 /** Transfer volume (what customers pay) by day and status over the last week, in one currency at a time. */
@@ -22,7 +33,7 @@ export function VolumeChart() {
     () => refetch({ requestPolicy: 'network-only' }),
   );
   const transfers = data?.transfers?.edges.map((edge) => edge.node) ?? [];
-  const currencies = [...new Set(transfers.map((t) => t.quote.sourceCurrency))].sort();
+  const currencies = byUse(transfers.map((t) => t.quote.sourceCurrency));
   const [chosen, setChosen] = useState<string | null>(null);
   const currency = chosen && currencies.includes(chosen as never) ? chosen : (currencies[0] ?? null);
 

@@ -3,19 +3,27 @@ import { CONSOLE_CONTENT_SECURITY_POLICY } from '../../platform/security-headers
 import { bundleIsStale, type ConsoleAsset, consoleAssets } from './bundle.js';
 
 /**
- * The sandbox console: a single page built from console/ (Preact + urql over /graphql). The bundle
- * is built at the first request when missing or older than its sources, so starting Ramp costs nothing.
+ * The console's files, one set per process (every Ramp in it serves the same console/): a build in flight is
+ * shared, so instances started together build once.
+ */
+let assets: Promise<Map<string, ConsoleAsset>> | undefined;
+const load = (refresh: boolean) => {
+  // An edited source rebuilds on the next page load (a stat of each source file, no more).
+  if (!assets || (refresh && bundleIsStale())) {
+    assets = consoleAssets();
+    assets.catch(() => (assets = undefined));
+  }
+  return assets;
+};
+
+/**
+ * The sandbox console: a single page built from console/ (Preact + urql over /graphql). The bundle is built as
+ * Ramp starts, in the background, when missing or older than its sources: starting is not delayed, and the first
+ * page load no longer waits the ten seconds or so of codegen and esbuild. Where it cannot be built (an image
+ * without the development dependencies and without console/dist), the page says so when asked for.
  */
 export async function consoleRoutes(app: FastifyInstance) {
-  let assets: Promise<Map<string, ConsoleAsset>> | undefined;
-  const load = (refresh: boolean) => {
-    // An edited source rebuilds on the next page load (a stat of each source file, no more).
-    if (!assets || (refresh && bundleIsStale())) {
-      assets = consoleAssets();
-      assets.catch(() => (assets = undefined));
-    }
-    return assets;
-  };
+  void load(true).catch(() => {});
 
   const send = async (name: string, reply: FastifyReply) => {
     let files: Map<string, ConsoleAsset>;

@@ -24,7 +24,7 @@ export function pagesOf(index: string): string[] {
 }
 
 /** Codes whose rows in the error table get their code as anchor: a problem's `type` is `/docs#<code>`. */
-const KNOWN_CODES = new Set<string>([...ERROR_CODES, 'method_not_allowed', 'bad_request']);
+const KNOWN_CODES = new Set<string>([...ERROR_CODES, 'bad_request']);
 function withCodeAnchors(html: string): string {
   const anchored = new Set<string>();
   return html.replace(/<tr>\s*<td><code>([a-z_]+)<\/code><\/td>/g, (row, code: string) => {

@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { apiReferenceContentSecurityPolicy } from '../../platform/security-headers.js';
+import { FAVICON } from './favicon.js';
 import { guidePage, renderGuide } from './guide.js';
 
 /** Swagger UI's prebuilt files, served from the installed package: the reference works offline. */
@@ -30,5 +31,7 @@ export async function docsRoutes(app: FastifyInstance) {
   );
   app.get('/docs/api/swagger-ui-bundle.js', async (_, reply) => reply.type('text/javascript; charset=utf-8').send(bundle));
   app.get('/docs/api/swagger-ui.css', async (_, reply) => reply.type('text/css; charset=utf-8').send(css));
+  // A day in caches: it changes with a release at most.
+  app.get('/favicon.ico', async (_, reply) => reply.type('image/x-icon').header('cache-control', 'public, max-age=86400').send(FAVICON));
   app.get('/docs/api/start.js', async (_, reply) => reply.type('text/javascript; charset=utf-8').send(START));
 }

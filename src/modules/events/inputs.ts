@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { EVENT_TYPES } from '../../domain/events.js';
+import { wholeNumberParameter } from '../../platform/pagination.js';
 import { looksLikeCursor } from './cursors.js';
 
 /** An event cursor as handed out with every event (opaque, see cursors.ts), or "0" for the start of the stream. */
@@ -31,12 +32,7 @@ export const EventListQuery = z
   .object({
     after: EventCursor.optional(),
     types: z.preprocess(typeList, EventTypes).optional(),
-    limit: z
-      .string()
-      .regex(/^[0-9]{1,4}$/, 'must be a whole number')
-      .transform(Number)
-      .pipe(z.number().int().min(1).max(100))
-      .optional(),
+    limit: wholeNumberParameter(1, 100).optional(),
   })
   .transform((q): EventListRequest => q);
 

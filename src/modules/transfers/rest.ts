@@ -18,7 +18,8 @@ import {
   OnrampQuoteBody,
   OnrampTransferAnswer,
   OnrampTransferBody,
-  SimulateTransferBody,
+  SimulateOfframpTransferBody,
+  SimulateOnrampTransferBody,
   SimulateVirtualAccountDepositBody,
 } from './rest-bodies.js';
 
@@ -203,25 +204,27 @@ export function transferRoutes(app: FastifyInstance, { transfers }: Services) {
         }),
     );
 
-    // Sandbox (403 first with a production key): { action: fiat_deposit | complete_transfer | fail_transfer | refund_transfer,
-    // transfer_id, reason?, amount? (fiat_deposit only) }
+    // Sandbox (403 first with a production key): { action: fiat_deposit (on-ramp only) | complete_transfer | fail_transfer |
+    // refund_transfer, transfer_id, reason?, amount? (fiat_deposit only) }
+    const onramp = direction === 'onramp';
+    const SimulateBody = onramp ? SimulateOnrampTransferBody : SimulateOfframpTransferBody;
     app.post<CustomerParams>(
       `${base(direction)}/simulate`,
       contract({
         operationId: `simulate${named(direction)}Transfer`,
-        summary: `Sandbox: move an ${direction} transfer (fiat_deposit, complete_transfer, fail_transfer, refund_transfer)`,
+        summary: `Sandbox: move an ${direction} transfer (${onramp ? 'fiat_deposit, ' : ''}complete_transfer, fail_transfer, refund_transfer)`,
         tag,
         idempotencyKey: 'optional',
         sandboxOnly: true,
-        body: SimulateTransferBody,
+        body: SimulateBody,
         example: { action: 'complete_transfer', transfer_id: '5f0c6a1e-8a5b-4c1d-9f5e-2b7a1c3d4e5f' },
         responses: { 200: { description: 'The transfer after the step', body: answerOf(direction) } },
-        errors: ['transfer_transition_not_allowed', 'transfer_expired', 'not_an_onramp_transfer', 'amount_out_of_range'],
+        errors: ['transfer_transition_not_allowed', 'transfer_expired', ...(onramp ? (['not_an_onramp_transfer'] as const) : []), 'amount_out_of_range'],
       }),
       (request, reply) =>
         replyIdempotently(request, reply, { required: false }, async (scope) => {
           assertSandbox(scope.actor);
-          const step = parseInput(SimulateTransferBody, request.body);
+          const step = parseInput(SimulateBody, request.body);
           const { transfer, quote } = await withRestPointers(transfers.simulateByAction(scope, request.params.customer_id, direction, step));
           return { status: 200, body: presentTransfer(transfer, quote) };
         }),

@@ -32,9 +32,16 @@ export interface WebhookAgents {
   https: https.Agent;
 }
 
+/**
+ * How long an idle connection to a receiver is kept: less than the 5 s a stock Node server keeps one (nginx 75 s,
+ * most load balancers 60 s), so Ramp lets it go before the receiver does. Without it Node's agent keeps idle
+ * sockets forever and ignores a receiver's `Keep-Alive: timeout=` hint (it only ever lowers the agent's own timeout).
+ */
+export const IDLE_CONNECTION_MS = 4_000;
+
 export const createWebhookAgents = (): WebhookAgents => ({
-  http: new http.Agent({ keepAlive: true, maxSockets: 50 }),
-  https: new https.Agent({ keepAlive: true, maxSockets: 50 }),
+  http: new http.Agent({ keepAlive: true, maxSockets: 50, timeout: IDLE_CONNECTION_MS }),
+  https: new https.Agent({ keepAlive: true, maxSockets: 50, timeout: IDLE_CONNECTION_MS }),
 });
 
 export const isSuccess = (outcome: AttemptOutcome) => outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300;
@@ -50,32 +57,45 @@ function refusal(url: URL, policy: DestinationPolicy): string | null {
 /**
  * POSTs one delivery. Redirects are not followed (a 3xx is a failed attempt), the whole exchange
  * is bounded by the timeout, and every address the host resolves to is checked against the policy
- * when connecting, not only at registration.
+ * when connecting, not only at registration. A reused connection that the receiver had just closed
+ * (ECONNRESET before any answer: its idle timeout and ours crossed, and the request never reached it) is
+ * sent again at once on a new connection, rather than failing the attempt until the next step of the retry schedule.
  */
-export function postWebhook(request: WebhookRequest): Promise<AttemptOutcome> {
+export async function postWebhook(request: WebhookRequest): Promise<AttemptOutcome> {
   const started = performance.now();
-  const elapsed = () => Math.round(performance.now() - started);
   const url = new URL(request.url);
   const refused = refusal(url, request.policy);
-  if (refused) return Promise.resolve({ statusCode: null, latencyMs: 0, error: refused, responseExcerpt: null });
+  if (refused) return { statusCode: null, latencyMs: 0, error: refused, responseExcerpt: null };
+  const deadline = started + request.timeoutMs;
+  const pooled = url.protocol === 'https:' ? request.agents.https : request.agents.http;
+  // The retry opens a connection of its own (agent: false), so the pool cannot hand it another stale one;
+  // a new connection is never a reused one, so it always comes back with an outcome.
+  const outcome = (await exchange(request, url, pooled, deadline)) ?? (await exchange(request, url, false, deadline))!;
+  return { ...outcome, latencyMs: Math.round(performance.now() - started) };
+}
 
+type Exchanged = Omit<AttemptOutcome, 'latencyMs'>;
+
+/** One request and its answer, until `deadline`; null when the connection it reused was closed under it. */
+function exchange(request: WebhookRequest, url: URL, agent: http.Agent | false, deadline: number): Promise<Exchanged | null> {
   return new Promise((resolve) => {
     let settled = false;
-    const finish = (outcome: Omit<AttemptOutcome, 'latencyMs'>) => {
+    const finish = (outcome: Exchanged | null) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       request.signal.removeEventListener('abort', onAbort);
-      resolve({ ...outcome, latencyMs: elapsed() });
+      resolve(outcome);
     };
-    const https_ = url.protocol === 'https:';
-    const req = (https_ ? https : http).request(url, {
+    const req = (url.protocol === 'https:' ? https : http).request(url, {
       method: 'POST',
-      agent: https_ ? request.agents.https : request.agents.http,
+      agent,
       headers: { ...request.headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(request.body)) },
       lookup: lookupFor(request.policy) as never,
     });
+    let answered = false;
     req.on('response', (res) => {
+      answered = true;
       let excerpt = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => {
@@ -88,12 +108,19 @@ export function postWebhook(request: WebhookRequest): Promise<AttemptOutcome> {
       res.on('error', done);
     });
     req.on('error', (error: NodeJS.ErrnoException) =>
-      finish({ statusCode: null, error: error.code ? `${error.code}: ${error.message}` : error.message, responseExcerpt: null }),
+      finish(
+        !answered && req.reusedSocket && error.code === 'ECONNRESET'
+          ? null
+          : { statusCode: null, error: error.code ? `${error.code}: ${error.message}` : error.message, responseExcerpt: null },
+      ),
     );
-    const timer = setTimeout(() => {
-      finish({ statusCode: null, error: `timeout: no complete answer within ${request.timeoutMs} ms`, responseExcerpt: null });
-      req.destroy();
-    }, request.timeoutMs);
+    const timer = setTimeout(
+      () => {
+        finish({ statusCode: null, error: `timeout: no complete answer within ${request.timeoutMs} ms`, responseExcerpt: null });
+        req.destroy();
+      },
+      Math.max(0, deadline - performance.now()),
+    );
     const onAbort = () => {
       finish({ statusCode: null, error: 'interrupted: the instance shut down during the attempt', responseExcerpt: null, interrupted: true });
       req.destroy();

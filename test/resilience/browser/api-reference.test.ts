@@ -28,6 +28,13 @@ describe.skipIf(!haveChromium)('/docs/api in a real browser, offline and under o
     await operation.locator('.opblock-summary').click();
     await expect.poll(() => operation.innerText(), { timeout: 10_000 }).toMatch(/customer_email_taken/);
 
+    // The /v0 groups come first (Customers), Encryptus's /v1 after them; the license is text, not a link to nowhere.
+    const groups = await page.locator('.opblock-tag-section .opblock-tag').allInnerTexts();
+    expect(groups[0]).toMatch(/^Customers/);
+    expect(groups.findIndex((g) => g.includes('(/v1)'))).toBeGreaterThan(groups.findIndex((g) => g.startsWith('Webhooks')));
+    expect(await page.locator('.info').innerText()).toContain('Proprietary');
+    expect(await page.locator('.info a[href*="spdx"], .info a[href*="UNLICENSED"]').count()).toBe(0);
+
     mkdirSync('test-artifacts', { recursive: true });
     await page.screenshot({ path: SCREENSHOT, fullPage: false });
     expect(statSync(SCREENSHOT).size).toBeGreaterThan(10_000);

@@ -1,9 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, statSync } from 'node:fs';
+import { mkdirSync, statSync, utimesSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { generateOperationTypes } from '../../../src/modules/console/bundle.js';
+import { bundleIsStale, generateOperationTypes } from '../../../src/modules/console/bundle.js';
 import { haveChromium, useRampInBrowser, watchProblems } from '../../support/browser.js';
+import { type ApiClient, startRamp } from '../../support/ramp.js';
 import { createCustomer } from '../../support/transfers.js';
 import { startReceiver } from '../../support/webhook-receiver.js';
 
@@ -302,6 +303,82 @@ describe.skipIf(!haveChromium)('the sandbox console in a real browser', () => {
     await page.getByRole('heading', { name: /^Transfers/ }).waitFor();
     expect(await page.getByRole('button', { name: /Simulate|Settle|Approve/ }).count()).toBe(0);
     expect(problems).toEqual([]);
+  }, 120_000);
+});
+
+/** An on-ramp transfer of `amount` in `currency`, made outside the console; its REST id. */
+async function onramp(api: ApiClient, customerId: string, amount: string, currency: 'USD' | 'EUR'): Promise<string> {
+  const input = { customerId, sourceAmount: amount, sourceCurrency: currency, sourcePaymentRails: currency === 'USD' ? 'ACH' : 'SEPA' };
+  const quoted = await api.graphql(
+    `mutation ($input: CreateOnrampQuoteInput!) { createOnrampQuote(input: $input) { ... on CreateOnrampQuotePayload { quote { id } } } }`,
+    { input: { ...input, destinationToken: 'USDC', destinationNetwork: 'POLYGON' } },
+  );
+  const created = await api.graphql(
+    `mutation ($input: CreateOnrampTransferInput!) { createOnrampTransfer(input: $input) { ... on CreateOnrampTransferPayload { transfer { databaseId } } } }`,
+    { input: { quoteId: quoted.body.data.createOnrampQuote.quote.id, destinationAddress: '0x9AD0BAD1900a8a37f840c197B961847A3a32f0c9' } },
+  );
+  return created.body.data.createOnrampTransfer.transfer.databaseId;
+}
+
+describe.skipIf(!haveChromium)("the console's first hour (issue 25)", () => {
+  it("opens on what already happened: latest events, the week in its most used currency, a customer's transfers newest first", async () => {
+    const key = await env.t.keyFor('Console First Hour Partner');
+    const api = env.t.client(key);
+    const customerId = await createCustomer(api);
+    const older = await onramp(api, customerId, '10.00', 'USD');
+    const newer = await onramp(api, customerId, '20.00', 'USD');
+    await onramp(api, customerId, '30.00', 'EUR');
+    const { page, problems } = await watchedPage();
+    await page.goto(`${env.t.url}/console#/transfers`);
+    await signIn(page, key);
+    await expect.poll(() => page.locator('[data-stream]').getAttribute('data-stream'), { timeout: 15_000 }).toBe('live');
+
+    // Latest events: the ones before the page opened, newest first, with nothing new happening.
+    const events = page.locator('ol.events li code');
+    await expect.poll(() => events.allInnerTexts(), { timeout: 10_000 }).toEqual(expect.arrayContaining(['CUSTOMER_CREATED', 'ONRAMP_TRANSFER_CREATED']));
+    expect((await events.allInnerTexts()).at(-1)).toBe('CUSTOMER_CREATED');
+
+    // The chart opens on USD, the currency of most of the week's transfers (EUR, first by name, hid it).
+    const currency = page.locator('section', { has: page.getByRole('heading', { name: /^Volume by status/ }) }).locator('select');
+    await expect.poll(() => currency.inputValue(), { timeout: 10_000 }).toBe('USD');
+
+    // The customer's page lists its transfers as the board does, newest first.
+    await page.goto(`${env.t.url}/console#/customers/${customerId}`);
+    const rows = page.locator('table.transfers tbody tr');
+    await expect.poll(() => rows.count(), { timeout: 10_000 }).toBe(3);
+    const order = await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-transfer')));
+    expect(order.indexOf(newer)).toBeLessThan(order.indexOf(older));
+    expect(order[2]).toBe(older);
+
+    // The wallet field shows the whole address, on every network (Solana's is the longest).
+    const wallet = page.locator('input[name="destinationAddress"]');
+    const network = page.locator('form', { has: wallet }).getByLabel('Network', { exact: true });
+    for (const option of await network.locator('option').allInnerTexts()) {
+      await network.selectOption(option);
+      const { scrollWidth, clientWidth } = await wallet.evaluate((input: HTMLInputElement) => ({
+        scrollWidth: input.scrollWidth,
+        clientWidth: input.clientWidth,
+      }));
+      expect(scrollWidth, option).toBeLessThanOrEqual(clientWidth);
+    }
+    expect(problems).toEqual([]);
+  }, 120_000);
+
+  it('builds a stale bundle as Ramp starts, before anyone asks for /console', async () => {
+    // An edited source makes the bundle stale (mtime only: the file's content is untouched).
+    const source = new URL('../../../console/src/main.tsx', import.meta.url);
+    const now = new Date();
+    utimesSync(source, now, now);
+    expect(bundleIsStale()).toBe(true);
+    const started = await startRamp();
+    try {
+      await expect.poll(() => bundleIsStale(), { timeout: 90_000, interval: 250 }).toBe(false);
+      const loaded = performance.now();
+      expect((await fetch(`${started.url}/console/app.js`)).status).toBe(200);
+      expect(performance.now() - loaded).toBeLessThan(2_000);
+    } finally {
+      await started.close();
+    }
   }, 120_000);
 });
 

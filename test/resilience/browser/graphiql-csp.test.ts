@@ -18,6 +18,18 @@ describe.skipIf(!haveChromium)('GraphiQL in a real browser, under our Content-Se
     const run = page.locator('.graphiql-execute-button');
     await run.waitFor({ timeout: 60_000 });
 
+    // The welcome comment fits the query editor, which does not wrap: every line ends inside it on a 1280-pixel screen.
+    const editor = page.locator('.graphiql-query-editor .monaco-editor').first();
+    await expect.poll(() => editor.locator('.view-line').count(), { timeout: 10_000 }).toBeGreaterThan(7);
+    const beyond = await editor.evaluate((root) => {
+      const right = root.querySelector('.monaco-scrollable-element')!.getBoundingClientRect().right;
+      return [...root.querySelectorAll('.view-line > span')].filter((line) => line.getBoundingClientRect().right > right).map((line) => line.textContent);
+    });
+    expect(beyond).toEqual([]);
+    expect(await editor.locator('.view-line').first().innerText()).toMatch(/Welcome\sto\sRamp/); // Monaco draws spaces as no-break spaces
+    // Its icon is Ramp's, served here (the browser asks /favicon.ico of any page that names none).
+    expect(await page.locator('link[rel="icon"]').getAttribute('href')).toBe('/favicon.ico');
+
     // The schema loads with the placeholder key the Headers pane opens with: the Docs pane shows the root types.
     await page.getByRole('button', { name: /documentation explorer/i }).click();
     await expect.poll(() => page.locator('.graphiql-doc-explorer').innerText(), { timeout: 30_000 }).toMatch(/Query/);
