@@ -59,3 +59,26 @@ export const creatingMutation =
       (em, rest) => withInputPaths(run(rest, { ...scopeOf(ctx), em }, ctx)),
       (id) => load(id, scopeOf(ctx), ctx),
     );
+
+/**
+ * A mutation whose result is no stored resource to load again (the sandbox faucet's mint): under the
+ * same store and rules as a creating mutation, the result itself is kept and a replay returns it.
+ */
+export async function idempotentResult<I extends Keyed, T>(
+  ctx: GraphQLContext,
+  mutation: string,
+  input: I,
+  run: (scope: Scope, input: Omit<I, 'idempotencyKey'>) => Promise<T>,
+): Promise<T> {
+  const { idempotencyKey, ...rest } = input;
+  const scope = scopeOf(ctx);
+  const key = await withInputPaths(
+    Promise.resolve().then(() => checkIdempotencyKey(idempotencyKey ?? undefined, false)),
+    KEY_PATHS,
+  );
+  const outcome = await runIdempotently(scope.em, scope.actor, { key, fingerprint: fingerprint(`graphql:${mutation}`, rest) }, async (em) => {
+    const result = await withInputPaths(run({ ...scope, em }, rest));
+    return { status: 200, body: result, result };
+  });
+  return outcome.result ?? (outcome.body as T);
+}
