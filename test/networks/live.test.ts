@@ -89,13 +89,16 @@ describe('networks and the faucet on the sandbox’s local chain (SANDBOX_CHAIN=
     expect(await t.balanceOf('polygon', 'usdc', address)).toBe(parseUnits('10', 6));
   });
 
-  it('mints through GraphQL too (mintTestTokens)', async () => {
+  it('mints through GraphQL too (mintTestTokens), once per idempotencyKey', async () => {
     const address = wallet('arbitrum', 'faucet-graphql');
-    const res = await t.client(t.key).graphql(MINT, { input: { network: 'ARBITRUM', token: 'USDC', address, amount: '0.000001' } });
+    const input = { network: 'ARBITRUM', token: 'USDC', address, amount: '0.000001', idempotencyKey: `faucet-${address}` };
+    const res = await t.client(t.key).graphql(MINT, { input });
     expect(res.body.data.mintTestTokens).toMatchObject({
       __typename: 'MintTestTokensPayload',
       mint: { network: 'ARBITRUM', token: 'USDC', address, amount: '0.000001' },
     });
+    const repeat = await t.client(t.key).graphql(MINT, { input });
+    expect(repeat.body.data.mintTestTokens).toEqual(res.body.data.mintTestTokens);
     expect(await t.balanceOf('arbitrum', 'usdc', address)).toBe(1n);
   });
 
