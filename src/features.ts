@@ -6,6 +6,7 @@ import { eventsFeature } from './modules/events/feature.js';
 import { kybFeature } from './modules/kyb/feature.js';
 import { kycImportFeature } from './modules/kyc-import/feature.js';
 import { ledgerFeature } from './modules/ledger/feature.js';
+import { networksFeature } from './modules/networks/feature.js';
 import { partnersFeature } from './modules/partners/feature.js';
 import { transfersFeature } from './modules/transfers/feature.js';
 import { virtualAccountsFeature } from './modules/virtual-accounts/feature.js';
@@ -27,6 +28,7 @@ export const features: readonly Feature<Services>[] = [
   webhooksFeature,
   eventsFeature,
   ledgerFeature,
+  networksFeature,
   consoleFeature,
 ];
 

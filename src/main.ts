@@ -25,12 +25,26 @@ const lines = [
   `  REST docs: ${url}/docs   (reference: ${url}/docs/api, OpenAPI: ${url}/openapi.json)`,
   `  Console:   ${url}/console   (sandbox console: paste a sandbox API key)`,
   `  Health:    ${url}/healthz, ${url}/readyz`,
+  ...chainLines(),
   ...(ramp.demoKey ? [`  Sandbox API key of the demo partner (shown once, keep it): ${ramp.demoKey}`] : []),
   // Keys are stored hashed, so a lost key cannot be shown again: the way out is a new one.
   `  Lost a key? Make a new one${ramp.db.kind === 'pglite' ? ' (stop Ramp first: the embedded database serves one process)' : ''}:`,
   `    npm run keys -- create --partner ${config.BOOTSTRAP_DEMO_PARTNER ? `"${DEMO_PARTNER_NAME}"` : '<name>'}   (list shows every key, revoke <prefix> retires one)`,
 ];
 process.stdout.write(`${lines.join('\n')}\n`);
+
+/** Where the sandbox's EVM networks run: the local chain a partner's own wallet can reach, or nowhere (simulated). */
+function chainLines(): string[] {
+  const live = ramp.rails.liveChains();
+  const sandbox = live.filter((chain) => chain.environment === 'sandbox').map((chain) => chain.network);
+  const production = live.filter((chain) => chain.environment === 'production').map((chain) => chain.network);
+  return [
+    ramp.rails.sandboxChain
+      ? `  Chain:     ${ramp.rails.sandboxChain.rpcUrl}   (sandbox chain: ${sandbox.join(', ')} are live on it; faucet: POST ${url}/v0/sandbox/faucet)`
+      : '  Chain:     none (SANDBOX_CHAIN=simulated): every sandbox network is simulated',
+    `  Production networks: ${production.length ? `${production.join(', ')} live` : 'none configured (rails_not_connected)'}`,
+  ];
+}
 
 let stopping = false;
 async function stop(signal: string) {

@@ -10,6 +10,7 @@ import { type WebhookServiceOptions, createWebhookService } from './modules/webh
 import type { Notifier } from './platform/notifier.js';
 import type { Rails } from './rails/registry.js';
 import { createLedgerService } from './modules/ledger/service.js';
+import { createNetworkService } from './modules/networks/service.js';
 import type { TransferSettings } from './modules/transfers/context.js';
 import { createTransferService } from './modules/transfers/service.js';
 
@@ -45,6 +46,7 @@ export function buildServices(options: ServiceOptions) {
     partners,
     transfers: createTransferService({ ...options.transfers, rails: options.rails, customers, partners, bankAccounts, virtualAccounts }),
     ledger: createLedgerService(),
+    networks: createNetworkService({ rails: options.rails }),
     events: createEventService(options.events),
     webhooks: createWebhookService(options.webhooks),
   };

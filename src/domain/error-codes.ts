@@ -39,6 +39,7 @@ export const STATUS_OF_CODE = {
   transfer_transition_not_allowed: 409,
   deposit_transaction_hash_used: 409,
   not_an_onramp_transfer: 422,
+  network_not_live: 422,
   virtual_account_not_active: 422,
   virtual_account_has_no_destination: 422,
   body_too_deep: 400,

@@ -11,9 +11,30 @@ const KEY_PATHS = { '/headers/idempotency-key': '/idempotencyKey' };
 type Keyed = { idempotencyKey?: string | null };
 
 /**
- * Runs a creating mutation under the same idempotency store as REST: `idempotencyKey` comes out of
- * its input, the rest is fingerprinted and handed to `run`. What is stored is the id of the
- * resource the mutation produced; a replay loads that resource again.
+ * Runs `run` under the same idempotency store as REST: `idempotencyKey` comes out of the input, the
+ * rest is fingerprinted (`graphql:<mutation>`) and handed to `run`, which says what to keep for a replay.
+ */
+async function runKeyed<I extends Keyed, T>(
+  ctx: GraphQLContext,
+  mutation: string,
+  input: I,
+  run: (em: EntityManager, input: Omit<I, 'idempotencyKey'>) => Promise<{ body: unknown; result: T }>,
+) {
+  const { idempotencyKey, ...rest } = input;
+  const scope = scopeOf(ctx);
+  const key = await withInputPaths(
+    Promise.resolve().then(() => checkIdempotencyKey(idempotencyKey ?? undefined, false)),
+    KEY_PATHS,
+  );
+  return runIdempotently(scope.em, scope.actor, { key, fingerprint: fingerprint(`graphql:${mutation}`, rest) }, async (tx) => ({
+    status: 200,
+    ...(await run(tx, rest)),
+  }));
+}
+
+/**
+ * Runs a creating mutation idempotently (runKeyed). What is stored is the id of the resource the
+ * mutation produced; a replay loads that resource again.
  */
 export async function idempotentMutation<I extends Keyed, T extends { id: string }>(
   ctx: GraphQLContext,
@@ -22,15 +43,9 @@ export async function idempotentMutation<I extends Keyed, T extends { id: string
   run: (em: EntityManager, input: Omit<I, 'idempotencyKey'>) => Promise<T>,
   load: (id: string) => Promise<T>,
 ): Promise<T> {
-  const { idempotencyKey, ...rest } = input;
-  const scope = scopeOf(ctx);
-  const key = await withInputPaths(
-    Promise.resolve().then(() => checkIdempotencyKey(idempotencyKey ?? undefined, false)),
-    KEY_PATHS,
-  );
-  const outcome = await runIdempotently(scope.em, scope.actor, { key, fingerprint: fingerprint(`graphql:${mutation}`, rest) }, async (tx) => {
+  const outcome = await runKeyed(ctx, mutation, input, async (tx, rest) => {
     const result = await run(tx, rest);
-    return { status: 200, body: { id: result.id }, result };
+    return { body: { id: result.id }, result };
   });
   return outcome.result ?? load((outcome.body as { id: string }).id);
 }
@@ -59,3 +74,20 @@ export const creatingMutation =
       (em, rest) => withInputPaths(run(rest, { ...scopeOf(ctx), em }, ctx)),
       (id) => load(id, scopeOf(ctx), ctx),
     );
+
+/**
+ * A mutation whose result is no stored resource to load again (the sandbox faucet's mint): run
+ * idempotently (runKeyed) with its input's error paths, the result itself kept and a replay returning it.
+ */
+export async function idempotentResult<I extends Keyed, T>(
+  ctx: GraphQLContext,
+  mutation: string,
+  input: I,
+  run: (scope: Scope, input: Omit<I, 'idempotencyKey'>) => Promise<T>,
+): Promise<T> {
+  const outcome = await runKeyed(ctx, mutation, input, async (em, rest) => {
+    const result = await withInputPaths(run({ ...scopeOf(ctx), em }, rest));
+    return { body: result, result };
+  });
+  return outcome.result ?? (outcome.body as T);
+}

@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { createPublicClient, http } from 'viem';
 import type { Config, ProductionChainConfig } from '../config.js';
 import type { Environment } from '../domain/environment.js';
 import { EVM_NETWORKS, type Network } from '../domain/money.js';
@@ -9,6 +8,7 @@ import { sandboxBank } from './bank/sandbox-bank.js';
 import { evmChain } from './evm/chain.js';
 import { accountXpub, signerFromMnemonic, signerFromPrivateKey } from './evm/hd.js';
 import { type LocalNode, startLocalNode } from './evm/local-node.js';
+import { chainIdAt, holdsContract } from './evm/probe.js';
 import {
   SANDBOX_ACCOUNTS,
   SANDBOX_CHAIN_ID,
@@ -96,7 +96,7 @@ async function openSandboxChain(config: Config, logger: Logger) {
       minter.address,
       treasuries.map((t) => t.address),
     );
-    const chainId = await createPublicClient({ transport: http(rpcUrl) }).getChainId();
+    const chainId = await chainIdAt(rpcUrl);
     logger.info(
       setup.deployed
         ? `sandbox chain at ${rpcUrl}: a new chain; deployed USDC and USDT for ${EVM_NETWORKS.join(', ')} and funded the treasuries`
@@ -143,17 +143,17 @@ async function openProductionChain(network: ProductionChainConfig): Promise<Live
     throw new Refusal(`Invalid configuration: ${name}_TREASURY_KEY_FILE (${network.treasuryKeyFile}) cannot be read`);
   }
   if (!/^(0x)?[0-9a-fA-F]{64}$/.test(key)) throw new Refusal(`Invalid configuration: ${name}_TREASURY_KEY_FILE must hold one hex private key`);
-  const client = createPublicClient({ transport: http(network.rpcUrls[0]!, { timeout: 10_000 }) });
+  const rpcUrl = network.rpcUrls[0]!;
   let chainId: number;
   try {
-    chainId = await client.getChainId();
+    chainId = await chainIdAt(rpcUrl);
   } catch {
     throw new Refusal(`Invalid configuration: ${name}_RPC_URLS: ${network.rpcUrls[0]} does not answer eth_chainId`);
   }
   if (chainId !== network.chainId) throw new Refusal(`Invalid configuration: ${name}_CHAIN_ID is ${network.chainId} but the RPC serves chain ${chainId}`);
   for (const token of network.tokens) {
-    const code = await client.getCode({ address: token.contractAddress as `0x${string}` });
-    if (!code || code === '0x') throw new Refusal(`Invalid configuration: ${name}_${token.token.toUpperCase()}_ADDRESS holds no contract on chain ${chainId}`);
+    if (!(await holdsContract(rpcUrl, token.contractAddress)))
+      throw new Refusal(`Invalid configuration: ${name}_${token.token.toUpperCase()}_ADDRESS holds no contract on chain ${chainId}`);
   }
   return evmChain({
     environment: 'production',

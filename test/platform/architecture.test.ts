@@ -49,6 +49,11 @@ describe('the layers of src/ (support/layers.ts)', () => {
       { from: 'modules/transfers/queries.ts', to: 'modules/customers/queries.ts' },
       { from: 'modules/webhooks/service.ts', to: 'modules/events/rest.ts' },
       { from: 'modules/webhooks/service.ts', to: 'modules/events/feature.ts' },
+      { from: 'modules/transfers/offramp.ts', to: 'npm:viem' },
+      { from: 'rails/registry.ts', to: 'npm:@noble/curves' },
+      { from: 'config.ts', to: 'npm:@scure/bip39' },
+      { from: 'rails/registry.ts', to: 'modules/transfers/service.ts' },
+      { from: 'rails/evm/chain.ts', to: 'graphql/builder.ts' },
     ];
     const found = layerViolations(graph);
     expect(found).toHaveLength(graph.length);
@@ -68,6 +73,11 @@ describe('the layers of src/ (support/layers.ts)', () => {
       "modules talk through services: modules/customers/queries.ts is customers's own",
       "modules talk through services: modules/events/rest.ts is events's own",
       "modules talk through services: modules/events/feature.ts is events's own",
+      'only rails/evm/ speaks to a chain library',
+      'only rails/evm/ speaks to a chain library',
+      'only rails/evm/ speaks to a chain library',
+      'rails imports only domain/, platform/ and itself',
+      'rails imports only domain/, platform/ and itself',
     ]);
   });
 
@@ -80,6 +90,15 @@ describe('the layers of src/ (support/layers.ts)', () => {
       { from: 'modules/events/graphql.ts', to: 'modules/transfers/graphql/types.ts' },
       { from: 'modules/customers/service.ts', to: 'modules/customers/entities.ts' },
       { from: 'app.ts', to: 'graphql/server.ts' },
+      { from: 'rails/evm/chain.ts', to: 'npm:viem' },
+      { from: 'rails/evm/hd.ts', to: 'npm:@noble/curves' },
+      { from: 'rails/evm/hd.ts', to: 'npm:@scure/bip39' },
+      { from: 'rails/registry.ts', to: 'config.ts' },
+      { from: 'rails/registry.ts', to: 'platform/refusal.ts' },
+      { from: 'rails/evm/chain.ts', to: 'domain/money.ts' },
+      { from: 'config.ts', to: 'rails/evm/hd.ts' },
+      { from: 'domain/identifiers/chain.ts', to: 'npm:@noble/hashes' },
+      { from: 'modules/transfers/offramp.ts', to: 'npm:zod' },
     ];
     expect(layerViolations(graph)).toEqual([]);
   });
@@ -97,6 +116,8 @@ describe('the layers of src/ (support/layers.ts)', () => {
       "import './scalars.js';",
       "const later = () => import('../modules/customers/graphql.js');",
       "import { z } from 'zod';",
+      "import { HDKey } from 'viem/accounts';",
+      "import { secp256k1 } from '@noble/curves/secp256k1';",
     ].join('\n');
     expect(importsOf('platform/x.ts', source).map((i) => i.to)).toEqual([
       'domain/money.ts',
@@ -104,6 +125,9 @@ describe('the layers of src/ (support/layers.ts)', () => {
       'platform/outbox.ts',
       'platform/scalars.ts',
       'modules/customers/graphql.ts',
+      'npm:zod',
+      'npm:viem',
+      'npm:@noble/curves',
     ]);
   });
 });

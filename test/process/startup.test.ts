@@ -54,6 +54,9 @@ describe('starting Ramp', () => {
     expect(banner).toMatch(/Sandbox API key of the demo partner \(shown once, keep it\): rk_sandbox_\w{40}\n/);
     expect(banner).toContain('  Lost a key? Make a new one (stop Ramp first: the embedded database serves one process):\n');
     expect(banner).toContain('    npm run keys -- create --partner "Demo Partner"   (list shows every key, revoke <prefix> retires one)\n');
+    // npm start runs the sandbox's EVM networks on a local chain of its own, and says where a wallet reaches it.
+    expect(banner).toMatch(/\n {2}Chain: {5}http:\/\/127\.0\.0\.1:\d+ {3}\(sandbox chain: polygon, ethereum, base, arbitrum are live on it; faucet: POST http/);
+    expect(banner).toContain('  Production networks: none configured (rails_not_connected)\n');
   }, 60_000);
 
   it('refuses an invalid setting in one sentence, exit 1', async () => {

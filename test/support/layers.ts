@@ -17,13 +17,24 @@ export function importGraph(root: string): Import[] {
   return files(root).flatMap((file) => importsOf(relative(root, file), readFileSync(file, 'utf8')));
 }
 
-/** The relative imports one source file makes, resolved to files (`./x.js` is `x.ts`); packages are not ours. */
+/**
+ * The imports one source file makes: relative ones resolved to files (`./x.js` is `x.ts`), packages
+ * as `npm:<name>` (`npm:viem`, `npm:@noble/curves`), so the rules can say who may speak to a chain library.
+ */
 export function importsOf(file: string, source: string): Import[] {
   const { importedFiles } = ts.preProcessFile(source, true, true);
-  return importedFiles
-    .filter(({ fileName }) => fileName.startsWith('.'))
-    .map(({ fileName }) => ({ from: file, to: normalize(join(dirname(file), fileName)).replace(/\.js$/, '.ts') }));
+  return importedFiles.map(({ fileName }) => ({
+    from: file,
+    to: fileName.startsWith('.') ? normalize(join(dirname(file), fileName)).replace(/\.js$/, '.ts') : `npm:${packageOf(fileName)}`,
+  }));
 }
+
+/** `viem/accounts` → `viem`, `@noble/curves/secp256k1` → `@noble/curves`, `node:fs` → `node:fs`. */
+const packageOf = (specifier: string) =>
+  specifier
+    .split('/')
+    .slice(0, specifier.startsWith('@') ? 2 : 1)
+    .join('/');
 
 /** A module's folder name for a file under modules/, else null. */
 const moduleOf = (file: string) => /^modules\/([^/]+)\//.exec(file)?.[1] ?? null;
@@ -42,6 +53,15 @@ const MODULE_INTERNALS = /^modules\/[^/]+\/(entities|queries|rest|feature|jobs)\
 /** The REST face's files: the routes of every module, and platform's REST, HTTP and OpenAPI plumbing. */
 const REST = /^(modules\/[^/]+\/rest[^/]*|platform\/(rest|http|http-errors|request-input|openapi[^/]*))\.ts$/;
 
+/**
+ * The chain libraries (viem, and the curve and key libraries under it): only the EVM adapter
+ * (rails/evm/) speaks to them, so a use case cannot reach a chain but through the rails port.
+ */
+const CHAIN_LIBRARIES = /^npm:(viem|@noble\/curves|@scure\/[^/]+)$/;
+
+/** What rails/ may import of ours: the domain, the plumbing, itself, and the configuration's types. */
+const RAILS_MAY_IMPORT = /^(domain\/|platform\/|rails\/|config\.ts$)/;
+
 /** The composition root: it knows every feature, so no layer below it may import it. */
 const COMPOSITION_ROOT = /^(app|main|features|services)\.ts$/;
 
@@ -53,6 +73,8 @@ const COMPOSITION_ROOT = /^(app|main|features|services)\.ts$/;
  * - graphql/ assembles what the features register: it knows no feature, not the composition root,
  *   and no REST (each face maps errors and shapes its own way).
  * - modules/ talk to each other only through services (MODULE_INTERNALS above).
+ * - rails/ (the ports to the money world) imports only domain/, platform/ and itself, and only
+ *   rails/evm/ imports a chain library (CHAIN_LIBRARIES above).
  * `allowed` lists single imports the rules would refuse, each with the reason it stays; an entry that
  * no longer matches an import is reported too, so the list cannot go stale.
  */
@@ -63,7 +85,12 @@ export function layerViolations(graph: readonly Import[], allowed: readonly (Imp
 }
 
 function ruleBroken(from: string, to: string): string | null {
+  if (to.startsWith('npm:')) {
+    if (CHAIN_LIBRARIES.test(to) && !from.startsWith('rails/evm/')) return 'only rails/evm/ speaks to a chain library';
+    return null;
+  }
   if (from.startsWith('domain/') && !to.startsWith('domain/')) return 'domain imports nothing of ours outside domain/';
+  if (from.startsWith('rails/') && !RAILS_MAY_IMPORT.test(to)) return 'rails imports only domain/, platform/ and itself';
   if (from.startsWith('platform/')) {
     if (to.startsWith('modules/')) return 'platform knows no feature';
     if (to.startsWith('graphql/')) return 'platform knows no schema';

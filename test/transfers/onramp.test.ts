@@ -184,6 +184,9 @@ describe('POST /v0/customers/{customer_id}/onramp-transfer/quote/{quote_id}', ()
       customer_id: customerId,
       failure_reason: null,
       deposit_expire_at: expect.any(String),
+      // Ramp's extension: the chain transaction's progress (null on a simulated network).
+      confirmations: null,
+      required_confirmations: null,
       created_at: expect.any(String),
       updated_at: expect.any(String),
     });

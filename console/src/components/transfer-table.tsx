@@ -1,4 +1,5 @@
 import type { TransferDetailFragment, TransferRowFragment } from '../gql/graphql.js';
+import { ChainProgress } from './chain-progress.js';
 import { TransferActions } from './transfer-actions.js';
 import { TransferDetail } from './transfer-detail.js';
 import { Status, shortId, when } from './ui.js';
@@ -43,6 +44,7 @@ export function TransferTable({ transfers, showCustomer = false }: { transfers: 
             <td class="status-cell">
               <Status value={transfer.status} />
               {transfer.failureReason && <div class="muted">{transfer.failureReason}</div>}
+              <ChainProgress transfer={transfer} />
             </td>
             <td class="number">
               {transfer.amount} {transfer.quote.sourceCurrency}

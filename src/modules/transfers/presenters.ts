@@ -66,6 +66,9 @@ function lifecycle(transfer: TransferRow) {
     customer_id: transfer.customerId,
     failure_reason: transfer.failureReason ?? null,
     deposit_expire_at: transfer.depositExpiresAt.toISOString(),
+    // The chain leg's progress on a live network (the off-ramp's deposit, the on-ramp's payout); null until seen, and on simulated ones.
+    confirmations: transfer.confirmations ?? null,
+    required_confirmations: transfer.requiredConfirmations ?? null,
     created_at: transfer.createdAt.toISOString(),
     updated_at: transfer.updatedAt.toISOString(),
   };

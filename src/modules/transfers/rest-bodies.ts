@@ -204,6 +204,15 @@ const lifecycle = {
   customer_id: uuidAnswer(),
   failure_reason: z.string().nullable(),
   deposit_expire_at: timestampAnswer(),
+  confirmations: z.number().int().nullable().meta({
+    description:
+      "Ramp extension: blocks on top of the chain transaction (an off-ramp's deposit, an on-ramp's payout); null until seen, and on simulated networks",
+  }),
+  required_confirmations: z
+    .number()
+    .int()
+    .nullable()
+    .meta({ description: 'Ramp extension: what confirmations must reach before the deposit counts or the payout completes' }),
   created_at: timestampAnswer(),
   updated_at: timestampAnswer(),
 };

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { bundleIsStale, generateOperationTypes } from '../../../src/modules/console/bundle.js';
 import { haveChromium, useRampInBrowser, watchProblems } from '../../support/browser.js';
 import { type ApiClient, startRamp } from '../../support/ramp.js';
-import { createCustomer } from '../../support/transfers.js';
+import { createCustomer, ibanAccount, idempotencyKey, offrampQuoteBody } from '../../support/transfers.js';
 import { startReceiver } from '../../support/webhook-receiver.js';
 
 const ARTIFACTS = 'test-artifacts';
@@ -288,6 +288,48 @@ describe.skipIf(!haveChromium)('the sandbox console in a real browser', () => {
     expect(await row.innerText()).toContain('simulated_failure');
     await row.getByRole('button', { name: 'Refund' }).click();
     await expect.poll(() => statusOf(page, transferId), { timeout: 10_000 }).toBe('REFUNDED');
+    expect(problems).toEqual([]);
+  }, 120_000);
+
+  it("shows a transfer's real chain hash and its confirmations rising, polling only while they are short", async () => {
+    const api = env.t.client(env.t.key);
+    const customerId = await createCustomer(api);
+    const quote = await api.post(
+      `/v0/customers/${customerId}/offramp-transfer/quote`,
+      offrampQuoteBody({ destination_bank_account: ibanAccount(), transfer_purpose: 'family' }),
+      idempotencyKey(),
+    );
+    const transferId = quote.body.transfer_id as string;
+    const hash = `0x${'ab'.repeat(32)}`;
+    // What the chain watcher records as blocks come: the deposit's hash, then its confirmations one by one.
+    const confirm = (n: number) =>
+      env.t.sql('update transfers set deposit_transaction_hash = ?, confirmations = ?, required_confirmations = 3 where id = ?', [hash, n, transferId]);
+    await confirm(1);
+
+    const { page, problems } = await watchedPage();
+    await page.goto(`${env.t.url}/console`);
+    await signIn(page, env.t.key);
+    await page.getByRole('link', { name: 'Transfers' }).click();
+    const row = page.locator(`tr[data-transfer="${transferId}"]`);
+    const shown = () =>
+      row
+        .locator('[data-confirmations]')
+        .innerText({ timeout: 1_000 })
+        .catch(() => '');
+    await expect.poll(shown, { timeout: 15_000 }).toBe('confirmations 1 / 3');
+    expect(await row.locator('.chain .hash').innerText()).toBe(hash);
+    expect(await row.locator('.chain a').count()).toBe(0);
+    await confirm(2);
+    await expect.poll(shown, { timeout: 10_000 }).toBe('confirmations 2 / 3');
+    await confirm(3);
+    await expect.poll(shown, { timeout: 10_000 }).toBe('confirmations 3 / 3');
+    await screenshot(page, 'console-confirmations');
+
+    // Reached: the page stops asking.
+    let requests = 0;
+    page.on('request', (r) => r.url().endsWith('/graphql') && requests++);
+    await page.waitForTimeout(3_000);
+    expect(requests).toBe(0);
     expect(problems).toEqual([]);
   }, 120_000);
 

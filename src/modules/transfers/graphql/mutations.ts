@@ -156,7 +156,7 @@ builder.mutationFields((t) => ({
   createOnrampTransfer: t.field({
     type: TransferRef,
     description:
-      "A pending on-ramp transfer from a quote, with deposit instructions; the quote's customer is the transfer's, and the quote is used once (UnprocessableError quote_used, quote_expired). ForbiddenError rails_not_connected in production.",
+      "A pending on-ramp transfer from a quote, with deposit instructions; the quote's customer is the transfer's, and the quote is used once (UnprocessableError quote_used, quote_expired). ForbiddenError rails_not_connected in production, where no bank is connected yet.",
     errors: payloadOf('CreateOnrampTransfer', 'transfer', [...CREATING, NotFoundError, ForbiddenError]),
     args: { input: t.arg({ type: CreateOnrampTransferInputRef, required: true }) },
     resolve: answeredAsNode(
@@ -171,7 +171,7 @@ builder.mutationFields((t) => ({
   createOfframpQuote: t.field({
     type: QuoteRef,
     description:
-      'Prices a stablecoin in, fiat out; with a destination and transferPurpose its pending transfer is created too (Quote.transfer; ForbiddenError rails_not_connected in production).',
+      'Prices a stablecoin in, fiat out; with a destination and transferPurpose its pending transfer is created too (Quote.transfer; ForbiddenError rails_not_connected in production on a network that is not LIVE there, see networks).',
     errors: payloadOf('CreateOfframpQuote', 'quote', [...CREATING, NotFoundError, ForbiddenError]),
     args: { input: t.arg({ type: CreateOfframpQuoteInputRef, required: true }) },
     resolve: creatingMutation({
@@ -184,7 +184,7 @@ builder.mutationFields((t) => ({
   createOfframpTransfer: t.field({
     type: TransferRef,
     description:
-      "The off-ramp transfer of a bare quote (Align's POST …/offramp-transfer/quote/{quote_id}); the quote's customer is the transfer's. ForbiddenError rails_not_connected in production.",
+      "The off-ramp transfer of a bare quote (Align's POST …/offramp-transfer/quote/{quote_id}); the quote's customer is the transfer's. ForbiddenError rails_not_connected in production on a network that is not LIVE there (see networks).",
     errors: payloadOf('CreateOfframpTransfer', 'transfer', [...CREATING, NotFoundError, ForbiddenError]),
     args: { input: t.arg({ type: CreateOfframpTransferInputRef, required: true }) },
     resolve: answeredAsNode(

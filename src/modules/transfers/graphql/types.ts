@@ -205,6 +205,16 @@ export const TransferRef = builder.interfaceRef<TransferNode>('Transfer').implem
     }),
     failureReason: t.string(nullableColumn('failureReason')),
     depositExpiresAt: t.field({ type: 'DateTime', description: 'A pending transfer expires at this moment', ...column('depositExpiresAt') }),
+    confirmations: t.int({
+      description:
+        "Blocks on top of the transfer's chain transaction (an off-ramp's deposit, an on-ramp's payout) on a LIVE network; null until it is seen, and on SIMULATED networks",
+      ...nullableColumn('confirmations'),
+    }),
+    requiredConfirmations: t.int({
+      description:
+        'What confirmations must reach before the deposit counts or the payout completes (the network’s count when the transaction was seen); null with confirmations',
+      ...nullableColumn('requiredConfirmations'),
+    }),
     createdAt: t.field({ type: 'DateTime', ...column('createdAt') }),
     updatedAt: t.field({ type: 'DateTime', ...column('updatedAt') }),
     statusHistory: t.loadableGroup({

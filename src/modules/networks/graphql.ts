@@ -1,0 +1,89 @@
+import { ConflictError, ForbiddenError, UnprocessableError, ValidationError } from '../../domain/errors.js';
+import type { TokenContract } from '../../rails/port.js';
+import { withoutNulls } from '../../graphql/arguments.js';
+import { builder } from '../../graphql/builder.js';
+import { scopeOf } from '../../graphql/context.js';
+import { BlockchainNetworkEnum, StablecoinEnum, domainEnum } from '../../graphql/enums.js';
+import { idempotentResult } from '../../graphql/idempotency.js';
+import { idempotencyKeyField, payloadOf } from '../../graphql/payload.js';
+import { FAUCET_MAX_AMOUNT } from './inputs.js';
+import { type FaucetMint, NETWORK_RAILS, type NetworkRails, type NetworkView } from './service.js';
+
+const RAILS_MEANINGS: Record<NetworkRails, string> = {
+  live: 'An adapter talks to a real chain: deposits are watched and verified, payouts are real transactions',
+  simulated: "The sandbox makes the chain's part up: addresses and hashes are well formed, nothing is on a chain",
+  not_connected: 'Production without this network configured: transfers on it answer ForbiddenError rails_not_connected',
+};
+export const RailsModeEnum = domainEnum('RailsMode', NETWORK_RAILS, {
+  description: "How a network's chain leg runs in the caller's environment",
+  describe: (mode) => RAILS_MEANINGS[mode],
+});
+
+const TokenContractRef = builder.objectRef<TokenContract>('TokenContract').implement({
+  description: 'A token contract Ramp watches for deposits and pays from',
+  fields: (t) => ({
+    token: t.field({ type: StablecoinEnum, resolve: (c) => c.token }),
+    contractAddress: t.exposeString('contractAddress', { description: 'EIP-55 checksummed' }),
+    decimals: t.exposeInt('decimals'),
+  }),
+});
+
+const NetworkRef = builder.objectRef<NetworkView>('Network').implement({
+  description: 'A chain stablecoins move on, as the caller’s environment has it (REST: GET /v0/networks)',
+  fields: (t) => ({
+    network: t.field({ type: BlockchainNetworkEnum, resolve: (n) => n.network }),
+    rails: t.field({ type: RailsModeEnum, resolve: (n) => n.rails }),
+    chainId: t.exposeInt('chainId', { nullable: true, description: 'The EVM chain id; null where not LIVE' }),
+    rpcUrl: t.exposeString('rpcUrl', {
+      nullable: true,
+      description: "The sandbox chain's JSON-RPC address, for your own wallet and tools; null in production and where not LIVE",
+    }),
+    requiredConfirmations: t.exposeInt('requiredConfirmations', {
+      nullable: true,
+      description: 'Blocks a deposit or payout waits for before it counts; null where not LIVE',
+    }),
+    tokens: t.field({ type: [TokenContractRef], description: 'The token contracts of this network; empty where not LIVE', resolve: (n) => n.tokens }),
+  }),
+});
+
+const FaucetMintRef = builder.objectRef<FaucetMint>('FaucetMint').implement({
+  description: 'Test tokens minted on the sandbox chain, with gas to move them',
+  fields: (t) => ({
+    network: t.field({ type: BlockchainNetworkEnum, resolve: (m) => m.network }),
+    token: t.field({ type: StablecoinEnum, resolve: (m) => m.token }),
+    address: t.exposeString('address'),
+    amount: t.field({ type: 'Decimal', resolve: (m) => m.amount }),
+    transactionHash: t.exposeString('transactionHash', { description: 'The mint, sent to the chain (mined in its next block)' }),
+  }),
+});
+
+const MintTestTokensInputRef = builder.inputType('MintTestTokensInput', {
+  fields: (t) => ({
+    network: t.field({ type: BlockchainNetworkEnum, required: true, description: 'A LIVE network (see networks)' }),
+    token: t.field({ type: StablecoinEnum, required: true }),
+    address: t.string({ required: true, description: 'Any address of the network: yours, a test wallet, a deposit address' }),
+    amount: t.field({ type: 'Decimal', required: true, description: `Whole tokens, at most 6 decimals and at most ${FAUCET_MAX_AMOUNT}` }),
+    idempotencyKey: idempotencyKeyField(t),
+  }),
+});
+
+builder.queryFields((t) => ({
+  networks: t.field({
+    type: [NetworkRef],
+    description:
+      "The six networks as the caller's environment has them: LIVE on a real chain (in the sandbox, its local chain: rpcUrl and the token contracts), SIMULATED, or NOT_CONNECTED in production (REST: GET /v0/networks; GET /v0/sandbox/networks for a sandbox key).",
+    resolve: (_, __, ctx) => ctx.services.networks.list(scopeOf(ctx).actor),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  mintTestTokens: t.field({
+    type: FaucetMintRef,
+    description:
+      'Sandbox only (ForbiddenError sandbox_only in production): the faucet mints test USDC or USDT to any address of a LIVE network and gives it gas, so you can send a real deposit from your own wallet (REST: POST /v0/sandbox/faucet). UnprocessableError network_not_live for a SIMULATED network.',
+    errors: payloadOf('MintTestTokens', 'mint', [ValidationError, ForbiddenError, UnprocessableError, ConflictError]),
+    args: { input: t.arg({ type: MintTestTokensInputRef, required: true }) },
+    resolve: (_, { input }, ctx) =>
+      idempotentResult(ctx, 'mintTestTokens', input, (scope, request) => ctx.services.networks.faucet(scope.actor, withoutNulls(request))),
+  }),
+}));

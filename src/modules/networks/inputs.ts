@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { isValidAddress } from '../../domain/identifiers/chain.js';
+import { DECIMAL_PATTERN, Decimal, NETWORKS, SCALE, TOKENS } from '../../domain/money.js';
+import { type Problem, acrossFields, isOneOf, refusing } from '../../domain/validation.js';
+
+/**
+ * What the faucet mints at most in one call: enough for any test of a transfer (quotes stop well
+ * below it), small enough that a loop cannot flood the chain's accounts with noise.
+ */
+export const FAUCET_MAX_AMOUNT = '1000000';
+
+/** A positive decimal of a 6-decimal stablecoin, at most FAUCET_MAX_AMOUNT. */
+export function faucetAmountProblem(text: string): Problem | null {
+  if (!DECIMAL_PATTERN.test(text) || text.length > 40) return { code: 'invalid_decimal', detail: 'must be a decimal string like "100.25"' };
+  const amount = new Decimal(text);
+  if (amount.lte(0)) return { code: 'not_positive', detail: 'must be greater than zero' };
+  if (amount.decimalPlaces() > SCALE.usdc) return { code: 'too_many_decimals', detail: `has at most ${SCALE.usdc} decimal places` };
+  if (amount.gt(FAUCET_MAX_AMOUNT)) return { code: 'too_big', detail: `must be at most ${FAUCET_MAX_AMOUNT} a call` };
+  return null;
+}
+
+/** The address must be one of the network's. */
+const addressOfNetwork = acrossFields((body, report) => {
+  const { network, address } = body;
+  if (typeof address === 'string' && address.trim() && address.length <= 128 && isOneOf(NETWORKS, network) && !isValidAddress(network, address.trim())) {
+    report('address', 'invalid_address', `is not a valid ${network} address`);
+  }
+});
+
+/** Test tokens for an address of the sandbox's chain (POST /v0/sandbox/faucet, mintTestTokens). */
+export const FaucetRequest = z
+  .strictObject({
+    network: z.enum(NETWORKS),
+    token: z.enum(TOKENS),
+    address: z.string().trim().min(1).max(128),
+    amount: z.string().superRefine(refusing(faucetAmountProblem)),
+  })
+  .check(addressOfNetwork);
+export type FaucetRequest = z.input<typeof FaucetRequest>;

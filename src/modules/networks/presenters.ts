@@ -1,0 +1,20 @@
+import type { FaucetMint, NetworkView } from './service.js';
+
+/** A network as REST shows it (GET /v0/networks, GET /v0/sandbox/networks). */
+export const presentNetwork = (n: NetworkView) => ({
+  network: n.network,
+  rails: n.rails,
+  chain_id: n.chainId,
+  rpc_url: n.rpcUrl,
+  required_confirmations: n.requiredConfirmations,
+  tokens: n.tokens.map((t) => ({ token: t.token, contract_address: t.contractAddress, decimals: t.decimals })),
+});
+
+/** The faucet's answer (POST /v0/sandbox/faucet). */
+export const presentFaucetMint = (m: FaucetMint) => ({
+  network: m.network,
+  token: m.token,
+  address: m.address,
+  amount: m.amount,
+  transaction_hash: m.transactionHash,
+});

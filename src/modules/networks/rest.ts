@@ -1,0 +1,61 @@
+import type { FastifyInstance } from 'fastify';
+import { assertSandbox } from '../../domain/environment.js';
+import { parseInput } from '../../domain/validation.js';
+import { contract } from '../../platform/openapi-contract.js';
+import { replyIdempotently, requestScope, withRestPointers } from '../../platform/rest.js';
+import type { Services } from '../../services.js';
+import { presentFaucetMint, presentNetwork } from './presenters.js';
+import { FaucetBody, FaucetMintAnswer, NetworkListAnswer } from './rest-bodies.js';
+
+const tag = 'Networks';
+
+/** Ramp's extensions: which chains are live, and the sandbox faucet (docs/api/chains.md). */
+export function networkRoutes(app: FastifyInstance, { networks }: Services) {
+  app.get(
+    '/v0/networks',
+    contract({
+      operationId: 'listNetworks',
+      summary: "The six networks as the key's environment has them: live, simulated or not_connected",
+      tag,
+      responses: { 200: { description: 'Every network, in a fixed order', body: NetworkListAnswer } },
+    }),
+    async (request) => ({ items: networks.list(requestScope(request).actor).map(presentNetwork) }),
+  );
+
+  app.get(
+    '/v0/sandbox/networks',
+    contract({
+      operationId: 'listSandboxNetworks',
+      summary: "Sandbox: the six networks, which run on the sandbox's local chain (live) and which are simulated",
+      tag,
+      sandboxOnly: true,
+      responses: { 200: { description: 'Every network, in a fixed order', body: NetworkListAnswer } },
+    }),
+    async (request) => {
+      const { actor } = requestScope(request);
+      assertSandbox(actor);
+      return { items: networks.list(actor).map(presentNetwork) };
+    },
+  );
+
+  app.post(
+    '/v0/sandbox/faucet',
+    contract({
+      operationId: 'mintTestTokens',
+      summary: 'Sandbox: mint test USDC or USDT to any address of a live network, with gas to move them',
+      tag,
+      idempotencyKey: 'optional',
+      sandboxOnly: true,
+      body: FaucetBody,
+      example: { network: 'polygon', token: 'usdc', address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', amount: '250.00' },
+      responses: { 201: { description: 'The mint, sent to the chain', body: FaucetMintAnswer } },
+      errors: ['network_not_live'],
+    }),
+    (request, reply) =>
+      replyIdempotently(request, reply, { required: false }, async (scope) => {
+        assertSandbox(scope.actor);
+        const mint = await withRestPointers(networks.faucet(scope.actor, parseInput(FaucetBody, request.body)));
+        return { status: 201, body: presentFaucetMint(mint) };
+      }),
+  );
+}

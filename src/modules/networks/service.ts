@@ -1,0 +1,81 @@
+import { type Actor, type Environment, assertSandbox } from '../../domain/environment.js';
+import { UnprocessableError } from '../../domain/errors.js';
+import { Decimal, NETWORKS, type Network, type Token } from '../../domain/money.js';
+import { parseInput } from '../../domain/validation.js';
+import type { RailsMode, TokenContract } from '../../rails/port.js';
+import type { Rails } from '../../rails/registry.js';
+import { FaucetRequest } from './inputs.js';
+
+/**
+ * Where each network's chain leg stands for the caller's environment: `live` (an adapter talks to a
+ * real chain), `simulated` (the sandbox makes the chain's part up), or `not_connected` (production
+ * without that network configured: its transfers answer rails_not_connected).
+ */
+export type NetworkRails = RailsMode | 'not_connected';
+export const NETWORK_RAILS: readonly NetworkRails[] = ['live', 'simulated', 'not_connected'];
+
+/** One network as partners see it. A chain id, contracts and confirmations only where the chain is live. */
+export interface NetworkView {
+  network: Network;
+  rails: NetworkRails;
+  chainId: number | null;
+  /** The sandbox chain's RPC address; null in production (a provider's URL may carry its secret) and where not live. */
+  rpcUrl: string | null;
+  requiredConfirmations: number | null;
+  /** The token contracts Ramp watches and pays from; empty where not live (no contract to send to). */
+  tokens: readonly TokenContract[];
+}
+
+/** What the faucet did: the mint's transaction, sent to the chain. */
+export interface FaucetMint {
+  network: Network;
+  token: Token;
+  address: string;
+  /** As the caller sent it. */
+  amount: string;
+  transactionHash: string;
+}
+
+export interface NetworkService {
+  /** The six networks, in the domain's order, as the caller's environment has them. */
+  list(actor: Actor): NetworkView[];
+  /** Sandbox only: mints `amount` of a token to `address` on a live network, and gives the address gas. */
+  faucet(actor: Actor, request: FaucetRequest): Promise<FaucetMint>;
+}
+
+export function createNetworkService({ rails }: { rails: Rails }): NetworkService {
+  function view(environment: Environment, network: Network): NetworkView {
+    const chain = rails.chain(environment, network);
+    if (chain?.mode !== 'live') {
+      return { network, rails: chain ? 'simulated' : 'not_connected', chainId: null, rpcUrl: null, requiredConfirmations: null, tokens: [] };
+    }
+    return {
+      network,
+      rails: 'live',
+      chainId: chain.chainId,
+      rpcUrl: chain.publicRpcUrl,
+      requiredConfirmations: chain.requiredConfirmations,
+      tokens: chain.tokens,
+    };
+  }
+
+  return {
+    list: (actor) => NETWORKS.map((network) => view(actor.environment, network)),
+
+    async faucet(actor, request) {
+      assertSandbox(actor);
+      const data = parseInput(FaucetRequest, request);
+      const chain = rails.chain('sandbox', data.network);
+      const contract = chain?.mode === 'live' ? chain.tokens.find((t) => t.token === data.token) : undefined;
+      if (!contract || !rails.sandboxChain) {
+        throw new UnprocessableError(
+          'network_not_live',
+          `${data.network} is simulated in this sandbox: there is no chain to mint on (GET /v0/sandbox/networks lists the live networks)`,
+        );
+      }
+      const units = BigInt(new Decimal(data.amount).times(new Decimal(10).pow(contract.decimals)).toFixed(0));
+      const transactionHash = await rails.sandboxChain.faucet(contract, data.address, units);
+      return { network: data.network, token: data.token, address: data.address, amount: data.amount, transactionHash };
+    },
+  };
+}
