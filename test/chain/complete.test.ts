@@ -100,6 +100,20 @@ describe('completing an off-ramp with its deposit hash on a live chain', () => {
     expect((await complete(transfer.id, hash)).status).toBe(409);
   });
 
+  it('credits once when complete and the watcher race for the same confirmed log', async () => {
+    const transfer = await openOfframp(api, customer);
+    const hash = await send('polygon', 'usdc', transfer.quote.deposit_blockchain_address, 100_000_000n);
+    await t.mine(2);
+    const [done] = await Promise.all([complete(transfer.id, hash), t.ramp.chainJobs.runOnce()]);
+    // Whichever came first credited it; the other found it credited (complete: 409, the transfer no longer pending).
+    expect([200, 409]).toContain(done.status);
+    expect((await statusOf(transfer.id)).status).toBe('processing');
+    expect(await movementsOf(transfer.id)).toEqual(['deposit']);
+    expect((await t.sql<{ status: string }>('select status from chain_deposits where transfer_id = ?', [transfer.id])).map((d) => d.status)).toEqual([
+      'credited',
+    ]);
+  });
+
   it('sends a real deposit from simulateCryptoDeposit in GraphQL, which the watcher funds', async () => {
     const transfer = await openOfframp(api, customer, { source_network: 'base', source_token: 'usdt' });
     const res = await api.graphql(
