@@ -1,3 +1,4 @@
+import { encodeFunctionData, erc20Abi, getAddress } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Network, Token } from '../../src/domain/money.js';
 import { type ChainTestRamp, openOfframp, startChainRamp } from '../support/chain.js';
@@ -45,6 +46,20 @@ describe('completing an off-ramp with its deposit hash on a live chain', () => {
     }
     expect((await statusOf(transfer.id)).status).toBe('pending');
     expect(await movementsOf(transfer.id)).toEqual([]);
+  });
+
+  it('refuses a reverted transaction with deposit_transaction_failed', async () => {
+    const transfer = await openOfframp(api, customer);
+    // A wallet with gas and no tokens: its transfer is mined, and reverts.
+    const from = '0x00000000000000000000000000000000000b0b01';
+    await t.rpc('anvil_setBalance', [from, '0xde0b6b3a7640000']);
+    await t.rpc('anvil_impersonateAccount', [from]);
+    const usdc = t.chain('polygon').tokens.find((c) => c.token === 'usdc')!.contractAddress;
+    const data = encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [getAddress(transfer.quote.deposit_blockchain_address), 100_000_000n] });
+    const hash = await t.rpc<string>('eth_sendTransaction', [{ from, to: usdc, data, gas: '0x30000' }]);
+    const refused = await complete(transfer.id, hash);
+    expect([refused.status, refused.body.code]).toEqual([422, 'deposit_transaction_failed']);
+    expect((await statusOf(transfer.id)).status).toBe('pending');
   });
 
   it('answers UnprocessableError with the code in GraphQL', async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ChainTestRamp, openOfframp, startChainRamp } from '../support/chain.js';
 import { ageTransfer, createCustomer, ledgerSums } from '../support/transfers.js';
-import type { ApiClient } from '../support/ramp.js';
+import { type ApiClient, onPostgres } from '../support/ramp.js';
 
 /** The watcher: deposits found without `complete`, confirmed after the network's count, undone by reorganisations. */
 describe('deposits on a live chain', () => {
@@ -110,6 +110,19 @@ describe('deposits on a live chain', () => {
     expect((await stateOf(transfer.id)).status).toBe('pending');
     await t.advance(2);
     expect((await stateOf(transfer.id)).status).toBe('processing');
+  });
+
+  // PGlite has one connection: a second instance holding the cursor is a PostgreSQL matter.
+  it.runIf(onPostgres)('leaves a chain to the instance holding its cursor, and takes it over once that instance lets go', async () => {
+    const transfer = await openOfframp(api, customer);
+    await simulate(transfer.id);
+    await t.ramp.db.fork().transactional(async (other) => {
+      await other.execute(`select 1 from chain_cursors where chain_key = 'sandbox:polygon' for update`);
+      await t.ramp.chainJobs.runOnce();
+      expect(await depositsOf(transfer.id)).toEqual([]);
+    });
+    await t.ramp.chainJobs.runOnce();
+    expect((await depositsOf(transfer.id)).map((d) => d.status)).toEqual(['observed']);
   });
 
   it('un-observes an unconfirmed deposit whose block left the chain: removed, pending again, announced', async () => {
