@@ -1,3 +1,4 @@
+import { encodeFunctionData, erc20Abi, getAddress } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ChainTestRamp, openOfframp, startChainRamp } from '../support/chain.js';
 import { ageTransfer, createCustomer, ledgerSums } from '../support/transfers.js';
@@ -90,6 +91,49 @@ describe('deposits on a live chain', () => {
     );
     expect(excess!.amount).toBe('50.500000000000000000');
     for (const total of Object.values(await ledgerSums(t))) expect(Number(total)).toBe(0);
+  });
+
+  it('takes two deposits to one address in chain order: the first decides, the second is late', async () => {
+    const transfer = await openOfframp(api, customer);
+    await simulate(transfer.id, '60');
+    await simulate(transfer.id, '100');
+    // Each send mines the faucet's mint, then the transfer: the first has its 3 confirmations by the first poll.
+    await t.ramp.chainJobs.runOnce();
+    expect(await stateOf(transfer.id)).toMatchObject({ status: 'failed', failure_reason: 'underpaid' });
+    expect((await depositsOf(transfer.id)).map((d) => [d.amount, d.status])).toEqual([
+      ['60.000000000000000000', 'credited'],
+      ['100.000000000000000000', 'late'],
+    ]);
+    expect(await movementsOf(transfer.id)).toEqual(['deposit']);
+  });
+
+  it('follows the first of two deposits mined in one block: its hash and confirmations, until it is credited', async () => {
+    const transfer = await openOfframp(api, customer);
+    const usdc = t.chain('polygon').tokens.find((c) => c.token === 'usdc')!;
+    const wallet = '0x00000000000000000000000000000000000b0b02';
+    await t.ramp.rails.sandboxChain!.faucet(usdc, wallet, 200_000_000n);
+    await t.rpc('anvil_impersonateAccount', [wallet]);
+    await t.rpc('evm_setAutomine', [false]);
+    const pay = (amount: bigint) =>
+      t.rpc<string>('eth_sendTransaction', [
+        {
+          from: wallet,
+          to: usdc.contractAddress,
+          data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [getAddress(transfer.quote.deposit_blockchain_address), amount] }),
+          gas: '0x30000',
+        },
+      ]);
+    const first = await pay(100_000_000n);
+    await pay(100_000_000n);
+    await t.rpc('evm_mine');
+    await t.rpc('evm_setAutomine', [true]);
+    await t.ramp.chainJobs.runOnce();
+    expect(await stateOf(transfer.id)).toMatchObject({ status: 'pending', confirmations: 1, deposit_transaction_hash: first.toLowerCase() });
+    await t.advance(1);
+    expect(await stateOf(transfer.id)).toMatchObject({ status: 'pending', confirmations: 2, deposit_transaction_hash: first.toLowerCase() });
+    await t.advance(1);
+    expect(await stateOf(transfer.id)).toMatchObject({ status: 'processing', deposit_transaction_hash: first.toLowerCase() });
+    expect((await depositsOf(transfer.id)).map((d) => d.status).sort()).toEqual(['credited', 'late']);
   });
 
   it('labels a deposit late when its transfer no longer waits, posting nothing', async () => {

@@ -35,6 +35,16 @@ async function hashTakenElsewhere(em: EntityManager, transfer: Transfer, txHash:
   return rows.length > 0;
 }
 
+/** Whether an earlier deposit (by block, then log) to the same transfer is still waiting. */
+async function behindAnother(em: EntityManager, deposit: ChainDeposit): Promise<boolean> {
+  const rows = await em.execute(
+    `select 1 from chain_deposits where transfer_id = ? and status = 'observed' and id <> ?
+       and (block_number < ? or (block_number = ? and log_index < ?))`,
+    [deposit.transferId, deposit.id, deposit.blockNumber.toString(), deposit.blockNumber.toString(), deposit.logIndex],
+  );
+  return rows.length > 0;
+}
+
 /**
  * An observed deposit at `head`: its transfer shows its confirmations (announced when they change);
  * at the network's count it is credited: pending → processing with what arrived (an overpayment's
@@ -52,6 +62,8 @@ export async function followDeposit(em: EntityManager, chain: LiveChain, deposit
     await em.flush();
     return;
   }
+  // Two deposits to one address are taken in chain order: the transfer follows the first; the next waits for it.
+  if (await behindAnother(em, deposit)) return;
   const confirmations = Math.min(confirmationsAt(head, deposit.blockNumber), chain.requiredConfirmations);
   const changed = transfer.confirmations !== confirmations || transfer.depositTransactionHash !== deposit.txHash;
   transfer.confirmations = confirmations;
