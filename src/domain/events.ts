@@ -8,6 +8,8 @@ export const EVENT_TYPES = [
   'onramp_transfer.status.updated',
   'offramp_transfer.created',
   'offramp_transfer.status.updated',
+  /** A live chain's deposit to an off-ramp was seen, gained confirmations, or left the chain (a reorganisation). */
+  'offramp_transfer.deposit.updated',
   'external_account.created',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -26,8 +26,9 @@ export type LedgerAccount = (typeof LEDGER_ACCOUNTS)[number];
 /**
  * One ledger transaction per movement per transfer; the database refuses a second one.
  * `excess_return`: what a customer paid in beyond the deposit amount, sent back on arrival.
+ * `deposit_reversal`: a credited chain deposit whose block a reorganisation took off the chain.
  */
-export const MOVEMENTS = ['deposit', 'fees', 'conversion', 'payout', 'refund', 'excess_return'] as const;
+export const MOVEMENTS = ['deposit', 'fees', 'conversion', 'payout', 'refund', 'excess_return', 'deposit_reversal'] as const;
 export type Movement = (typeof MOVEMENTS)[number];
 
 export interface Posting {
@@ -96,6 +97,12 @@ export function payoutPostings(asset: Asset, amount: Decimal, custody: Custody):
 
 /** A refund returns the whole deposit held where it came from (no fee was taken before settlement). */
 export const refundPostings = payoutPostings;
+
+/**
+ * A credited deposit that left the chain (a reorganisation): what it left held for the customer is
+ * gone from the wallet, so the opposite of what the deposit (net of any excess returned) posted.
+ */
+export const depositReversalPostings = payoutPostings;
 
 /** An overpayment's excess goes back to the sender at once: the customer's funds keep the deposit amount. */
 export const excessReturnPostings = payoutPostings;

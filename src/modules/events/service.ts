@@ -10,12 +10,13 @@ import { EventListRequest, StreamEventsInput } from './inputs.js';
 import type { EventFanout } from './fanout.js';
 import { streamEvents } from './stream.js';
 
-/** The events that announce a transfer's creation and each of its status changes. */
+/** The events that announce a transfer's creation, each of its status changes and its deposit's confirmations. */
 export const TRANSFER_EVENT_TYPES: EventType[] = [
   'onramp_transfer.created',
   'onramp_transfer.status.updated',
   'offramp_transfer.created',
   'offramp_transfer.status.updated',
+  'offramp_transfer.deposit.updated',
 ];
 
 const STREAM_PAGE = 100;

@@ -24,7 +24,12 @@ const LedgerAccountEnum = domainEnum('LedgerAccount', LEDGER_ACCOUNTS, {
 });
 const MovementEnum = domainEnum('LedgerMovement', MOVEMENTS, {
   description: 'Why money moved: one ledger transaction per movement per transfer',
-  describe: (movement) => (movement === 'excess_return' ? 'What a customer paid in beyond the deposit amount, sent straight back' : undefined),
+  describe: (movement) =>
+    movement === 'excess_return'
+      ? 'What a customer paid in beyond the deposit amount, sent straight back'
+      : movement === 'deposit_reversal'
+        ? 'A credited chain deposit whose block a reorganisation took off the chain: the opposite of what it left held'
+        : undefined,
 });
 
 /** One line of the double-entry ledger: debit positive, credit negative. */

@@ -8,6 +8,7 @@ import type { BankAccountDetails } from '../bank-accounts/records.js';
 import type { DepositBankAccount } from './deposit-instructions.js';
 import { TENANT_FILTERS, tenantColumns } from '../../platform/tenant.js';
 import { createdAtColumn, idColumn } from '../../platform/columns.js';
+import { depositEntities } from './deposits/entities.js';
 
 const ASSETS = [...FIAT_CURRENCIES, ...TOKENS] as const;
 /** Money and rates: numeric(38,18) in SQL, a Decimal in memory (never a JS number). */
@@ -114,4 +115,4 @@ const TransferStatusChangeSchema = defineEntity({
 export class TransferStatusChange extends TransferStatusChangeSchema.class {}
 TransferStatusChangeSchema.setClass(TransferStatusChange);
 
-export const transferEntities = [Quote, Transfer, TransferStatusChange];
+export const transferEntities = [Quote, Transfer, TransferStatusChange, ...depositEntities];

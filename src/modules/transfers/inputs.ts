@@ -180,10 +180,12 @@ export const TransferFilter = z.strictObject({
 export type TransferFilter = z.input<typeof TransferFilter>;
 
 /** A sandbox step, named by action (the REST simulate extension's use case). */
-export const SIMULATE_ACTIONS = ['fiat_deposit', 'complete_transfer', 'fail_transfer', 'refund_transfer'] as const;
+export const SIMULATE_ACTIONS = ['fiat_deposit', 'crypto_deposit', 'complete_transfer', 'fail_transfer', 'refund_transfer'] as const;
 /** Only a deposit has an amount. */
 const amountOnlyWithDeposit = acrossFields((body, report) => {
-  if (body.amount !== undefined && body.action !== 'fiat_deposit') report('amount', 'not_allowed', 'is only allowed with the fiat_deposit action');
+  if (body.amount !== undefined && body.action !== 'fiat_deposit' && body.action !== 'crypto_deposit') {
+    report('amount', 'not_allowed', 'is only allowed with the fiat_deposit and crypto_deposit actions');
+  }
 });
 export const SimulatedStep = z
   .strictObject({
@@ -201,6 +203,13 @@ export type SimulatedStep = z.input<typeof SimulatedStep>;
  */
 export const SimulatedFiatDeposit = z.strictObject({ amount: amount.optional() });
 export type SimulatedFiatDeposit = z.input<typeof SimulatedFiatDeposit>;
+
+/**
+ * Sandbox: an off-ramp's customer sends the tokens, `amount` of them (the deposit amount when
+ * omitted; more or less simulates an overpayment or an underpayment).
+ */
+export const SimulatedCryptoDeposit = z.strictObject({ amount: amount.optional() });
+export type SimulatedCryptoDeposit = z.input<typeof SimulatedCryptoDeposit>;
 
 /** Why a simulated failure failed (stored as the status change's reason). */
 export const SimulatedFailure = z.strictObject({ reason: failureReason.optional() });

@@ -27,11 +27,22 @@ async function claimAndMove(em: EntityManager, where: string, params: unknown[],
   });
 }
 
-/** Pending transfers past their deposit window become `expired` (every environment). */
+/**
+ * Pending transfers past their deposit window become `expired` (every environment), except one whose
+ * chain deposit was observed in time and waits for its confirmations (deposits/watcher.ts).
+ */
 export const expireTransfersJob: Job = {
   name: 'expire-transfers',
   batchSize: BATCH,
-  run: (em) => claimAndMove(em, `status = 'pending' and deposit_expires_at <= now()`, [], 'expired', 'deposit_window_elapsed'),
+  run: (em) =>
+    claimAndMove(
+      em,
+      `status = 'pending' and deposit_expires_at <= now()
+       and not exists (select 1 from chain_deposits d where d.transfer_id = transfers.id and d.status = 'observed')`,
+      [],
+      'expired',
+      'deposit_window_elapsed',
+    ),
 };
 
 /**

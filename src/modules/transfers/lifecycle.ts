@@ -4,7 +4,15 @@ import type { Actor } from '../../domain/environment.js';
 import { NotFoundError, UnprocessableError } from '../../domain/errors.js';
 import type { EventType } from '../../domain/events.js';
 import { normalizeTransactionHash, sandboxTransactionHash } from '../../domain/identifiers/chain.js';
-import { custodyOf, depositPostings, depositSplit, excessReturnPostings, refundPostings, settlementPostings } from '../../domain/ledger.js';
+import {
+  custodyOf,
+  depositPostings,
+  depositReversalPostings,
+  depositSplit,
+  excessReturnPostings,
+  refundPostings,
+  settlementPostings,
+} from '../../domain/ledger.js';
 import type { Decimal } from '../../domain/money.js';
 import { type TransferStatus, assertTransition } from '../../domain/transfer-status.js';
 import { recordEvent } from '../../platform/outbox.js';
@@ -23,9 +31,11 @@ import { presentTransfer } from './presenters.js';
 /** Events are written for the transfer's own partner and environment (jobs act for no API key). */
 const ownerOf = (transfer: Transfer): Actor => ({ partnerId: transfer.partnerId, environment: transfer.environment, apiKeyId: 'system' });
 
-const eventType = (transfer: Transfer, what: 'created' | 'status.updated') => `${transfer.direction}_transfer.${what}` as EventType;
+/** What an event says of a transfer; `deposit.updated` only of an off-ramp on a live chain (deposits/). */
+type Announced = 'created' | 'status.updated' | 'deposit.updated';
+const eventType = (transfer: Transfer, what: Announced) => `${transfer.direction}_transfer.${what}` as EventType;
 
-async function announce(em: EntityManager, transfer: Transfer, quote: Quote, what: 'created' | 'status.updated') {
+export async function announce(em: EntityManager, transfer: Transfer, quote: Quote, what: Announced) {
   await recordEvent(em, ownerOf(transfer), {
     type: eventType(transfer, what),
     entityType: `${transfer.direction}_transfer`,
@@ -126,4 +136,28 @@ export async function moveTransfer(
   await em.flush();
   await postLedger(em, transfer, quote, to, received);
   await announce(em, transfer, quote, 'status.updated');
+}
+
+/**
+ * A credited chain deposit left the chain (a reorganisation deeper than the confirmations): a new
+ * `deposit_reversal` posts the opposite of what the deposit left held, never deleting a row. A
+ * processing transfer fails `deposit_reversed`; a failed one (underpaid) stays failed. Either way its
+ * funds no longer count as received, so nothing is refunded of money that is gone. A transfer
+ * already completed or refunded keeps its status: the reversal shows what Ramp lost.
+ */
+export async function reverseDeposit(em: EntityManager, transfer: Transfer, quote: Quote): Promise<void> {
+  const source = quote.sourceCurrency;
+  const { held } = depositSplit(transfer.depositReceivedAmount ?? quote.sourceAmount, quote.sourceAmount);
+  if (transfer.status === 'processing' || transfer.status === 'failed') {
+    transfer.fundsReceivedAt = null;
+    transfer.depositReceivedAmount = null;
+  }
+  if (transfer.status === 'processing') await moveTransfer(em, transfer, quote, 'failed', 'deposit_reversed');
+  else {
+    if (transfer.status === 'failed') transfer.failureReason = 'deposit_reversed';
+    transfer.updatedAt = new Date();
+    await em.flush();
+    await announce(em, transfer, quote, 'deposit.updated');
+  }
+  await postMovement(em, ownerOf(transfer), transfer.id, 'deposit_reversal', depositReversalPostings(source, held, custodyOf(source)));
 }

@@ -2,14 +2,19 @@ import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { railsNotConnected } from '../../domain/environment.js';
 import type { EntityManager } from '@mikro-orm/sql';
 import { randomUUID } from 'node:crypto';
-import { ConflictError, ValidationError, fieldError } from '../../domain/errors.js';
+import { ConflictError, NotFoundError, ValidationError, fieldError } from '../../domain/errors.js';
 import { isValidTransactionHash, normalizeTransactionHash, sandboxAddress } from '../../domain/identifiers/chain.js';
-import type { FiatCurrency, Network } from '../../domain/money.js';
+import type { FiatCurrency, Network, Token } from '../../domain/money.js';
+import { assertTransition } from '../../domain/transfer-status.js';
+import { isUuid } from '../../domain/identifiers/uuid.js';
 import { parseInput } from '../../domain/validation.js';
 import type { Scope } from '../../platform/scope.js';
 import { type BankAccountDetails, bankAccountDetailsOf, detailsOf } from '../bank-accounts/records.js';
 import type { TransferDeps } from './context.js';
-import { type Quote, Transfer } from './entities.js';
+import { Quote, Transfer } from './entities.js';
+import { followDeposit } from './deposits/follow.js';
+import { recordDeposit } from './deposits/record.js';
+import { verifiedDeposit } from './deposits/verify.js';
 import { OfframpDeposit, OfframpDestination, OfframpQuoteRequest, type ValidOfframpDestination } from './inputs.js';
 import { assertDepositWindowOpen, lockTransfer, moveTransfer, recordCreation } from './lifecycle.js';
 import { payoutProblem } from './payout-rails.js';
@@ -74,6 +79,33 @@ export function offramp(deps: TransferDeps, quoting: Quoting) {
     return transfer;
   }
 
+  /**
+   * A live chain's deposit as the chain shows it, checked before any transaction is opened (a
+   * chain's answer can take seconds); null on a simulated network. The transfer is read here to
+   * know its network and address, and checked again under its lock.
+   */
+  async function lookUpDeposit(scope: Scope, where: { id: string; direction: 'offramp'; customerId?: string }, hash: string) {
+    const transfer = isUuid(where.id) ? await scope.em.findOne(Transfer, where) : null;
+    if (!transfer) throw new NotFoundError('Transfer');
+    const quote = await scope.em.findOneOrFail(Quote, { id: transfer.quoteId });
+    const network = quote.sourceNetwork as Network;
+    if (!isValidTransactionHash(network, hash)) {
+      throw new ValidationError([fieldError('/depositTransactionHash', 'invalid_transaction_hash', `is not a valid ${network} transaction hash`)]);
+    }
+    const chain = deps.rails.chain(transfer.environment, network);
+    if (chain?.mode !== 'live') return null;
+    // The same refusals as under the lock, before asking the chain about a transfer that cannot take a deposit.
+    assertTransition(transfer.status, 'processing', { fundsReceived: transfer.fundsReceivedAt != null });
+    assertDepositWindowOpen(transfer, quoting.now());
+    const lookup = await chain.lookUpTransaction(normalizeTransactionHash(network, hash));
+    const log = verifiedDeposit(chain, lookup, {
+      token: quote.sourceCurrency as Token,
+      depositAddress: transfer.depositBlockchainAddress!,
+      amount: quote.sourceAmount,
+    });
+    return { chain, log, transferId: transfer.id, head: (await chain.head()).number };
+  }
+
   return {
     /** BySourceAmount or ByDestinationAmount; with a destination and purpose, the transfer too. */
     async createQuote(scope: Scope, customerId: string, request: OfframpQuoteRequest): Promise<{ quote: Quote; transfer: Transfer | null }> {
@@ -111,33 +143,50 @@ export function offramp(deps: TransferDeps, quoting: Quoting) {
     },
 
     /**
-     * The customer sent the tokens: the deposit's hash (valid for the quote's network) moves the
-     * transfer from pending to processing and posts the deposit. Any other status → 409; a hash
-     * that already funded another transfer → 409. Without `customerId`, the transfer's own customer.
+     * The customer sent the tokens: the deposit's hash (valid for the quote's network). On a live
+     * chain it is looked up first, outside any transaction, and must pay this transfer (verify.ts;
+     * 422 otherwise, the transfer left pending): it is recorded as the watcher would record it, and
+     * the transfer moves to processing once the network's confirmations are reached (at once when
+     * they already are; else it stays pending and shows them). On a simulated network the hash's
+     * form alone is checked, and the transfer moves to processing. Any status but pending → 409; a
+     * hash that already funded another transfer → 409. Without `customerId`, the transfer's own customer.
      */
     async complete(scope: Scope, customerId: string | undefined, transferId: string, deposit: OfframpDeposit): Promise<{ transfer: Transfer; quote: Quote }> {
       const data = parseInput(OfframpDeposit, deposit);
-      return scope.em.transactional(async (em) => {
-        const customer = customerId === undefined ? undefined : await deps.customers.get({ ...scope, em }, customerId);
-        const { transfer, quote } = await lockTransfer(em, { id: transferId, direction: 'offramp', ...(customer && { customerId: customer.id }) });
-        const network = quote.sourceNetwork as Network;
-        if (!isValidTransactionHash(network, data.depositTransactionHash)) {
-          throw new ValidationError([fieldError('/depositTransactionHash', 'invalid_transaction_hash', `is not a valid ${network} transaction hash`)]);
-        }
-        assertDepositWindowOpen(transfer, quoting.now());
-        // Stored normalised: the unique constraint (environment, deposit_transaction_hash) must see
-        // `0xABC…` and `0xabc…` as the one transaction they are, or one deposit funds two transfers.
-        transfer.depositTransactionHash = normalizeTransactionHash(network, data.depositTransactionHash);
-        try {
-          await moveTransfer(em, transfer, quote, 'processing', 'deposit_transaction_submitted');
-        } catch (error) {
-          if (error instanceof UniqueConstraintViolationException && String(error.message).includes('transfers_deposit_hash_once')) {
-            throw new ConflictError('deposit_transaction_hash_used', 'This transaction hash already completed another transfer');
+      const customer = customerId === undefined ? undefined : await deps.customers.get(scope, customerId);
+      const where = { id: transferId, direction: 'offramp' as const, ...(customer && { customerId: customer.id }) };
+      const onChain = await lookUpDeposit(scope, where, data.depositTransactionHash);
+      try {
+        return await scope.em.transactional(async (em) => {
+          // The deposit first, then the transfer: the watcher takes its locks in the same order.
+          if (onChain) await recordDeposit(em, onChain.chain, onChain.log, onChain.transferId, 'observed');
+          const { transfer, quote } = await lockTransfer(em, where);
+          const network = quote.sourceNetwork as Network;
+          assertTransition(transfer.status, 'processing', { fundsReceived: transfer.fundsReceivedAt != null });
+          assertDepositWindowOpen(transfer, quoting.now());
+          // Stored normalised: the unique constraint (environment, deposit_transaction_hash) must see
+          // `0xABC…` and `0xabc…` as the one transaction they are, or one deposit funds two transfers.
+          transfer.depositTransactionHash = normalizeTransactionHash(network, data.depositTransactionHash);
+          if (!onChain) {
+            await moveTransfer(em, transfer, quote, 'processing', 'deposit_transaction_submitted');
+            return { transfer, quote };
           }
-          throw error;
+          await em.flush();
+          const [recorded] = await em.execute<{ id: string }[]>('select id from chain_deposits where chain_key = ? and tx_hash = ? and log_index = ?', [
+            onChain.chain.key,
+            onChain.log.txHash,
+            onChain.log.logIndex,
+          ]);
+          // Credits it now when the chain already has its confirmations; else the transfer shows them and waits.
+          await followDeposit(em, onChain.chain, recorded!.id, onChain.head);
+          return { transfer, quote };
+        });
+      } catch (error) {
+        if (error instanceof UniqueConstraintViolationException && String(error.message).includes('transfers_deposit_hash_once')) {
+          throw new ConflictError('deposit_transaction_hash_used', 'This transaction hash already completed another transfer');
         }
-        return { transfer, quote };
-      });
+        throw error;
+      }
     },
   };
 }

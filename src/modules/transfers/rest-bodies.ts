@@ -127,18 +127,28 @@ export const OfframpDepositBody = z
   .strictObject({ deposit_transaction_hash: transactionHash })
   .transform((b): OfframpDeposit => ({ depositTransactionHash: b.deposit_transaction_hash }));
 
-/** Sandbox REST extension: `POST …/onramp-transfer/simulate`. */
+/** Sandbox REST extension: `POST …/onramp-transfer/simulate`. No `crypto_deposit` (an on-ramp's deposit is fiat). */
 export const SimulateOnrampTransferBody = z
-  .strictObject({ action: z.enum(SIMULATE_ACTIONS), transfer_id: z.string().max(64), reason: failureReason.optional(), amount: amount.optional() })
+  .strictObject({
+    action: z.enum(SIMULATE_ACTIONS).exclude(['crypto_deposit']),
+    transfer_id: z.string().max(64),
+    reason: failureReason.optional(),
+    amount: amount.optional(),
+  })
   .transform((b): SimulatedStep => ({ action: b.action, transferId: b.transfer_id, reason: b.reason, amount: b.amount }));
 
 /**
- * Sandbox REST extension: `POST …/offramp-transfer/simulate`. No `fiat_deposit` (an off-ramp's deposit is on chain,
- * named by its hash) and so no `amount`: the document offers only what the route takes.
+ * Sandbox REST extension: `POST …/offramp-transfer/simulate`. No `fiat_deposit` (an off-ramp's deposit is tokens on
+ * chain: `crypto_deposit`, whose `amount` is in the token): the document offers only what the route takes.
  */
 export const SimulateOfframpTransferBody = z
-  .strictObject({ action: z.enum(SIMULATE_ACTIONS).exclude(['fiat_deposit']), transfer_id: z.string().max(64), reason: failureReason.optional() })
-  .transform((b): SimulatedStep => ({ action: b.action, transferId: b.transfer_id, reason: b.reason }));
+  .strictObject({
+    action: z.enum(SIMULATE_ACTIONS).exclude(['fiat_deposit']),
+    transfer_id: z.string().max(64),
+    reason: failureReason.optional(),
+    amount: amount.optional(),
+  })
+  .transform((b): SimulatedStep => ({ action: b.action, transferId: b.transfer_id, reason: b.reason, amount: b.amount }));
 
 /** Sandbox REST extension: `POST …/virtual-account/{virtual_account_id}/simulate` (fiat arrives on it). */
 export const SimulateVirtualAccountDepositBody = z

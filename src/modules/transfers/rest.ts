@@ -135,8 +135,21 @@ export function transferRoutes(app: FastifyInstance, { transfers }: Services) {
       idempotencyKey: 'required',
       body: OfframpDepositBody,
       example: { deposit_transaction_hash: '0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060' },
-      responses: { 200: { description: 'The transfer, now processing', body: OfframpTransferAnswer } },
-      errors: ['deposit_transaction_hash_used', 'transfer_transition_not_allowed', 'transfer_expired'],
+      description:
+        'On a live chain the hash is looked up and must be a successful transaction paying at least the deposit amount of the quoted token to ' +
+        "this transfer's deposit address (else 422, the transfer stays pending). A confirmed deposit moves the transfer to processing; an " +
+        'unconfirmed one is accepted and the transfer stays pending, showing its confirmations. On a simulated network only the form of the hash is checked.',
+      responses: { 200: { description: 'The transfer: processing, or pending until the deposit has its confirmations', body: OfframpTransferAnswer } },
+      errors: [
+        'deposit_transaction_hash_used',
+        'transfer_transition_not_allowed',
+        'transfer_expired',
+        'deposit_transaction_not_found',
+        'deposit_transaction_failed',
+        'deposit_wrong_recipient',
+        'deposit_wrong_token',
+        'deposit_underpaid',
+      ],
     }),
     (request, reply) =>
       replyIdempotently(request, reply, { required: true }, async (scope) => {
@@ -204,22 +217,27 @@ export function transferRoutes(app: FastifyInstance, { transfers }: Services) {
         }),
     );
 
-    // Sandbox (403 first with a production key): { action: fiat_deposit (on-ramp only) | complete_transfer | fail_transfer |
-    // refund_transfer, transfer_id, reason?, amount? (fiat_deposit only) }
+    // Sandbox (403 first with a production key): { action: fiat_deposit (on-ramp only) | crypto_deposit (off-ramp only) |
+    // complete_transfer | fail_transfer | refund_transfer, transfer_id, reason?, amount? (the deposits only) }
     const onramp = direction === 'onramp';
     const SimulateBody = onramp ? SimulateOnrampTransferBody : SimulateOfframpTransferBody;
     app.post<CustomerParams>(
       `${base(direction)}/simulate`,
       contract({
         operationId: `simulate${named(direction)}Transfer`,
-        summary: `Sandbox: move an ${direction} transfer (${onramp ? 'fiat_deposit, ' : ''}complete_transfer, fail_transfer, refund_transfer)`,
+        summary: `Sandbox: move an ${direction} transfer (${onramp ? 'fiat_deposit' : 'crypto_deposit'}, complete_transfer, fail_transfer, refund_transfer)`,
         tag,
         idempotencyKey: 'optional',
         sandboxOnly: true,
         body: SimulateBody,
         example: { action: 'complete_transfer', transfer_id: '5f0c6a1e-8a5b-4c1d-9f5e-2b7a1c3d4e5f' },
         responses: { 200: { description: 'The transfer after the step', body: answerOf(direction) } },
-        errors: ['transfer_transition_not_allowed', 'transfer_expired', ...(onramp ? (['not_an_onramp_transfer'] as const) : []), 'amount_out_of_range'],
+        errors: [
+          'transfer_transition_not_allowed',
+          'transfer_expired',
+          ...(onramp ? (['not_an_onramp_transfer'] as const) : (['not_an_offramp_transfer'] as const)),
+          'amount_out_of_range',
+        ],
       }),
       (request, reply) =>
         replyIdempotently(request, reply, { required: false }, async (scope) => {

@@ -11,6 +11,7 @@ import type {
   OfframpQuoteRequest,
   OnrampQuoteRequest,
   OnrampTransferRequest,
+  SimulatedCryptoDeposit,
   SimulatedFiatDeposit,
   SimulatedStep,
   SimulatedVirtualAccountDeposit,
@@ -65,6 +66,11 @@ export interface TransferService {
   // Sandbox settlement (403 in production), through the state machine like real progress.
   /** The fiat arrives, `deposit.amount` of it (the deposit amount when omitted): less fails the transfer `underpaid`. */
   simulateFiatDeposit(scope: Scope, transferId: string, deposit?: SimulatedFiatDeposit, within?: TransferWithin): Promise<TransferWithQuote>;
+  /**
+   * An off-ramp's tokens are sent, `deposit.amount` of them: on a live chain a real transfer to the deposit
+   * address (the transfer stays pending for the watcher); on a simulated one it arrives at once.
+   */
+  simulateCryptoDeposit(scope: Scope, transferId: string, deposit?: SimulatedCryptoDeposit, within?: TransferWithin): Promise<TransferWithQuote>;
   simulateSettlement(scope: Scope, transferId: string, within?: TransferWithin): Promise<TransferWithQuote>;
   simulateFailure(scope: Scope, transferId: string, reason?: string, within?: TransferWithin): Promise<TransferWithQuote>;
   simulateRefund(scope: Scope, transferId: string, within?: TransferWithin): Promise<TransferWithQuote>;
@@ -118,6 +124,7 @@ export function createTransferService(deps: TransferDeps): TransferService {
     completeOfframpTransfer: offramps.complete,
 
     simulateFiatDeposit: sandbox.fiatDeposit,
+    simulateCryptoDeposit: sandbox.cryptoDeposit,
     simulateSettlement: sandbox.settle,
     simulateFailure: sandbox.fail,
     simulateRefund: sandbox.refund,

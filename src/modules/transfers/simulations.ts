@@ -2,12 +2,15 @@ import { assertSandbox } from '../../domain/environment.js';
 import { UnprocessableError, ValidationError, fieldError } from '../../domain/errors.js';
 import { type TransferDirection, assertTransition } from '../../domain/transfer-status.js';
 import { parseAmount } from '../../domain/pricing.js';
+import { normalizeTransactionHash, sandboxTransactionHash } from '../../domain/identifiers/chain.js';
+import type { Network } from '../../domain/money.js';
 import { parseInput } from '../../domain/validation.js';
 import type { Scope } from '../../platform/scope.js';
 import type { TransferDeps } from './context.js';
 import { virtualAccountDepositAccount } from './deposit-instructions.js';
 import type { Quote, Transfer } from './entities.js';
-import { SimulatedFailure, SimulatedFiatDeposit, SimulatedStep, SimulatedVirtualAccountDeposit } from './inputs.js';
+import { SimulatedCryptoDeposit, SimulatedFailure, SimulatedFiatDeposit, SimulatedStep, SimulatedVirtualAccountDeposit } from './inputs.js';
+import { baseUnits } from './deposits/record.js';
 import { assertDepositWindowOpen, lockTransfer, moveTransfer } from './lifecycle.js';
 import type { onramp } from './onramp.js';
 import type { Quoting } from './quotes.js';
@@ -51,6 +54,44 @@ export function simulations(deps: TransferDeps, quoting: Quoting, onramps: Retur
     });
   };
 
+  /**
+   * An off-ramp's customer sends the tokens, `amount` of them (the deposit amount when omitted). On
+   * a live chain it is a real token transfer from a faucet-funded customer wallet (one per deposit
+   * address) to the deposit address: the transfer stays pending, and the watcher sees the deposit,
+   * counts its confirmations and credits it. On a simulated network the deposit arrives at once
+   * with a made-up hash: the deposit amount or more → processing, less → failed `underpaid`.
+   */
+  const cryptoDeposit = async (scope: Scope, transferId: string, deposit: SimulatedCryptoDeposit = {}, where: Where = {}): Promise<Moved> => {
+    assertSandbox(scope.actor);
+    const data = parseInput(SimulatedCryptoDeposit, deposit);
+    const { transfer, quote } = await scope.em.transactional((em) => lockTransfer(em, { id: transferId, ...where }));
+    if (transfer.direction !== 'offramp') {
+      throw new UnprocessableError('not_an_offramp_transfer', 'Only off-ramp transfers receive token deposits; simulate an on-ramp with fiat_deposit');
+    }
+    assertTransition(transfer.status, 'processing', { fundsReceived: transfer.fundsReceivedAt != null });
+    assertDepositWindowOpen(transfer, quoting.now());
+    const received = data.amount === undefined ? quote.sourceAmount : parseAmount(data.amount, quote.sourceCurrency, '/amount');
+    const network = quote.sourceNetwork as Network;
+    const chain = deps.rails.chain(scope.actor.environment, network);
+    if (chain?.mode === 'live') {
+      const contract = chain.tokens.find((t) => t.token === quote.sourceCurrency)!;
+      if (!deps.rails.sandboxChain) throw new Error(`${network} is live but the sandbox has no chain of its own to send from`);
+      await deps.rails.sandboxChain.sendFromCustomer(
+        contract,
+        transfer.depositAddressIndex!,
+        transfer.depositBlockchainAddress!,
+        baseUnits(received, contract.decimals),
+      );
+      return { transfer, quote };
+    }
+    return move(scope, transferId, where, async (moved, em) => {
+      assertTransition(moved.transfer.status, 'processing', { fundsReceived: moved.transfer.fundsReceivedAt != null });
+      moved.transfer.depositTransactionHash = normalizeTransactionHash(network, sandboxTransactionHash(network, moved.transfer.id));
+      if (received.lt(quote.sourceAmount)) await moveTransfer(em, moved.transfer, moved.quote, 'failed', 'underpaid', { received });
+      else await moveTransfer(em, moved.transfer, moved.quote, 'processing', 'deposit_transaction_submitted', { received });
+    });
+  };
+
   /** The payout leaves (tokens on chain, or fiat to the bank): processing → completed. */
   const settle = (scope: Scope, transferId: string, where: Where = {}) =>
     move(scope, transferId, where, ({ transfer, quote }, em) => moveTransfer(em, transfer, quote, 'completed', 'settled'));
@@ -67,6 +108,7 @@ export function simulations(deps: TransferDeps, quoting: Quoting, onramps: Retur
 
   return {
     fiatDeposit,
+    cryptoDeposit,
     settle,
     fail,
     refund,
@@ -83,6 +125,11 @@ export function simulations(deps: TransferDeps, quoting: Quoting, onramps: Retur
             throw new ValidationError([fieldError('/action', 'not_allowed', 'fiat_deposit applies to on-ramp transfers')]);
           }
           return fiatDeposit(scope, data.transferId, { amount: data.amount }, where);
+        case 'crypto_deposit':
+          if (direction !== 'offramp') {
+            throw new ValidationError([fieldError('/action', 'not_allowed', 'crypto_deposit applies to off-ramp transfers')]);
+          }
+          return cryptoDeposit(scope, data.transferId, { amount: data.amount }, where);
         case 'complete_transfer':
           return settle(scope, data.transferId, where);
         case 'fail_transfer':

@@ -98,6 +98,13 @@ const SimulateFiatDepositInputRef = builder.inputType('SimulateFiatDepositInput'
   }),
 });
 
+const SimulateCryptoDepositInputRef = builder.inputType('SimulateCryptoDepositInput', {
+  fields: (t) => ({
+    transferId: t.id({ required: true, description: 'A pending off-ramp transfer (global id or databaseId)' }),
+    amount: t.field({ type: 'Decimal', description: 'What the customer sends, in the source token; the deposit amount when omitted' }),
+  }),
+});
+
 const SimulateTransferFailureInputRef = builder.inputType('SimulateTransferFailureInput', {
   fields: (t) => ({
     transferId: t.id({ required: true, description: 'A pending or processing transfer (global id or databaseId)' }),
@@ -199,7 +206,7 @@ builder.mutationFields((t) => ({
   completeOfframpTransfer: t.field({
     type: TransferRef,
     description:
-      'The customer sent the tokens: PENDING → PROCESSING (ConflictError transfer_transition_not_allowed from any other status, deposit_transaction_hash_used for a hash that funded another transfer; UnprocessableError transfer_expired).',
+      "The customer sent the tokens. On a live chain the hash is looked up: it must be a successful transaction paying at least the deposit amount of the quoted token to the deposit address (UnprocessableError deposit_transaction_not_found, deposit_transaction_failed, deposit_wrong_recipient, deposit_wrong_token, deposit_underpaid; the transfer stays PENDING). Confirmed: PENDING → PROCESSING; not yet: accepted, the transfer stays PENDING showing its confirmations until the network's count. On a simulated network only the form of the hash is checked (PENDING → PROCESSING). ConflictError transfer_transition_not_allowed from any other status, deposit_transaction_hash_used for a hash that funded another transfer; UnprocessableError transfer_expired.",
     errors: payloadOf('CompleteOfframpTransfer', 'transfer', [...CREATING, NotFoundError]),
     args: { input: t.arg({ type: CompleteOfframpTransferInputRef, required: true }) },
     resolve: answeredAsNode(
@@ -233,6 +240,18 @@ builder.mutationFields((t) => ({
       const { id, within } = transferIdOf(input.transferId);
       const deposit = { amount: undefinedIfNull(input.amount) };
       return transferNode(await withInputPaths(ctx.services.transfers.simulateFiatDeposit(scopeOf(ctx), id, deposit, within)));
+    },
+  }),
+  simulateCryptoDeposit: t.field({
+    type: TransferRef,
+    description:
+      "Sandbox: an off-ramp's customer sends the tokens, amount of them (the deposit amount when omitted). On a live chain: a real token transfer from a faucet-funded wallet to the deposit address; the transfer stays PENDING until the watcher has seen the deposit confirmed. On a simulated network: at once, with a made-up hash (PENDING → PROCESSING; less than the deposit amount: PENDING → FAILED underpaid). UnprocessableError not_an_offramp_transfer, transfer_expired.",
+    errors: payloadOf('SimulateCryptoDeposit', 'transfer', [ValidationError, ...SANDBOX_STEP, UnprocessableError]),
+    args: { input: t.arg({ type: SimulateCryptoDepositInputRef, required: true }) },
+    resolve: async (_, { input }, ctx) => {
+      const { id, within } = transferIdOf(input.transferId);
+      const deposit = { amount: undefinedIfNull(input.amount) };
+      return transferNode(await withInputPaths(ctx.services.transfers.simulateCryptoDeposit(scopeOf(ctx), id, deposit, within)));
     },
   }),
   simulateVirtualAccountDeposit: t.field({
