@@ -12,6 +12,7 @@ import { Migration20261122001300_deposit_received_amount } from './Migration2026
 import { Migration20261124000100_event_subjects } from './Migration20261124000100_event_subjects.js';
 import { Migration20261124050000_webhook_subscription_queries } from './Migration20261124050000_webhook_subscription_queries.js';
 import { Migration20261126000100_chain_rails } from './Migration20261126000100_chain_rails.js';
+import { Migration20261126000300_chain_payouts } from './Migration20261126000300_chain_payouts.js';
 
 /** Applied in this order at start; a migration once landed is never edited, only followed. */
 export const migrations = [
@@ -29,4 +30,5 @@ export const migrations = [
   Migration20261124000100_event_subjects,
   Migration20261124050000_webhook_subscription_queries,
   Migration20261126000100_chain_rails,
+  Migration20261126000300_chain_payouts,
 ];
