@@ -90,7 +90,9 @@ describe.runIf(onPostgres)('a crash between storing a payout and broadcasting it
       30_000,
       'the payout completed after the restart',
     );
-    const payouts = await sql<{ transaction_hash: string; nonce: string }>('select transaction_hash, nonce from chain_payouts where transfer_id = ?', [onramp.id]);
+    const payouts = await sql<{ transaction_hash: string; nonce: string }>('select transaction_hash, nonce from chain_payouts where transfer_id = ?', [
+      onramp.id,
+    ]);
     expect(payouts).toEqual([{ transaction_hash: stored!.transaction_hash, nonce: stored!.nonce }]);
     expect(await chain.balanceOf(usdc, onramp.destination)).toBe(units(onramp.amount));
     expect(await polygon.minedNonce(polygon.treasury)).toBe(Number(stored!.nonce) + 1);
