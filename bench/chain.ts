@@ -70,13 +70,15 @@ async function main() {
       ['deposits detected / s', 'n/a (watcher not on this branch)'],
       ['block → deposit event latency', 'n/a (watcher not on this branch)'],
     ];
-    console.log(`\nchain leg, ${PAYOUTS} on-ramp payouts on the local chain (anvil, a block per transaction), PostgreSQL\n`);
-    for (const [what, figure] of rows) console.log(`  ${what.padEnd(56)} ${figure}`);
+    print(`\nchain leg, ${PAYOUTS} on-ramp payouts on the local chain (anvil, a block per transaction), PostgreSQL\n`);
+    for (const [what, figure] of rows) print(`  ${what.padEnd(56)} ${figure}`);
   } finally {
     await ramp.close();
     await database.drop();
   }
 }
+
+const print = (line: string) => process.stdout.write(`${line}\n`);
 
 const rpc = (method: string, params: unknown[]) => ({
   method: 'POST',
