@@ -1,6 +1,8 @@
 import { performance } from 'node:perf_hooks';
 import { createRamp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
+import { payoutConfirmationJob } from '../src/modules/transfers/payouts/confirm.js';
+import { payoutSenderJob } from '../src/modules/transfers/payouts/send.js';
 import { createBenchDatabase } from './database.js';
 import { seedCustomer, seedTransfer } from './seed.js';
 
@@ -52,16 +54,20 @@ async function main() {
       );
     }
 
-    // One pass of the chain jobs signs, stores and broadcasts every funded on-ramp (the sender goes batch after batch).
+    // polygon's sender alone, batch after batch, until every funded on-ramp is signed, stored and broadcast.
+    const chain = ramp.rails.liveChains().find((c) => c.network === 'polygon')!;
+    const settings = { replaceAfterSeconds: 120, crashAfterSigning: false };
+    const sender = payoutSenderJob(chain, settings);
     let start = performance.now();
-    while ((await sql(`select count(*) as n from chain_payouts where status <> 'signed'`)) < PAYOUTS) await ramp.chainJobs.runOnce();
+    while ((await sql(`select count(*) as n from chain_payouts where status <> 'signed'`)) < PAYOUTS) await sender.run(ramp.db.fork());
     const sendSeconds = (performance.now() - start) / 1000;
 
-    // Then the confirmations: enough blocks at once, and one pass of the confirmation job completes them all.
-    const chain = ramp.rails.liveChains().find((c) => c.network === 'polygon')!;
+    // Then the confirmations: enough blocks at once, and polygon's confirmation job completes them all.
+    const confirmation = payoutConfirmationJob(chain, settings);
     await fetch(ramp.rails.sandboxChain!.rpcUrl, rpc('anvil_mine', [`0x${chain.requiredConfirmations.toString(16)}`]));
     start = performance.now();
-    while ((await sql(`select count(*) as n from transfers where direction = 'onramp' and status = 'completed'`)) < PAYOUTS) await ramp.chainJobs.runOnce();
+    while ((await sql(`select count(*) as n from transfers where direction = 'onramp' and status = 'completed'`)) < PAYOUTS)
+      await confirmation.run(ramp.db.fork());
     const confirmSeconds = (performance.now() - start) / 1000;
 
     const rows: [string, string][] = [

@@ -40,11 +40,10 @@ interface Pass {
  * for PAYOUT_REPLACE_AFTER_SECONDS → signed again under the same nonce with higher fees. Answers
  * whether it changed, and what must be broadcast once the transaction commits.
  */
-async function follow(tx: EntityManager, pass: Pass, payout: ChainPayout): Promise<{ changed: boolean; broadcast?: ChainPayout }> {
+async function follow(tx: EntityManager, pass: Pass, payout: ChainPayout, receipts: Receipt[]): Promise<{ changed: boolean; broadcast?: ChainPayout }> {
   const { chain } = pass;
   const minedNonce = pass.minedNonce.get(payout.sender)!;
   const hashes = [payout.transactionHash, ...payout.earlierHashes];
-  const receipts: Receipt[] = await Promise.all(hashes.map((hash) => chain.receipt(hash)));
   const minedAt = receipts.findIndex((r) => r.status === 'mined');
   const now = pass.now;
   payout.updatedAt = now;
@@ -141,9 +140,11 @@ export function payoutConfirmationJob(chain: LiveChain, settings: PayoutSettings
           }
           const now = new Date();
           const pass: Pass = { chain, head, minedNonce, now, replaceBefore: new Date(now.getTime() - settings.replaceAfterSeconds * 1000) };
+          // Every receipt of the page asked at once (each payout's current and earlier hashes): the node answers them side by side.
+          const receipts = await Promise.all(payouts.map((p) => Promise.all([p.transactionHash, ...p.earlierHashes].map((hash) => chain.receipt(hash)))));
           const toBroadcast: ChainPayout[] = [];
-          for (const payout of payouts) {
-            const followed = await follow(tx, pass, payout);
+          for (const [i, payout] of payouts.entries()) {
+            const followed = await follow(tx, pass, payout, receipts[i]!);
             if (followed.changed) changed++;
             if (followed.broadcast) toBroadcast.push(followed.broadcast);
           }

@@ -31,11 +31,10 @@ export function payoutSenderJob(chain: LiveChain, settings: PayoutSettings): Job
            order by t.updated_at, t.id limit ${BATCH} for update of t skip locked`,
           [chain.environment, chain.network],
         );
-        const payable: PayableTransfer[] = [];
-        for (const { id } of rows) {
-          const transfer = await tx.findOneOrFail(Transfer, { id }, ACROSS_TENANTS);
-          payable.push({ transfer, quote: await tx.findOneOrFail(Quote, { id: transfer.quoteId }, ACROSS_TENANTS) });
-        }
+        if (!rows.length) return { claimed: 0, payouts: [] };
+        const transfers = await tx.find(Transfer, { id: { $in: rows.map((r) => r.id) } }, { ...ACROSS_TENANTS, orderBy: { updatedAt: 'asc', id: 'asc' } });
+        const quotes = new Map((await tx.find(Quote, { id: { $in: transfers.map((t) => t.quoteId) } }, ACROSS_TENANTS)).map((q) => [q.id, q]));
+        const payable: PayableTransfer[] = transfers.map((transfer) => ({ transfer, quote: quotes.get(transfer.quoteId)! }));
         return { claimed: rows.length, payouts: await signPayouts(tx, chain, payable) };
       });
       // The fault the crash test injects: stored and committed, never broadcast by this process.

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/sql';
 import { Decimal, SCALE, type Token } from '../../../domain/money.js';
 import { scopeTo } from '../../../platform/tenant.js';
-import type { Fees, LiveChain } from '../../../rails/port.js';
+import type { LiveChain } from '../../../rails/port.js';
 import type { Quote, Transfer } from '../entities.js';
 import { moveTransfer } from '../lifecycle.js';
 import { ChainPayout } from './entities.js';
@@ -57,10 +57,10 @@ async function available(tx: EntityManager, chain: LiveChain, token: Token): Pro
  */
 export async function signPayouts(tx: EntityManager, chain: LiveChain, payable: readonly PayableTransfer[]): Promise<ChainPayout[]> {
   if (!payable.length) return [];
-  let nonce = await lockSender(tx, chain);
+  const first = await lockSender(tx, chain);
+  // What the treasury covers decides who is paid, in order; each paid transfer takes the next nonce.
   const left = new Map<Token, bigint>();
-  let fees: Fees | null = null;
-  const signed: ChainPayout[] = [];
+  const paying: (PayableTransfer & { token: Token; amount: bigint; nonce: number })[] = [];
   for (const { transfer, quote } of payable) {
     const token = quote.destinationCurrency as Token;
     const amount = baseUnits(quote.destinationAmount, token);
@@ -70,37 +70,42 @@ export async function signPayouts(tx: EntityManager, chain: LiveChain, payable: 
       continue;
     }
     left.set(token, canPay - amount);
-    fees ??= await chain.fees();
-    const payout = await chain.signPayout({ token, to: transfer.destinationAddress!, amount, nonce, fees });
-    const now = new Date();
-    signed.push(
-      tx.create(ChainPayout, {
-        transferId: transfer.id,
-        chain: chain.key,
-        sender: chain.treasury.toLowerCase(),
-        nonce,
-        token,
-        to: transfer.destinationAddress!.toLowerCase(),
-        amount: quote.destinationAmount,
-        rawTransaction: payout.raw,
-        transactionHash: payout.hash,
-        earlierHashes: [],
-        maxFeePerGas: new Decimal(fees.maxFeePerGas.toString()),
-        maxPriorityFeePerGas: new Decimal(fees.maxPriorityFeePerGas.toString()),
-        status: 'signed',
-        sentAt: null,
-        updatedAt: now,
-      }),
-    );
+    paying.push({ transfer, quote, token, amount, nonce: first + paying.length });
+  }
+  if (!paying.length) return [];
+  const fees = await chain.fees();
+  // Signed side by side: each waits on its gas estimate, and their nonces are already theirs.
+  const signatures = await Promise.all(
+    paying.map((p) => chain.signPayout({ token: p.token, to: p.transfer.destinationAddress!, amount: p.amount, nonce: p.nonce, fees })),
+  );
+  const now = new Date();
+  const signed = paying.map(({ transfer, quote, token, nonce }, i) => {
+    const payout = signatures[i]!;
     // Shown at once as destination_transaction_hash: the partner can follow it on chain before it completes.
     transfer.payoutTransactionHash = payout.hash;
     transfer.requiredConfirmations = chain.requiredConfirmations;
     transfer.confirmations = 0;
     transfer.updatedAt = now;
-    nonce++;
-  }
+    return tx.create(ChainPayout, {
+      transferId: transfer.id,
+      chain: chain.key,
+      sender: chain.treasury.toLowerCase(),
+      nonce,
+      token,
+      to: transfer.destinationAddress!.toLowerCase(),
+      amount: quote.destinationAmount,
+      rawTransaction: payout.raw,
+      transactionHash: payout.hash,
+      earlierHashes: [],
+      maxFeePerGas: new Decimal(fees.maxFeePerGas.toString()),
+      maxPriorityFeePerGas: new Decimal(fees.maxPriorityFeePerGas.toString()),
+      status: 'signed',
+      sentAt: null,
+      updatedAt: now,
+    });
+  });
   await tx.execute('update chain_senders set next_nonce = ?, updated_at = now() where chain = ? and address = ?', [
-    nonce,
+    first + paying.length,
     chain.key,
     chain.treasury.toLowerCase(),
   ]);
