@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRamp, type Ramp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
-import { startLocalChain } from '../support/local-chain.js';
+import { chainRampEnv, startLocalChain } from '../support/local-chain.js';
 import { fundedOnramp, units } from '../support/payouts.js';
 import { apiClient, freshDatabaseEnv, onPostgres } from '../support/ramp.js';
 import { createCustomer } from '../support/transfers.js';
@@ -39,16 +39,7 @@ describe.runIf(onPostgres)('a crash between storing a payout and broadcasting it
   beforeAll(async () => {
     chain = await startLocalChain();
     database = await freshDatabaseEnv();
-    env = {
-      NODE_ENV: 'test',
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-      ...database.env,
-      SANDBOX_CHAIN: 'local',
-      SANDBOX_CHAIN_RPC_URL: chain.rpcUrl,
-      SANDBOX_CONFIRMATIONS: '2',
-    };
+    env = chainRampEnv(database, chain.rpcUrl);
   });
   afterAll(async () => {
     for (const ramp of instances) await ramp.close().catch(() => undefined);

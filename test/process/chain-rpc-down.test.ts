@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRamp, type Ramp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
-import { startLocalChain, startRpcProxy } from '../support/local-chain.js';
+import { chainRampEnv, startLocalChain, startRpcProxy } from '../support/local-chain.js';
 import { fundedOnramp, units } from '../support/payouts.js';
 import { apiClient, freshDatabaseEnv } from '../support/ramp.js';
 import { createCustomer } from '../support/transfers.js';
@@ -18,19 +18,7 @@ describe('the RPC endpoint down for 10 s', () => {
     chain = await startLocalChain();
     proxy = await startRpcProxy(chain.rpcUrl);
     database = await freshDatabaseEnv();
-    ramp = await createRamp(
-      loadConfig({
-        NODE_ENV: 'test',
-        PORT: '0',
-        HOST: '127.0.0.1',
-        LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-        ...database.env,
-        SANDBOX_CHAIN: 'local',
-        SANDBOX_CHAIN_RPC_URL: proxy.url,
-        SANDBOX_CONFIRMATIONS: '2',
-        CHAIN_POLL_INTERVAL_MS: '100',
-      }),
-    );
+    ramp = await createRamp(loadConfig(chainRampEnv(database, proxy.url, { CHAIN_POLL_INTERVAL_MS: '100' })));
     await ramp.listen();
     chain.mining(200);
   }, 120_000);

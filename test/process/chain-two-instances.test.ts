@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRamp, type Ramp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
-import { startLocalChain } from '../support/local-chain.js';
+import { chainRampEnv, startLocalChain } from '../support/local-chain.js';
 import { fundedOnramp, units } from '../support/payouts.js';
 import { apiClient, freshDatabaseEnv, onPostgres } from '../support/ramp.js';
 import { createCustomer } from '../support/transfers.js';
@@ -16,17 +16,7 @@ describe.runIf(onPostgres)('two instances paying on-ramps on one chain', () => {
   beforeAll(async () => {
     chain = await startLocalChain();
     database = await freshDatabaseEnv();
-    const env = {
-      NODE_ENV: 'test',
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-      ...database.env,
-      SANDBOX_CHAIN: 'local',
-      SANDBOX_CHAIN_RPC_URL: chain.rpcUrl,
-      SANDBOX_CONFIRMATIONS: '2',
-      CHAIN_POLL_INTERVAL_MS: '50',
-    };
+    const env = chainRampEnv(database, chain.rpcUrl, { CHAIN_POLL_INTERVAL_MS: '50' });
     // One after the other: the first sets the chain up, the second finds it set up.
     for (let i = 0; i < 2; i++) {
       const ramp = await createRamp(loadConfig(env));

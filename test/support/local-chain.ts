@@ -1,4 +1,3 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { type Server, type Socket, createConnection, createServer } from 'node:net';
 import { createPublicClient, erc20Abi, getAddress, http } from 'viem';
 import { startLocalNode } from '../../src/rails/evm/local-node.js';
@@ -28,6 +27,19 @@ export async function startLocalChain() {
     },
   };
 }
+
+/** The environment of a Ramp (in this process or a child) on `database`, joining the chain at `rpcUrl`, 2 confirmations. */
+export const chainRampEnv = (database: { env: Record<string, string> }, rpcUrl: string, extra: Record<string, string> = {}): Record<string, string> => ({
+  NODE_ENV: 'test',
+  PORT: '0',
+  HOST: '127.0.0.1',
+  LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+  ...database.env,
+  SANDBOX_CHAIN: 'local',
+  SANDBOX_CHAIN_RPC_URL: rpcUrl,
+  SANDBOX_CONFIRMATIONS: '2',
+  ...extra,
+});
 
 /**
  * A TCP proxy on loopback in front of an RPC endpoint, which the test cuts and restores: cut, it
@@ -69,22 +81,4 @@ export async function startRpcProxy(target: string) {
       return new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
-}
-
-/** Starts `src/main.ts` in a child process, as a deployment would, and resolves with it and its address once it listens. */
-export async function spawnRamp(env: Record<string, string>): Promise<{ process: ChildProcess; url: string; output: () => string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /GraphQL:\s+(http:\/\/\S+)\/graphql/.exec(out);
-      if (match) resolve(match[1]!);
-    });
-    child.stderr!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-    });
-    child.on('exit', (code) => reject(new Error(`Ramp exited (${code}) before listening: ${out}`)));
-  });
-  return { process: child, url, output: () => out };
 }
