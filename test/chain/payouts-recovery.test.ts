@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { globalIdOf } from '../../src/graphql/global-ids.js';
 import { type ChainTestRamp, startChainRamp } from '../support/chain.js';
-import { fundedOnramp, getOnramp, payoutOf, sendAs, units } from '../support/payouts.js';
+import { fundedOnramp, getOnramp, payoutOf, sendAs, setTokenBalance, units } from '../support/payouts.js';
 import { createCustomer } from '../support/transfers.js';
 
 describe('on-ramp payouts when the chain does not go as planned', () => {
@@ -98,5 +98,29 @@ describe('on-ramp payouts when the chain does not go as planned', () => {
     expect(transfer?.status, JSON.stringify(res.body)).toBe('PROCESSING');
     expect(await t.chain('arbitrum').receipt(transfer.destinationTransactionHash)).toMatchObject({ status: 'mined', succeeded: true });
     expect(await t.balanceOf('arbitrum', 'usdc', onramp.destination)).toBe(units(onramp.amount));
+  });
+
+  it('reserves what payouts not yet mined will take: a treasury covering one of two pending payouts fails the second', async () => {
+    const api = t.client(t.key);
+    const treasury = t.chain('arbitrum').treasury;
+    const float = await t.balanceOf('arbitrum', 'usdc', treasury);
+    const first = await fundedOnramp(api, customer, 'arbitrum');
+    await setTokenBalance(t, 'arbitrum', treasury, (units(first.amount) * 3n) / 2n);
+    await t.rpc('evm_setAutomine', [false]);
+    try {
+      await t.ramp.chainJobs.runOnce();
+      expect((await payoutOf(t, first.id))!.status).toBe('sent');
+      // On chain the treasury still holds 1.5 payouts; one of them is already promised.
+      const second = await fundedOnramp(api, customer, 'arbitrum');
+      await t.ramp.chainJobs.runOnce();
+      expect(await getOnramp(api, customer, second.id)).toMatchObject({ status: 'failed', failure_reason: 'treasury_insufficient_funds' });
+      await t.mine(1);
+    } finally {
+      await t.rpc('evm_setAutomine', [true]);
+    }
+    await t.advance(2);
+    expect((await getOnramp(api, customer, first.id)).status).toBe('completed');
+    expect(await t.balanceOf('arbitrum', 'usdc', first.destination)).toBe(units(first.amount));
+    await setTokenBalance(t, 'arbitrum', treasury, float);
   });
 });

@@ -24,7 +24,7 @@ export function baseUnits(amount: Decimal, token: Token): bigint {
  * ends) and answers the next nonce to sign. A sender seen for the first time starts at the chain's
  * mined nonce; a nonce spent outside Ramp (the same key used elsewhere) is skipped, never reused.
  */
-async function lockSender(tx: EntityManager, chain: LiveChain): Promise<number> {
+async function lockSender(tx: EntityManager, chain: LiveChain): Promise<{ next: number; mined: number }> {
   const sender = chain.treasury.toLowerCase();
   const locked = () =>
     tx.execute<{ next_nonce: string }[]>('select next_nonce from chain_senders where chain = ? and address = ? for update', [chain.key, sender]);
@@ -37,14 +37,20 @@ async function lockSender(tx: EntityManager, chain: LiveChain): Promise<number> 
     ]);
     [row] = await locked();
   }
-  return Math.max(Number(row!.next_nonce), await chain.minedNonce(chain.treasury));
+  const mined = await chain.minedNonce(chain.treasury);
+  return { next: Math.max(Number(row!.next_nonce), mined), mined };
 }
 
-/** What the treasury can still pay in `token`: its balance less what its payouts not yet mined will take. */
-async function available(tx: EntityManager, chain: LiveChain, token: Token): Promise<bigint> {
+/**
+ * What the treasury can still pay in `token`: its balance less what its payouts not yet mined will
+ * take. Not yet mined is told by the chain's nonce, not by the payout's status (the confirmation
+ * job may not have seen a mined one yet, and its amount has left the balance already).
+ */
+async function available(tx: EntityManager, chain: LiveChain, token: Token, minedNonce: number): Promise<bigint> {
   const [inFlight] = await tx.execute<{ total: string }[]>(
-    `select coalesce(sum(amount), 0)::text as total from chain_payouts where chain = ? and sender = ? and token = ? and status in ('signed', 'sent')`,
-    [chain.key, chain.treasury.toLowerCase(), token],
+    `select coalesce(sum(amount), 0)::text as total from chain_payouts
+     where chain = ? and sender = ? and token = ? and status in ('signed', 'sent') and nonce >= ?`,
+    [chain.key, chain.treasury.toLowerCase(), token, minedNonce],
   );
   return (await chain.tokenBalance(token, chain.treasury)) - baseUnits(new Decimal(inFlight!.total), token);
 }
@@ -57,14 +63,14 @@ async function available(tx: EntityManager, chain: LiveChain, token: Token): Pro
  */
 export async function signPayouts(tx: EntityManager, chain: LiveChain, payable: readonly PayableTransfer[]): Promise<ChainPayout[]> {
   if (!payable.length) return [];
-  const first = await lockSender(tx, chain);
+  const { next: first, mined } = await lockSender(tx, chain);
   // What the treasury covers decides who is paid, in order; each paid transfer takes the next nonce.
   const left = new Map<Token, bigint>();
   const paying: (PayableTransfer & { token: Token; amount: bigint; nonce: number })[] = [];
   for (const { transfer, quote } of payable) {
     const token = quote.destinationCurrency as Token;
     const amount = baseUnits(quote.destinationAmount, token);
-    const canPay = left.get(token) ?? (await available(tx, chain, token));
+    const canPay = left.get(token) ?? (await available(tx, chain, token, mined));
     if (amount > canPay) {
       await moveTransfer(scopeTo(tx, transfer), transfer, quote, 'failed', 'treasury_insufficient_funds');
       continue;
