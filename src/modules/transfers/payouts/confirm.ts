@@ -46,7 +46,6 @@ async function follow(tx: EntityManager, pass: Pass, payout: ChainPayout, receip
   const hashes = [payout.transactionHash, ...payout.earlierHashes];
   const minedAt = receipts.findIndex((r) => r.status === 'mined');
   const now = pass.now;
-  payout.updatedAt = now;
   if (minedAt >= 0) {
     const receipt = receipts[minedAt] as Extract<Receipt, { status: 'mined' }>;
     // An attempt this one replaced may be the one the chain took: that is the payout's hash now.
@@ -145,7 +144,10 @@ export function payoutConfirmationJob(chain: LiveChain, settings: PayoutSettings
           const toBroadcast: ChainPayout[] = [];
           for (const [i, payout] of payouts.entries()) {
             const followed = await follow(tx, pass, payout, receipts[i]!);
-            if (followed.changed) changed++;
+            if (followed.changed) {
+              changed++;
+              payout.updatedAt = now;
+            }
             if (followed.broadcast) toBroadcast.push(followed.broadcast);
           }
           await tx.flush();

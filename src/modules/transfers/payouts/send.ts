@@ -22,7 +22,8 @@ export function payoutSenderJob(chain: LiveChain, settings: PayoutSettings): Job
     name: `payout-sender ${chain.key}`,
     batchSize: BATCH,
     async run(em) {
-      await broadcastSigned(em, chain);
+      // A transaction the node refuses must not stop new payouts: its error is raised once they are sent (the runner logs it).
+      const repair: unknown = await broadcastSigned(em, chain).catch((error: unknown) => error);
       const { claimed, payouts } = await em.transactional(async (tx) => {
         const rows = await tx.execute<{ id: string }[]>(
           `select t.id from transfers t join quotes q on q.id = t.quote_id
@@ -40,6 +41,7 @@ export function payoutSenderJob(chain: LiveChain, settings: PayoutSettings): Job
       // The fault the crash test injects: stored and committed, never broadcast by this process.
       if (settings.crashAfterSigning && payouts.length) process.kill(process.pid, 'SIGKILL');
       await broadcastPayouts(em, chain, payouts);
+      if (repair instanceof Error) throw repair;
       return claimed;
     },
   };
