@@ -62,15 +62,14 @@ export function simulations(deps: TransferDeps, quoting: Quoting, onramps: Retur
    * chain's confirmations (or fails `treasury_insufficient_funds` at once when the treasury is short).
    */
   const settle = async (scope: Scope, transferId: string, where: Where = {}) => {
-    let paid: { chain: LiveChain; payouts: ChainPayout[] } | null = null;
+    const signed: { chain: LiveChain; payouts: ChainPayout[] }[] = [];
     const moved = await move(scope, transferId, where, async ({ transfer, quote }, em) => {
       const chain = transfer.direction === 'onramp' ? deps.rails.chain(transfer.environment, quote.destinationNetwork!) : null;
       if (chain?.mode !== 'live') return moveTransfer(em, transfer, quote, 'completed', 'settled');
-      paid = { chain, payouts: await payNow(em, chain, { transfer, quote }) };
+      signed.push({ chain, payouts: await payNow(em, chain, { transfer, quote }) });
     });
-    const sent = paid as { chain: LiveChain; payouts: ChainPayout[] } | null;
     // Stored and committed: a node that does not answer now only delays it (the sender job broadcasts what is left `signed`).
-    if (sent) await broadcastPayouts(scope.em, sent.chain, sent.payouts).catch(() => undefined);
+    for (const { chain, payouts } of signed) await broadcastPayouts(scope.em, chain, payouts).catch(() => undefined);
     return moved;
   };
 
