@@ -13,6 +13,7 @@ import { Migration20261124000100_event_subjects } from './Migration2026112400010
 import { Migration20261124050000_webhook_subscription_queries } from './Migration20261124050000_webhook_subscription_queries.js';
 import { Migration20261126000100_chain_rails } from './Migration20261126000100_chain_rails.js';
 import { Migration20261126000200_chain_deposits } from './Migration20261126000200_chain_deposits.js';
+import { Migration20261126000300_chain_payouts } from './Migration20261126000300_chain_payouts.js';
 import { Migration20261126000400_snapshot_subjects } from './Migration20261126000400_snapshot_subjects.js';
 
 /** Applied in this order at start; a migration once landed is never edited, only followed. */
@@ -32,5 +33,6 @@ export const migrations = [
   Migration20261124050000_webhook_subscription_queries,
   Migration20261126000100_chain_rails,
   Migration20261126000200_chain_deposits,
+  Migration20261126000300_chain_payouts,
   Migration20261126000400_snapshot_subjects,
 ];

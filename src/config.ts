@@ -132,6 +132,8 @@ const ConfigSchema = z.object({
   CHAIN_POLL_INTERVAL_MS: z.coerce.number().int().min(0).max(600_000).optional(),
   /** A sent payout not mined after this long is sent again with higher fees under the same nonce. */
   PAYOUT_REPLACE_AFTER_SECONDS: z.coerce.number().int().min(1).default(120),
+  /** Tests only (ignored unless NODE_ENV=test): `true` kills the process right after a payout is signed and stored, before it is broadcast. */
+  TEST_CRASH_AFTER_PAYOUT_SIGNED: z.enum(['true', 'false']).optional(),
   ...productionChainSettings(),
 });
 

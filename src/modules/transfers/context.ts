@@ -11,6 +11,15 @@ export interface TransferSettings {
   policy: PricingPolicy;
   quoteTtlSeconds: number;
   depositWindowSeconds: number;
+  /** On-ramp payouts on live chains (payouts/). */
+  payouts: PayoutSettings;
+}
+
+export interface PayoutSettings {
+  /** A sent payout not mined after this long is signed again, same nonce, higher fees (PAYOUT_REPLACE_AFTER_SECONDS). */
+  replaceAfterSeconds: number;
+  /** Tests only (NODE_ENV=test): the process kills itself right after storing a signed payout, before broadcasting it. */
+  crashAfterSigning: boolean;
 }
 
 /** What the transfer use cases need from elsewhere: settings and other modules' services. */

@@ -3,6 +3,8 @@ import type { Services } from '../../services.js';
 import { Transfer, transferEntities } from './entities.js';
 import { transferRoutes } from './rest.js';
 import { transferJobs } from './jobs.js';
+import { payoutEntities } from './payouts/entities.js';
+import { EVM_NETWORKS } from '../../domain/money.js';
 
 /** Quotes, on-ramp and off-ramp transfers, sandbox settlement. */
 export const transfersFeature: Feature<Services> = {
@@ -17,8 +19,9 @@ export const transfersFeature: Feature<Services> = {
       offramp_transfer: { ref: OfframpTransferRef, snapshot: OfframpTransferSnapshotRef, entity: Transfer, present },
     };
   },
-  entities: transferEntities,
+  entities: [...transferEntities, ...payoutEntities],
   routes: transferRoutes,
-  jobs: (config) => transferJobs({ autoSettleDelayMs: config.AUTO_SETTLE_DELAY_MS }),
+  // With a local sandbox chain its EVM networks are live: their on-ramps are paid by the payout sender, not auto-settled.
+  jobs: (config) => transferJobs({ autoSettleDelayMs: config.AUTO_SETTLE_DELAY_MS, liveSandboxNetworks: config.sandboxChain === 'local' ? EVM_NETWORKS : [] }),
   chainJobs: (services) => services.transfers.chainJobs(),
 };

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/sql';
+import type { Network } from '../../domain/money.js';
 import type { TransferStatus } from '../../domain/transfer-status.js';
 import type { Job } from '../../platform/jobs.js';
 import { ACROSS_TENANTS, scopeTo } from '../../platform/tenant.js';
@@ -48,9 +49,10 @@ export const expireTransfersJob: Job = {
 /**
  * Sandbox only, when AUTO_SETTLE_DELAY_MS is set: what a partner would otherwise simulate by
  * hand. An on-ramp's fiat "arrives" the delay after creation, and any processing transfer
- * settles the delay after it started processing. Off-ramps still wait for their deposit hash.
+ * settles the delay after it started processing, but an on-ramp to a live chain (`liveNetworks`), which
+ * the payout sender pays for real. Off-ramps still wait for their deposit hash.
  */
-export function autoSettlementJobs(delayMs: number): Job[] {
+export function autoSettlementJobs(delayMs: number, liveNetworks: readonly Network[] = []): Job[] {
   const older = `now() - (? * interval '1 millisecond')`;
   return [
     {
@@ -68,12 +70,20 @@ export function autoSettlementJobs(delayMs: number): Job[] {
     {
       name: 'sandbox-auto-settlement',
       batchSize: BATCH,
-      run: (em) => claimAndMove(em, `environment = 'sandbox' and status = 'processing' and updated_at <= ${older}`, [delayMs], 'completed', 'settled'),
+      run: (em) =>
+        claimAndMove(
+          em,
+          // An on-ramp to a live chain completes when its real payout is confirmed (payouts/), never by the clock.
+          `environment = 'sandbox' and status = 'processing' and updated_at <= ${older}${liveNetworks.length ? ` and not (direction = 'onramp' and quote_id in (select id from quotes where destination_network in (${liveNetworks.map(() => '?').join(', ')})))` : ''}`,
+          [delayMs, ...liveNetworks],
+          'completed',
+          'settled',
+        ),
     },
   ];
 }
 
 /** The jobs of money movement, as configured. */
-export function transferJobs(options: { autoSettleDelayMs?: number | undefined }): Job[] {
-  return [expireTransfersJob, ...(options.autoSettleDelayMs !== undefined ? autoSettlementJobs(options.autoSettleDelayMs) : [])];
+export function transferJobs(options: { autoSettleDelayMs?: number | undefined; liveSandboxNetworks?: readonly Network[] }): Job[] {
+  return [expireTransfersJob, ...(options.autoSettleDelayMs !== undefined ? autoSettlementJobs(options.autoSettleDelayMs, options.liveSandboxNetworks) : [])];
 }

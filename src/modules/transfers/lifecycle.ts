@@ -127,8 +127,9 @@ export async function moveTransfer(
     transfer.depositReceivedAmount = received;
   }
   if (to === 'failed') transfer.failureReason = reason;
-  // On-ramp settlement sends the tokens: the sandbox makes up the chain transaction.
-  if (to === 'completed' && transfer.direction === 'onramp') {
+  // On-ramp settlement sends the tokens. On a live chain the payout gave the transfer its real hash when it was
+  // signed (payouts/); only a simulated chain's transaction is made up, here.
+  if (to === 'completed' && transfer.direction === 'onramp' && !transfer.payoutTransactionHash) {
     // Stored in the same normal form as deposit hashes, so hashes compare alike wherever they are kept.
     transfer.payoutTransactionHash = normalizeTransactionHash(quote.destinationNetwork!, sandboxTransactionHash(quote.destinationNetwork!, transfer.id));
   }

@@ -14,5 +14,10 @@ export function transferSettings(config: Config): TransferSettings {
     },
     quoteTtlSeconds: config.QUOTE_TTL_SECONDS,
     depositWindowSeconds: config.DEPOSIT_WINDOW_SECONDS,
+    payouts: {
+      replaceAfterSeconds: config.PAYOUT_REPLACE_AFTER_SECONDS,
+      // A fault to inject, never a way to run: honoured only under NODE_ENV=test.
+      crashAfterSigning: config.NODE_ENV === 'test' && config.TEST_CRASH_AFTER_PAYOUT_SIGNED === 'true',
+    },
   };
 }

@@ -13,6 +13,10 @@ import { SimulatedCryptoDeposit, SimulatedFailure, SimulatedFiatDeposit, Simulat
 import { baseUnits } from './deposits/record.js';
 import { assertDepositWindowOpen, lockTransfer, moveTransfer } from './lifecycle.js';
 import type { onramp } from './onramp.js';
+import { broadcastPayouts } from './payouts/broadcast.js';
+import type { ChainPayout } from './payouts/entities.js';
+import { payNow } from './payouts/send.js';
+import type { LiveChain } from '../../rails/port.js';
 import type { Quoting } from './quotes.js';
 
 type Moved = { transfer: Transfer; quote: Quote };
@@ -92,9 +96,23 @@ export function simulations(deps: TransferDeps, quoting: Quoting, onramps: Retur
     });
   };
 
-  /** The payout leaves (tokens on chain, or fiat to the bank): processing → completed. */
-  const settle = (scope: Scope, transferId: string, where: Where = {}) =>
-    move(scope, transferId, where, ({ transfer, quote }, em) => moveTransfer(em, transfer, quote, 'completed', 'settled'));
+  /**
+   * The payout leaves (tokens on chain, or fiat to the bank): processing → completed. An on-ramp to a
+   * live chain is paid for real, now (the payout sender's own signing, payouts/send.ts): it answers
+   * still `processing`, with its destination_transaction_hash, and completes once the payout has the
+   * chain's confirmations (or fails `treasury_insufficient_funds` at once when the treasury is short).
+   */
+  const settle = async (scope: Scope, transferId: string, where: Where = {}) => {
+    const signed: { chain: LiveChain; payouts: ChainPayout[] }[] = [];
+    const moved = await move(scope, transferId, where, async ({ transfer, quote }, em) => {
+      const chain = transfer.direction === 'onramp' ? deps.rails.chain(transfer.environment, quote.destinationNetwork!) : null;
+      if (chain?.mode !== 'live') return moveTransfer(em, transfer, quote, 'completed', 'settled');
+      signed.push({ chain, payouts: await payNow(em, chain, { transfer, quote }) });
+    });
+    // Stored and committed: a node that does not answer now only delays it (the sender job broadcasts what is left `signed`).
+    for (const { chain, payouts } of signed) await broadcastPayouts(scope.em, chain, payouts).catch(() => undefined);
+    return moved;
+  };
 
   /** The transfer fails (from pending or processing), for `reason` or `simulated_failure`. */
   const fail = (scope: Scope, transferId: string, reason?: string, where: Where = {}) => {

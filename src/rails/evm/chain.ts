@@ -116,7 +116,9 @@ export function evmChain(options: EvmChainOptions): LiveChain {
     },
     async signPayout({ token, to, amount, nonce, fees }) {
       const data = encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [getAddress(to), amount] });
-      const estimate = await client.estimateGas({ account: options.treasury.address as Address, to: contractOf(token), data });
+      // Against the latest block, not the pending one: a replacement estimated on top of the transaction it replaces
+      // would see the recipient already funded (a cheaper storage write) and run out of gas when it is mined instead.
+      const estimate = await client.estimateGas({ account: options.treasury.address as Address, to: contractOf(token), data, blockTag: 'latest' });
       const raw = await options.treasury.signTransaction({
         chainId: options.chainId,
         to: contractOf(token),

@@ -267,7 +267,8 @@ builder.mutationFields((t) => ({
   }),
   simulateTransferSettlement: t.field({
     type: TransferRef,
-    description: 'Sandbox: the payout leaves (PROCESSING → COMPLETED).',
+    description:
+      'Sandbox: the payout leaves (PROCESSING → COMPLETED). An on-ramp to a live network is paid for real now: it stays PROCESSING with its destinationTransactionHash and completes once the payout has the confirmations (FAILED treasury_insufficient_funds when the treasury is short).',
     errors: payloadOf('SimulateTransferSettlement', 'transfer', SANDBOX_STEP),
     args: { input: t.arg({ type: SimulateTransferSettlementInputRef, required: true }) },
     resolve: async (_, { input }, ctx) => {

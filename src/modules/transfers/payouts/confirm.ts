@@ -1,0 +1,168 @@
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/sql';
+import { Decimal, type Token } from '../../../domain/money.js';
+import type { Job } from '../../../platform/jobs.js';
+import { ACROSS_TENANTS, scopeTo } from '../../../platform/tenant.js';
+import type { BlockRef, Fees, LiveChain, Receipt } from '../../../rails/port.js';
+import type { PayoutSettings } from '../context.js';
+import { Quote, Transfer } from '../entities.js';
+import { moveTransfer } from '../lifecycle.js';
+import { broadcastPayouts } from './broadcast.js';
+import { ChainPayout } from './entities.js';
+import { baseUnits } from './sign.js';
+
+const PAGE = 50;
+
+/** A node accepts a replacement (same nonce) only for at least 10 % more of both fees; 12.5 % clears every client's rule. */
+const bump = (wei: bigint) => (wei * 1125n + 999n) / 1000n;
+const max = (a: bigint, b: bigint) => (a > b ? a : b);
+
+/** The payout's transfer, locked for the rest of the transaction. */
+async function lockTransferOf(tx: EntityManager, payout: ChainPayout) {
+  const transfer = await tx.findOneOrFail(Transfer, { id: payout.transferId }, { ...ACROSS_TENANTS, lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+  const quote = await tx.findOneOrFail(Quote, { id: transfer.quoteId }, ACROSS_TENANTS);
+  return { transfer, quote };
+}
+
+/** What one pass over the chain knows: its head, and each sender's mined nonce read before any receipt. */
+interface Pass {
+  chain: LiveChain;
+  head: BlockRef;
+  minedNonce: Map<string, number>;
+  replaceBefore: Date;
+  now: Date;
+}
+
+/**
+ * Follows one in-flight payout: mined and succeeded → its confirmations, `completed` at the chain's
+ * count; reverted → failed `payout_reverted`; its block reorganised away → `sent` again; none of
+ * its hashes mined while the sender's mined nonce passed it → failed `payout_dropped`; not mined
+ * for PAYOUT_REPLACE_AFTER_SECONDS → signed again under the same nonce with higher fees. Answers
+ * whether it changed, and what must be broadcast once the transaction commits.
+ */
+async function follow(tx: EntityManager, pass: Pass, payout: ChainPayout, receipts: Receipt[]): Promise<{ changed: boolean; broadcast?: ChainPayout }> {
+  const { chain } = pass;
+  const minedNonce = pass.minedNonce.get(payout.sender)!;
+  const hashes = [payout.transactionHash, ...payout.earlierHashes];
+  const minedAt = receipts.findIndex((r) => r.status === 'mined');
+  const now = pass.now;
+  if (minedAt >= 0) {
+    const receipt = receipts[minedAt] as Extract<Receipt, { status: 'mined' }>;
+    // An attempt this one replaced may be the one the chain took: that is the payout's hash now.
+    payout.transactionHash = hashes[minedAt]!;
+    payout.earlierHashes = hashes.filter((_, i) => i !== minedAt);
+    if (!receipt.succeeded) return { changed: await fail(tx, payout, 'payout_reverted') };
+    payout.status = 'mined';
+    payout.blockNumber = Number(receipt.blockNumber);
+    payout.blockHash = receipt.blockHash;
+    const confirmations = Math.max(1, Number(pass.head.number - receipt.blockNumber) + 1);
+    const { transfer, quote } = await lockTransferOf(tx, payout);
+    const changed = transfer.confirmations !== confirmations || transfer.payoutTransactionHash !== payout.transactionHash;
+    transfer.confirmations = confirmations;
+    transfer.requiredConfirmations = chain.requiredConfirmations;
+    transfer.payoutTransactionHash = payout.transactionHash;
+    if (confirmations < chain.requiredConfirmations) return { changed };
+    payout.status = 'confirmed';
+    // A transfer failed or refunded by hand meanwhile keeps its status: the chain's part is recorded on the payout.
+    if (transfer.status === 'processing') await moveTransfer(scopeTo(tx, transfer), transfer, quote, 'completed', 'payout_confirmed');
+    return { changed: true };
+  }
+  if (payout.status === 'mined') {
+    // Its block left the chain: the transaction is pending again (or forgotten by the node), so it is sent again.
+    payout.status = 'sent';
+    payout.blockNumber = null;
+    payout.blockHash = null;
+    payout.sentAt = now;
+    const { transfer } = await lockTransferOf(tx, payout);
+    transfer.confirmations = 0;
+    return { changed: true, broadcast: payout };
+  }
+  if (minedNonce > payout.nonce) return { changed: await fail(tx, payout, 'payout_dropped') };
+  if (payout.sentAt && payout.sentAt <= pass.replaceBefore) return { changed: true, broadcast: await replace(tx, chain, payout) };
+  return { changed: false };
+}
+
+/** The payout fails, and its transfer with it (processing → failed): the customer's funds stay held, for a retry or a refund. */
+async function fail(tx: EntityManager, payout: ChainPayout, reason: 'payout_reverted' | 'payout_dropped'): Promise<boolean> {
+  payout.status = 'failed';
+  payout.failureReason = reason;
+  const { transfer, quote } = await lockTransferOf(tx, payout);
+  // A dropped transaction never reached the chain: its hash is no destination transaction.
+  if (reason === 'payout_dropped') transfer.payoutTransactionHash = null;
+  if (transfer.status === 'processing') await moveTransfer(scopeTo(tx, transfer), transfer, quote, 'failed', reason);
+  return true;
+}
+
+/** Signs the payout again, same nonce, fees at least 12.5 % higher (or the chain's current ones, if higher still); stored `signed`, broadcast after commit. */
+async function replace(tx: EntityManager, chain: LiveChain, payout: ChainPayout): Promise<ChainPayout> {
+  const current = await chain.fees();
+  const maxPriorityFeePerGas = max(bump(BigInt(payout.maxPriorityFeePerGas.toFixed())), current.maxPriorityFeePerGas);
+  const fees: Fees = { maxPriorityFeePerGas, maxFeePerGas: max(max(bump(BigInt(payout.maxFeePerGas.toFixed())), current.maxFeePerGas), maxPriorityFeePerGas) };
+  const token = payout.token as Token;
+  const signed = await chain.signPayout({ token, to: payout.to, amount: baseUnits(payout.amount, token), nonce: payout.nonce, fees });
+  payout.earlierHashes = [payout.transactionHash, ...payout.earlierHashes];
+  payout.transactionHash = signed.hash;
+  payout.rawTransaction = signed.raw;
+  payout.maxFeePerGas = new Decimal(fees.maxFeePerGas.toString());
+  payout.maxPriorityFeePerGas = new Decimal(fees.maxPriorityFeePerGas.toString());
+  payout.status = 'signed';
+  const { transfer } = await lockTransferOf(tx, payout);
+  transfer.payoutTransactionHash = signed.hash;
+  return payout;
+}
+
+/**
+ * The payout confirmation job of one live chain: follows every payout in flight (sent, or mined and
+ * not yet confirmed), a page at a time, each page's rows claimed `SKIP LOCKED` in a transaction of its own.
+ */
+export function payoutConfirmationJob(chain: LiveChain, settings: PayoutSettings): Job {
+  return {
+    name: `payout-confirmations ${chain.key}`,
+    // Every page is handled in one run; the runner need not call again.
+    batchSize: Number.POSITIVE_INFINITY,
+    async run(em) {
+      const head = await chain.head();
+      let after = -1;
+      let changed = 0;
+      const minedNonce = new Map<string, number>();
+      for (;;) {
+        const { rows, broadcast } = await em.transactional(async (tx) => {
+          const ids = await tx.execute<{ id: string; nonce: string }[]>(
+            `select id, nonce from chain_payouts where chain = ? and status in ('sent', 'mined') and nonce > ? order by nonce limit ${PAGE} for update skip locked`,
+            [chain.key, after],
+          );
+          if (!ids.length) return { rows: ids, broadcast: [] };
+          const payouts = await tx.find(ChainPayout, { id: { $in: ids.map((r) => r.id) } }, { orderBy: { nonce: 'asc' }, refresh: true });
+          // Read before any receipt: a nonce mined by then whose hashes all lack a receipt afterwards was not ours.
+          for (const sender of new Set(payouts.map((p) => p.sender))) {
+            if (!minedNonce.has(sender)) minedNonce.set(sender, await chain.minedNonce(sender));
+          }
+          const now = new Date();
+          const pass: Pass = { chain, head, minedNonce, now, replaceBefore: new Date(now.getTime() - settings.replaceAfterSeconds * 1000) };
+          // Every receipt of the page asked at once (each payout's current and earlier hashes): the node answers them side by side.
+          const receipts = await Promise.all(payouts.map((p) => Promise.all([p.transactionHash, ...p.earlierHashes].map((hash) => chain.receipt(hash)))));
+          const toBroadcast: ChainPayout[] = [];
+          for (const [i, payout] of payouts.entries()) {
+            const followed = await follow(tx, pass, payout, receipts[i]!);
+            if (followed.changed) {
+              changed++;
+              payout.updatedAt = now;
+            }
+            if (followed.broadcast) toBroadcast.push(followed.broadcast);
+          }
+          await tx.flush();
+          return { rows: ids, broadcast: toBroadcast };
+        });
+        // Replacements are `signed` until the node has them (broadcast.ts); a reorganised one is sent again as it is.
+        await broadcastPayouts(
+          em,
+          chain,
+          broadcast.filter((p) => p.status === 'signed'),
+        );
+        for (const payout of broadcast.filter((p) => p.status === 'sent')) await chain.broadcast(payout.rawTransaction).catch(() => undefined);
+        if (rows.length < PAGE) return changed;
+        after = Number(rows.at(-1)!.nonce);
+      }
+    },
+  };
+}
