@@ -50,7 +50,8 @@ const blocks = shellBlocks(WALKTHROUGH);
 const file = (name: string) => JSON.parse(readFileSync(join(dir, name), 'utf8'));
 
 beforeAll(async () => {
-  t = await startRamp();
+  // As `npm start` runs it: the sandbox on its local chain, blocks mined on an interval, the chain jobs polling.
+  t = await startRamp({ SANDBOX_CHAIN: 'local', SANDBOX_CHAIN_BLOCK_TIME_SECONDS: '1', CHAIN_POLL_INTERVAL_MS: '300' });
   dir = mkdtempSync(join(tmpdir(), 'ramp-walkthrough-'));
   const values = [`export RAMP=${t.url}`, `export KEY=${t.key}`, `export HOOK_PORT=${await freePort()}`];
   const setup = PLACEHOLDERS.reduce((block, placeholder, i) => block.replace(placeholder, values[i]!), blocks[0]!);
@@ -80,8 +81,11 @@ describe('the first-hour walkthrough of the partner guide', () => {
     const customer = file('customer.json').customer_id;
     expect((await api.get(`/v0/customers/${customer}`)).body.kycs.status).toBe('approved');
     const onramp = await api.get(`/v0/customers/${customer}/onramp-transfer/${file('onramp.json').id}`);
-    expect(onramp.body).toMatchObject({ status: 'completed', destination_address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed' });
+    expect(onramp.body, JSON.stringify(onramp.body)).toMatchObject({ status: 'completed', destination_address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed' });
     expect(onramp.body.destination_transaction_hash).toMatch(/^0x[0-9a-f]{64}$/);
+    // Paid for real on the local chain: the hash is a mined transaction with the confirmations required.
+    expect(onramp.body.confirmations).toBeGreaterThanOrEqual(onramp.body.required_confirmations);
+    expect(await t.ramp.rails.chain('sandbox', 'polygon')!.mode).toBe('live');
     const offramp = await api.get(`/v0/customers/${customer}/offramp-transfer/${file('offramp-quote.json').transfer_id}`);
     expect(offramp.body).toMatchObject({ status: 'completed', destination_external_account_id: file('account.json').id });
     const second = await api.get(`/v0/customers/${customer}/onramp-transfer/${file('second.json').id}`);

@@ -77,6 +77,9 @@ export async function setUpSandboxChain(rpcUrl: string, minter: string, treasuri
         }),
       );
     }
+    // Mined before the mints are sent: a mint's gas is estimated against the latest block, where a contract still
+    // in the mempool has no code (the estimate would be a plain transfer's, and the mint would run out of gas).
+    for (const hash of sent.splice(0)) await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50 });
     // Each network's treasury holds a float of that network's two tokens, and gas.
     for (const [i, network] of EVM_NETWORKS.entries()) {
       const treasury = treasuries[i];
@@ -84,7 +87,10 @@ export async function setUpSandboxChain(rpcUrl: string, minter: string, treasuri
       await giveGas(rpcUrl, treasury);
       for (const contract of tokens[network]!) sent.push(await sendMint(rpcUrl, from, contract.contractAddress as Address, treasury, TREASURY_FLOAT));
     }
-    for (const hash of sent) await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+    for (const hash of sent) {
+      const receipt = await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+      if (receipt.status !== 'success') throw new Error(`setting up the sandbox chain at ${rpcUrl} failed: transaction ${hash} reverted`);
+    }
     deployed = true;
   }
   return { tokens, deployed };
