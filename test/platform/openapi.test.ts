@@ -71,12 +71,13 @@ describe('openapi.json', () => {
     expect(committed.info.license).toEqual({ name: expect.stringMatching(/^Proprietary/) });
   });
 
-  it('offers on each simulate route only the actions it takes: no fiat_deposit (nor its amount) on an off-ramp', () => {
+  it('offers on each simulate route only the actions it takes: fiat_deposit on an on-ramp, crypto_deposit on an off-ramp', () => {
     const bodyOf = (direction: string) =>
       committed.paths[`/v0/customers/{customer_id}/${direction}-transfer/simulate`].post.requestBody.content['application/json'].schema;
     expect(bodyOf('onramp').properties.action.enum).toEqual(['fiat_deposit', 'complete_transfer', 'fail_transfer', 'refund_transfer']);
-    expect(bodyOf('offramp').properties.action.enum).toEqual(['complete_transfer', 'fail_transfer', 'refund_transfer']);
-    expect(bodyOf('offramp').properties.amount).toBeUndefined();
+    expect(bodyOf('offramp').properties.action.enum).toEqual(['crypto_deposit', 'complete_transfer', 'fail_transfer', 'refund_transfer']);
+    // The amount of a deposit: fiat on the one, tokens on the other.
+    for (const direction of ['onramp', 'offramp']) expect(bodyOf(direction).properties.amount).toBeDefined();
   });
 
   it('compiles every response schema under Ajv strict mode', () => {

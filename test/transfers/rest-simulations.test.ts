@@ -172,17 +172,20 @@ describe('fiat_deposit with an amount', () => {
 });
 
 describe('POST …/offramp-transfer/simulate', () => {
-  it('refuses fiat_deposit and amount as the document says (an off-ramp is funded on chain): 400 on /action and /amount', async () => {
+  it('refuses fiat_deposit as the document says (an off-ramp is funded on chain, by crypto_deposit): 400 on /action', async () => {
     const res = await api.post(`/v0/customers/${customerId}/offramp-transfer/simulate`, {
       action: 'fiat_deposit',
       transfer_id: randomUUID(),
       amount: '10.00',
     });
     expect(res.status).toBe(400);
-    expect(res.body.errors.map((e: { pointer: string; code: string }) => `${e.pointer} ${e.code}`).sort()).toEqual([
-      '/action invalid_enum_value',
-      '/amount unrecognized_keys',
-    ]);
+    expect(res.body.errors.map((e: { pointer: string; code: string }) => `${e.pointer} ${e.code}`)).toEqual(['/action invalid_enum_value']);
+  });
+
+  it('refuses crypto_deposit on an on-ramp as the document says (its deposit is fiat): 400 on /action', async () => {
+    const res = await api.post(`/v0/customers/${customerId}/onramp-transfer/simulate`, { action: 'crypto_deposit', transfer_id: randomUUID() });
+    expect(res.status).toBe(400);
+    expect(res.body.errors.map((e: { pointer: string; code: string }) => `${e.pointer} ${e.code}`)).toEqual(['/action invalid_enum_value']);
   });
 });
 
