@@ -127,28 +127,22 @@ export const OfframpDepositBody = z
   .strictObject({ deposit_transaction_hash: transactionHash })
   .transform((b): OfframpDeposit => ({ depositTransactionHash: b.deposit_transaction_hash }));
 
-/** Sandbox REST extension: `POST …/onramp-transfer/simulate`. No `crypto_deposit` (an on-ramp's deposit is fiat). */
-export const SimulateOnrampTransferBody = z
-  .strictObject({
-    action: z.enum(SIMULATE_ACTIONS).exclude(['crypto_deposit']),
-    transfer_id: z.string().max(64),
-    reason: failureReason.optional(),
-    amount: amount.optional(),
-  })
-  .transform((b): SimulatedStep => ({ action: b.action, transferId: b.transfer_id, reason: b.reason, amount: b.amount }));
-
 /**
- * Sandbox REST extension: `POST …/offramp-transfer/simulate`. No `fiat_deposit` (an off-ramp's deposit is tokens on
- * chain: `crypto_deposit`, whose `amount` is in the token): the document offers only what the route takes.
+ * Sandbox REST extension: `POST …/{direction}-transfer/simulate`. Each route offers only the deposit of its direction
+ * (the document shows only what the route takes): an on-ramp's is fiat (`fiat_deposit`), an off-ramp's tokens on chain
+ * (`crypto_deposit`); `amount` is that deposit's, in its currency or token.
  */
-export const SimulateOfframpTransferBody = z
-  .strictObject({
-    action: z.enum(SIMULATE_ACTIONS).exclude(['fiat_deposit']),
-    transfer_id: z.string().max(64),
-    reason: failureReason.optional(),
-    amount: amount.optional(),
-  })
-  .transform((b): SimulatedStep => ({ action: b.action, transferId: b.transfer_id, reason: b.reason, amount: b.amount }));
+const simulateTransferBody = (otherDirectionsDeposit: 'fiat_deposit' | 'crypto_deposit') =>
+  z
+    .strictObject({
+      action: z.enum(SIMULATE_ACTIONS).exclude([otherDirectionsDeposit]),
+      transfer_id: z.string().max(64),
+      reason: failureReason.optional(),
+      amount: amount.optional(),
+    })
+    .transform((b): SimulatedStep => ({ action: b.action, transferId: b.transfer_id, reason: b.reason, amount: b.amount }));
+export const SimulateOnrampTransferBody = simulateTransferBody('crypto_deposit');
+export const SimulateOfframpTransferBody = simulateTransferBody('fiat_deposit');
 
 /** Sandbox REST extension: `POST …/virtual-account/{virtual_account_id}/simulate` (fiat arrives on it). */
 export const SimulateVirtualAccountDepositBody = z
