@@ -1,6 +1,8 @@
 import { performance } from 'node:perf_hooks';
 import { createRamp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
+import { randomUUID } from 'node:crypto';
+import { depositWatcher } from '../src/modules/transfers/deposits/watcher.js';
 import { payoutConfirmationJob } from '../src/modules/transfers/payouts/confirm.js';
 import { payoutSenderJob } from '../src/modules/transfers/payouts/send.js';
 import { createBenchDatabase } from './database.js';
@@ -10,12 +12,17 @@ import { seedCustomer, seedTransfer } from './seed.js';
  * `npm run bench:chain`: the chain leg on the sandbox's local chain (anvil, one block per
  * transaction), Ramp on a PostgreSQL database of its own. Prints payouts per second per sender
  * (signed, stored and broadcast by the payout sender; then followed to `completed` by the
- * confirmation job), deposits detected per second and the latency from a deposit's block to its event.
+ * confirmation job), deposits detected per second (real token transfers found by the watcher) and the latency
+ * from a deposit's block to its event.
  *
  * BENCH_PAYOUTS (default 200) funded on-ramps are paid by one sender (polygon's treasury). The
  * chain jobs are driven by the bench (CHAIN_POLL_INTERVAL_MS=0), so the time is theirs alone.
  */
 const PAYOUTS = Number(process.env.BENCH_PAYOUTS ?? 200);
+/** BENCH_DEPOSITS (default 100) off-ramp deposits, sent for real from customer wallets, then found by polygon's watcher. */
+const DEPOSITS = Number(process.env.BENCH_DEPOSITS ?? 100);
+/** Deposits timed one by one from their block to their event, with the watcher polling back to back. */
+const LATENCY_SAMPLES = 20;
 
 async function main() {
   const database = await createBenchDatabase();
@@ -70,14 +77,46 @@ async function main() {
       await confirmation.run(ramp.db.fork());
     const confirmSeconds = (performance.now() - start) / 1000;
 
+    // Deposits: off-ramps whose customers each send their USDC for real (a faucet mint and a transfer: two blocks each).
+    const watcher = depositWatcher(chain);
+    await watcher.run(ramp.db.fork()); // the cursor starts here
+    const tools = ramp.rails.sandboxChain!;
+    const usdc = chain.tokens.find((t) => t.token === 'usdc')!;
+    const offramps: { id: string; address: string; index: number }[] = [];
+    for (let i = 0; i < DEPOSITS + LATENCY_SAMPLES; i++) offramps.push({ ...(await openOfframp(url, key, customer)), index: i });
+    const send = (o: (typeof offramps)[number]) => tools.sendFromCustomer(usdc, o.index, o.address, 100_000_000n);
+    for (const offramp of offramps.slice(0, DEPOSITS)) await send(offramp);
+    start = performance.now();
+    while ((await sql(`select count(*) as n from chain_deposits`)) < DEPOSITS) await watcher.run(ramp.db.fork());
+    const detectSeconds = (performance.now() - start) / 1000;
+
+    // Latency: the watcher polls back to back (what CHAIN_POLL_INTERVAL_MS adds on top is the interval itself).
+    let polling = true;
+    const poller = (async () => {
+      while (polling) await watcher.run(ramp.db.fork());
+    })();
+    const latencies: number[] = [];
+    for (const offramp of offramps.slice(DEPOSITS)) {
+      await send(offramp); // resolves once the block holding the transfer is mined
+      const mined = performance.now();
+      while ((await sql(`select count(*) as n from events where entity_id = '${offramp.id}' and type = 'offramp_transfer.deposit.updated'`)) === 0) {
+        await new Promise((r) => setTimeout(r, 2));
+      }
+      latencies.push(performance.now() - mined);
+    }
+    polling = false;
+    await poller;
+    latencies.sort((a, b) => a - b);
+    const quantile = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!.toFixed(0);
+
     const rows: [string, string][] = [
       ['payouts signed, stored and broadcast / s (one sender)', (PAYOUTS / sendSeconds).toFixed(1)],
       ['payouts followed to completed / s (one sender)', (PAYOUTS / confirmSeconds).toFixed(1)],
-      ['deposits detected / s', 'n/a (watcher not on this branch)'],
-      ['block → deposit event latency', 'n/a (watcher not on this branch)'],
+      [`deposits detected / s (${DEPOSITS} deposits over ${2 * DEPOSITS} blocks)`, (DEPOSITS / detectSeconds).toFixed(1)],
+      [`block → deposit event, ms (median, p95 of ${LATENCY_SAMPLES}; + the poll interval)`, `${quantile(0.5)}, ${quantile(0.95)}`],
     ];
-    print(`\nchain leg, ${PAYOUTS} on-ramp payouts on the local chain (anvil, a block per transaction), PostgreSQL\n`);
-    for (const [what, figure] of rows) print(`  ${what.padEnd(56)} ${figure}`);
+    print(`\nchain leg on the local chain (anvil, a block per transaction), PostgreSQL: ${PAYOUTS} payouts, ${DEPOSITS} deposits\n`);
+    for (const [what, figure] of rows) print(`  ${what.padEnd(72)} ${figure}`);
   } finally {
     await ramp.close();
     await database.drop();
@@ -85,6 +124,34 @@ async function main() {
 }
 
 const print = (line: string) => process.stdout.write(`${line}\n`);
+
+/** A pending polygon off-ramp of 100 USDC to an inline IBAN: its id, deposit address and that address's index. */
+async function openOfframp(url: string, key: string, customer: string) {
+  const res = await fetch(`${url}/v0/customers/${customer}/offramp-transfer/quote`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+    body: JSON.stringify({
+      source_amount: '100',
+      source_token: 'usdc',
+      source_network: 'polygon',
+      destination_currency: 'eur',
+      destination_payment_rails: 'sepa',
+      transfer_purpose: 'personal_expenses',
+      destination_bank_account: {
+        bank_name: 'Deutsche Bank',
+        account_holder_type: 'individual',
+        account_holder_first_name: 'Ada',
+        account_holder_last_name: 'Lovelace',
+        account_holder_address: { country: 'DE', city: 'Berlin', street_line_1: 'Unter den Linden 1', postal_code: '10117' },
+        account_type: 'iban',
+        iban: { bic: 'DEUTDEFFXXX', iban_number: 'DE89370400440532013000' },
+      },
+    }),
+  });
+  if (!res.ok) throw new Error(`off-ramp refused: ${res.status} ${await res.text()}`);
+  const { transfer } = (await res.json()) as { transfer: { id: string; quote: { deposit_blockchain_address: string } } };
+  return { id: transfer.id, address: transfer.quote.deposit_blockchain_address, index: 0 };
+}
 
 const rpc = (method: string, params: unknown[]) => ({
   method: 'POST',
