@@ -1,7 +1,7 @@
 import type { FieldMap, InterfaceParam, ObjectRef } from '@pothos/core';
 import { builder } from '../../graphql/builder.js';
 import { type GraphQLContext, scopeOf } from '../../graphql/context.js';
-import { KEPT, type Kept, isKept, loadedSubject, snapshotTypeOf } from './subjects.js';
+import { KEPT, type Kept, isKept, snapshotTypeOf, subjectOf } from './subjects.js';
 
 export { type Kept, keptAt, snapshotTypeOf } from './subjects.js';
 
@@ -35,7 +35,7 @@ export function snapshotRef<Shape extends object>(
     // node(id:) of a snapshot: its event, read in the caller's scope, then its subject as kept.
     load: async (eventIds: string[], ctx) => {
       const events = await ctx.services.events.loadMany(scopeOf(ctx), eventIds);
-      const subjects = await Promise.all(events.map((event) => loadedSubject(event, ctx)));
+      const subjects = await Promise.all(events.map((event) => subjectOf(event, ctx)));
       return subjects.flatMap((s) => (s && snapshotTypeOf.get(s) === name ? [s as Kept<Shape>] : []));
     },
     sort: (s) => s[KEPT].eventId,

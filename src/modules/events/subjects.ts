@@ -80,9 +80,6 @@ export async function liveSubject(event: PartnerEvent, ctx: GraphQLContext): Pro
   );
 }
 
-/** For a snapshot's node(id:): the event's subject as kept. */
-export const loadedSubject = subjectOf;
-
 /** The kept JSON back in the entity's own types, as its metadata declares them: dates, money as Decimal. */
 function restored(em: EntityManager, entity: EntityClass<object>, snapshot: Record<string, unknown>): Record<string, unknown> {
   const meta = em.getMetadata().find(entity);

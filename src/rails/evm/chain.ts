@@ -64,6 +64,23 @@ export function evmChain(options: EvmChainOptions): LiveChain {
     parentHash: block.parentHash.toLowerCase(),
   });
 
+  /** What the chain says of a hash: not found, or its status, block and token `Transfer` logs. */
+  async function lookUpTransaction(hash: string): Promise<TransactionLookup> {
+    try {
+      const receipt = await client.getTransactionReceipt({ hash: hash as Hex });
+      return {
+        found: true,
+        succeeded: receipt.status === 'success',
+        blockNumber: receipt.blockNumber,
+        blockHash: receipt.blockHash.toLowerCase(),
+        tokenTransfers: toTransfers(receipt.logs),
+      };
+    } catch (error) {
+      if ((error as Error).name === 'TransactionReceiptNotFoundError') return { found: false };
+      throw error;
+    }
+  }
+
   return {
     mode: 'live',
     environment: options.environment,
@@ -91,21 +108,7 @@ export function evmChain(options: EvmChainOptions): LiveChain {
       const logs = await client.getLogs({ address: options.tokens.map((t) => t.contractAddress as Address), event: TRANSFER_EVENT, fromBlock, toBlock });
       return toTransfers(logs);
     },
-    async lookUpTransaction(hash): Promise<TransactionLookup> {
-      try {
-        const receipt = await client.getTransactionReceipt({ hash: hash as Hex });
-        return {
-          found: true,
-          succeeded: receipt.status === 'success',
-          blockNumber: receipt.blockNumber,
-          blockHash: receipt.blockHash.toLowerCase(),
-          tokenTransfers: toTransfers(receipt.logs),
-        };
-      } catch (error) {
-        if ((error as Error).name === 'TransactionReceiptNotFoundError') return { found: false };
-        throw error;
-      }
-    },
+    lookUpTransaction,
 
     tokenBalance: (token, address) =>
       client.readContract({ address: contractOf(token), abi: erc20Abi, functionName: 'balanceOf', args: [getAddress(address)] }),
@@ -139,7 +142,7 @@ export function evmChain(options: EvmChainOptions): LiveChain {
       }
     },
     async receipt(hash): Promise<Receipt> {
-      const found = await this.lookUpTransaction(hash);
+      const found = await lookUpTransaction(hash);
       return found.found ? { status: 'mined', succeeded: found.succeeded, blockNumber: found.blockNumber, blockHash: found.blockHash } : { status: 'pending' };
     },
   };
