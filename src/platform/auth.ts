@@ -151,12 +151,13 @@ export function apiKeyAuthentication(keys: ApiKeyStore, verified?: VerifiedKeys)
       return cached.actor;
     }
     const generation = verified?.generation ?? 0;
-    const found = await keys.find(em, `rk_${match[1]}_${match[2]}`);
+    const prefix = `rk_${match[1]}_${match[2]}`;
+    const found = await keys.find(em, prefix);
     // Hashed and compared even when no key has the prefix, so timing does not tell which prefixes exist.
     const expected = Buffer.from(found?.secretHash ?? MISSING_HASH, 'hex');
     if (!found || !timingSafeEqual(expected, Buffer.from(hash, 'hex'))) throw unauthenticated('The API key is not valid');
     const entry: VerifiedKey = {
-      actor: Object.freeze({ partnerId: found.partnerId, environment: found.environment, apiKeyId: found.id }),
+      actor: Object.freeze({ partnerId: found.partnerId, environment: found.environment, apiKeyId: found.id, apiKeyPrefix: prefix }),
       expiresAt: now + (verified?.ttlMs ?? 0),
       lastUsedAt: found.lastUsedAt?.getTime() ?? Number.NEGATIVE_INFINITY,
     };

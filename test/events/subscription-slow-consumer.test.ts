@@ -55,7 +55,7 @@ describe('a slow subscriber', () => {
     // A burst larger than the buffer, then, once the slow client has taken nothing for longer than the stall limit, another.
     const burst = (count: number) =>
       t.ramp.db.fork().transactional(async (em) => {
-        const actor = { partnerId: tenant!.partner_id, environment: 'sandbox' as const, apiKeyId: randomUUID() };
+        const actor = { partnerId: tenant!.partner_id, environment: 'sandbox' as const, apiKeyId: randomUUID(), apiKeyPrefix: 'rk_sandbox_test0000' };
         for (let i = 0; i < count; i++) {
           await recordEvent(em, actor, { type: 'customer.kycs.updated', entityType: 'customer', entityId: randomUUID(), payload: { note: PAYLOAD, i } });
         }

@@ -118,7 +118,7 @@ describe('Idempotency-Key', () => {
   // Needs a second connection while the first request's transaction is open: PostgreSQL only.
   it.skipIf(!onPostgres)('undoes a stalled request whose key a retry took over, and leaves the retry’s claim alone', async () => {
     const [owner] = await t.sql<{ partner_id: string }>('select partner_id from api_keys limit 1');
-    const actor = { partnerId: owner!.partner_id, environment: 'sandbox' as const, apiKeyId: 'test' };
+    const actor = { partnerId: owner!.partner_id, environment: 'sandbox' as const, apiKeyId: 'test', apiKeyPrefix: 'rk_sandbox_test0000' };
     const stalled = runIdempotently(t.ramp.db.fork(), actor, { key: 'k-taken-over', fingerprint: 'f' }, async (tx) => {
       await tx.execute(`insert into partners (id, name, client_id) values (gen_random_uuid(), 'Stalled Work', 'client_stalled')`);
       // Meanwhile a retry (past the takeover time) claims the key on its own connection.

@@ -90,7 +90,7 @@ describe('verified API keys', () => {
 
 describe('the verified-key store', () => {
   const entry = (apiKeyId: string, expiresAt = 1_000) => ({
-    actor: { partnerId: 'p', environment: 'sandbox' as const, apiKeyId },
+    actor: { partnerId: 'p', environment: 'sandbox' as const, apiKeyId, apiKeyPrefix: 'rk_sandbox_test0000' },
     expiresAt,
     lastUsedAt: 0,
   });

@@ -423,7 +423,7 @@ export function createCustomerService(options: CustomerServiceOptions): Customer
       // Before the token is checked there is no tenant yet: the customer's id is looked up in all of them.
       const customer = isUuid(id) ? await em.findOne(Customer, { id, environment: 'sandbox' }, ACROSS_TENANTS) : null;
       if (!customer || !token || !sameToken(token, customer.kycPageToken)) throw new NotFoundError('Customer');
-      return scopeFor(em, { partnerId: customer.partnerId, environment: 'sandbox', apiKeyId: 'sandbox-kyc-page' });
+      return scopeFor(em, { partnerId: customer.partnerId, environment: 'sandbox', apiKeyId: 'sandbox-kyc-page', apiKeyPrefix: 'sandbox-kyc-page' });
     },
 
     /** Batch load for GraphQL dataloaders: only the caller's customers come back. */

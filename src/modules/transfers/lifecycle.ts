@@ -29,7 +29,12 @@ import { presentTransfer } from './presenters.js';
  */
 
 /** Events are written for the transfer's own partner and environment (jobs act for no API key). */
-const ownerOf = (transfer: Transfer): Actor => ({ partnerId: transfer.partnerId, environment: transfer.environment, apiKeyId: 'system' });
+const ownerOf = (transfer: Transfer): Actor => ({
+  partnerId: transfer.partnerId,
+  environment: transfer.environment,
+  apiKeyId: 'system',
+  apiKeyPrefix: 'system',
+});
 
 /** What an event says of a transfer; `deposit.updated` only of an off-ramp on a live chain (deposits/). */
 type Announced = 'created' | 'status.updated' | 'deposit.updated';

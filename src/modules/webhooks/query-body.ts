@@ -86,7 +86,7 @@ export function queryBodies(deps: { schema: GraphQLSchema; db: Database; service
     };
     const context: GraphQLContext = {
       em: deps.db.fork(),
-      actor: { partnerId, environment, apiKeyId: 'webhook' },
+      actor: { partnerId, environment, apiKeyId: 'webhook', apiKeyPrefix: 'webhook' },
       requestId: randomUUID(),
       services: deps.services,
       pageCursors: pages,
