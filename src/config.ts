@@ -126,6 +126,12 @@ const ConfigSchema = z.object({
   SANDBOX_CHAIN_RPC_URL: z.string().url().optional(),
   /** The local chain mines a block this often, so confirmations advance; 0 mines one per transaction. Default 2, 0 under NODE_ENV=test. */
   SANDBOX_CHAIN_BLOCK_TIME_SECONDS: z.coerce.number().int().min(0).max(60).optional(),
+  /**
+   * Whether the sandbox sweeps confirmed deposits to its treasuries, as production does with a sweep key. Default on, off
+   * under NODE_ENV=test: on a chain that mines a block per transaction, a sweep's two transactions are two more blocks,
+   * which would move every other test's confirmations (the sweep tests turn it on).
+   */
+  SANDBOX_CHAIN_SWEEPS: z.enum(['on', 'off']).optional(),
   /** Confirmations a sandbox deposit or payout waits for. */
   SANDBOX_CONFIRMATIONS: z.coerce.number().int().min(1).max(1000).default(3),
   /** How often each chain watcher and payout sender polls its chain; 0 turns them off (tests drive them). Default 1000, 0 under NODE_ENV=test. */
@@ -159,6 +165,7 @@ function productionChainSettings() {
       [`${prefix}CONFIRMATIONS`]: z.coerce.number().int().min(1).max(10_000).optional(),
       [`${prefix}XPUB`]: z.string().refine(isExtendedPublicKey, 'must be a BIP-32 extended public key (xpub…), never a private one').optional(),
       [`${prefix}TREASURY_KEY_FILE`]: z.string().min(1).optional(),
+      [`${prefix}SWEEP_KEY_FILE`]: z.string().min(1).optional(),
     });
   }
   return settings;
@@ -178,6 +185,8 @@ export type Config = z.infer<typeof ConfigSchema> & {
   /** SANDBOX_CHAIN, or its default for NODE_ENV. */
   sandboxChain: 'local' | 'simulated';
   sandboxBlockTimeSeconds: number;
+  /** SANDBOX_CHAIN_SWEEPS, or its default for NODE_ENV. */
+  sandboxChainSweeps: boolean;
   chainPollIntervalMs: number;
   /** Production's configured EVM networks (rails/registry.ts reads them). */
   productionChains: ProductionChainConfig[];
@@ -191,6 +200,8 @@ export interface ProductionChainConfig {
   confirmations: number;
   xpub: string;
   treasuryKeyFile: string;
+  /** The xprv of XPUB's node, when Ramp may sweep deposits itself (rails/evm/hd.ts). */
+  sweepKeyFile: string | null;
 }
 
 /** BVNK's counts, which the issue names: a network's default when EVM_<NETWORK>_CONFIRMATIONS is unset. */
@@ -200,7 +211,7 @@ function productionChainsOf(env: Record<string, unknown>): ProductionChainConfig
   return EVM_NETWORKS.flatMap((network) => {
     const prefix = `EVM_${network.toUpperCase()}_`;
     const get = (name: string) => env[`${prefix}${name}`];
-    const names = ['RPC_URLS', 'CHAIN_ID', 'USDC_ADDRESS', 'USDT_ADDRESS', 'CONFIRMATIONS', 'XPUB', 'TREASURY_KEY_FILE'];
+    const names = ['RPC_URLS', 'CHAIN_ID', 'USDC_ADDRESS', 'USDT_ADDRESS', 'CONFIRMATIONS', 'XPUB', 'TREASURY_KEY_FILE', 'SWEEP_KEY_FILE'];
     if (names.every((name) => get(name) === undefined)) return [];
     const missing = ['RPC_URLS', 'CHAIN_ID', 'XPUB', 'TREASURY_KEY_FILE'].filter((name) => get(name) === undefined);
     if (get('USDC_ADDRESS') === undefined && get('USDT_ADDRESS') === undefined) missing.push(`USDC_ADDRESS or ${prefix}USDT_ADDRESS`);
@@ -220,6 +231,7 @@ function productionChainsOf(env: Record<string, unknown>): ProductionChainConfig
         confirmations: (get('CONFIRMATIONS') as number | undefined) ?? DEFAULT_CONFIRMATIONS[network]!,
         xpub: get('XPUB') as string,
         treasuryKeyFile: get('TREASURY_KEY_FILE') as string,
+        sweepKeyFile: (get('SWEEP_KEY_FILE') as string | undefined) ?? null,
       },
     ];
   });
@@ -249,6 +261,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookSecretKey,
     webhookSecretKeyIsDevelopmentKey: !parsed.data.WEBHOOK_SECRET_KEY,
     sandboxChain: parsed.data.SANDBOX_CHAIN ?? (isTest ? 'simulated' : 'local'),
+    sandboxChainSweeps: (parsed.data.SANDBOX_CHAIN_SWEEPS ?? (isTest ? 'off' : 'on')) === 'on',
     sandboxBlockTimeSeconds: parsed.data.SANDBOX_CHAIN_BLOCK_TIME_SECONDS ?? (isTest ? 0 : 2),
     chainPollIntervalMs: parsed.data.CHAIN_POLL_INTERVAL_MS ?? (isTest ? 0 : 1000),
     productionChains: productionChainsOf(parsed.data),

@@ -75,6 +75,8 @@ export interface Signer {
     gas: bigint;
     maxFeePerGas: bigint;
     maxPriorityFeePerGas: bigint;
+    /** Wei sent along (a gas top-up); none for a token transfer. */
+    value?: bigint;
   }): Promise<string>;
 }
 
@@ -110,6 +112,20 @@ export interface LiveChain {
   /** Sends a signed transaction; one the node already knows is not an error. */
   broadcast(raw: string): Promise<void>;
   receipt(hash: string): Promise<Receipt>;
+
+  /**
+   * Whether Ramp holds a signer for the deposit addresses (the sandbox's, or EVM_<NETWORK>_SWEEP_KEY_FILE): only then
+   * are deposits swept to the treasury; otherwise they stay where they were paid, for the operator's custody to move.
+   */
+  readonly sweeps: boolean;
+  /** Wei at `address`. */
+  nativeBalance(address: string): Promise<bigint>;
+  /** What sweeping one deposit address may spend on gas at `fees`: a padded token transfer's gas. */
+  sweepGasCost(fees: Fees): bigint;
+  /** Signs `amount` wei from the treasury to `to`, so a deposit address can pay its sweep's gas. */
+  signGasTopUp(topUp: { to: string; amount: bigint; nonce: number; fees: Fees }): Promise<SignedPayout>;
+  /** Signs `amount` of `token` from the deposit address at `index` to the treasury (`sweeps` must be true). */
+  signSweep(sweep: { index: number; token: Token; amount: bigint; nonce: number; fees: Fees }): Promise<SignedPayout>;
 }
 
 /** A network whose chain leg Ramp makes up (solana and tron, and every network of a sandbox run without a chain). */

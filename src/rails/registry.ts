@@ -6,7 +6,7 @@ import type { Logger } from '../platform/logging.js';
 import { Refusal } from '../platform/refusal.js';
 import { sandboxBank } from './bank/sandbox-bank.js';
 import { evmChain } from './evm/chain.js';
-import { accountXpub, signerFromMnemonic, signerFromPrivateKey } from './evm/hd.js';
+import { accountXpub, depositSignerFrom, signerFromMnemonic, signerFromPrivateKey } from './evm/hd.js';
 import { type LocalNode, startLocalNode } from './evm/local-node.js';
 import { chainIdAt, holdsContract } from './evm/probe.js';
 import {
@@ -114,6 +114,8 @@ async function openSandboxChain(config: Config, logger: Logger) {
         tokens: setup.tokens[network]!,
         depositXpub,
         treasury: treasuries[i]!,
+        // The sandbox's mnemonic is public: it signs for its deposit addresses, so deposits are swept as in production.
+        depositSigner: config.sandboxChainSweeps ? (index) => signerFromMnemonic(SANDBOX_MNEMONIC, SANDBOX_ACCOUNTS.deposits, index) : null,
       }),
     );
     const customerWallet = (index: number) => signerFromMnemonic(SANDBOX_MNEMONIC, SANDBOX_ACCOUNTS.customers, index).address;
@@ -136,13 +138,25 @@ async function openSandboxChain(config: Config, logger: Logger) {
 /** One production network, checked against its chain now rather than at the first deposit. */
 async function openProductionChain(network: ProductionChainConfig): Promise<LiveChain> {
   const name = `EVM_${network.network.toUpperCase()}`;
-  let key: string;
-  try {
-    key = readFileSync(network.treasuryKeyFile, 'utf8').trim();
-  } catch {
-    throw new Refusal(`Invalid configuration: ${name}_TREASURY_KEY_FILE (${network.treasuryKeyFile}) cannot be read`);
-  }
+  const readKey = (variable: string, file: string) => {
+    try {
+      return readFileSync(file, 'utf8').trim();
+    } catch {
+      throw new Refusal(`Invalid configuration: ${name}_${variable} (${file}) cannot be read`);
+    }
+  };
+  const key = readKey('TREASURY_KEY_FILE', network.treasuryKeyFile);
   if (!/^(0x)?[0-9a-fA-F]{64}$/.test(key)) throw new Refusal(`Invalid configuration: ${name}_TREASURY_KEY_FILE must hold one hex private key`);
+  let depositSigner: ReturnType<typeof depositSignerFrom> = null;
+  if (network.sweepKeyFile) {
+    const xprv = readKey('SWEEP_KEY_FILE', network.sweepKeyFile);
+    try {
+      depositSigner = depositSignerFrom(xprv, network.xpub);
+    } catch {
+      depositSigner = null;
+    }
+    if (!depositSigner) throw new Refusal(`Invalid configuration: ${name}_SWEEP_KEY_FILE must hold the extended private key of ${name}_XPUB`);
+  }
   const rpcUrl = network.rpcUrls[0]!;
   let chainId: number;
   try {
@@ -165,5 +179,6 @@ async function openProductionChain(network: ProductionChainConfig): Promise<Live
     tokens: network.tokens.map((t) => ({ ...t, decimals: 6 })),
     depositXpub: network.xpub,
     treasury: signerFromPrivateKey(key.startsWith('0x') ? key : `0x${key}`),
+    depositSigner,
   });
 }

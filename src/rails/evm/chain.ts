@@ -27,11 +27,20 @@ export interface EvmChainOptions {
   /** BIP-32 extended public key whose children are the deposit addresses. */
   depositXpub: string;
   treasury: Signer;
+  /** The signer of the deposit address at an index, when Ramp holds the deposit keys (sweeping). */
+  depositSigner: ((index: number) => Signer) | null;
 }
 
 const TRANSFER_EVENT = erc20Abi.find((item) => item.type === 'event' && item.name === 'Transfer')!;
 /** A plain ERC-20 transfer costs about 35–65k gas; the estimate is padded so a busy block cannot starve it. */
 const GAS_MARGIN_PERCENT = 120n;
+/**
+ * A sweep's gas limit: fixed rather than estimated, because its gas is sent to the deposit address before the sweep is
+ * signed. 100k covers an ERC-20 transfer to an address that already holds the token (USDC and USDT take 35–65k).
+ */
+const SWEEP_GAS = 100_000n;
+/** A plain value transfer. */
+const TOP_UP_GAS = 21_000n;
 
 /** The EVM adapter: one network over JSON-RPC (several URLs are tried in order). */
 export function evmChain(options: EvmChainOptions): LiveChain {
@@ -130,6 +139,27 @@ export function evmChain(options: EvmChainOptions): LiveChain {
         gas: (estimate * GAS_MARGIN_PERCENT) / 100n,
         ...fees,
       });
+      return { raw, hash: keccak256(raw as Hex).toLowerCase(), nonce, fees };
+    },
+    sweeps: options.depositSigner !== null,
+    nativeBalance: (address) => client.getBalance({ address: getAddress(address) }),
+    sweepGasCost: (fees) => SWEEP_GAS * fees.maxFeePerGas,
+    async signGasTopUp({ to, amount, nonce, fees }) {
+      const raw = await options.treasury.signTransaction({
+        chainId: options.chainId,
+        to: getAddress(to),
+        data: '0x',
+        value: amount,
+        nonce,
+        gas: TOP_UP_GAS,
+        ...fees,
+      });
+      return { raw, hash: keccak256(raw as Hex).toLowerCase(), nonce, fees };
+    },
+    async signSweep({ index, token, amount, nonce, fees }) {
+      if (!options.depositSigner) throw new Error(`${options.network} holds no deposit keys: nothing can be swept`);
+      const data = encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [getAddress(options.treasury.address), amount] });
+      const raw = await options.depositSigner(index).signTransaction({ chainId: options.chainId, to: contractOf(token), data, nonce, gas: SWEEP_GAS, ...fees });
       return { raw, hash: keccak256(raw as Hex).toLowerCase(), nonce, fees };
     },
     async broadcast(raw) {

@@ -28,6 +28,16 @@ export function isExtendedPublicKey(xpub: string): boolean {
   }
 }
 
+/**
+ * The signer of the deposit address at `index` under an extended private key of the same node as the configured
+ * xpub (production's EVM_<NETWORK>_SWEEP_KEY_FILE); null when the two are not one key pair.
+ */
+export function depositSignerFrom(xprv: string, xpub: string): ((index: number) => Signer) | null {
+  const node = HDKey.fromExtendedKey(xprv);
+  if (!node.privateKey || node.publicExtendedKey !== xpub) return null;
+  return (index) => signerFromPrivateKey(bytesToHex(node.deriveChild(index).privateKey!));
+}
+
 /** The xpub of `m/44'/60'/account'/0` of a mnemonic (sandbox and tests; production configures its xpub). */
 export function accountXpub(mnemonic: string, account: number): string {
   return HDKey.fromMasterSeed(mnemonicToSeedSync(mnemonic)).derive(`m/44'/60'/${account}'/0`).publicExtendedKey;

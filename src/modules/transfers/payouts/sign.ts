@@ -41,6 +41,20 @@ async function lockSender(tx: EntityManager, chain: LiveChain): Promise<{ next: 
   return { next: Math.max(Number(row!.next_nonce), mined), mined };
 }
 
+/** The treasury's next nonce to sign, once the caller's nonces up to it are signed and stored (the lock still held). */
+const moveNonceTo = (tx: EntityManager, chain: LiveChain, next: number) =>
+  tx.execute('update chain_senders set next_nonce = ?, updated_at = now() where chain = ? and address = ?', [next, chain.key, chain.treasury.toLowerCase()]);
+
+/**
+ * One nonce of the treasury for a transaction other than a payout (a sweep's gas top-up): taken under the same lock,
+ * so payouts and top-ups share one sequence and never one nonce. The caller stores what it signs before it commits.
+ */
+export async function takeTreasuryNonce(tx: EntityManager, chain: LiveChain): Promise<number> {
+  const { next } = await lockSender(tx, chain);
+  await moveNonceTo(tx, chain, next + 1);
+  return next;
+}
+
 /**
  * What the treasury can still pay in `token`: its balance less what its payouts not yet mined will
  * take. Not yet mined is told by the chain's nonce, not by the payout's status (the confirmation
@@ -110,11 +124,7 @@ export async function signPayouts(tx: EntityManager, chain: LiveChain, payable: 
       updatedAt: now,
     });
   });
-  await tx.execute('update chain_senders set next_nonce = ?, updated_at = now() where chain = ? and address = ?', [
-    first + paying.length,
-    chain.key,
-    chain.treasury.toLowerCase(),
-  ]);
+  await moveNonceTo(tx, chain, first + paying.length);
   await tx.flush();
   return signed;
 }

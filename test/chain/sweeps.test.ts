@@ -1,0 +1,65 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ChainTestRamp, openOfframp, startChainRamp } from '../support/chain.js';
+import { createCustomer } from '../support/transfers.js';
+import type { ApiClient } from '../support/ramp.js';
+
+/** Deposit addresses Ramp can spend from: a confirmed deposit is swept to the network's treasury with a key Ramp holds. */
+describe('sweeping deposits to the treasury', () => {
+  let t: ChainTestRamp;
+  let api: ApiClient;
+  let customer: string;
+  beforeAll(async () => {
+    t = await startChainRamp({ SANDBOX_CHAIN_SWEEPS: 'on' });
+    api = t.client(t.key);
+    customer = await createCustomer(api);
+    await t.ramp.chainJobs.runOnce();
+  });
+  afterAll(() => t?.close());
+
+  const sweepsOf = (transferId: string) =>
+    t.sql<{ status: string; gas_transaction_hash: string | null; sweep_transaction_hash: string | null; amount: string; failure_reason: string | null }>(
+      `select s.status, s.gas_transaction_hash, s.sweep_transaction_hash, s.amount::text as amount, s.failure_reason
+       from chain_sweeps s join chain_deposits d on d.id = s.deposit_id where d.transfer_id = ?`,
+      [transferId],
+    );
+
+  const ledgerOf = () => t.sql('select account, currency, amount::text as amount from ledger_entries order by account, currency, amount');
+
+  it('tops the deposit address up with gas, sends the whole deposit to the treasury, and posts nothing to the ledger', async () => {
+    const chain = t.chain('polygon');
+    const transfer = await openOfframp(api, customer);
+    const address: string = transfer.quote.deposit_blockchain_address;
+    const treasuryBefore = await t.balanceOf('polygon', 'usdc', chain.treasury);
+    const sent = await api.post(`/v0/customers/${customer}/offramp-transfer/simulate`, { action: 'crypto_deposit', transfer_id: transfer.id });
+    expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+    expect(await chain.nativeBalance(address)).toBe(0n);
+
+    // Not before the deposit is confirmed: an unconfirmed deposit may still leave the chain.
+    await t.ramp.chainJobs.runOnce();
+    await t.advance(1);
+    expect(await sweepsOf(transfer.id)).toEqual([]);
+    await t.advance(1); // the third confirmation: credited, and its sweep opened and its gas sent
+    const ledgerAtCredit = await ledgerOf();
+    const [funding] = await sweepsOf(transfer.id);
+    expect(funding).toMatchObject({ status: 'funding', amount: '100.000000000000000000', sweep_transaction_hash: null });
+    expect(funding!.gas_transaction_hash).toMatch(/^0x[0-9a-f]{64}$/);
+
+    await t.advance(1); // the gas mined: the token transfer signed and sent
+    const [sweeping] = await sweepsOf(transfer.id);
+    expect(sweeping).toMatchObject({ status: 'sweeping' });
+    await t.advance(1); // the token transfer mined
+    const [swept] = await sweepsOf(transfer.id);
+    expect(swept).toMatchObject({ status: 'swept', failure_reason: null });
+
+    const receipt = await chain.lookUpTransaction(swept!.sweep_transaction_hash!);
+    expect(receipt).toMatchObject({ found: true, succeeded: true });
+    expect(await t.balanceOf('polygon', 'usdc', address)).toBe(0n);
+    expect(await t.balanceOf('polygon', 'usdc', chain.treasury)).toBe(treasuryBefore + 100_000_000n);
+    // The sweep moved custody, not ownership: the transfer's ledger is as it was at the credit.
+    expect(await ledgerOf()).toEqual(ledgerAtCredit);
+
+    // Once swept, never again.
+    await t.advance(2);
+    expect(await sweepsOf(transfer.id)).toHaveLength(1);
+  });
+});
