@@ -1,7 +1,8 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { mnemonicToAccount } from 'viem/accounts';
+import { mnemonicToSeedSync } from '@scure/bip39';
+import { HDKey, mnemonicToAccount } from 'viem/accounts';
 import { bytesToHex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
@@ -97,5 +98,28 @@ describe('production networks from configuration', () => {
     await expect(openRails(noContract, logger)).rejects.toThrow('Invalid configuration: EVM_POLYGON_USDC_ADDRESS holds no contract on chain 31337');
     const unreadable = loadConfig({ ...base, ...env, EVM_POLYGON_TREASURY_KEY_FILE: '/nonexistent/ramp.key' });
     await expect(openRails(unreadable, logger)).rejects.toThrow('Invalid configuration: EVM_POLYGON_TREASURY_KEY_FILE (/nonexistent/ramp.key) cannot be read');
+  });
+
+  it('sweeps only with the extended private key of the configured xpub, checked at start', async () => {
+    const base = { NODE_ENV: 'test', DATA_DIR: 'memory://' };
+    const logger = createLogger('silent');
+    const dir = mkdtempSync(join(tmpdir(), 'ramp-sweep-'));
+    const keyOf = (mnemonic: string) => HDKey.fromMasterSeed(mnemonicToSeedSync(mnemonic)).derive("m/44'/60'/0'/0").privateExtendedKey;
+    const [right, wrong] = [join(dir, 'right.xprv'), join(dir, 'wrong.xprv')];
+    writeFileSync(right, keyOf(OPERATOR_MNEMONIC), { mode: 0o600 });
+    writeFileSync(wrong, keyOf(SANDBOX_MNEMONIC), { mode: 0o600 });
+
+    const refused = loadConfig({ ...base, ...env, EVM_POLYGON_SWEEP_KEY_FILE: wrong });
+    await expect(openRails(refused, logger)).rejects.toThrow('Invalid configuration: EVM_POLYGON_SWEEP_KEY_FILE must hold the extended private key of EVM_POLYGON_XPUB');
+    const without = await openRails(loadConfig({ ...base, ...env }), logger);
+    const withKey = await openRails(loadConfig({ ...base, ...env, EVM_POLYGON_SWEEP_KEY_FILE: right }), logger);
+    try {
+      const polygon = (rails: typeof without) => rails.liveChains().find((c) => c.key === 'production:polygon')!;
+      expect(polygon(without).sweeps).toBe(false);
+      expect(polygon(withKey).sweeps).toBe(true);
+    } finally {
+      await without.close();
+      await withKey.close();
+    }
   });
 });
