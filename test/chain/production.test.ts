@@ -110,7 +110,9 @@ describe('production networks from configuration', () => {
     writeFileSync(wrong, keyOf(SANDBOX_MNEMONIC), { mode: 0o600 });
 
     const refused = loadConfig({ ...base, ...env, EVM_POLYGON_SWEEP_KEY_FILE: wrong });
-    await expect(openRails(refused, logger)).rejects.toThrow('Invalid configuration: EVM_POLYGON_SWEEP_KEY_FILE must hold the extended private key of EVM_POLYGON_XPUB');
+    await expect(openRails(refused, logger)).rejects.toThrow(
+      'Invalid configuration: EVM_POLYGON_SWEEP_KEY_FILE must hold the extended private key of EVM_POLYGON_XPUB',
+    );
     const without = await openRails(loadConfig({ ...base, ...env }), logger);
     const withKey = await openRails(loadConfig({ ...base, ...env, EVM_POLYGON_SWEEP_KEY_FILE: right }), logger);
     try {
