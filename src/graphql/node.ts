@@ -47,7 +47,7 @@ function nodeIdOf(id: string | number, info: GraphQLResolveInfo): { type: string
 builder.queryFields((t) => ({
   node: t.node({
     description: "Any object by its global id; null when unknown (or another partner's or environment's)",
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ required: true, description: 'Its global id, or its databaseId (the id REST shows)' }) },
     id: (_, { id }, _ctx, info) => nodeIdOf(id, info),
   }),
   nodes: t.nodeList({

@@ -132,7 +132,7 @@ builder.queryFields((t) => ({
     type: BankAccountRef,
     nullable: true,
     description: "One of the caller's external accounts by global id or databaseId; null when unknown (or another partner's).",
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ required: true, description: 'Its global id, or its databaseId (the id REST shows)' }) },
     resolve: (_, { id }, ctx) => nullIfNotFound(ctx.services.bankAccounts.get(scopeOf(ctx), bankAccountIdOf(id))),
   }),
 }));
@@ -143,7 +143,9 @@ builder.mutationFields((t) => ({
     description:
       'Registers an external bank account for a customer (REST: POST /v0/customers/{id}/external-accounts, where Idempotency-Key is required; here idempotencyKey is optional). ConflictError external_account_exists when the customer already has it.',
     errors: payloadOf('AddBankAccount', 'bankAccount', [ValidationError, NotFoundError, ConflictError, UnprocessableError]),
-    args: { input: t.arg({ type: AddBankAccountInputRef, required: true }) },
+    args: {
+      input: t.arg({ type: AddBankAccountInputRef, required: true, description: 'What to do, as one input object (ValidationError paths point into it)' }),
+    },
     // The rest of the input is the use case's own (NewBankAccount): its errors' paths are the input's.
     // The customer's id is fingerprinted as its databaseId, so a retry may spell it either way.
     resolve: creatingMutation({

@@ -152,7 +152,10 @@ const UpdateCustomerInputRef = builder.inputType('UpdateCustomerInput', {
       description:
         "A KYC provider's share token (sandbox: approve_<applicant>, reject_<applicant>, review_<applicant>): imports the provider's verification of this individual customer, whose email must be the applicant's. Used once; field codes malformed_token, kyc_token_already_used, kyc_applicant_mismatch, kyc_import_customer_is_corporate.",
     }),
-    idDocument: t.field({ type: IdDocumentInput, description: 'KYC data: an identity document; submitting KYC data moves NOT_STARTED (or REJECTED) to PENDING' }),
+    idDocument: t.field({
+      type: IdDocumentInput,
+      description: 'KYC data: an identity document; submitting KYC data moves NOT_STARTED (or REJECTED) to PENDING',
+    }),
     taxNumber: t.string({ description: 'KYC data: the tax identification number (1 to 100 characters)' }),
     documents: t.field({ type: [DocumentInput], description: 'KYC data: uploaded documents (at most 50)' }),
   }),
@@ -217,7 +220,9 @@ builder.mutationFields((t) => ({
     description:
       'Creates a customer (REST: POST /v0/customers), KYC NOT_STARTED. ValidationError for invalid fields, ConflictError customer_email_taken when the email is in use.',
     errors: payloadOf('CreateCustomer', 'customer', [ValidationError, ConflictError, UnprocessableError]),
-    args: { input: t.arg({ type: CreateCustomerInputRef, required: true }) },
+    args: {
+      input: t.arg({ type: CreateCustomerInputRef, required: true, description: 'What to do, as one input object (ValidationError paths point into it)' }),
+    },
     // The input is the use case's own (NewCustomer): it goes as it is, and its errors' paths are the input's.
     resolve: creatingMutation({
       run: (customer, scope, { services }) => services.customers.create(scope, withoutNulls(customer)),
@@ -229,7 +234,9 @@ builder.mutationFields((t) => ({
     description:
       'A fresh kycFlowLink for the customer (REST: POST /v0/customers/{id}/kycs): earlier links stop working. After a decision the sandbox page returns the applicant to redirectUri with customer_id and status added. Sandbox only for now: ForbiddenError kyc_provider_not_configured in production.',
     errors: payloadOf('CreateKycLink', 'kyc', [ValidationError, NotFoundError, ForbiddenError, ConflictError, UnprocessableError]),
-    args: { input: t.arg({ type: CreateKycLinkInputRef, required: true }) },
+    args: {
+      input: t.arg({ type: CreateKycLinkInputRef, required: true, description: 'What to do, as one input object (ValidationError paths point into it)' }),
+    },
     resolve: creatingMutation({
       run: ({ customerId, redirectUri }, scope, { services }) =>
         services.customers.createKycLink(scope, customerIdOf(customerId), { redirectUri: undefinedIfNull(redirectUri) }),
@@ -241,22 +248,32 @@ builder.mutationFields((t) => ({
     description:
       'Sandbox only: approve or reject the customer as the KYC provider would (ForbiddenError in production; ConflictError kyc_transition_not_allowed when the transition table forbids it, e.g. once approved).',
     errors: payloadOf('SimulateKycDecision', 'customer', [NotFoundError, ForbiddenError, ConflictError]),
-    args: { input: t.arg({ type: SimulateKycDecisionInputRef, required: true }) },
+    args: {
+      input: t.arg({ type: SimulateKycDecisionInputRef, required: true, description: 'What to do, as one input object (ValidationError paths point into it)' }),
+    },
     resolve: (_, { input }, ctx) => ctx.services.customers.decideKyc(scopeOf(ctx), customerIdOf(input.customerId), input.decision),
   }),
   simulateKycSubmission: t.field({
     type: CustomerRef,
     description: 'Sandbox only: the applicant submits the verification form, moving KYC to IN_REVIEW (as on the hosted page).',
     errors: payloadOf('SimulateKycSubmission', 'customer', [NotFoundError, ForbiddenError, ConflictError]),
-    args: { input: t.arg({ type: SimulateKycSubmissionInputRef, required: true }) },
+    args: {
+      input: t.arg({
+        type: SimulateKycSubmissionInputRef,
+        required: true,
+        description: 'What to do, as one input object (ValidationError paths point into it)',
+      }),
+    },
     resolve: (_, { input }, ctx) => ctx.services.customers.submitKyc(scopeOf(ctx), customerIdOf(input.customerId)),
   }),
   updateCustomer: t.field({
     type: CustomerRef,
     description:
-      'Changes a customer and submits KYC data (REST: PUT /v0/customers/{customer_id}); a providerShareKycToken imports a KYC provider\'s verification instead.',
+      "Changes a customer and submits KYC data (REST: PUT /v0/customers/{customer_id}); a providerShareKycToken imports a KYC provider's verification instead.",
     errors: payloadOf('UpdateCustomer', 'customer', [ValidationError, NotFoundError, ConflictError]),
-    args: { input: t.arg({ type: UpdateCustomerInputRef, required: true }) },
+    args: {
+      input: t.arg({ type: UpdateCustomerInputRef, required: true, description: 'What to do, as one input object (ValidationError paths point into it)' }),
+    },
     // The rest of the input is the use case's own (CustomerChanges): its errors' paths are the input's.
     resolve: (_, { input: { customerId, ...changes } }, ctx) =>
       withInputPaths(ctx.services.customers.update(scopeOf(ctx), customerIdOf(customerId), withoutNulls(changes))),

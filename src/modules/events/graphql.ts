@@ -148,7 +148,9 @@ builder.subscriptionFields((t) => ({
       "The caller's events: first every event after `after` (a cursor from an earlier event), then live ones as they commit. " +
       'Without `after` it starts with the next event; `after: "0"` replays every event. Reconnect with the last cursor you received to miss nothing.',
     args: {
-      after: t.arg.string({ description: 'Replay every event after this cursor (Event.cursor) first; "0" replays from the start, none starts with the next event' }),
+      after: t.arg.string({
+        description: 'Replay every event after this cursor (Event.cursor) first; "0" replays from the start, none starts with the next event',
+      }),
       types: t.arg({ type: [EventTypeEnum], description: 'Only these event types' }),
     },
     subscribe: (_, args, ctx) => ctx.services.events.stream(scopeOf(ctx), args, ctx.connection),
@@ -161,7 +163,9 @@ builder.subscriptionFields((t) => ({
       "One of the caller's transfers as each of its events left it (created, each status change), from now on or after `after` (a cursor of an earlier update or event).",
     args: {
       id: t.arg.id({ required: true, description: 'The transfer: global id or databaseId' }),
-      after: t.arg.string({ description: 'Replay the updates after this cursor (TransferUpdate.cursor or Event.cursor) first; none starts with the next update' }),
+      after: t.arg.string({
+        description: 'Replay the updates after this cursor (TransferUpdate.cursor or Event.cursor) first; none starts with the next update',
+      }),
     },
     subscribe: (_, args, ctx) =>
       ctx.services.events.transferUpdates(scopeOf(ctx), databaseIdOf(args.id, 'OnrampTransfer', 'OfframpTransfer'), args.after, ctx.connection),

@@ -141,21 +141,25 @@ builder.mutationFields((t) => ({
     type: BusinessProfileRef,
     description: `Saves a corporate customer's basic details (REST: POST /v1/partners/kyc/business/basic-details). ${REVIEW} ${UPSERT}`,
     errors: errors('SubmitBusinessBasicDetails'),
-    args: { input: t.arg({ type: BasicDetailsInputRef, required: true }) },
+    args: {
+      input: t.arg({ type: BasicDetailsInputRef, required: true, description: 'What to do, as one input object (ValidationError paths point into it)' }),
+    },
     resolve: (_, { input }, ctx) => withInputPaths(ctx.services.kyb.submitBasicDetails(scopeOf(ctx), withoutNulls(input))),
   }),
   submitBusinessAddress: t.field({
     type: BusinessProfileRef,
     description: `Saves a corporate customer's registered address (REST: POST /v1/partners/kyc/business/address); it becomes the customer's address when it has none. ${REVIEW} ${UPSERT}`,
     errors: errors('SubmitBusinessAddress'),
-    args: { input: t.arg({ type: AddressInputRef, required: true }) },
+    args: { input: t.arg({ type: AddressInputRef, required: true, description: 'What to do, as one input object (ValidationError paths point into it)' }) },
     resolve: (_, { input }, ctx) => withInputPaths(ctx.services.kyb.submitAddress(scopeOf(ctx), withoutNulls(input))),
   }),
   submitBusinessLegalRepresentative: t.field({
     type: BusinessProfileRef,
     description: `Adds a director, or updates the one with the same identity document (REST: POST /v1/partners/kyc/business/legalRepresentation). ${REVIEW} ${UPSERT}`,
     errors: errors('SubmitBusinessLegalRepresentative'),
-    args: { input: t.arg({ type: LegalRepresentativeInputRef, required: true }) },
+    args: {
+      input: t.arg({ type: LegalRepresentativeInputRef, required: true, description: 'What to do, as one input object (ValidationError paths point into it)' }),
+    },
     resolve: (_, { input }, ctx) => withInputPaths(ctx.services.kyb.submitLegalRepresentative(scopeOf(ctx), withoutNulls(input))),
   }),
 }));

@@ -23,7 +23,7 @@ builder.mutationFields((t) => ({
       'imported before, kyc_transition_not_allowed (e.g. rejecting an approved customer) or kyc_import_customer_is_corporate; ' +
       'ForbiddenError kyc_provider_not_configured in production.',
     errors: payloadOf('ImportKyc', 'customer', [ValidationError, ConflictError, UnprocessableError, ForbiddenError]),
-    args: { input: t.arg({ type: ImportKycInputRef, required: true }) },
+    args: { input: t.arg({ type: ImportKycInputRef, required: true, description: 'What to do, as one input object (ValidationError paths point into it)' }) },
     resolve: creatingMutation({
       run: (request, scope, { services }) => services.kycImport.importKyc(scope, request),
       load: (id, scope, { services }) => services.customers.get(scope, id),

@@ -82,7 +82,9 @@ builder.mutationFields((t) => ({
     description:
       'Sandbox only (ForbiddenError sandbox_only in production): the faucet mints test USDC or USDT to any address of a LIVE network and gives it gas, so you can send a real deposit from your own wallet (REST: POST /v0/sandbox/faucet). UnprocessableError network_not_live for a SIMULATED network.',
     errors: payloadOf('MintTestTokens', 'mint', [ValidationError, ForbiddenError, UnprocessableError, ConflictError]),
-    args: { input: t.arg({ type: MintTestTokensInputRef, required: true }) },
+    args: {
+      input: t.arg({ type: MintTestTokensInputRef, required: true, description: 'What to do, as one input object (ValidationError paths point into it)' }),
+    },
     resolve: (_, { input }, ctx) =>
       idempotentResult(ctx, 'mintTestTokens', input, (scope, request) => ctx.services.networks.faucet(scope.actor, withoutNulls(request))),
   }),

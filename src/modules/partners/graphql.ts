@@ -203,7 +203,13 @@ builder.mutationFields((t) => ({
     type: WhitelistedWalletAddressRef,
     description: 'ConflictError wallet_address_already_whitelisted when the address is already there for its coin and network',
     errors: payloadOf('WhitelistWalletAddress', 'whitelistedWalletAddress', [ValidationError, ConflictError, UnprocessableError]),
-    args: { input: t.arg({ type: WhitelistWalletAddressInputRef, required: true }) },
+    args: {
+      input: t.arg({
+        type: WhitelistWalletAddressInputRef,
+        required: true,
+        description: 'What to do, as one input object (ValidationError paths point into it)',
+      }),
+    },
     resolve: creatingMutation({
       run: (entry, scope, { services }) => services.partners.whitelistWalletAddress(scope, withoutNulls(entry)),
       load: (id, scope, { services }) => services.partners.getWalletAddress(scope, id),
@@ -214,7 +220,13 @@ builder.mutationFields((t) => ({
     description:
       'The result shows the account number in clear, once; every later read masks it. ConflictError bank_account_already_whitelisted when the account is already there for its currency',
     errors: payloadOf('WhitelistBankAccount', 'whitelistedBankAccount', [ValidationError, ConflictError, UnprocessableError]),
-    args: { input: t.arg({ type: WhitelistBankAccountInputRef, required: true }) },
+    args: {
+      input: t.arg({
+        type: WhitelistBankAccountInputRef,
+        required: true,
+        description: 'What to do, as one input object (ValidationError paths point into it)',
+      }),
+    },
     resolve: creatingMutation({
       run: (account, scope, { services }) => services.partners.whitelistBankAccount(scope, withoutNulls(account)).then(created),
       load: (id, scope, { services }) => services.partners.getBankAccount(scope, id).then(created),

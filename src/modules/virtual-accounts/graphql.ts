@@ -126,7 +126,7 @@ builder.queryFields((t) => ({
     type: VirtualAccountRef,
     nullable: true,
     description: "One of the caller's virtual accounts by global id or databaseId; null when unknown (or another partner's).",
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ required: true, description: 'Its global id, or its databaseId (the id REST shows)' }) },
     resolve: (_, { id }, ctx) => nullIfNotFound(ctx.services.virtualAccounts.get(scopeOf(ctx), virtualAccountIdOf(id))),
   }),
 }));
@@ -137,7 +137,13 @@ builder.mutationFields((t) => ({
     description:
       'Opens a virtual account: ACTIVE with deposit instructions (USD, EUR) or PENDING (AED, USD over SWIFT). ConflictError virtual_account_exists when the customer has one with these parameters; ForbiddenError rails_not_connected in production.',
     errors: payloadOf('CreateVirtualAccount', 'virtualAccount', [ValidationError, NotFoundError, ConflictError, UnprocessableError, ForbiddenError]),
-    args: { input: t.arg({ type: CreateVirtualAccountInputRef, required: true }) },
+    args: {
+      input: t.arg({
+        type: CreateVirtualAccountInputRef,
+        required: true,
+        description: 'What to do, as one input object (ValidationError paths point into it)',
+      }),
+    },
     // The rest of the input is the use case's own (NewVirtualAccount): its errors' paths are the input's.
     // The customer's id is fingerprinted as its databaseId, so a retry may spell it either way.
     resolve: creatingMutation({
@@ -151,7 +157,13 @@ builder.mutationFields((t) => ({
     description:
       'Sandbox only: the banking partner issues a PENDING virtual account (ForbiddenError sandbox_only in production; ValidationError virtual_account_already_active once it is ACTIVE).',
     errors: payloadOf('SimulateVirtualAccountIssuance', 'virtualAccount', [ValidationError, NotFoundError, ForbiddenError]),
-    args: { input: t.arg({ type: SimulateVirtualAccountIssuanceInputRef, required: true }) },
+    args: {
+      input: t.arg({
+        type: SimulateVirtualAccountIssuanceInputRef,
+        required: true,
+        description: 'What to do, as one input object (ValidationError paths point into it)',
+      }),
+    },
     resolve: (_, { input }, ctx) => {
       const scope = scopeOf(ctx);
       const virtualAccountId = virtualAccountIdOf(input.virtualAccountId);

@@ -112,7 +112,7 @@ builder.queryFields((t) => ({
     type: WebhookEndpointRef,
     nullable: true,
     description: "One of the caller's webhooks by global id or databaseId; null when unknown, deleted or another partner's.",
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ required: true, description: 'Its global id, or its databaseId (the id REST shows)' }) },
     resolve: (_, { id }, ctx) => nullIfNotFound(ctx.services.webhooks.get(scopeOf(ctx), webhookIdOf(id))),
   }),
   webhookDeliveries: t.connection(
@@ -193,7 +193,9 @@ builder.mutationFields((t) => ({
       ...payloadOf('RegisterWebhook', 'webhookEndpoint', [ValidationError, ConflictError, UnprocessableError]),
       result: { name: 'RegisterWebhookPayload', fields: (t) => ({ secret: t.string(secretField) }) },
     },
-    args: { input: t.arg({ type: RegisterWebhookInputRef, required: true }) },
+    args: {
+      input: t.arg({ type: RegisterWebhookInputRef, required: true, description: 'What to do, as one input object (ValidationError paths point into it)' }),
+    },
     resolve: async (_, { input }, ctx) => {
       // The input is the use case's (NewWebhook); its errors' paths name its fields (/url, /subscriptionQuery). DNS is checked before any
       // transaction, so it cannot be creatingMutation's run (which runs inside one).
@@ -212,7 +214,9 @@ builder.mutationFields((t) => ({
     type: 'ID',
     description: 'The webhook receives nothing more; pending deliveries are canceled. Returns its global id (drop it from your store).',
     errors: payloadOf('DeleteWebhook', 'deletedWebhookId', [NotFoundError]),
-    args: { input: t.arg({ type: DeleteWebhookInputRef, required: true }) },
+    args: {
+      input: t.arg({ type: DeleteWebhookInputRef, required: true, description: 'What to do, as one input object (ValidationError paths point into it)' }),
+    },
     resolve: async (_, { input }, ctx) => {
       const id = webhookIdOf(input.id);
       await ctx.services.webhooks.delete(scopeOf(ctx), id);
@@ -223,14 +227,18 @@ builder.mutationFields((t) => ({
     type: WebhookEndpointRef,
     description: 'Receives the events committed from now on; what happened while disabled is in the events query.',
     errors: payloadOf('EnableWebhook', 'webhookEndpoint', [NotFoundError]),
-    args: { input: t.arg({ type: EnableWebhookInputRef, required: true }) },
+    args: {
+      input: t.arg({ type: EnableWebhookInputRef, required: true, description: 'What to do, as one input object (ValidationError paths point into it)' }),
+    },
     resolve: (_, { input }, ctx) => ctx.services.webhooks.enable(scopeOf(ctx), webhookIdOf(input.id)),
   }),
   disableWebhook: t.field({
     type: WebhookEndpointRef,
     description: 'Stops deliveries and cancels pending ones; events go on being recorded (see the events query).',
     errors: payloadOf('DisableWebhook', 'webhookEndpoint', [NotFoundError]),
-    args: { input: t.arg({ type: DisableWebhookInputRef, required: true }) },
+    args: {
+      input: t.arg({ type: DisableWebhookInputRef, required: true, description: 'What to do, as one input object (ValidationError paths point into it)' }),
+    },
     resolve: (_, { input }, ctx) => ctx.services.webhooks.disable(scopeOf(ctx), webhookIdOf(input.id)),
   }),
   rotateWebhookSecret: t.field({
@@ -240,7 +248,9 @@ builder.mutationFields((t) => ({
       ...payloadOf('RotateWebhookSecret', 'webhookEndpoint', [NotFoundError]),
       result: { name: 'RotateWebhookSecretPayload', fields: (t) => ({ secret: t.string(secretField) }) },
     },
-    args: { input: t.arg({ type: RotateWebhookSecretInputRef, required: true }) },
+    args: {
+      input: t.arg({ type: RotateWebhookSecretInputRef, required: true, description: 'What to do, as one input object (ValidationError paths point into it)' }),
+    },
     resolve: (_, { input }, ctx) => ctx.services.webhooks.rotateSecret(scopeOf(ctx), webhookIdOf(input.id)).then(showingSecret),
   }),
   redeliverEvent: t.field({
@@ -248,7 +258,9 @@ builder.mutationFields((t) => ({
     description:
       'Sends an event to a webhook again (same webhook-id), as a new delivery with a new retry schedule. ConflictError webhook_disabled when the webhook is disabled.',
     errors: payloadOf('RedeliverEvent', 'delivery', [NotFoundError, ConflictError]),
-    args: { input: t.arg({ type: RedeliverEventInputRef, required: true }) },
+    args: {
+      input: t.arg({ type: RedeliverEventInputRef, required: true, description: 'What to do, as one input object (ValidationError paths point into it)' }),
+    },
     resolve: (_, { input }, ctx) => ctx.services.webhooks.redeliver(scopeOf(ctx), databaseIdOf(input.eventId, 'Event'), webhookIdOf(input.endpointId)),
   }),
 }));

@@ -96,7 +96,11 @@ const FeeBreakdownRef = builder.objectRef<QuoteRow>('FeeBreakdown').implement({
       description: "The partner's platform fee: its basis points of the source amount, rounded up",
       resolve: (q) => amount(q.platformFee, q.sourceCurrency),
     }),
-    developerFee: t.field({ type: 'Decimal', description: 'developerFeePercent of the source amount, rounded up', resolve: (q) => amount(q.developerFee, q.sourceCurrency) }),
+    developerFee: t.field({
+      type: 'Decimal',
+      description: 'developerFeePercent of the source amount, rounded up',
+      resolve: (q) => amount(q.developerFee, q.sourceCurrency),
+    }),
     networkFee: t.field({
       type: 'Decimal',
       description: "The chain leg's cost (set in US dollars per network) converted to the source currency, rounded up",
@@ -116,7 +120,12 @@ QuoteRef.implement({
   description: 'A priced offer, valid until expiresAt; it makes at most one transfer.',
   fields: (t) => ({
     databaseId: t.expose('id', { type: 'UUID', description: 'The id REST shows for this quote (quote_id)' }),
-    direction: t.field({ type: TransferDirectionEnum, description: 'On-ramp or off-ramp quote', extensions: reads(['direction']), resolve: (q) => q.direction }),
+    direction: t.field({
+      type: TransferDirectionEnum,
+      description: 'On-ramp or off-ramp quote',
+      extensions: reads(['direction']),
+      resolve: (q) => q.direction,
+    }),
     customer: t.field({ type: CustomerRef, description: 'The customer the quote is for', extensions: reads(['customerId']), resolve: (q) => q.customerId }),
     sourceCurrency: t.field({
       type: AssetEnum,
@@ -252,7 +261,12 @@ const quoteProperty = <T>(property: keyof QuoteRow) => ({
 const StatusChangeRef = builder.objectRef<TransferStatusChange>('TransferStatusChange').implement({
   description: "One step of a transfer's status history",
   fields: (t) => ({
-    from: t.field({ type: TransferStatusEnum, nullable: true, description: 'The status before; null for the first entry (the transfer created)', resolve: (c) => c.fromStatus ?? null }),
+    from: t.field({
+      type: TransferStatusEnum,
+      nullable: true,
+      description: 'The status before; null for the first entry (the transfer created)',
+      resolve: (c) => c.fromStatus ?? null,
+    }),
     to: t.field({ type: TransferStatusEnum, description: 'The status after', resolve: (c) => c.toStatus }),
     reason: t.exposeString('reason', { description: 'Why it changed, e.g. transfer_created, fiat_deposit_received, deposit_window_elapsed' }),
     at: t.expose('createdAt', { type: 'DateTime', description: 'When it changed' }),
@@ -368,8 +382,18 @@ const DepositBankAccountRef = builder.objectRef<DepositBankAccount>('DepositBank
     }),
     accountBeneficiaryName: t.exposeString('account_beneficiary_name', { description: 'The name to pay to' }),
     accountType: t.field({ type: BankAccountTypeEnum, description: 'Which of iban, us or swift holds the numbers', resolve: (a) => a.account_type }),
-    iban: t.field({ type: IbanDetailsRef, nullable: true, description: 'The IBAN and BIC when accountType is IBAN; else null', resolve: (a) => a.iban ?? null }),
-    us: t.field({ type: UsDetailsRef, nullable: true, description: 'Account and routing number when accountType is US; else null', resolve: (a) => a.us ?? null }),
+    iban: t.field({
+      type: IbanDetailsRef,
+      nullable: true,
+      description: 'The IBAN and BIC when accountType is IBAN; else null',
+      resolve: (a) => a.iban ?? null,
+    }),
+    us: t.field({
+      type: UsDetailsRef,
+      nullable: true,
+      description: 'Account and routing number when accountType is US; else null',
+      resolve: (a) => a.us ?? null,
+    }),
     swift: t.field({
       type: SwiftDepositDetailsRef,
       nullable: true,
@@ -396,10 +420,18 @@ export const OnrampTransferRef = builder.loadableNodeRef<OnrampTransferNode>('On
 /** The fields of its direction (and of a snapshot of one, as an event kept it). */
 function onrampFields(t: PothosSchemaTypes.ObjectFieldBuilder<typeof builder.$inferSchemaTypes, OnrampTransferNode>) {
   return {
-    sourceCurrency: t.field({ type: FiatCurrencyEnum, description: 'The fiat currency the customer pays in', ...quoteProperty<FiatCurrency>('sourceCurrency') }),
+    sourceCurrency: t.field({
+      type: FiatCurrencyEnum,
+      description: 'The fiat currency the customer pays in',
+      ...quoteProperty<FiatCurrency>('sourceCurrency'),
+    }),
     sourceRails: t.field({ type: PaymentRailsEnum, description: 'The rail the fiat comes in on', ...quoteProperty<PaymentRails>('sourceRails') }),
     destinationToken: t.field({ type: StablecoinEnum, description: 'The stablecoin delivered', ...quoteProperty<Token>('destinationCurrency') }),
-    destinationNetwork: t.field({ type: BlockchainNetworkEnum, description: 'The chain the stablecoin is delivered on', ...quoteProperty<Network>('destinationNetwork') }),
+    destinationNetwork: t.field({
+      type: BlockchainNetworkEnum,
+      description: 'The chain the stablecoin is delivered on',
+      ...quoteProperty<Network>('destinationNetwork'),
+    }),
     destinationAddress: t.string({
       description: 'The wallet address the stablecoin is delivered to (valid for destinationNetwork)',
       extensions: reads(['destinationAddress']),
@@ -452,12 +484,15 @@ export const OnrampTransferSnapshotRef = snapshotRef(OnrampTransferRef, {
 
 /** An off-ramp's payout account; numbers masked, as everywhere but a creation response. */
 const PayoutBankAccountRef = builder.objectRef<BankAccountDetails>('PayoutBankAccount').implement({
-  description: "The bank account an off-ramp pays out to, its numbers masked (registered or given inline)",
+  description: 'The bank account an off-ramp pays out to, its numbers masked (registered or given inline)',
   fields: (t) => ({
     bankName: t.exposeString('bank_name', { description: 'The name of the bank' }),
     accountType: t.field({ type: BankAccountTypeEnum, description: 'How the account is reached: IBAN, US or SWIFT', resolve: (a) => a.account_type }),
     accountHolderType: t.field({ type: AccountHolderTypeEnum, description: 'A person or a business holds the account', resolve: (a) => a.account_holder_type }),
-    accountHolderFirstName: t.exposeString('account_holder_first_name', { nullable: true, description: "An individual holder's first name; null for a business" }),
+    accountHolderFirstName: t.exposeString('account_holder_first_name', {
+      nullable: true,
+      description: "An individual holder's first name; null for a business",
+    }),
     accountHolderLastName: t.exposeString('account_holder_last_name', { nullable: true, description: "An individual holder's last name; null for a business" }),
     accountHolderBusinessName: t.exposeString('account_holder_business_name', {
       nullable: true,
@@ -494,7 +529,11 @@ function offrampFields(t: PothosSchemaTypes.ObjectFieldBuilder<typeof builder.$i
     sourceToken: t.field({ type: StablecoinEnum, description: 'The stablecoin the customer sends', ...quoteProperty<Token>('sourceCurrency') }),
     sourceNetwork: t.field({ type: BlockchainNetworkEnum, description: 'The chain the customer sends it on', ...quoteProperty<Network>('sourceNetwork') }),
     destinationCurrency: t.field({ type: FiatCurrencyEnum, description: 'The fiat currency paid out', ...quoteProperty<FiatCurrency>('destinationCurrency') }),
-    destinationPaymentRails: t.field({ type: PaymentRailsEnum, description: 'The rail the fiat is paid out on', ...quoteProperty<PaymentRails>('destinationRails') }),
+    destinationPaymentRails: t.field({
+      type: PaymentRailsEnum,
+      description: 'The rail the fiat is paid out on',
+      ...quoteProperty<PaymentRails>('destinationRails'),
+    }),
     transferPurpose: t.field({
       type: TransferPurposeEnum,
       description: 'Why the payout is made',
