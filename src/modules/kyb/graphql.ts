@@ -72,7 +72,7 @@ const BusinessAddressRef = builder.objectRef<NonNullable<BusinessProfileView['ad
 });
 
 const LegalRepresentativeRef = builder.objectRef<BusinessProfileView['legalRepresentatives'][number]>('BusinessLegalRepresentative').implement({
-  description: "A director of a corporate customer, as submitted (the document number masked)",
+  description: 'A director of a corporate customer, as submitted (the document number masked)',
   fields: (t) => ({
     databaseId: t.expose('id', { type: 'UUID', description: 'The id REST shows for this representative' }),
     legalRepresentationType: t.field({
@@ -84,7 +84,11 @@ const LegalRepresentativeRef = builder.objectRef<BusinessProfileView['legalRepre
     lastName: t.exposeString('lastName', { description: 'Last name' }),
     dob: t.exposeString('dob', { description: 'YYYY-MM-DD' }),
     nationality: t.exposeString('nationality', { description: 'ISO 3166-1 alpha-3' }),
-    documentName: t.field({ type: IdentityDocumentNameEnum, description: 'The kind of identity document', resolve: (r) => r.documentName as IdentityDocumentName }),
+    documentName: t.field({
+      type: IdentityDocumentNameEnum,
+      description: 'The kind of identity document',
+      resolve: (r) => r.documentName as IdentityDocumentName,
+    }),
     documentNo: t.exposeString('documentNo', { description: 'Masked: only the last characters are shown' }),
     documentExpirationDate: t.exposeString('documentExpirationDate', { description: 'YYYY-MM-DD; 2099-01-01 means no expiry' }),
     issueCountry: t.exposeString('issueCountry', { description: 'ISO 3166-1 alpha-3' }),
