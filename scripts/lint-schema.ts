@@ -29,7 +29,11 @@ export async function lintSchema(sdl: string): Promise<Linter.LintMessage[]> {
             },
           ],
           '@graphql-eslint/relay-connection-types': 'error',
-          '@graphql-eslint/relay-edge-types': 'error',
+          // Short, bounded lists of values that are not nodes (a transfer's status history and postings, an error's
+          // field errors, a network's token contracts) are plain lists by design: paging them would cost every client
+          // a connection for a handful of items. Lists of nodes are connections everywhere (a test of ours checks the
+          // rule's other parts: edges name a Node and end in Edge).
+          '@graphql-eslint/relay-edge-types': ['error', { listTypeCanWrapOnlyEdgeType: false }],
           '@graphql-eslint/relay-page-info': 'error',
           '@graphql-eslint/relay-arguments': 'error',
         },

@@ -72,5 +72,11 @@ export const builder = new SchemaBuilder<{
   },
 });
 
-builder.queryType({ authScopes: { partner: true } });
-builder.mutationType({ authScopes: { partner: true } });
+builder.queryType({
+  description: "Reads, each scoped to the API key's partner and environment (another partner's id reads as null)",
+  authScopes: { partner: true },
+});
+builder.mutationType({
+  description: "Changes, each scoped to the API key's partner and environment; expected failures are typed results (the Error members of each Result union)",
+  authScopes: { partner: true },
+});

@@ -52,7 +52,7 @@ builder.queryFields((t) => ({
   }),
   nodes: t.nodeList({
     description: `Objects by global id, in the order asked; null for each unknown id (at most ${MAX_NODES})`,
-    args: { ids: t.arg.idList({ required: true }) },
+    args: { ids: t.arg.idList({ required: true, description: `Global ids, at most ${MAX_NODES}` }) },
     validate: [(args) => args.ids.length <= MAX_NODES, { message: `must hold at most ${MAX_NODES} ids`, path: ['ids'] }],
     complexity: (args) => ({ field: 1, multiplier: Math.max(1, args.ids.length) }),
     ids: (_, { ids }, _ctx, info) => ids.map((id) => nodeIdOf(id, info)),

@@ -233,7 +233,12 @@ builder.mutationFields((t) => ({
     type: KycRef,
     description:
       'A fresh kycFlowLink for the customer (REST: POST /v0/customers/{id}/kycs): earlier links stop working. After a decision the sandbox page returns the applicant to redirectUri with customer_id and status added. Sandbox only for now: ForbiddenError kyc_provider_not_configured in production.',
-    errors: payloadOf('CreateKycLink', 'kyc', [ValidationError, NotFoundError, ForbiddenError, ConflictError, UnprocessableError]),
+    errors: payloadOf(
+      'CreateKycLink',
+      'kyc',
+      [ValidationError, NotFoundError, ForbiddenError, ConflictError, UnprocessableError],
+      "The customer's KYC, with the fresh kycFlowLink",
+    ),
     args: {
       input: t.arg({ type: CreateKycLinkInputRef, required: true, description: 'What to do, as one input object (ValidationError paths point into it)' }),
     },

@@ -139,7 +139,10 @@ const TransferUpdateRef = builder.objectRef<PartnerEvent>('TransferUpdate').impl
   }),
 });
 
-builder.subscriptionType({ authScopes: { partner: true } });
+builder.subscriptionType({
+  description: 'Live streams over graphql-ws (the API key in connectionParams.authorization); each resumes from a cursor without losing events',
+  authScopes: { partner: true },
+});
 
 builder.subscriptionFields((t) => ({
   events: t.field({

@@ -5,6 +5,7 @@ import { idempotencyKeyField, payloadOf } from '../../graphql/payload.js';
 import { CustomerRef } from '../customers/graphql.js';
 
 const ImportKycInputRef = builder.inputType('ImportKycInput', {
+  description: "A KYC provider's verification to import (REST: POST /auth/importKYC)",
   fields: (t) => ({
     providerSharedToken: t.string({
       required: true,

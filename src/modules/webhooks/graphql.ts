@@ -228,7 +228,11 @@ builder.mutationFields((t) => ({
       'POST /v0/webhooks: production keys need a public https URL. ConflictError webhook_url_taken or webhook_endpoint_limit. The payload carries the signing secret, once.',
     errors: {
       ...payloadOf('RegisterWebhook', 'webhookEndpoint', [ValidationError, ConflictError, UnprocessableError]),
-      result: { name: 'RegisterWebhookPayload', fields: (t) => ({ secret: t.string(secretField) }) },
+      result: {
+        name: 'RegisterWebhookPayload',
+        description: 'What registerWebhook returns when it succeeds: the webhook and its signing secret, shown once',
+        fields: (t) => ({ secret: t.string(secretField) }),
+      },
     },
     args: {
       input: t.arg({ type: RegisterWebhookInputRef, required: true, description: 'What to do, as one input object (ValidationError paths point into it)' }),
@@ -250,7 +254,7 @@ builder.mutationFields((t) => ({
   deleteWebhook: t.field({
     type: 'ID',
     description: 'The webhook receives nothing more; pending deliveries are canceled. Returns its global id (drop it from your store).',
-    errors: payloadOf('DeleteWebhook', 'deletedWebhookId', [NotFoundError]),
+    errors: payloadOf('DeleteWebhook', 'deletedWebhookId', [NotFoundError], 'The global id the deleted webhook had (drop it from your store)'),
     args: {
       input: t.arg({ type: DeleteWebhookInputRef, required: true, description: 'What to do, as one input object (ValidationError paths point into it)' }),
     },
@@ -283,7 +287,11 @@ builder.mutationFields((t) => ({
     description: 'A new signing secret (in the payload, once); for 24 hours deliveries carry a signature with the old one too.',
     errors: {
       ...payloadOf('RotateWebhookSecret', 'webhookEndpoint', [NotFoundError]),
-      result: { name: 'RotateWebhookSecretPayload', fields: (t) => ({ secret: t.string(secretField) }) },
+      result: {
+        name: 'RotateWebhookSecretPayload',
+        description: 'What rotateWebhookSecret returns when it succeeds: the webhook and its signing secret, shown once',
+        fields: (t) => ({ secret: t.string(secretField) }),
+      },
     },
     args: {
       input: t.arg({ type: RotateWebhookSecretInputRef, required: true, description: 'What to do, as one input object (ValidationError paths point into it)' }),
