@@ -29,6 +29,8 @@ const PLUMBING = [
   /__meta__\??: Record<string, any>/,
   /constructor\(value: string, __meta__/,
   / as unknown as TypedDocumentString</,
+  // The schema's descriptions, as doc comments ("null when unknown"): words, not types.
+  /^\s*(\/\*\*|\*)/,
   /^\s*JSON: \{ input: \{ \[key: string\]: unknown \}; output: \{ \[key: string\]: unknown \}; \}/,
 ];
 
