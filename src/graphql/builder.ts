@@ -49,6 +49,22 @@ export const builder = new SchemaBuilder<{
     encodeGlobalID: globalIdOf,
     nodeTypeOptions: { description: 'An object with a global id: refetch it with node(id:)' },
     idFieldOptions: { description: 'Global id: opaque, unique across types, accepted by node(id:) and every id argument' },
+    // The types and fields the plugin generates for every connection, described once here (Relay cursor connections).
+    pageInfoTypeOptions: { description: 'Where a page sits in its list: whether more nodes follow or precede it, and the cursors to page on from' },
+    pageInfoFieldOptions: { description: 'Where this page sits in the list, and the cursors to ask for the next or previous page with' },
+    hasNextPageFieldOptions: { description: 'Whether nodes follow this page (ask with first and after: endCursor)' },
+    hasPreviousPageFieldOptions: { description: 'Whether nodes precede this page (ask with last and before: startCursor)' },
+    startCursorFieldOptions: { description: "The first edge's cursor; null when the page is empty" },
+    endCursorFieldOptions: { description: "The last edge's cursor; null when the page is empty" },
+    edgesFieldOptions: { description: "The nodes of this page, each with its cursor, in the list's order" },
+    nodeFieldOptions: { description: 'The object at this place in the list' },
+    cursorFieldOptions: { description: "This edge's place in the list: opaque, valid only for this connection and the caller; pass it as after or before" },
+    firstArgOptions: {
+      description: 'Return at most this many nodes from the start of the list (after `after`): 0 to 100; when neither first nor last is given, 20 (events: 50)',
+    },
+    lastArgOptions: { description: 'Return at most this many nodes from the end of the list (before `before`): 0 to 100' },
+    afterArgOptions: { description: 'Return nodes after this cursor (an endCursor or edge cursor this connection gave)' },
+    beforeArgOptions: { description: 'Return nodes before this cursor (a startCursor or edge cursor this connection gave)' },
   },
   complexity: {
     defaultComplexity: 1,
@@ -56,5 +72,11 @@ export const builder = new SchemaBuilder<{
   },
 });
 
-builder.queryType({ authScopes: { partner: true } });
-builder.mutationType({ authScopes: { partner: true } });
+builder.queryType({
+  description: "Reads, each scoped to the API key's partner and environment (another partner's id reads as null)",
+  authScopes: { partner: true },
+});
+builder.mutationType({
+  description: "Changes, each scoped to the API key's partner and environment; expected failures are typed results (the Error members of each Result union)",
+  authScopes: { partner: true },
+});

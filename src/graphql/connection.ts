@@ -46,6 +46,7 @@ export function nodeConnection<Node extends ConnectionNode>(node: Node, name: st
     {
       type: node,
       name: `${name}Connection`,
+      description: `A page of ${name} nodes, with cursors to page on (Relay cursor connections)`,
       // The page size is counted on the connection field, so `edges` is not a list of 10 again.
       ...edgesCountedByPage,
       fields: (t) => ({
@@ -58,7 +59,7 @@ export function nodeConnection<Node extends ConnectionNode>(node: Node, name: st
         }),
       }),
     },
-    { name: `${name}Edge` },
+    { name: `${name}Edge`, description: `One ${name} in a page of ${name}Connection, with its cursor` },
   );
 }
 

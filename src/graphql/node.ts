@@ -47,12 +47,12 @@ function nodeIdOf(id: string | number, info: GraphQLResolveInfo): { type: string
 builder.queryFields((t) => ({
   node: t.node({
     description: "Any object by its global id; null when unknown (or another partner's or environment's)",
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ required: true, description: 'Its global id, or its databaseId (the id REST shows)' }) },
     id: (_, { id }, _ctx, info) => nodeIdOf(id, info),
   }),
   nodes: t.nodeList({
     description: `Objects by global id, in the order asked; null for each unknown id (at most ${MAX_NODES})`,
-    args: { ids: t.arg.idList({ required: true }) },
+    args: { ids: t.arg.idList({ required: true, description: `Global ids, at most ${MAX_NODES}` }) },
     validate: [(args) => args.ids.length <= MAX_NODES, { message: `must hold at most ${MAX_NODES} ids`, path: ['ids'] }],
     complexity: (args) => ({ field: 1, multiplier: Math.max(1, args.ids.length) }),
     ids: (_, { ids }, _ctx, info) => ids.map((id) => nodeIdOf(id, info)),

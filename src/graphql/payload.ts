@@ -8,12 +8,19 @@ type ErrorClass = abstract new (...args: never[]) => DomainError;
  * `<VerbNoun>Payload { <field> }` and only the error types this mutation can return (an error of
  * another type is a bug and surfaces as a top-level error, never as a silently wrong member).
  */
-export const payloadOf = (verbNoun: string, field: string, errors: readonly ErrorClass[]) => ({
-  types: errors as unknown as (new (...args: unknown[]) => DomainError)[],
-  result: { name: `${verbNoun}Payload` },
-  union: { name: `${verbNoun}Result` },
-  dataField: { name: field },
-});
+export const payloadOf = (verbNoun: string, field: string, errors: readonly ErrorClass[], fieldDescription?: string) => {
+  const mutation = verbNoun.charAt(0).toLowerCase() + verbNoun.slice(1);
+  const noun = field.replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`);
+  return {
+    types: errors as unknown as (new (...args: unknown[]) => DomainError)[],
+    result: { name: `${verbNoun}Payload`, description: `What ${mutation} returns when it succeeds` },
+    union: {
+      name: `${verbNoun}Result`,
+      description: `What ${mutation} returns: ${verbNoun}Payload when it succeeded, else the expected failure (select __typename, and code and message on Error)`,
+    },
+    dataField: { name: field, description: fieldDescription ?? `The ${noun}, as ${mutation} left it` },
+  };
+};
 
 /** `idempotencyKey` of a creating mutation's input: optional, with REST's `Idempotency-Key` semantics. */
 export const idempotencyKeyField = (

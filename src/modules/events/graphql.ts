@@ -13,6 +13,18 @@ import type { Kept } from './snapshots.js';
 
 export const EventTypeEnum = domainEnum('EventType', EVENT_TYPES, {
   description: 'What an event announces (REST and webhooks spell it in lower case with dots: CUSTOMER_KYCS_UPDATED is customer.kycs.updated)',
+  describe: {
+    'customer.created': 'A customer was created',
+    'customer.kycs.updated': "A customer's KYC status changed",
+    'virtual_account.created': 'A virtual account was created',
+    'virtual_account.status.updated': "A virtual account's status changed (e.g. activated)",
+    'onramp_transfer.created': 'An on-ramp transfer was created',
+    'onramp_transfer.status.updated': "An on-ramp transfer's status changed",
+    'offramp_transfer.created': 'An off-ramp transfer was created',
+    'offramp_transfer.status.updated': "An off-ramp transfer's status changed",
+    'offramp_transfer.deposit.updated': "An off-ramp's deposit on a live chain was seen, gained confirmations, or left the chain (a reorganisation)",
+    'external_account.created': "A customer's bank account (external account) was added",
+  },
 });
 
 /** The kinds of object events are about: each event type starts with one. */
@@ -23,6 +35,13 @@ const everyEventTypeHasItsEntity: EventType extends `${EventEntityType}.${string
 void everyEventTypeHasItsEntity;
 const EventEntityTypeEnum = domainEnum('EventEntityType', EVENT_ENTITY_TYPES, {
   description: "The kind of object an event is about (external_account is a customer's bank account)",
+  describe: {
+    customer: 'A Customer',
+    virtual_account: 'A VirtualAccount',
+    onramp_transfer: 'An OnrampTransfer',
+    offramp_transfer: 'An OfframpTransfer',
+    external_account: "A BankAccount (REST: a customer's external account)",
+  },
 });
 
 export const EventRef = builder.loadableNodeRef<PartnerEvent>('Event', {
@@ -39,8 +58,12 @@ EventRef.implement({
     cursor: t.exposeString('cursor', {
       description: 'Opaque position in your stream, valid for your partner and environment only: pass it as `after` to resume after this event.',
     }),
-    type: t.field({ type: EventTypeEnum, resolve: (e) => e.type as EventType }),
-    entityType: t.field({ type: EventEntityTypeEnum, resolve: (e) => e.entityType as EventEntityType }),
+    type: t.field({ type: EventTypeEnum, description: 'What the event announces (REST and webhooks: event_type)', resolve: (e) => e.type as EventType }),
+    entityType: t.field({
+      type: EventEntityTypeEnum,
+      description: 'The kind of object the event is about (REST and webhooks: entity_type)',
+      resolve: (e) => e.entityType as EventEntityType,
+    }),
     entityId: t.expose('entityId', { type: 'UUID', description: 'The databaseId of the object the event is about' }),
     subject: t.field({
       type: EventSubjectUnion,
@@ -49,7 +72,7 @@ EventRef.implement({
       resolve: (e, _, ctx) => subjectOf(e, ctx),
     }),
     occurredAt: t.expose('createdAt', { type: 'DateTime', description: 'When the change the event announces was committed' }),
-    createdAt: t.expose('createdAt', { type: 'DateTime', deprecationReason: 'Use occurredAt (the same instant)' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the event was committed', deprecationReason: 'Use occurredAt (the same instant)' }),
     // Kept for clients of the earlier schema only: webhooks send this body from the event row, not through GraphQL.
     payload: t.field({
       type: 'JSON',
@@ -64,7 +87,10 @@ EventRef.implement({
  * Events in commit order. No totalCount: the outbox only grows, so counting a partner's events is a
  * scan of all of them on every request; the stream is read by cursor, not by size.
  */
-export const EventConnection = builder.connectionObject({ type: EventRef, name: 'EventConnection', ...edgesCountedByPage }, { name: 'EventEdge' });
+export const EventConnection = builder.connectionObject(
+  { type: EventRef, name: 'EventConnection', description: 'A page of events in commit order, with cursors to page on', ...edgesCountedByPage },
+  { name: 'EventEdge', description: 'One event in a page of EventConnection, with its cursor (the same as Event.cursor)' },
+);
 
 const EVENT_PAGE_SIZE = 50;
 
@@ -93,7 +119,7 @@ const TransferUpdateRef = builder.objectRef<PartnerEvent>('TransferUpdate').impl
   description: 'One change of a transfer: the transfer as it is now, and as this event left it',
   fields: (t) => ({
     cursor: t.exposeString('cursor', { description: "Pass it as `after` to resume after this update (it is the event's cursor)" }),
-    event: t.field({ type: EventTypeEnum, resolve: (e) => e.type as EventType }),
+    event: t.field({ type: EventTypeEnum, description: 'What changed: created, or a status change', resolve: (e) => e.type as EventType }),
     transfer: t.field({
       type: TransferRef,
       description: 'The transfer as it is now, read when this update is sent (a replayed update shows the current state too): what a cache should hold',
@@ -109,11 +135,14 @@ const TransferUpdateRef = builder.objectRef<PartnerEvent>('TransferUpdate').impl
       description: 'The transfer as this event left it, with an id of its own: the history, never the live object',
       resolve: async (e, _, ctx) => (await subjectOf(e, ctx)) as Kept<TransferNode> | null,
     }),
-    occurredAt: t.expose('createdAt', { type: 'DateTime' }),
+    occurredAt: t.expose('createdAt', { type: 'DateTime', description: 'When the change was committed' }),
   }),
 });
 
-builder.subscriptionType({ authScopes: { partner: true } });
+builder.subscriptionType({
+  description: 'Live streams over graphql-ws (the API key in connectionParams.authorization); each resumes from a cursor without losing events',
+  authScopes: { partner: true },
+});
 
 builder.subscriptionFields((t) => ({
   events: t.field({
@@ -121,7 +150,12 @@ builder.subscriptionFields((t) => ({
     description:
       "The caller's events: first every event after `after` (a cursor from an earlier event), then live ones as they commit. " +
       'Without `after` it starts with the next event; `after: "0"` replays every event. Reconnect with the last cursor you received to miss nothing.',
-    args: { after: t.arg.string(), types: t.arg({ type: [EventTypeEnum], description: 'Only these event types' }) },
+    args: {
+      after: t.arg.string({
+        description: 'Replay every event after this cursor (Event.cursor) first; "0" replays from the start, none starts with the next event',
+      }),
+      types: t.arg({ type: [EventTypeEnum], description: 'Only these event types' }),
+    },
     subscribe: (_, args, ctx) => ctx.services.events.stream(scopeOf(ctx), args, ctx.connection),
     // Each event runs with a context of its own (platform/shared-subscriptions.ts), so relations are read afresh.
     resolve: (event: PartnerEvent) => event,
@@ -130,7 +164,12 @@ builder.subscriptionFields((t) => ({
     type: TransferUpdateRef,
     description:
       "One of the caller's transfers as each of its events left it (created, each status change), from now on or after `after` (a cursor of an earlier update or event).",
-    args: { id: t.arg.id({ required: true, description: 'The transfer: global id or databaseId' }), after: t.arg.string() },
+    args: {
+      id: t.arg.id({ required: true, description: 'The transfer: global id or databaseId' }),
+      after: t.arg.string({
+        description: 'Replay the updates after this cursor (TransferUpdate.cursor or Event.cursor) first; none starts with the next update',
+      }),
+    },
     subscribe: (_, args, ctx) =>
       ctx.services.events.transferUpdates(scopeOf(ctx), databaseIdOf(args.id, 'OnrampTransfer', 'OfframpTransfer'), args.after, ctx.connection),
     // Each event runs with a context of its own (platform/shared-subscriptions.ts), so relations are read afresh.

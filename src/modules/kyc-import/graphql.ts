@@ -5,6 +5,7 @@ import { idempotencyKeyField, payloadOf } from '../../graphql/payload.js';
 import { CustomerRef } from '../customers/graphql.js';
 
 const ImportKycInputRef = builder.inputType('ImportKycInput', {
+  description: "A KYC provider's verification to import (REST: POST /auth/importKYC)",
   fields: (t) => ({
     providerSharedToken: t.string({
       required: true,
@@ -23,7 +24,7 @@ builder.mutationFields((t) => ({
       'imported before, kyc_transition_not_allowed (e.g. rejecting an approved customer) or kyc_import_customer_is_corporate; ' +
       'ForbiddenError kyc_provider_not_configured in production.',
     errors: payloadOf('ImportKyc', 'customer', [ValidationError, ConflictError, UnprocessableError, ForbiddenError]),
-    args: { input: t.arg({ type: ImportKycInputRef, required: true }) },
+    args: { input: t.arg({ type: ImportKycInputRef, required: true, description: 'What to do, as one input object (ValidationError paths point into it)' }) },
     resolve: creatingMutation({
       run: (request, scope, { services }) => services.kycImport.importKyc(scope, request),
       load: (id, scope, { services }) => services.customers.get(scope, id),

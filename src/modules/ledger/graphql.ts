@@ -7,6 +7,13 @@ import type { LedgerEntry } from './entities.js';
 /** What money is counted in: a fiat currency or a stablecoin (quotes, fees and postings name either). */
 export const AssetEnum = domainEnum('Asset', [...FIAT_CURRENCIES, ...TOKENS], {
   description: 'A fiat currency (ISO 4217) or a stablecoin: what an amount is counted in',
+  describe: {
+    usd: 'US dollar (2 decimals)',
+    eur: 'Euro (2 decimals)',
+    aed: 'UAE dirham (2 decimals)',
+    usdc: 'USD Coin (6 decimals)',
+    usdt: 'Tether USD (6 decimals)',
+  },
 });
 
 const ACCOUNT_MEANINGS: Record<LedgerAccount, string> = {
@@ -20,26 +27,33 @@ const ACCOUNT_MEANINGS: Record<LedgerAccount, string> = {
 };
 const LedgerAccountEnum = domainEnum('LedgerAccount', LEDGER_ACCOUNTS, {
   description: "An account of Ramp's double-entry ledger",
-  describe: (account) => ACCOUNT_MEANINGS[account],
+  describe: ACCOUNT_MEANINGS,
 });
 const MovementEnum = domainEnum('LedgerMovement', MOVEMENTS, {
   description: 'Why money moved: one ledger transaction per movement per transfer',
-  describe: (movement) =>
-    movement === 'excess_return'
-      ? 'What a customer paid in beyond the deposit amount, sent straight back'
-      : movement === 'deposit_reversal'
-        ? 'A credited chain deposit whose block a reorganisation took off the chain: the opposite of what it left held'
-        : undefined,
+  describe: {
+    deposit: "The customer's deposit arrived and is held for them",
+    fees: 'The fees taken out of the deposit (platform, developer, network)',
+    conversion: 'The held amount converted from the source to the destination asset',
+    payout: 'The converted amount paid out to the customer',
+    refund: 'The held deposit sent back to the customer',
+    excess_return: 'What a customer paid in beyond the deposit amount, sent straight back',
+    deposit_reversal: 'A credited chain deposit whose block a reorganisation took off the chain: the opposite of what it left held',
+  },
 });
 
 /** One line of the double-entry ledger: debit positive, credit negative. */
 export const PostingRef = builder.objectRef<LedgerEntry>('Posting').implement({
   description: 'A ledger entry of a transfer. Debits are positive, credits negative; each movement sums to zero per currency.',
   fields: (t) => ({
-    movement: t.field({ type: MovementEnum, resolve: (e) => e.movement }),
-    account: t.field({ type: LedgerAccountEnum, resolve: (e) => e.account }),
-    currency: t.field({ type: AssetEnum, resolve: (e) => e.currency }),
-    amount: t.field({ type: 'Decimal', resolve: (e) => formatAmount(e.amount, e.currency) }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    movement: t.field({ type: MovementEnum, description: 'Which movement of the transfer this entry belongs to', resolve: (e) => e.movement }),
+    account: t.field({ type: LedgerAccountEnum, description: 'The ledger account posted to', resolve: (e) => e.account }),
+    currency: t.field({ type: AssetEnum, description: 'The asset the amount is in', resolve: (e) => e.currency }),
+    amount: t.field({
+      type: 'Decimal',
+      description: "Debit positive, credit negative, at the asset's scale",
+      resolve: (e) => formatAmount(e.amount, e.currency),
+    }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the entry was posted' }),
   }),
 });

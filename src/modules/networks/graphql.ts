@@ -16,23 +16,23 @@ const RAILS_MEANINGS: Record<NetworkRails, string> = {
 };
 export const RailsModeEnum = domainEnum('RailsMode', NETWORK_RAILS, {
   description: "How a network's chain leg runs in the caller's environment",
-  describe: (mode) => RAILS_MEANINGS[mode],
+  describe: RAILS_MEANINGS,
 });
 
 const TokenContractRef = builder.objectRef<TokenContract>('TokenContract').implement({
   description: 'A token contract Ramp watches for deposits and pays from',
   fields: (t) => ({
-    token: t.field({ type: StablecoinEnum, resolve: (c) => c.token }),
+    token: t.field({ type: StablecoinEnum, description: 'The stablecoin the contract is', resolve: (c) => c.token }),
     contractAddress: t.exposeString('contractAddress', { description: 'EIP-55 checksummed' }),
-    decimals: t.exposeInt('decimals'),
+    decimals: t.exposeInt('decimals', { description: "The token's decimals on chain (6 for USDC and USDT)" }),
   }),
 });
 
 const NetworkRef = builder.objectRef<NetworkView>('Network').implement({
   description: 'A chain stablecoins move on, as the caller’s environment has it (REST: GET /v0/networks)',
   fields: (t) => ({
-    network: t.field({ type: BlockchainNetworkEnum, resolve: (n) => n.network }),
-    rails: t.field({ type: RailsModeEnum, resolve: (n) => n.rails }),
+    network: t.field({ type: BlockchainNetworkEnum, description: 'Which network', resolve: (n) => n.network }),
+    rails: t.field({ type: RailsModeEnum, description: "LIVE, SIMULATED or NOT_CONNECTED in the caller's environment", resolve: (n) => n.rails }),
     chainId: t.exposeInt('chainId', { nullable: true, description: 'The EVM chain id; null where not LIVE' }),
     rpcUrl: t.exposeString('rpcUrl', {
       nullable: true,
@@ -49,18 +49,19 @@ const NetworkRef = builder.objectRef<NetworkView>('Network').implement({
 const FaucetMintRef = builder.objectRef<FaucetMint>('FaucetMint').implement({
   description: 'Test tokens minted on the sandbox chain, with gas to move them',
   fields: (t) => ({
-    network: t.field({ type: BlockchainNetworkEnum, resolve: (m) => m.network }),
-    token: t.field({ type: StablecoinEnum, resolve: (m) => m.token }),
-    address: t.exposeString('address'),
-    amount: t.field({ type: 'Decimal', resolve: (m) => m.amount }),
+    network: t.field({ type: BlockchainNetworkEnum, description: 'The network minted on', resolve: (m) => m.network }),
+    token: t.field({ type: StablecoinEnum, description: 'The stablecoin minted', resolve: (m) => m.token }),
+    address: t.exposeString('address', { description: 'The address that received the tokens and the gas' }),
+    amount: t.field({ type: 'Decimal', description: 'Whole tokens minted', resolve: (m) => m.amount }),
     transactionHash: t.exposeString('transactionHash', { description: 'The mint, sent to the chain (mined in its next block)' }),
   }),
 });
 
 const MintTestTokensInputRef = builder.inputType('MintTestTokensInput', {
+  description: 'What the sandbox faucet mints, and where to',
   fields: (t) => ({
     network: t.field({ type: BlockchainNetworkEnum, required: true, description: 'A LIVE network (see networks)' }),
-    token: t.field({ type: StablecoinEnum, required: true }),
+    token: t.field({ type: StablecoinEnum, required: true, description: 'USDC or USDT' }),
     address: t.string({ required: true, description: 'Any address of the network: yours, a test wallet, a deposit address' }),
     amount: t.field({ type: 'Decimal', required: true, description: `Whole tokens, at most 6 decimals and at most ${FAUCET_MAX_AMOUNT}` }),
     idempotencyKey: idempotencyKeyField(t),
@@ -81,8 +82,15 @@ builder.mutationFields((t) => ({
     type: FaucetMintRef,
     description:
       'Sandbox only (ForbiddenError sandbox_only in production): the faucet mints test USDC or USDT to any address of a LIVE network and gives it gas, so you can send a real deposit from your own wallet (REST: POST /v0/sandbox/faucet). UnprocessableError network_not_live for a SIMULATED network.',
-    errors: payloadOf('MintTestTokens', 'mint', [ValidationError, ForbiddenError, UnprocessableError, ConflictError]),
-    args: { input: t.arg({ type: MintTestTokensInputRef, required: true }) },
+    errors: payloadOf(
+      'MintTestTokens',
+      'mint',
+      [ValidationError, ForbiddenError, UnprocessableError, ConflictError],
+      'The mint: what was sent where, and its transaction',
+    ),
+    args: {
+      input: t.arg({ type: MintTestTokensInputRef, required: true, description: 'What to do, as one input object (ValidationError paths point into it)' }),
+    },
     resolve: (_, { input }, ctx) =>
       idempotentResult(ctx, 'mintTestTokens', input, (scope, request) => ctx.services.networks.faucet(scope.actor, withoutNulls(request))),
   }),

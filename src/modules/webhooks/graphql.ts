@@ -12,9 +12,23 @@ import { EventTypeEnum } from '../events/graphql.js';
 import { DELIVERY_STATUSES, DISABLED_REASONS, WEBHOOK_STATUSES, type WebhookDelivery, type WebhookDeliveryAttempt, type WebhookEndpoint } from './entities.js';
 import type { EndpointWithSecret } from './service.js';
 
-const WebhookStatusEnum = domainEnum('WebhookStatus', WEBHOOK_STATUSES);
-const DisabledReasonEnum = domainEnum('WebhookDisabledReason', DISABLED_REASONS, { description: 'Why a webhook stopped receiving events' });
-const DeliveryStatusEnum = domainEnum('WebhookDeliveryStatus', DELIVERY_STATUSES);
+const WebhookStatusEnum = domainEnum('WebhookStatus', WEBHOOK_STATUSES, {
+  description: 'Whether a webhook receives events',
+  describe: { enabled: 'Receives every event committed from now on', disabled: 'Receives nothing (disabledReason says why); enableWebhook turns it on again' },
+});
+const DisabledReasonEnum = domainEnum('WebhookDisabledReason', DISABLED_REASONS, {
+  description: 'Why a webhook stopped receiving events',
+  describe: { disabled_by_partner: 'You disabled it (disableWebhook)', endpoint_gone: 'The receiver answered 410 Gone' },
+});
+const DeliveryStatusEnum = domainEnum('WebhookDeliveryStatus', DELIVERY_STATUSES, {
+  description: 'Where a delivery of one event to one webhook is',
+  describe: {
+    pending: 'Waiting for its next attempt (nextAttemptAt)',
+    succeeded: 'The receiver answered 2xx',
+    failed: 'Every retry failed, or the receiver answered 410 Gone',
+    canceled: 'The webhook was deleted or disabled first',
+  },
+});
 
 export const WebhookEndpointRef = builder.loadableNodeRef<WebhookEndpoint>('WebhookEndpoint', {
   id: { resolve: (w) => w.id },
@@ -24,30 +38,40 @@ export const WebhookEndpointRef = builder.loadableNodeRef<WebhookEndpoint>('Webh
 });
 
 WebhookEndpointRef.implement({
+  description: 'A URL that receives your events as signed POSTs (Standard Webhooks headers), at least once, with retries',
   fields: (t) => ({
     databaseId: t.expose('id', { type: 'UUID', description: 'The id REST shows for this webhook (id)' }),
-    url: t.exposeString('url'),
-    status: t.field({ type: WebhookStatusEnum, resolve: (w) => w.status }),
-    disabledReason: t.field({ type: DisabledReasonEnum, nullable: true, resolve: (w) => w.disabledReason ?? null }),
+    url: t.exposeString('url', { description: 'Where events are POSTed' }),
+    status: t.field({ type: WebhookStatusEnum, description: 'Enabled or disabled', resolve: (w) => w.status }),
+    disabledReason: t.field({
+      type: DisabledReasonEnum,
+      nullable: true,
+      description: 'Why it is disabled; null while enabled',
+      resolve: (w) => w.disabledReason ?? null,
+    }),
     subscriptionQuery: t.exposeString('subscriptionQuery', {
       nullable: true,
       description: "The subscription over `events` whose result is each delivery's body; null: the Align-compatible body",
     }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was registered' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When it last changed (enabled, disabled, secret rotated)' }),
   }),
 });
 
 export const WebhookEndpointConnection = nodeConnection(WebhookEndpointRef, 'WebhookEndpoint');
 
 const AttemptRef = builder.objectRef<WebhookDeliveryAttempt>('WebhookDeliveryAttempt').implement({
+  description: 'One HTTP request of a delivery to the webhook',
   fields: (t) => ({
-    number: t.exposeInt('number'),
-    startedAt: t.expose('startedAt', { type: 'DateTime' }),
+    number: t.exposeInt('number', { description: 'Which attempt: 1 to 8' }),
+    startedAt: t.expose('startedAt', { type: 'DateTime', description: 'When the request was sent' }),
     finishedAt: t.expose('finishedAt', { type: 'DateTime', nullable: true, description: 'Null while in flight, or when the instance stopped mid-attempt' }),
     statusCode: t.exposeInt('statusCode', { nullable: true, description: "The receiver's HTTP status; null when none came back" }),
-    latencyMs: t.exposeInt('latencyMs', { nullable: true }),
-    error: t.exposeString('error', { nullable: true }),
+    latencyMs: t.exposeInt('latencyMs', { nullable: true, description: 'Milliseconds until the answer (or the failure); null while in flight' }),
+    error: t.exposeString('error', {
+      nullable: true,
+      description: 'Why the attempt failed without an HTTP answer, e.g. a timeout (10 s) or a connection error; null when an answer came',
+    }),
     responseExcerpt: t.exposeString('responseExcerpt', { nullable: true, description: "The first 1 KiB of the receiver's answer" }),
   }),
 });
@@ -59,6 +83,7 @@ export const WebhookDeliveryRef = builder.loadableNodeRef<WebhookDelivery>('Webh
 });
 
 WebhookDeliveryRef.implement({
+  description: 'One event sent to one webhook: its status and every attempt',
   fields: (t) => ({
     databaseId: t.expose('id', { type: 'UUID', description: 'The id of this delivery' }),
     endpoint: t.field({
@@ -72,15 +97,22 @@ WebhookDeliveryRef.implement({
     }),
     endpointId: t.expose('endpointId', { type: 'UUID', description: "The webhook's databaseId (kept after the webhook is deleted)" }),
     eventId: t.expose('eventId', { type: 'UUID', description: "The event's databaseId; also the webhook-id header of every attempt" }),
-    eventType: t.field({ type: EventTypeEnum, resolve: (d) => d.eventType as (typeof EventTypeEnum)['$inferType'] }),
+    eventType: t.field({ type: EventTypeEnum, description: 'The type of the event sent', resolve: (d) => d.eventType as (typeof EventTypeEnum)['$inferType'] }),
     redelivery: t.boolean({ description: 'Asked for with redeliverEvent', resolve: (d) => d.trigger === 'redelivery' }),
-    status: t.field({ type: DeliveryStatusEnum, resolve: (d) => d.status }),
-    attemptCount: t.exposeInt('attemptCount'),
-    nextAttemptAt: t.expose('nextAttemptAt', { type: 'DateTime', nullable: true }),
-    lastStatusCode: t.exposeInt('lastStatusCode', { nullable: true }),
-    lastError: t.exposeString('lastError', { nullable: true }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    completedAt: t.expose('completedAt', { type: 'DateTime', nullable: true }),
+    status: t.field({ type: DeliveryStatusEnum, description: 'Pending, succeeded, failed or canceled', resolve: (d) => d.status }),
+    attemptCount: t.exposeInt('attemptCount', { description: 'Attempts made so far (at most 8)' }),
+    nextAttemptAt: t.expose('nextAttemptAt', { type: 'DateTime', nullable: true, description: 'When the next attempt is due; null once the delivery is over' }),
+    lastStatusCode: t.exposeInt('lastStatusCode', {
+      nullable: true,
+      description: "The last attempt's HTTP status; null when none came back or before the first",
+    }),
+    lastError: t.exposeString('lastError', { nullable: true, description: "The last attempt's error without an HTTP answer; else null" }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the delivery was scheduled' }),
+    completedAt: t.expose('completedAt', {
+      type: 'DateTime',
+      nullable: true,
+      description: 'When it succeeded, failed or was canceled; null while pending',
+    }),
     attempts: t.loadableGroup({
       type: AttemptRef,
       description: 'Every attempt, oldest first',
@@ -112,7 +144,7 @@ builder.queryFields((t) => ({
     type: WebhookEndpointRef,
     nullable: true,
     description: "One of the caller's webhooks by global id or databaseId; null when unknown, deleted or another partner's.",
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ required: true, description: 'Its global id, or its databaseId (the id REST shows)' }) },
     resolve: (_, { id }, ctx) => nullIfNotFound(ctx.services.webhooks.get(scopeOf(ctx), webhookIdOf(id))),
   }),
   webhookDeliveries: t.connection(
@@ -122,7 +154,7 @@ builder.queryFields((t) => ({
       args: {
         endpointId: t.arg.id({ description: "Only this webhook's (global id or databaseId; an unknown one is an error)" }),
         eventId: t.arg.id({ description: "Only this event's (global id or databaseId)" }),
-        status: t.arg({ type: DeliveryStatusEnum }),
+        status: t.arg({ type: DeliveryStatusEnum, description: 'Only deliveries in this status' }),
       },
       ...connectionFieldOptions(),
       resolve: (_, args, ctx, info) => {
@@ -160,6 +192,7 @@ const secretField = {
 };
 
 const RegisterWebhookInputRef = builder.inputType('RegisterWebhookInput', {
+  description: 'A webhook to register (REST: POST /v0/webhooks)',
   fields: (t) => ({
     url: t.string({ required: true, description: 'Where events are POSTed; production keys need a public https URL' }),
     subscriptionQuery: t.string({
@@ -172,12 +205,16 @@ const RegisterWebhookInputRef = builder.inputType('RegisterWebhookInput', {
   }),
 });
 const webhookIdInput = (name: string) =>
-  builder.inputType(name, { fields: (t) => ({ id: t.id({ required: true, description: 'The webhook (global id or databaseId)' }) }) });
+  builder.inputType(name, {
+    description: 'The webhook the mutation acts on',
+    fields: (t) => ({ id: t.id({ required: true, description: 'The webhook (global id or databaseId)' }) }),
+  });
 const DeleteWebhookInputRef = webhookIdInput('DeleteWebhookInput');
 const EnableWebhookInputRef = webhookIdInput('EnableWebhookInput');
 const DisableWebhookInputRef = webhookIdInput('DisableWebhookInput');
 const RotateWebhookSecretInputRef = webhookIdInput('RotateWebhookSecretInput');
 const RedeliverEventInputRef = builder.inputType('RedeliverEventInput', {
+  description: 'Which event to send again, and to which webhook',
   fields: (t) => ({
     eventId: t.id({ required: true, description: 'The event (global id or databaseId)' }),
     endpointId: t.id({ required: true, description: 'The webhook to send it to (global id or databaseId)' }),
@@ -191,9 +228,15 @@ builder.mutationFields((t) => ({
       'POST /v0/webhooks: production keys need a public https URL. ConflictError webhook_url_taken or webhook_endpoint_limit. The payload carries the signing secret, once.',
     errors: {
       ...payloadOf('RegisterWebhook', 'webhookEndpoint', [ValidationError, ConflictError, UnprocessableError]),
-      result: { name: 'RegisterWebhookPayload', fields: (t) => ({ secret: t.string(secretField) }) },
+      result: {
+        name: 'RegisterWebhookPayload',
+        description: 'What registerWebhook returns when it succeeds: the webhook and its signing secret, shown once',
+        fields: (t) => ({ secret: t.string(secretField) }),
+      },
     },
-    args: { input: t.arg({ type: RegisterWebhookInputRef, required: true }) },
+    args: {
+      input: t.arg({ type: RegisterWebhookInputRef, required: true, description: 'What to do, as one input object (ValidationError paths point into it)' }),
+    },
     resolve: async (_, { input }, ctx) => {
       // The input is the use case's (NewWebhook); its errors' paths name its fields (/url, /subscriptionQuery). DNS is checked before any
       // transaction, so it cannot be creatingMutation's run (which runs inside one).
@@ -211,8 +254,10 @@ builder.mutationFields((t) => ({
   deleteWebhook: t.field({
     type: 'ID',
     description: 'The webhook receives nothing more; pending deliveries are canceled. Returns its global id (drop it from your store).',
-    errors: payloadOf('DeleteWebhook', 'deletedWebhookId', [NotFoundError]),
-    args: { input: t.arg({ type: DeleteWebhookInputRef, required: true }) },
+    errors: payloadOf('DeleteWebhook', 'deletedWebhookId', [NotFoundError], 'The global id the deleted webhook had (drop it from your store)'),
+    args: {
+      input: t.arg({ type: DeleteWebhookInputRef, required: true, description: 'What to do, as one input object (ValidationError paths point into it)' }),
+    },
     resolve: async (_, { input }, ctx) => {
       const id = webhookIdOf(input.id);
       await ctx.services.webhooks.delete(scopeOf(ctx), id);
@@ -223,14 +268,18 @@ builder.mutationFields((t) => ({
     type: WebhookEndpointRef,
     description: 'Receives the events committed from now on; what happened while disabled is in the events query.',
     errors: payloadOf('EnableWebhook', 'webhookEndpoint', [NotFoundError]),
-    args: { input: t.arg({ type: EnableWebhookInputRef, required: true }) },
+    args: {
+      input: t.arg({ type: EnableWebhookInputRef, required: true, description: 'What to do, as one input object (ValidationError paths point into it)' }),
+    },
     resolve: (_, { input }, ctx) => ctx.services.webhooks.enable(scopeOf(ctx), webhookIdOf(input.id)),
   }),
   disableWebhook: t.field({
     type: WebhookEndpointRef,
     description: 'Stops deliveries and cancels pending ones; events go on being recorded (see the events query).',
     errors: payloadOf('DisableWebhook', 'webhookEndpoint', [NotFoundError]),
-    args: { input: t.arg({ type: DisableWebhookInputRef, required: true }) },
+    args: {
+      input: t.arg({ type: DisableWebhookInputRef, required: true, description: 'What to do, as one input object (ValidationError paths point into it)' }),
+    },
     resolve: (_, { input }, ctx) => ctx.services.webhooks.disable(scopeOf(ctx), webhookIdOf(input.id)),
   }),
   rotateWebhookSecret: t.field({
@@ -238,9 +287,15 @@ builder.mutationFields((t) => ({
     description: 'A new signing secret (in the payload, once); for 24 hours deliveries carry a signature with the old one too.',
     errors: {
       ...payloadOf('RotateWebhookSecret', 'webhookEndpoint', [NotFoundError]),
-      result: { name: 'RotateWebhookSecretPayload', fields: (t) => ({ secret: t.string(secretField) }) },
+      result: {
+        name: 'RotateWebhookSecretPayload',
+        description: 'What rotateWebhookSecret returns when it succeeds: the webhook and its signing secret, shown once',
+        fields: (t) => ({ secret: t.string(secretField) }),
+      },
     },
-    args: { input: t.arg({ type: RotateWebhookSecretInputRef, required: true }) },
+    args: {
+      input: t.arg({ type: RotateWebhookSecretInputRef, required: true, description: 'What to do, as one input object (ValidationError paths point into it)' }),
+    },
     resolve: (_, { input }, ctx) => ctx.services.webhooks.rotateSecret(scopeOf(ctx), webhookIdOf(input.id)).then(showingSecret),
   }),
   redeliverEvent: t.field({
@@ -248,7 +303,9 @@ builder.mutationFields((t) => ({
     description:
       'Sends an event to a webhook again (same webhook-id), as a new delivery with a new retry schedule. ConflictError webhook_disabled when the webhook is disabled.',
     errors: payloadOf('RedeliverEvent', 'delivery', [NotFoundError, ConflictError]),
-    args: { input: t.arg({ type: RedeliverEventInputRef, required: true }) },
+    args: {
+      input: t.arg({ type: RedeliverEventInputRef, required: true, description: 'What to do, as one input object (ValidationError paths point into it)' }),
+    },
     resolve: (_, { input }, ctx) => ctx.services.webhooks.redeliver(scopeOf(ctx), databaseIdOf(input.eventId, 'Event'), webhookIdOf(input.endpointId)),
   }),
 }));

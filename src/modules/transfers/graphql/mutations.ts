@@ -25,13 +25,23 @@ const CreateOnrampQuoteInputRef = builder.inputType('CreateOnrampQuoteInput', {
   description: 'Exactly one of sourceAmount and destinationAmount',
   fields: (t) => ({
     customerId: t.id({ required: true, description: 'The KYC-approved customer the quote is for (global id or databaseId)' }),
-    sourceAmount: t.field({ type: 'Decimal' }),
-    destinationAmount: t.field({ type: 'Decimal' }),
-    sourceCurrency: t.field({ type: FiatCurrencyEnum, required: true }),
-    sourcePaymentRails: t.field({ type: PaymentRailsEnum, required: true }),
-    destinationToken: t.field({ type: StablecoinEnum, required: true }),
-    destinationNetwork: t.field({ type: BlockchainNetworkEnum, required: true }),
-    developerFeePercent: t.field({ type: 'Decimal' }),
+    sourceAmount: t.field({ type: 'Decimal', description: 'Quote by source: what the customer pays in, fees included (2 decimals for fiat, 6 for tokens)' }),
+    destinationAmount: t.field({
+      type: 'Decimal',
+      description: 'Quote by destination: what the customer must receive; the quote finds the smallest source amount that delivers it',
+    }),
+    sourceCurrency: t.field({ type: FiatCurrencyEnum, required: true, description: 'The fiat currency the customer pays in' }),
+    sourcePaymentRails: t.field({
+      type: PaymentRailsEnum,
+      required: true,
+      description: 'The rail the fiat comes in on; it must belong to the currency (USD: ACH, WIRE, SWIFT; EUR: SEPA, SWIFT; AED: UAEFTS, SWIFT)',
+    }),
+    destinationToken: t.field({ type: StablecoinEnum, required: true, description: 'The stablecoin to deliver' }),
+    destinationNetwork: t.field({ type: BlockchainNetworkEnum, required: true, description: 'The chain to deliver it on' }),
+    developerFeePercent: t.field({
+      type: 'Decimal',
+      description: 'Your developer fee in percent of the source amount, e.g. "1" for 1 % (0 to 100, at most 8 decimal places); 0 when omitted',
+    }),
     idempotencyKey: idempotencyKeyField(t),
   }),
 });
@@ -40,21 +50,33 @@ const CreateOfframpQuoteInputRef = builder.inputType('CreateOfframpQuoteInput', 
   description: 'Exactly one of sourceAmount and destinationAmount; with a destination and a transferPurpose the transfer is created too (Quote.transfer)',
   fields: (t) => ({
     customerId: t.id({ required: true, description: 'The KYC-approved customer the quote is for (global id or databaseId)' }),
-    sourceAmount: t.field({ type: 'Decimal' }),
-    destinationAmount: t.field({ type: 'Decimal' }),
-    sourceToken: t.field({ type: StablecoinEnum, required: true }),
-    sourceNetwork: t.field({ type: BlockchainNetworkEnum, required: true }),
-    destinationCurrency: t.field({ type: FiatCurrencyEnum, required: true }),
-    destinationPaymentRails: t.field({ type: PaymentRailsEnum, required: true }),
-    developerFeePercent: t.field({ type: 'Decimal' }),
+    sourceAmount: t.field({ type: 'Decimal', description: 'Quote by source: what the customer pays in, fees included (2 decimals for fiat, 6 for tokens)' }),
+    destinationAmount: t.field({
+      type: 'Decimal',
+      description: 'Quote by destination: what the customer must receive; the quote finds the smallest source amount that delivers it',
+    }),
+    sourceToken: t.field({ type: StablecoinEnum, required: true, description: 'The stablecoin the customer sends' }),
+    sourceNetwork: t.field({ type: BlockchainNetworkEnum, required: true, description: 'The chain the customer sends it on' }),
+    destinationCurrency: t.field({ type: FiatCurrencyEnum, required: true, description: 'The fiat currency to pay out' }),
+    destinationPaymentRails: t.field({
+      type: PaymentRailsEnum,
+      required: true,
+      description:
+        'The rail to pay out on; it must belong to the currency and reach the payout account (ACH/WIRE: US accounts; SEPA, UAEFTS: IBANs; SWIFT: either)',
+    }),
+    developerFeePercent: t.field({
+      type: 'Decimal',
+      description: 'Your developer fee in percent of the source amount, e.g. "1" for 1 % (0 to 100, at most 8 decimal places); 0 when omitted',
+    }),
     destinationExternalAccountId: t.id({ description: "One of the customer's registered bank accounts (global id or databaseId)" }),
     destinationBankAccount: t.field({ type: BankAccountInputRef, description: 'A bank account given inline (not with destinationExternalAccountId)' }),
-    transferPurpose: t.field({ type: TransferPurposeEnum }),
+    transferPurpose: t.field({ type: TransferPurposeEnum, description: 'Why the payout is made; with a destination it creates the transfer at once' }),
     idempotencyKey: idempotencyKeyField(t),
   }),
 });
 
 const CreateOnrampTransferInputRef = builder.inputType('CreateOnrampTransferInput', {
+  description: 'An on-ramp transfer from a quote: where the tokens go',
   fields: (t) => ({
     quoteId: t.id({ required: true, description: 'An unused, unexpired on-ramp quote (global id or databaseId); it names the customer' }),
     destinationAddress: t.string({ required: true, description: "Where the tokens go: an address on the quote's destinationNetwork" }),
@@ -68,12 +90,13 @@ const CreateOfframpTransferInputRef = builder.inputType('CreateOfframpTransferIn
     quoteId: t.id({ required: true, description: 'An unused, unexpired off-ramp quote (global id or databaseId); it names the customer' }),
     destinationExternalAccountId: t.id({ description: "One of the customer's registered bank accounts (global id or databaseId)" }),
     destinationBankAccount: t.field({ type: BankAccountInputRef, description: 'A bank account given inline (not with destinationExternalAccountId)' }),
-    transferPurpose: t.field({ type: TransferPurposeEnum, required: true }),
+    transferPurpose: t.field({ type: TransferPurposeEnum, required: true, description: 'Why the payout is made' }),
     idempotencyKey: idempotencyKeyField(t),
   }),
 });
 
 const CompleteOfframpTransferInputRef = builder.inputType('CompleteOfframpTransferInput', {
+  description: "The customer's deposit transaction for a pending off-ramp: Ramp verifies it on chain",
   fields: (t) => ({
     transferId: t.id({ required: true, description: 'A pending off-ramp transfer (global id or databaseId)' }),
     depositTransactionHash: t.string({ required: true, description: "The customer's token deposit, on the quote's sourceNetwork" }),
@@ -84,6 +107,7 @@ const CompleteOfframpTransferInputRef = builder.inputType('CompleteOfframpTransf
 /** A transfer named by global id (either type) or databaseId. */
 const TransferIdInput = (name: string, description?: string) =>
   builder.inputType(name, {
+    description: 'The transfer the mutation acts on',
     fields: (t) => ({ transferId: t.id({ required: true, description: description ?? 'The transfer (global id or databaseId)' }) }),
   });
 
@@ -92,6 +116,7 @@ const SimulateTransferSettlementInputRef = TransferIdInput('SimulateTransferSett
 const SimulateTransferRefundInputRef = TransferIdInput('SimulateTransferRefundInput', 'A processing or failed transfer that received funds');
 
 const SimulateFiatDepositInputRef = builder.inputType('SimulateFiatDepositInput', {
+  description: 'A sandbox fiat deposit to a pending on-ramp transfer',
   fields: (t) => ({
     transferId: t.id({ required: true, description: 'A pending on-ramp transfer (global id or databaseId)' }),
     amount: t.field({ type: 'Decimal', description: 'What arrives, in the source currency; the deposit amount when omitted' }),
@@ -99,6 +124,7 @@ const SimulateFiatDepositInputRef = builder.inputType('SimulateFiatDepositInput'
 });
 
 const SimulateCryptoDepositInputRef = builder.inputType('SimulateCryptoDepositInput', {
+  description: 'A sandbox token deposit to a pending off-ramp transfer',
   fields: (t) => ({
     transferId: t.id({ required: true, description: 'A pending off-ramp transfer (global id or databaseId)' }),
     amount: t.field({ type: 'Decimal', description: 'What the customer sends, in the source token; the deposit amount when omitted' }),
@@ -106,6 +132,7 @@ const SimulateCryptoDepositInputRef = builder.inputType('SimulateCryptoDepositIn
 });
 
 const SimulateTransferFailureInputRef = builder.inputType('SimulateTransferFailureInput', {
+  description: 'A sandbox failure of a transfer',
   fields: (t) => ({
     transferId: t.id({ required: true, description: 'A pending or processing transfer (global id or databaseId)' }),
     reason: t.string({ description: 'Recorded as failureReason; simulated_failure when omitted' }),
@@ -113,6 +140,7 @@ const SimulateTransferFailureInputRef = builder.inputType('SimulateTransferFailu
 });
 
 const SimulateVirtualAccountDepositInputRef = builder.inputType('SimulateVirtualAccountDepositInput', {
+  description: 'A sandbox fiat deposit to a virtual account (it becomes an on-ramp transfer)',
   fields: (t) => ({
     virtualAccountId: t.id({ required: true, description: 'An active virtual account with a destination (global id or databaseId)' }),
     amount: t.field({ type: 'Decimal', required: true, description: "What arrives, in the account's currency" }),
@@ -153,7 +181,9 @@ builder.mutationFields((t) => ({
     description:
       'Prices fiat in, a stablecoin out for a KYC-approved customer (UnprocessableError kyc_not_approved, amount_out_of_range). The quote is valid until expiresAt.',
     errors: payloadOf('CreateOnrampQuote', 'quote', [...CREATING, NotFoundError]),
-    args: { input: t.arg({ type: CreateOnrampQuoteInputRef, required: true }) },
+    args: {
+      input: t.arg({ type: CreateOnrampQuoteInputRef, required: true, description: 'What to do, as one input object (ValidationError paths point into it)' }),
+    },
     resolve: creatingMutation({
       run: ({ customerId, ...request }, scope, { services }) => services.transfers.createOnrampQuote(scope, customerIdOf(customerId), withoutNulls(request)),
       load: loadQuote,
@@ -165,7 +195,13 @@ builder.mutationFields((t) => ({
     description:
       "A pending on-ramp transfer from a quote, with deposit instructions; the quote's customer is the transfer's, and the quote is used once (UnprocessableError quote_used, quote_expired). ForbiddenError rails_not_connected in production, where no bank is connected yet.",
     errors: payloadOf('CreateOnrampTransfer', 'transfer', [...CREATING, NotFoundError, ForbiddenError]),
-    args: { input: t.arg({ type: CreateOnrampTransferInputRef, required: true }) },
+    args: {
+      input: t.arg({
+        type: CreateOnrampTransferInputRef,
+        required: true,
+        description: 'What to do, as one input object (ValidationError paths point into it)',
+      }),
+    },
     resolve: answeredAsNode(
       creatingMutation({
         run: async ({ quoteId, ...request }, scope, { services }) =>
@@ -180,7 +216,9 @@ builder.mutationFields((t) => ({
     description:
       'Prices a stablecoin in, fiat out; with a destination and transferPurpose its pending transfer is created too (Quote.transfer; ForbiddenError rails_not_connected in production on a network that is not LIVE there, see networks).',
     errors: payloadOf('CreateOfframpQuote', 'quote', [...CREATING, NotFoundError, ForbiddenError]),
-    args: { input: t.arg({ type: CreateOfframpQuoteInputRef, required: true }) },
+    args: {
+      input: t.arg({ type: CreateOfframpQuoteInputRef, required: true, description: 'What to do, as one input object (ValidationError paths point into it)' }),
+    },
     resolve: creatingMutation({
       run: async ({ customerId, ...request }, scope, { services }) =>
         (await services.transfers.createOfframpQuote(scope, customerIdOf(customerId), { ...withoutNulls(request), ...destinationOf(request) })).quote,
@@ -193,7 +231,13 @@ builder.mutationFields((t) => ({
     description:
       "The off-ramp transfer of a bare quote (Align's POST …/offramp-transfer/quote/{quote_id}); the quote's customer is the transfer's. ForbiddenError rails_not_connected in production on a network that is not LIVE there (see networks).",
     errors: payloadOf('CreateOfframpTransfer', 'transfer', [...CREATING, NotFoundError, ForbiddenError]),
-    args: { input: t.arg({ type: CreateOfframpTransferInputRef, required: true }) },
+    args: {
+      input: t.arg({
+        type: CreateOfframpTransferInputRef,
+        required: true,
+        description: 'What to do, as one input object (ValidationError paths point into it)',
+      }),
+    },
     resolve: answeredAsNode(
       creatingMutation({
         run: async ({ quoteId, ...destination }, scope, { services }) =>
@@ -208,7 +252,13 @@ builder.mutationFields((t) => ({
     description:
       "The customer sent the tokens. On a live chain the hash is looked up: it must be a successful transaction paying at least the deposit amount of the quoted token to the deposit address (UnprocessableError deposit_transaction_not_found, deposit_transaction_failed, deposit_wrong_recipient, deposit_wrong_token, deposit_underpaid; the transfer stays PENDING). Confirmed: PENDING → PROCESSING; not yet: accepted, the transfer stays PENDING showing its confirmations until the network's count. On a simulated network only the form of the hash is checked (PENDING → PROCESSING). ConflictError transfer_transition_not_allowed from any other status, deposit_transaction_hash_used for a hash that funded another transfer; UnprocessableError transfer_expired.",
     errors: payloadOf('CompleteOfframpTransfer', 'transfer', [...CREATING, NotFoundError]),
-    args: { input: t.arg({ type: CompleteOfframpTransferInputRef, required: true }) },
+    args: {
+      input: t.arg({
+        type: CompleteOfframpTransferInputRef,
+        required: true,
+        description: 'What to do, as one input object (ValidationError paths point into it)',
+      }),
+    },
     resolve: answeredAsNode(
       creatingMutation({
         run: async ({ transferId, ...deposit }, scope, { services }) =>
@@ -222,7 +272,9 @@ builder.mutationFields((t) => ({
     type: TransferRef,
     description: 'Calls off a pending transfer (ConflictError transfer_transition_not_allowed from any other status).',
     errors: payloadOf('CancelTransfer', 'transfer', [NotFoundError, ConflictError]),
-    args: { input: t.arg({ type: CancelTransferInputRef, required: true }) },
+    args: {
+      input: t.arg({ type: CancelTransferInputRef, required: true, description: 'What to do, as one input object (ValidationError paths point into it)' }),
+    },
     resolve: async (_, { input }, ctx) => {
       const { id, within } = transferIdOf(input.transferId);
       return transferNode(await ctx.services.transfers.cancel(scopeOf(ctx), id, within));
@@ -235,7 +287,9 @@ builder.mutationFields((t) => ({
     description:
       'Sandbox: the fiat of an on-ramp transfer arrives, amount of it (the deposit amount when omitted). The deposit amount or more: PENDING → PROCESSING, any excess returned at once; less: PENDING → FAILED (underpaid), holding what arrived until refunded. UnprocessableError not_an_onramp_transfer, transfer_expired.',
     errors: payloadOf('SimulateFiatDeposit', 'transfer', [ValidationError, ...SANDBOX_STEP, UnprocessableError]),
-    args: { input: t.arg({ type: SimulateFiatDepositInputRef, required: true }) },
+    args: {
+      input: t.arg({ type: SimulateFiatDepositInputRef, required: true, description: 'What to do, as one input object (ValidationError paths point into it)' }),
+    },
     resolve: async (_, { input }, ctx) => {
       const { id, within } = transferIdOf(input.transferId);
       const deposit = { amount: undefinedIfNull(input.amount) };
@@ -247,7 +301,13 @@ builder.mutationFields((t) => ({
     description:
       "Sandbox: an off-ramp's customer sends the tokens, amount of them (the deposit amount when omitted). On a live chain: a real token transfer from a faucet-funded wallet to the deposit address; the transfer stays PENDING until the watcher has seen the deposit confirmed. On a simulated network: at once, with a made-up hash (PENDING → PROCESSING; less than the deposit amount: PENDING → FAILED underpaid). UnprocessableError not_an_offramp_transfer, transfer_expired.",
     errors: payloadOf('SimulateCryptoDeposit', 'transfer', [ValidationError, ...SANDBOX_STEP, UnprocessableError]),
-    args: { input: t.arg({ type: SimulateCryptoDepositInputRef, required: true }) },
+    args: {
+      input: t.arg({
+        type: SimulateCryptoDepositInputRef,
+        required: true,
+        description: 'What to do, as one input object (ValidationError paths point into it)',
+      }),
+    },
     resolve: async (_, { input }, ctx) => {
       const { id, within } = transferIdOf(input.transferId);
       const deposit = { amount: undefinedIfNull(input.amount) };
@@ -259,7 +319,13 @@ builder.mutationFields((t) => ({
     description:
       'Sandbox: fiat arrives on an active virtual account, creating a funded on-ramp transfer to its destination (UnprocessableError virtual_account_not_active, virtual_account_has_no_destination, kyc_not_approved).',
     errors: payloadOf('SimulateVirtualAccountDeposit', 'transfer', [ValidationError, NotFoundError, ForbiddenError, UnprocessableError]),
-    args: { input: t.arg({ type: SimulateVirtualAccountDepositInputRef, required: true }) },
+    args: {
+      input: t.arg({
+        type: SimulateVirtualAccountDepositInputRef,
+        required: true,
+        description: 'What to do, as one input object (ValidationError paths point into it)',
+      }),
+    },
     resolve: async (_, { input }, ctx) => {
       const virtualAccountId = databaseIdOf(input.virtualAccountId, 'VirtualAccount');
       return transferNode(await withInputPaths(ctx.services.transfers.simulateVirtualAccountDeposit(scopeOf(ctx), virtualAccountId, { amount: input.amount })));
@@ -270,7 +336,13 @@ builder.mutationFields((t) => ({
     description:
       'Sandbox: the payout leaves (PROCESSING → COMPLETED). An on-ramp to a live network is paid for real now: it stays PROCESSING with its destinationTransactionHash and completes once the payout has the confirmations (FAILED treasury_insufficient_funds when the treasury is short).',
     errors: payloadOf('SimulateTransferSettlement', 'transfer', SANDBOX_STEP),
-    args: { input: t.arg({ type: SimulateTransferSettlementInputRef, required: true }) },
+    args: {
+      input: t.arg({
+        type: SimulateTransferSettlementInputRef,
+        required: true,
+        description: 'What to do, as one input object (ValidationError paths point into it)',
+      }),
+    },
     resolve: async (_, { input }, ctx) => {
       const { id, within } = transferIdOf(input.transferId);
       return transferNode(await ctx.services.transfers.simulateSettlement(scopeOf(ctx), id, within));
@@ -280,7 +352,13 @@ builder.mutationFields((t) => ({
     type: TransferRef,
     description: 'Sandbox: the transfer fails (from PENDING or PROCESSING); deposited funds stay held until refunded.',
     errors: payloadOf('SimulateTransferFailure', 'transfer', [ValidationError, ...SANDBOX_STEP]),
-    args: { input: t.arg({ type: SimulateTransferFailureInputRef, required: true }) },
+    args: {
+      input: t.arg({
+        type: SimulateTransferFailureInputRef,
+        required: true,
+        description: 'What to do, as one input object (ValidationError paths point into it)',
+      }),
+    },
     resolve: async (_, { input }, ctx) => {
       const { id, within } = transferIdOf(input.transferId);
       return transferNode(await withInputPaths(ctx.services.transfers.simulateFailure(scopeOf(ctx), id, undefinedIfNull(input.reason), within)));
@@ -290,7 +368,13 @@ builder.mutationFields((t) => ({
     type: TransferRef,
     description: 'Sandbox: the deposit goes back to the customer (PROCESSING or FAILED → REFUNDED).',
     errors: payloadOf('SimulateTransferRefund', 'transfer', SANDBOX_STEP),
-    args: { input: t.arg({ type: SimulateTransferRefundInputRef, required: true }) },
+    args: {
+      input: t.arg({
+        type: SimulateTransferRefundInputRef,
+        required: true,
+        description: 'What to do, as one input object (ValidationError paths point into it)',
+      }),
+    },
     resolve: async (_, { input }, ctx) => {
       const { id, within } = transferIdOf(input.transferId);
       return transferNode(await ctx.services.transfers.simulateRefund(scopeOf(ctx), id, within));

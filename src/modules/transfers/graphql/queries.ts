@@ -91,7 +91,7 @@ builder.queryFields((t) => ({
     nullable: true,
     description:
       "One of the caller's transfers by global id (of an OnrampTransfer or an OfframpTransfer) or databaseId; null when unknown (or another partner's).",
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ required: true, description: 'Its global id, or its databaseId (the id REST shows)' }) },
     resolve: (_, { id }, ctx, info) => transferNamed(ctx, info, id),
   }),
   transfers: t.connection(
@@ -100,8 +100,8 @@ builder.queryFields((t) => ({
       description: 'Transfers, oldest first, with cursor pagination (at most 100 a page) and filters.',
       args: {
         customerId: t.arg.id({ description: "The customer's global id or databaseId" }),
-        direction: t.arg({ type: TransferDirectionEnum }),
-        status: t.arg({ type: TransferStatusEnum }),
+        direction: t.arg({ type: TransferDirectionEnum, description: 'Only on-ramps or only off-ramps' }),
+        status: t.arg({ type: TransferStatusEnum, description: 'Only transfers in this status' }),
         createdAfter: t.arg({ type: 'DateTime', description: 'Inclusive' }),
         createdBefore: t.arg({ type: 'DateTime', description: 'Exclusive' }),
       },
@@ -121,7 +121,7 @@ builder.queryFields((t) => ({
     type: QuoteRef,
     nullable: true,
     description: "One of the caller's quotes by global id or databaseId; null when unknown (or another partner's).",
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ required: true, description: 'Its global id, or its databaseId (the id REST shows)' }) },
     resolve: (_, { id }, ctx) => nullIfNotFound(ctx.services.transfers.getQuote(scopeOf(ctx), quoteIdOf(id))),
   }),
 }));
@@ -133,8 +133,8 @@ builder.objectFields(CustomerRef, (t) => ({
       description: "The customer's transfers, oldest first (at most 100 a page).",
       extensions: reads(['id']),
       args: {
-        direction: t.arg({ type: TransferDirectionEnum }),
-        status: t.arg({ type: TransferStatusEnum }),
+        direction: t.arg({ type: TransferDirectionEnum, description: 'Only on-ramps or only off-ramps' }),
+        status: t.arg({ type: TransferStatusEnum, description: 'Only transfers in this status' }),
       },
       ...connectionFieldOptions(),
       resolve: (customer, args, ctx, info) =>

@@ -31,7 +31,8 @@ import type { OfframpTransferRow, OnrampTransferRow, QuoteRow, TransferRow } fro
 import { shownDepositMessage } from '../presenters.js';
 
 export const TransferDirectionEnum = domainEnum('TransferDirection', TRANSFER_DIRECTIONS, {
-  describe: (d) => (d === 'onramp' ? 'Fiat in, a stablecoin out' : 'A stablecoin in, fiat out'),
+  description: 'Which way money moves: fiat to stablecoin (on-ramp) or stablecoin to fiat (off-ramp)',
+  describe: { onramp: 'Fiat in, a stablecoin out', offramp: 'A stablecoin in, fiat out' },
 });
 
 const STATUS_MEANINGS: Record<TransferStatus, string> = {
@@ -45,10 +46,43 @@ const STATUS_MEANINGS: Record<TransferStatus, string> = {
 };
 export const TransferStatusEnum = domainEnum('TransferStatus', TRANSFER_STATUSES, {
   description: 'PENDING → PROCESSING → COMPLETED; FAILED, REFUNDED, CANCELED (from PENDING only), EXPIRED (PENDING past its deposit window)',
-  describe: (status) => STATUS_MEANINGS[status],
+  describe: STATUS_MEANINGS,
 });
+const PURPOSE_MEANINGS: Record<(typeof TRANSFER_PURPOSES)[number], string> = {
+  charity: 'A donation to a charity',
+  commercial_investment: 'A commercial investment',
+  corporate_card: 'Paying a corporate card bill',
+  credit_card: 'Paying a credit card bill',
+  dividend: 'A dividend',
+  family: 'Support for family',
+  financial_services: 'Paying for financial services',
+  good_sold: 'Proceeds of goods sold (Align spells it good_sold)',
+  goods_bought: 'Paying for goods bought',
+  government: 'A payment to or from a government',
+  insurance: 'An insurance premium or claim',
+  intergroup_transfer: 'A transfer between companies of one group',
+  intra_group_dividends: 'A dividend within a group of companies',
+  information_technology: 'Paying for IT services',
+  leasing: 'A lease payment',
+  loan_charges: 'Loan repayment or charges',
+  merchant_settlement: "Settling a merchant's takings",
+  mobile_wallet: 'Funding a mobile wallet',
+  none: 'No purpose stated',
+  non_resident_transfer_between_accounts: "A non-resident's transfer between their own accounts",
+  pension: 'A pension payment',
+  personal_expenses: 'Personal expenses',
+  prepaid_cards: 'Loading prepaid cards',
+  professional: 'Paying for professional services',
+  rental: 'Rent',
+  resident_transfer_between_accounts: "A resident's transfer between their own accounts",
+  salaries: 'Salaries',
+  telecommunications: 'Paying for telecommunications',
+  travel: 'Travel',
+  utility_bill: 'A utility bill',
+};
 export const TransferPurposeEnum = domainEnum('TransferPurpose', TRANSFER_PURPOSES, {
   description: 'Why an off-ramp pays out (Align’s purpose codes; REST spells them in lower case)',
+  describe: PURPOSE_MEANINGS,
 });
 
 const amount = (value: Decimal, asset: Asset) => formatAmount(value, asset);
@@ -56,10 +90,22 @@ const amount = (value: Decimal, asset: Asset) => formatAmount(value, asset);
 const FeeBreakdownRef = builder.objectRef<QuoteRow>('FeeBreakdown').implement({
   description: 'The parts of feeAmount, all in the source currency; they add up to it.',
   fields: (t) => ({
-    currency: t.field({ type: AssetEnum, resolve: (q) => q.sourceCurrency }),
-    platformFee: t.field({ type: 'Decimal', resolve: (q) => amount(q.platformFee, q.sourceCurrency) }),
-    developerFee: t.field({ type: 'Decimal', resolve: (q) => amount(q.developerFee, q.sourceCurrency) }),
-    networkFee: t.field({ type: 'Decimal', resolve: (q) => amount(q.networkFee, q.sourceCurrency) }),
+    currency: t.field({ type: AssetEnum, description: 'The currency of every fee: the source currency of the quote', resolve: (q) => q.sourceCurrency }),
+    platformFee: t.field({
+      type: 'Decimal',
+      description: "The partner's platform fee: its basis points of the source amount, rounded up",
+      resolve: (q) => amount(q.platformFee, q.sourceCurrency),
+    }),
+    developerFee: t.field({
+      type: 'Decimal',
+      description: 'developerFeePercent of the source amount, rounded up',
+      resolve: (q) => amount(q.developerFee, q.sourceCurrency),
+    }),
+    networkFee: t.field({
+      type: 'Decimal',
+      description: "The chain leg's cost (set in US dollars per network) converted to the source currency, rounded up",
+      resolve: (q) => amount(q.networkFee, q.sourceCurrency),
+    }),
   }),
 });
 
@@ -74,17 +120,39 @@ QuoteRef.implement({
   description: 'A priced offer, valid until expiresAt; it makes at most one transfer.',
   fields: (t) => ({
     databaseId: t.expose('id', { type: 'UUID', description: 'The id REST shows for this quote (quote_id)' }),
-    direction: t.field({ type: TransferDirectionEnum, extensions: reads(['direction']), resolve: (q) => q.direction }),
-    customer: t.field({ type: CustomerRef, extensions: reads(['customerId']), resolve: (q) => q.customerId }),
+    direction: t.field({
+      type: TransferDirectionEnum,
+      description: 'On-ramp or off-ramp quote',
+      extensions: reads(['direction']),
+      resolve: (q) => q.direction,
+    }),
+    customer: t.field({ type: CustomerRef, description: 'The customer the quote is for', extensions: reads(['customerId']), resolve: (q) => q.customerId }),
     sourceCurrency: t.field({
       type: AssetEnum,
       description: 'A fiat currency (on-ramp) or a stablecoin (off-ramp)',
       extensions: reads(['sourceCurrency']),
       resolve: (q) => q.sourceCurrency,
     }),
-    sourcePaymentRails: t.field({ type: PaymentRailsEnum, nullable: true, extensions: reads(['sourceRails']), resolve: (q) => q.sourceRails ?? null }),
-    sourceNetwork: t.field({ type: BlockchainNetworkEnum, nullable: true, extensions: reads(['sourceNetwork']), resolve: (q) => q.sourceNetwork ?? null }),
-    sourceAmount: t.field({ type: 'Decimal', extensions: reads(['sourceAmount', 'sourceCurrency']), resolve: (q) => amount(q.sourceAmount, q.sourceCurrency) }),
+    sourcePaymentRails: t.field({
+      type: PaymentRailsEnum,
+      nullable: true,
+      description: 'The rail the fiat comes in on (on-ramp); null for an off-ramp',
+      extensions: reads(['sourceRails']),
+      resolve: (q) => q.sourceRails ?? null,
+    }),
+    sourceNetwork: t.field({
+      type: BlockchainNetworkEnum,
+      nullable: true,
+      description: 'The chain the tokens come in on (off-ramp); null for an on-ramp',
+      extensions: reads(['sourceNetwork']),
+      resolve: (q) => q.sourceNetwork ?? null,
+    }),
+    sourceAmount: t.field({
+      type: 'Decimal',
+      description: 'What the customer pays in, fees included, in sourceCurrency (2 decimals for fiat, 6 for tokens)',
+      extensions: reads(['sourceAmount', 'sourceCurrency']),
+      resolve: (q) => amount(q.sourceAmount, q.sourceCurrency),
+    }),
     destinationCurrency: t.field({
       type: AssetEnum,
       description: 'A stablecoin (on-ramp) or a fiat currency (off-ramp)',
@@ -94,30 +162,52 @@ QuoteRef.implement({
     destinationPaymentRails: t.field({
       type: PaymentRailsEnum,
       nullable: true,
+      description: 'The rail the fiat is paid out on (off-ramp); null for an on-ramp',
       extensions: reads(['destinationRails']),
       resolve: (q) => q.destinationRails ?? null,
     }),
     destinationNetwork: t.field({
       type: BlockchainNetworkEnum,
       nullable: true,
+      description: 'The chain the tokens are delivered on (on-ramp); null for an off-ramp',
       extensions: reads(['destinationNetwork']),
       resolve: (q) => q.destinationNetwork ?? null,
     }),
     destinationAmount: t.field({
       type: 'Decimal',
+      description: 'What the customer receives, in destinationCurrency: (sourceAmount − feeAmount) × exchangeRate, rounded down',
       extensions: reads(['destinationAmount', 'destinationCurrency']),
       resolve: (q) => amount(q.destinationAmount, q.destinationCurrency),
     }),
-    exchangeRate: t.field({ type: 'Decimal', extensions: reads(['exchangeRate']), resolve: (q) => toFixedPlaces(q.exchangeRate, RATE_SCALE) }),
-    feeAmount: t.field({ type: 'Decimal', extensions: reads(['feeAmount', 'sourceCurrency']), resolve: (q) => amount(q.feeAmount, q.sourceCurrency) }),
+    exchangeRate: t.field({
+      type: 'Decimal',
+      description: 'Units of the destination per unit of the source, rounded half-even to 8 decimal places; exactly the rate applied',
+      extensions: reads(['exchangeRate']),
+      resolve: (q) => toFixedPlaces(q.exchangeRate, RATE_SCALE),
+    }),
+    feeAmount: t.field({
+      type: 'Decimal',
+      description: 'All fees, in the source currency, taken out of the source amount (the sum of fees)',
+      extensions: reads(['feeAmount', 'sourceCurrency']),
+      resolve: (q) => amount(q.feeAmount, q.sourceCurrency),
+    }),
     fees: t.field({
       type: FeeBreakdownRef,
+      description: 'feeAmount in its parts: platform, developer, network (REST: fee_breakdown)',
       extensions: reads(['sourceCurrency', 'platformFee', 'developerFee', 'networkFee']),
       resolve: (q) => q,
     }),
-    developerFeePercent: t.field({ type: 'Decimal', extensions: reads(['developerFeePercent']), resolve: (q) => q.developerFeePercent.toFixed() }),
-    expiresAt: t.expose('expiresAt', { type: 'DateTime' }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    developerFeePercent: t.field({
+      type: 'Decimal',
+      description: 'The developer fee the quote was asked with, in percent of the source amount (e.g. "1" is 1 %)',
+      extensions: reads(['developerFeePercent']),
+      resolve: (q) => q.developerFeePercent.toFixed(),
+    }),
+    expiresAt: t.expose('expiresAt', {
+      type: 'DateTime',
+      description: 'After this the quote makes no transfer (UnprocessableError quote_expired); 15 minutes after creation by default (REST: expire_at)',
+    }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the quote was made' }),
   }),
 });
 
@@ -169,11 +259,17 @@ const quoteProperty = <T>(property: keyof QuoteRow) => ({
 });
 
 const StatusChangeRef = builder.objectRef<TransferStatusChange>('TransferStatusChange').implement({
+  description: "One step of a transfer's status history",
   fields: (t) => ({
-    from: t.field({ type: TransferStatusEnum, nullable: true, resolve: (c) => c.fromStatus ?? null }),
-    to: t.field({ type: TransferStatusEnum, resolve: (c) => c.toStatus }),
-    reason: t.exposeString('reason'),
-    at: t.expose('createdAt', { type: 'DateTime' }),
+    from: t.field({
+      type: TransferStatusEnum,
+      nullable: true,
+      description: 'The status before; null for the first entry (the transfer created)',
+      resolve: (c) => c.fromStatus ?? null,
+    }),
+    to: t.field({ type: TransferStatusEnum, description: 'The status after', resolve: (c) => c.toStatus }),
+    reason: t.exposeString('reason', { description: 'Why it changed, e.g. transfer_created, fiat_deposit_received, deposit_window_elapsed' }),
+    at: t.expose('createdAt', { type: 'DateTime', description: 'When it changed' }),
   }),
 });
 
@@ -188,10 +284,20 @@ export const TransferRef = builder.interfaceRef<TransferNode>('Transfer').implem
   resolveType: (n) => snapshotTypeOf.get(n) ?? TRANSFER_TYPENAMES[n.transfer.direction],
   fields: (t) => ({
     databaseId: t.field({ type: 'UUID', description: 'The id REST shows for this transfer (id of …/onramp-transfer or …/offramp-transfer)', ...column('id') }),
-    direction: t.field({ type: TransferDirectionEnum, ...column('direction') }),
-    status: t.field({ type: TransferStatusEnum, ...column('status') }),
-    customer: t.field({ type: CustomerRef, extensions: reads(['customerId']), resolve: (n) => n.customer ?? n.transfer.customerId }),
-    quote: t.field({ type: QuoteRef, extensions: reads(['quoteId']), resolve: (n) => n.quote ?? n.transfer.quoteId }),
+    direction: t.field({ type: TransferDirectionEnum, description: 'On-ramp or off-ramp', ...column('direction') }),
+    status: t.field({ type: TransferStatusEnum, description: 'Where the transfer is now; statusHistory has how it got there', ...column('status') }),
+    customer: t.field({
+      type: CustomerRef,
+      description: 'The customer the transfer is for',
+      extensions: reads(['customerId']),
+      resolve: (n) => n.customer ?? n.transfer.customerId,
+    }),
+    quote: t.field({
+      type: QuoteRef,
+      description: 'The quote the transfer was made from: its amounts, rate and fees',
+      extensions: reads(['quoteId']),
+      resolve: (n) => n.quote ?? n.transfer.quoteId,
+    }),
     amount: t.field({
       type: 'Decimal',
       description: 'What the customer deposits (the source amount)',
@@ -200,10 +306,11 @@ export const TransferRef = builder.interfaceRef<TransferNode>('Transfer').implem
     }),
     destinationAmount: t.field({
       type: 'Decimal',
+      description: "What the customer receives, in the destination currency (the quote's destination amount)",
       extensions: readsQuote('destinationAmount', 'destinationCurrency'),
       resolve: (n, _, ctx) => fromQuote(n, ctx, (q) => amount(q.destinationAmount, q.destinationCurrency)),
     }),
-    failureReason: t.string(nullableColumn('failureReason')),
+    failureReason: t.string({ description: 'Why the transfer failed, e.g. underpaid; null unless FAILED', ...nullableColumn('failureReason') }),
     depositExpiresAt: t.field({ type: 'DateTime', description: 'A pending transfer expires at this moment', ...column('depositExpiresAt') }),
     confirmations: t.int({
       description:
@@ -215,8 +322,8 @@ export const TransferRef = builder.interfaceRef<TransferNode>('Transfer').implem
         'What confirmations must reach before the deposit counts or the payout completes (the network’s count when the transaction was seen); null with confirmations',
       ...nullableColumn('requiredConfirmations'),
     }),
-    createdAt: t.field({ type: 'DateTime', ...column('createdAt') }),
-    updatedAt: t.field({ type: 'DateTime', ...column('updatedAt') }),
+    createdAt: t.field({ type: 'DateTime', description: 'When the transfer was created', ...column('createdAt') }),
+    updatedAt: t.field({ type: 'DateTime', description: 'When the transfer last changed', ...column('updatedAt') }),
     statusHistory: t.loadableGroup({
       type: StatusChangeRef,
       description: 'Every status the transfer went through, oldest first, with when and why',
@@ -240,28 +347,59 @@ export const TransferRef = builder.interfaceRef<TransferNode>('Transfer').implem
 export const TransferConnection = nodeConnection(TransferRef, 'Transfer');
 
 const IbanDetailsRef = builder.objectRef<{ bic: string; iban_number: string }>('IbanDetails').implement({
-  fields: (t) => ({ bic: t.exposeString('bic'), ibanNumber: t.exposeString('iban_number') }),
+  description: 'An account reached by IBAN (SEPA, UAEFTS, SWIFT)',
+  fields: (t) => ({
+    bic: t.exposeString('bic', { description: "The bank's BIC (SWIFT code), 8 or 11 characters" }),
+    ibanNumber: t.exposeString('iban_number', { description: 'The IBAN, without spaces' }),
+  }),
 });
 const UsDetailsRef = builder.objectRef<{ account_number: string; routing_number: string }>('UsAccountDetails').implement({
-  fields: (t) => ({ accountNumber: t.exposeString('account_number'), routingNumber: t.exposeString('routing_number') }),
+  description: 'A US account reached by ACH or wire',
+  fields: (t) => ({
+    accountNumber: t.exposeString('account_number', { description: 'The account number' }),
+    routingNumber: t.exposeString('routing_number', { description: "The bank's 9-digit ABA routing number" }),
+  }),
 });
 
 const SwiftDepositDetailsRef = builder.objectRef<{ bic: string; account_number: string; routing_number: string }>('SwiftDepositDetails').implement({
   description: 'A US bank receiving USD over SWIFT: its BIC, the account number and its ABA routing number',
-  fields: (t) => ({ bic: t.exposeString('bic'), accountNumber: t.exposeString('account_number'), routingNumber: t.exposeString('routing_number') }),
+  fields: (t) => ({
+    bic: t.exposeString('bic', { description: "The receiving bank's BIC (SWIFT code)" }),
+    accountNumber: t.exposeString('account_number', { description: 'The account number' }),
+    routingNumber: t.exposeString('routing_number', { description: "The bank's 9-digit ABA routing number" }),
+  }),
 });
 
 const DepositBankAccountRef = builder.objectRef<DepositBankAccount>('DepositBankAccount').implement({
   description: "Where the customer pays the fiat in: Ramp's collection account, or the customer's virtual account the deposit arrived on",
   fields: (t) => ({
-    bankName: t.exposeString('bank_name'),
-    bankAddress: t.exposeString('bank_address'),
-    accountBeneficiaryType: t.field({ type: AccountHolderTypeEnum, resolve: (a) => a.account_beneficiary_type }),
-    accountBeneficiaryName: t.exposeString('account_beneficiary_name'),
-    accountType: t.field({ type: BankAccountTypeEnum, resolve: (a) => a.account_type }),
-    iban: t.field({ type: IbanDetailsRef, nullable: true, resolve: (a) => a.iban ?? null }),
-    us: t.field({ type: UsDetailsRef, nullable: true, resolve: (a) => a.us ?? null }),
-    swift: t.field({ type: SwiftDepositDetailsRef, nullable: true, resolve: (a) => a.swift ?? null }),
+    bankName: t.exposeString('bank_name', { description: 'The name of the bank to pay into' }),
+    bankAddress: t.exposeString('bank_address', { description: "The bank's postal address" }),
+    accountBeneficiaryType: t.field({
+      type: AccountHolderTypeEnum,
+      description: "Who holds the account: BUSINESS for Ramp's collection account or a corporate customer's virtual account",
+      resolve: (a) => a.account_beneficiary_type,
+    }),
+    accountBeneficiaryName: t.exposeString('account_beneficiary_name', { description: 'The name to pay to' }),
+    accountType: t.field({ type: BankAccountTypeEnum, description: 'Which of iban, us or swift holds the numbers', resolve: (a) => a.account_type }),
+    iban: t.field({
+      type: IbanDetailsRef,
+      nullable: true,
+      description: 'The IBAN and BIC when accountType is IBAN; else null',
+      resolve: (a) => a.iban ?? null,
+    }),
+    us: t.field({
+      type: UsDetailsRef,
+      nullable: true,
+      description: 'Account and routing number when accountType is US; else null',
+      resolve: (a) => a.us ?? null,
+    }),
+    swift: t.field({
+      type: SwiftDepositDetailsRef,
+      nullable: true,
+      description: 'BIC, account and routing number when accountType is SWIFT; else null',
+      resolve: (a) => a.swift ?? null,
+    }),
   }),
 });
 
@@ -282,11 +420,23 @@ export const OnrampTransferRef = builder.loadableNodeRef<OnrampTransferNode>('On
 /** The fields of its direction (and of a snapshot of one, as an event kept it). */
 function onrampFields(t: PothosSchemaTypes.ObjectFieldBuilder<typeof builder.$inferSchemaTypes, OnrampTransferNode>) {
   return {
-    sourceCurrency: t.field({ type: FiatCurrencyEnum, ...quoteProperty<FiatCurrency>('sourceCurrency') }),
-    sourceRails: t.field({ type: PaymentRailsEnum, ...quoteProperty<PaymentRails>('sourceRails') }),
-    destinationToken: t.field({ type: StablecoinEnum, ...quoteProperty<Token>('destinationCurrency') }),
-    destinationNetwork: t.field({ type: BlockchainNetworkEnum, ...quoteProperty<Network>('destinationNetwork') }),
-    destinationAddress: t.string({ extensions: reads(['destinationAddress']), resolve: (n) => n.transfer.destinationAddress }),
+    sourceCurrency: t.field({
+      type: FiatCurrencyEnum,
+      description: 'The fiat currency the customer pays in',
+      ...quoteProperty<FiatCurrency>('sourceCurrency'),
+    }),
+    sourceRails: t.field({ type: PaymentRailsEnum, description: 'The rail the fiat comes in on', ...quoteProperty<PaymentRails>('sourceRails') }),
+    destinationToken: t.field({ type: StablecoinEnum, description: 'The stablecoin delivered', ...quoteProperty<Token>('destinationCurrency') }),
+    destinationNetwork: t.field({
+      type: BlockchainNetworkEnum,
+      description: 'The chain the stablecoin is delivered on',
+      ...quoteProperty<Network>('destinationNetwork'),
+    }),
+    destinationAddress: t.string({
+      description: 'The wallet address the stablecoin is delivered to (valid for destinationNetwork)',
+      extensions: reads(['destinationAddress']),
+      resolve: (n) => n.transfer.destinationAddress,
+    }),
     destinationTransactionHash: t.string({ description: 'The token delivery, once completed', ...nullableColumn('payoutTransactionHash') }),
     virtualAccount: t.field({
       type: VirtualAccountRef,
@@ -305,7 +455,12 @@ function onrampFields(t: PothosSchemaTypes.ObjectFieldBuilder<typeof builder.$in
         return received ? fromQuote(n, ctx, (q) => amount(received, q.sourceCurrency)) : null;
       },
     }),
-    depositBankAccount: t.field({ type: DepositBankAccountRef, extensions: reads(['depositBankAccount']), resolve: (n) => n.transfer.depositBankAccount }),
+    depositBankAccount: t.field({
+      type: DepositBankAccountRef,
+      description: "Where the customer pays the fiat in: Ramp's collection account, or the virtual account the deposit arrived on",
+      extensions: reads(['depositBankAccount']),
+      resolve: (n) => n.transfer.depositBankAccount,
+    }),
     depositMessage: t.string({
       nullable: true,
       description: 'The reference the customer must put on the bank transfer; null for a deposit that arrived on a virtual account',
@@ -329,21 +484,34 @@ export const OnrampTransferSnapshotRef = snapshotRef(OnrampTransferRef, {
 
 /** An off-ramp's payout account; numbers masked, as everywhere but a creation response. */
 const PayoutBankAccountRef = builder.objectRef<BankAccountDetails>('PayoutBankAccount').implement({
+  description: 'The bank account an off-ramp pays out to, its numbers masked (registered or given inline)',
   fields: (t) => ({
-    bankName: t.exposeString('bank_name'),
-    accountType: t.field({ type: BankAccountTypeEnum, resolve: (a) => a.account_type }),
-    accountHolderType: t.field({ type: AccountHolderTypeEnum, resolve: (a) => a.account_holder_type }),
-    accountHolderFirstName: t.exposeString('account_holder_first_name', { nullable: true }),
-    accountHolderLastName: t.exposeString('account_holder_last_name', { nullable: true }),
-    accountHolderBusinessName: t.exposeString('account_holder_business_name', { nullable: true }),
-    accountHolderCountry: t.string({ resolve: (a) => a.account_holder_address.country }),
+    bankName: t.exposeString('bank_name', { description: 'The name of the bank' }),
+    accountType: t.field({ type: BankAccountTypeEnum, description: 'How the account is reached: IBAN, US or SWIFT', resolve: (a) => a.account_type }),
+    accountHolderType: t.field({ type: AccountHolderTypeEnum, description: 'A person or a business holds the account', resolve: (a) => a.account_holder_type }),
+    accountHolderFirstName: t.exposeString('account_holder_first_name', {
+      nullable: true,
+      description: "An individual holder's first name; null for a business",
+    }),
+    accountHolderLastName: t.exposeString('account_holder_last_name', { nullable: true, description: "An individual holder's last name; null for a business" }),
+    accountHolderBusinessName: t.exposeString('account_holder_business_name', {
+      nullable: true,
+      description: "A business holder's name; null for an individual",
+    }),
+    accountHolderCountry: t.string({ description: "The holder's country, ISO 3166-1 alpha-2", resolve: (a) => a.account_holder_address.country }),
     accountNumberMasked: t.string({
+      description: 'The IBAN or account number masked: an ellipsis and its last 4 characters (fewer for a short number), e.g. "…3000"',
       resolve: (a) =>
         maskAccountNumber(a.account_type === 'iban' ? a.iban.iban_number : a.account_type === 'us' ? a.us.account_number : a.swift.account_number),
     }),
-    bic: t.string({ nullable: true, resolve: (a) => (a.account_type === 'iban' ? a.iban.bic : a.account_type === 'swift' ? a.swift.bic : null) }),
+    bic: t.string({
+      nullable: true,
+      description: "The bank's BIC for an IBAN or SWIFT account; null for a US account",
+      resolve: (a) => (a.account_type === 'iban' ? a.iban.bic : a.account_type === 'swift' ? a.swift.bic : null),
+    }),
     routingNumber: t.string({
       nullable: true,
+      description: 'The ABA routing number of a US account (or a SWIFT account that has one); else null',
       resolve: (a) => (a.account_type === 'us' ? a.us.routing_number : a.account_type === 'swift' ? (a.swift.routing_number ?? null) : null),
     }),
   }),
@@ -358,11 +526,20 @@ export const OfframpTransferRef = builder.loadableNodeRef<OfframpTransferNode>('
 /** The fields of its direction (and of a snapshot of one, as an event kept it). */
 function offrampFields(t: PothosSchemaTypes.ObjectFieldBuilder<typeof builder.$inferSchemaTypes, OfframpTransferNode>) {
   return {
-    sourceToken: t.field({ type: StablecoinEnum, ...quoteProperty<Token>('sourceCurrency') }),
-    sourceNetwork: t.field({ type: BlockchainNetworkEnum, ...quoteProperty<Network>('sourceNetwork') }),
-    destinationCurrency: t.field({ type: FiatCurrencyEnum, ...quoteProperty<FiatCurrency>('destinationCurrency') }),
-    destinationPaymentRails: t.field({ type: PaymentRailsEnum, ...quoteProperty<PaymentRails>('destinationRails') }),
-    transferPurpose: t.field({ type: TransferPurposeEnum, extensions: reads(['transferPurpose']), resolve: (n) => n.transfer.transferPurpose }),
+    sourceToken: t.field({ type: StablecoinEnum, description: 'The stablecoin the customer sends', ...quoteProperty<Token>('sourceCurrency') }),
+    sourceNetwork: t.field({ type: BlockchainNetworkEnum, description: 'The chain the customer sends it on', ...quoteProperty<Network>('sourceNetwork') }),
+    destinationCurrency: t.field({ type: FiatCurrencyEnum, description: 'The fiat currency paid out', ...quoteProperty<FiatCurrency>('destinationCurrency') }),
+    destinationPaymentRails: t.field({
+      type: PaymentRailsEnum,
+      description: 'The rail the fiat is paid out on',
+      ...quoteProperty<PaymentRails>('destinationRails'),
+    }),
+    transferPurpose: t.field({
+      type: TransferPurposeEnum,
+      description: 'Why the payout is made',
+      extensions: reads(['transferPurpose']),
+      resolve: (n) => n.transfer.transferPurpose,
+    }),
     destinationExternalAccount: t.field({
       type: BankAccountRef,
       nullable: true,
@@ -372,6 +549,7 @@ function offrampFields(t: PothosSchemaTypes.ObjectFieldBuilder<typeof builder.$i
     }),
     destinationBankAccount: t.field({
       type: PayoutBankAccountRef,
+      description: 'The bank account paid out to, registered or inline, its numbers masked',
       extensions: reads(['destinationBankAccount']),
       resolve: (n) => n.transfer.destinationBankAccount,
     }),
@@ -380,7 +558,10 @@ function offrampFields(t: PothosSchemaTypes.ObjectFieldBuilder<typeof builder.$i
       extensions: reads(['depositBlockchainAddress']),
       resolve: (n) => n.transfer.depositBlockchainAddress,
     }),
-    depositTransactionHash: t.string(nullableColumn('depositTransactionHash')),
+    depositTransactionHash: t.string({
+      description: "The customer's deposit transaction on sourceNetwork, once seen by the watcher or named by completeOfframpTransfer; else null",
+      ...nullableColumn('depositTransactionHash'),
+    }),
   };
 }
 
