@@ -47,6 +47,7 @@ export function registerTracing(app: FastifyInstance, tracing: Tracing): void {
   });
   // Reading the body leaves the hooks' async context: the handler is put back in the request's trace.
   app.addHook('preHandler', (request, _reply, done) => (request.traceContext ? tracing.run(request.traceContext, request.traceSpan, done) : done()));
+  if (!tracing.enabled) return;
   app.addHook('onResponse', (request, reply, done) => {
     endRequestSpan(request, reply.statusCode);
     done();

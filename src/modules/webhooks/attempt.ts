@@ -113,6 +113,8 @@ type SendDeps = { config: AttemptConfig; agents: WebhookAgents; signal: AbortSig
  */
 export function sendClaim(deps: SendDeps, claim: DeliveryClaim): Promise<AttemptOutcome> {
   const stored = claim.traceparent ? { traceparent: claim.traceparent, ...(claim.tracestate && { tracestate: claim.tracestate }) } : null;
+  // No spans: the caller's context goes out as it came in.
+  if (!deps.tracing.enabled) return sendSigned(deps, claim, stored);
   const attributes = {
     [ATTR_HTTP_REQUEST_METHOD]: 'POST',
     [ATTR_SERVER_ADDRESS]: URL.parse(claim.url)?.hostname ?? '',
