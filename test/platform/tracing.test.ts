@@ -2,6 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trace';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { openTracing } from '../../src/platform/tracing.js';
 import { type ApiClient, startRamp, type TestRamp } from '../support/ramp.js';
 import { type Receiver, type ReceivedRequest, startReceiver, waitFor } from '../support/webhook-receiver.js';
 import { subscribe, wsClient } from '../support/subscriptions.js';
@@ -140,6 +142,40 @@ describe('trace context with export off', () => {
     const malformed = await api.post('/v0/customers', customerBody(), { traceparent: 'not-a-trace' });
     expect([plain.status, malformed.status]).toEqual([201, 201]);
     for (const res of [plain, malformed]) expect((await deliveryOf(receiver, res.body.customer_id)).headers.traceparent).toBeUndefined();
+  });
+});
+
+describe('OTLP export', () => {
+  const otlpUrlOf = (env: Record<string, string>) => loadConfig({ NODE_ENV: 'test', ...env }).otlpTracesUrl;
+
+  it('goes to the traces endpoint as given, else to the base endpoint /v1/traces, and nowhere when unset or switched off', async () => {
+    expect(otlpUrlOf({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318/' })).toBe('http://127.0.0.1:4318/v1/traces');
+    const both = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://127.0.0.1:9999/traces' };
+    expect(otlpUrlOf(both)).toBe('http://127.0.0.1:9999/traces');
+    expect(otlpUrlOf({})).toBeNull();
+    expect(otlpUrlOf({ ...both, OTEL_SDK_DISABLED: 'true' })).toBeNull();
+    expect(otlpUrlOf({ ...both, OTEL_TRACES_EXPORTER: 'none' })).toBeNull();
+    expect((await openTracing(loadConfig({ NODE_ENV: 'test' }))).enabled).toBe(false);
+  });
+
+  it('sends the spans of a request to an OTLP/HTTP collector, flushed when Ramp stops', async () => {
+    const collector = await startReceiver();
+    const t = await startRamp({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: collector.url, OTEL_SERVICE_NAME: 'ramp-under-test' });
+    let running = true;
+    try {
+      const caller = newTraceparent();
+      const res = await t.client(t.key).post('/v0/customers', customerBody(), { traceparent: `00-${caller.traceId}-${caller.spanId}-01` });
+      expect(res.status).toBe(201);
+      running = false;
+      await t.close();
+      const exported = collector.received.map((r) => r.body).join('\n');
+      expect(exported).toContain(caller.traceId);
+      expect(exported).toContain('ramp-under-test');
+      expect(exported).toContain('outbox.record');
+    } finally {
+      if (running) await t.close();
+      await collector.close();
+    }
   });
 });
 
