@@ -21,6 +21,8 @@ import { type JobRunner, startJobRunner } from './platform/jobs.js';
 import { createMetrics } from './platform/metrics.js';
 import { startKeyWatch } from './platform/key-watch.js';
 import { openRails, type Rails } from './rails/registry.js';
+import type { SpanExporter } from '@opentelemetry/sdk-trace';
+import { openTracing } from './platform/tracing.js';
 
 export interface Ramp {
   config: Config;
@@ -44,8 +46,10 @@ export interface Ramp {
 }
 
 /** The composition root: config → database → services → HTTP. */
-export async function createRamp(config: Config, options: { logger?: Logger } = {}): Promise<Ramp> {
+export async function createRamp(config: Config, options: { logger?: Logger; traceExporter?: SpanExporter } = {}): Promise<Ramp> {
   const logger = options.logger ?? createLogger(config.LOG_LEVEL, undefined, config.logFormat);
+  // Spans only when OTEL_* asks for export (or a test hands an exporter in); the caller's traceparent is carried either way.
+  const tracing = await openTracing(config, options.traceExporter);
   logger.info(config.DATABASE_URL ? 'connecting to PostgreSQL…' : `opening the embedded PGlite database in ${config.DATA_DIR} (a first start creates it)…`);
   const db = await openDatabase({ ...config, entities, log: (message) => logger.info(message) });
   const rails = await openRails(config, logger).catch(async (error) => {
@@ -75,7 +79,7 @@ export async function createRamp(config: Config, options: { logger?: Logger } = 
     rails,
   });
   const renderQuery = queryBodies({ schema, db, services, cursorKey: config.eventCursorKey, logger });
-  const dispatcher = createDispatcher({ db, config, notifier, logger, metrics, renderQuery });
+  const dispatcher = createDispatcher({ db, config, notifier, logger, metrics, renderQuery, tracing });
   // A verified key costs no round trip per request; a revocation anywhere drops it here (platform/auth.ts).
   const verifiedKeys = new VerifiedKeys();
   notifier.onKeyRevoked(
@@ -91,8 +95,9 @@ export async function createRamp(config: Config, options: { logger?: Logger } = 
     logger,
     metrics,
     authenticate,
+    tracing,
     features,
-    mount: (app) => mountGraphQL(app, { config, db, services, logger, metrics, authenticate, keyWatch, schema }),
+    mount: (app) => mountGraphQL(app, { config, db, services, logger, metrics, authenticate, keyWatch, schema, tracing }),
   });
   dispatcher.start();
   const jobs = startJobRunner({
@@ -135,6 +140,8 @@ export async function createRamp(config: Config, options: { logger?: Logger } = 
       fanout.close();
       await notifier.close();
       await db.close();
+      // Last: the spans of everything above are exported before the process goes.
+      await tracing.close();
     },
   };
 }

@@ -117,6 +117,22 @@ const ConfigSchema = z.object({
   RATE_LIMIT_REDIS_PREFIX: z.string().min(1).default('ramp:rate-limit:'),
   /** When set, GET /metrics requires `Authorization: Bearer <METRICS_TOKEN>`. */
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  /** OpenTelemetry's own switch: `true` makes no spans and exports nothing, whatever the endpoints say. */
+  OTEL_SDK_DISABLED: flag.default(false),
+  /** An OTLP/HTTP collector's base address: traces go to `<it>/v1/traces`. Unset (and no traces endpoint): no spans are made. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
+  /** The OTLP/HTTP traces address itself (used as given); wins over OTEL_EXPORTER_OTLP_ENDPOINT. */
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.string().url().optional(),
+  /** `otlp` (the default when an endpoint is set) or `none`, which turns export off as OTEL_SDK_DISABLED does. */
+  OTEL_TRACES_EXPORTER: z.enum(['otlp', 'none']).optional(),
+  /** The `service.name` of every span. */
+  OTEL_SERVICE_NAME: z.string().min(1).default('ramp'),
+  /** Which traces are kept: OpenTelemetry's sampler names; the default follows the caller's sampled flag and keeps new traces. */
+  OTEL_TRACES_SAMPLER: z
+    .enum(['always_on', 'always_off', 'traceidratio', 'parentbased_always_on', 'parentbased_always_off', 'parentbased_traceidratio'])
+    .default('parentbased_always_on'),
+  /** The ratio of the `traceidratio` samplers, 0 to 1 (default 1). */
+  OTEL_TRACES_SAMPLER_ARG: z.coerce.number().min(0).max(1).optional(),
   /**
    * The sandbox's EVM networks: `local` starts a local chain (anvil) on loopback and runs them on it; `simulated` makes their
    * chain leg up, as solana and tron's. Default local, simulated under NODE_ENV=test.
@@ -190,6 +206,8 @@ export type Config = z.infer<typeof ConfigSchema> & {
   chainPollIntervalMs: number;
   /** Production's configured EVM networks (rails/registry.ts reads them). */
   productionChains: ProductionChainConfig[];
+  /** Where spans are exported (OTLP/HTTP), or null: tracing off, only a caller's traceparent is carried (platform/tracing.ts). */
+  otlpTracesUrl: string | null;
 };
 
 export interface ProductionChainConfig {
@@ -237,6 +255,13 @@ function productionChainsOf(env: Record<string, unknown>): ProductionChainConfig
   });
 }
 
+/** OpenTelemetry's rule: the traces endpoint as given, else the base endpoint's `/v1/traces`; nothing when switched off. */
+function otlpTracesUrlOf(env: z.infer<typeof ConfigSchema>): string | null {
+  if (env.OTEL_SDK_DISABLED || env.OTEL_TRACES_EXPORTER === 'none') return null;
+  if (env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) return env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT;
+  return env.OTEL_EXPORTER_OTLP_ENDPOINT ? `${env.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/+$/, '')}/v1/traces` : null;
+}
+
 // Fixed and public on purpose: only for development and tests, where no real secret is at stake.
 const DEVELOPMENT_WEBHOOK_SECRET_KEY = createHash('sha256').update('ramp development webhook secret key').digest();
 
@@ -265,6 +290,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sandboxBlockTimeSeconds: parsed.data.SANDBOX_CHAIN_BLOCK_TIME_SECONDS ?? (isTest ? 0 : 2),
     chainPollIntervalMs: parsed.data.CHAIN_POLL_INTERVAL_MS ?? (isTest ? 0 : 1000),
     productionChains: productionChainsOf(parsed.data),
+    otlpTracesUrl: otlpTracesUrlOf(parsed.data),
     // Derived rather than required, so production needs no new secret; its own setting lets it change without the other.
     eventCursorKey: parsed.data.EVENT_CURSOR_KEY
       ? Buffer.from(parsed.data.EVENT_CURSOR_KEY, 'base64')

@@ -20,12 +20,14 @@ import { pageCursors } from '../platform/pagination.js';
 import { type Metrics, useOperationMetrics } from '../platform/metrics.js';
 import { graphiqlContentSecurityPolicy } from '../platform/security-headers.js';
 import { sharedSubscriptions } from '../platform/shared-subscriptions.js';
+import type { Tracing } from '../platform/tracing.js';
 import type { GraphQLContext, GraphQLServices } from './context.js';
 import { screamingSnake } from './enums.js';
 import { inPlaceOf, isGraphQLError } from './error-place.js';
 import { useCompiledQueries, useErrorLocations } from './execution.js';
 import { useQueryLimits } from './limits.js';
 import { TrustedDocuments } from './trusted-documents.js';
+import { useOperationTracing } from './tracing.js';
 
 type ServerContext = { req?: FastifyRequest; reply?: FastifyReply; authorization?: string; requestId?: string; params?: unknown };
 
@@ -135,6 +137,8 @@ export interface GraphQLDeps {
   keyWatch: KeyWatch;
   /** The Pothos schema the features registered (assembled in graphql/schema.ts, handed in by app.ts). */
   schema: GraphQLSchema;
+  /** Subscription pushes continue the trace of the request that caused their event. */
+  tracing?: Tracing;
 }
 
 export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
@@ -147,6 +151,7 @@ export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
   const shared = sharedSubscriptions<GraphQLContext>({
     callerOf: ({ actor }) => (actor ? `${actor.partnerId}/${actor.environment}/${actor.apiKeyId}` : ''),
     contextFor: ({ actor, requestId }) => ({ em: db.fork(), actor, requestId, services, pageCursors: pageCursorsOf }),
+    tracing: deps.tracing,
   });
   // A subscription's own context only starts its stream, whose reads each fork an EntityManager of
   // their own (events/service.ts), and each event runs in a context of its own (above): so the
@@ -243,6 +248,7 @@ export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
       ...(trusted ? [trusted.plugin()] : []),
       useCompiledQueries((result) => log().info({ errors: result.errors?.map((e) => e.message) }, 'query not compiled')),
       useErrorLocations(),
+      useOperationTracing(),
       sharingSubscriptions,
     ],
   });

@@ -8,6 +8,8 @@ import type { Feature } from './feature.js';
 import type { Database } from './db.js';
 import { BAD_REQUEST, answerClientError, problemOfCode, replyWithProblem, routePath, toProblem } from './http-errors.js';
 import { registerRequestInput } from './request-input.js';
+import { registerTracing } from './http-tracing.js';
+import type { Tracing } from './tracing.js';
 import type { Logger } from './logging.js';
 import { type Metrics, metricsRoutes } from './metrics.js';
 import { registerRateLimit } from './rate-limit.js';
@@ -43,6 +45,8 @@ export interface HttpDeps<Services> {
   metrics: Metrics;
   /** Resolves the API key of a request (the partners module's keys, handed in by the composition root). */
   authenticate: Authenticate;
+  /** Spans of requests, and the W3C trace context a caller sends, carried into what the request records. */
+  tracing: Tracing;
   /** The features whose routes this server answers. */
   features: readonly Feature<Services>[];
   /** Mounts what answers beside the REST routes, after them: GraphQL at /graphql (graphql/server.ts, from app.ts). */
@@ -66,6 +70,7 @@ export async function buildHttpApp<Services>(deps: HttpDeps<Services>): Promise<
   });
 
   app.decorate('publicUrl', config.PUBLIC_URL);
+  registerTracing(app, deps.tracing);
   await app.register(cors, {
     origin: config.isProduction ? config.CORS_ORIGINS : true,
     // An OPTIONS that is not a real preflight gets the plain 204 too, not the plugin's own text/plain 400.

@@ -5,6 +5,7 @@ import { ENVIRONMENTS } from '../domain/environment.js';
 import type { EventType } from '../domain/events.js';
 import type { EntityManager } from '@mikro-orm/sql';
 import { ADVISORY_LOCKS, lockUntilCommit } from './locks.js';
+import { activeTraceHeaders, inChildSpan } from './tracing.js';
 
 const OutboxEventSchema = defineEntity({
   name: 'OutboxEvent',
@@ -21,6 +22,9 @@ const OutboxEventSchema = defineEntity({
     payload: p.json<Record<string, unknown>>(),
     /** The subject entity's own columns at the event (secrets left out); null for events older than the column. */
     subject: p.json<Record<string, unknown>>().nullable(),
+    /** The W3C trace context of the request that recorded it: its deliveries and pushes continue that trace. */
+    traceparent: p.text().nullable(),
+    tracestate: p.text().nullable(),
     createdAt: p.datetime(),
   },
 });
@@ -75,14 +79,24 @@ export async function lockOutbox(em: EntityManager): Promise<void> {
  */
 export async function recordEvent(em: EntityManager, actor: Actor, event: NewEvent): Promise<string> {
   if (!em.isInTransaction()) throw new Error('recordEvent must run inside the transaction of its state change');
+  return inChildSpan('outbox.record', { attributes: { 'ramp.event.type': event.type, 'ramp.event.entity_type': event.entityType } }, async (span) => {
+    const cursor = await insertEvent(em, actor, event);
+    span?.setAttribute('ramp.event.cursor', cursor);
+    return cursor;
+  });
+}
+
+async function insertEvent(em: EntityManager, actor: Actor, event: NewEvent): Promise<string> {
+  // The trace this write runs in (its own span's, with spans on): what deliveries and pushes continue.
+  const trace = activeTraceHeaders();
   // Its own statement, not a CTE of the insert: a statement reads the snapshot it took before waiting for the lock.
   await lockUntilCommit(em, ADVISORY_LOCKS.outbox);
   // Read under the lock: a webhook registered or enabled before this point is seen (see lockOutbox).
   // The NOTIFY rides in the insert's statement (one round trip, not two); it is delivered at commit.
   const [row] = await em.execute<{ cursor: string }[]>(
     `with recorded as (
-       insert into events (id, type, entity_type, entity_id, partner_id, environment, payload, subject, created_at, dispatched_at)
-       values (?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, now(),
+       insert into events (id, type, entity_type, entity_id, partner_id, environment, payload, subject, traceparent, tracestate, created_at, dispatched_at)
+       values (?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?, ?, now(),
          case when exists (select 1 from webhook_endpoints w where w.partner_id = ? and w.environment = ? and w.status = 'enabled' and w.deleted_at is null)
            then null else now() end)
        returning cursor::text as cursor
@@ -97,6 +111,8 @@ export async function recordEvent(em: EntityManager, actor: Actor, event: NewEve
       actor.environment,
       JSON.stringify(event.payload),
       event.subject ? snapshotOf(event.subject) : null,
+      trace?.traceparent ?? null,
+      trace?.tracestate ?? null,
       actor.partnerId,
       actor.environment,
       EVENTS_CHANNEL,

@@ -10,6 +10,8 @@ import {
   visit,
 } from 'graphql';
 
+import type { Traced, Tracing } from './tracing.js';
+
 type Source = AsyncIterator<unknown> & Partial<AsyncIterable<unknown>>;
 
 /**
@@ -56,6 +58,8 @@ export interface SharedSubscriptionsOptions<C> {
   callerOf(context: C): string;
   /** A fresh context for one execution of one event, built from the subscription's. */
   contextFor(context: C): object;
+  /** Each execution of an event is a span in the trace of the request that caused it (platform/tracing.ts). */
+  tracing?: Tracing;
 }
 
 export function sharedSubscriptions<C>(options: SharedSubscriptionsOptions<C>): SharedSubscriptions {
@@ -85,7 +89,12 @@ export function sharedSubscriptions<C>(options: SharedSubscriptionsOptions<C>): 
 
   function run(args: ExecutionArgs, event: unknown): Promise<ExecutionResult> {
     executions++;
-    return (async () => execute({ ...args, rootValue: event, contextValue: options.contextFor(args.contextValue as C) }) as ExecutionResult)();
+    const push = async () => execute({ ...args, rootValue: event, contextValue: options.contextFor(args.contextValue as C) }) as ExecutionResult;
+    const { tracing } = options;
+    if (!tracing?.enabled) return push();
+    // One span per execution, shared by every subscriber it is pushed to, in the trace of the event's request.
+    const attributes = { 'graphql.operation.type': 'subscription', ...(args.operationName && { 'graphql.operation.name': args.operationName }) };
+    return tracing.inSpan('graphql.subscription.push', { attributes }, tracing.continuing((event as Traced | null)?.trace), push);
   }
 
   function resultFor(args: ExecutionArgs, key: string | null, event: unknown): Promise<ExecutionResult> {

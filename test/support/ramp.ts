@@ -5,7 +5,6 @@ import { loadConfig } from '../../src/config.js';
 import type { Environment } from '../../src/domain/environment.js';
 import { issueApiKey } from '../../src/modules/partners/api-keys.js';
 import { ensurePartner } from '../../src/modules/partners/service.js';
-import type { Logger } from '../../src/platform/logging.js';
 import { watchContract } from './contract.js';
 import { copyTemplate, databaseUrl, withAdmin } from './template-database.js';
 
@@ -60,7 +59,7 @@ export async function migratedDatabaseEnv(): Promise<{ env: Record<string, strin
   return template && template.kind === (onPostgres ? 'postgres' : 'pglite') ? copyTemplate(template, uniqueDatabaseName()) : freshDatabaseEnv();
 }
 
-export async function startRamp(env: Record<string, string> = {}, options: { logger?: Logger } = {}): Promise<TestRamp> {
+export async function startRamp(env: Record<string, string> = {}, options: Parameters<typeof createRamp>[1] = {}): Promise<TestRamp> {
   const database = await migratedDatabaseEnv();
   const config = loadConfig({ NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', ...database.env, ...env });
   const ramp = await createRamp(config, options);

@@ -1,4 +1,5 @@
 import { NotFoundError, ValidationError, fieldError } from '../../domain/errors.js';
+import type { TraceHeaders } from '../../platform/tracing.js';
 import type { EventType } from '../../domain/events.js';
 import { parseInput } from '../../domain/validation.js';
 import { OutboxEvent, outboxHead } from '../../platform/outbox.js';
@@ -55,6 +56,8 @@ export interface PartnerEvent {
   payload: Record<string, unknown>;
   /** The subject entity's columns at the event (GraphQL's typed subject); null for older events. */
   subject: Record<string, unknown> | null;
+  /** The trace of the request that caused it: a subscription push continues it (never shown to the partner). */
+  trace?: TraceHeaders | null;
 }
 
 /** A page of the events API: `nextCursor` resumes after its last event (or where it was asked to start). */
@@ -102,6 +105,7 @@ export function createEventService(options: EventServiceOptions): EventService {
         createdAt: event.createdAt,
         payload: event.payload,
         subject: event.subject ?? null,
+        trace: event.traceparent ? { traceparent: event.traceparent, ...(event.tracestate && { tracestate: event.tracestate }) } : null,
       };
       presented.set(event, shown);
     }

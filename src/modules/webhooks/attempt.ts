@@ -7,6 +7,9 @@ import { policyFor } from './destination.js';
 import type { RenderQueryBody } from './query-body.js';
 import { delayBeforeNextAttempt } from './retry-schedule.js';
 import { decryptSecret, signDelivery } from './secrets.js';
+import { ATTR_HTTP_REQUEST_METHOD, ATTR_HTTP_RESPONSE_STATUS_CODE, ATTR_SERVER_ADDRESS } from '@opentelemetry/semantic-conventions';
+import { SpanStatusCode } from '@opentelemetry/api';
+import { SpanKind, type TraceHeaders, type Tracing, activeTraceHeaders } from '../../platform/tracing.js';
 
 /**
  * A delivery this instance has leased for one attempt, with what sending it needs (its endpoint's
@@ -36,6 +39,9 @@ export interface DeliveryClaim {
   payload: Record<string, unknown> | string;
   /** The subject as the event kept it; read only for endpoints with a subscription query. */
   subject: Record<string, unknown> | string | null;
+  /** The W3C trace context of the request that caused the event: the delivery continues it. */
+  traceparent: string | null;
+  tracestate: string | null;
 }
 
 type AttemptConfig = Pick<Config, 'webhookSecretKey' | 'isProduction' | 'WEBHOOK_TIMEOUT_MS' | 'WEBHOOK_RETRY_TIME_SCALE'>;
@@ -98,14 +104,38 @@ async function bodyOf(render: RenderQueryBody, claim: DeliveryClaim): Promise<{ 
   return render(claim.subscriptionQuery, { ...event, subject: claim.subject === null ? null : jsonOf(claim.subject), partnerId, environment, position });
 }
 
+type SendDeps = { config: AttemptConfig; agents: WebhookAgents; signal: AbortSignal; render: RenderQueryBody; tracing: Tracing };
+
+/**
+ * One attempt in the trace of the request that caused its event: a span of its own (child of the event's
+ * stored context) when spans are made, and `traceparent`/`tracestate` headers either way, so the receiver
+ * continues the same trace. An event recorded outside any trace starts a new one only when spans are made.
+ */
+export function sendClaim(deps: SendDeps, claim: DeliveryClaim): Promise<AttemptOutcome> {
+  const stored = claim.traceparent ? { traceparent: claim.traceparent, ...(claim.tracestate && { tracestate: claim.tracestate }) } : null;
+  // No spans: the caller's context goes out as it came in.
+  if (!deps.tracing.enabled) return sendSigned(deps, claim, stored);
+  const attributes = {
+    [ATTR_HTTP_REQUEST_METHOD]: 'POST',
+    [ATTR_SERVER_ADDRESS]: URL.parse(claim.url)?.hostname ?? '',
+    'ramp.webhook.delivery_id': claim.deliveryId,
+    'ramp.webhook.attempt': claim.attemptNumber,
+    'ramp.event.id': claim.eventId,
+    'ramp.event.type': claim.eventType,
+  };
+  return deps.tracing.inSpan('webhook.deliver', { kind: SpanKind.CLIENT, attributes }, deps.tracing.continuing(stored), async (span) => {
+    const outcome = await sendSigned(deps, claim, activeTraceHeaders());
+    if (outcome.statusCode !== null) span?.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, outcome.statusCode);
+    if (!isSuccess(outcome)) span?.setStatus({ code: SpanStatusCode.ERROR, message: outcome.error ?? `the receiver answered ${outcome.statusCode}` });
+    return outcome;
+  });
+}
+
 /**
  * Signs and POSTs the event of a claimed delivery. `webhook-id` is the event id, the same on every
  * attempt and redelivery, so receivers can drop duplicates; the timestamp and signatures are fresh each time.
  */
-export async function sendClaim(
-  deps: { config: AttemptConfig; agents: WebhookAgents; signal: AbortSignal; render: RenderQueryBody },
-  claim: DeliveryClaim,
-): Promise<AttemptOutcome> {
+async function sendSigned(deps: SendDeps, claim: DeliveryClaim, trace: TraceHeaders | null): Promise<AttemptOutcome> {
   let secrets: string[];
   try {
     secrets = secretsOf(claim, deps.config.webhookSecretKey);
@@ -117,7 +147,7 @@ export async function sendClaim(
   const { body } = rendered;
   return postWebhook({
     url: claim.url,
-    headers: { ...signDelivery(secrets, claim.eventId, new Date(), body), 'user-agent': 'Ramp-Webhooks/1.0' },
+    headers: { ...signDelivery(secrets, claim.eventId, new Date(), body), 'user-agent': 'Ramp-Webhooks/1.0', ...trace },
     body,
     policy: policyFor(claim.environment, deps.config.isProduction),
     timeoutMs: deps.config.WEBHOOK_TIMEOUT_MS,

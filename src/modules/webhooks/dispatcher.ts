@@ -9,6 +9,7 @@ import { type DeliveryClaim, recordOutcome, sendClaim, settleSucceeded } from '.
 import { type AttemptOutcome, createWebhookAgents, isSuccess } from './delivery.js';
 import type { Metrics } from '../../platform/metrics.js';
 import type { RenderQueryBody } from './query-body.js';
+import type { Tracing } from '../../platform/tracing.js';
 
 export type DispatcherConfig = Pick<
   Config,
@@ -46,6 +47,8 @@ export function createDispatcher(deps: {
   metrics?: Metrics;
   /** The body of a delivery to an endpoint with a subscription query (query-body.ts, given the schema at wiring). */
   renderQuery: RenderQueryBody;
+  /** Each attempt continues the trace of the request that caused its event. */
+  tracing: Tracing;
 }): Dispatcher {
   const { db, config, logger } = deps;
   const instance = `${hostname()}/${process.pid}/${randomUUID().slice(0, 8)}`;
@@ -140,7 +143,8 @@ export function createDispatcher(deps: {
               e.cursor::text as "eventCursor", e.type as "eventType", e.entity_type as "entityType", e.entity_id as "entityId",
               e.created_at as "eventCreatedAt", e.payload,
               -- Only a subscription query reads the kept subject (the default body does not carry it)
-              case when w.subscription_query is not null then e.subject end as subject
+              case when w.subscription_query is not null then e.subject end as subject,
+              e.traceparent, e.tracestate
        from claimed c join attempts a on a.delivery_id = c.id
        join webhook_endpoints w on w.id = c.endpoint_id
        join events e on e.id = c.event_id`,
@@ -186,7 +190,7 @@ export function createDispatcher(deps: {
       claimWanted = true;
       wakeup.notify();
     };
-    const done = sendClaim({ config, agents, signal: abort.signal, render: deps.renderQuery }, claim)
+    const done = sendClaim({ config, agents, signal: abort.signal, render: deps.renderQuery, tracing: deps.tracing }, claim)
       .then((outcome) => {
         sent();
         deps.metrics?.webhookAttempt(outcome.interrupted ? 'interrupted' : isSuccess(outcome) ? 'succeeded' : 'failed');

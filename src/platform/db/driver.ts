@@ -1,5 +1,20 @@
 import type { Configuration, Constructor, EntityManagerType } from '@mikro-orm/core';
+import type { Dictionary } from '@mikro-orm/core';
+import type { Dialect } from 'kysely';
 import { AbstractSqlDriver, type AbstractSqlConnection, type AbstractSqlPlatform, type BasePostgreSqlEntityManager } from '@mikro-orm/sql';
+import { tracedDialect } from './traced.js';
+
+/** The connection class over a dialect whose statements are traced (traced.ts): both drivers get SQL spans here. */
+function tracing<C extends AbstractSqlConnection>(connection: Constructor<C>): Constructor<C> {
+  const Base = connection as unknown as abstract new (...args: never[]) => AbstractSqlConnection;
+  const dialectOf = connection.prototype.createKyselyDialect as (this: AbstractSqlConnection, overrides: Dictionary) => Dialect | Promise<Dialect>;
+  return class extends Base {
+    override createKyselyDialect(overrides: Dictionary) {
+      const dialect = dialectOf.call(this, overrides);
+      return dialect instanceof Promise ? dialect.then(tracedDialect) : tracedDialect(dialect);
+    }
+  } as unknown as Constructor<C>;
+}
 
 /**
  * A MikroORM SQL driver class as the library defines its own (platform, entity manager, ORM class),
@@ -16,7 +31,7 @@ export function driverOver<C extends AbstractSqlConnection, P extends AbstractSq
 }) {
   return class extends AbstractSqlDriver<C, P> {
     constructor(config: Configuration) {
-      super(config, definition.platform(), definition.connection as never, definition.dependencies);
+      super(config, definition.platform(), tracing(definition.connection) as never, definition.dependencies);
     }
 
     override createEntityManager(useContext?: boolean): this[typeof EntityManagerType] {
