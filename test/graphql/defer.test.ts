@@ -230,6 +230,15 @@ describe('what @defer leaves as it was', () => {
     expect(JSON.parse(other.text).errors[0].extensions.code).toBe('PERSISTED_QUERY_ONLY');
   });
 
+  it('counts a deferred fragment in the complexity limit, refusing the whole operation before the first part', async () => {
+    const nested = '{ transfers(first: 100) { edges { node { customer { transfers(first: 100) { edges { node { id } } } } } } } }';
+    const res = await post(t, { query: `{ partner { name } ... @defer ${nested} }` }, 'multipart/mixed');
+    expect(res.contentType).toMatch(/^application\/json/);
+    const body = JSON.parse(res.text);
+    expect(body.data).toBeUndefined();
+    expect(body.errors[0].extensions.code).toBe('QUERY_COMPLEXITY');
+  });
+
   it('refuses @defer in a mutation, before it runs', async () => {
     const res = await post(
       t,
