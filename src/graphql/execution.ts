@@ -1,6 +1,6 @@
 import { useGraphQlJit } from '@envelop/graphql-jit';
 import type { Plugin } from '@envelop/core';
-import { type ExecutionResult, getOperationAST } from 'graphql';
+import { type DocumentNode, type ExecutionResult, getOperationAST } from 'graphql';
 import { positionedIn } from './error-place.js';
 import { asksForIncrementalDelivery } from './incremental.js';
 
@@ -16,13 +16,11 @@ import { asksForIncrementalDelivery } from './incremental.js';
  * otherwise print it to stderr, a line that is not JSON in the JSON log stream).
  */
 export const useCompiledQueries = (refused: (result: ExecutionResult) => void) =>
-  useGraphQlJit(
-    {},
-    {
-      enableIf: ({ document, operationName }) => getOperationAST(document, operationName)?.operation === 'query' && !asksForIncrementalDelivery(document),
-      onError: refused,
-    },
-  );
+  useGraphQlJit({}, { enableIf: ({ document, operationName }) => runsCompiled(document, operationName), onError: refused });
+
+/** Which operations graphql-jit runs: queries, except those that ask for parts. */
+export const runsCompiled = (document: DocumentNode, operationName?: string | null) =>
+  getOperationAST(document, operationName)?.operation === 'query' && !asksForIncrementalDelivery(document);
 
 /**
  * A compiled query's field errors keep their `locations` on the wire: graphql-jit gives them locations

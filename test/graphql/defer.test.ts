@@ -1,9 +1,13 @@
+import { ApolloClient, gql as apolloGql, HttpLink, InMemoryCache } from '@apollo/client';
+import { Defer20220824Handler } from '@apollo/client/incremental';
 import { Client, fetchExchange, gql, type OperationResult } from '@urql/core';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parse } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runsCompiled } from '../../src/graphql/execution.js';
 import { type ApiClient, startRamp, type TestRamp } from '../support/ramp.js';
 import { recordSqlStatements } from '../support/sql-statements.js';
 import { subscribe, wsClient } from '../support/subscriptions.js';
@@ -123,7 +127,7 @@ async function post(ramp: TestRamp, body: unknown, accept: string) {
   return { status: response.status, contentType: response.headers.get('content-type') ?? '', text: await response.text() };
 }
 
-describe('@defer over HTTP, read by a real client (urql)', () => {
+describe('@defer over HTTP, read by real clients (urql, Apollo Client)', () => {
   it('hands the quote first and its transfer after, in that order', async () => {
     const results = await everyResult(urql(t), QUOTE_THEN_TRANSFER, { id: quoteId });
     expect(results.length).toBeGreaterThanOrEqual(2);
@@ -136,6 +140,31 @@ describe('@defer over HTTP, read by a real client (urql)', () => {
       transfer: { databaseId: transferId, status: 'PROCESSING', statusHistory: [{ to: 'PENDING' }, { to: 'PROCESSING' }], confirmations: null },
     });
     expect(last.data.quote.transfer.postings.map((p: { movement: string }) => p.movement)).toContain('DEPOSIT');
+  });
+
+  it('hands Apollo Client (its 2022-08-24 incremental handler) the same parts: streaming first, complete after', async () => {
+    const client = new ApolloClient({
+      cache: new InMemoryCache(),
+      link: new HttpLink({ uri: `${t.url}/graphql`, headers: { authorization: `Bearer ${t.key}` } }),
+      incrementalHandler: new Defer20220824Handler(),
+    });
+    const seen: { dataState: string; data: any }[] = [];
+    await new Promise<void>((resolve, reject) => {
+      const watched = client.watchQuery({ query: apolloGql(QUOTE_THEN_TRANSFER), variables: { id: quoteId }, fetchPolicy: 'network-only' });
+      const subscription = watched.subscribe({
+        next: ({ dataState, data }) => {
+          seen.push(structuredClone({ dataState, data }));
+          if (dataState !== 'complete') return;
+          subscription.unsubscribe();
+          resolve();
+        },
+        error: reject,
+      });
+    });
+    const states = seen.filter((s) => s.dataState !== 'empty');
+    expect(states.map((s) => s.dataState)).toEqual(['streaming', 'complete']);
+    expect(states[0]?.data.quote).toEqual({ __typename: 'Quote', databaseId: quoteId, sourceAmount: '100.00' });
+    expect(states[1]?.data.quote.transfer).toMatchObject({ databaseId: transferId, status: 'PROCESSING' });
   });
 
   it('answers multipart/mixed: the first part without the fragment, a later one with it at its path and label', async () => {
@@ -237,6 +266,13 @@ describe('what @defer leaves as it was', () => {
     const body = JSON.parse(res.text);
     expect(body.data).toBeUndefined();
     expect(body.errors[0].extensions.code).toBe('QUERY_COMPLEXITY');
+  });
+
+  it('keeps every query that asks for no parts on the compiled path (graphql-jit), and only those', () => {
+    expect(runsCompiled(parse('query Q($id: ID!) { quote(id: $id) { databaseId transfer { status } } }'))).toBe(true);
+    expect(runsCompiled(parse(QUOTE_THEN_TRANSFER))).toBe(false);
+    expect(runsCompiled(parse(STREAMED_TRANSFERS))).toBe(false);
+    expect(runsCompiled(parse('mutation { __typename }'))).toBe(false);
   });
 
   it('refuses @defer in a mutation, before it runs', async () => {
