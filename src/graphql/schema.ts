@@ -1,6 +1,7 @@
-import type { GraphQLSchema } from 'graphql';
+import { type GraphQLSchema, specifiedDirectives } from 'graphql';
 import type { FeatureTypes } from '../platform/feature.js';
 import { builder } from './builder.js';
+import { INCREMENTAL_DIRECTIVES } from './incremental.js';
 import './scalars.js';
 import './errors.js';
 import './node.js';
@@ -15,7 +16,7 @@ let built: Promise<GraphQLSchema> | undefined;
 export function buildSchema(features: readonly FeatureTypes[]): Promise<GraphQLSchema> {
   built ??= (async () => {
     for (const feature of features) await feature.types?.(features);
-    return builder.toSchema({ sortSchema: true });
+    return builder.toSchema({ sortSchema: true, directives: [...specifiedDirectives, ...INCREMENTAL_DIRECTIVES] });
   })();
   return built;
 }

@@ -3,7 +3,7 @@ import { useDisableIntrospection } from '@graphql-yoga/plugin-disable-introspect
 import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type ExecutionArgs, GraphQLError, type GraphQLSchema, Kind, getOperationAST, parse } from 'graphql';
-import { createGraphQLError, createYoga, type Plugin, processRegularResult, type YogaServerInstance } from 'graphql-yoga';
+import { createGraphQLError, createYoga, isAsyncIterable, type Plugin, processRegularResult, type YogaServerInstance } from 'graphql-yoga';
 import { useServer } from 'graphql-ws/use/ws';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
@@ -25,6 +25,7 @@ import type { GraphQLContext, GraphQLServices } from './context.js';
 import { screamingSnake } from './enums.js';
 import { inPlaceOf, isGraphQLError } from './error-place.js';
 import { useCompiledQueries, useErrorLocations } from './execution.js';
+import { useIncrementalDelivery } from './incremental.js';
 import { useQueryLimits } from './limits.js';
 import { TrustedDocuments } from './trusted-documents.js';
 import { useOperationTracing } from './tracing.js';
@@ -86,7 +87,8 @@ const currentRequest = new AsyncLocalStorage<{ requestId: string; log: Operation
  * subscriptions a connection holds. Yoga would otherwise stream a subscription sent over HTTP as
  * server-sent events (or multipart), with neither bound and no end. So over HTTP a subscription is
  * refused at once (only the HTTP path's context has `req`), and every answer is one JSON document,
- * whatever the Accept header asks for.
+ * whatever the Accept header asks for, except a query's that asked for @defer or @stream: its
+ * parts go as multipart/mixed or server-sent events, as the client accepts (decision 024).
  */
 function useSubscriptionsOverWebSocketOnly(): Plugin<ServerContext> {
   return {
@@ -98,12 +100,17 @@ function useSubscriptionsOverWebSocketOnly(): Plugin<ServerContext> {
       );
       setResultAndStopExecution({ errors: [refusal] });
     },
-    onResultProcess({ request, setResultProcessor }) {
+    onResultProcess({ request, result, setResultProcessor }) {
+      // Only an incremental query's answer is a stream here: Yoga picked its processor by the Accept header.
+      if (isAsyncIterable(result)) return;
       const wantsGraphQLResponse = request.headers.get('accept')?.includes('application/graphql-response+json');
       setResultProcessor(processRegularResult, wantsGraphQLResponse ? 'application/graphql-response+json' : 'application/json');
     },
   };
 }
+
+/** An answer in parts (multipart/mixed, text/event-stream), sent as it is produced. */
+const isStreamed = (contentType: string | null) => /^(multipart\/mixed|text\/event-stream)/.test(contentType ?? '');
 
 /** Each subscription wakes on every committed event; a connection may hold this many at once. */
 export const MAX_SUBSCRIPTIONS_PER_CONNECTION = 20;
@@ -187,10 +194,32 @@ export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
     }
   }
 
+  /** What a client sees of a failure: a domain error's code, an outage's own error, else a request id to quote. */
+  const maskError = (error: unknown, message: string): Error => {
+    const original = (error as { originalError?: unknown }).originalError;
+    if (isDatabaseUnavailable(original ?? error)) {
+      log().warn({ reason: (original as Error | undefined)?.message }, 'database unavailable');
+      return inPlaceOf(error, databaseUnavailable());
+    }
+    if (original instanceof DomainError) {
+      log().info({ code: original.code }, 'client error');
+      // Queries have no typed error results: the field problems travel in extensions instead.
+      // The code as the ErrorCode enum spells it, the field problems as FieldError's fields.
+      const fieldErrors =
+        original instanceof ValidationError ? original.fieldErrors.map((e) => ({ path: e.pointer, code: e.code, message: e.detail })) : undefined;
+      const extensions = { code: screamingSnake(original.code), ...(fieldErrors && { fieldErrors }) };
+      return inPlaceOf(error, createGraphQLError(original.message, { extensions }));
+    }
+    if (isGraphQLError(error) && (!original || isGraphQLError(original))) return error as Error;
+    const requestId = currentRequest.getStore()?.requestId ?? randomUUID();
+    log().error({ err: original ?? error, requestId, path: (error as GraphQLError).path }, 'unexpected GraphQL error');
+    return inPlaceOf(error, createGraphQLError(message, { extensions: { code: 'INTERNAL_SERVER_ERROR', requestId } }));
+  };
+
   const yoga: YogaServerInstance<ServerContext, GraphQLContext> = createYoga<ServerContext, GraphQLContext>({
     schema,
     graphqlEndpoint: '/graphql',
-    // Yoga calls `error` only with an error maskError below replaced, and maskError logs what deserves it:
+    // Yoga calls `error` only with an error maskError above replaced, and maskError logs what deserves it:
     // a client's mistake (a DomainError) is not a server error.
     logging: {
       debug: (...args) => log().debug(describe(args)),
@@ -216,31 +245,11 @@ export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
       const requestId = req?.id ?? randomUUID();
       return contextFor(req?.headers.authorization, requestId, params.query, req?.actor, req?.em ?? undefined);
     },
-    maskedErrors: {
-      // Each answer keeps where the failure happened (the field's `path` and `locations`): only its text is replaced.
-      maskError: (error, message) => {
-        const original = (error as { originalError?: unknown }).originalError;
-        if (isDatabaseUnavailable(original ?? error)) {
-          log().warn({ reason: (original as Error | undefined)?.message }, 'database unavailable');
-          return inPlaceOf(error, databaseUnavailable());
-        }
-        if (original instanceof DomainError) {
-          log().info({ code: original.code }, 'client error');
-          // Queries have no typed error results: the field problems travel in extensions instead.
-          // The code as the ErrorCode enum spells it, the field problems as FieldError's fields.
-          const fieldErrors =
-            original instanceof ValidationError ? original.fieldErrors.map((e) => ({ path: e.pointer, code: e.code, message: e.detail })) : undefined;
-          const extensions = { code: screamingSnake(original.code), ...(fieldErrors && { fieldErrors }) };
-          return inPlaceOf(error, createGraphQLError(original.message, { extensions }));
-        }
-        if (isGraphQLError(error) && (!original || isGraphQLError(original))) return error as Error;
-        const requestId = currentRequest.getStore()?.requestId ?? randomUUID();
-        log().error({ err: original ?? error, requestId, path: (error as GraphQLError).path }, 'unexpected GraphQL error');
-        return inPlaceOf(error, createGraphQLError(message, { extensions: { code: 'INTERNAL_SERVER_ERROR', requestId } }));
-      },
-    },
+    // Each answer keeps where the failure happened (the field's `path` and `locations`): only its text is replaced.
+    maskedErrors: { maskError },
     plugins: [
       useQueryLimits(),
+      useIncrementalDelivery(maskError),
       useSubscriptionsOverWebSocketOnly(),
       useOperationMetrics(deps.metrics),
       useCSRFPrevention({ requestHeaders: ['x-graphql-yoga-csrf', 'apollo-require-preflight'] }),
@@ -256,19 +265,22 @@ export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
   app.route({
     url: yoga.graphqlEndpoint,
     method: ['GET', 'POST', 'OPTIONS'],
-    handler: async (req, reply) => {
-      // Media types are case-insensitive (RFC 9110 §8.3.1), Yoga's parser matches them as written.
-      const contentType = req.headers['content-type'];
-      if (contentType) req.headers['content-type'] = contentType.replace(/^[^;]*/, (mediaType) => mediaType.toLowerCase());
-      const response = await currentRequest.run({ requestId: req.id, log: req.log }, () => yoga.handleNodeRequestAndResponse(req, reply, { req, reply }));
-      for (const [key, value] of response.headers) reply.header(key, value);
-      reply.status(response.status);
-      // Every answer over HTTP is one document (subscriptions are WebSocket-only): sent as a string,
-      // not piped through Fastify's stream handling (the bytes on the wire are the same).
-      const body = await response.text();
-      if (!response.headers.get('content-type')?.startsWith('text/html')) return reply.send(body);
-      return reply.header('content-security-policy', graphiqlContentSecurityPolicy(body)).send(body);
-    },
+    handler: (req, reply) =>
+      // The whole answer in the request's context, so a deferred part's log lines and masked errors carry its id too.
+      currentRequest.run({ requestId: req.id, log: req.log }, async () => {
+        // Media types are case-insensitive (RFC 9110 §8.3.1), Yoga's parser matches them as written.
+        const contentType = req.headers['content-type'];
+        if (contentType) req.headers['content-type'] = contentType.replace(/^[^;]*/, (mediaType) => mediaType.toLowerCase());
+        const response = await yoga.handleNodeRequestAndResponse(req, reply, { req, reply });
+        for (const [key, value] of response.headers) reply.header(key, value);
+        reply.status(response.status);
+        // Parts of an incremental query go out as they come; every other answer is one document, sent as a
+        // string, not piped through Fastify's stream handling (the bytes on the wire are the same).
+        if (isStreamed(response.headers.get('content-type')) && response.body) return reply.send(response.body);
+        const body = await response.text();
+        if (!response.headers.get('content-type')?.startsWith('text/html')) return reply.send(body);
+        return reply.header('content-security-policy', graphiqlContentSecurityPolicy(body)).send(body);
+      }),
   });
 
   // graphql-ws on the same path: authenticated once at connection_init with the API key.

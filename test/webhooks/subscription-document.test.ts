@@ -202,6 +202,7 @@ describe('a subscription query that cannot make a body', () => {
   const cases = [
     ['a syntax error', 'subscription { events { id }', 'graphql_syntax_error'],
     ['an unknown field', 'subscription { events { id nope } }', 'graphql_invalid'],
+    ['@defer, which a delivery of one body cannot honour', 'subscription { events { id ... @defer { type } } }', 'graphql_invalid'],
     ['a query instead of a subscription', 'query { events(first: 1) { edges { node { id } } } }', 'not_a_subscription'],
     ['another subscription field', 'subscription { transferUpdated(id: "x") { cursor } }', 'not_events_subscription'],
     ['variables', 'subscription ($types: [EventType!]) { events(types: $types) { id } }', 'variables_not_allowed'],

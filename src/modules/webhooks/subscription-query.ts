@@ -6,11 +6,13 @@ import {
   Kind,
   type OperationDefinitionNode,
   parse,
+  specifiedRules,
   validate,
   valueFromAST,
 } from 'graphql';
 import { type FieldError, ValidationError, fieldError } from '../../domain/errors.js';
 import type { EventType } from '../../domain/events.js';
+import { incrementalInQueriesOnly } from '../../graphql/incremental.js';
 import { MAX_TOKENS, documentLimitRules } from '../../graphql/limits.js';
 
 /** The subscription field a webhook's query selects, and the one argument it may give. */
@@ -98,7 +100,8 @@ function typesOf(schema: GraphQLSchema, events: FieldNode): EventType[] | null {
  */
 export function checkSubscriptionQuery(schema: GraphQLSchema, query: string, pointer: string): CheckedQuery {
   const document = parsed(query, pointer);
-  const invalid = validate(schema, document);
+  // A delivery is one body: @defer and @stream, which the schema declares for queries, are refused here too.
+  const invalid = validate(schema, document, [...specifiedRules, incrementalInQueriesOnly]);
   if (invalid.length) throw new ValidationError(invalid.map((e) => fieldError(pointer, 'graphql_invalid', detail('does not match the schema', e))));
   const { errors, events } = shapeErrors(document, pointer);
   if (errors.length) throw new ValidationError(errors);
