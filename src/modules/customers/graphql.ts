@@ -65,6 +65,11 @@ function fieldsOfCustomer(t: PothosSchemaTypes.ObjectFieldBuilder<typeof builder
     kycs: t.field({ type: KycRef, resolve: (c) => c }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    redactedAt: t.expose('redactedAt', {
+      type: 'DateTime',
+      nullable: true,
+      description: "When the customer's personal data was erased (redactCustomer): its names read [redacted], its address is null. Null while kept.",
+    }),
   };
 }
 

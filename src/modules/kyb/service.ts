@@ -6,6 +6,7 @@ import type { Actor } from '../../domain/environment.js';
 import { ValidationError, fieldError } from '../../domain/errors.js';
 import { alpha2OfAlpha3, alpha3OfEnglishName } from '../../domain/kyb.js';
 import { parseInput } from '../../domain/validation.js';
+import { REDACTED } from '../../domain/redaction.js';
 import type { Scope } from '../../platform/scope.js';
 import type { Customer, CustomerService } from '../customers/service.js';
 import { BusinessLegalRepresentative, BusinessProfile } from './entities.js';
@@ -26,6 +27,12 @@ export interface KybService {
   submitLegalRepresentative(scope: Scope, representative: LegalRepresentative): Promise<BusinessProfileView>;
   /** Batch read for GraphQL: the profile of each of the caller's corporate customers (null otherwise), in the given order. */
   profilesOf(scope: Scope, customerIds: readonly string[]): Promise<Array<BusinessProfileView | null>>;
+  /**
+   * Erasure, in the caller's transaction: the business profile's names, numbers, email and address lines
+   * read `[redacted]` (its country, type and dates stay) and its directors, people only described by what
+   * is erased, are deleted. Returns the erased values, for finding their copies.
+   */
+  redact(scope: Scope, customerId: string): Promise<string[]>;
 }
 
 type Section<S extends z.ZodType> = (em: EntityManager, actor: Actor, profile: BusinessProfile, data: z.infer<S>) => Promise<void>;
@@ -122,7 +129,28 @@ export function createKybService({ customers }: { customers: CustomerService }):
     else em.create(BusinessLegalRepresentative, { id: randomUUID(), ...identity, ...fields, createdAt: new Date() });
   };
 
+  async function redact({ em }: Scope, customerId: string): Promise<string[]> {
+    const profile = await em.findOne(BusinessProfile, { customerId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    const representatives = await representativesOf(em, [customerId]);
+    const erased = representatives.flatMap((r) => [r.firstName, r.lastName, `${r.firstName} ${r.lastName}`, String(r.dob), r.documentNo]);
+    if (profile) {
+      const personal = ['companyName', 'registrationNumber', 'email', 'street', 'streetEn', 'town', 'townEn', 'state'] as const;
+      for (const field of personal) {
+        const value = profile[field];
+        if (value) {
+          erased.push(value);
+          profile[field] = REDACTED;
+        }
+      }
+      profile.updatedAt = new Date();
+    }
+    em.remove(representatives);
+    await em.flush();
+    return erased;
+  }
+
   return {
+    redact,
     submitBasicDetails: (scope, details) => submit(scope, BusinessBasicDetails, details, saveBasicDetails),
     submitAddress: (scope, address) => submit(scope, BusinessAddress, address, saveAddress),
     submitLegalRepresentative: (scope, representative) => submit(scope, LegalRepresentative, representative, saveRepresentative),
