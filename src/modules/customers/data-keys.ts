@@ -1,6 +1,5 @@
 import type { EntityManager } from '@mikro-orm/sql';
 import { type SealingKey, isSealed, masterKeyOf, newDataKey, open, seal, unwrap, wrap } from '../../platform/sealing.js';
-import { ACROSS_TENANTS } from '../../platform/tenant.js';
 import { CustomerDataKey } from './entities.js';
 
 /**
@@ -15,8 +14,8 @@ export interface DataKeys {
   open(em: EntityManager, customerId: string, stored: string): Promise<string | null>;
   /** Erasure: the customer's data key is gone, and with it every value it sealed. */
   destroy(em: EntityManager, customerId: string): Promise<void>;
-  /** Master key rotation: re-wraps every data key the previous master key wrapped; returns how many. */
-  rewrap(em: EntityManager): Promise<number>;
+  /** Master key rotation: re-wraps up to `limit` data keys the previous master key wrapped with the current one; returns how many. */
+  rewrap(em: EntityManager, limit: number): Promise<number>;
 }
 
 export interface MasterKeys {
@@ -55,16 +54,19 @@ export function createDataKeys(keys: MasterKeys): DataKeys {
       await em.nativeDelete(CustomerDataKey, { customerId });
     },
 
-    async rewrap(em) {
+    async rewrap(em, limit) {
       const previous = masters[1];
       if (!previous) return 0;
       return em.transactional(async (tx) => {
-        const rows = await tx.find(CustomerDataKey, { masterKeyId: previous.id }, ACROSS_TENANTS);
+        // SKIP LOCKED: instances restarted with both keys share the work and none re-wraps a key twice.
+        const rows = await tx.execute<{ customer_id: string; wrapped_key: string }[]>(
+          'select customer_id, wrapped_key from customer_data_keys where master_key_id = ? limit ? for update skip locked',
+          [previous.id, limit],
+        );
         for (const row of rows) {
-          row.wrappedKey = wrap(current, unwrap(masters, row.wrappedKey, row.customerId));
-          row.masterKeyId = current.id;
+          const rewrapped = wrap(current, unwrap(masters, row.wrapped_key, row.customer_id));
+          await tx.execute('update customer_data_keys set wrapped_key = ?, master_key_id = ? where customer_id = ?', [rewrapped, current.id, row.customer_id]);
         }
-        await tx.flush();
         return rows.length;
       });
     },

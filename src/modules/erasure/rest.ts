@@ -21,7 +21,7 @@ export function erasureRoutes(app: FastifyInstance, { erasure, customers }: Serv
       body: z.strictObject({}),
       bodyOptional: true,
       responses: { 200: { description: 'The customer as it reads now, with `redacted_at`', body: CustomerAnswer } },
-      errors: ['customer_has_transfers_in_flight', 'insufficient_scope'],
+      errors: ['customer_has_transfers_in_flight'],
     }),
     (request, reply) =>
       replyIdempotently(request, reply, { required: false }, async (scope) => ({
