@@ -7,7 +7,7 @@ import { Migration } from '@mikro-orm/migrations';
  * so the uniqueness rules count only the rows that still hold personal data.
  *
  * Each customer gets a data key (32 random bytes) wrapped by the master key; its document and tax
- * numbers are stored sealed by it (`v1:<key id>:<iv>:<tag>:<ciphertext>`).
+ * numbers, and its directors' birth dates and document numbers, are stored sealed by it (`v1:<key id>:<iv>:<tag>:<ciphertext>`).
  * Erasure deletes the row, so no copy of the database (a restored backup) can open them again.
  */
 export class Migration20261127000500_customer_erasure extends Migration {
@@ -23,6 +23,14 @@ export class Migration20261127000500_customer_erasure extends Migration {
       customer_id, account_type, coalesce(iban_number, ''), coalesce(routing_number, ''), coalesce(account_number, ''),
       (case when account_type = 'swift' then left(bic, 8) else '' end)
     ) where iban_number is distinct from '[redacted]' and account_number is distinct from '[redacted]'`);
+
+    // A director's birth date and document number are sealed too: the date becomes text (its ciphertext), and the
+    // document's uniqueness compares a keyed digest (rows from before keep their clear number until the job seals them).
+    this.addSql(`alter table business_legal_representatives alter column dob type text using to_char(dob, 'YYYY-MM-DD')`);
+    this.addSql('alter table business_legal_representatives add column document_digest text');
+    this.addSql('alter table business_legal_representatives drop constraint business_legal_representatives_document_unique');
+    this.addSql(`create unique index business_legal_representatives_document_unique on business_legal_representatives (
+      customer_id, issue_country, document_name, coalesce(document_digest, document_no))`);
 
     this.addSql(`create table customer_data_keys (
       customer_id uuid primary key references customers(id),

@@ -37,11 +37,13 @@ export interface ServiceOptions {
 export function buildServices(options: ServiceOptions) {
   // Share tokens are redeemed and claimed in one place, for /auth/importKYC and for the customers' update alike.
   const kycShares = createKycShares();
-  const customers = createCustomerService({ ...options, kycShares, dataKeys: createDataKeys(options.encryption) });
+  // Each customer's data key seals its numbers at rest: the customer's own, and its directors' (KYB).
+  const dataKeys = createDataKeys(options.encryption);
+  const customers = createCustomerService({ ...options, kycShares, dataKeys });
   const bankAccounts = createBankAccountService({ customers });
   const virtualAccounts = createVirtualAccountService({ customers });
   const partners = createPartnerService({ customers });
-  const kyb = createKybService({ customers });
+  const kyb = createKybService({ customers, dataKeys });
   const transfers = createTransferService({ ...options.transfers, rails: options.rails, customers, partners, bankAccounts, virtualAccounts });
   const events = createEventService(options.events);
   const webhooks = createWebhookService(options.webhooks);

@@ -212,6 +212,25 @@ describe('POST /v0/customers/{customer_id}/redact', () => {
       ...director,
     });
     expect(rep.status).toBe(201);
+    // At rest the birth date and document number are sealed; the API still shows the date and the masked number.
+    const [stored] = await t.sql<{ dob: string; document_no: string }>('select dob, document_no from business_legal_representatives where customer_id = ?', [
+      customerId,
+    ]);
+    expect(stored!.dob).toMatch(/^v1:/);
+    expect(stored!.document_no).toMatch(/^v1:/);
+    expect(rep.body.data.legalRepresentatives[0]).toMatchObject({ dob: director.dob, documentNo: `…${director.documentNo.slice(-4)}` });
+    const again = await api.post(`${base}/legalRepresentation`, {
+      userEmail: email,
+      legalRepresentationType: 'director',
+      nationality: 'ARE',
+      documentExpirationDate: '2032-05-01',
+      issueCountry: 'ARE',
+      documentName: 'PASSPORT',
+      ...director,
+    });
+    // The same document updates its director (the digest finds it), never adds a second one.
+    expect(again.body.data.legalRepresentatives).toHaveLength(1);
+    expect(again.body.data.legalRepresentatives[0].documentExpirationDate).toBe('2032-05-01');
     const erased = [email, company, director.firstName, director.lastName, director.documentNo, `DMCC-${marker}`, `compliance.${marker}@example.com`];
     expect(await whereFound([...erased, director.dob])).not.toEqual([]);
 

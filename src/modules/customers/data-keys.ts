@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/sql';
+import { createHmac } from 'node:crypto';
 import { type SealingKey, isSealed, masterKeyOf, newDataKey, open, seal, unwrap, wrap } from '../../platform/sealing.js';
 import { CustomerDataKey } from './entities.js';
 
@@ -10,6 +11,11 @@ import { CustomerDataKey } from './entities.js';
 export interface DataKeys {
   /** Seals a customer's value (making its data key on first use); inside the caller's transaction. */
   seal(em: EntityManager, customerId: string, plaintext: string): Promise<string>;
+  /**
+   * A keyed digest of a customer's value (HMAC-SHA256 under its data key): what a uniqueness check compares
+   * instead of the sealed value, which differs at every sealing. Erasure makes it meaningless with the key.
+   */
+  digest(em: EntityManager, customerId: string, plaintext: string): Promise<string>;
   /** The clear value; a value stored before encryption is returned as it is, one whose key was destroyed as null. */
   open(em: EntityManager, customerId: string, stored: string): Promise<string | null>;
   /** Erasure: the customer's data key is gone, and with it every value it sealed. */
@@ -33,15 +39,24 @@ export function createDataKeys(keys: MasterKeys): DataKeys {
     return row && unwrap(masters, row.wrappedKey, customerId);
   }
 
+  async function keyMadeIfNone(em: EntityManager, customerId: string): Promise<SealingKey> {
+    const found = await keyOf(em, customerId);
+    if (found) return found;
+    const key = newDataKey(customerId);
+    em.create(CustomerDataKey, { customerId, masterKeyId: current.id, wrappedKey: wrap(current, key), createdAt: new Date() });
+    await em.flush();
+    return key;
+  }
+
   return {
     async seal(em, customerId, plaintext) {
-      let key = await keyOf(em, customerId);
-      if (!key) {
-        key = newDataKey(customerId);
-        em.create(CustomerDataKey, { customerId, masterKeyId: current.id, wrappedKey: wrap(current, key), createdAt: new Date() });
-        await em.flush();
-      }
-      return seal(key, plaintext, customerId);
+      return seal(await keyMadeIfNone(em, customerId), plaintext, customerId);
+    },
+
+    async digest(em, customerId, plaintext) {
+      return createHmac('sha256', (await keyMadeIfNone(em, customerId)).key)
+        .update(plaintext)
+        .digest('base64');
     },
 
     async open(em, customerId, stored) {

@@ -7,6 +7,7 @@ import { ValidationError, fieldError } from '../../domain/errors.js';
 import { alpha2OfAlpha3, alpha3OfEnglishName } from '../../domain/kyb.js';
 import { parseInput } from '../../domain/validation.js';
 import { REDACTED } from '../../domain/redaction.js';
+import type { DataKeys } from '../customers/data-keys.js';
 import type { Scope } from '../../platform/scope.js';
 import type { Customer, CustomerService } from '../customers/service.js';
 import { BusinessLegalRepresentative, BusinessProfile } from './entities.js';
@@ -37,7 +38,16 @@ export interface KybService {
 
 type Section<S extends z.ZodType> = (em: EntityManager, actor: Actor, profile: BusinessProfile, data: z.infer<S>) => Promise<void>;
 
-export function createKybService({ customers }: { customers: CustomerService }): KybService {
+export function createKybService({ customers, dataKeys }: { customers: CustomerService; dataKeys: DataKeys }): KybService {
+  /** The directors with their birth date and document number opened (a redacted customer's read `[redacted]`). */
+  const opened = (em: EntityManager, representatives: readonly BusinessLegalRepresentative[]) =>
+    Promise.all(
+      representatives.map(async (r) => {
+        const open = async (stored: string) => (await dataKeys.open(em, r.customerId, stored)) ?? REDACTED;
+        return { ...r, dob: await open(r.dob), documentNo: await open(r.documentNo) } as BusinessLegalRepresentative;
+      }),
+    );
+
   /** `userEmail` must name one of the caller's corporate customers; another partner's reads as unknown. */
   async function corporateCustomer(scope: Scope, userEmail: string): Promise<Customer> {
     const customer = await customers.findByEmail(scope, userEmail);
@@ -81,7 +91,7 @@ export function createKybService({ customers }: { customers: CustomerService }):
       await save(em, scope.actor, profile, data);
       profile.updatedAt = new Date();
       await em.flush();
-      const view = presentBusinessProfile(customer, profile, await representativesOf(em, [customer.id]));
+      const view = presentBusinessProfile(customer, profile, await opened(em, await representativesOf(em, [customer.id])));
       if (view.complete) await customers.requestKycReview(tx, customer.id);
       return view;
     });
@@ -114,25 +124,34 @@ export function createKybService({ customers }: { customers: CustomerService }):
 
   /** The same document again updates that representative; another document adds one. */
   const saveRepresentative: Section<typeof LegalRepresentative> = async (em, _actor, profile, d) => {
-    const identity = { customerId: profile.customerId, issueCountry: d.issueCountry, documentName: d.documentName, documentNo: d.documentNo };
+    const { customerId } = profile;
+    const documentDigest = await dataKeys.digest(em, customerId, d.documentNo);
+    const document = { customerId, issueCountry: d.issueCountry, documentName: d.documentName };
     const fields = {
       type: d.legalRepresentationType,
       firstName: d.firstName,
       lastName: d.lastName,
-      dob: d.dob,
+      dob: await dataKeys.seal(em, customerId, d.dob),
       nationality: d.nationality,
+      documentNo: await dataKeys.seal(em, customerId, d.documentNo),
+      documentDigest,
       documentExpirationDate: d.documentExpirationDate,
       updatedAt: new Date(),
     };
-    const existing = await em.findOne(BusinessLegalRepresentative, { ...identity });
+    // Sealed numbers differ at every sealing: the digest finds the same document (or, not yet sealed, its number).
+    const existing = await em.findOne(BusinessLegalRepresentative, {
+      ...document,
+      $or: [{ documentDigest }, { documentDigest: null, documentNo: d.documentNo }],
+    });
     if (existing) em.assign(existing, fields);
-    else em.create(BusinessLegalRepresentative, { id: randomUUID(), ...identity, ...fields, createdAt: new Date() });
+    else em.create(BusinessLegalRepresentative, { id: randomUUID(), ...document, ...fields, createdAt: new Date() });
   };
 
   async function redact({ em }: Scope, customerId: string): Promise<string[]> {
     const profile = await em.findOne(BusinessProfile, { customerId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     const representatives = await representativesOf(em, [customerId]);
-    const erased = representatives.flatMap((r) => [r.firstName, r.lastName, `${r.firstName} ${r.lastName}`, String(r.dob), r.documentNo]);
+    // Opened before the data key goes (the customers module destroys it last), so their copies can be found.
+    const erased = (await opened(em, representatives)).flatMap((r) => [r.firstName, r.lastName, `${r.firstName} ${r.lastName}`, r.dob, r.documentNo]);
     if (profile) {
       const personal = ['companyName', 'registrationNumber', 'email', 'street', 'streetEn', 'town', 'townEn', 'state'] as const;
       for (const field of personal) {
@@ -160,7 +179,8 @@ export function createKybService({ customers }: { customers: CustomerService }):
       const corporate = (await customers.loadMany(scope, customerIds)).filter((c) => c.type === 'corporate');
       const ids = corporate.map((c) => c.id);
       const profiles = ids.length ? await em.find(BusinessProfile, { customerId: { $in: ids } }) : [];
-      const representatives = ids.length ? await representativesOf(em, ids) : [];
+      // Opened only here, for the businessProfile field: lists of customers never touch a data key.
+      const representatives = ids.length ? await opened(em, await representativesOf(em, ids)) : [];
       return customerIds.map((id) => {
         const customer = corporate.find((c) => c.id === id);
         if (!customer) return null;
