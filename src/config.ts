@@ -93,7 +93,8 @@ const ConfigSchema = z.object({
     .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes, base64 encoded (openssl rand -base64 32)')
     .optional(),
   /**
-   * 32 random bytes, base64: wraps each customer's data key, which seals its document and tax numbers at rest (AES-256-GCM).
+   * 32 random bytes, base64: wraps each customer's data key, which seals its document and tax numbers and its directors'
+   * birth dates and document numbers at rest (AES-256-GCM).
    * Required in production; elsewhere a fixed, public development key is used.
    */
   ENCRYPTION_MASTER_KEY: z
