@@ -77,6 +77,7 @@ export async function createRamp(config: Config, options: { logger?: Logger; tra
     webhooks: { config, wakeDispatcher: () => dispatcher.wake(), checkQuery: (query, pointer) => checkSubscriptionQuery(schema, query, pointer) },
     transfers: transferSettings(config),
     rails,
+    encryption: { current: config.encryptionMasterKey, previous: config.previousEncryptionMasterKey },
   });
   const renderQuery = queryBodies({ schema, db, services, cursorKey: config.eventCursorKey, logger });
   const dispatcher = createDispatcher({ db, config, notifier, logger, metrics, renderQuery, tracing });

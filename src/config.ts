@@ -92,6 +92,20 @@ const ConfigSchema = z.object({
     .string()
     .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes, base64 encoded (openssl rand -base64 32)')
     .optional(),
+  /**
+   * 32 random bytes, base64: wraps each customer's data key, which seals its document and tax numbers and its directors'
+   * birth dates and document numbers at rest (AES-256-GCM).
+   * Required in production; elsewhere a fixed, public development key is used.
+   */
+  ENCRYPTION_MASTER_KEY: z
+    .string()
+    .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes, base64 encoded (openssl rand -base64 32)')
+    .optional(),
+  /** During a master key rotation: the key being replaced, so data keys it wrapped still open until they are re-wrapped. */
+  ENCRYPTION_PREVIOUS_MASTER_KEY: z
+    .string()
+    .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes, base64 encoded (openssl rand -base64 32)')
+    .optional(),
   /** How long one webhook attempt may take (connect, send, answer) before it counts as failed. */
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   /** Multiplies the retry schedule (0, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h); 0.001 in tests. */
@@ -196,6 +210,10 @@ export type Config = z.infer<typeof ConfigSchema> & {
   webhookSecretKey: Buffer;
   /** True when WEBHOOK_SECRET_KEY is unset outside production and a fixed, public development key is used. */
   webhookSecretKeyIsDevelopmentKey: boolean;
+  /** The master key that wraps customers' data keys (ENCRYPTION_MASTER_KEY, or the development key outside production). */
+  encryptionMasterKey: Buffer;
+  /** ENCRYPTION_PREVIOUS_MASTER_KEY during a rotation. */
+  previousEncryptionMasterKey: Buffer | null;
   /** The key that seals event cursors (EVENT_CURSOR_KEY, or one derived from the webhook secret key). */
   eventCursorKey: Buffer;
   /** SANDBOX_CHAIN, or its default for NODE_ENV. */
@@ -264,6 +282,8 @@ function otlpTracesUrlOf(env: z.infer<typeof ConfigSchema>): string | null {
 
 // Fixed and public on purpose: only for development and tests, where no real secret is at stake.
 const DEVELOPMENT_WEBHOOK_SECRET_KEY = createHash('sha256').update('ramp development webhook secret key').digest();
+// Same: `npm start` and the tests need no configuration, and a sandbox database holds no real person's data.
+const DEVELOPMENT_ENCRYPTION_MASTER_KEY = createHash('sha256').update('ramp development encryption master key').digest();
 
 /** Parses the environment once at start; a bad value stops the process with a clear message. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -277,6 +297,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (isProduction && !parsed.data.WEBHOOK_SECRET_KEY) {
     throw new Refusal('Invalid configuration: WEBHOOK_SECRET_KEY is required when NODE_ENV=production');
   }
+  if (isProduction && !parsed.data.ENCRYPTION_MASTER_KEY) {
+    throw new Refusal(
+      "Invalid configuration: ENCRYPTION_MASTER_KEY is required when NODE_ENV=production (32 random bytes, base64: openssl rand -base64 32); it protects customers' personal data at rest",
+    );
+  }
   const webhookSecretKey = parsed.data.WEBHOOK_SECRET_KEY ? Buffer.from(parsed.data.WEBHOOK_SECRET_KEY, 'base64') : DEVELOPMENT_WEBHOOK_SECRET_KEY;
   return {
     ...parsed.data,
@@ -285,6 +310,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logFormat: parsed.data.LOG_FORMAT ?? (parsed.data.NODE_ENV === 'development' ? 'pretty' : 'json'),
     webhookSecretKey,
     webhookSecretKeyIsDevelopmentKey: !parsed.data.WEBHOOK_SECRET_KEY,
+    encryptionMasterKey: parsed.data.ENCRYPTION_MASTER_KEY ? Buffer.from(parsed.data.ENCRYPTION_MASTER_KEY, 'base64') : DEVELOPMENT_ENCRYPTION_MASTER_KEY,
+    previousEncryptionMasterKey: parsed.data.ENCRYPTION_PREVIOUS_MASTER_KEY ? Buffer.from(parsed.data.ENCRYPTION_PREVIOUS_MASTER_KEY, 'base64') : null,
     sandboxChain: parsed.data.SANDBOX_CHAIN ?? (isTest ? 'simulated' : 'local'),
     sandboxChainSweeps: (parsed.data.SANDBOX_CHAIN_SWEEPS ?? (isTest ? 'off' : 'on')) === 'on',
     sandboxBlockTimeSeconds: parsed.data.SANDBOX_CHAIN_BLOCK_TIME_SECONDS ?? (isTest ? 0 : 2),

@@ -2,6 +2,7 @@ import { bankAccountsFeature } from './modules/bank-accounts/feature.js';
 import { consoleFeature } from './modules/console/feature.js';
 import { customersFeature } from './modules/customers/feature.js';
 import { docsFeature } from './modules/docs/feature.js';
+import { erasureFeature } from './modules/erasure/feature.js';
 import { eventsFeature } from './modules/events/feature.js';
 import { kybFeature } from './modules/kyb/feature.js';
 import { kycImportFeature } from './modules/kyc-import/feature.js';
@@ -29,6 +30,7 @@ export const features: readonly Feature<Services>[] = [
   eventsFeature,
   ledgerFeature,
   networksFeature,
+  erasureFeature,
   consoleFeature,
 ];
 

@@ -1,5 +1,7 @@
 import { createBankAccountService } from './modules/bank-accounts/service.js';
 import { createCustomerService } from './modules/customers/service.js';
+import { type MasterKeys, createDataKeys } from './modules/customers/data-keys.js';
+import { createErasureService } from './modules/erasure/service.js';
 import { createKycImportService } from './modules/kyc-import/service.js';
 import { createKycShares } from './modules/kyc-import/shares.js';
 import { createKybService } from './modules/kyb/service.js';
@@ -27,28 +29,37 @@ export interface ServiceOptions {
   transfers: TransferSettings;
   /** The legs money moves on: the sandbox bank, the chains (live or simulated). */
   rails: Rails;
+  /** The master key (and, during a rotation, the previous one) that wraps customers' data keys. */
+  encryption: MasterKeys;
 }
 
 /** Every use case, built once at start and shared by GraphQL and REST. */
 export function buildServices(options: ServiceOptions) {
   // Share tokens are redeemed and claimed in one place, for /auth/importKYC and for the customers' update alike.
   const kycShares = createKycShares();
-  const customers = createCustomerService({ ...options, kycShares });
+  // Each customer's data key seals its numbers at rest: the customer's own, and its directors' (KYB).
+  const dataKeys = createDataKeys(options.encryption);
+  const customers = createCustomerService({ ...options, kycShares, dataKeys });
   const bankAccounts = createBankAccountService({ customers });
   const virtualAccounts = createVirtualAccountService({ customers });
   const partners = createPartnerService({ customers });
+  const kyb = createKybService({ customers, dataKeys });
+  const transfers = createTransferService({ ...options.transfers, rails: options.rails, customers, partners, bankAccounts, virtualAccounts });
+  const events = createEventService(options.events);
+  const webhooks = createWebhookService(options.webhooks);
   return {
     customers,
     kycImport: createKycImportService({ customers, shares: kycShares }),
-    kyb: createKybService({ customers }),
+    kyb,
     bankAccounts,
     virtualAccounts,
     partners,
-    transfers: createTransferService({ ...options.transfers, rails: options.rails, customers, partners, bankAccounts, virtualAccounts }),
+    transfers,
     ledger: createLedgerService(),
     networks: createNetworkService({ rails: options.rails }),
-    events: createEventService(options.events),
-    webhooks: createWebhookService(options.webhooks),
+    events,
+    webhooks,
+    erasure: createErasureService({ customers, kyb, bankAccounts, virtualAccounts, transfers, events, webhooks }),
   };
 }
 export type Services = ReturnType<typeof buildServices>;

@@ -59,6 +59,7 @@ export const STATUS_OF_CODE = {
   webhook_disabled: 409,
   webhook_endpoint_limit: 409,
   webhook_url_taken: 409,
+  customer_has_transfers_in_flight: 409,
 } as const;
 
 export type ErrorCode = keyof typeof STATUS_OF_CODE;

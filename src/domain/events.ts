@@ -2,6 +2,8 @@
 export const EVENT_TYPES = [
   'customer.created',
   'customer.kycs.updated',
+  /** The customer's personal data was erased; its ids, transfers and ledger stay. */
+  'customer.redacted',
   'virtual_account.created',
   'virtual_account.status.updated',
   'onramp_transfer.created',

@@ -5,6 +5,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { Actor } from '../domain/environment.js';
 import { ConflictError, UnprocessableError, ValidationError, fieldError } from '../domain/errors.js';
 import { isDatabaseUnavailable } from './database-errors.js';
+import { type ErasedValues, blankCopies } from './redaction.js';
 import { isAcceptableText, refusedTextError } from '../domain/validation.js';
 
 /** What a use case answered: stored under the key and replayed on a repeat. */
@@ -227,3 +228,21 @@ export const purgeExpiredIdempotencyKeys: Job = {
     return deleted.length;
   },
 };
+
+/**
+ * Erasure, in the caller's transaction: every erased value in the tenant's stored responses reads
+ * `[redacted]`, so a replay answers without it. The key, its fingerprint and status stay: a retry still
+ * replays (now redacted) instead of running the request twice.
+ */
+export const blankStoredResponses = (em: EntityManager, actor: Actor, erased: ErasedValues) =>
+  blankCopies(
+    em,
+    {
+      table: 'idempotency_keys',
+      key: ['partner_id', 'environment', 'key'],
+      columns: [{ name: 'response_body', type: 'json' }],
+      where: `partner_id = ? and environment = ? and state = 'completed'`,
+      params: [actor.partnerId, actor.environment],
+    },
+    erased,
+  );

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxApplicant } from '../../src/modules/kyc-import/sandbox-provider.js';
 import { type ApiClient, startRamp, type TestRamp } from '../support/ramp.js';
+import { openedProfile } from '../support/sealed.js';
 
 /** PUT /v0/customers/{id} with external_kyc_provider_data imports the provider's verification (docs/api/kyc.md "KYC by share token on update"). */
 
@@ -45,7 +46,12 @@ describe('PUT /v0/customers/{id} with a provider share token', () => {
     });
     expect(res.body.kycs.status_breakdown.every((r: any) => r.status === 'approved')).toBe(true);
     const [row] = await t.sql<{ profile: any }>('select profile from customers where id = ?', [id]);
-    expect(row!.profile.identifying_information.id_document).toEqual({ number: person.idDocument.number, issuing_country: person.idDocument.issuingCountry });
+    // Sealed at rest (decision 022); opened, it is the verified document.
+    expect(row!.profile.identifying_information.id_document.number).toMatch(/^v1:/);
+    expect((await openedProfile(t, id)).identifying_information.id_document).toEqual({
+      number: person.idDocument.number,
+      issuing_country: person.idDocument.issuingCountry,
+    });
     // The token itself is not kept: only its hash, in the claim.
     expect(JSON.stringify(row!.profile)).not.toContain(`approve_${who}`);
     expect(await claimsOf(id)).toEqual([{ result: 'approved' }]);

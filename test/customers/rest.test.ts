@@ -104,7 +104,9 @@ describe('PUT /v0/customers/{customer_id}', () => {
     expect(res.body).toMatchObject({ customer_id: id, last_name: 'M. Turing', kycs: { sub_status: 'kyc_form_submission_started' } });
     expect(res.body.kycs.status_breakdown.every((r: any) => r.status === 'pending')).toBe(true);
     const [stored] = await t.sql<{ profile: any }>('select profile from customers where id = ?', [id]);
-    expect(stored!.profile.identifying_information.id_document.number).toBe('X1234567');
+    // Kept, sealed at rest by the customer's data key (decision 022).
+    expect(stored!.profile.identifying_information.id_document.number).toMatch(/^v1:/);
+    expect(JSON.stringify(stored!.profile)).not.toContain('X1234567');
     const types = (await t.sql<{ type: string }>('select type from events where entity_id = ? order by cursor', [id])).map((e) => e.type);
     expect(types).toEqual(['customer.created', 'customer.kycs.updated']);
   });

@@ -23,10 +23,23 @@ describe('LOG_FORMAT', () => {
   it('is pretty under NODE_ENV=development (npm start), JSON under production and test, and can be set either way', () => {
     expect(loadConfig({}).logFormat).toBe('pretty');
     expect(loadConfig({ NODE_ENV: 'development' }).logFormat).toBe('pretty');
-    expect(loadConfig({ NODE_ENV: 'production', WEBHOOK_SECRET_KEY: Buffer.alloc(32).toString('base64') }).logFormat).toBe('json');
+    expect(
+      loadConfig({
+        NODE_ENV: 'production',
+        WEBHOOK_SECRET_KEY: Buffer.alloc(32).toString('base64'),
+        ENCRYPTION_MASTER_KEY: Buffer.alloc(32).toString('base64'),
+      }).logFormat,
+    ).toBe('json');
     expect(loadConfig({ NODE_ENV: 'test' }).logFormat).toBe('json');
     expect(loadConfig({ NODE_ENV: 'development', LOG_FORMAT: 'json' }).logFormat).toBe('json');
-    expect(loadConfig({ NODE_ENV: 'production', WEBHOOK_SECRET_KEY: Buffer.alloc(32).toString('base64'), LOG_FORMAT: 'pretty' }).logFormat).toBe('pretty');
+    expect(
+      loadConfig({
+        NODE_ENV: 'production',
+        WEBHOOK_SECRET_KEY: Buffer.alloc(32).toString('base64'),
+        ENCRYPTION_MASTER_KEY: Buffer.alloc(32).toString('base64'),
+        LOG_FORMAT: 'pretty',
+      }).logFormat,
+    ).toBe('pretty');
     expect(() => loadConfig({ LOG_FORMAT: 'xml' })).toThrow(/LOG_FORMAT/);
   });
 });

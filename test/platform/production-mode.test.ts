@@ -9,6 +9,7 @@ beforeAll(async () => {
     NODE_ENV: 'production',
     CORS_ORIGINS: 'https://app.partner.example',
     WEBHOOK_SECRET_KEY: Buffer.alloc(32, 7).toString('base64'),
+    ENCRYPTION_MASTER_KEY: Buffer.alloc(32, 8).toString('base64'),
   });
   api = t.client(t.key);
 });

@@ -74,7 +74,11 @@ describe('every answer', () => {
 describe('in production', () => {
   let prod: TestRamp;
   beforeAll(async () => {
-    prod = await startRamp({ NODE_ENV: 'production', WEBHOOK_SECRET_KEY: Buffer.alloc(32, 7).toString('base64') });
+    prod = await startRamp({
+      NODE_ENV: 'production',
+      WEBHOOK_SECRET_KEY: Buffer.alloc(32, 7).toString('base64'),
+      ENCRYPTION_MASTER_KEY: Buffer.alloc(32, 8).toString('base64'),
+    });
   });
   afterAll(() => prod.close());
 

@@ -27,7 +27,7 @@ describe('webhook signing secrets at rest', () => {
   it('requires WEBHOOK_SECRET_KEY in production and accepts only 32 bytes', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/WEBHOOK_SECRET_KEY is required/);
     expect(() => loadConfig({ NODE_ENV: 'production', WEBHOOK_SECRET_KEY: randomBytes(16).toString('base64') })).toThrow(/32 bytes/);
-    const config = loadConfig({ NODE_ENV: 'production', WEBHOOK_SECRET_KEY: key.toString('base64') });
+    const config = loadConfig({ NODE_ENV: 'production', WEBHOOK_SECRET_KEY: key.toString('base64'), ENCRYPTION_MASTER_KEY: key.toString('base64') });
     expect(config.webhookSecretKey.equals(key)).toBe(true);
     expect(config.webhookSecretKeyIsDevelopmentKey).toBe(false);
     expect(loadConfig({ NODE_ENV: 'test' }).webhookSecretKeyIsDevelopmentKey).toBe(true);

@@ -525,7 +525,11 @@ describe('on a deployment started with NODE_ENV=production', () => {
   });
 
   it('requires a public https URL even from a sandbox key', async () => {
-    const production = await startRamp({ NODE_ENV: 'production', WEBHOOK_SECRET_KEY: Buffer.alloc(32, 9).toString('base64') });
+    const production = await startRamp({
+      NODE_ENV: 'production',
+      WEBHOOK_SECRET_KEY: Buffer.alloc(32, 9).toString('base64'),
+      ENCRYPTION_MASTER_KEY: Buffer.alloc(32, 8).toString('base64'),
+    });
     try {
       const api = production.client(production.key);
       const http = await api.post('/v0/webhooks', { url: 'http://93.184.215.14/hooks' });

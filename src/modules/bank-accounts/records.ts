@@ -1,4 +1,5 @@
 import { postalAddressOf } from '../../domain/address.js';
+import { REDACTED, addressValues, redactedAddress } from '../../domain/redaction.js';
 import type { BankAccount } from './entities.js';
 import type { AccountHolderAddress, AccountHolderType, UsAccountType, ValidNewBankAccount } from './inputs.js';
 
@@ -106,3 +107,36 @@ export function maskedDetails(details: BankAccountDetails | null): BankAccountDe
   if (details.account_type === 'us') return { ...details, us: { ...details.us, account_number: hiddenNumber(details.us.account_number) } };
   return { ...details, swift: { ...details.swift, account_number: hiddenNumber(details.swift.account_number) } };
 }
+
+/** The personal values of a bank account (holder, address lines, numbers), for finding their copies once erased. */
+export function personalValuesOf(account: BankAccountColumns): string[] {
+  const holder = [account.accountHolderFirstName, account.accountHolderLastName, account.accountHolderBusinessName];
+  const fullName =
+    account.accountHolderFirstName && account.accountHolderLastName ? `${account.accountHolderFirstName} ${account.accountHolderLastName}` : null;
+  return [...holder, fullName, ...addressValues(account.accountHolderAddress), account.ibanNumber, account.accountNumber].filter((v): v is string => !!v);
+}
+
+/** Bank account details as erasure leaves them: bank, type and routing codes kept; holder, address lines and numbers `[redacted]`. */
+export function redactedDetails(details: BankAccountDetails): BankAccountDetails {
+  const holder = {
+    ...details,
+    account_holder_first_name: details.account_holder_first_name && REDACTED,
+    account_holder_last_name: details.account_holder_last_name && REDACTED,
+    account_holder_business_name: details.account_holder_business_name && REDACTED,
+    account_holder_address: redactedAddress(details.account_holder_address),
+  };
+  if (holder.account_type === 'iban') return { ...holder, iban: { ...holder.iban, iban_number: REDACTED } };
+  if (holder.account_type === 'us') return { ...holder, us: { ...holder.us, account_number: REDACTED } };
+  return { ...holder, swift: { ...holder.swift, account_number: REDACTED } };
+}
+
+/** The personal values of bank account details (an off-ramp's inline destination). */
+export const personalValuesOfDetails = (details: BankAccountDetails): string[] =>
+  personalValuesOf({
+    accountHolderFirstName: details.account_holder_first_name,
+    accountHolderLastName: details.account_holder_last_name,
+    accountHolderBusinessName: details.account_holder_business_name,
+    accountHolderAddress: details.account_holder_address,
+    ibanNumber: details.account_type === 'iban' ? details.iban.iban_number : null,
+    accountNumber: details.account_type === 'us' ? details.us.account_number : details.account_type === 'swift' ? details.swift.account_number : null,
+  } as BankAccountColumns);

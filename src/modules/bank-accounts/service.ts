@@ -10,7 +10,8 @@ import type { CustomerService } from '../customers/service.js';
 import { BankAccount } from './entities.js';
 import { NewBankAccount } from './inputs.js';
 import { presentBankAccount } from './presenters.js';
-import { columnsOf, hiddenNumber } from './records.js';
+import { columnsOf, hiddenNumber, personalValuesOf } from './records.js';
+import { REDACTED, redactedAddress } from '../../domain/redaction.js';
 
 /**
  * External accounts (spec §4.2): the customer's own bank accounts that off-ramp payouts go to.
@@ -33,6 +34,12 @@ export interface BankAccountService {
   count(scope: Scope, filter: BankAccountFilter): Promise<number>;
   /** Batch load for GraphQL dataloaders: only the caller's accounts come back. */
   loadMany(scope: Scope, ids: readonly string[]): Promise<BankAccount[]>;
+  /**
+   * Erasure, in the caller's transaction: every bank account of the customer keeps its id, type, bank
+   * and routing codes, and its holder's names, address lines and account numbers read `[redacted]`.
+   * Returns the erased values, for finding their copies.
+   */
+  redact(scope: Scope, customerId: string): Promise<string[]>;
 }
 
 /** Which accounts a page lists: one customer's (a customer the caller already holds). */
@@ -58,6 +65,21 @@ export function createBankAccountService({ customers }: BankAccountServiceDeps):
 
   return {
     get,
+
+    async redact({ em }: Scope, customerId: string): Promise<string[]> {
+      const accounts = await em.find(BankAccount, { customerId });
+      const erased = accounts.flatMap(personalValuesOf);
+      for (const account of accounts) {
+        account.accountHolderFirstName &&= REDACTED;
+        account.accountHolderLastName &&= REDACTED;
+        account.accountHolderBusinessName &&= REDACTED;
+        account.accountHolderAddress = redactedAddress(account.accountHolderAddress);
+        account.ibanNumber &&= REDACTED;
+        account.accountNumber &&= REDACTED;
+      }
+      await em.flush();
+      return erased;
+    },
 
     async getForCustomer(scope: Scope, customerId: string, id: string): Promise<BankAccount> {
       const account = await get(scope, id);

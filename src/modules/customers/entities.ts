@@ -30,9 +30,31 @@ const CustomerSchema = defineEntity({
     profile: p.json<StoredProfile>(),
     createdAt: createdAtColumn(),
     updatedAt: p.datetime(),
+    /** When the customer's personal data was erased (its ids, transfers and ledger stay); null while it is kept. */
+    redactedAt: p.datetime().nullable(),
   },
 });
 export class Customer extends CustomerSchema.class {}
 CustomerSchema.setClass(Customer);
 
-export const customerEntities = [Customer];
+/**
+ * The key that seals a customer's document and tax numbers (32 random bytes), wrapped by the master
+ * key. Erasure deletes the row: what it sealed, in this database or any copy of it, stays unreadable.
+ */
+const CustomerDataKeySchema = defineEntity({
+  name: 'CustomerDataKey',
+  tableName: 'customer_data_keys',
+  filters: TENANT_FILTERS,
+  properties: {
+    customerId: p.uuid().primary(),
+    ...tenantColumns(),
+    /** The fingerprint of the master key that wrapped it (platform/sealing.ts). */
+    masterKeyId: p.text(),
+    wrappedKey: p.text(),
+    createdAt: createdAtColumn(),
+  },
+});
+export class CustomerDataKey extends CustomerDataKeySchema.class {}
+CustomerDataKeySchema.setClass(CustomerDataKey);
+
+export const customerEntities = [Customer, CustomerDataKey];

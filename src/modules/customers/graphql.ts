@@ -95,6 +95,11 @@ function fieldsOfCustomer(t: PothosSchemaTypes.ObjectFieldBuilder<typeof builder
     kycs: t.field({ type: KycRef, description: "The customer's KYC status and verification link", resolve: (c) => c }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the customer was created' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When the customer or its KYC last changed' }),
+    redactedAt: t.expose('redactedAt', {
+      type: 'DateTime',
+      nullable: true,
+      description: "When the customer's personal data was erased (redactCustomer): its names read [redacted], its address is null. Null while kept.",
+    }),
   };
 }
 

@@ -28,6 +28,8 @@ export function presentCustomer(customer: CustomerRow, kycFlowLink: string | nul
     kycs: presentKycs(customer, kycFlowLink),
     created_at: customer.createdAt.toISOString(),
     updated_at: customer.updatedAt.toISOString(),
+    // Only on a redacted customer, so every other customer reads exactly as before.
+    ...(customer.redactedAt && { redacted_at: customer.redactedAt.toISOString() }),
   };
 }
 export type CustomerView = ReturnType<typeof presentCustomer>;

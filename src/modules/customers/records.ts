@@ -1,4 +1,5 @@
 import { postalAddressOf } from '../../domain/address.js';
+import { isSealed } from '../../platform/sealing.js';
 import type { CustomerChanges } from './inputs.js';
 
 /**
@@ -50,3 +51,20 @@ export function withVerifiedDocument(stored: StoredProfile, document: { number: 
 /** Whether `changes` carry KYC data, which starts a verification (or a resubmission). */
 export const submitsKyc = (changes: CustomerChanges) =>
   changes.providerShareKycToken !== undefined || changes.idDocument !== undefined || changes.taxNumber !== undefined || changes.documents !== undefined;
+
+/**
+ * The profile with its document and tax numbers passed through `seal` (the customer's data key, at rest);
+ * a value already sealed (it starts `v1:`) is kept as it is.
+ */
+export async function sealedNumbersOf(stored: StoredProfile, seal: (clear: string) => Promise<string>): Promise<StoredProfile> {
+  const identity = stored.identifying_information;
+  if (!identity) return stored;
+  const sealed = async (value: string) => (isSealed(value) ? value : seal(value));
+  return {
+    ...stored,
+    identifying_information: {
+      ...(identity.id_document && { id_document: { ...identity.id_document, number: await sealed(identity.id_document.number) } }),
+      ...(identity.tax_number !== undefined && { tax_number: await sealed(identity.tax_number) }),
+    },
+  };
+}

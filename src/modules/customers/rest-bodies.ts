@@ -156,6 +156,9 @@ export const CustomerAnswer = named(
     kycs: KycsAnswer,
     created_at: timestampAnswer(),
     updated_at: timestampAnswer(),
+    redacted_at: timestampAnswer()
+      .optional()
+      .meta({ description: "Present once the customer's personal data was erased (POST /v0/customers/{customer_id}/redact); its names read `[redacted]`" }),
   }),
 );
 

@@ -25,7 +25,9 @@ import {
 import { checkedRedirectUri } from './kyc-links.js';
 import { type CustomerView, presentCustomer } from './presenters.js';
 import { type CustomerRow, countCustomers, customerPage, customersByOffset } from './queries.js';
-import { mergedProfile, storedAddressOf, submitsKyc, withVerifiedDocument } from './records.js';
+import { type StoredProfile, mergedProfile, sealedNumbersOf, storedAddressOf, submitsKyc, withVerifiedDocument } from './records.js';
+import type { DataKeys } from './data-keys.js';
+import { REDACTED, addressValues } from '../../domain/redaction.js';
 
 /**
  * The customers' use cases. Inputs are the domain's (inputs.ts), validated here whichever face
@@ -76,6 +78,20 @@ export interface CustomerService {
   /** The sandbox KYC page's access check: the customer's own scope, or 404. */
   kycPageScope(em: EntityManager, id: string, token: string | undefined): Promise<Scope>;
 
+  /**
+   * Erasure, inside the caller's transaction (the erasure module's use case holds it): the locked customer,
+   * 404 when unknown. Nothing changes yet.
+   */
+  lockForRedaction(scope: Scope, id: string): Promise<Customer>;
+  /** The personal values `redact` erases (names, email, address lines, document and tax numbers in clear), for finding their copies. */
+  personalValues(scope: Scope, customer: Customer): Promise<string[]>;
+  /**
+   * Erases the customer's personal data (names and email `[redacted]`, address, KYC data and page link gone),
+   * destroys its data key and records `customer.redacted`, in the caller's transaction; its id, type, KYC
+   * status and dates stay.
+   */
+  redact(scope: Scope, customer: Customer): Promise<Customer>;
+
   /** The customer as REST and events show it. */
   view(customer: CustomerRow): CustomerView;
   /** Sandbox: the hosted verification page; null in production. */
@@ -87,6 +103,8 @@ export interface CustomerServiceOptions {
   publicUrl: () => string;
   /** Provider share tokens on update (kyc-import provides them; services.ts wires them, so neither module builds the other). */
   kycShares: KycShareTokens;
+  /** The customers' data keys, which seal document and tax numbers at rest. */
+  dataKeys: DataKeys;
 }
 
 /** A person whose identity a KYC provider verified (see kyc-import). */
@@ -209,7 +227,7 @@ export function createCustomerService(options: CustomerServiceOptions): Customer
     customer.firstName = identity.firstName;
     customer.lastName = identity.lastName;
     customer.address = storedAddressOf(identity.address);
-    customer.profile = withVerifiedDocument(customer.profile, identity.idDocument);
+    customer.profile = await sealedProfile(em, customer.id, withVerifiedDocument(customer.profile, identity.idDocument));
     customer.updatedAt = new Date();
     await em.flush();
     const status = kycStatusOf(customer.kycStatusBreakdown);
@@ -278,12 +296,56 @@ export function createCustomerService(options: CustomerServiceOptions): Customer
     return em.findOne(Customer, { email: email.trim().toLowerCase() });
   }
 
+  /** The profile with its document and tax numbers sealed by the customer's data key (those already sealed stay). */
+  async function sealedProfile(em: EntityManager, customerId: string, profile: StoredProfile): Promise<StoredProfile> {
+    return sealedNumbersOf(profile, (clear) => options.dataKeys.seal(em, customerId, clear));
+  }
+
   return {
     view,
     kycFlowLink,
     get,
     create,
     findByEmail,
+
+    async lockForRedaction(scope: Scope, id: string): Promise<Customer> {
+      return getForKycChange(scope, id);
+    },
+
+    async personalValues({ em }: Scope, customer: Customer): Promise<string[]> {
+      const identity = customer.profile.identifying_information;
+      const numbers = await Promise.all(
+        [identity?.id_document?.number, identity?.tax_number].map((stored) => (stored ? options.dataKeys.open(em, customer.id, stored) : null)),
+      );
+      const names = [customer.firstName, customer.lastName, customer.companyName];
+      const fullName = customer.firstName && customer.lastName ? `${customer.firstName} ${customer.lastName}` : null;
+      return [customer.email, ...names, fullName, ...addressValues(customer.address), ...numbers].filter((v): v is string => !!v);
+    },
+
+    async redact({ em, actor }: Scope, customer: Customer): Promise<Customer> {
+      const now = new Date();
+      customer.email = REDACTED;
+      customer.firstName &&= REDACTED;
+      customer.lastName &&= REDACTED;
+      customer.companyName &&= REDACTED;
+      customer.address = null;
+      customer.profile = {};
+      // The page link was a credential to act on this customer: no one holds one any more.
+      customer.kycPageToken = newKycPageToken();
+      customer.kycRedirectUri = null;
+      customer.redactedAt = now;
+      customer.updatedAt = now;
+      await em.flush();
+      await options.dataKeys.destroy(em, customer.id);
+      await recordEvent(em, actor, {
+        type: 'customer.redacted',
+        entityType: 'customer',
+        entityId: customer.id,
+        payload: view(customer),
+        subject: subjectOf(customer),
+      });
+      return customer;
+    },
 
     async update(scope: Scope, id: string, changes: CustomerChanges): Promise<Customer> {
       const checked = checkInput(CustomerChanges, changes);
@@ -302,7 +364,7 @@ export function createCustomerService(options: CustomerServiceOptions): Customer
         if (data.lastName !== undefined) customer.lastName = data.lastName;
         if (data.companyName !== undefined) customer.companyName = data.companyName;
         if (data.address !== undefined) customer.address = storedAddressOf(data.address);
-        customer.profile = mergedProfile(customer.profile, data);
+        customer.profile = await sealedProfile(em, customer.id, mergedProfile(customer.profile, data));
         customer.updatedAt = new Date();
         await flushUnique(txScope);
         if (shared.verification) {

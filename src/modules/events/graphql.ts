@@ -16,6 +16,7 @@ export const EventTypeEnum = domainEnum('EventType', EVENT_TYPES, {
   describe: {
     'customer.created': 'A customer was created',
     'customer.kycs.updated': "A customer's KYC status changed",
+    'customer.redacted': "A customer's personal data was erased (redactCustomer, POST /v0/customers/{id}/redact): ids, amounts and the ledger stay",
     'virtual_account.created': 'A virtual account was created',
     'virtual_account.status.updated': "A virtual account's status changed (e.g. activated)",
     'onramp_transfer.created': 'An on-ramp transfer was created',

@@ -1,5 +1,6 @@
 import { NotFoundError, ValidationError, fieldError } from '../../domain/errors.js';
 import type { TraceHeaders } from '../../platform/tracing.js';
+import { type ErasedValues, blankCopies } from '../../platform/redaction.js';
 import type { EventType } from '../../domain/events.js';
 import { parseInput } from '../../domain/validation.js';
 import { OutboxEvent, outboxHead } from '../../platform/outbox.js';
@@ -83,6 +84,8 @@ export interface EventService {
   ): Promise<AsyncIterableIterator<PartnerEvent>>;
   /** Subscription `transferUpdated`: the events of one of the caller's transfers; 404 for anyone else's. */
   transferUpdates(scope: Scope, transferId: string, after?: string | null, connection?: SubscriberConnection): Promise<AsyncIterableIterator<PartnerEvent>>;
+  /** Erasure, in the caller's transaction: every erased value copied into the caller's events (payloads, kept subjects) reads `[redacted]`. */
+  blankErased(scope: Scope, erased: ErasedValues): Promise<number>;
 }
 
 export function createEventService(options: EventServiceOptions): EventService {
@@ -162,6 +165,21 @@ export function createEventService(options: EventServiceOptions): EventService {
   }
 
   return {
+    blankErased: ({ em, actor }, erased) =>
+      blankCopies(
+        em,
+        {
+          table: 'events',
+          key: ['id'],
+          columns: [
+            { name: 'payload', type: 'jsonb' },
+            { name: 'subject', type: 'jsonb' },
+          ],
+          where: 'partner_id = ? and environment = ?',
+          params: [actor.partnerId, actor.environment],
+        },
+        erased,
+      ),
     async list(scope: Scope, request: EventListRequest): Promise<EventPage> {
       const query = parseInput(EventListRequest, request);
       const after = (await issued(scope, query.after, '/after')) ?? '0';

@@ -50,11 +50,14 @@ const LegalRepresentativeSchema = defineEntity({
     type: p.enum(LEGAL_REPRESENTATION_TYPES),
     firstName: p.text(),
     lastName: p.text(),
-    dob: p.date(),
+    /** YYYY-MM-DD, sealed by the customer's data key (customers/data-keys.ts). */
+    dob: p.text(),
     nationality: p.string().length(3),
     documentName: p.enum(IDENTITY_DOCUMENT_NAMES),
-    /** Never logged, shown masked (`…1234`). */
+    /** Sealed by the customer's data key; never logged, shown masked (`…1234`). */
     documentNo: p.text(),
+    /** Keyed digest of the document number, which the uniqueness of (country, document, number) compares. */
+    documentDigest: p.text().nullable(),
     documentExpirationDate: p.date(),
     issueCountry: p.string().length(3),
     createdAt: createdAtColumn(),

@@ -6,6 +6,8 @@ import type { Actor } from '../../domain/environment.js';
 import { ValidationError, fieldError } from '../../domain/errors.js';
 import { alpha2OfAlpha3, alpha3OfEnglishName } from '../../domain/kyb.js';
 import { parseInput } from '../../domain/validation.js';
+import { REDACTED } from '../../domain/redaction.js';
+import type { DataKeys } from '../customers/data-keys.js';
 import type { Scope } from '../../platform/scope.js';
 import type { Customer, CustomerService } from '../customers/service.js';
 import { BusinessLegalRepresentative, BusinessProfile } from './entities.js';
@@ -26,11 +28,26 @@ export interface KybService {
   submitLegalRepresentative(scope: Scope, representative: LegalRepresentative): Promise<BusinessProfileView>;
   /** Batch read for GraphQL: the profile of each of the caller's corporate customers (null otherwise), in the given order. */
   profilesOf(scope: Scope, customerIds: readonly string[]): Promise<Array<BusinessProfileView | null>>;
+  /**
+   * Erasure, in the caller's transaction: the business profile's names, numbers, email and address lines
+   * read `[redacted]` (its country, type and dates stay) and its directors, people only described by what
+   * is erased, are deleted. Returns the erased values, for finding their copies.
+   */
+  redact(scope: Scope, customerId: string): Promise<string[]>;
 }
 
 type Section<S extends z.ZodType> = (em: EntityManager, actor: Actor, profile: BusinessProfile, data: z.infer<S>) => Promise<void>;
 
-export function createKybService({ customers }: { customers: CustomerService }): KybService {
+export function createKybService({ customers, dataKeys }: { customers: CustomerService; dataKeys: DataKeys }): KybService {
+  /** The directors with their birth date and document number opened (a redacted customer's read `[redacted]`). */
+  const opened = (em: EntityManager, representatives: readonly BusinessLegalRepresentative[]) =>
+    Promise.all(
+      representatives.map(async (r) => {
+        const open = async (stored: string) => (await dataKeys.open(em, r.customerId, stored)) ?? REDACTED;
+        return { ...r, dob: await open(r.dob), documentNo: await open(r.documentNo) } as BusinessLegalRepresentative;
+      }),
+    );
+
   /** `userEmail` must name one of the caller's corporate customers; another partner's reads as unknown. */
   async function corporateCustomer(scope: Scope, userEmail: string): Promise<Customer> {
     const customer = await customers.findByEmail(scope, userEmail);
@@ -74,7 +91,7 @@ export function createKybService({ customers }: { customers: CustomerService }):
       await save(em, scope.actor, profile, data);
       profile.updatedAt = new Date();
       await em.flush();
-      const view = presentBusinessProfile(customer, profile, await representativesOf(em, [customer.id]));
+      const view = presentBusinessProfile(customer, profile, await opened(em, await representativesOf(em, [customer.id])));
       if (view.complete) await customers.requestKycReview(tx, customer.id);
       return view;
     });
@@ -107,22 +124,52 @@ export function createKybService({ customers }: { customers: CustomerService }):
 
   /** The same document again updates that representative; another document adds one. */
   const saveRepresentative: Section<typeof LegalRepresentative> = async (em, _actor, profile, d) => {
-    const identity = { customerId: profile.customerId, issueCountry: d.issueCountry, documentName: d.documentName, documentNo: d.documentNo };
+    const { customerId } = profile;
+    const documentDigest = await dataKeys.digest(em, customerId, d.documentNo);
+    const document = { customerId, issueCountry: d.issueCountry, documentName: d.documentName };
     const fields = {
       type: d.legalRepresentationType,
       firstName: d.firstName,
       lastName: d.lastName,
-      dob: d.dob,
+      dob: await dataKeys.seal(em, customerId, d.dob),
       nationality: d.nationality,
+      documentNo: await dataKeys.seal(em, customerId, d.documentNo),
+      documentDigest,
       documentExpirationDate: d.documentExpirationDate,
       updatedAt: new Date(),
     };
-    const existing = await em.findOne(BusinessLegalRepresentative, { ...identity });
+    // Sealed numbers differ at every sealing: the digest finds the same document (or, not yet sealed, its number).
+    const existing = await em.findOne(BusinessLegalRepresentative, {
+      ...document,
+      $or: [{ documentDigest }, { documentDigest: null, documentNo: d.documentNo }],
+    });
     if (existing) em.assign(existing, fields);
-    else em.create(BusinessLegalRepresentative, { id: randomUUID(), ...identity, ...fields, createdAt: new Date() });
+    else em.create(BusinessLegalRepresentative, { id: randomUUID(), ...document, ...fields, createdAt: new Date() });
   };
 
+  async function redact({ em }: Scope, customerId: string): Promise<string[]> {
+    const profile = await em.findOne(BusinessProfile, { customerId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    const representatives = await representativesOf(em, [customerId]);
+    // Opened before the data key goes (the customers module destroys it last), so their copies can be found.
+    const erased = (await opened(em, representatives)).flatMap((r) => [r.firstName, r.lastName, `${r.firstName} ${r.lastName}`, r.dob, r.documentNo]);
+    if (profile) {
+      const personal = ['companyName', 'registrationNumber', 'email', 'street', 'streetEn', 'town', 'townEn', 'state'] as const;
+      for (const field of personal) {
+        const value = profile[field];
+        if (value) {
+          erased.push(value);
+          profile[field] = REDACTED;
+        }
+      }
+      profile.updatedAt = new Date();
+    }
+    em.remove(representatives);
+    await em.flush();
+    return erased;
+  }
+
   return {
+    redact,
     submitBasicDetails: (scope, details) => submit(scope, BusinessBasicDetails, details, saveBasicDetails),
     submitAddress: (scope, address) => submit(scope, BusinessAddress, address, saveAddress),
     submitLegalRepresentative: (scope, representative) => submit(scope, LegalRepresentative, representative, saveRepresentative),
@@ -132,7 +179,8 @@ export function createKybService({ customers }: { customers: CustomerService }):
       const corporate = (await customers.loadMany(scope, customerIds)).filter((c) => c.type === 'corporate');
       const ids = corporate.map((c) => c.id);
       const profiles = ids.length ? await em.find(BusinessProfile, { customerId: { $in: ids } }) : [];
-      const representatives = ids.length ? await representativesOf(em, ids) : [];
+      // Opened only here, for the businessProfile field: lists of customers never touch a data key.
+      const representatives = ids.length ? await opened(em, await representativesOf(em, ids)) : [];
       return customerIds.map((id) => {
         const customer = corporate.find((c) => c.id === id);
         if (!customer) return null;

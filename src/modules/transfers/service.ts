@@ -24,6 +24,7 @@ import { type TransferWithQuote, transferOfCustomer, transfersOfCustomer } from 
 import { simulations } from './simulations.js';
 import { chainJobs } from './chain-jobs.js';
 import type { Job } from '../../platform/jobs.js';
+import { personalValuesOfDetails, redactedDetails } from '../bank-accounts/records.js';
 
 export type { Transfer, TransferWithQuote };
 
@@ -94,6 +95,15 @@ export interface TransferService {
   loadTransfersOfQuotes(scope: Scope, quoteIds: readonly string[]): Promise<Transfer[]>;
   /** Status histories, oldest change first. */
   loadHistories(scope: Scope, transferIds: readonly string[]): Promise<TransferStatusChange[]>;
+
+  /** Whether a transfer of the customer is still moving money (pending or processing): erasure waits for it. */
+  hasInFlight(scope: Scope, customerId: string): Promise<boolean>;
+  /**
+   * Erasure, in the caller's transaction: the inline destination bank accounts of the customer's off-ramps
+   * read `[redacted]` (bank and routing codes kept); amounts, statuses and the ledger are untouched.
+   * Returns the erased values, for finding their copies.
+   */
+  redactDestinations(scope: Scope, customerId: string): Promise<string[]>;
 }
 
 export function createTransferService(deps: TransferDeps): TransferService {
@@ -114,6 +124,18 @@ export function createTransferService(deps: TransferDeps): TransferService {
   }
 
   return {
+    async hasInFlight({ em }: Scope, customerId: string): Promise<boolean> {
+      return (await em.count(Transfer, { customerId, status: { $in: ['pending', 'processing'] } })) > 0;
+    },
+
+    async redactDestinations({ em }: Scope, customerId: string): Promise<string[]> {
+      const transfers = await em.find(Transfer, { customerId, destinationBankAccount: { $ne: null } });
+      const erased = transfers.flatMap((t) => personalValuesOfDetails(t.destinationBankAccount!));
+      for (const transfer of transfers) transfer.destinationBankAccount = redactedDetails(transfer.destinationBankAccount!);
+      await em.flush();
+      return erased;
+    },
+
     getForCustomer,
     get,
 

@@ -5,6 +5,7 @@ import { ConflictError, NotFoundError, ValidationError, fieldError } from '../..
 import { Decimal } from '../../domain/money.js';
 import { parseInput } from '../../domain/validation.js';
 import { recordEvent } from '../../platform/outbox.js';
+import { REDACTED } from '../../domain/redaction.js';
 import { type KeysetPage, type OffsetPage, keysetQuery } from '../../platform/pagination.js';
 import { type Scope, sameId } from '../../platform/scope.js';
 import { isUuid } from '../../domain/identifiers/uuid.js';
@@ -39,6 +40,8 @@ export interface VirtualAccountService {
   count(scope: Scope, filter: VirtualAccountFilter): Promise<number>;
   /** Batch load for GraphQL dataloaders: only the caller's accounts come back. */
   loadMany(scope: Scope, ids: readonly string[]): Promise<VirtualAccount[]>;
+  /** Erasure, in the caller's transaction: the holder name in the customer's deposit instructions reads `[redacted]`. */
+  redact(scope: Scope, customerId: string): Promise<void>;
 }
 
 /** Which accounts a page lists: one customer's (a customer the caller already holds). */
@@ -95,6 +98,13 @@ export function createVirtualAccountService({ customers }: VirtualAccountService
   }
 
   return {
+    async redact({ em }: Scope, customerId: string): Promise<void> {
+      for (const account of await em.find(VirtualAccount, { customerId, depositInstructions: { $ne: null } })) {
+        account.depositInstructions = { ...account.depositInstructions!, account_holder_name: REDACTED };
+      }
+      await em.flush();
+    },
+
     get,
 
     async getForCustomer(scope, customerId, id) {

@@ -1,4 +1,5 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { type ErasedValues, blankCopies } from '../../platform/redaction.js';
 import type { EntityManager } from '@mikro-orm/sql';
 import { randomUUID } from 'node:crypto';
 import type { Config } from '../../config.js';
@@ -55,6 +56,11 @@ export interface WebhookService {
   /** Sends an event to an endpoint again, as a new delivery with a full retry schedule and the same webhook-id. */
   redeliver(scope: Scope, eventId: string, endpointId: string): Promise<WebhookDelivery>;
   getDelivery(scope: Scope, id: string): Promise<WebhookDelivery>;
+  /**
+   * Erasure, in the caller's transaction: every erased value in the caller's delivery logs (a receiver's
+   * answer excerpt, an error) reads `[redacted]`. Bodies are not stored: a delivery sends its event as it is now.
+   */
+  blankErased(scope: Scope, erased: ErasedValues): Promise<number>;
 }
 
 /** Endpoints one partner may have per environment: enough for every real use, a bound on fan-out. */
@@ -142,6 +148,36 @@ export function createWebhookService(options: WebhookServiceOptions): WebhookSer
 
   return {
     get,
+
+    async blankErased({ em, actor }, erased) {
+      const tenant = [actor.partnerId, actor.environment];
+      const deliveries = await blankCopies(
+        em,
+        {
+          table: 'webhook_deliveries',
+          key: ['id'],
+          columns: [{ name: 'last_error', type: 'text' }],
+          where: 'partner_id = ? and environment = ?',
+          params: tenant,
+        },
+        erased,
+      );
+      const attempts = await blankCopies(
+        em,
+        {
+          table: 'webhook_delivery_attempts',
+          key: ['id'],
+          columns: [
+            { name: 'response_excerpt', type: 'text' },
+            { name: 'error', type: 'text' },
+          ],
+          where: 'delivery_id in (select id from webhook_deliveries where partner_id = ? and environment = ?)',
+          params: tenant,
+        },
+        erased,
+      );
+      return deliveries + attempts;
+    },
 
     async list({ em }: Scope): Promise<WebhookEndpoint[]> {
       return em.find(WebhookEndpoint, { deletedAt: null }, { orderBy: { createdAt: 'asc', id: 'asc' } });

@@ -1,0 +1,63 @@
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+
+/**
+ * Encryption at rest, knowing no feature: AES-256-GCM from node:crypto, a value sealed as one
+ * versioned string `v1:<key id>:<iv>:<tag>:<ciphertext>` (base64 parts), so a reader knows which key
+ * opens it and a later format can sit beside this one. Data keys are sealed the same way by the
+ * master key (`wrap`), whose id is its fingerprint: rotation re-wraps what the old one wrapped.
+ */
+const VERSION = 'v1';
+
+export interface SealingKey {
+  /** Named in every value it seals; never secret. */
+  id: string;
+  key: Buffer;
+}
+
+/** A master key from its 32 bytes; its id is a fingerprint (a hash prefix), which reveals nothing of it. */
+export function masterKeyOf(key: Buffer): SealingKey {
+  if (key.length !== 32) throw new Error('a master key is 32 bytes');
+  return { id: createHash('sha256').update('ramp master key id').update(key).digest('hex').slice(0, 16), key };
+}
+
+/** A fresh data key (32 random bytes). */
+export const newDataKey = (id: string): SealingKey => ({ id, key: randomBytes(32) });
+
+/** Whether a stored value is sealed (rows written before encryption hold clear text until the backfill seals them). */
+export const isSealed = (value: string) => value.startsWith(`${VERSION}:`);
+
+/** The id of the key that sealed `value`. */
+export const sealedBy = (value: string) => value.split(':')[1] ?? '';
+
+/**
+ * Seals `plaintext` under `key`. `context` (a row's id, say) is bound in as associated data, so a
+ * sealed value copied into another row does not open there.
+ */
+export function seal(key: SealingKey, plaintext: string, context: string): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', key.key, iv);
+  cipher.setAAD(Buffer.from(context));
+  const sealed = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+  return [VERSION, key.id, iv.toString('base64'), cipher.getAuthTag().toString('base64'), sealed.toString('base64')].join(':');
+}
+
+/** Opens a value `seal` made with this key and context; throws when either is not the one it was sealed with. */
+export function open(key: SealingKey, value: string, context: string): string {
+  const [version, keyId, iv, tag, sealed] = value.split(':');
+  if (version !== VERSION || sealed === undefined) throw new Error('not a sealed value');
+  if (keyId !== key.id) throw new Error(`sealed by key ${keyId}, not ${key.id}`);
+  const decipher = createDecipheriv('aes-256-gcm', key.key, Buffer.from(iv!, 'base64'));
+  decipher.setAAD(Buffer.from(context));
+  decipher.setAuthTag(Buffer.from(tag!, 'base64'));
+  return Buffer.concat([decipher.update(Buffer.from(sealed, 'base64')), decipher.final()]).toString('utf8');
+}
+
+/** A data key wrapped by a master key, for storage. */
+export const wrap = (master: SealingKey, dataKey: SealingKey): string => seal(master, dataKey.key.toString('base64'), dataKey.id);
+
+/** The data key `wrapped` holds, opened with whichever of `masters` wrapped it. */
+export function unwrap(masters: readonly SealingKey[], wrapped: string, id: string): SealingKey {
+  const master = masters.find((m) => m.id === sealedBy(wrapped));
+  if (!master) throw new Error(`data key ${id} is wrapped by master key ${sealedBy(wrapped)}, which is not configured`);
+  return { id, key: Buffer.from(open(master, wrapped, id), 'base64') };
+}
