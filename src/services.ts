@@ -1,3 +1,4 @@
+import { createAuditService } from './modules/audit/service.js';
 import { createBankAccountService } from './modules/bank-accounts/service.js';
 import { createCustomerService } from './modules/customers/service.js';
 import { createKycImportService } from './modules/kyc-import/service.js';
@@ -49,6 +50,7 @@ export function buildServices(options: ServiceOptions) {
     networks: createNetworkService({ rails: options.rails }),
     events: createEventService(options.events),
     webhooks: createWebhookService(options.webhooks),
+    audit: createAuditService({ cursorKey: options.events.cursorKey }),
   };
 }
 export type Services = ReturnType<typeof buildServices>;

@@ -129,6 +129,14 @@ function operationOf(route: RegisteredRoute & { contract: RouteContract }, compo
     success[status] = {
       description: answer.description,
       ...(answer.body ? { content: jsonContent(jsonSchemaOf(answer.body, 'output', components.schemas), answer.contentType) } : {}),
+      ...(answer.body && answer.alternatives
+        ? {
+            content: {
+              ...jsonContent(jsonSchemaOf(answer.body, 'output', components.schemas), answer.contentType),
+              ...Object.fromEntries(Object.entries(answer.alternatives).map(([type, body]) => [type, { schema: jsonSchemaOf(body, 'output', components.schemas) }])),
+            },
+          }
+        : {}),
     };
   }
   const hasParams = route.url.includes(':');
