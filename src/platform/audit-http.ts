@@ -3,7 +3,13 @@ import {
   REFUSALS_AUDITED_ON_READS,
   type AuditCall,
   type CallOrigin,
-  appendAuditRow, finishAuditCall, newAuditCall, rowOfCall, runAuditCall, withCallOrigin } from './audit.js';
+  appendAuditRow,
+  finishAuditCall,
+  newAuditCall,
+  rowOfCall,
+  runAuditCall,
+  withCallOrigin,
+} from './audit.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

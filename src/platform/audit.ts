@@ -175,7 +175,7 @@ export const auditSubscriber: EventSubscriber = {
   },
   async beforeTransactionCommit({ em, transaction }: TransactionEventArgs) {
     const call = callOf(em);
-    if (!call || !call.touched || call.pending || isSavepoint(transaction)) return;
+    if (!call?.touched || call.pending || isSavepoint(transaction)) return;
     await em.getConnection('write').execute(INSERT, paramsOf(rowOfCall(call, 'succeeded')), 'run', transaction);
     call.pending = true;
   },

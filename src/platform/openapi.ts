@@ -133,7 +133,9 @@ function operationOf(route: RegisteredRoute & { contract: RouteContract }, compo
         ? {
             content: {
               ...jsonContent(jsonSchemaOf(answer.body, 'output', components.schemas), answer.contentType),
-              ...Object.fromEntries(Object.entries(answer.alternatives).map(([type, body]) => [type, { schema: jsonSchemaOf(body, 'output', components.schemas) }])),
+              ...Object.fromEntries(
+                Object.entries(answer.alternatives).map(([type, body]) => [type, { schema: jsonSchemaOf(body, 'output', components.schemas) }]),
+              ),
             },
           }
         : {}),

@@ -62,7 +62,13 @@ describe('what the audit log records', () => {
     const id = res.body.data.createCustomer.customer.databaseId;
     const rows = await rowsOf(res.headers.get('x-request-id')!);
     expect(rows).toEqual([
-      expect.objectContaining({ action: 'customer.create', outcome: 'succeeded', entity_id: id, api_key_prefix: prefixOf(t.key), user_agent: 'audit-test/1.0' }),
+      expect.objectContaining({
+        action: 'customer.create',
+        outcome: 'succeeded',
+        entity_id: id,
+        api_key_prefix: prefixOf(t.key),
+        user_agent: 'audit-test/1.0',
+      }),
     ]);
   });
 
@@ -74,13 +80,17 @@ describe('what the audit log records', () => {
     ]);
     const missing = await api.put('/v0/customers/7b0a3f4e-5a43-4c51-9d0e-1f0f9b1e0c11', { first_name: 'X' });
     expect(missing.status).toBe(404);
-    expect(await rowsOf(missing.headers.get('x-request-id')!)).toEqual([expect.objectContaining({ action: 'customer.update', outcome: 'refused', code: 'not_found' })]);
+    expect(await rowsOf(missing.headers.get('x-request-id')!)).toEqual([
+      expect.objectContaining({ action: 'customer.update', outcome: 'refused', code: 'not_found' }),
+    ]);
   });
 
   it('records a GraphQL typed error as refused', async () => {
     const res = await api.graphql(CREATE, { input: { email: 'nope', type: 'CORPORATE', companyName: 'X' } });
     expect(res.body.data.createCustomer.__typename).toBe('ValidationError');
-    expect(await rowsOf(res.headers.get('x-request-id')!)).toEqual([expect.objectContaining({ action: 'customer.create', outcome: 'refused', code: 'validation_failed' })]);
+    expect(await rowsOf(res.headers.get('x-request-id')!)).toEqual([
+      expect.objectContaining({ action: 'customer.create', outcome: 'refused', code: 'validation_failed' }),
+    ]);
   });
 
   it('records a conflict rolled back by its transaction as refused only', async () => {
@@ -127,7 +137,9 @@ describe('the audit log is append-only', () => {
   it('refuses UPDATE and DELETE through the application connection', async () => {
     await expect(t.sql(`update audit_events set action = 'forged'`)).rejects.toThrow(/append-only/);
     await expect(t.sql('delete from audit_events')).rejects.toThrow(/append-only/);
-    await expect(t.sql(`select set_config('ramp.audit_retention', '1 day', false); delete from audit_events where occurred_at > now() - interval '1 hour'`)).rejects.toThrow();
+    await expect(
+      t.sql(`select set_config('ramp.audit_retention', '1 day', false); delete from audit_events where occurred_at > now() - interval '1 hour'`),
+    ).rejects.toThrow();
   });
 
   it('lets the retention job trim rows older than AUDIT_RETENTION_DAYS, and only those', async () => {

@@ -76,7 +76,9 @@ describe('GET /v0/audit-events', () => {
     const mine = await api.get('/v0/audit-events?limit=100');
     const theirs = await other.get('/v0/audit-events');
     expect(theirs.status).toBe(200);
-    expect(theirs.body.items).toEqual([expect.objectContaining({ action: 'api_key.create', actor: expect.objectContaining({ type: 'cli', api_key_prefix: null }) })]);
+    expect(theirs.body.items).toEqual([
+      expect.objectContaining({ action: 'api_key.create', actor: expect.objectContaining({ type: 'cli', api_key_prefix: null }) }),
+    ]);
     expect(theirs.body.items.map((i: any) => i.id)).not.toContain(mine.body.items[0].id);
     expect((await other.get(`/v0/audit-events?entity_id=${customerIds[0]}`)).body.items).toEqual([]);
     const cursor = (await api.get('/v0/audit-events?limit=1')).body.next_cursor;
@@ -123,7 +125,10 @@ describe('auditEvents (GraphQL)', () => {
     expect(ids).toEqual(rest.body.items.map((i: any) => i.id));
     const one = await api.graphql(QUERY, { entityId: customerIds[1] });
     expect(one.body.data.auditEvents.edges).toEqual([
-      { cursor: expect.any(String), node: expect.objectContaining({ action: 'customer.create', outcome: 'SUCCEEDED', actorType: 'API_KEY', entityType: 'customer' }) },
+      {
+        cursor: expect.any(String),
+        node: expect.objectContaining({ action: 'customer.create', outcome: 'SUCCEEDED', actorType: 'API_KEY', entityType: 'customer' }),
+      },
     ]);
   });
 });

@@ -24,7 +24,10 @@ const AuditEventRef = builder.objectRef<AuditEvent>('AuditEvent').implement({
     outcome: t.field({ type: AuditOutcomeEnum, description: 'Succeeded or refused', resolve: (row) => row.outcome }),
     code: t.exposeString('code', { nullable: true, description: 'The error code of a refusal (snake_case, as REST answers it); null when it succeeded' }),
     replayed: t.exposeBoolean('replayed', { description: 'An idempotent repeat: the first answer was given again and nothing changed' }),
-    entityType: t.exposeString('entityType', { nullable: true, description: 'The kind of object the call changed (customer, transfer, webhook_endpoint, api_key, …)' }),
+    entityType: t.exposeString('entityType', {
+      nullable: true,
+      description: 'The kind of object the call changed (customer, transfer, webhook_endpoint, api_key, …)',
+    }),
     entityId: t.exposeString('entityId', { nullable: true, description: 'The id (databaseId) of the object the call changed' }),
     actorType: t.field({ type: AuditActorTypeEnum, description: 'Who made the call', resolve: (row) => row.actorType }),
     apiKeyPrefix: t.exposeString('apiKeyPrefix', { nullable: true, description: "The calling key's public prefix" }),

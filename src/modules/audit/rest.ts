@@ -19,10 +19,12 @@ export function auditRoutes(app: FastifyInstance, { audit }: Services) {
       operationId: 'listAuditEvents',
       summary: 'The audit log: every state-changing call, succeeded or refused',
       description:
-        'Newest first; `cursor` is the previous page\'s `next_cursor`. Filters: `action`, `entity_id`. With `Accept: text/csv`, every matching row as one CSV download. Needs the `admin` scope.',
+        "Newest first; `cursor` is the previous page's `next_cursor`. Filters: `action`, `entity_id`. With `Accept: text/csv`, every matching row as one CSV download. Needs the `admin` scope.",
       tag: 'Audit',
       query: AuditEventListQuery,
-      responses: { 200: { description: 'A page of audit events (or the CSV export)', body: AuditEventPageAnswer, alternatives: { 'text/csv': AuditEventCsvAnswer } } },
+      responses: {
+        200: { description: 'A page of audit events (or the CSV export)', body: AuditEventPageAnswer, alternatives: { 'text/csv': AuditEventCsvAnswer } },
+      },
       errors: ['invalid_cursor', 'insufficient_scope'],
     }),
     async (request, reply) => {
