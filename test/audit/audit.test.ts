@@ -124,6 +124,24 @@ describe('what the audit log records', () => {
     expect(await rowsOf(second.headers.get('x-request-id')!)).toEqual([expect.objectContaining({ outcome: 'succeeded', replayed: true })]);
   });
 
+  it('records simulations by the step they play, over REST and GraphQL alike', async () => {
+    const created = await api.post('/v0/customers', { email: email(), type: 'individual', first_name: 'Sim', last_name: 'Ulated' });
+    const id = created.body.customer_id;
+    const submitted = await api.post(`/v0/customers/${id}/kycs/simulate`, { action: 'submit_kyc' });
+    expect(submitted.status).toBe(200);
+    expect(await rowsOf(submitted.headers.get('x-request-id')!)).toEqual([
+      expect.objectContaining({ action: 'simulation.submit_kyc', outcome: 'succeeded', entity_type: 'customer', entity_id: id }),
+    ]);
+    const decided = await api.graphql(
+      `mutation ($input: SimulateKycDecisionInput!) { simulateKycDecision(input: $input) { __typename ... on Error { code } } }`,
+      { input: { customerId: id, decision: 'APPROVED' } },
+    );
+    expect(decided.body.errors).toBeUndefined();
+    expect(await rowsOf(decided.headers.get('x-request-id')!)).toEqual([
+      expect.objectContaining({ action: 'simulation.kyc_decision', outcome: 'succeeded', entity_id: id }),
+    ]);
+  });
+
   it('writes nothing for reads, nor for calls without a valid key', async () => {
     const before = await t.sql<{ n: number }>('select count(*)::int as n from audit_events');
     await api.get('/v0/customers');
