@@ -20,6 +20,9 @@ declare module 'fastify' {
   }
 }
 
+/** Requests whose answer was audited already (onSend runs again when a hook replaces the payload). */
+const audited = new WeakSet<FastifyRequest>();
+
 /** Methods whose calls change state and are audited, succeeded or refused. */
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -35,7 +38,7 @@ export const originOf = (request: FastifyRequest): CallOrigin => {
 
 /**
  * Audits REST: every route's handler runs with its request's origin (GraphQL's mutations read it), a
- * state-changing route's inside its AuditCall; when the answer is decided, a refusal (or a success that
+ * state-changing route's inside its AuditCall; when the answer is decided (before it is sent), a refusal (or a success that
  * wrote no row with its change) is appended in a statement of its own. Reads write nothing, except the
  * refusals of REFUSALS_AUDITED_ON_READS.
  */
@@ -54,20 +57,26 @@ export function registerAudit(app: FastifyInstance, actions: AuditActions) {
       return withCallOrigin(origin, () => runAuditCall(call, () => handler.call(this as never, request, reply)));
     };
   });
-  app.addHook('onResponse', async (request, reply) => {
+  // Before the answer leaves (onSend, not onResponse): a client that reads the log once answered finds the row.
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (audited.has(request)) return payload;
+    audited.add(request);
     const refused = reply.statusCode >= 400 ? (request.refusalCode ?? `http_${reply.statusCode}`) : undefined;
     try {
-      if (request.auditCall) return await finishAuditCall(request.em, request.auditCall, refused);
-      const operationId = request.routeOptions.config?.contract?.operationId;
-      if (!request.actor || !operationId || refused === undefined) return;
-      const action = STATE_CHANGING.has(request.method) ? actions.ofOperation(operationId, request.body) : undefined;
-      if (action || REFUSALS_AUDITED_ON_READS.has(refused)) {
-        const call = newAuditCall(request.actor, action ?? `read.${operationId}`, originOf(request));
-        await appendAuditRow(request.em, rowOfCall(call, 'refused', refused));
-      }
+      if (request.auditCall) await finishAuditCall(request.em, request.auditCall, refused);
+      else await recordRefusedOutsideCall(request, refused);
     } catch (error) {
-      // The answer is sent; a lost row is logged loudly rather than failing anything else.
+      // The change (if any) is committed or not already: a lost row is logged loudly rather than failing the answer.
       request.log.error({ err: error }, 'audit row not written');
     }
+    return payload;
   });
+  async function recordRefusedOutsideCall(request: FastifyRequest, refused: string | undefined) {
+    const operationId = request.routeOptions.config?.contract?.operationId;
+    if (!request.actor || !operationId || refused === undefined) return;
+    const action = STATE_CHANGING.has(request.method) ? actions.ofOperation(operationId, request.body) : undefined;
+    if (!action && !REFUSALS_AUDITED_ON_READS.has(refused)) return;
+    const call = newAuditCall(request.actor, action ?? `read.${operationId}`, originOf(request));
+    await appendAuditRow(request.em, rowOfCall(call, 'refused', refused));
+  }
 }

@@ -9,8 +9,8 @@ import { TENANT_FILTER, type Tenant } from './tenant.js';
  * route or GraphQL mutation field starts it, with the action its table names); the first top-level
  * transaction of the call that changes something (a flush with changes, or an outbox event) appends
  * the call's row just before it commits, so the row commits or rolls back with the change. A call that
- * changed nothing inside a transaction (an idempotent replay) and every refusal are recorded after the
- * answer is decided, in a statement of their own.
+ * changed nothing inside a transaction (an idempotent replay) and every refusal are recorded once the
+ * answer is decided (before it is sent), in a statement of their own.
  */
 export type AuditOutcome = 'succeeded' | 'refused';
 /** Who made the call: an API key, the keys CLI, or Ramp itself (the demo partner's first key). */
