@@ -3,7 +3,9 @@ import { publicUrl } from './config.js';
 import { apiKeyStore } from './modules/partners/api-keys.js';
 import { bootstrapDemoPartner } from './modules/partners/service.js';
 import { entities, features } from './features.js';
+import { auditSchema } from './graphql/audit.js';
 import { buildSchema } from './graphql/schema.js';
+import { actionOfMutation, actionOfOperation } from './modules/audit/actions.js';
 import { mountGraphQL } from './graphql/server.js';
 import { apiKeyAuthentication, VerifiedKeys } from './platform/auth.js';
 import { type Database, openDatabase } from './platform/db.js';
@@ -68,7 +70,8 @@ export async function createRamp(config: Config, options: { logger?: Logger; tra
   const fanout = createEventFanout({ notifier, outbox: outboxReader(db), pageSize: 500, logger });
   const metrics = createMetrics({ db });
   // Each feature's GraphQL types, handed to the schema (graphql/ names no feature).
-  const schema = await buildSchema(features);
+  // Every mutation runs as an audited call named by the audit module's table (graphql/audit.ts).
+  const schema = auditSchema(await buildSchema(features), { ofMutation: actionOfMutation });
   const services = buildServices({
     publicUrl: url,
     notifier,
@@ -98,6 +101,7 @@ export async function createRamp(config: Config, options: { logger?: Logger; tra
     authenticate,
     tracing,
     features,
+    auditActions: { ofOperation: actionOfOperation },
     mount: (app) => mountGraphQL(app, { config, db, services, logger, metrics, authenticate, keyWatch, schema, tracing }),
   });
   dispatcher.start();

@@ -80,6 +80,8 @@ const ConfigSchema = z.object({
     .default('1000000'),
   /** Background jobs (deposit-window expiry, sandbox auto-settlement) poll this often; 0 turns them off. Default 5000, 0 under NODE_ENV=test. */
   JOBS_INTERVAL_MS: z.coerce.number().int().min(0).optional(),
+  /** The audit log keeps rows this many days; a background job deletes older ones (decision 019). */
+  AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(400),
   /** Sandbox only: move transfers along by themselves after this delay (deposit arrives, then settles). Off when unset. */
   AUTO_SETTLE_DELAY_MS: z.coerce.number().int().min(0).optional(),
   /** 32 random bytes, base64: encrypts webhook signing secrets at rest (AES-256-GCM). Required in production. */

@@ -1,3 +1,4 @@
+import { auditFeature } from './modules/audit/feature.js';
 import { bankAccountsFeature } from './modules/bank-accounts/feature.js';
 import { consoleFeature } from './modules/console/feature.js';
 import { customersFeature } from './modules/customers/feature.js';
@@ -31,6 +32,7 @@ export const features: readonly Feature<Services>[] = [
   ledgerFeature,
   networksFeature,
   erasureFeature,
+  auditFeature,
   consoleFeature,
 ];
 

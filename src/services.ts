@@ -1,3 +1,4 @@
+import { createAuditService } from './modules/audit/service.js';
 import { createBankAccountService } from './modules/bank-accounts/service.js';
 import { createCustomerService } from './modules/customers/service.js';
 import { type MasterKeys, createDataKeys } from './modules/customers/data-keys.js';
@@ -60,6 +61,7 @@ export function buildServices(options: ServiceOptions) {
     events,
     webhooks,
     erasure: createErasureService({ customers, kyb, bankAccounts, virtualAccounts, transfers, events, webhooks }),
+    audit: createAuditService({ cursorKey: options.events.cursorKey }),
   };
 }
 export type Services = ReturnType<typeof buildServices>;

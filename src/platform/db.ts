@@ -3,6 +3,7 @@ import pg from 'pg';
 import { MikroORM as PgliteORM } from '@mikro-orm/pglite';
 import { MikroORM as PostgresORM } from '@mikro-orm/postgresql';
 import type { EntityManager, MikroORM } from '@mikro-orm/sql';
+import { auditSubscriber } from './audit.js';
 import type { Config } from '../config.js';
 import { migrations } from '../../migrations/index.js';
 import type { EntityDefinitions } from './feature.js';
@@ -41,6 +42,8 @@ export async function openDatabase(config: DatabaseOptions): Promise<Database> {
   const common = {
     entities: config.entities,
     extensions: [Migrator],
+    // Appends a state-changing call's audit row in the transaction of its change.
+    subscribers: [auditSubscriber],
     // silent: MikroORM's two raw lines a migration give way to migrate()'s one line a step.
     migrations: { migrationsList: migrations, transactional: true, allOrNothing: true, snapshot: false, silent: true },
     debug: config.debug ?? false,

@@ -178,6 +178,8 @@ export function graphqlErrors(problem: HttpProblem, requestId: string) {
 
 /** Sends a problem in the shape of the request's prefix. */
 export function replyWithProblem(request: FastifyRequest, reply: FastifyReply, problem: HttpProblem) {
+  // The audit log records a refusal with its code (platform/audit-http.ts).
+  request.refusalCode = problem.code;
   const shape = shapeOf(request.url);
   if (shape === 'encryptus') {
     const envelope = encryptusEnvelope(problem, request.id);

@@ -10,6 +10,7 @@ import { BAD_REQUEST, answerClientError, problemOfCode, replyWithProblem, routeP
 import { registerRequestInput } from './request-input.js';
 import { registerTracing } from './http-tracing.js';
 import type { Tracing } from './tracing.js';
+import { type AuditActions, registerAudit } from './audit-http.js';
 import type { Logger } from './logging.js';
 import { type Metrics, metricsRoutes } from './metrics.js';
 import { registerRateLimit } from './rate-limit.js';
@@ -49,6 +50,8 @@ export interface HttpDeps<Services> {
   tracing: Tracing;
   /** The features whose routes this server answers. */
   features: readonly Feature<Services>[];
+  /** The audit log's names of state-changing operations (the audit module's table, handed in by app.ts). */
+  auditActions: AuditActions;
   /** Mounts what answers beside the REST routes, after them: GraphQL at /graphql (graphql/server.ts, from app.ts). */
   mount?: (app: FastifyInstance) => Mounted;
 }
@@ -81,6 +84,8 @@ export async function buildHttpApp<Services>(deps: HttpDeps<Services>): Promise<
   await registerSecurityHeaders(app, config);
 
   registerRequestInput(app);
+  // Before any route registers: it wraps their handlers (the audit log, platform/audit-http.ts).
+  registerAudit(app, deps.auditActions);
 
   app.decorateRequest('em', null as never);
   app.decorateRequest('actor', null);

@@ -6,6 +6,7 @@ import type { Actor } from '../domain/environment.js';
 import { ConflictError, UnprocessableError, ValidationError, fieldError } from '../domain/errors.js';
 import { isDatabaseUnavailable } from './database-errors.js';
 import { type ErasedValues, blankCopies } from './redaction.js';
+import { noteAuditReplay } from './audit.js';
 import { isAcceptableText, refusedTextError } from '../domain/validation.js';
 
 /** What a use case answered: stored under the key and replayed on a repeat. */
@@ -148,6 +149,7 @@ export async function runIdempotently<T>(
     if (stored.state === 'in_progress') {
       throw new ConflictError('idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed; retry later');
     }
+    noteAuditReplay();
     return { status: stored.response_status, body: stored.response_body, replayed: true };
   }
   throw new ConflictError('idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed; retry later');

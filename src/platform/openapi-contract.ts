@@ -22,8 +22,8 @@ export interface RouteContract {
   body?: z.ZodType;
   /** An absent body is read as `{}`. */
   bodyOptional?: boolean;
-  /** Successful answers by status; no `body` for a 204. */
-  responses: Record<number, { description: string; body?: z.ZodType; contentType?: string }>;
+  /** Successful answers by status; no `body` for a 204; `alternatives`: the same answer in other media types, by `Accept`. */
+  responses: Record<number, { description: string; body?: z.ZodType; contentType?: string; alternatives?: Record<string, z.ZodType> }>;
   /** Codes this route can fail with beyond those of every route (see openapi-errors.ts). */
   errors?: readonly ErrorCode[];
   /** Sandbox only: answers 403 sandbox_only with a production key. */

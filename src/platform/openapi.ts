@@ -129,6 +129,16 @@ function operationOf(route: RegisteredRoute & { contract: RouteContract }, compo
     success[status] = {
       description: answer.description,
       ...(answer.body ? { content: jsonContent(jsonSchemaOf(answer.body, 'output', components.schemas), answer.contentType) } : {}),
+      ...(answer.body && answer.alternatives
+        ? {
+            content: {
+              ...jsonContent(jsonSchemaOf(answer.body, 'output', components.schemas), answer.contentType),
+              ...Object.fromEntries(
+                Object.entries(answer.alternatives).map(([type, body]) => [type, { schema: jsonSchemaOf(body, 'output', components.schemas) }]),
+              ),
+            },
+          }
+        : {}),
     };
   }
   const hasParams = route.url.includes(':');
@@ -161,6 +171,7 @@ const TAGS: Record<string, string> = {
   Webhooks: 'Event delivery endpoints',
   Events: 'The event stream after a cursor (extension)',
   Networks: 'The chains stablecoins move on, live or simulated, and the sandbox faucet (extension)',
+  Audit: 'The audit log: every state-changing call, succeeded or refused (extension)',
   'Partner (/v1)': "Encryptus's partner account and whitelists",
   'Business KYB (/v1)': 'Corporate KYB import',
   Operations: 'Liveness and readiness (no key)',

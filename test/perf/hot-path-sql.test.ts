@@ -15,8 +15,11 @@ const PINS = {
   graphqlRead: 1,
   /** The page with its quotes and customers joined in (the API key is cached by then). */
   graphqlPage: 1,
-  /** Each request: begin, …, commit (one transaction, no savepoint; the key is kept); a used quote is the unique constraint's to refuse. */
-  onrampPair: 13,
+  /**
+   * Each request: begin, …, commit (one transaction, no savepoint; the key is kept); a used quote is the unique constraint's to refuse.
+   * Each write's audit row is one INSERT more in its transaction (decision 019).
+   */
+  onrampPair: 15,
 };
 
 const sql = recordSqlStatements();

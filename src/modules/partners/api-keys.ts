@@ -4,6 +4,8 @@ import type { Environment } from '../../domain/environment.js';
 import { NotFoundError } from '../../domain/errors.js';
 import { isUuid } from '../../domain/identifiers/uuid.js';
 import { type ApiKeyStore, KEY_REVOKED_CHANNEL, LAST_USED_RESOLUTION_MS, mintApiKey } from '../../platform/auth.js';
+import { auditAdministration } from '../../platform/audit.js';
+import { API_KEY_ACTIONS } from '../audit/actions.js';
 import { ApiKey, Partner } from './entities.js';
 
 /**
@@ -11,12 +13,19 @@ import { ApiKey, Partner } from './entities.js';
  * start, and looked up by authentication (platform/auth.ts) through `apiKeyStore`.
  */
 
-/** Adds an API key; the clear key is returned here and never again. */
-export async function issueApiKey(em: EntityManager, partner: Partner, environment: Environment): Promise<string> {
+/** Who manages keys outside an API call: the keys CLI, or Ramp itself (the demo partner's first key). */
+type KeyAdministrator = 'cli' | 'system';
+
+/** Adds an API key, with its audit row in the same transaction; the clear key is returned here and never again. */
+export async function issueApiKey(em: EntityManager, partner: Partner, environment: Environment, by: KeyAdministrator = 'cli'): Promise<string> {
   const minted = mintApiKey(environment);
-  em.create(ApiKey, { id: randomUUID(), partner, environment, prefix: minted.prefix, secretHash: minted.secretHash });
-  await em.flush();
-  return minted.key;
+  return em.transactional(async (tx) => {
+    const key = tx.create(ApiKey, { id: randomUUID(), partner, environment, prefix: minted.prefix, secretHash: minted.secretHash });
+    await tx.flush();
+    const entity = { type: 'api_key', id: key.id };
+    await auditAdministration(tx, { partnerId: partner.id, environment, action: API_KEY_ACTIONS.create, entity, by });
+    return minted.key;
+  });
 }
 
 /** What the operator sees of a key (`npm run keys -- list`): never its secret or hash. */
@@ -57,7 +66,11 @@ export async function listApiKeys(em: EntityManager, filter: { partner?: string 
  * commit reaches it, so REST and GraphQL refuse it within moments everywhere; open subscriptions
  * are closed by their instance's watch (platform/key-watch.ts). Revoking twice keeps the first time.
  */
-export async function revokeApiKey(em: EntityManager, prefixOrId: string): Promise<{ key: ApiKeySummary; alreadyRevoked: boolean }> {
+export async function revokeApiKey(
+  em: EntityManager,
+  prefixOrId: string,
+  by: KeyAdministrator = 'cli',
+): Promise<{ key: ApiKeySummary; alreadyRevoked: boolean }> {
   const where = isUuid(prefixOrId) ? { id: prefixOrId.toLowerCase() } : { prefix: prefixOrId };
   return em.transactional(async (tx) => {
     // Conditional, so two revocations racing leave the first one's time.
@@ -65,6 +78,8 @@ export async function revokeApiKey(em: EntityManager, prefixOrId: string): Promi
     const key = await tx.findOne(ApiKey, where, { populate: ['partner'], refresh: true });
     if (!key) throw new NotFoundError('API key');
     if (revoked > 0) await tx.execute('select pg_notify(?, ?)', [KEY_REVOKED_CHANNEL, key.id]);
+    const change = { partnerId: key.partner.id, environment: key.environment, action: API_KEY_ACTIONS.revoke, by };
+    await auditAdministration(tx, { ...change, entity: { type: 'api_key', id: key.id } });
     return { key: summaryOf(key), alreadyRevoked: revoked === 0 };
   });
 }

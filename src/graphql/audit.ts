@@ -1,0 +1,85 @@
+import { errorTypeMap } from '@pothos/plugin-errors';
+import { defaultFieldResolver, type GraphQLField, type GraphQLSchema } from 'graphql';
+import {
+  REFUSALS_AUDITED_ON_READS,
+  type AuditCall,
+  appendAuditRow,
+  currentCallOrigin,
+  finishAuditCall,
+  newAuditCall,
+  rowOfCall,
+  runAuditCall,
+} from '../platform/audit.js';
+import type { GraphQLContext } from './context.js';
+
+/** The audit log's names of the mutations (the audit module's table, handed in by app.ts). */
+export interface MutationActions {
+  ofMutation(field: string): string | undefined;
+}
+
+/** A failure's stable code; what has none is Ramp's own failure. */
+const codeOf = (error: unknown) => {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : 'internal_error';
+};
+
+/** A typed error result: Pothos's errors plugin answers the failure as a proxy of the error it caught. */
+const isErrorResult = (result: unknown) => result instanceof Error || (typeof result === 'object' && result !== null && errorTypeMap.has(result));
+
+type Field = GraphQLField<unknown, GraphQLContext>;
+const audited = new WeakSet<GraphQLSchema>();
+
+const originOf = (ctx: GraphQLContext) => currentCallOrigin() ?? { ip: null, userAgent: null, requestId: ctx.requestId };
+
+/** After the field answered: best effort, so a lost row never turns an answer into a failure (the change is made or not). */
+const finish = (ctx: GraphQLContext, call: AuditCall, refusedWith?: string) => finishAuditCall(ctx.em, call, refusedWith).catch(() => undefined);
+
+/**
+ * Each mutation field runs as an audited call (platform/audit.ts): its row is appended in the transaction
+ * of its change; a typed error result or a thrown failure is recorded as refused with its code, after the
+ * field answered. Query fields write nothing, unless refused with a code audited on reads.
+ */
+function auditMutation(field: Field, action: string) {
+  const resolve = field.resolve ?? defaultFieldResolver;
+  field.resolve = async (parent, args, ctx, info) => {
+    if (!ctx.actor) return resolve(parent, args, ctx, info);
+    const call = newAuditCall(ctx.actor, action, originOf(ctx));
+    let result: unknown;
+    try {
+      result = await runAuditCall(call, () => resolve(parent, args, ctx, info));
+    } catch (error) {
+      await finish(ctx, call, codeOf(error));
+      throw error;
+    }
+    await finish(ctx, call, isErrorResult(result) ? codeOf(result) : undefined);
+    return result;
+  };
+}
+
+function auditRefusedRead(field: Field) {
+  const resolve = field.resolve ?? defaultFieldResolver;
+  field.resolve = async (parent, args, ctx, info) => {
+    try {
+      return await resolve(parent, args, ctx, info);
+    } catch (error) {
+      const code = codeOf(error);
+      if (ctx.actor && REFUSALS_AUDITED_ON_READS.has(code)) {
+        const call = newAuditCall(ctx.actor, `read.${field.name}`, originOf(ctx));
+        await appendAuditRow(ctx.em, rowOfCall(call, 'refused', code)).catch(() => undefined);
+      }
+      throw error;
+    }
+  };
+}
+
+/** Wraps the schema's root fields once (the schema is built once per process; Ramps started in it share it). */
+export function auditSchema(schema: GraphQLSchema, actions: MutationActions): GraphQLSchema {
+  if (audited.has(schema)) return schema;
+  audited.add(schema);
+  for (const field of Object.values(schema.getMutationType()?.getFields() ?? {})) {
+    const action = actions.ofMutation(field.name);
+    if (action) auditMutation(field as Field, action);
+  }
+  for (const field of Object.values(schema.getQueryType()?.getFields() ?? {})) auditRefusedRead(field as Field);
+  return schema;
+}

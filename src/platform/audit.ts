@@ -1,0 +1,216 @@
+import type { EntityManager, EventSubscriber, FlushEventArgs, TransactionEventArgs } from '@mikro-orm/core';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomUUID } from 'node:crypto';
+import type { Actor, Environment } from '../domain/environment.js';
+import { TENANT_FILTER, type Tenant } from './tenant.js';
+
+/**
+ * The audit log's write path (decision 019). A state-changing call runs inside an AuditCall (the REST
+ * route or GraphQL mutation field starts it, with the action its table names); the first top-level
+ * transaction of the call that changes something (a flush with changes, or an outbox event) appends
+ * the call's row just before it commits, so the row commits or rolls back with the change. A call that
+ * changed nothing inside a transaction (an idempotent replay) and every refusal are recorded once the
+ * answer is decided (before it is sent), in a statement of their own.
+ */
+export type AuditOutcome = 'succeeded' | 'refused';
+/** Who made the call: an API key, the keys CLI, or Ramp itself (the demo partner's first key). */
+export type AuditActorType = 'api_key' | 'cli' | 'system';
+
+export interface AuditEntity {
+  type: string;
+  id: string;
+}
+
+export interface AuditRow {
+  partnerId: string;
+  environment: Environment;
+  action: string;
+  outcome: AuditOutcome;
+  code?: string | null;
+  replayed?: boolean;
+  entity?: AuditEntity | null;
+  actorType: AuditActorType;
+  apiKeyId?: string | null;
+  apiKeyPrefix?: string | null;
+  ip?: string | null;
+  userAgent?: string | null;
+  requestId?: string | null;
+}
+
+/** Refusals audited on reads too: a key used where it may not be (an IP allowlist, a missing scope). */
+export const REFUSALS_AUDITED_ON_READS: ReadonlySet<string> = new Set(['insufficient_scope', 'ip_not_allowed']);
+
+/** Where a call came from, as the HTTP layer saw it. */
+export interface CallOrigin {
+  ip: string | null;
+  userAgent: string | null;
+  requestId: string | null;
+}
+
+/** One state-changing call being audited. */
+export interface AuditCall extends CallOrigin {
+  actor: Actor;
+  action: string;
+  /** What the change was about: an outbox event's subject beats the first entity flushed. */
+  entity?: AuditEntity & { fromEvent: boolean };
+  replayed: boolean;
+  /** A change was made in the open top-level transaction. */
+  touched: boolean;
+  /** The row is written in the open transaction, not yet committed. */
+  pending: boolean;
+  /** The row is committed: nothing more is written for this call. */
+  recorded: boolean;
+  /** The call has answered: work it left running is no longer its own. */
+  closed: boolean;
+}
+
+const calls = new AsyncLocalStorage<AuditCall>();
+const origins = new AsyncLocalStorage<CallOrigin>();
+
+export const currentAuditCall = (): AuditCall | undefined => calls.getStore();
+export const currentCallOrigin = (): CallOrigin | undefined => origins.getStore();
+/** Runs an HTTP handler with where its request came from, for the GraphQL mutations it runs. */
+export const withCallOrigin = <T>(origin: CallOrigin, run: () => T): T => origins.run(origin, run);
+
+export function newAuditCall(actor: Actor, action: string, origin: CallOrigin): AuditCall {
+  return { ...origin, actor, action, replayed: false, touched: false, pending: false, recorded: false, closed: false };
+}
+
+export const runAuditCall = <T>(call: AuditCall, run: () => T): T => calls.run(call, run);
+
+/** The write path tells the call what changed (outbox.ts: the event's subject). */
+export function noteAuditedChange(entity?: AuditEntity): void {
+  const call = calls.getStore();
+  if (!call || call.closed) return;
+  call.touched = true;
+  if (entity && !call.entity?.fromEvent) call.entity = { ...entity, fromEvent: true };
+}
+
+/** The idempotency store answered with the first call's response: this call changed nothing. */
+export function noteAuditReplay(): void {
+  const call = calls.getStore();
+  if (call) call.replayed = true;
+}
+
+const INSERT = `insert into audit_events (id, partner_id, environment, action, outcome, code, replayed, entity_type, entity_id,
+  actor_type, api_key_id, api_key_prefix, ip, user_agent, request_id, occurred_at)
+  values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, now())`;
+
+const paramsOf = (row: AuditRow) => [
+  randomUUID(),
+  row.partnerId,
+  row.environment,
+  row.action,
+  row.outcome,
+  row.code ?? null,
+  row.replayed ?? false,
+  row.entity?.type ?? null,
+  row.entity?.id ?? null,
+  row.actorType,
+  row.apiKeyId ?? null,
+  row.apiKeyPrefix ?? null,
+  row.ip?.slice(0, 100) ?? null,
+  row.userAgent?.slice(0, 500) ?? null,
+  row.requestId ?? null,
+];
+
+/** Appends a row on `em` (in its transaction when it has one). */
+export async function appendAuditRow(em: EntityManager, row: AuditRow): Promise<void> {
+  await em.getConnection('write').execute(INSERT, paramsOf(row), 'run', em.getTransactionContext());
+}
+
+/** The row of a call, with its outcome. */
+export function rowOfCall(call: AuditCall, outcome: AuditOutcome, code?: string): AuditRow {
+  return {
+    partnerId: call.actor.partnerId,
+    environment: call.actor.environment,
+    action: call.action,
+    outcome,
+    code: code ?? null,
+    replayed: outcome === 'succeeded' && call.replayed,
+    entity: call.entity && { type: call.entity.type, id: call.entity.id },
+    actorType: 'api_key',
+    apiKeyId: call.actor.apiKeyId,
+    apiKeyPrefix: call.actor.apiKeyPrefix,
+    ip: call.ip,
+    userAgent: call.userAgent,
+    requestId: call.requestId,
+  };
+}
+
+/**
+ * Ends a call once its answer is decided: a refusal, or a success whose change wrote no row in its
+ * transaction (a replay, a call that found nothing to change), is written now in a statement of its own.
+ */
+export async function finishAuditCall(em: EntityManager, call: AuditCall, refusedWith?: string): Promise<void> {
+  call.closed = true;
+  if (refusedWith !== undefined) await appendAuditRow(em, rowOfCall(call, 'refused', refusedWith));
+  else if (!call.recorded) await appendAuditRow(em, rowOfCall(call, 'succeeded'));
+}
+
+const snake = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
+const isSavepoint = (transaction: unknown) => typeof transaction === 'object' && transaction !== null && 'savepointName' in transaction;
+
+/** The open call, when `em` works for its tenant (work of other tenants or of no tenant is not the call's). */
+function callOf(em: EntityManager): AuditCall | undefined {
+  const call = calls.getStore();
+  if (!call || call.closed || call.recorded) return undefined;
+  const tenant = em.getFilterParams<Tenant>(TENANT_FILTER);
+  return tenant?.partnerId === call.actor.partnerId && tenant.environment === call.actor.environment ? call : undefined;
+}
+
+/** Appends the call's row in the transaction of its change (MikroORM's transaction events). */
+export const auditSubscriber: EventSubscriber = {
+  afterTransactionStart({ em, transaction }: TransactionEventArgs) {
+    const call = callOf(em);
+    if (call && !isSavepoint(transaction)) call.touched = false;
+  },
+  onFlush({ em, uow }: FlushEventArgs) {
+    const call = callOf(em);
+    const [first] = uow.getChangeSets();
+    if (!call || !first || !em.isInTransaction()) return;
+    call.touched = true;
+    const id = (first.entity as { id?: unknown }).id;
+    if (!call.entity && typeof id === 'string') call.entity = { type: snake(first.meta.className), id, fromEvent: false };
+  },
+  async beforeTransactionCommit({ em, transaction }: TransactionEventArgs) {
+    const call = callOf(em);
+    if (!call?.touched || call.pending || isSavepoint(transaction)) return;
+    await em.getConnection('write').execute(INSERT, paramsOf(rowOfCall(call, 'succeeded')), 'run', transaction);
+    call.pending = true;
+  },
+  afterTransactionCommit({ transaction }: TransactionEventArgs) {
+    const call = calls.getStore();
+    if (call?.pending && !isSavepoint(transaction)) Object.assign(call, { pending: false, recorded: true });
+  },
+  afterTransactionRollback({ transaction }: TransactionEventArgs) {
+    const call = calls.getStore();
+    if (call?.pending && !isSavepoint(transaction)) call.pending = false;
+  },
+};
+
+/** A change made outside any API call: the keys CLI, or Ramp itself. */
+export interface AdministrativeChange {
+  partnerId: string;
+  environment: Environment;
+  action: string;
+  entity: AuditEntity;
+  by: Exclude<AuditActorType, 'api_key'>;
+}
+
+/**
+ * Records a change of the key store in `em`'s transaction. Inside an API call (a mutation that manages
+ * keys through the same functions) the call's own row is written there, naming the key; outside one, a
+ * row of the CLI (or Ramp's own) with no key, address or request.
+ */
+export async function auditAdministration(em: EntityManager, change: AdministrativeChange): Promise<void> {
+  const call = calls.getStore();
+  if (!call || call.closed || call.recorded || call.pending) {
+    const { entity, by, ...rest } = change;
+    return appendAuditRow(em, { ...rest, outcome: 'succeeded', entity, actorType: by });
+  }
+  call.entity = { ...change.entity, fromEvent: true };
+  await appendAuditRow(em, rowOfCall(call, 'succeeded'));
+  if (em.isInTransaction()) call.pending = true;
+  else call.recorded = true;
+}
