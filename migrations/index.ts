@@ -15,6 +15,7 @@ import { Migration20261126000100_chain_rails } from './Migration20261126000100_c
 import { Migration20261126000200_chain_deposits } from './Migration20261126000200_chain_deposits.js';
 import { Migration20261126000300_chain_payouts } from './Migration20261126000300_chain_payouts.js';
 import { Migration20261126000400_snapshot_subjects } from './Migration20261126000400_snapshot_subjects.js';
+import { Migration20261127000100_api_key_scopes } from './Migration20261127000100_api_key_scopes.js';
 
 /** Applied in this order at start; a migration once landed is never edited, only followed. */
 export const migrations = [
@@ -35,4 +36,5 @@ export const migrations = [
   Migration20261126000200_chain_deposits,
   Migration20261126000300_chain_payouts,
   Migration20261126000400_snapshot_subjects,
+  Migration20261127000100_api_key_scopes,
 ];

@@ -14,7 +14,6 @@ const committed = JSON.parse(readFileSync(new URL('../../openapi.json', import.m
 
 /** Codes no REST route declares, each answered before or outside any route, with where. */
 const OUTSIDE_ROUTES: Partial<Record<ErrorCode, string>> = {
-  insufficient_scope: 'not yet raised: scoped keys declare it on their routes when they land',
   route_not_found: 'the not-found handler: no route matched',
   method_not_allowed: 'the not-found handler: the path is a route, not with this method',
   malformed_request: "Node's HTTP parser, before Fastify",

@@ -3,10 +3,12 @@ import type { Services } from '../../services.js';
 import { Customer, customerEntities } from './entities.js';
 import { customerRoutes } from './rest.js';
 import { kycPageRoutes } from './kyc-page.js';
+import { NEEDED_SCOPES } from './scopes.js';
 
 /** Customers, their KYC status and the sandbox KYC page. */
 export const customersFeature: Feature<Services> = {
   name: 'customers',
+  scopes: NEEDED_SCOPES,
   types: () => import('./graphql.js'),
   subjects: async () => {
     const { CustomerRef, CustomerSnapshotRef } = await import('./graphql.js');

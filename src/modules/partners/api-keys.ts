@@ -3,20 +3,43 @@ import { randomUUID } from 'node:crypto';
 import type { Environment } from '../../domain/environment.js';
 import { NotFoundError } from '../../domain/errors.js';
 import { isUuid } from '../../domain/identifiers/uuid.js';
+import type { Scope } from '../../domain/scopes.js';
+import { parseInput } from '../../domain/validation.js';
 import { type ApiKeyStore, KEY_REVOKED_CHANNEL, LAST_USED_RESOLUTION_MS, mintApiKey } from '../../platform/auth.js';
 import { ApiKey, Partner } from './entities.js';
+import { ApiKeyGrant } from './inputs.js';
 
 /**
- * Partners' API keys, outside any caller's scope: issued and revoked by the CLI and the first
- * start, and looked up by authentication (platform/auth.ts) through `apiKeyStore`.
+ * Partners' API keys: issued and revoked by the CLI, the first start and the partner's own admin
+ * keys (service.ts), and looked up by authentication (platform/auth.ts) through `apiKeyStore`.
  */
 
-/** Adds an API key; the clear key is returned here and never again. */
-export async function issueApiKey(em: EntityManager, partner: Partner, environment: Environment): Promise<string> {
+/** Adds an API key with these scopes (every one when none is named) and allowlist (anywhere when empty). */
+export async function createApiKey(
+  em: EntityManager,
+  partner: Partner,
+  environment: Environment,
+  grant: ApiKeyGrant = {},
+): Promise<{ key: string; apiKey: ApiKey }> {
+  const { scopes, allowedIps } = parseInput(ApiKeyGrant, grant);
   const minted = mintApiKey(environment);
-  em.create(ApiKey, { id: randomUUID(), partner, environment, prefix: minted.prefix, secretHash: minted.secretHash });
+  const apiKey = em.create(ApiKey, {
+    id: randomUUID(),
+    partner,
+    environment,
+    prefix: minted.prefix,
+    secretHash: minted.secretHash,
+    createdAt: new Date(),
+    ...(scopes && { scopes }),
+    ...(allowedIps && { allowedIps }),
+  });
   await em.flush();
-  return minted.key;
+  return { key: minted.key, apiKey };
+}
+
+/** Adds an API key; the clear key is returned here and never again. */
+export async function issueApiKey(em: EntityManager, partner: Partner, environment: Environment, grant: ApiKeyGrant = {}): Promise<string> {
+  return (await createApiKey(em, partner, environment, grant)).key;
 }
 
 /** What the operator sees of a key (`npm run keys -- list`): never its secret or hash. */
@@ -29,6 +52,9 @@ export interface ApiKeySummary {
   /** To the minute (LAST_USED_RESOLUTION_MS); null when the key never authenticated. */
   lastUsedAt: Date | null;
   revokedAt: Date | null;
+  scopes: readonly Scope[];
+  /** Empty: the key may be used from anywhere. */
+  allowedIps: readonly string[];
 }
 
 const summaryOf = (key: ApiKey): ApiKeySummary => ({
@@ -39,6 +65,8 @@ const summaryOf = (key: ApiKey): ApiKeySummary => ({
   createdAt: key.createdAt,
   lastUsedAt: key.lastUsedAt ?? null,
   revokedAt: key.revokedAt ?? null,
+  scopes: key.scopes as Scope[],
+  allowedIps: key.allowedIps,
 });
 
 /** Every key, or one partner's (404 when no partner has that name), by partner then age; revoked ones included. */
@@ -57,8 +85,14 @@ export async function listApiKeys(em: EntityManager, filter: { partner?: string 
  * commit reaches it, so REST and GraphQL refuse it within moments everywhere; open subscriptions
  * are closed by their instance's watch (platform/key-watch.ts). Revoking twice keeps the first time.
  */
-export async function revokeApiKey(em: EntityManager, prefixOrId: string): Promise<{ key: ApiKeySummary; alreadyRevoked: boolean }> {
-  const where = isUuid(prefixOrId) ? { id: prefixOrId.toLowerCase() } : { prefix: prefixOrId };
+export async function revokeApiKey(
+  em: EntityManager,
+  prefixOrId: string,
+  /** The tenant whose key it must be (a partner revoking its own keys); another's answers 404. */
+  owner?: { partnerId: string; environment: Environment },
+): Promise<{ key: ApiKeySummary; alreadyRevoked: boolean }> {
+  const which = isUuid(prefixOrId) ? { id: prefixOrId.toLowerCase() } : { prefix: prefixOrId };
+  const where = owner ? { ...which, partner: owner.partnerId, environment: owner.environment } : which;
   return em.transactional(async (tx) => {
     // Conditional, so two revocations racing leave the first one's time.
     const revoked = await tx.nativeUpdate(ApiKey, { ...where, revokedAt: null }, { revokedAt: new Date() });
@@ -74,7 +108,15 @@ export const apiKeyStore: ApiKeyStore = {
   async find(em, prefix) {
     const found = await em.findOne(ApiKey, { prefix, revokedAt: null });
     return (
-      found && { id: found.id, partnerId: found.partner.id, environment: found.environment, secretHash: found.secretHash, lastUsedAt: found.lastUsedAt ?? null }
+      found && {
+        id: found.id,
+        partnerId: found.partner.id,
+        environment: found.environment,
+        secretHash: found.secretHash,
+        lastUsedAt: found.lastUsedAt ?? null,
+        scopes: found.scopes as Scope[],
+        allowedIps: found.allowedIps,
+      }
     );
   },
 
