@@ -69,6 +69,18 @@ describe('a read-only key', () => {
   });
 });
 
+describe('a write-only key', () => {
+  it('creates but cannot read: GET and HEAD are 403 insufficient_scope naming read', async () => {
+    const client = apiClient(t.url, await keyWith(['write']));
+    const created = await client.post('/v0/customers', { email: 'write-only@example.com', type: 'individual', first_name: 'A', last_name: 'B' });
+    expect(created.status).toBe(201);
+    const read = await client.get(`/v0/customers/${created.body.customer_id}`);
+    expect(read.status).toBe(403);
+    expect(read.body.detail).toContain('`read`');
+    expect((await client.request('HEAD', '/v0/customers')).status).toBe(403);
+  });
+});
+
 describe('an operation with one field outside the key', () => {
   it('does nothing at all: a mutation selecting an allowed and a forbidden field creates nothing', async () => {
     const client = apiClient(t.url, await keyWith(['read', 'write']));

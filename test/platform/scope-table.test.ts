@@ -16,7 +16,11 @@ const graphqlTable = scopeTable(features.map((feature) => feature.scopes?.graphq
 describe('every call has a scope', () => {
   it('every REST operation that takes a key has one, and every table entry is an operation', () => {
     const operations: { id: string; method: string; isPublic: boolean }[] = Object.values(openApi.paths).flatMap((item: any) =>
-      Object.entries(item).map(([method, op]: [string, any]) => ({ id: op.operationId, method, isPublic: Array.isArray(op.security) && op.security.length === 0 })),
+      Object.entries(item).map(([method, op]: [string, any]) => ({
+        id: op.operationId,
+        method,
+        isPublic: Array.isArray(op.security) && op.security.length === 0,
+      })),
     );
     const keyed = operations.filter((op) => !op.isPublic);
     expect(keyed.length).toBeGreaterThan(40);
@@ -46,7 +50,7 @@ describe('every call has a scope', () => {
   it('refuses to start with a root field or a keyed route no table names', async () => {
     const schema = await buildSchema(features);
     const partial = new Map([...graphqlTable].filter(([field]) => field !== 'Mutation.createCustomer'));
-    expect(() => rootFieldScopes(schema, partial)).toThrow('Root fields without a scope (add them to their module\'s scopes.ts): Mutation.createCustomer');
+    expect(() => rootFieldScopes(schema, partial)).toThrow("Root fields without a scope (add them to their module's scopes.ts): Mutation.createCustomer");
     expect(() => rootFieldScopes(schema, new Map([...graphqlTable, ['Mutation.noSuchField', 'write']]))).toThrow('Mutation.noSuchField');
 
     const app = Fastify();

@@ -120,7 +120,20 @@ describe('npm run keys -- list and revoke', () => {
 
   it('creates a key with --scope and --allow-ip, lists them, and the server holds the key to them', async () => {
     const env = await cliDatabase(cleanups);
-    const created = await keys(env, 'create', '--partner', 'Scoped', '--scope', 'read', '--scope', 'webhooks', '--allow-ip', '127.0.0.1', '--allow-ip', '::1/128');
+    const created = await keys(
+      env,
+      'create',
+      '--partner',
+      'Scoped',
+      '--scope',
+      'read',
+      '--scope',
+      'webhooks',
+      '--allow-ip',
+      '127.0.0.1',
+      '--allow-ip',
+      '::1/128',
+    );
     expect(created.stdout).toContain('(read, webhooks; from 127.0.0.1, ::1/128 only)');
     const key = lastLine(created.stdout);
     expect(key).toMatch(/^rk_sandbox_[A-Za-z0-9]{40}$/);
