@@ -180,8 +180,8 @@ describe('API keys over GraphQL', () => {
     const readOnly = apiClient(t.url, await keyWith(['read', 'write', 'simulate', 'webhooks']));
     const refused = await readOnly.graphql('{ apiKeys(first: 5) { totalCount } }');
     expect(refused.status).toBe(403);
-    expect(refused.body.errors[0].extensions.code).toBe('INSUFFICIENT_SCOPE');
-    expect(refused.body.errors[0].message).toContain('`admin`');
+    expect(refused.body.errors![0].extensions.code).toBe('INSUFFICIENT_SCOPE');
+    expect(refused.body.errors![0].message).toContain('`admin`');
 
     const adminOnly = apiClient(t.url, await keyWith(['admin']));
     expect((await adminOnly.get('/v0/customers')).body).toMatchObject({ code: 'insufficient_scope' });
