@@ -177,8 +177,8 @@ describe('API keys over GraphQL', () => {
   });
 
   it("needs admin: other keys are refused, an admin-only key reads nothing else, and another partner's key is not found", async () => {
-    const readOnly = apiClient(t.url, await keyWith(['read', 'write', 'simulate', 'webhooks']));
-    const refused = await readOnly.graphql('{ apiKeys(first: 5) { totalCount } }');
+    const allButAdmin = apiClient(t.url, await keyWith(['read', 'write', 'simulate', 'webhooks']));
+    const refused = await allButAdmin.graphql('{ apiKeys(first: 5) { totalCount } }');
     expect(refused.status).toBe(403);
     expect(refused.body.errors![0].extensions.code).toBe('INSUFFICIENT_SCOPE');
     expect(refused.body.errors![0].message).toContain('`admin`');
