@@ -8,7 +8,8 @@ import { NotFoundError, ValidationError } from '../domain/errors.js';
 import { SCOPES } from '../domain/scopes.js';
 import { entities } from '../features.js';
 import { type ApiKeySummary, issueApiKey, listApiKeys, revokeApiKey } from '../modules/partners/api-keys.js';
-import type { ApiKeyGrant } from '../modules/partners/inputs.js';
+import { ApiKeyGrant } from '../modules/partners/inputs.js';
+import { parseInput } from '../domain/validation.js';
 import { ensurePartner } from '../modules/partners/service.js';
 import { openDatabase } from '../platform/db.js';
 import { Refusal, exitIfRefused } from '../platform/refusal.js';
@@ -72,15 +73,17 @@ const refusalOf = (error: ValidationError) =>
 const create =
   (partnerName: string, environment: Environment, grant: ApiKeyGrant): Command =>
   async (em) => {
-    const key = await em
-      .transactional(async (tx) => {
-        const { partner, created } = await ensurePartner(tx, partnerName);
-        say(`${created ? 'Created' : 'Found'} partner "${partner.name}" (${partner.id})`);
-        return issueApiKey(tx, partner, environment, grant);
-      })
-      .catch((error) => {
-        throw error instanceof ValidationError ? refusalOf(error) : error;
-      });
+    // Checked first, so a refused grant says nothing of a partner it would have created.
+    try {
+      parseInput(ApiKeyGrant, grant);
+    } catch (error) {
+      throw error instanceof ValidationError ? refusalOf(error) : error;
+    }
+    const key = await em.transactional(async (tx) => {
+      const { partner, created } = await ensurePartner(tx, partnerName);
+      say(`${created ? 'Created' : 'Found'} partner "${partner.name}" (${partner.id})`);
+      return issueApiKey(tx, partner, environment, grant);
+    });
     const scopes = grant.scopes?.join(', ') ?? 'every scope';
     const from = grant.allowedIps?.length ? `from ${grant.allowedIps.join(', ')} only` : 'from anywhere';
     say(`New ${environment} API key (${scopes}; ${from}), shown once, store it now:\n${key}`);

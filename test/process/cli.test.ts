@@ -143,6 +143,7 @@ describe('npm run keys -- list and revoke', () => {
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('--allow-ip must be an IPv4 or IPv6 address or CIDR range');
     expect(refused.stderr).toContain('--scope');
+    expect(refused.stdout).toBe('');
 
     const t = await startRamp({ ...env, BOOTSTRAP_DEMO_PARTNER: 'false' });
     cleanups.push(() => t.close());
