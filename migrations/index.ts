@@ -19,6 +19,7 @@ import { Migration20261126000500_chain_sweeps } from './Migration20261126000500_
 import { Migration20261127000300_event_trace_context } from './Migration20261127000300_event_trace_context.js';
 import { Migration20261127000500_customer_erasure } from './Migration20261127000500_customer_erasure.js';
 import { Migration20261127000200_audit_events } from './Migration20261127000200_audit_events.js';
+import { Migration20261127000100_api_key_scopes } from './Migration20261127000100_api_key_scopes.js';
 
 /** Applied in this order at start; a migration once landed is never edited, only followed. */
 export const migrations = [
@@ -43,4 +44,5 @@ export const migrations = [
   Migration20261127000300_event_trace_context,
   Migration20261127000500_customer_erasure,
   Migration20261127000200_audit_events,
+  Migration20261127000100_api_key_scopes,
 ];

@@ -22,6 +22,8 @@ import { purgeExpiredIdempotencyKeys } from './platform/idempotency.js';
 import { type JobRunner, startJobRunner } from './platform/jobs.js';
 import { createMetrics } from './platform/metrics.js';
 import { startKeyWatch } from './platform/key-watch.js';
+import { clientAddresses } from './platform/client-address.js';
+import { scopeTable } from './platform/route-scopes.js';
 import { openRails, type Rails } from './rails/registry.js';
 import type { SpanExporter } from '@opentelemetry/sdk-trace';
 import { openTracing } from './platform/tracing.js';
@@ -92,6 +94,9 @@ export async function createRamp(config: Config, options: { logger?: Logger; tra
   );
   const authenticate = apiKeyAuthentication(apiKeyStore, verifiedKeys);
   const keyWatch = startKeyWatch({ db, keys: apiKeyStore, logger });
+  // The client's address (keys' IP allowlists, rate limits, logs): X-Forwarded-For only from TRUST_PROXY's proxies.
+  const addresses = clientAddresses(config.TRUST_PROXY);
+  const fieldScopes = scopeTable(features.map((feature) => feature.scopes?.graphql));
   const http = await buildHttpApp({
     config,
     db,
@@ -100,9 +105,11 @@ export async function createRamp(config: Config, options: { logger?: Logger; tra
     metrics,
     authenticate,
     tracing,
+    clientAddresses: addresses,
     features,
     auditActions: { ofOperation: actionOfOperation },
-    mount: (app) => mountGraphQL(app, { config, db, services, logger, metrics, authenticate, keyWatch, schema, tracing }),
+    mount: (app) =>
+      mountGraphQL(app, { config, db, services, logger, metrics, authenticate, keyWatch, schema, tracing, fieldScopes, clientAddresses: addresses }),
   });
   dispatcher.start();
   const jobs = startJobRunner({

@@ -1,6 +1,7 @@
 import { createHash, hkdfSync } from 'node:crypto';
 import { z } from 'zod';
 import { Refusal } from './platform/refusal.js';
+import { parseAddressRange } from './platform/client-address.js';
 import { EVM_NETWORKS, type Network } from './domain/money.js';
 import { isExtendedPublicKey } from './rails/evm/hd.js';
 
@@ -131,6 +132,18 @@ const ConfigSchema = z.object({
     .optional(),
   /** Prefix of the rate-limit counters in Redis (lets several deployments share one Redis). */
   RATE_LIMIT_REDIS_PREFIX: z.string().min(1).default('ramp:rate-limit:'),
+  /**
+   * The proxies (addresses, CIDR ranges, or proxy-addr's `loopback`, `linklocal`, `uniquelocal`; comma separated) whose
+   * `X-Forwarded-For` names the client: its address is what keys' IP allowlists, rate limits and logs see. Unset: none, so
+   * the client is the socket's peer and the header is ignored.
+   */
+  TRUST_PROXY: list
+    .pipe(
+      z.array(
+        z.string().refine((v) => ['loopback', 'linklocal', 'uniquelocal'].includes(v) || parseAddressRange(v) !== null, 'must be addresses or CIDR ranges'),
+      ),
+    )
+    .default([]),
   /** When set, GET /metrics requires `Authorization: Bearer <METRICS_TOKEN>`. */
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   /** OpenTelemetry's own switch: `true` makes no spans and exports nothing, whatever the endpoints say. */

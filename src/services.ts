@@ -8,6 +8,7 @@ import { createKycShares } from './modules/kyc-import/shares.js';
 import { createKybService } from './modules/kyb/service.js';
 import { createVirtualAccountService } from './modules/virtual-accounts/service.js';
 import { createPartnerService } from './modules/partners/service.js';
+import { createApiKeyService } from './modules/partners/key-service.js';
 import { type EventServiceOptions, createEventService } from './modules/events/service.js';
 import { type WebhookServiceOptions, createWebhookService } from './modules/webhooks/service.js';
 import type { Notifier } from './platform/notifier.js';
@@ -55,6 +56,7 @@ export function buildServices(options: ServiceOptions) {
     bankAccounts,
     virtualAccounts,
     partners,
+    apiKeys: createApiKeyService(),
     transfers,
     ledger: createLedgerService(),
     networks: createNetworkService({ rails: options.rails }),

@@ -4,15 +4,19 @@ import type { EntityManager } from '@mikro-orm/sql';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.js';
 import { ENVIRONMENTS, type Environment } from '../domain/environment.js';
-import { NotFoundError } from '../domain/errors.js';
+import { NotFoundError, ValidationError } from '../domain/errors.js';
+import { SCOPES } from '../domain/scopes.js';
 import { entities } from '../features.js';
 import { type ApiKeySummary, issueApiKey, listApiKeys, revokeApiKey } from '../modules/partners/api-keys.js';
+import { ApiKeyGrant } from '../modules/partners/inputs.js';
+import { parseInput } from '../domain/validation.js';
 import { ensurePartner } from '../modules/partners/service.js';
 import { openDatabase } from '../platform/db.js';
 import { Refusal, exitIfRefused } from '../platform/refusal.js';
 
 const USAGE = `usage: npm run keys -- list [--partner <name>]
        npm run keys -- create --partner <name> [--environment sandbox|production]
+                              [--scope ${SCOPES.join('|')} …] [--allow-ip <address or CIDR> …]
        npm run keys -- revoke <prefix-or-id>`;
 
 type Command = (em: EntityManager) => Promise<number>;
@@ -31,8 +35,17 @@ const when = (date: Date | null) => (date ? `${date.toISOString().slice(0, 16).r
 
 function printTable(keys: ApiKeySummary[]) {
   const rows = [
-    ['PREFIX', 'PARTNER', 'ENVIRONMENT', 'CREATED', 'LAST USED', 'REVOKED'],
-    ...keys.map((k) => [k.prefix, k.partnerName, k.environment, when(k.createdAt), k.lastUsedAt ? when(k.lastUsedAt) : 'never', when(k.revokedAt)]),
+    ['PREFIX', 'PARTNER', 'ENVIRONMENT', 'SCOPES', 'ALLOWED IPS', 'CREATED', 'LAST USED', 'REVOKED'],
+    ...keys.map((k) => [
+      k.prefix,
+      k.partnerName,
+      k.environment,
+      k.scopes.join(','),
+      k.allowedIps.length ? k.allowedIps.join(',') : 'any',
+      when(k.createdAt),
+      k.lastUsedAt ? when(k.lastUsedAt) : 'never',
+      when(k.revokedAt),
+    ]),
   ];
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
   const aligned = (row: string[]) => row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ');
@@ -49,16 +62,31 @@ const list =
     return 0;
   };
 
-/** Creates the partner if no partner has that name; the key is alone on the last line (so scripts can `tail -n1`). */
+/** A refused scope or range, in one sentence per field. */
+const refusalOf = (error: ValidationError) =>
+  new Refusal(error.fieldErrors.map((e) => `${e.pointer.startsWith('/scopes') ? '--scope' : '--allow-ip'} ${e.detail}`).join('; '));
+
+/**
+ * Creates the partner if no partner has that name; the key is alone on the last line (so scripts can
+ * `tail -n1`). No --scope: every scope; no --allow-ip: from anywhere.
+ */
 const create =
-  (partnerName: string, environment: Environment): Command =>
+  (partnerName: string, environment: Environment, grant: ApiKeyGrant): Command =>
   async (em) => {
+    // Checked first, so a refused grant says nothing of a partner it would have created.
+    try {
+      parseInput(ApiKeyGrant, grant);
+    } catch (error) {
+      throw error instanceof ValidationError ? refusalOf(error) : error;
+    }
     const key = await em.transactional(async (tx) => {
       const { partner, created } = await ensurePartner(tx, partnerName);
       say(`${created ? 'Created' : 'Found'} partner "${partner.name}" (${partner.id})`);
-      return issueApiKey(tx, partner, environment);
+      return issueApiKey(tx, partner, environment, grant);
     });
-    say(`New ${environment} API key (shown once, store it now):\n${key}`);
+    const scopes = grant.scopes?.join(', ') ?? 'every scope';
+    const from = grant.allowedIps?.length ? `from ${grant.allowedIps.join(', ')} only` : 'from anywhere';
+    say(`New ${environment} API key (${scopes}; ${from}), shown once, store it now:\n${key}`);
     return 0;
   };
 
@@ -80,13 +108,19 @@ function commandOf(argv: string[]): Command | null {
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { partner: { type: 'string' }, environment: { type: 'string', default: 'sandbox' } },
+    options: {
+      partner: { type: 'string' },
+      environment: { type: 'string', default: 'sandbox' },
+      scope: { type: 'string', multiple: true },
+      'allow-ip': { type: 'string', multiple: true },
+    },
   });
   const [verb, ...rest] = positionals;
   const partner = values.partner?.trim();
   const environment = values.environment as Environment;
   if (verb === 'list' && rest.length === 0) return list(partner || undefined);
-  if (verb === 'create' && rest.length === 0 && partner && ENVIRONMENTS.includes(environment)) return create(partner, environment);
+  const grant = { scopes: values.scope as ApiKeyGrant['scopes'], allowedIps: values['allow-ip'] };
+  if (verb === 'create' && rest.length === 0 && partner && ENVIRONMENTS.includes(environment)) return create(partner, environment, grant);
   if (verb === 'revoke' && rest.length === 1 && rest[0]!.trim()) return revoke(rest[0]!.trim());
   return null;
 }

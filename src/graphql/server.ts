@@ -10,7 +10,9 @@ import { randomUUID } from 'node:crypto';
 import { WebSocket, WebSocketServer } from 'ws';
 import type { Config } from '../config.js';
 import type { Actor } from '../domain/environment.js';
-import { DomainError, ValidationError } from '../domain/errors.js';
+import { DomainError, ForbiddenError, ValidationError } from '../domain/errors.js';
+import type { Scope } from '../domain/scopes.js';
+import type { ClientAddresses } from '../platform/client-address.js';
 import type { Authenticate } from '../platform/auth.js';
 import type { Database } from '../platform/db.js';
 import type { KeyWatch } from '../platform/key-watch.js';
@@ -27,6 +29,7 @@ import { inPlaceOf, isGraphQLError } from './error-place.js';
 import { useCompiledQueries, useErrorLocations } from './execution.js';
 import { useIncrementalDelivery } from './incremental.js';
 import { useQueryLimits } from './limits.js';
+import { forbidden, rootFieldScopes, scopeRefusal, useRootFieldScopes } from './scopes.js';
 import { TrustedDocuments } from './trusted-documents.js';
 import { useOperationTracing } from './tracing.js';
 
@@ -129,6 +132,8 @@ const databaseUnavailable = () =>
 /** What Ramp keeps per graphql-ws connection: the caller it authenticated, and which subscriptions count against its key. */
 type Connection = {
   authorization?: string;
+  /** The client's address, from the upgrade request (TRUST_PROXY's proxies' X-Forwarded-For). */
+  clientIp?: string;
   actor?: Actor;
   unwatchKey?: () => void;
   counted?: Set<string>;
@@ -146,10 +151,16 @@ export interface GraphQLDeps {
   schema: GraphQLSchema;
   /** Subscription pushes continue the trace of the request that caused their event. */
   tracing?: Tracing;
+  /** The scope each root field needs, from the features' scopes.ts (`Mutation.createCustomer` → write). */
+  fieldScopes: ReadonlyMap<string, Scope>;
+  /** Who sent a graphql-ws upgrade request (platform/client-address.ts). */
+  clientAddresses: ClientAddresses;
 }
 
 export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
   const { config, db, services, logger, authenticate, keyWatch, schema } = deps;
+  // Every root field has a scope, or this throws and Ramp does not start.
+  const fieldScopes = rootFieldScopes(schema, deps.fieldScopes);
   const trusted = config.GRAPHQL_TRUSTED_DOCUMENTS ? TrustedDocuments.fromFile(config.GRAPHQL_TRUSTED_DOCUMENTS) : null;
   const log = (): OperationLog => currentRequest.getStore()?.log ?? logger;
   // One key for every cursor a client is handed: page cursors are sealed under their own subkeys of it.
@@ -174,6 +185,7 @@ export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
    */
   async function contextFor(
     authorization: string | undefined,
+    clientIp: string | undefined,
     requestId: string,
     query: string | undefined,
     known?: Actor | null,
@@ -186,8 +198,10 @@ export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
     // a stale or mistyped one included, so a wrong key in a tool's settings does not hide the schema.
     if (isIntrospectionOnly(query)) return { ...caller, actor: null };
     try {
-      return { ...caller, actor: await authenticate(em, authorization) };
+      return { ...caller, actor: await authenticate(em, authorization, { clientIp }) };
     } catch (error) {
+      // A valid key from an address its allowlist leaves out: 403, the refusal kept as its cause.
+      if (error instanceof ForbiddenError) throw forbidden(error, { status: 403 });
       if (error instanceof DomainError) throw unauthenticated(error.message);
       if (isDatabaseUnavailable(error)) throw databaseUnavailable();
       throw error;
@@ -207,7 +221,9 @@ export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
       // The code as the ErrorCode enum spells it, the field problems as FieldError's fields.
       const fieldErrors =
         original instanceof ValidationError ? original.fieldErrors.map((e) => ({ path: e.pointer, code: e.code, message: e.detail })) : undefined;
-      const extensions = { code: screamingSnake(original.code), ...(fieldErrors && { fieldErrors }) };
+      // An HTTP status a refusal carries (403 for a key's scope or address) stays.
+      const http = isGraphQLError(error) ? (error as GraphQLError).extensions?.http : undefined;
+      const extensions = { code: screamingSnake(original.code), ...(fieldErrors && { fieldErrors }), ...(http !== undefined && { http }) };
       return inPlaceOf(error, createGraphQLError(original.message, { extensions }));
     }
     if (isGraphQLError(error) && (!original || isGraphQLError(original))) return error as Error;
@@ -243,12 +259,14 @@ export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
     cors: false, // Fastify's CORS plugin answers for the whole server
     context: ({ req, params }) => {
       const requestId = req?.id ?? randomUUID();
-      return contextFor(req?.headers.authorization, requestId, params.query, req?.actor, req?.em ?? undefined);
+      return contextFor(req?.headers.authorization, req?.ip, requestId, params.query, req?.actor, req?.em ?? undefined);
     },
     // Each answer keeps where the failure happened (the field's `path` and `locations`): only its text is replaced.
     maskedErrors: { maskError },
     plugins: [
       useQueryLimits(),
+      // Before anything runs: an operation with a root field outside the key's scopes does nothing.
+      useRootFieldScopes(fieldScopes),
       useIncrementalDelivery(maskError),
       useSubscriptionsOverWebSocketOnly(),
       useOperationMetrics(deps.metrics),
@@ -300,13 +318,15 @@ export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
     {
       onConnect: async (ctx) => {
         const authorization = ctx.connectionParams?.authorization;
+        const clientIp = deps.clientAddresses.of(ctx.extra.request);
         // Nothing reads the upgrade request after this: not held for the connection's life.
         (ctx.extra as { request?: unknown }).request = undefined;
         try {
           // From the database, not the verified-key cache: the connection's one check for its whole life, and a
           // database outage is told as 1013 (retry) whatever the cache holds.
-          const actor = await authenticate(db.fork(), typeof authorization === 'string' ? authorization : undefined, { fresh: true });
+          const actor = await authenticate(db.fork(), typeof authorization === 'string' ? authorization : undefined, { fresh: true, clientIp });
           ctx.extra.authorization = authorization as string;
+          ctx.extra.clientIp = clientIp;
           // Its subscriptions run as this caller; a revoked key closes the connection (below).
           ctx.extra.actor = actor;
           // Gone while we looked the key up: onClose has run already, so nothing would unwatch it.
@@ -352,6 +372,9 @@ export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
         }
         const { actor } = ctx.extra;
         if (!actor) return [wsRefusal('Not authenticated', 'UNAUTHENTICATED')];
+        // Subscriptions are reads: a key without `read` is refused here, as graphql-ws's error message.
+        const refusal = scopeRefusal(fieldScopes, document, params.operationName, actor);
+        if (refusal) return [forbidden(refusal)];
         const held = subscriptionsByKey.get(actor.apiKeyId) ?? 0;
         if (held >= config.SUBSCRIPTIONS_PER_KEY) {
           return [wsRefusal(`At most ${config.SUBSCRIPTIONS_PER_KEY} subscriptions at a time per API key on this instance`, 'TOO_MANY_SUBSCRIPTIONS')];
@@ -364,7 +387,10 @@ export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
           operationName: params.operationName,
           document,
           variableValues: params.variables,
-          contextValue: { ...(await contextFor(ctx.extra.authorization, requestId, query, actor, subscribeEm)), connection: ctx.extra.socket },
+          contextValue: {
+            ...(await contextFor(ctx.extra.authorization, ctx.extra.clientIp, requestId, query, actor, subscribeEm)),
+            connection: ctx.extra.socket,
+          },
           rootValue: { execute: enveloped.execute, subscribe: enveloped.subscribe },
         };
       },

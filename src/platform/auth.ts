@@ -1,7 +1,9 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/sql';
-import { UnauthenticatedError } from '../domain/errors.js';
+import { ForbiddenError, UnauthenticatedError } from '../domain/errors.js';
 import type { Actor, Environment } from '../domain/environment.js';
+import type { Scope } from '../domain/scopes.js';
+import { addressAllowlist } from './client-address.js';
 
 const KEY_PATTERN = /^rk_(sandbox|live)_([A-Za-z0-9]{8})([A-Za-z0-9]{32})$/;
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
@@ -43,6 +45,9 @@ export interface StoredApiKey {
   environment: Environment;
   secretHash: string;
   lastUsedAt: Date | null;
+  scopes: readonly Scope[];
+  /** CIDR ranges the key may be used from; empty: anywhere. */
+  allowedIps: readonly string[];
 }
 
 /** The API keys, as authentication needs them; the partners module, which owns keys, provides them. */
@@ -58,12 +63,22 @@ export interface ApiKeyStore {
 /** `last used` is kept to the minute: a busy key writes once a minute, not on every request. */
 export const LAST_USED_RESOLUTION_MS = 60_000;
 
+/** Where a request comes from, and whether to skip the verified keys. */
+export interface AuthenticationOptions {
+  /** The client's address (`request.ip`, the graphql-ws upgrade request's): checked against the key's allowlist. */
+  clientIp: string | undefined;
+  /**
+   * Asks the database even for a key kept as verified (a graphql-ws connection, which lives for days
+   * on one check, and must be refused with 1013 while the database is down).
+   */
+  fresh?: boolean;
+}
+
 /**
- * Resolves an `Authorization` header to the calling partner and environment, or fails with 401.
- * `fresh` asks the database even for a key kept as verified (a graphql-ws connection, which lives for
- * days on one check, and must be refused with 1013 while the database is down).
+ * Resolves an `Authorization` header to the calling partner, environment and scopes, or fails with
+ * 401; a valid key used from an address its allowlist leaves out fails with 403 `ip_not_allowed`.
  */
-export type Authenticate = (em: EntityManager, header: string | undefined, options?: { fresh?: boolean }) => Promise<Actor>;
+export type Authenticate = (em: EntityManager, header: string | undefined, options: AuthenticationOptions) => Promise<Actor>;
 
 /** Where a revocation is announced, in the revoking transaction: the payload is the key's id. */
 export const KEY_REVOKED_CHANNEL = 'ramp_api_key_revoked';
@@ -74,6 +89,8 @@ export const VERIFIED_KEYS_MAX = 10_000;
 
 interface VerifiedKey {
   actor: Actor;
+  /** Whether the key may be used from an address; absent when it may be used from anywhere. */
+  allows?: (address: string | undefined) => boolean;
   expiresAt: number;
   /** When this instance last recorded `last used` for the key (ms), or the stored time it read. */
   lastUsedAt: number;
@@ -145,8 +162,9 @@ export function apiKeyAuthentication(keys: ApiKeyStore, verified?: VerifiedKeys)
     if (!match) throw unauthenticated('The API key is not valid');
     const hash = hashSecret(key);
     const now = Date.now();
-    const cached = options?.fresh ? undefined : verified?.get(hash, now);
+    const cached = options.fresh ? undefined : verified?.get(hash, now);
     if (cached) {
+      refuseOutsideAllowlist(cached, options.clientIp);
       await markUsed(em, cached, now);
       return cached.actor;
     }
@@ -157,14 +175,28 @@ export function apiKeyAuthentication(keys: ApiKeyStore, verified?: VerifiedKeys)
     const expected = Buffer.from(found?.secretHash ?? MISSING_HASH, 'hex');
     if (!found || !timingSafeEqual(expected, Buffer.from(hash, 'hex'))) throw unauthenticated('The API key is not valid');
     const entry: VerifiedKey = {
-      actor: Object.freeze({ partnerId: found.partnerId, environment: found.environment, apiKeyId: found.id, apiKeyPrefix: prefix }),
+      actor: Object.freeze({
+        partnerId: found.partnerId,
+        environment: found.environment,
+        apiKeyId: found.id,
+        apiKeyPrefix: prefix,
+        scopes: new Set(found.scopes),
+      }),
+      ...(found.allowedIps.length > 0 && { allows: addressAllowlist(found.allowedIps) }),
       expiresAt: now + (verified?.ttlMs ?? 0),
       lastUsedAt: found.lastUsedAt?.getTime() ?? Number.NEGATIVE_INFINITY,
     };
     verified?.set(hash, entry, generation);
+    refuseOutsideAllowlist(entry, options.clientIp);
     await markUsed(em, entry, now);
     return entry.actor;
   };
 }
 
 const MISSING_HASH = hashSecret('missing');
+
+/** On every request, cached key or not: the allowlist is the key's, the address the request's. */
+function refuseOutsideAllowlist(entry: VerifiedKey, clientIp: string | undefined): void {
+  if (!entry.allows || entry.allows(clientIp)) return;
+  throw new ForbiddenError('ip_not_allowed', `This API key may not be used from ${clientIp ?? 'an unknown address'}: its IP allowlist does not include it`);
+}

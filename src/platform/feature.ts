@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { EntityClass, Options } from '@mikro-orm/core';
 import type { Config } from '../config.js';
 import type { Job } from './jobs.js';
+import type { FeatureScopes } from './route-scopes.js';
 
 /** MikroORM entity definitions, as the ORM's `entities` option takes them. */
 export type EntityDefinitions = NonNullable<Options['entities']>;
@@ -21,7 +22,7 @@ export interface EventSubject {
 }
 
 /** What building the GraphQL schema needs of a feature (graphql/schema.ts). */
-export type FeatureTypes = Pick<Feature<never>, 'types' | 'subjects'>;
+export type FeatureTypes = Pick<Feature<never>, 'types' | 'subjects' | 'scopes'>;
 
 /**
  * What one feature module contributes to the service: its entities, REST routes, GraphQL types,
@@ -31,6 +32,8 @@ export type FeatureTypes = Pick<Feature<never>, 'types' | 'subjects'>;
 export interface Feature<Services> {
   name: string;
   entities?: EntityDefinitions;
+  /** What each REST route and GraphQL root field of the feature needs of the key (its `scopes.ts`). */
+  scopes?: FeatureScopes;
   /** Registers the feature's routes; called once at start with the shared services. */
   routes?: (app: FastifyInstance, services: Services) => void | Promise<void>;
   /**

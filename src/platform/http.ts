@@ -18,12 +18,17 @@ import { registerSecurityHeaders } from './security-headers.js';
 import { DATABASE_RETRY_AFTER_SECONDS } from './database-errors.js';
 import { contract } from './openapi-contract.js';
 import { API_VERSION, allowedMethods, type OpenApi, registerOpenApi } from './openapi.js';
+import { requireScope } from '../domain/scopes.js';
+import type { ClientAddresses } from './client-address.js';
+import { assignRouteScopes, scopeTable } from './route-scopes.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 /** The refusals of a request's body (problem codes, toProblem's), which a request no route takes does not get. */
 const BODY_REFUSALS = new Set<string>([BAD_REQUEST, 'malformed_json', 'body_too_deep', 'unsupported_media_type', 'payload_too_large']);
 /** Routes that need an API key; /graphql authenticates in its own context. */
 const AUTHENTICATED_PREFIXES = ['/v0/', '/v1/', '/auth/'];
+/** Whether a path needs an API key (routePath folds duplicate slashes as the router does: //v0/… is /v0/…). */
+const needsKey = (url: string) => AUTHENTICATED_PREFIXES.some((p) => routePath(url).startsWith(p));
 
 export interface HttpApp {
   app: FastifyInstance;
@@ -48,6 +53,8 @@ export interface HttpDeps<Services> {
   authenticate: Authenticate;
   /** Spans of requests, and the W3C trace context a caller sends, carried into what the request records. */
   tracing: Tracing;
+  /** Who sent a request: the trusted proxies of TRUST_PROXY (platform/client-address.ts). */
+  clientAddresses: ClientAddresses;
   /** The features whose routes this server answers. */
   features: readonly Feature<Services>[];
   /** The audit log's names of state-changing operations (the audit module's table, handed in by app.ts). */
@@ -61,6 +68,8 @@ export async function buildHttpApp<Services>(deps: HttpDeps<Services>): Promise<
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
     bodyLimit: config.BODY_LIMIT_BYTES,
+    // request.ip is the client's: X-Forwarded-For is read only from the proxies TRUST_PROXY names.
+    trustProxy: deps.clientAddresses.trustProxy,
     // The spec writes some /v1 paths with a double slash; both spellings must route.
     routerOptions: { ignoreDuplicateSlashes: true },
     // The router's and Node's own refusals (bad percent-encoding, over-long ids, unparsable HTTP) in our shapes.
@@ -97,11 +106,15 @@ export async function buildHttpApp<Services>(deps: HttpDeps<Services>): Promise<
   await registerRateLimit(app, { config, db, logger, metrics, authenticate });
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
-    // routePath folds duplicate slashes as the router does: //v0/… is /v0/… and needs the key too.
-    if (AUTHENTICATED_PREFIXES.some((p) => routePath(request.url).startsWith(p))) {
-      request.actor ??= await authenticate(request.em, request.headers.authorization);
+    if (needsKey(request.url)) {
+      request.actor ??= await authenticate(request.em, request.headers.authorization, { clientIp: request.ip });
+      // Before the body is read or anything runs: a key without the route's scope does nothing.
+      const scope = request.routeOptions.config?.scope;
+      if (scope) requireScope(request.actor, scope);
     }
   });
+  // Every route that needs a key names the scope it needs (its module's scopes.ts), or Ramp does not start.
+  assignRouteScopes(app, scopeTable(deps.features.map((feature) => feature.scopes?.rest)), needsKey);
 
   app.setErrorHandler((error, request, reply) => {
     const problem = toProblem(error);

@@ -13,7 +13,7 @@ export type AnsweredCode = ErrorCode | typeof BAD_REQUEST;
 
 /**
  * Every code a route can answer: its own, and those every route gives — a bad URL or query, a bad
- * key, a rate limit, an outage, and the body's parsing (Fastify reads a body sent to any route, even
+ * key, a key without the route's scope or used from an address it may not be, a rate limit, an outage, and the body's parsing (Fastify reads a body sent to any route, even
  * one that takes none); the idempotency store's; an id that matches nothing.
  */
 export function codesOf(contract: RouteContract, { hasParams }: { hasParams: boolean }): AnsweredCode[] {
@@ -30,7 +30,8 @@ export function codesOf(contract: RouteContract, { hasParams }: { hasParams: boo
     'database_unavailable',
     ...(contract.errors ?? []),
   ]);
-  if (!contract.public) codes.add('unauthenticated');
+  // A key's scope and IP allowlist are checked wherever a key is (platform/http.ts, route-scopes.ts).
+  if (!contract.public) for (const code of ['unauthenticated', 'insufficient_scope', 'ip_not_allowed'] as const) codes.add(code);
   if (hasParams) codes.add('not_found');
   if (contract.idempotencyKey) {
     codes.add('idempotency_key_in_use');

@@ -87,7 +87,7 @@ export async function registerRateLimit(
 async function actorOf(authenticate: Authenticate, request: FastifyRequest): Promise<Actor | null> {
   if (!request.headers.authorization) return null;
   try {
-    return await authenticate(request.em, request.headers.authorization);
+    return await authenticate(request.em, request.headers.authorization, { clientIp: request.ip });
   } catch {
     return null;
   }

@@ -100,13 +100,14 @@ describe('npm run keys -- list and revoke', () => {
 
     const { stdout } = await keys(env, 'list', '--partner', 'Lister');
     const [header, ...rows] = stdout.trim().split('\n');
-    expect(header).toMatch(/^PREFIX\s+PARTNER\s+ENVIRONMENT\s+CREATED\s+LAST USED\s+REVOKED$/);
+    expect(header).toMatch(/^PREFIX\s+PARTNER\s+ENVIRONMENT\s+SCOPES\s+ALLOWED IPS\s+CREATED\s+LAST USED\s+REVOKED$/);
     const minute = '\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2} UTC';
+    const every = 'read,write,simulate,webhooks,admin\\s+any';
     expect(rows).toHaveLength(2);
     expect(rows).toEqual(
       expect.arrayContaining([
-        expect.stringMatching(new RegExp(`^${prefixOf(sandboxKey)}\\s+Lister\\s+sandbox\\s+${minute}\\s+${minute}\\s+-$`)),
-        expect.stringMatching(new RegExp(`^${prefixOf(liveKey)}\\s+Lister\\s+production\\s+${minute}\\s+never\\s+${minute}$`)),
+        expect.stringMatching(new RegExp(`^${prefixOf(sandboxKey)}\\s+Lister\\s+sandbox\\s+${every}\\s+${minute}\\s+${minute}\\s+-$`)),
+        expect.stringMatching(new RegExp(`^${prefixOf(liveKey)}\\s+Lister\\s+production\\s+${every}\\s+${minute}\\s+never\\s+${minute}$`)),
       ]),
     );
     for (const key of [sandboxKey, liveKey]) expect(stdout).not.toContain(key.slice(prefixOf(key).length));
@@ -115,6 +116,42 @@ describe('npm run keys -- list and revoke', () => {
     const unknown = await keys(env, 'list', '--partner', 'Nobody').catch((e) => e);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr.trim()).toBe('No partner is named "Nobody"; npm run keys -- list shows every partner\'s keys.');
+  }, 90_000);
+
+  it('creates a key with --scope and --allow-ip, lists them, and the server holds the key to them', async () => {
+    const env = await cliDatabase(cleanups);
+    const created = await keys(
+      env,
+      'create',
+      '--partner',
+      'Scoped',
+      '--scope',
+      'read',
+      '--scope',
+      'webhooks',
+      '--allow-ip',
+      '127.0.0.1',
+      '--allow-ip',
+      '::1/128',
+    );
+    expect(created.stdout).toContain('(read, webhooks; from 127.0.0.1, ::1/128 only)');
+    const key = lastLine(created.stdout);
+    expect(key).toMatch(/^rk_sandbox_[A-Za-z0-9]{40}$/);
+    const row = (await keys(env, 'list', '--partner', 'Scoped')).stdout.trim().split('\n')[1]!;
+    expect(row).toMatch(new RegExp(`^${prefixOf(key)}\\s+Scoped\\s+sandbox\\s+read,webhooks\\s+127\\.0\\.0\\.1,::1\\s`));
+    const refused = await keys(env, 'create', '--partner', 'Scoped', '--scope', 'everything', '--allow-ip', '10.0.0.0/33').catch((e) => e);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('--allow-ip must be an IPv4 or IPv6 address or CIDR range');
+    expect(refused.stderr).toContain('--scope');
+    expect(refused.stdout).toBe('');
+
+    const t = await startRamp({ ...env, BOOTSTRAP_DEMO_PARTNER: 'false' });
+    cleanups.push(() => t.close());
+    const client = apiClient(t.url, key);
+    expect((await client.get('/v0/customers')).status).toBe(200);
+    const write = await client.post('/v0/customers', { email: 'scoped@example.com', type: 'individual', first_name: 'A', last_name: 'B' });
+    expect(write.status).toBe(403);
+    expect(write.body).toMatchObject({ code: 'insufficient_scope' });
   }, 90_000);
 
   it('revokes a key by prefix: a server on the same database refuses it at once and closes its open subscription', async () => {

@@ -2,10 +2,12 @@ import type { Feature } from '../../platform/feature.js';
 import type { Services } from '../../services.js';
 import { BankAccount, bankAccountEntities } from './entities.js';
 import { bankAccountRoutes } from './rest.js';
+import { NEEDED_SCOPES } from './scopes.js';
 
 /** Customers' external bank accounts. */
 export const bankAccountsFeature: Feature<Services> = {
   name: 'bank-accounts',
+  scopes: NEEDED_SCOPES,
   types: () => import('./graphql.js'),
   subjects: async () => {
     const { BankAccountRef, BankAccountSnapshotRef } = await import('./graphql.js');

@@ -3,29 +3,61 @@ import { randomUUID } from 'node:crypto';
 import type { Environment } from '../../domain/environment.js';
 import { NotFoundError } from '../../domain/errors.js';
 import { isUuid } from '../../domain/identifiers/uuid.js';
+import type { Scope } from '../../domain/scopes.js';
+import { parseInput } from '../../domain/validation.js';
 import { type ApiKeyStore, KEY_REVOKED_CHANNEL, LAST_USED_RESOLUTION_MS, mintApiKey } from '../../platform/auth.js';
 import { auditAdministration } from '../../platform/audit.js';
 import { API_KEY_ACTIONS } from '../audit/actions.js';
 import { ApiKey, Partner } from './entities.js';
+import { ApiKeyGrant } from './inputs.js';
 
 /**
- * Partners' API keys, outside any caller's scope: issued and revoked by the CLI and the first
- * start, and looked up by authentication (platform/auth.ts) through `apiKeyStore`.
+ * Partners' API keys: issued and revoked by the CLI, the first start and the partner's own admin
+ * keys (service.ts), and looked up by authentication (platform/auth.ts) through `apiKeyStore`.
  */
 
 /** Who manages keys outside an API call: the keys CLI, or Ramp itself (the demo partner's first key). */
 type KeyAdministrator = 'cli' | 'system';
 
-/** Adds an API key, with its audit row in the same transaction; the clear key is returned here and never again. */
-export async function issueApiKey(em: EntityManager, partner: Partner, environment: Environment, by: KeyAdministrator = 'cli'): Promise<string> {
+/**
+ * Adds an API key with these scopes (every one when none is named) and allowlist (anywhere when empty), with its
+ * audit row in the same transaction; the clear key is returned here and never again.
+ */
+export async function createApiKey(
+  em: EntityManager,
+  partner: Partner,
+  environment: Environment,
+  grant: ApiKeyGrant = {},
+  by: KeyAdministrator = 'cli',
+): Promise<{ key: string; apiKey: ApiKey }> {
+  const { scopes, allowedIps } = parseInput(ApiKeyGrant, grant);
   const minted = mintApiKey(environment);
   return em.transactional(async (tx) => {
-    const key = tx.create(ApiKey, { id: randomUUID(), partner, environment, prefix: minted.prefix, secretHash: minted.secretHash });
+    const apiKey = tx.create(ApiKey, {
+      id: randomUUID(),
+      partner,
+      environment,
+      prefix: minted.prefix,
+      secretHash: minted.secretHash,
+      createdAt: new Date(),
+      ...(scopes && { scopes }),
+      ...(allowedIps && { allowedIps }),
+    });
     await tx.flush();
-    const entity = { type: 'api_key', id: key.id };
-    await auditAdministration(tx, { partnerId: partner.id, environment, action: API_KEY_ACTIONS.create, entity, by });
-    return minted.key;
+    await auditAdministration(tx, { partnerId: partner.id, environment, action: API_KEY_ACTIONS.create, entity: { type: 'api_key', id: apiKey.id }, by });
+    return { key: minted.key, apiKey };
   });
+}
+
+/** Adds an API key; the clear key is returned here and never again. */
+export async function issueApiKey(
+  em: EntityManager,
+  partner: Partner,
+  environment: Environment,
+  grant: ApiKeyGrant = {},
+  by: KeyAdministrator = 'cli',
+): Promise<string> {
+  return (await createApiKey(em, partner, environment, grant, by)).key;
 }
 
 /** What the operator sees of a key (`npm run keys -- list`): never its secret or hash. */
@@ -38,6 +70,9 @@ export interface ApiKeySummary {
   /** To the minute (LAST_USED_RESOLUTION_MS); null when the key never authenticated. */
   lastUsedAt: Date | null;
   revokedAt: Date | null;
+  scopes: readonly Scope[];
+  /** Empty: the key may be used from anywhere. */
+  allowedIps: readonly string[];
 }
 
 const summaryOf = (key: ApiKey): ApiKeySummary => ({
@@ -48,6 +83,8 @@ const summaryOf = (key: ApiKey): ApiKeySummary => ({
   createdAt: key.createdAt,
   lastUsedAt: key.lastUsedAt ?? null,
   revokedAt: key.revokedAt ?? null,
+  scopes: key.scopes as Scope[],
+  allowedIps: key.allowedIps,
 });
 
 /** Every key, or one partner's (404 when no partner has that name), by partner then age; revoked ones included. */
@@ -69,9 +106,12 @@ export async function listApiKeys(em: EntityManager, filter: { partner?: string 
 export async function revokeApiKey(
   em: EntityManager,
   prefixOrId: string,
+  /** The tenant whose key it must be (a partner revoking its own keys); another's answers 404. */
+  owner?: { partnerId: string; environment: Environment },
   by: KeyAdministrator = 'cli',
 ): Promise<{ key: ApiKeySummary; alreadyRevoked: boolean }> {
-  const where = isUuid(prefixOrId) ? { id: prefixOrId.toLowerCase() } : { prefix: prefixOrId };
+  const which = isUuid(prefixOrId) ? { id: prefixOrId.toLowerCase() } : { prefix: prefixOrId };
+  const where = owner ? { ...which, partner: owner.partnerId, environment: owner.environment } : which;
   return em.transactional(async (tx) => {
     // Conditional, so two revocations racing leave the first one's time.
     const revoked = await tx.nativeUpdate(ApiKey, { ...where, revokedAt: null }, { revokedAt: new Date() });
@@ -89,7 +129,15 @@ export const apiKeyStore: ApiKeyStore = {
   async find(em, prefix) {
     const found = await em.findOne(ApiKey, { prefix, revokedAt: null });
     return (
-      found && { id: found.id, partnerId: found.partner.id, environment: found.environment, secretHash: found.secretHash, lastUsedAt: found.lastUsedAt ?? null }
+      found && {
+        id: found.id,
+        partnerId: found.partner.id,
+        environment: found.environment,
+        secretHash: found.secretHash,
+        lastUsedAt: found.lastUsedAt ?? null,
+        scopes: found.scopes as Scope[],
+        allowedIps: found.allowedIps,
+      }
     );
   },
 

@@ -1,5 +1,6 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { ENVIRONMENTS } from '../../domain/environment.js';
+import { SCOPES } from '../../domain/scopes.js';
 import { FIAT_CURRENCIES, NETWORKS, TOKENS } from '../../domain/money.js';
 import { TENANT_FILTERS, tenantColumns } from '../../platform/tenant.js';
 import { createdAtColumn, idColumn } from '../../platform/columns.js';
@@ -38,6 +39,10 @@ const ApiKeySchema = defineEntity({
     /** Refreshed at most once a minute (apiKeyStore.markUsed), so it is exact to the minute. */
     lastUsedAt: p.datetime().nullable(),
     revokedAt: p.datetime().nullable(),
+    /** What the key may do (domain/scopes.ts); every scope for a key created without naming any. */
+    scopes: p.array().default([...SCOPES]),
+    /** CIDR ranges (IPv4 and IPv6) the key may be used from; empty: anywhere. */
+    allowedIps: p.array().default([]),
   },
 });
 export class ApiKey extends ApiKeySchema.class {}

@@ -12,6 +12,8 @@ import {
 import { isValidAddress } from '../../domain/identifiers/chain.js';
 import { FIAT_CURRENCIES, NETWORKS, type Network, TOKENS } from '../../domain/money.js';
 import { type Report, acrossFields } from '../../domain/validation.js';
+import { SCOPES } from '../../domain/scopes.js';
+import { parseAddressRange, rangeText } from '../../platform/client-address.js';
 
 /*
  * The whitelists' use cases take these inputs (NewWhitelistedWalletAddress, NewWhitelistedBankAccount).
@@ -101,3 +103,35 @@ export const bicInTheIbansCountry = () =>
 /** A bank account to whitelist, in the domain's words (today the same as Encryptus's). */
 export const NewWhitelistedBankAccount = z.strictObject(bankAccountFields).check(bicInTheIbansCountry());
 export type NewWhitelistedBankAccount = z.input<typeof NewWhitelistedBankAccount>;
+
+/** A key's allowlist holds at most this many ranges: each request checks them all. */
+export const MAX_ALLOWED_IPS = 100;
+
+/**
+ * What a new API key may do and where from. No `scopes`: every scope (as keys always had); no
+ * `allowedIps`: anywhere. Ranges are kept in their canonical spelling (`10.0.0.0/8`, `::1`).
+ */
+export const ApiKeyGrant = z.object({
+  scopes: z
+    .array(z.enum(SCOPES))
+    .min(1, 'must name at least one scope (leave it out for every scope)')
+    .transform((scopes) => SCOPES.filter((scope) => scopes.includes(scope)))
+    .optional(),
+  allowedIps: z
+    .array(
+      z.string().transform((text, ctx) => {
+        const range = parseAddressRange(text);
+        if (range) return rangeText(range);
+        ctx.addIssue({
+          code: 'custom',
+          message: 'must be an IPv4 or IPv6 address or CIDR range (10.0.0.0/8, 2001:db8::/32)',
+          params: { code: 'invalid_ip_range' },
+        });
+        return z.NEVER;
+      }),
+    )
+    .max(MAX_ALLOWED_IPS, `must hold at most ${MAX_ALLOWED_IPS} ranges`)
+    .transform((ranges) => [...new Set(ranges)])
+    .optional(),
+});
+export type ApiKeyGrant = z.input<typeof ApiKeyGrant>;

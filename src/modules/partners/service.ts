@@ -180,6 +180,6 @@ export async function bootstrapDemoPartner(em: EntityManager): Promise<string | 
     const { partner } = await ensurePartner(tx, DEMO_PARTNER_NAME);
     partner.email = 'demo@partner.example';
     partner.location = 'Sandbox';
-    return issueApiKey(tx, partner, 'sandbox', 'system');
+    return issueApiKey(tx, partner, 'sandbox', {}, 'system');
   });
 }

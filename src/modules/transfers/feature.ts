@@ -5,10 +5,12 @@ import { transferRoutes } from './rest.js';
 import { transferJobs } from './jobs.js';
 import { payoutEntities } from './payouts/entities.js';
 import { EVM_NETWORKS } from '../../domain/money.js';
+import { NEEDED_SCOPES } from './scopes.js';
 
 /** Quotes, on-ramp and off-ramp transfers, sandbox settlement. */
 export const transfersFeature: Feature<Services> = {
   name: 'transfers',
+  scopes: NEEDED_SCOPES,
   types: () => import('./graphql/index.js'),
   async subjects() {
     const { OfframpTransferRef, OfframpTransferSnapshotRef, OnrampTransferRef, OnrampTransferSnapshotRef, transferNode } = await import('./graphql/types.js');

@@ -2,10 +2,12 @@ import type { Feature } from '../../platform/feature.js';
 import type { Services } from '../../services.js';
 import { webhookEntities } from './entities.js';
 import { webhookRoutes } from './rest.js';
+import { NEEDED_SCOPES } from './scopes.js';
 
 /** Webhook endpoints, deliveries and their attempt log. */
 export const webhooksFeature: Feature<Services> = {
   name: 'webhooks',
+  scopes: NEEDED_SCOPES,
   types: () => import('./graphql.js'),
   entities: webhookEntities,
   routes: webhookRoutes,

@@ -1,0 +1,101 @@
+import type { Plugin } from '@envelop/core';
+import {
+  type DocumentNode,
+  type FragmentDefinitionNode,
+  type GraphQLSchema,
+  Kind,
+  type OperationTypeNode,
+  type SelectionSetNode,
+  getOperationAST,
+} from 'graphql';
+import { createGraphQLError } from 'graphql-yoga';
+import type { Actor } from '../domain/environment.js';
+import { ForbiddenError } from '../domain/errors.js';
+import { type Scope, requireScope } from '../domain/scopes.js';
+import { screamingSnake } from './enums.js';
+
+/** The root fields no feature owns (graphql/node.ts): reads. */
+const SHARED_ROOT_FIELDS: Readonly<Record<string, Scope>> = { 'Query.node': 'read', 'Query.nodes': 'read' };
+
+const TYPE_OF_OPERATION: Record<OperationTypeNode, string> = { query: 'Query', mutation: 'Mutation', subscription: 'Subscription' };
+
+/**
+ * The scope of every root field of the schema (`Mutation.createCustomer` → `write`): the features'
+ * tables (each module's scopes.ts) and the shared fields. A root field no table names, or a name no
+ * field has, stops the start: no field can be reached with a key of any scope by being forgotten.
+ */
+export function rootFieldScopes(schema: GraphQLSchema, features: ReadonlyMap<string, Scope>): ReadonlyMap<string, Scope> {
+  const table = new Map([...features, ...Object.entries(SHARED_ROOT_FIELDS)]);
+  const fields = [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()].flatMap((type) =>
+    type ? Object.keys(type.getFields()).map((field) => `${type.name}.${field}`) : [],
+  );
+  const unmapped = fields.filter((field) => !table.has(field));
+  if (unmapped.length) throw new Error(`Root fields without a scope (add them to their module's scopes.ts): ${unmapped.join(', ')}`);
+  const unknown = [...table.keys()].filter((name) => !fields.includes(name));
+  if (unknown.length) throw new Error(`Scopes given to root fields the schema does not have: ${unknown.join(', ')}`);
+  return table;
+}
+
+/** The root fields an operation selects, through fragments and inline fragments (introspection's `__` fields need none). */
+function rootFieldsOf(selections: SelectionSetNode, fragments: ReadonlyMap<string, FragmentDefinitionNode>, seen = new Set<string>()): string[] {
+  return selections.selections.flatMap((selection) => {
+    if (selection.kind === Kind.FIELD) return selection.name.value.startsWith('__') ? [] : [selection.name.value];
+    if (selection.kind === Kind.INLINE_FRAGMENT) return rootFieldsOf(selection.selectionSet, fragments, seen);
+    const name = selection.name.value;
+    const fragment = fragments.get(name);
+    if (!fragment || seen.has(name)) return [];
+    seen.add(name);
+    return rootFieldsOf(fragment.selectionSet, fragments, seen);
+  });
+}
+
+/**
+ * The refusal of an operation that selects a root field the caller's key lacks the scope of, or
+ * null: checked on the whole operation before any of it runs, so a mutation that selects an allowed
+ * field and a forbidden one does neither. One Set lookup per root field.
+ */
+export function scopeRefusal(
+  table: ReadonlyMap<string, Scope>,
+  document: DocumentNode,
+  operationName: string | null | undefined,
+  actor: Actor | null | undefined,
+): ForbiddenError | null {
+  if (!actor?.scopes) return null;
+  const operation = getOperationAST(document, operationName);
+  if (!operation) return null; // validation refuses it
+  const fragments = new Map(document.definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d] as const] : [])));
+  const type = TYPE_OF_OPERATION[operation.operation];
+  for (const field of rootFieldsOf(operation.selectionSet, fragments)) {
+    const scope = table.get(`${type}.${field}`);
+    if (!scope) continue; // not a field of the schema: validation refuses it
+    try {
+      requireScope(actor, scope);
+    } catch (error) {
+      if (error instanceof ForbiddenError) return error;
+      throw error;
+    }
+  }
+  return null;
+}
+
+/** A refusal as GraphQL answers it: the code as the ErrorCode enum spells it, the domain error kept as its cause. */
+export const forbidden = (error: ForbiddenError, http?: { status: number }) =>
+  createGraphQLError(error.message, { originalError: error, extensions: { code: screamingSnake(error.code), ...(http && { http }) } });
+
+/**
+ * Refuses, before execution, an operation over HTTP or a subscription whose root fields the key's
+ * scopes do not all cover (403, `INSUFFICIENT_SCOPE`). graphql-ws asks the same of each subscription
+ * in its own onSubscribe (graphql/server.ts), so a refused one gets graphql-ws's `error` message.
+ */
+export function useRootFieldScopes(table: ReadonlyMap<string, Scope>): Plugin<{ actor?: Actor | null }> {
+  const refuse = ({ args, setResultAndStopExecution }: RefusableHook) => {
+    const refusal = scopeRefusal(table, args.document, args.operationName, args.contextValue.actor);
+    if (refusal) setResultAndStopExecution({ errors: [forbidden(refusal, { status: 403 })] });
+  };
+  return { onExecute: refuse, onSubscribe: refuse };
+}
+
+type RefusableHook = {
+  args: { document: DocumentNode; operationName?: string | null; contextValue: { actor?: Actor | null } };
+  setResultAndStopExecution: (result: { errors: readonly Error[] }) => void;
+};

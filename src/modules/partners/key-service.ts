@@ -1,0 +1,61 @@
+import { requireScope } from '../../domain/scopes.js';
+import { NotFoundError } from '../../domain/errors.js';
+import { isUuid } from '../../domain/identifiers/uuid.js';
+import { type KeysetPage, keysetQuery } from '../../platform/pagination.js';
+import type { Scope } from '../../platform/scope.js';
+import { createApiKey, revokeApiKey } from './api-keys.js';
+import { ApiKey, Partner } from './entities.js';
+import type { ApiKeyGrant } from './inputs.js';
+
+/**
+ * A partner's own API keys in the caller's environment, managed with a key that has the `admin`
+ * scope (the CLI manages every partner's). Keys are not tenant-filtered rows (authentication reads
+ * them before any tenant is known), so every read here names the caller's partner and environment.
+ */
+export interface ApiKeyService {
+  /** One page of the caller's keys, oldest first, revoked ones included. */
+  page(scope: Scope, page: KeysetPage): Promise<ApiKey[]>;
+  count(scope: Scope): Promise<number>;
+  load(scope: Scope, ids: readonly string[]): Promise<ApiKey[]>;
+  /** A new key of the caller's partner and environment; the clear key is in the result and nowhere else, ever. */
+  create(scope: Scope, grant: ApiKeyGrant): Promise<{ key: string; apiKey: ApiKey }>;
+  /** Revokes one of the caller's keys, through the same path as the CLI (every instance drops it at once); 404 for another's. */
+  revoke(scope: Scope, id: string): Promise<ApiKey>;
+}
+
+const ownedBy = ({ actor }: Scope) => ({ partner: actor.partnerId, environment: actor.environment });
+
+export function createApiKeyService(): ApiKeyService {
+  const admin = (scope: Scope) => requireScope(scope.actor, 'admin');
+  return {
+    page(scope, page) {
+      admin(scope);
+      const { where, orderBy, limit } = keysetQuery(page);
+      return scope.em.find(ApiKey, { $and: [ownedBy(scope), where] }, { orderBy, limit });
+    },
+    count(scope) {
+      admin(scope);
+      return scope.em.count(ApiKey, ownedBy(scope));
+    },
+    load(scope, ids) {
+      admin(scope);
+      return scope.em.find(ApiKey, { ...ownedBy(scope), id: { $in: ids.filter(isUuid) } });
+    },
+    create(scope, grant) {
+      admin(scope);
+      return scope.em.transactional(async (tx) => {
+        const partner = await tx.findOne(Partner, { id: scope.actor.partnerId });
+        if (!partner) throw new NotFoundError('Partner');
+        return createApiKey(tx, partner, scope.actor.environment, grant);
+      });
+    },
+    async revoke(scope, id) {
+      admin(scope);
+      if (!isUuid(id)) throw new NotFoundError('API key');
+      await revokeApiKey(scope.em, id, { partnerId: scope.actor.partnerId, environment: scope.actor.environment });
+      const key = await scope.em.findOne(ApiKey, { ...ownedBy(scope), id: id.toLowerCase() }, { refresh: true });
+      if (!key) throw new NotFoundError('API key');
+      return key;
+    },
+  };
+}
