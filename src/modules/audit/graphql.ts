@@ -15,10 +15,16 @@ const AuditActorTypeEnum = domainEnum('AuditActorType', AUDIT_ACTOR_TYPES, {
   describe: (v) => ({ api_key: 'An API key', cli: 'The operator, with npm run keys', system: 'Ramp itself (the demo partner key of a first start)' })[v],
 });
 
-const AuditEventRef = builder.objectRef<AuditEvent>('AuditEvent').implement({
+const AuditEventRef = builder.loadableNodeRef<AuditEvent>('AuditEvent', {
+  id: { resolve: (row) => row.id },
+  load: (ids: string[], ctx) => ctx.services.audit.load(scopeOf(ctx), ids),
+  sort: (row) => row.id,
+});
+
+AuditEventRef.implement({
   description: 'One row of the audit log: a state-changing call (or a refused one), as it was recorded. Rows never change.',
   fields: (t) => ({
-    databaseId: t.exposeID('id', { description: 'The row id (REST `id`)' }),
+    databaseId: t.expose('id', { type: 'UUID', description: 'The row id (REST `id`)' }),
     occurredAt: t.expose('occurredAt', { type: 'DateTime', description: 'When the call was recorded' }),
     action: t.exposeString('action', { description: 'What was done: customer.create, transfer.onramp.create, simulation.fiat_deposit, …' }),
     outcome: t.field({ type: AuditOutcomeEnum, description: 'Succeeded or refused', resolve: (row) => row.outcome }),

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/sql';
+import { isUuid } from '../../domain/identifiers/uuid.js';
 import { requireScope } from '../../domain/scopes.js';
 import { type KeysetPage, pageCursors, type Position } from '../../platform/pagination.js';
 import type { Scope } from '../../platform/scope.js';
@@ -10,6 +11,8 @@ export interface AuditService {
   page(scope: Scope, filter: AuditEventFilter, page: KeysetPage): Promise<AuditEvent[]>;
   /** REST's page: `limit` rows after the sealed `cursor`, and the cursor of the next page (null on the last). */
   list(scope: Scope, filter: AuditEventFilter, request: { limit: number; cursor?: string }): Promise<{ items: AuditEvent[]; nextCursor: string | null }>;
+  /** Rows by id, of the caller's tenant (Relay `node`/`nodes`); unknown or another's ids are left out. */
+  load(scope: Scope, ids: readonly string[]): Promise<AuditEvent[]>;
   /** Every matching row, newest first, page by page (the CSV export). */
   all(scope: Scope, filter: AuditEventFilter): AsyncGenerator<AuditEvent>;
 }
@@ -65,6 +68,10 @@ export function createAuditService(options: { cursorKey: Buffer }): AuditService
       const items = rows.slice(0, limit);
       const last = items.at(-1);
       return { items, nextCursor: rows.length > limit && last ? cursors.cursorOf(bindingOf(scope), positionOf(last)) : null };
+    },
+    async load(scope, ids) {
+      requireScope(scope.actor, 'admin');
+      return scope.em.find(AuditEvent, { id: { $in: ids.filter(isUuid) } });
     },
     all(scope, filter) {
       // Checked now, not at the first row: a refusal must be answered before the export starts streaming.

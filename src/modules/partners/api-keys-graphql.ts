@@ -101,6 +101,7 @@ builder.mutationFields((t) => ({
       ...payloadOf('CreateApiKey', 'apiKey', [ValidationError]),
       result: {
         name: 'CreateApiKeyPayload',
+        description: 'The key created, and its clear value shown this once',
         fields: (t) => ({
           key: t.string({
             description: 'The API key (Authorization: Bearer <key>). Shown only in this response: store it now.',
@@ -113,7 +114,7 @@ builder.mutationFields((t) => ({
         }),
       },
     },
-    args: { input: t.arg({ type: CreateApiKeyInputRef, required: true }) },
+    args: { input: t.arg({ type: CreateApiKeyInputRef, required: true, description: 'The scopes and allowed addresses of the new key' }) },
     resolve: async (_, { input }, ctx) => {
       const { key, apiKey } = await withInputPaths(ctx.services.apiKeys.create(scopeOf(ctx), withoutNulls(input)));
       shownKeys.set(apiKey, key);
@@ -125,7 +126,7 @@ builder.mutationFields((t) => ({
     description:
       'Revokes the key: every instance refuses it within moments and closes its subscriptions. Revoking it again keeps the first time. Needs the admin scope.',
     errors: payloadOf('RevokeApiKey', 'apiKey', [NotFoundError]),
-    args: { input: t.arg({ type: RevokeApiKeyInputRef, required: true }) },
+    args: { input: t.arg({ type: RevokeApiKeyInputRef, required: true, description: 'Which key to revoke' }) },
     resolve: (_, { input }, ctx) => ctx.services.apiKeys.revoke(scopeOf(ctx), databaseIdOf(input.id, 'ApiKey')),
   }),
 }));
