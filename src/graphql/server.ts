@@ -14,7 +14,8 @@ import { DomainError, ValidationError } from '../domain/errors.js';
 import type { Authenticate } from '../platform/auth.js';
 import type { Database } from '../platform/db.js';
 import type { KeyWatch } from '../platform/key-watch.js';
-import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../platform/database-errors.js';
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable, isPoolSaturated } from '../platform/database-errors.js';
+import { OVERLOADED_RETRY_AFTER_SECONDS } from '../platform/admission.js';
 import type { Logger } from '../platform/logging.js';
 import { pageCursors } from '../platform/pagination.js';
 import { type Metrics, useOperationMetrics } from '../platform/metrics.js';
@@ -117,6 +118,12 @@ const databaseUnavailable = () =>
     extensions: { code: 'DATABASE_UNAVAILABLE', http: { status: 503, headers: { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) } } },
   });
 
+/** Every database connection stayed busy while the database answered: the instance is at capacity, as REST's 503 `overloaded`. */
+const overloaded = () =>
+  createGraphQLError('The server is at capacity; nothing was changed. Retry shortly', {
+    extensions: { code: 'OVERLOADED', http: { status: 503, headers: { 'retry-after': String(OVERLOADED_RETRY_AFTER_SECONDS) } } },
+  });
+
 /** What Ramp keeps per graphql-ws connection: the caller it authenticated, and which subscriptions count against its key. */
 type Connection = {
   authorization?: string;
@@ -177,6 +184,7 @@ export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
       return { ...caller, actor: await authenticate(em, authorization) };
     } catch (error) {
       if (error instanceof DomainError) throw unauthenticated(error.message);
+      if (isPoolSaturated(error)) throw overloaded();
       if (isDatabaseUnavailable(error)) throw databaseUnavailable();
       throw error;
     }
@@ -215,6 +223,10 @@ export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
       // Each answer keeps where the failure happened (the field's `path` and `locations`): only its text is replaced.
       maskError: (error, message) => {
         const original = (error as { originalError?: unknown }).originalError;
+        if (isPoolSaturated(original ?? error)) {
+          log().warn('overloaded: every database connection stayed busy');
+          return inPlaceOf(error, overloaded());
+        }
         if (isDatabaseUnavailable(original ?? error)) {
           log().warn({ reason: (original as Error | undefined)?.message }, 'database unavailable');
           return inPlaceOf(error, databaseUnavailable());
