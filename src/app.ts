@@ -20,6 +20,7 @@ import { purgeExpiredIdempotencyKeys } from './platform/idempotency.js';
 import { type JobRunner, startJobRunner } from './platform/jobs.js';
 import { createMetrics } from './platform/metrics.js';
 import { startKeyWatch } from './platform/key-watch.js';
+import { createCostBudget } from './platform/cost-budget.js';
 import { openRails, type Rails } from './rails/registry.js';
 
 export interface Ramp {
@@ -84,6 +85,8 @@ export async function createRamp(config: Config, options: { logger?: Logger } = 
   );
   const authenticate = apiKeyAuthentication(apiKeyStore, verifiedKeys);
   const keyWatch = startKeyWatch({ db, keys: apiKeyStore, logger });
+  // Each API key's GraphQL cost bucket: in Redis when REDIS_URL is set, else in this instance's memory.
+  const costBudget = await createCostBudget(config, logger);
   const http = await buildHttpApp({
     config,
     db,
@@ -92,7 +95,7 @@ export async function createRamp(config: Config, options: { logger?: Logger } = 
     metrics,
     authenticate,
     features,
-    mount: (app) => mountGraphQL(app, { config, db, services, logger, metrics, authenticate, keyWatch, schema }),
+    mount: (app) => mountGraphQL(app, { config, db, services, logger, metrics, authenticate, keyWatch, schema, costBudget }),
   });
   dispatcher.start();
   const jobs = startJobRunner({
@@ -131,6 +134,7 @@ export async function createRamp(config: Config, options: { logger?: Logger } = 
       await rails.close();
       await dispatcher.stop();
       await http.close();
+      await costBudget?.close();
       keyWatch.stop();
       fanout.close();
       await notifier.close();

@@ -26,6 +26,8 @@ import { screamingSnake } from './enums.js';
 import { inPlaceOf, isGraphQLError } from './error-place.js';
 import { useCompiledQueries, useErrorLocations } from './execution.js';
 import { useQueryLimits } from './limits.js';
+import { useCostBudget } from './cost.js';
+import type { CostBudget } from '../platform/cost-budget.js';
 import { TrustedDocuments } from './trusted-documents.js';
 
 type ServerContext = { req?: FastifyRequest; reply?: FastifyReply; authorization?: string; requestId?: string; params?: unknown };
@@ -140,6 +142,8 @@ export interface GraphQLDeps {
   metrics?: Metrics;
   authenticate: Authenticate;
   keyWatch: KeyWatch;
+  /** The GraphQL cost budget per API key (platform/cost-budget.ts); absent when GRAPHQL_COST_BUCKET_SIZE is 0. */
+  costBudget?: CostBudget | null;
   /** The Pothos schema the features registered (assembled in graphql/schema.ts, handed in by app.ts). */
   schema: GraphQLSchema;
 }
@@ -248,6 +252,7 @@ export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
     },
     plugins: [
       useQueryLimits(),
+      ...(deps.costBudget ? [useCostBudget(deps.costBudget, deps.metrics)] : []),
       useSubscriptionsOverWebSocketOnly(),
       useOperationMetrics(deps.metrics),
       useCSRFPrevention({ requestHeaders: ['x-graphql-yoga-csrf', 'apollo-require-preflight'] }),

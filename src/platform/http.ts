@@ -71,7 +71,16 @@ export async function buildHttpApp<Services>(deps: HttpDeps<Services>): Promise<
     origin: config.isProduction ? config.CORS_ORIGINS : true,
     // An OPTIONS that is not a real preflight gets the plain 204 too, not the plugin's own text/plain 400.
     strictPreflight: false,
-    exposedHeaders: ['x-request-id', 'idempotent-replayed', 'retry-after', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'ratelimit-policy', 'ratelimit'],
+    exposedHeaders: [
+      'x-request-id',
+      'idempotent-replayed',
+      'retry-after',
+      'ratelimit-limit',
+      'ratelimit-remaining',
+      'ratelimit-reset',
+      'ratelimit-policy',
+      'ratelimit',
+    ],
   });
   // Before every hook that can refuse a request, so refusals carry them too.
   await registerSecurityHeaders(app, config);

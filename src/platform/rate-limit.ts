@@ -42,9 +42,7 @@ export async function registerRateLimit(
   const max = rateLimitPerMinute(config);
   if (max === 0) return;
 
-  const redis = config.REDIS_URL
-    ? await connectRedis(config.REDIS_URL, `ramp-rate-limit:${config.RATE_LIMIT_REDIS_PREFIX}`, logger, 'rate limiting')
-    : null;
+  const redis = config.REDIS_URL ? await connectRedis(config.REDIS_URL, `ramp-rate-limit:${config.RATE_LIMIT_REDIS_PREFIX}`, logger, 'rate limiting') : null;
   if (redis) app.addHook('onClose', () => closeRedis(redis));
   await app.register(rateLimit, {
     global: false,

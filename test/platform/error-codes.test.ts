@@ -17,6 +17,7 @@ const OUTSIDE_ROUTES: Partial<Record<ErrorCode, string>> = {
   insufficient_scope: 'not yet raised: scoped keys declare it on their routes when they land',
   route_not_found: 'the not-found handler: no route matched',
   method_not_allowed: 'the not-found handler: the path is a route, not with this method',
+  throttled: "GraphQL only: an operation over its key's cost budget (graphql/cost.ts)",
   malformed_request: "Node's HTTP parser, before Fastify",
   headers_too_large: "Node's HTTP parser, before Fastify",
   request_timeout: "Node's HTTP parser, before Fastify",
