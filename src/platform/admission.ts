@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
 import { OverloadedError } from '../domain/errors.js';
 import { routePath } from './http-errors.js';
@@ -22,6 +22,7 @@ type AdmissionConfig = Pick<Config, 'ADMISSION_MAX_IN_FLIGHT' | 'ADMISSION_MAX_Q
  */
 export function registerAdmission(app: FastifyInstance, deps: { config: AdmissionConfig; metrics?: Metrics }) {
   const gate = admissionGate(deps.config);
+  const admitted = new WeakSet<FastifyRequest>();
   app.addHook('onRequest', async (request, reply) => {
     if (!ADMITTED.test(routePath(request.url))) return;
     if (!(await gate.enter())) {
@@ -29,9 +30,14 @@ export function registerAdmission(app: FastifyInstance, deps: { config: Admissio
       reply.header('retry-after', String(OVERLOADED_RETRY_AFTER_SECONDS));
       throw new OverloadedError(OVERLOADED_RETRY_AFTER_SECONDS);
     }
-    // The response's 'close' comes once, when the answer is sent or the client has gone, however the request ended.
-    reply.raw.once('close', gate.leave);
+    admitted.add(request);
   });
+  // Its place is given back once the answer is sent, or the client has gone (Fastify calls onResponse either way).
+  const leave = async (request: FastifyRequest) => {
+    if (admitted.delete(request)) gate.leave();
+  };
+  app.addHook('onResponse', leave);
+  app.addHook('onRequestAbort', leave);
 }
 
 export interface AdmissionGate {
