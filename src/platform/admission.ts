@@ -18,12 +18,14 @@ type AdmissionConfig = Pick<Config, 'ADMISSION_MAX_IN_FLIGHT' | 'ADMISSION_MAX_Q
  * then waits here, where waiting is cheap, rather than for a database connection, whose acquire
  * timeout would end half of it as a (false) outage.
  *
- * Runs first, before the rate limiter and authentication look the key up.
+ * Runs once the body is read (a refusal while the client still sends its body would reset the
+ * connection), after the rate limiter and authentication, which cost no database round trip for a
+ * key already verified; before validation and the route, where the work is.
  */
 export function registerAdmission(app: FastifyInstance, deps: { config: AdmissionConfig; metrics?: Metrics }) {
   const gate = admissionGate(deps.config);
   const admitted = new WeakSet<FastifyRequest>();
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('preValidation', async (request, reply) => {
     if (!ADMITTED.test(routePath(request.url))) return;
     if (!(await gate.enter())) {
       deps.metrics?.requestShed();

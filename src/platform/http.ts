@@ -87,7 +87,7 @@ export async function buildHttpApp<Services>(deps: HttpDeps<Services>): Promise<
 
   registerRequestInput(app);
 
-  // First: a request the instance has no room for is refused before anything is spent on it.
+  // A request the instance has no room for is refused before its route does any work.
   registerAdmission(app, { config, metrics });
   app.decorateRequest('em', null as never);
   app.decorateRequest('actor', null);
