@@ -158,7 +158,8 @@ describe('with REDIS_URL', () => {
       database = await freshDatabaseEnv();
       const env = { NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', ...database.env };
       for (let i = 0; i < 2; i++) {
-        const ramp = await createRamp(loadConfig({ ...env, ...BUDGET, REDIS_URL, RATE_LIMIT_REDIS_PREFIX: prefix }));
+        // A slow refill, so what one instance took is still missing when the other answers.
+        const ramp = await createRamp(loadConfig({ ...env, ...BUDGET, GRAPHQL_COST_RESTORE_RATE: '1', REDIS_URL, RATE_LIMIT_REDIS_PREFIX: prefix }));
         urls.push(await ramp.listen());
         instances.push(ramp);
       }
