@@ -119,8 +119,8 @@ function postgresPoolOptions(config: DatabaseOptions) {
     application_name: 'ramp',
     onPoolCreated: (pool: pg.Pool) => {
       releaseConnectionsThatDie(pool);
-      // A connection given back healthy within twice the acquire timeout: the database answers, the pool is only full.
-      tellSaturationFromOutage(pool, config.DB_ACQUIRE_TIMEOUT_MS * 2);
+      // A connection given back healthy while the caller waited: the database answers, the pool is only full.
+      tellSaturationFromOutage(pool, config.DB_ACQUIRE_TIMEOUT_MS);
     },
   };
 }

@@ -43,9 +43,10 @@ const ACQUIRE_TIMEOUT = 'timeout exceeded when trying to connect';
 /**
  * Tells a saturated pool from an unreachable database. pg-pool gives the same error when every
  * connection is busy (a burst) and when every connection hangs on a database that has gone: waiting
- * for a connection timed out. The difference is whether connections still come back healthy: while
- * one was returned without error within the last `windowMs`, the database answers and the pool is
- * merely full, so the wait is reported as saturation (503 `overloaded`), never as an outage.
+ * for a connection timed out. The difference is whether connections still come back healthy: when
+ * one was returned without error within the last `windowMs` (the acquire timeout: while the caller
+ * waited), the database answers and the pool is merely full, so the wait is reported as saturation
+ * (503 `overloaded`), never as an outage.
  */
 export function tellSaturationFromOutage(pool: pg.Pool, windowMs: number): void {
   let lastHealthyRelease = Number.NEGATIVE_INFINITY;
