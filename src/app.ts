@@ -24,6 +24,7 @@ import { createMetrics } from './platform/metrics.js';
 import { startKeyWatch } from './platform/key-watch.js';
 import { clientAddresses } from './platform/client-address.js';
 import { scopeTable } from './platform/route-scopes.js';
+import { createCostBudget } from './platform/cost-budget.js';
 import { openRails, type Rails } from './rails/registry.js';
 import type { SpanExporter } from '@opentelemetry/sdk-trace';
 import { openTracing } from './platform/tracing.js';
@@ -97,6 +98,8 @@ export async function createRamp(config: Config, options: { logger?: Logger; tra
   // The client's address (keys' IP allowlists, rate limits, logs): X-Forwarded-For only from TRUST_PROXY's proxies.
   const addresses = clientAddresses(config.TRUST_PROXY);
   const fieldScopes = scopeTable(features.map((feature) => feature.scopes?.graphql));
+  // Each API key's GraphQL cost bucket: in Redis when REDIS_URL is set, else in this instance's memory.
+  const costBudget = await createCostBudget(config, logger);
   const http = await buildHttpApp({
     config,
     db,
@@ -109,7 +112,20 @@ export async function createRamp(config: Config, options: { logger?: Logger; tra
     features,
     auditActions: { ofOperation: actionOfOperation },
     mount: (app) =>
-      mountGraphQL(app, { config, db, services, logger, metrics, authenticate, keyWatch, schema, tracing, fieldScopes, clientAddresses: addresses }),
+      mountGraphQL(app, {
+        config,
+        db,
+        services,
+        logger,
+        metrics,
+        authenticate,
+        keyWatch,
+        schema,
+        tracing,
+        fieldScopes,
+        clientAddresses: addresses,
+        costBudget,
+      }),
   });
   dispatcher.start();
   const jobs = startJobRunner({
@@ -148,6 +164,7 @@ export async function createRamp(config: Config, options: { logger?: Logger; tra
       await rails.close();
       await dispatcher.stop();
       await http.close();
+      await costBudget?.close();
       keyWatch.stop();
       fanout.close();
       await notifier.close();

@@ -144,6 +144,19 @@ const ConfigSchema = z.object({
       ),
     )
     .default([]),
+  /**
+   * Points one API key's GraphQL cost bucket holds (its burst): an operation costing more than what is left is refused with
+   * THROTTLED (429). 0 turns the budget off. Default 5000 (the largest cost one operation may have), 0 under NODE_ENV=test.
+   */
+  GRAPHQL_COST_BUCKET_SIZE: z.coerce.number().int().min(0).max(1_000_000).optional(),
+  /** Points per second a key's GraphQL cost bucket refills by. */
+  GRAPHQL_COST_RESTORE_RATE: z.coerce.number().int().min(1).max(1_000_000).default(250),
+  /** Requests one instance works on at once (/v0, /v1, /auth, /graphql); more wait in a bounded queue. */
+  ADMISSION_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(100_000).default(64),
+  /** Requests that may wait for a place among those in flight; beyond, a request is answered 503 `overloaded` at once. */
+  ADMISSION_MAX_QUEUED: z.coerce.number().int().min(0).max(1_000_000).default(256),
+  /** How long a request may wait in that queue before it is answered 503 `overloaded`. */
+  ADMISSION_QUEUE_TIMEOUT_MS: z.coerce.number().int().min(1).max(60_000).default(1000),
   /** When set, GET /metrics requires `Authorization: Bearer <METRICS_TOKEN>`. */
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   /** OpenTelemetry's own switch: `true` makes no spans and exports nothing, whatever the endpoints say. */

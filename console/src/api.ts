@@ -1,11 +1,20 @@
-import { Client, cacheExchange, fetchExchange, subscriptionExchange } from '@urql/core';
+import { Client, cacheExchange, fetchExchange, mapExchange, subscriptionExchange } from '@urql/core';
 import { type Client as SocketClient, createClient as createSocketClient } from 'graphql-ws';
 
 /** The two connections of one signed-in tab: urql over HTTP for queries and mutations, graphql-ws for the events stream. */
 export interface Api {
   client: Client;
   socket: SocketClient;
+  /** Calls `listener` with the key's GraphQL cost bucket each time an answer reports it; returns the unsubscribe. */
+  onBudget(listener: (budget: Budget) => void): () => void;
   close(): void;
+}
+
+/** `extensions.cost.throttleStatus` of Ramp's GraphQL answers: the key's cost bucket after the operation. */
+export interface Budget {
+  maximumAvailable: number;
+  currentlyAvailable: number;
+  restoreRate: number;
 }
 
 const socketUrl = () => `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/graphql`;
@@ -38,6 +47,7 @@ export function connect(key: string): Api {
       },
     },
   });
+  const budgetListeners = new Set<(budget: Budget) => void>();
   const client = new Client({
     url: '/graphql',
     // POST with JSON for every operation: Ramp's CSRF prevention refuses simple GET requests.
@@ -46,6 +56,13 @@ export function connect(key: string): Api {
     fetchOptions: () => ({ headers: { authorization } }),
     exchanges: [
       cacheExchange,
+      // Every HTTP answer carries the bucket (absent when the operator turned the budget off).
+      mapExchange({
+        onResult(result) {
+          const budget = (result.extensions?.cost as { throttleStatus?: Budget } | undefined)?.throttleStatus;
+          if (budget) for (const listener of budgetListeners) listener(budget);
+        },
+      }),
       subscriptionExchange({
         forwardSubscription: (request) => ({
           subscribe: (sink) => ({ unsubscribe: socket.subscribe({ query: request.query ?? '', variables: request.variables }, sink) }),
@@ -54,5 +71,9 @@ export function connect(key: string): Api {
       fetchExchange,
     ],
   });
-  return { client, socket, close: () => void socket.dispose() };
+  const onBudget = (listener: (budget: Budget) => void) => {
+    budgetListeners.add(listener);
+    return () => void budgetListeners.delete(listener);
+  };
+  return { client, socket, onBudget, close: () => void socket.dispose() };
 }

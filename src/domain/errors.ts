@@ -84,4 +84,15 @@ export class RateLimitedError extends DomainError {
   }
 }
 
+/** 503: this instance is at capacity (requests in flight, or every database connection busy); the database itself is up. */
+export class OverloadedError extends DomainError {
+  constructor(
+    /** Seconds to wait before retrying, as sent in `Retry-After`. */
+    readonly retryAfterSeconds: number,
+    message = 'The server is at capacity; nothing was done. Retry shortly',
+  ) {
+    super('overloaded', message);
+  }
+}
+
 export const fieldError = (pointer: string, code: string, detail: string): FieldError => ({ pointer, code, detail });

@@ -119,8 +119,12 @@ function variableRules(context: object, params: Params): ValidationRule[] {
   return [refusedText(variables), complexityRule(context, variables, params.operationName)];
 }
 
-const complexityRule = (context: object, variables: Record<string, unknown>, operationName?: string | null) =>
-  reportingThrown(createComplexityRule({ context, variableValues: variables, operationName: operationName ?? undefined, ...GRAPHQL_LIMITS }));
+const complexityRule = (
+  context: object,
+  variables: Record<string, unknown>,
+  operationName?: string | null,
+  onResult?: (result: { complexity: number }) => void,
+) => reportingThrown(createComplexityRule({ context, variableValues: variables, operationName: operationName ?? undefined, onResult, ...GRAPHQL_LIMITS }));
 
 /**
  * The arguments a field's cost reads (connection page sizes, `nodes(ids:)`: connectionComplexity and
@@ -144,25 +148,37 @@ function costVariablesOf(document: DocumentNode): string[] {
  * the variables its cost reads: a client that sends the same operation with another `id` costs a
  * map lookup, not a walk of the document (a tenth of a small query's time). Bounded per document.
  */
-const costChecks = new WeakMap<DocumentNode, { variables: string[]; errors: Map<string, readonly GraphQLError[]> }>();
+type CostCheck = { errors: readonly GraphQLError[]; complexity: number };
+const costChecks = new WeakMap<DocumentNode, { variables: string[]; checks: Map<string, CostCheck> }>();
 const COST_CHECKS_PER_DOCUMENT = 100;
 
-function documentErrors(args: ExecutionArgs, variables: Record<string, unknown>): readonly GraphQLError[] {
-  let checks = costChecks.get(args.document);
-  if (!checks) {
-    checks = { variables: costVariablesOf(args.document), errors: new Map() };
-    costChecks.set(args.document, checks);
+function costCheck(args: ExecutionArgs, variables: Record<string, unknown>): CostCheck {
+  let perDocument = costChecks.get(args.document);
+  if (!perDocument) {
+    perDocument = { variables: costVariablesOf(args.document), checks: new Map() };
+    costChecks.set(args.document, perDocument);
   }
-  const key = JSON.stringify([args.operationName ?? null, checks.variables.map((name) => variables[name] ?? null)]);
-  let errors = checks.errors.get(key);
-  if (!errors) {
-    const rules = [refusedLiterals, complexityRule(args.contextValue as object, variables, args.operationName)];
-    errors = validate(args.schema, args.document, rules).map((e) => withCode(e, 'GRAPHQL_VALIDATION_FAILED'));
-    if (checks.errors.size >= COST_CHECKS_PER_DOCUMENT) checks.errors.clear();
-    checks.errors.set(key, errors);
+  const key = JSON.stringify([args.operationName ?? null, perDocument.variables.map((name) => variables[name] ?? null)]);
+  let check = perDocument.checks.get(key);
+  if (!check) {
+    let complexity = 0;
+    const onResult = (result: { complexity: number }) => {
+      complexity = result.complexity;
+    };
+    const rules = [refusedLiterals, complexityRule(args.contextValue as object, variables, args.operationName, onResult)];
+    const errors = validate(args.schema, args.document, rules).map((e) => withCode(e, 'GRAPHQL_VALIDATION_FAILED'));
+    check = { errors, complexity };
+    if (perDocument.checks.size >= COST_CHECKS_PER_DOCUMENT) perDocument.checks.clear();
+    perDocument.checks.set(key, check);
   }
-  return errors;
+  return check;
 }
+
+/**
+ * The complexity of the operation about to run (the same figure the limit above checks), from the
+ * check useQueryLimits made of it just before: what the cost budget (cost.ts) charges.
+ */
+export const operationComplexity = (args: ExecutionArgs): number => costCheck(args, (args.variableValues ?? {}) as Record<string, unknown>).complexity;
 
 /**
  * The limits every operation gets (depth, breadth, complexity, aliases, refused text), for a document
@@ -216,7 +232,7 @@ export function useQueryLimits(): Plugin {
     },
     onExecute({ args, setResultAndStopExecution }) {
       const variables = (args.variableValues ?? {}) as Record<string, unknown>;
-      const errors = [...refusedVariables(variables).map((e) => withCode(e, 'GRAPHQL_VALIDATION_FAILED')), ...documentErrors(args, variables)];
+      const errors = [...refusedVariables(variables).map((e) => withCode(e, 'GRAPHQL_VALIDATION_FAILED')), ...costCheck(args, variables).errors];
       if (errors.length) return setResultAndStopExecution({ errors });
       return {
         onExecuteDone({ result, setResult }) {

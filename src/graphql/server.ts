@@ -16,7 +16,8 @@ import type { ClientAddresses } from '../platform/client-address.js';
 import type { Authenticate } from '../platform/auth.js';
 import type { Database } from '../platform/db.js';
 import type { KeyWatch } from '../platform/key-watch.js';
-import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../platform/database-errors.js';
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable, isPoolSaturated } from '../platform/database-errors.js';
+import { OVERLOADED_RETRY_AFTER_SECONDS } from '../platform/admission.js';
 import type { Logger } from '../platform/logging.js';
 import { pageCursors } from '../platform/pagination.js';
 import { type Metrics, useOperationMetrics } from '../platform/metrics.js';
@@ -30,6 +31,8 @@ import { useCompiledQueries, useErrorLocations } from './execution.js';
 import { useIncrementalDelivery } from './incremental.js';
 import { useQueryLimits } from './limits.js';
 import { forbidden, rootFieldScopes, scopeRefusal, useRootFieldScopes } from './scopes.js';
+import { useCostBudget } from './cost.js';
+import type { CostBudget } from '../platform/cost-budget.js';
 import { TrustedDocuments } from './trusted-documents.js';
 import { useOperationTracing } from './tracing.js';
 
@@ -129,6 +132,12 @@ const databaseUnavailable = () =>
     extensions: { code: 'DATABASE_UNAVAILABLE', http: { status: 503, headers: { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) } } },
   });
 
+/** Every database connection stayed busy while the database answered: the instance is at capacity, as REST's 503 `overloaded`. */
+const overloaded = () =>
+  createGraphQLError('The server is at capacity; nothing was changed. Retry shortly', {
+    extensions: { code: 'OVERLOADED', http: { status: 503, headers: { 'retry-after': String(OVERLOADED_RETRY_AFTER_SECONDS) } } },
+  });
+
 /** What Ramp keeps per graphql-ws connection: the caller it authenticated, and which subscriptions count against its key. */
 type Connection = {
   authorization?: string;
@@ -147,6 +156,8 @@ export interface GraphQLDeps {
   metrics?: Metrics;
   authenticate: Authenticate;
   keyWatch: KeyWatch;
+  /** The GraphQL cost budget per API key (platform/cost-budget.ts); absent when GRAPHQL_COST_BUCKET_SIZE is 0. */
+  costBudget?: CostBudget | null;
   /** The Pothos schema the features registered (assembled in graphql/schema.ts, handed in by app.ts). */
   schema: GraphQLSchema;
   /** Subscription pushes continue the trace of the request that caused their event. */
@@ -203,6 +214,7 @@ export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
       // A valid key from an address its allowlist leaves out: 403, the refusal kept as its cause.
       if (error instanceof ForbiddenError) throw forbidden(error, { status: 403 });
       if (error instanceof DomainError) throw unauthenticated(error.message);
+      if (isPoolSaturated(error)) throw overloaded();
       if (isDatabaseUnavailable(error)) throw databaseUnavailable();
       throw error;
     }
@@ -211,6 +223,10 @@ export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
   /** What a client sees of a failure: a domain error's code, an outage's own error, else a request id to quote. */
   const maskError = (error: unknown, message: string): Error => {
     const original = (error as { originalError?: unknown }).originalError;
+    if (isPoolSaturated(original ?? error)) {
+      log().warn('overloaded: every database connection stayed busy');
+      return inPlaceOf(error, overloaded());
+    }
     if (isDatabaseUnavailable(original ?? error)) {
       log().warn({ reason: (original as Error | undefined)?.message }, 'database unavailable');
       return inPlaceOf(error, databaseUnavailable());
@@ -268,6 +284,7 @@ export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
       // Before anything runs: an operation with a root field outside the key's scopes does nothing.
       useRootFieldScopes(fieldScopes),
       useIncrementalDelivery(maskError),
+      ...(deps.costBudget ? [useCostBudget(deps.costBudget, deps.metrics)] : []),
       useSubscriptionsOverWebSocketOnly(),
       useOperationMetrics(deps.metrics),
       useCSRFPrevention({ requestHeaders: ['x-graphql-yoga-csrf', 'apollo-require-preflight'] }),

@@ -13,7 +13,26 @@ const UNAVAILABLE_ERRNO = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIME
 const UNAVAILABLE_MESSAGE =
   /Connection terminated|connection error and is not queryable|timeout exceeded when trying to connect|Client was closed and is not queryable|Connection ended unexpectedly|terminating connection|the database system is (starting up|shutting down|in recovery mode)|statement timeout/i;
 
+/**
+ * Begins the message of a wait for a connection that timed out while the database still answered
+ * (pg-pool-guard.ts): the instance is saturated, not the database unreachable. Found by its words,
+ * because the drivers above pg wrap the error and keep its message.
+ */
+export const POOL_SATURATED = 'database connection pool saturated';
+
+/** Every connection stayed busy past the acquire timeout while the database answered: 503 `overloaded`, not an outage. */
+export function isPoolSaturated(error: unknown): boolean {
+  for (let current = error, depth = 0; current && depth < 5; depth++) {
+    if (typeof current !== 'object') return false;
+    const { message, cause } = current as { message?: unknown; cause?: unknown };
+    if (typeof message === 'string' && message.includes(POOL_SATURATED)) return true;
+    current = cause;
+  }
+  return false;
+}
+
 export function isDatabaseUnavailable(error: unknown): boolean {
+  if (isPoolSaturated(error)) return false;
   for (let current = error, depth = 0; current && depth < 5; depth++) {
     if (typeof current !== 'object') return false;
     const { code, message, cause } = current as { code?: unknown; message?: unknown; cause?: unknown };

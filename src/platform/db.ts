@@ -12,7 +12,7 @@ import { migrate } from './migrations.js';
 import { ADVISORY_LOCKS } from './locks.js';
 import { PgliteStatementsMikroDriver } from './db/pglite/driver.js';
 import { NamedStatementsDriver } from './db/postgres.js';
-import { releaseConnectionsThatDie } from './pg-pool-guard.js';
+import { releaseConnectionsThatDie, tellSaturationFromOutage } from './pg-pool-guard.js';
 
 export type { EntityManager };
 
@@ -120,7 +120,11 @@ function postgresPoolOptions(config: DatabaseOptions) {
     idle_in_transaction_session_timeout: config.DB_STATEMENT_TIMEOUT_MS * 2,
     keepAlive: true,
     application_name: 'ramp',
-    onPoolCreated: releaseConnectionsThatDie,
+    onPoolCreated: (pool: pg.Pool) => {
+      releaseConnectionsThatDie(pool);
+      // A connection given back healthy while the caller waited: the database answers, the pool is only full.
+      tellSaturationFromOutage(pool, config.DB_ACQUIRE_TIMEOUT_MS);
+    },
   };
 }
 

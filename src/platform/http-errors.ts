@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import { type ErrorCode, STATUS_OF_CODE } from '../domain/error-codes.js';
 import { DomainError, type FieldError, ValidationError } from '../domain/errors.js';
-import { isDatabaseUnavailable } from './database-errors.js';
+import { isDatabaseUnavailable, isPoolSaturated } from './database-errors.js';
 
 /** An error as the HTTP layer answers it, before it is put into one of the two wire shapes. */
 export interface HttpProblem {
@@ -48,6 +48,7 @@ const FASTIFY_ERRORS: Record<string, [ErrorCode, string]> = {
 };
 
 export function toProblem(error: unknown): HttpProblem {
+  if (isPoolSaturated(error)) return problemOfCode('overloaded', 'The server is at capacity; nothing was changed. Retry shortly');
   if (isDatabaseUnavailable(error)) {
     return problemOfCode(
       'database_unavailable',

@@ -14,6 +14,7 @@ import { type AuditActions, registerAudit } from './audit-http.js';
 import type { Logger } from './logging.js';
 import { type Metrics, metricsRoutes } from './metrics.js';
 import { registerRateLimit } from './rate-limit.js';
+import { OVERLOADED_RETRY_AFTER_SECONDS, registerAdmission } from './admission.js';
 import { registerSecurityHeaders } from './security-headers.js';
 import { DATABASE_RETRY_AFTER_SECONDS } from './database-errors.js';
 import { contract } from './openapi-contract.js';
@@ -87,7 +88,16 @@ export async function buildHttpApp<Services>(deps: HttpDeps<Services>): Promise<
     origin: config.isProduction ? config.CORS_ORIGINS : true,
     // An OPTIONS that is not a real preflight gets the plain 204 too, not the plugin's own text/plain 400.
     strictPreflight: false,
-    exposedHeaders: ['x-request-id', 'idempotent-replayed', 'retry-after', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset'],
+    exposedHeaders: [
+      'x-request-id',
+      'idempotent-replayed',
+      'retry-after',
+      'ratelimit-limit',
+      'ratelimit-remaining',
+      'ratelimit-reset',
+      'ratelimit-policy',
+      'ratelimit',
+    ],
   });
   // Before every hook that can refuse a request, so refusals carry them too.
   await registerSecurityHeaders(app, config);
@@ -96,6 +106,8 @@ export async function buildHttpApp<Services>(deps: HttpDeps<Services>): Promise<
   // Before any route registers: it wraps their handlers (the audit log, platform/audit-http.ts).
   registerAudit(app, deps.auditActions);
 
+  // A request the instance has no room for is refused before its route does any work.
+  registerAdmission(app, { config, metrics });
   app.decorateRequest('em', null as never);
   app.decorateRequest('actor', null);
   // One EntityManager per request, shared by the rate limiter, authentication, the routes and GraphQL.
@@ -123,7 +135,11 @@ export async function buildHttpApp<Services>(deps: HttpDeps<Services>): Promise<
     if (request.is404 && BODY_REFUSALS.has(problem.code)) return answerUnrouted(request, reply);
     // Only our own failures are errors; a client's mistake is information, with its code for support
     // (not its detail, which may quote the client's input).
-    if (problem.code === 'database_unavailable') {
+    if (problem.code === 'overloaded') {
+      // Load shed (here or by a saturated connection pool): expected under bursts, told to retry.
+      request.log.warn({ code: problem.code }, 'overloaded');
+      reply.header('retry-after', String(OVERLOADED_RETRY_AFTER_SECONDS));
+    } else if (problem.code === 'database_unavailable') {
       // An outage, not a bug: one short line per request, and the client is told when to retry.
       request.log.warn({ code: problem.code, reason: error instanceof Error ? error.message : String(error) }, 'database unavailable');
       reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));

@@ -16,6 +16,10 @@ export interface Metrics {
   webhookAttempt(result: 'succeeded' | 'failed' | 'interrupted'): void;
   /** The rate-limit store (Redis) failed and a request was let through unchecked. */
   rateLimitFailedOpen(): void;
+  /** Admission control refused a request: the instance was at capacity (503 `overloaded`). */
+  requestShed(): void;
+  /** A GraphQL operation was refused because its key's cost bucket held too little (429 THROTTLED). */
+  graphqlThrottled(): void;
 }
 
 /** GraphQL operation names come from clients: past this many distinct ones, new names count as `other`. */
@@ -57,11 +61,23 @@ export function createMetrics(deps: { db?: Database } = {}): Metrics {
     help: 'Requests let through without a rate-limit check because the store (Redis) failed',
     registers: [registry],
   });
+  const shed = new Counter({
+    name: 'http_requests_shed_total',
+    help: 'API requests refused by admission control (503 overloaded) before any work started',
+    registers: [registry],
+  });
+  const throttled = new Counter({
+    name: 'graphql_operations_throttled_total',
+    help: "GraphQL operations refused because their API key's cost bucket held too little (429 THROTTLED)",
+    registers: [registry],
+  });
   if (deps.db) outboxGauges(registry, deps.db);
   const metrics: InternalMetrics = {
     registry,
     webhookAttempt: (result) => webhookAttempts.inc({ result }),
     rateLimitFailedOpen: () => failOpen.inc(),
+    requestShed: () => shed.inc(),
+    graphqlThrottled: () => throttled.inc(),
     httpRequests: new Counter({
       name: 'http_requests_total',
       help: 'HTTP requests answered, by method, route pattern and status',

@@ -13,7 +13,8 @@ export type AnsweredCode = ErrorCode | typeof BAD_REQUEST;
 
 /**
  * Every code a route can answer: its own, and those every route gives — a bad URL or query, a bad
- * key, a key without the route's scope or used from an address it may not be, a rate limit, an outage, and the body's parsing (Fastify reads a body sent to any route, even
+ * key, a key without the route's scope or used from an address it may not be, a rate limit, an outage, a shed load (admission
+ * control), and the body's parsing (Fastify reads a body sent to any route, even
  * one that takes none); the idempotency store's; an id that matches nothing.
  */
 export function codesOf(contract: RouteContract, { hasParams }: { hasParams: boolean }): AnsweredCode[] {
@@ -28,6 +29,7 @@ export function codesOf(contract: RouteContract, { hasParams }: { hasParams: boo
     'rate_limited',
     'internal_error',
     'database_unavailable',
+    'overloaded',
     ...(contract.errors ?? []),
   ]);
   // A key's scope and IP allowlist are checked wherever a key is (platform/http.ts, route-scopes.ts).

@@ -97,7 +97,7 @@ const pascal = (code: string) => code.replace(/(^|_)([a-z])/g, (_, __, letter: s
 
 /**
  * The error answers of a route, by status. A status with one code every route shares (401, 429,
- * 500, 503…) is a `$ref` to `components.responses`, so the document states it once per shape.
+ * 500…), or a server-side one (503) is a `$ref` to `components.responses`, so the document states it once per shape.
  */
 function errorResponses(path: string, codes: AnsweredCode[], shared: Record<string, JsonObject>): Record<string, JsonObject> {
   const encryptus = shapeOf(path) === 'encryptus';
@@ -108,8 +108,9 @@ function errorResponses(path: string, codes: AnsweredCode[], shared: Record<stri
   }
   const responses: Record<string, JsonObject> = {};
   for (const [status, list] of [...byStatus].sort(([a], [b]) => a - b)) {
-    if (list.length === 1) {
-      const name = `${encryptus ? 'Encryptus' : 'Problem'}${pascal(list[0]!)}`;
+    // A server-side status (503: an outage or a shed load) has the same codes on every route: shared too.
+    if (list.length === 1 || status >= 500) {
+      const name = `${encryptus ? 'Encryptus' : 'Problem'}${list.map(pascal).join('Or')}`;
       shared[name] ??= errorResponse(encryptus, status, list);
       responses[String(status)] = { $ref: `#/components/responses/${name}` };
     } else responses[String(status)] = errorResponse(encryptus, status, list);

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { POOL_SATURATED } from './database-errors.js';
 
 /**
  * Gives a pooled PostgreSQL connection back to the pool the moment it dies while checked out.
@@ -34,4 +35,30 @@ function guard(client: pg.PoolClient): pg.PoolClient {
   client.on('end', onEnd);
   client.release = releaseOnce;
   return client;
+}
+
+/** pg-pool's words when a caller waited `connectionTimeoutMillis` for a busy pool's connection. */
+const ACQUIRE_TIMEOUT = 'timeout exceeded when trying to connect';
+
+/**
+ * Tells a saturated pool from an unreachable database. pg-pool gives the same error when every
+ * connection is busy (a burst) and when every connection hangs on a database that has gone: waiting
+ * for a connection timed out. The difference is whether connections still come back healthy: when
+ * one was returned without error within the last `windowMs` (the acquire timeout: while the caller
+ * waited), the database answers and the pool is merely full, so the wait is reported as saturation
+ * (503 `overloaded`), never as an outage.
+ */
+export function tellSaturationFromOutage(pool: pg.Pool, windowMs: number): void {
+  let lastHealthyRelease = Number.NEGATIVE_INFINITY;
+  pool.on('release', (error?: Error) => {
+    if (!error) lastHealthyRelease = Date.now();
+  });
+  const connect = pool.connect.bind(pool) as (callback?: unknown) => Promise<pg.PoolClient> | undefined;
+  pool.connect = ((callback?: unknown) => {
+    if (typeof callback === 'function') return connect(callback);
+    return (connect() as Promise<pg.PoolClient>).catch((error: unknown) => {
+      const saturated = error instanceof Error && error.message === ACQUIRE_TIMEOUT && Date.now() - lastHealthyRelease <= windowMs;
+      throw saturated ? new Error(`${POOL_SATURATED}: every connection stayed busy for ${windowMs} ms`, { cause: error }) : error;
+    });
+  }) as typeof pool.connect;
 }

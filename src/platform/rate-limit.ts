@@ -1,6 +1,5 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { Redis } from 'ioredis';
 import type { Config } from '../config.js';
 import type { Actor } from '../domain/environment.js';
 import { STATUS_OF_CODE } from '../domain/error-codes.js';
@@ -9,12 +8,13 @@ import type { Authenticate } from './auth.js';
 import type { Database } from './db.js';
 import type { Logger } from './logging.js';
 import type { Metrics } from './metrics.js';
+import { closeRedis, connectRedis } from './redis.js';
 
 const WINDOW_MS = 60_000;
+/** The one quota policy's name in the RateLimit-Policy and RateLimit fields. */
+const POLICY = 'default';
 /** The API: limited. Health, readiness, docs, metrics and the sandbox KYC page are not. */
 const LIMITED = /^\/(v0|v1|auth)\/|^\/graphql(\?|$)/;
-// A slow or unreachable Redis must cost a request little: fail fast, then let it through.
-const REDIS_COMMAND_TIMEOUT_MS = 500;
 
 type RateLimitConfig = Pick<Config, 'NODE_ENV' | 'RATE_LIMIT_PER_MINUTE' | 'REDIS_URL' | 'RATE_LIMIT_REDIS_PREFIX'>;
 
@@ -42,8 +42,8 @@ export async function registerRateLimit(
   const max = rateLimitPerMinute(config);
   if (max === 0) return;
 
-  const redis = config.REDIS_URL ? await connectRedis(config.REDIS_URL, config.RATE_LIMIT_REDIS_PREFIX, logger) : null;
-  if (redis) app.addHook('onClose', async () => void (await redis.quit().catch(() => redis.disconnect())));
+  const redis = config.REDIS_URL ? await connectRedis(config.REDIS_URL, `ramp-rate-limit:${config.RATE_LIMIT_REDIS_PREFIX}`, logger, 'rate limiting') : null;
+  if (redis) app.addHook('onClose', () => closeRedis(redis));
   await app.register(rateLimit, {
     global: false,
     max,
@@ -74,6 +74,9 @@ export async function registerRateLimit(
     reply.header('ratelimit-limit', outcome.max);
     reply.header('ratelimit-remaining', outcome.remaining);
     reply.header('ratelimit-reset', outcome.ttlInSeconds);
+    // The IETF draft's fields (draft-ietf-httpapi-ratelimit-headers): the policy, then what is left of it.
+    reply.header('ratelimit-policy', `"${POLICY}";q=${outcome.max};w=${WINDOW_MS / 1000}`);
+    reply.header('ratelimit', `"${POLICY}";r=${outcome.remaining};t=${outcome.ttlInSeconds}`);
     if (!outcome.isExceeded) return;
     reply.header('retry-after', outcome.ttlInSeconds);
     reply.header('x-request-id', request.id);
@@ -99,29 +102,4 @@ function graphqlRateLimited(request: FastifyRequest, reply: FastifyReply, error:
     .code(STATUS_OF_CODE[error.code])
     .type('application/json; charset=utf-8')
     .send({ errors: [{ message: error.message, extensions: { code: 'RATE_LIMITED', retryAfter: error.retryAfterSeconds, requestId: request.id } }] });
-}
-
-async function connectRedis(url: string, prefix: string, logger: Logger): Promise<Redis> {
-  const redis = new Redis(url, {
-    // CLIENT LIST then shows which deployment holds a connection.
-    connectionName: `ramp-rate-limit:${prefix.replace(/\s/g, '_')}`,
-    lazyConnect: true,
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 1,
-    commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
-    connectTimeout: 2_000,
-    retryStrategy: (attempt) => Math.min(attempt * 200, 5_000),
-  });
-  let reported = false;
-  redis.on('error', (error) => {
-    if (!reported) logger.warn({ err: error }, 'rate limiting: Redis connection error; reconnecting');
-    reported = true;
-  });
-  redis.on('ready', () => (reported = false));
-  try {
-    await redis.connect();
-  } catch (error) {
-    logger.warn({ err: error }, 'rate limiting: Redis unreachable at start; requests pass unchecked until it answers');
-  }
-  return redis;
 }

@@ -1,6 +1,6 @@
 import { Provider } from '@urql/preact';
 import { useEffect, useState } from 'preact/hooks';
-import { type Api, connect } from '../api.js';
+import { type Api, type Budget, connect } from '../api.js';
 import { requestError, type ShownError } from '../errors.js';
 import { ConsolePartnerDocument } from '../gql/graphql.js';
 import { forgetKey, savedKey, saveKey } from '../key-store.js';
@@ -101,7 +101,7 @@ function Shell({ signedIn, onSignOut, children }: { signedIn?: SignedIn; onSignO
               <a href="#/webhooks">Webhooks</a>
             </nav>
             <p class="who">
-              {signedIn.partnerName} · <strong>{signedIn.readOnly ? 'Production (read-only)' : 'Sandbox'}</strong>{' '}
+              <BudgetBadge api={signedIn.api} /> {signedIn.partnerName} · <strong>{signedIn.readOnly ? 'Production (read-only)' : 'Sandbox'}</strong>{' '}
               <button type="button" onClick={onSignOut}>
                 Sign out
               </button>
@@ -116,5 +116,17 @@ function Shell({ signedIn, onSignOut, children }: { signedIn?: SignedIn; onSignO
       )}
       <main>{children}</main>
     </>
+  );
+}
+
+/** The key's GraphQL cost bucket as the last answer reported it (docs/api/security.md); nothing until one does. */
+function BudgetBadge({ api }: { api: Api }) {
+  const [budget, setBudget] = useState<Budget | null>(null);
+  useEffect(() => api.onBudget(setBudget), [api]);
+  if (!budget) return null;
+  return (
+    <span class="budget" title={`Refills ${budget.restoreRate} points a second`}>
+      GraphQL budget {budget.currentlyAvailable}/{budget.maximumAvailable} ·
+    </span>
   );
 }

@@ -1,0 +1,188 @@
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRamp, type Ramp } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import { type ApiResponse, apiClient, freshDatabaseEnv, onPostgres, startRamp, type TestRamp, uniqueRedisPrefix } from '../support/ramp.js';
+
+// Shopify's model: every operation is charged its cost to a leaky bucket per API key (docs/api/security.md).
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const SIZE = 60;
+const RATE = 20;
+const BUDGET = { GRAPHQL_COST_BUCKET_SIZE: String(SIZE), GRAPHQL_COST_RESTORE_RATE: String(RATE) };
+const WEBHOOKS = 'query Webhooks { webhookEndpoints { totalCount } }';
+let partners = 0;
+
+const costOf = (res: ApiResponse) => res.body.extensions?.cost;
+
+/** Spends the key's bucket with one query until it is refused; returns the refusal. */
+async function spendUntilThrottled(send: () => Promise<ApiResponse>): Promise<ApiResponse> {
+  for (let n = 0; n < 100; n++) {
+    const res = await send();
+    if (res.status === 429) return res;
+    expect(res.status).toBe(200);
+  }
+  throw new Error('never throttled');
+}
+
+describe(`with GRAPHQL_COST_BUCKET_SIZE=${SIZE} and GRAPHQL_COST_RESTORE_RATE=${RATE}, in memory`, () => {
+  let t: TestRamp;
+  beforeAll(async () => {
+    t = await startRamp(BUDGET);
+  });
+  afterAll(() => t.close());
+  const newKey = () => t.keyFor(`Budget Partner ${++partners}`);
+
+  it('carries extensions.cost on every answer: the requested and actual cost and the bucket after it', async () => {
+    const api = t.client(await newKey());
+    const first = await api.graphql(WEBHOOKS);
+    expect(first.status).toBe(200);
+    const cost = costOf(first);
+    expect(cost).toEqual({
+      requestedQueryCost: expect.any(Number),
+      actualQueryCost: cost.requestedQueryCost,
+      throttleStatus: { maximumAvailable: SIZE, currentlyAvailable: expect.any(Number), restoreRate: RATE },
+    });
+    expect(cost.requestedQueryCost).toBeGreaterThan(0);
+    expect(cost.throttleStatus.currentlyAvailable).toBe(SIZE - cost.requestedQueryCost);
+    // A page costs by its size: first: 5 costs more than first: 1.
+    const page = (n: number) => api.graphql(`query Page { customers(first: ${n}) { edges { node { id email } } } }`);
+    expect(costOf(await page(5)).requestedQueryCost).toBeGreaterThan(costOf(await page(1)).requestedQueryCost);
+  });
+
+  it('charges a mutation a fixed cost on top of what it selects', async () => {
+    const api = t.client(await newKey());
+    const res = await api.graphql(
+      'mutation Create($input: CreateCustomerInput!) { createCustomer(input: $input) { ... on CreateCustomerPayload { customer { id } } } }',
+      {
+        input: { email: `cost-${Date.now()}@example.com`, type: 'INDIVIDUAL', firstName: 'Ada', lastName: 'Cost' },
+      },
+    );
+    expect(res.status).toBe(200);
+    expect(res.body.data.createCustomer.customer.id).toEqual(expect.any(String));
+    expect(costOf(res).requestedQueryCost).toBeGreaterThanOrEqual(10);
+  });
+
+  it("refuses an operation over the key's budget with 429 THROTTLED and Retry-After, unrun, while another key is unaffected", async () => {
+    const api = t.client(await newKey());
+    const throttled = await spendUntilThrottled(() => api.graphql(WEBHOOKS));
+    const retryAfter = Number(throttled.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(throttled.body.data).toBeUndefined();
+    expect(throttled.body.errors).toEqual([expect.objectContaining({ message: expect.stringMatching(/^Throttled/), extensions: { code: 'THROTTLED' } })]);
+    const cost = costOf(throttled);
+    expect(cost.actualQueryCost).toBe(0);
+    expect(cost.throttleStatus.currentlyAvailable).toBeLessThan(cost.requestedQueryCost);
+
+    const other = await t.client(await newKey()).graphql(WEBHOOKS);
+    expect(other.status).toBe(200);
+    expect(costOf(other).throttleStatus.currentlyAvailable).toBe(SIZE - costOf(other).requestedQueryCost);
+  });
+
+  it('refills the bucket at the restore rate: after Retry-After the operation runs again', async () => {
+    const api = t.client(await newKey());
+    const throttled = await spendUntilThrottled(() => api.graphql(WEBHOOKS));
+    await new Promise((resolve) => setTimeout(resolve, Number(throttled.headers.get('retry-after')) * 1000 + 100));
+    const again = await api.graphql(WEBHOOKS);
+    expect(again.status).toBe(200);
+    expect(again.body.errors).toBeUndefined();
+  });
+
+  it('refuses an operation that costs more than a full bucket as MAX_COST_EXCEEDED (400)', async () => {
+    const res = await t.client(await newKey()).graphql('query Big { customers(first: 100) { edges { node { id email } } } }');
+    expect(res.status).toBe(400);
+    expect(res.body.errors?.[0].extensions.code).toBe('MAX_COST_EXCEEDED');
+  });
+
+  it('answers REST with the RateLimit-Policy and RateLimit fields of its request limit', async () => {
+    const limited = await startRamp({ RATE_LIMIT_PER_MINUTE: '5' });
+    try {
+      const res = await limited.client(limited.key).get('/v0/webhooks');
+      expect(res.status).toBe(200);
+      expect(res.headers.get('ratelimit-policy')).toBe('"default";q=5;w=60');
+      expect(res.headers.get('ratelimit')).toMatch(/^"default";r=4;t=\d+$/);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
+describe('with REDIS_URL', () => {
+  let redis: Redis;
+  beforeAll(() => {
+    redis = new Redis(REDIS_URL, { lazyConnect: true });
+    return redis.connect();
+  });
+  afterAll(() => redis.quit());
+  const clean = async (prefix: string) => {
+    const keys = await redis.keys(`${prefix}*`);
+    if (keys.length) await redis.del(...keys);
+  };
+
+  it("keeps a key's bucket in Redis under <RATE_LIMIT_REDIS_PREFIX>cost:<key id>", async () => {
+    const prefix = uniqueRedisPrefix();
+    const t = await startRamp({ ...BUDGET, REDIS_URL, RATE_LIMIT_REDIS_PREFIX: prefix });
+    try {
+      const key = await t.keyFor('Redis Budget Partner');
+      const res = await t.client(key).graphql(WEBHOOKS);
+      const [apiKey] = await t.sql<{ id: string }>('select id from api_keys where prefix = ?', [key.slice(0, 19)]);
+      const stored = await redis.hgetall(`${prefix}cost:${apiKey!.id}`);
+      expect(Math.floor(Number(stored.available))).toBe(costOf(res).throttleStatus.currentlyAvailable);
+      expect(await redis.pttl(`${prefix}cost:${apiKey!.id}`)).toBeGreaterThan(0);
+    } finally {
+      await t.close();
+      await clean(prefix);
+    }
+  });
+
+  it('falls back to a bucket in memory when Redis is unreachable', async () => {
+    const t = await startRamp({ ...BUDGET, REDIS_URL: 'redis://127.0.0.1:1', RATE_LIMIT_REDIS_PREFIX: uniqueRedisPrefix() });
+    try {
+      const api = t.client(await t.keyFor('Fallback Budget Partner'));
+      const first = await api.graphql(WEBHOOKS);
+      expect(first.status).toBe(200);
+      expect(costOf(first).throttleStatus.currentlyAvailable).toBe(SIZE - costOf(first).requestedQueryCost);
+      expect((await spendUntilThrottled(() => api.graphql(WEBHOOKS))).body.errors[0].extensions.code).toBe('THROTTLED');
+    } finally {
+      await t.close();
+    }
+  });
+
+  // DESIGN §8: several instances, one bucket per key.
+  describe.runIf(onPostgres)('two instances on one database and one Redis', () => {
+    const prefix = uniqueRedisPrefix();
+    let database: Awaited<ReturnType<typeof freshDatabaseEnv>>;
+    const instances: Ramp[] = [];
+    const urls: string[] = [];
+    // biome-ignore lint/suspicious/noDuplicateTestHooks: the rule does not see describe.runIf(…)(…) as a describe block of its own
+    beforeAll(async () => {
+      database = await freshDatabaseEnv();
+      const env = { NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', ...database.env };
+      for (let i = 0; i < 2; i++) {
+        // A slow refill, so what one instance took is still missing when the other answers.
+        const ramp = await createRamp(loadConfig({ ...env, ...BUDGET, GRAPHQL_COST_RESTORE_RATE: '1', REDIS_URL, RATE_LIMIT_REDIS_PREFIX: prefix }));
+        urls.push(await ramp.listen());
+        instances.push(ramp);
+      }
+    });
+    // biome-ignore lint/suspicious/noDuplicateTestHooks: as above, a describe.runIf block's own hook
+    afterAll(async () => {
+      for (const ramp of instances) await ramp.close();
+      await database.drop();
+      await clean(prefix);
+    });
+
+    it('spends one bucket per key from both instances', async () => {
+      const key = instances[0]!.demoKey!;
+      const [a, b] = urls.map((url) => apiClient(url, key));
+      const onA = await a!.graphql(WEBHOOKS);
+      const onB = await b!.graphql(WEBHOOKS);
+      const cost = costOf(onA).requestedQueryCost;
+      expect(costOf(onB).throttleStatus.currentlyAvailable).toBeLessThanOrEqual(costOf(onA).throttleStatus.currentlyAvailable - cost + 1);
+      const throttled = await spendUntilThrottled(() => a!.graphql(WEBHOOKS));
+      expect(throttled.status).toBe(429);
+      const onBAfter = await b!.graphql(WEBHOOKS);
+      expect(onBAfter.status).toBe(429);
+      expect(onBAfter.body.errors?.[0].extensions.code).toBe('THROTTLED');
+    });
+  });
+});
