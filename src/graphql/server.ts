@@ -13,7 +13,8 @@ import type { Actor } from '../domain/environment.js';
 import { DomainError, ForbiddenError, ValidationError } from '../domain/errors.js';
 import type { Scope } from '../domain/scopes.js';
 import type { ClientAddresses } from '../platform/client-address.js';
-import type { Authenticate } from '../platform/auth.js';
+import { AddressNotAllowed, type Authenticate } from '../platform/auth.js';
+import { auditRefusal } from '../platform/audit.js';
 import type { Database } from '../platform/db.js';
 import type { KeyWatch } from '../platform/key-watch.js';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable, isPoolSaturated } from '../platform/database-errors.js';
@@ -201,6 +202,7 @@ export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
     query: string | undefined,
     known?: Actor | null,
     requestEm?: GraphQLContext['em'],
+    userAgent?: string,
   ): Promise<GraphQLContext> {
     const em = requestEm ?? db.fork();
     const caller = { em, requestId, services, pageCursors: pageCursorsOf };
@@ -211,7 +213,9 @@ export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
     try {
       return { ...caller, actor: await authenticate(em, authorization, { clientIp }) };
     } catch (error) {
-      // A valid key from an address its allowlist leaves out: 403, the refusal kept as its cause.
+      // A valid key from an address its allowlist leaves out: 403, the refusal kept as its cause, and in the key's audit log.
+      if (error instanceof AddressNotAllowed)
+        await auditRefusal(em, error.actor, 'graphql.request', error.code, { ip: clientIp ?? null, userAgent: userAgent ?? null, requestId });
       if (error instanceof ForbiddenError) throw forbidden(error, { status: 403 });
       if (error instanceof DomainError) throw unauthenticated(error.message);
       if (isPoolSaturated(error)) throw overloaded();
@@ -275,7 +279,7 @@ export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
     cors: false, // Fastify's CORS plugin answers for the whole server
     context: ({ req, params }) => {
       const requestId = req?.id ?? randomUUID();
-      return contextFor(req?.headers.authorization, req?.ip, requestId, params.query, req?.actor, req?.em ?? undefined);
+      return contextFor(req?.headers.authorization, req?.ip, requestId, params.query, req?.actor, req?.em ?? undefined, req?.headers['user-agent']);
     },
     // Each answer keeps where the failure happened (the field's `path` and `locations`): only its text is replaced.
     maskedErrors: { maskError },

@@ -119,6 +119,14 @@ export async function appendAuditRow(em: EntityManager, row: AuditRow): Promise<
   await em.getConnection('write').execute(INSERT, paramsOf(row), 'run', em.getTransactionContext());
 }
 
+/**
+ * A refusal of a key outside any state-changing call (an address its allowlist leaves out, over GraphQL): written in a
+ * statement of its own; a row that cannot be written never changes the answer, which is a refusal already.
+ */
+export async function auditRefusal(em: EntityManager, actor: Actor, action: string, code: string, origin: CallOrigin): Promise<void> {
+  await appendAuditRow(em, rowOfCall(newAuditCall(actor, action, origin), 'refused', code)).catch(() => undefined);
+}
+
 /** The row of a call, with its outcome. */
 export function rowOfCall(call: AuditCall, outcome: AuditOutcome, code?: string): AuditRow {
   return {

@@ -198,5 +198,18 @@ const MISSING_HASH = hashSecret('missing');
 /** On every request, cached key or not: the allowlist is the key's, the address the request's. */
 function refuseOutsideAllowlist(entry: VerifiedKey, clientIp: string | undefined): void {
   if (!entry.allows || entry.allows(clientIp)) return;
-  throw new ForbiddenError('ip_not_allowed', `This API key may not be used from ${clientIp ?? 'an unknown address'}: its IP allowlist does not include it`);
+  throw new AddressNotAllowed(entry.actor, clientIp);
+}
+
+/**
+ * 403 `ip_not_allowed`: a valid key from an address its allowlist leaves out. It names the key it refused, so the
+ * refusal is audited as that key's (platform/audit-http.ts), though the key never became the request's actor.
+ */
+export class AddressNotAllowed extends ForbiddenError {
+  constructor(
+    readonly actor: Actor,
+    clientIp: string | undefined,
+  ) {
+    super('ip_not_allowed', `This API key may not be used from ${clientIp ?? 'an unknown address'}: its IP allowlist does not include it`);
+  }
 }

@@ -3,7 +3,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRepl
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { Config } from '../config.js';
-import type { Authenticate } from './auth.js';
+import { AddressNotAllowed, type Authenticate } from './auth.js';
 import type { Feature } from './feature.js';
 import type { Database } from './db.js';
 import { BAD_REQUEST, answerClientError, problemOfCode, replyWithProblem, routePath, toProblem } from './http-errors.js';
@@ -119,7 +119,13 @@ export async function buildHttpApp<Services>(deps: HttpDeps<Services>): Promise<
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
     if (needsKey(request.url)) {
-      request.actor ??= await authenticate(request.em, request.headers.authorization, { clientIp: request.ip });
+      try {
+        request.actor ??= await authenticate(request.em, request.headers.authorization, { clientIp: request.ip });
+      } catch (error) {
+        // The key was valid, the address not: the refusal is the key's, for the audit log (it never runs as the key).
+        if (error instanceof AddressNotAllowed) request.actor = error.actor;
+        throw error;
+      }
       // Before the body is read or anything runs: a key without the route's scope does nothing.
       const scope = request.routeOptions.config?.scope;
       if (scope) requireScope(request.actor, scope);
