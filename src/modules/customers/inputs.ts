@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { Address, type PostalAddress } from '../../domain/address.js';
 import { type FieldError, fieldError } from '../../domain/errors.js';
-import { type Report, acrossFields, isOneOf, refusing } from '../../domain/validation.js';
-import { redirectUriProblem } from './kyc-links.js';
+import { HTTP_URL_PATTERN, type Report, acrossFields, isOneOf, present, refusing, whenOneOf } from '../../domain/validation.js';
+import { MAX_REDIRECT_URI_LENGTH, redirectUriProblem } from './kyc-links.js';
 
 /**
  * The customers' use cases take these inputs: camelCase, in the domain's words. REST maps the
@@ -44,7 +44,9 @@ export const namesRequired = (names: NameFields = DOMAIN_NAMES) =>
     if (!isOneOf(CUSTOMER_TYPES, body.type)) return;
     const required = body.type === 'individual' ? [names.firstName, names.lastName] : [names.companyName];
     for (const field of required) if (body[field] === undefined) report(field, 'required', `is required for ${body.type} customers`);
-  });
+  }, () => ({
+    allOf: [whenOneOf('type', ['individual'], present([names.firstName, names.lastName])), whenOneOf('type', ['corporate'], present([names.companyName]))],
+  }));
 
 /** Names that belong to the other type of customer, among those `changes` sets (as sent). */
 export function namesNotAllowed(type: CustomerType, changes: Partial<Record<keyof NameFields, unknown>>): FieldError[] {
@@ -91,7 +93,10 @@ export const CustomerFilter = z.strictObject({
 export type CustomerFilter = z.input<typeof CustomerFilter>;
 
 /** Where the hosted KYC flow returns the applicant (rules and length: kyc-links.ts; http to this machine is checked per environment). */
-export const redirectUri = z.string().superRefine(refusing(redirectUriProblem));
+export const redirectUri = z
+  .string()
+  .superRefine(refusing(redirectUriProblem))
+  .meta({ format: 'uri', pattern: HTTP_URL_PATTERN.replace('https?', 'https'), maxLength: MAX_REDIRECT_URI_LENGTH, examples: ['https://partner.example.com/kyc/done'] });
 
 /** A new KYC link for a customer: the hosted flow, optionally returning to the partner's page. */
 export const NewKycLink = z.strictObject({ redirectUri: redirectUri.optional() });

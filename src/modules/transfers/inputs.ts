@@ -1,11 +1,12 @@
 import { z } from 'zod';
-import { type Asset, FIAT_CURRENCIES, NETWORKS, PAYMENT_RAILS, RAILS_OF_CURRENCY, SCALE, TOKENS } from '../../domain/money.js';
+import { type Asset, FEE_PERCENT_PATTERN, FIAT_CURRENCIES, NETWORKS, PAYMENT_RAILS, RAILS_OF_CURRENCY, SCALE, TOKENS, positiveAmountSchema } from '../../domain/money.js';
+import { SEPA_COUNTRIES } from '../../domain/identifiers/bank.js';
 import { type AmountFields, amountProblem, developerFeePercentProblem, quoteSideProblems } from '../../domain/pricing.js';
 import { TRANSFER_DIRECTIONS, TRANSFER_STATUSES } from '../../domain/transfer-status.js';
 import { TRANSFER_PURPOSES } from '../../domain/transfer-purpose.js';
-import { acrossFields, isOneOf, refusing } from '../../domain/validation.js';
+import { type JsonSchema, acrossFields, exactlyOne, isOneOf, refusing, whenOneOf } from '../../domain/validation.js';
 import { BANK_ACCOUNT_TYPES, NewBankAccount } from '../bank-accounts/inputs.js';
-import { payoutProblem } from './payout-rails.js';
+import { ACCOUNT_TYPES_OF_RAILS, payoutProblem } from './payout-rails.js';
 
 /**
  * The transfers' use cases take these inputs: camelCase, in the domain's words. REST maps the
@@ -14,8 +15,8 @@ import { payoutProblem } from './payout-rails.js';
  */
 
 // Amounts stay strings; the pricing domain checks their form, sign and scale per asset (quoteAmounts).
-export const amount = z.string().max(40);
-export const feePercent = z.string().superRefine(refusing(developerFeePercentProblem));
+export const amount = z.string().max(40).meta(positiveAmountSchema());
+export const feePercent = z.string().superRefine(refusing(developerFeePercentProblem)).meta({ pattern: FEE_PERCENT_PATTERN, examples: ['0.5'] });
 export const depositAddress = z.string().trim().min(1, 'must not be empty').max(128);
 export const transactionHash = z.string().trim().min(1, 'must not be empty').max(128);
 export const failureReason = z.string().trim().min(1, 'must not be empty').max(500);
@@ -41,7 +42,11 @@ export const railsOfCurrency = (f: QuoteFields) =>
     if (isOneOf(FIAT_CURRENCIES, currency) && isOneOf(PAYMENT_RAILS, rails) && !RAILS_OF_CURRENCY[currency].includes(rails)) {
       report(f.rails, 'unsupported_rails', `${currency} moves on ${RAILS_OF_CURRENCY[currency].join(', ')}`);
     }
-  });
+  }, () => ({ allOf: FIAT_CURRENCIES.map((c) => whenOneOf(f.currency, [c], { properties: { [f.rails]: { enum: [...RAILS_OF_CURRENCY[c]] } } })) }));
+
+/** A positive decimal string with at most `scale` places (amountProblem's rule, for the document). */
+const ASSETS = Object.keys(SCALE) as Asset[];
+const ASSETS_BY_SCALE = [...new Set(Object.values(SCALE))].map((scale) => [scale, ASSETS.filter((asset) => SCALE[asset] === scale)] as const);
 
 /** Exactly one of the amounts, each right for its asset (the pricing domain's rules), whatever else failed. */
 export const quoteAmounts = (f: QuoteFields) =>
@@ -54,7 +59,16 @@ export const quoteAmounts = (f: QuoteFields) =>
       const problem = typeof text === 'string' && text.length <= 40 ? amountProblem(text, isAsset(asset) ? asset : undefined) : null;
       if (problem) report(f.amounts[side], problem.code, problem.detail);
     }
-  });
+  }, () => ({
+    allOf: [
+      exactlyOne(f.amounts.source, f.amounts.destination),
+      ...(['source', 'destination'] as const).flatMap((side) =>
+        ASSETS_BY_SCALE.map(([scale, assets]) =>
+          whenOneOf(side === 'source' ? f.sourceAsset : f.destinationAsset, assets, { properties: { [f.amounts[side]]: positiveAmountSchema(scale) } }),
+        ),
+      ),
+    ],
+  }));
 
 const ONRAMP_QUOTE: QuoteFields = {
   amounts: { source: 'sourceAmount', destination: 'destinationAmount' },
@@ -102,7 +116,13 @@ export const exactlyOneDestination = (f: DestinationFields, required: boolean) =
     const named = byId || inline;
     if ((required || body[f.purpose] !== undefined) && !named) report(f.externalAccountId, 'required', `is required (or ${f.bankAccount})`);
     if (named && body[f.purpose] === undefined) report(f.purpose, 'required', 'is required with a destination');
-  });
+  }, () => ({
+    allOf: [
+      required ? exactlyOne(f.externalAccountId, f.bankAccount) : { not: { required: [f.externalAccountId, f.bankAccount] } },
+      { dependentRequired: { [f.externalAccountId]: [f.purpose], [f.bankAccount]: [f.purpose] } },
+      { if: { required: [f.purpose] }, then: { anyOf: [{ required: [f.externalAccountId] }, { required: [f.bankAccount] }] } },
+    ],
+  }));
 
 /** An inline account the quote's payout rails cannot reach, reported with the quote's other problems. */
 export const railsReachInlineAccount = (f: DestinationFields) =>
@@ -116,7 +136,21 @@ export const railsReachInlineAccount = (f: DestinationFields) =>
     const problem = payoutProblem(rails, { accountType, ibanNumber: typeof ibanNumber === 'string' ? ibanNumber : undefined });
     if (!problem) return;
     report(problem.field === 'accountType' ? [f.bankAccount, f.accountType] : [f.bankAccount, 'iban', f.ibanNumber], problem.code, problem.detail);
-  });
+  }, () => ({
+    allOf: PAYMENT_RAILS.map((rails) => {
+      const ibanCountries = IBAN_COUNTRIES_OF_RAILS[rails];
+      const account: JsonSchema = {
+        properties: {
+          [f.accountType]: { enum: [...ACCOUNT_TYPES_OF_RAILS[rails]] },
+          ...(ibanCountries && { iban: { properties: { [f.ibanNumber]: { pattern: `^\\s*(${ibanCountries.join('|')})` } } } }),
+        },
+      };
+      return whenOneOf(f.rails, [rails], { properties: { [f.bankAccount]: account } });
+    }),
+  }));
+
+/** The IBAN countries domestic rails reach (payoutProblem's rule, for the document). */
+const IBAN_COUNTRIES_OF_RAILS: Partial<Record<(typeof PAYMENT_RAILS)[number], readonly string[]>> = { sepa: SEPA_COUNTRIES, uaefts: ['AE'] };
 
 const DESTINATION: DestinationFields = {
   externalAccountId: 'destinationExternalAccountId',
@@ -182,11 +216,14 @@ export type TransferFilter = z.input<typeof TransferFilter>;
 /** A sandbox step, named by action (the REST simulate extension's use case). */
 export const SIMULATE_ACTIONS = ['fiat_deposit', 'crypto_deposit', 'complete_transfer', 'fail_transfer', 'refund_transfer'] as const;
 /** Only a deposit has an amount. */
-const amountOnlyWithDeposit = acrossFields((body, report) => {
-  if (body.amount !== undefined && body.action !== 'fiat_deposit' && body.action !== 'crypto_deposit') {
-    report('amount', 'not_allowed', 'is only allowed with the fiat_deposit and crypto_deposit actions');
-  }
-});
+export const amountOnlyWithDeposit = acrossFields(
+  (body, report) => {
+    if (body.amount !== undefined && body.action !== 'fiat_deposit' && body.action !== 'crypto_deposit') {
+      report('amount', 'not_allowed', 'is only allowed with the fiat_deposit and crypto_deposit actions');
+    }
+  },
+  () => ({ if: { required: ['amount'] }, then: { properties: { action: { enum: ['fiat_deposit', 'crypto_deposit'] } } } }),
+);
 export const SimulatedStep = z
   .strictObject({
     action: z.enum(SIMULATE_ACTIONS),
