@@ -182,6 +182,9 @@ export const exactlyOne = (a: string, b: string): JsonSchema => ({
   ],
 });
 
+/** When `condition` holds, `then` does (JSON Schema's `if`/`then`). */
+export const when = (condition: JsonSchema, then: JsonSchema): JsonSchema => ({ if: condition, then });
+
 /** When `field` is one of `values` (and present), `then` holds. */
 export const whenOneOf = (field: string, values: readonly unknown[], then: JsonSchema): JsonSchema => ({
   if: { properties: { [field]: { enum: [...values] } }, required: [field] },

@@ -210,7 +210,11 @@ export function openApiDocument(routes: readonly RegisteredRoute[], { version }:
     paths,
     components: {
       securitySchemes: {
-        apiKey: { type: 'http', scheme: 'bearer', description: 'An API key (`npm run keys`): `Authorization: Bearer rk_sandbox_…` (`rk_live_…` in production)' },
+        apiKey: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'An API key (`npm run keys`): `Authorization: Bearer rk_sandbox_…` (`rk_live_…` in production)',
+        },
       },
       schemas: { ...COMPONENT_SCHEMAS, ...sortedByName(components.schemas) },
       responses: sortedByName(components.responses),

@@ -25,6 +25,30 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
+/**
+ * Refusals that depend on the world or on stored state, not on the request's shape: a webhook host
+ * must resolve to public addresses (DNS), and an update may not set the names of the customer's
+ * other type (the stored customer's type).
+ */
+const NOT_OF_THE_REQUEST: Record<string, string[]> = { registerWebhook: ['url_not_public'], updateCustomer: ['not_allowed'] };
+
+/**
+ * Operations whose bodies still carry a rule the document does not state (issue 25 item 4, left
+ * for the next change): their requests are generated but not yet asserted.
+ */
+const PENDING: Record<string, string> = {
+  createOfframpQuote: 'inline bank account rules under the payout rails',
+  createOfframpTransfer: 'inline bank account rules under the payout rails',
+  simulateVirtualAccountDeposit: 'the deposit amount of the account currency',
+  mintTestTokens: 'the faucet amount bound',
+  whitelistBankAccount: 'Encryptus bank account fields',
+  submitBusinessAddress: 'Encryptus KYB fields',
+  submitBusinessBasicDetails: 'Encryptus KYB fields',
+  submitBusinessLegalRepresentative: 'Encryptus KYB fields',
+};
+
+type Answer = { code?: string; errors?: Array<{ code: string }>; data?: { error?: string; errors?: Array<{ code: string }> } };
+
 /** What the server said when it refused a schema-valid request as invalid; null when it took it (or refused it for another reason). */
 async function refusal(request: GeneratedRequest): Promise<string | null> {
   const headers: Record<string, string> = { authorization: `Bearer ${t.key}`, ...request.headers };
@@ -36,6 +60,11 @@ async function refusal(request: GeneratedRequest): Promise<string | null> {
   });
   const text = await response.text();
   if (response.status !== 400) return null;
+  const answer = JSON.parse(text) as Answer;
+  const code = answer.code === 'EN-DATA-009' || answer.data ? answer.data?.error : answer.code;
+  const errors = answer.errors ?? answer.data?.errors ?? [];
+  const excused = NOT_OF_THE_REQUEST[request.operationId] ?? [];
+  if (code !== 'validation_failed' || (errors.length && errors.every((e) => excused.includes(e.code)))) return null;
   return `${response.status} ${text.slice(0, 600)}`;
 }
 
@@ -60,8 +89,11 @@ describe(`requests generated from openapi.json (FUZZ_SEED=${SEED}, ${CASES} per 
     expect(operations.length).toBeGreaterThan(40);
   });
 
-  // Webhook deletion last: it deletes the seeded webhook that nothing else needs.
   for (const operation of operations) {
+    if (PENDING[operation.operationId]) {
+      it.todo(`${operation.operationId}: ${PENDING[operation.operationId]}`);
+      continue;
+    }
     it(`${operation.operationId}: ${operation.method} ${operation.path} takes every schema-valid request`, async () => {
       expect(await refusedRequests(operation)).toEqual([]);
     });

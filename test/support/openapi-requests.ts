@@ -48,7 +48,6 @@ export interface GeneratedRequest {
   body?: unknown;
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: the document is plain JSON
 type OpenApi = any;
 
 /** Every operation of the document with its parameters and JSON request body. */
@@ -69,11 +68,13 @@ export function operationsOf(document: OpenApi): DocumentedOperation[] {
   return operations;
 }
 
+/** One value of `arbitrary` (a closure of its own: fc.gen() reuses an arbitrary built from equal-looking arguments, regular expressions included). */
+const draw = <T>(g: fc.GeneratorValue, arbitrary: fc.Arbitrary<T>): T => g(() => arbitrary);
+
 /** Mostly printable ASCII, then any UTF-16 unit of the BMP: controls, noncharacters and lone surrogates too. */
-const ANY_CHARACTER = fc.oneof(
-  { arbitrary: fc.integer({ min: 0x20, max: 0x7e }), weight: 6 },
-  { arbitrary: fc.integer({ min: 0, max: 0xffff }), weight: 1 },
-).map((unit) => String.fromCharCode(unit));
+const ANY_CHARACTER = fc
+  .oneof({ arbitrary: fc.integer({ min: 0x20, max: 0x7e }), weight: 6 }, { arbitrary: fc.integer({ min: 0, max: 0xffff }), weight: 1 })
+  .map((unit) => String.fromCharCode(unit));
 
 /** Draws schema-valid values of the document's schemas. */
 export function schemaGenerator(document: OpenApi) {
@@ -84,20 +85,19 @@ export function schemaGenerator(document: OpenApi) {
   const compiled = new Map<unknown, ValidateFunction>();
   const isValid = (schema: Schema | boolean, value: unknown) => {
     if (typeof schema === 'boolean') return schema;
-    let validate = compiled.get(schema);
-    if (!validate) compiled.set(schema, (validate = ajv.compile(local(schema))));
+    const validate = compiled.get(schema) ?? ajv.compile(local(schema));
+    compiled.set(schema, validate);
     return validate(value);
   };
-  const resolve = (schema: Schema): Schema =>
-    schema.$ref ? resolve(document.components.schemas[schema.$ref.replace('#/components/schemas/', '')]) : schema;
+  const resolve = (schema: Schema): Schema => (schema.$ref ? resolve(document.components.schemas[schema.$ref.replace('#/components/schemas/', '')]) : schema);
 
   /** Tries `draw` until its value is valid against `schema` (a narrower part drawn, the whole checked). */
-  function until(g: fc.GeneratorValue, schema: Schema, draw: () => unknown): unknown {
+  function until(_g: fc.GeneratorValue, schema: Schema, draw: () => unknown): unknown {
     for (let attempt = 0; attempt < 200; attempt++) {
       const value = draw();
       if (isValid(schema, value)) return value;
     }
-    throw new Error(`no schema-valid value drawn in 200 attempts for ${JSON.stringify(schema).slice(0, 400)}`);
+    throw new Error(`no schema-valid value drawn in 200 attempts for ${JSON.stringify(schema).slice(0, 400)}, last ${JSON.stringify(draw())}`);
   }
 
   function stringOf(g: fc.GeneratorValue, s: Schema): string {
@@ -105,25 +105,27 @@ export function schemaGenerator(document: OpenApi) {
     const maxLength = Math.min((s.maxLength as number | undefined) ?? 40, minLength + 60);
     switch (s.format) {
       case 'uuid':
-        return g(fc.uuid);
+        return draw(g, fc.uuid());
       case 'email':
-        return g(fc.emailAddress);
+        return draw(g, fc.emailAddress());
       case 'uri':
-        return g(fc.webUrl, { validSchemes: ['https'] });
+        return draw(g, fc.webUrl({ validSchemes: ['https'] }));
       case 'date-time':
-        return g(fc.date, { min: new Date('2000-01-01'), max: new Date('2100-01-01'), noInvalidDate: true }).toISOString();
+        return draw(g, fc.date({ min: new Date('2000-01-01'), max: new Date('2100-01-01'), noInvalidDate: true })).toISOString();
       case 'date':
-        return g(fc.date, { min: new Date('2000-01-01'), max: new Date('2100-01-01'), noInvalidDate: true }).toISOString().slice(0, 10);
+        return draw(g, fc.date({ min: new Date('2000-01-01'), max: new Date('2100-01-01'), noInvalidDate: true }))
+          .toISOString()
+          .slice(0, 10);
     }
-    if (typeof s.pattern === 'string') return g(fc.stringMatching, new RegExp(s.pattern as string, 'u'), { size: 'small' });
+    if (typeof s.pattern === 'string') return draw(g, fc.stringMatching(new RegExp(s.pattern as string, 'u'), { size: 'small' }));
     // Any text at all, control characters and lone surrogates included: a pattern must say what is refused.
-    return g(fc.string, { unit: ANY_CHARACTER, minLength, maxLength });
+    return draw(g, fc.string({ unit: ANY_CHARACTER, minLength, maxLength }));
   }
 
   function numberOf(g: fc.GeneratorValue, s: Schema, integer: boolean): number {
     const min = (s.minimum as number | undefined) ?? -1_000_000;
     const max = (s.maximum as number | undefined) ?? 1_000_000;
-    return integer ? g(fc.integer, { min, max }) : g(fc.double, { min, max, noNaN: true, noDefaultInfinity: true });
+    return integer ? draw(g, fc.integer({ min, max })) : draw(g, fc.double({ min, max, noNaN: true, noDefaultInfinity: true }));
   }
 
   /** An object drawn until it is valid as a whole (a branch taken may have broken another). */
@@ -135,7 +137,7 @@ export function schemaGenerator(document: OpenApi) {
     const object: Record<string, unknown> = {};
     for (const [name, property] of Object.entries(properties)) {
       if (typeof property === 'boolean') continue;
-      if (required.has(name) || g(fc.boolean)) object[name] = valueOf(g, property);
+      if (required.has(name) || draw(g, fc.boolean())) object[name] = sampleOf(g, property);
     }
     // The rules across fields: each branch taken adds what it requires and narrows what it names.
     const apply = (branch: Schema | undefined) => {
@@ -144,58 +146,62 @@ export function schemaGenerator(document: OpenApi) {
       for (const part of branch.allOf ?? []) apply(part);
       for (const name of branch.required ?? []) {
         const base = properties[name];
-        if (!(name in object) && typeof base === 'object') object[name] = valueOf(g, { allOf: [base, branch.properties?.[name] ?? {}] } as Schema);
+        if (!(name in object) && typeof base === 'object') object[name] = sampleOf(g, { allOf: [base, branch.properties?.[name] ?? {}] } as Schema);
       }
       for (const [name, narrowed] of Object.entries(branch.properties ?? {})) {
         if (!(name in object)) continue;
         if (narrowed === false) delete object[name];
         else if (typeof narrowed === 'object' && !isValid(narrowed, object[name])) {
-          object[name] = valueOf(g, { allOf: [properties[name] as Schema, narrowed] } as Schema);
+          object[name] = sampleOf(g, { allOf: [properties[name] as Schema, narrowed] } as Schema);
         }
       }
       for (const name of branch.not?.required ?? []) if (!required.has(name)) delete object[name];
       for (const [name, dependents] of Object.entries(branch.dependentRequired ?? {})) if (name in object) apply({ required: dependents });
       const alternatives = branch.oneOf ?? branch.anyOf;
-      if (alternatives) apply(alternatives[g(fc.nat, alternatives.length - 1)]);
+      if (alternatives) apply(alternatives[draw(g, fc.nat(alternatives.length - 1))]);
     };
-    apply({ allOf: s.allOf, if: s.if, then: s.then, else: s.else, oneOf: s.oneOf, anyOf: s.anyOf, dependentRequired: s.dependentRequired } as Schema);
+    const { properties: _properties, required: _required, ...rules } = s;
+    apply(rules);
     return object;
   }
 
-  function valueOf(g: fc.GeneratorValue, schema: Schema): unknown {
+  function sampleOf(g: fc.GeneratorValue, schema: Schema): unknown {
     const s = resolve(schema);
     if ('const' in s) return s.const;
     // A value with check digits or a registry behind it (an IBAN, a BIC) that JSON Schema cannot state: its examples are the valid values a generator knows.
-    if (s['x-ramp-checks'] && Array.isArray(s.examples)) return g(fc.constantFrom, ...s.examples);
-    if (s.enum) return until(g, s, () => g(fc.constantFrom, ...(s.enum as unknown[])));
+    if (s['x-ramp-checks'] && Array.isArray(s.examples)) return draw(g, fc.constantFrom(...s.examples));
+    if (s.enum) return until(g, s, () => draw(g, fc.constantFrom(...(s.enum as unknown[]))));
     if (s.anyOf || (s.oneOf && !s.properties)) {
       const branches = (s.anyOf ?? s.oneOf)!;
-      return until(g, s, () => valueOf(g, branches[g(fc.nat, branches.length - 1)]!));
+      return until(g, s, () => sampleOf(g, branches[draw(g, fc.nat(branches.length - 1))]!));
     }
     if (s.allOf && !s.properties && !s.type) {
       // The narrowest part drawn (an enum, a const, a pattern), the whole checked.
       const parts = s.allOf.map(resolve);
       const narrow =
         parts.find((p) => p['x-ramp-checks'] && p.examples) ??
-        parts.find((p) => 'const' in p || p.enum) ?? parts.find((p) => p.pattern || p.format) ?? parts.find((p) => p.properties) ?? parts[0]!;
+        parts.find((p) => 'const' in p || p.enum) ??
+        parts.findLast((p) => p.pattern || p.format) ??
+        parts.find((p) => p.properties) ??
+        parts[0]!;
       const merged = narrow.properties ? { ...narrow, allOf: parts.filter((p) => p !== narrow) } : narrow;
-      return until(g, s, () => valueOf(g, merged));
+      return until(g, s, () => sampleOf(g, merged));
     }
     const types = [s.type ?? (s.properties ? 'object' : 'string')].flat();
-    const type = types[g(fc.nat, types.length - 1)];
+    const type = types[draw(g, fc.nat(types.length - 1))];
     switch (type) {
       case 'null':
         return null;
       case 'boolean':
-        return g(fc.boolean);
+        return draw(g, fc.boolean());
       case 'integer':
         return numberOf(g, s, true);
       case 'number':
         return numberOf(g, s, false);
       case 'array': {
         const minItems = (s.minItems as number | undefined) ?? 0;
-        const length = g(fc.integer, { min: minItems, max: Math.min((s.maxItems as number | undefined) ?? 3, minItems + 3) });
-        return Array.from({ length }, () => valueOf(g, s.items ?? {}));
+        const length = draw(g, fc.integer({ min: minItems, max: Math.min((s.maxItems as number | undefined) ?? 3, minItems + 3) }));
+        return Array.from({ length }, () => sampleOf(g, s.items ?? {}));
       }
       case 'object':
         return objectOf(g, s);
@@ -204,7 +210,7 @@ export function schemaGenerator(document: OpenApi) {
     }
   }
 
-  return { valueOf, isValid };
+  return { sampleOf, isValid };
 }
 
 /**
@@ -223,15 +229,15 @@ export function requestOf(
   for (const parameter of operation.parameters) {
     if (parameter.in === 'path') {
       const known = ids[parameter.name];
-      const value = known?.length ? g(fc.constantFrom, ...known) : (generator.valueOf(g, parameter.schema) as string);
+      const value = known?.length ? draw(g, fc.constantFrom(...known)) : (generator.sampleOf(g, parameter.schema) as string);
       path = path.replace(`{${parameter.name}}`, encodeURIComponent(value));
-    } else if (parameter.required || g(fc.boolean)) {
-      const value = String(generator.valueOf(g, parameter.schema));
+    } else if (parameter.required || draw(g, fc.boolean())) {
+      const value = String(generator.sampleOf(g, parameter.schema));
       if (parameter.in === 'query') query.set(parameter.name, value);
       else if (parameter.in === 'header') headers[parameter.name.toLowerCase()] = value;
     }
   }
-  const body = operation.body && (operation.body.required || g(fc.boolean)) ? generator.valueOf(g, operation.body.schema) : undefined;
+  const body = operation.body && (operation.body.required || draw(g, fc.boolean())) ? generator.sampleOf(g, operation.body.schema) : undefined;
   const search = query.toString();
   return { operationId: operation.operationId, method: operation.method, path: search ? `${path}?${search}` : path, headers, body };
 }

@@ -104,40 +104,46 @@ const usBankRouting = acrossFields((swift, report) => {
 });
 
 /** Individuals are named by first and last name, businesses by business name; never both. */
-const holderNames = acrossFields((body, report) => {
-  const type = body.accountHolderType;
-  if (!isOneOf(ACCOUNT_HOLDER_TYPES, type)) return;
-  const individual = type === 'individual';
-  const names = ['accountHolderFirstName', 'accountHolderLastName'];
-  const required = individual ? names : ['accountHolderBusinessName'];
-  const forbidden = individual ? ['accountHolderBusinessName'] : names;
-  for (const field of required) if (body[field] == null) report(field, 'required', `is required for ${type} account holders`);
-  for (const field of forbidden) if (body[field] != null) report(field, 'not_allowed', `is not allowed for ${type} account holders`);
-}, (name) => {
-  const names = [name('accountHolderFirstName'), name('accountHolderLastName')];
-  const business = [name('accountHolderBusinessName')];
-  return {
-    allOf: [
-      whenOneOf(name('accountHolderType'), ['individual'], { allOf: [present(names), absent(business)] }),
-      whenOneOf(name('accountHolderType'), ['business'], { allOf: [present(business), absent(names)] }),
-    ],
-  };
-});
+const holderNames = acrossFields(
+  (body, report) => {
+    const type = body.accountHolderType;
+    if (!isOneOf(ACCOUNT_HOLDER_TYPES, type)) return;
+    const individual = type === 'individual';
+    const names = ['accountHolderFirstName', 'accountHolderLastName'];
+    const required = individual ? names : ['accountHolderBusinessName'];
+    const forbidden = individual ? ['accountHolderBusinessName'] : names;
+    for (const field of required) if (body[field] == null) report(field, 'required', `is required for ${type} account holders`);
+    for (const field of forbidden) if (body[field] != null) report(field, 'not_allowed', `is not allowed for ${type} account holders`);
+  },
+  (name) => {
+    const names = [name('accountHolderFirstName'), name('accountHolderLastName')];
+    const business = [name('accountHolderBusinessName')];
+    return {
+      allOf: [
+        whenOneOf(name('accountHolderType'), ['individual'], { allOf: [present(names), absent(business)] }),
+        whenOneOf(name('accountHolderType'), ['business'], { allOf: [present(business), absent(names)] }),
+      ],
+    };
+  },
+);
 
 /** Exactly the details object that the account type names. */
-const variantDetails = acrossFields((body, report, name) => {
-  const named = body.accountType;
-  if (!isOneOf(BANK_ACCOUNT_TYPES, named)) return;
-  for (const type of BANK_ACCOUNT_TYPES) {
-    const present = body[type] != null;
-    if (type === named && !present) report(type, 'required', `is required when ${name('accountType')} is ${type}`);
-    else if (type !== named && present) report(type, 'not_allowed', `is not allowed when ${name('accountType')} is ${named}`);
-  }
-}, (name) => ({
-  allOf: BANK_ACCOUNT_TYPES.map((type) =>
-    whenOneOf(name('accountType'), [type], { allOf: [present([type]), absent(BANK_ACCOUNT_TYPES.filter((other) => other !== type))] }),
-  ),
-}));
+const variantDetails = acrossFields(
+  (body, report, name) => {
+    const named = body.accountType;
+    if (!isOneOf(BANK_ACCOUNT_TYPES, named)) return;
+    for (const type of BANK_ACCOUNT_TYPES) {
+      const present = body[type] != null;
+      if (type === named && !present) report(type, 'required', `is required when ${name('accountType')} is ${type}`);
+      else if (type !== named && present) report(type, 'not_allowed', `is not allowed when ${name('accountType')} is ${named}`);
+    }
+  },
+  (name) => ({
+    allOf: BANK_ACCOUNT_TYPES.map((type) =>
+      whenOneOf(name('accountType'), [type], { allOf: [present([type]), absent(BANK_ACCOUNT_TYPES.filter((other) => other !== type))] }),
+    ),
+  }),
+);
 
 /** The stored and shown address of an account holder (the spec's snake_case jsonb). */
 export type AccountHolderAddress = PostalAddress;

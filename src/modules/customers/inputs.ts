@@ -40,13 +40,16 @@ const DOMAIN_NAMES: NameFields = { firstName: 'firstName', lastName: 'lastName',
 
 /** Individuals need a first and last name, corporates a company name: checked whatever else failed. */
 export const namesRequired = (names: NameFields = DOMAIN_NAMES) =>
-  acrossFields((body, report: Report) => {
-    if (!isOneOf(CUSTOMER_TYPES, body.type)) return;
-    const required = body.type === 'individual' ? [names.firstName, names.lastName] : [names.companyName];
-    for (const field of required) if (body[field] === undefined) report(field, 'required', `is required for ${body.type} customers`);
-  }, () => ({
-    allOf: [whenOneOf('type', ['individual'], present([names.firstName, names.lastName])), whenOneOf('type', ['corporate'], present([names.companyName]))],
-  }));
+  acrossFields(
+    (body, report: Report) => {
+      if (!isOneOf(CUSTOMER_TYPES, body.type)) return;
+      const required = body.type === 'individual' ? [names.firstName, names.lastName] : [names.companyName];
+      for (const field of required) if (body[field] === undefined) report(field, 'required', `is required for ${body.type} customers`);
+    },
+    () => ({
+      allOf: [whenOneOf('type', ['individual'], present([names.firstName, names.lastName])), whenOneOf('type', ['corporate'], present([names.companyName]))],
+    }),
+  );
 
 /** Names that belong to the other type of customer, among those `changes` sets (as sent). */
 export function namesNotAllowed(type: CustomerType, changes: Partial<Record<keyof NameFields, unknown>>): FieldError[] {
@@ -96,7 +99,12 @@ export type CustomerFilter = z.input<typeof CustomerFilter>;
 export const redirectUri = z
   .string()
   .superRefine(refusing(redirectUriProblem))
-  .meta({ format: 'uri', pattern: HTTP_URL_PATTERN.replace('https?', 'https'), maxLength: MAX_REDIRECT_URI_LENGTH, examples: ['https://partner.example.com/kyc/done'] });
+  .meta({
+    format: 'uri',
+    pattern: HTTP_URL_PATTERN.replace('https?', 'https'),
+    maxLength: MAX_REDIRECT_URI_LENGTH,
+    examples: ['https://partner.example.com/kyc/done'],
+  });
 
 /** A new KYC link for a customer: the hosted flow, optionally returning to the partner's page. */
 export const NewKycLink = z.strictObject({ redirectUri: redirectUri.optional() });

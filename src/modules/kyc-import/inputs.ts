@@ -7,7 +7,8 @@ const shareToken = z
   .min(1, 'must not be empty')
   .max(4096)
   .meta({
-    description: "The KYC provider's share token; the sandbox's are approve_<applicant>, reject_<applicant> and review_<applicant> (6–64 letters, digits or dashes)",
+    description:
+      "The KYC provider's share token; the sandbox's are approve_<applicant>, reject_<applicant> and review_<applicant> (6–64 letters, digits or dashes)",
     examples: [SANDBOX_EXAMPLE_TOKEN],
     'x-ramp-checks': 'redeemed with the KYC provider',
   });

@@ -24,7 +24,12 @@ const text = (max: number) => z.string().trim().min(1, 'must not be empty').max(
 
 /** Encryptus clients write `USDC`, `Polygon`; Ramp stores the lower-case names it uses everywhere. */
 const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
-  z.string().trim().toLowerCase().pipe(z.enum(values)).meta({ enum: values.flatMap(spellingsOf) });
+  z
+    .string()
+    .trim()
+    .toLowerCase()
+    .pipe(z.enum(values))
+    .meta({ enum: values.flatMap(spellingsOf) });
 /** How the document lists a name Ramp reads in any case: `usdc`, `USDC`, `Usdc`. */
 const spellingsOf = (value: string) => [...new Set([value, value.toUpperCase(), value[0]!.toUpperCase() + value.slice(1)])];
 
@@ -38,12 +43,15 @@ export const walletAddressFields = { address: text(128), coin: oneOf(TOKENS), ne
  * and network are there, whatever else failed, so every failing field is reported at once.
  */
 export const addressOnItsNetwork = () =>
-  acrossFields((entry, report: Report) => {
-    const { address, network } = entry;
-    if (typeof address === 'string' && isNetwork(network) && !isValidAddress(network, address)) {
-      report('address', 'invalid_address', `is not a valid ${network} address`);
-    }
-  }, () => addressOnNetworkSchema('network', 'address', spellingsOf));
+  acrossFields(
+    (entry, report: Report) => {
+      const { address, network } = entry;
+      if (typeof address === 'string' && isNetwork(network) && !isValidAddress(network, address)) {
+        report('address', 'invalid_address', `is not a valid ${network} address`);
+      }
+    },
+    () => addressOnNetworkSchema('network', 'address', spellingsOf),
+  );
 
 /** A wallet address to whitelist, in the domain's words (today the same as Encryptus's). */
 export const NewWhitelistedWalletAddress = z.strictObject(walletAddressFields).check(addressOnItsNetwork());

@@ -26,20 +26,23 @@ export const developerFeePercent = z
 export const destinationAddress = z.string().trim().min(1).max(128);
 
 /** SWIFT only for USD; the destination address valid for its network. */
-const accountRules = acrossFields((account, report) => {
-  const { sourceCurrency: currency, sourceRails: rails, destinationNetwork: network, destinationAddress: address } = account;
-  if (isOneOf(VIRTUAL_ACCOUNT_SOURCE_RAILS, rails) && isOneOf(FIAT_CURRENCIES, currency) && currency !== 'usd') {
-    report('sourceRails', 'not_allowed', 'swift is available only for usd');
-  }
-  if (typeof address === 'string' && address.trim() && address.length <= 128 && isOneOf(NETWORKS, network) && !isValidAddress(network, address.trim())) {
-    report('destinationAddress', 'invalid_address', `is not a valid ${network} address`);
-  }
-}, (name) => ({
-  allOf: [
-    whenOneOf(name('sourceRails'), VIRTUAL_ACCOUNT_SOURCE_RAILS, { properties: { [name('sourceCurrency')]: { const: 'usd' } } }),
-    addressOnNetworkSchema(name('destinationNetwork'), name('destinationAddress')),
-  ],
-}));
+const accountRules = acrossFields(
+  (account, report) => {
+    const { sourceCurrency: currency, sourceRails: rails, destinationNetwork: network, destinationAddress: address } = account;
+    if (isOneOf(VIRTUAL_ACCOUNT_SOURCE_RAILS, rails) && isOneOf(FIAT_CURRENCIES, currency) && currency !== 'usd') {
+      report('sourceRails', 'not_allowed', 'swift is available only for usd');
+    }
+    if (typeof address === 'string' && address.trim() && address.length <= 128 && isOneOf(NETWORKS, network) && !isValidAddress(network, address.trim())) {
+      report('destinationAddress', 'invalid_address', `is not a valid ${network} address`);
+    }
+  },
+  (name) => ({
+    allOf: [
+      whenOneOf(name('sourceRails'), VIRTUAL_ACCOUNT_SOURCE_RAILS, { properties: { [name('sourceCurrency')]: { const: 'usd' } } }),
+      addressOnNetworkSchema(name('destinationNetwork'), name('destinationAddress')),
+    ],
+  }),
+);
 
 /** A virtual account to open for a customer (spec §4.3, DESIGN §6). */
 export const NewVirtualAccount = z
