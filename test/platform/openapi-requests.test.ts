@@ -89,6 +89,25 @@ describe(`requests generated from openapi.json (FUZZ_SEED=${SEED}, ${CASES} per 
     expect(operations.length).toBeGreaterThan(40);
   });
 
+  it("sends every body example of the document, with its operation's Idempotency-Key example, and none is refused as invalid", async () => {
+    const refused: string[] = [];
+    const withExamples = operations.filter((operation) => operation.body?.example !== undefined);
+    expect(withExamples.length).toBeGreaterThan(15);
+    for (const operation of withExamples) {
+      const key = operation.parameters.find((p) => p.name === 'Idempotency-Key');
+      const request: GeneratedRequest = {
+        operationId: operation.operationId,
+        method: operation.method,
+        path: operation.path.replace(/\{(\w+)\}/g, (_, name: string) => ids[name]?.[0] ?? name),
+        headers: key ? { 'idempotency-key': String(key.example) } : {},
+        body: operation.body!.example,
+      };
+      const answer = await refusal(request);
+      if (answer) refused.push(`${describeRequest(request)}\n    → ${answer}`);
+    }
+    expect(refused).toEqual([]);
+  });
+
   for (const operation of operations) {
     if (PENDING[operation.operationId]) {
       it.todo(`${operation.operationId}: ${PENDING[operation.operationId]}`);

@@ -26,7 +26,15 @@ export { Address };
 export const idDocumentNumber = z.string().trim().min(1).max(100);
 export const issuingCountry = z.string().regex(/^[A-Z]{2,3}$/, 'must be an ISO 3166-1 country code');
 export const taxNumber = z.string().trim().min(1).max(100);
-export const providerShareKycToken = z.string().min(1).max(4096);
+export const providerShareKycToken = z
+  .string()
+  .min(1)
+  .max(4096)
+  .meta({
+    description: "The KYC provider's share token; the sandbox's are approve_<applicant>, reject_<applicant> and review_<applicant>",
+    examples: ['approve_ada-lovelace'],
+    'x-ramp-checks': 'redeemed with the KYC provider',
+  });
 export const MAX_DOCUMENTS = 50;
 export const documentFields = { fileId: z.string().min(1).max(200), purpose: z.string().min(1).max(100), description: z.string().max(500).optional() };
 
