@@ -27,10 +27,13 @@ afterAll(() => t?.close());
 
 /**
  * Refusals that depend on the world or on stored state, not on the request's shape: a webhook host
- * must resolve to public addresses (DNS), and an update may not set the names of the customer's
- * other type (the stored customer's type).
+ * must resolve to public addresses (DNS); an update may not set the names of the customer's other
+ * type, nor import a verification of another applicant (the stored customer's type and email).
  */
-const NOT_OF_THE_REQUEST: Record<string, string[]> = { registerWebhook: ['url_not_public'], updateCustomer: ['not_allowed'] };
+const NOT_OF_THE_REQUEST: Record<string, string[]> = {
+  registerWebhook: ['url_not_public'],
+  updateCustomer: ['not_allowed', 'kyc_applicant_mismatch'],
+};
 
 /**
  * Operations whose bodies still carry a rule the document does not state (issue 25 item 4, left
