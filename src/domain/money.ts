@@ -30,6 +30,15 @@ export const SCALE: Record<Asset, number> = { usd: 2, eur: 2, aed: 2, usdc: 6, u
 /** `developer_fee_percent` and amounts: non-negative decimal strings (spec §4.3). */
 export const DECIMAL_PATTERN = /^[0-9]+(\.[0-9]+)?$/;
 
+/** A percentage of at most 100 with at most 8 decimal places (developer fees), as a pattern for the REST contract. */
+export const FEE_PERCENT_PATTERN = '^(?:100(?:\\.0{1,8})?|[0-9]{1,2}(?:\\.[0-9]{1,8})?)$';
+
+/** JSON Schema of a positive decimal string with at most `scale` places, for the REST contract (openapi.json). */
+export const positiveAmountSchema = (scale?: number) => ({
+  pattern: `^[0-9]+(\\.[0-9]${scale === undefined ? '+' : `{1,${scale}}`})?$`,
+  not: { pattern: '^[0.]*$' },
+});
+
 /** What the customer pays rounds up to the asset's unit. */
 export const roundPaid = (amount: Decimal, asset: Asset) => amount.toDecimalPlaces(SCALE[asset], Decimal.ROUND_UP);
 /** What the customer receives rounds down to the asset's unit. */

@@ -142,7 +142,7 @@ export type Report = (path: string | readonly PropertyKey[], code: string, detai
  * body as sent where a field failed (parsed where it passed): it must check what it reads.
  * A field check with `abort: true` stops these rules too (zod's rule), so objects with them avoid it.
  */
-export function acrossFields<T>(rule: Rule): z.core.$ZodCheck<T> {
+export function acrossFields<T>(rule: Rule, declared?: Declared): z.core.$ZodCheck<T> {
   const check = z.superRefine<T>(
     (body, ctx) =>
       rule(
@@ -153,8 +153,52 @@ export function acrossFields<T>(rule: Rule): z.core.$ZodCheck<T> {
     { when: ({ value }) => typeof value === 'object' && value !== null && !Array.isArray(value) },
   );
   rules.set(check, rule);
+  if (declared) declarations.set(check, declared);
   return check;
 }
+
+/**
+ * What a rule across fields enforces, in JSON Schema 2020-12 (OpenAPI 3.1's dialect: `oneOf`,
+ * `if`/`then`, `dependentRequired`…), with the fields named as `name` spells them. Declared beside
+ * the rule, so the REST contract states every rule a client must keep (the OpenAPI document adds
+ * it to the body's schema); a schema-valid request the rule refuses is caught by
+ * test/platform/openapi-requests.test.ts.
+ */
+export type Declared = (name: (field: string) => string) => JsonSchema;
+export type JsonSchema = { [keyword: string]: unknown };
+const declarations = new WeakMap<object, Declared>();
+
+/** The JSON Schema an acrossFields check declared (undefined for any other check). */
+export const declarationOf = (check: object): Declared | undefined => declarations.get(check);
+
+/** An absolute http(s) URL without credentials or a #fragment (webhook and redirect URLs), as a pattern for the REST contract. */
+export const HTTP_URL_PATTERN = '^https?://[^\\s/?#@\\[\\]]+(?:[/?][^\\s#]*)?$';
+
+/** Exactly one of two fields. */
+export const exactlyOne = (a: string, b: string): JsonSchema => ({
+  oneOf: [
+    { required: [a], not: { required: [b] } },
+    { required: [b], not: { required: [a] } },
+  ],
+});
+
+/** When `condition` holds, `then` does (JSON Schema's `if`/`then`). */
+export const when = (condition: JsonSchema, then: JsonSchema): JsonSchema => ({ if: condition, then });
+
+/** When `field` is one of `values` (and present), `then` holds. */
+export const whenOneOf = (field: string, values: readonly unknown[], then: JsonSchema): JsonSchema => ({
+  if: { properties: { [field]: { enum: [...values] } }, required: [field] },
+  then,
+});
+
+/** Fields present and not null (a REST body's optional fields may be null, which means absent). */
+export const present = (fields: readonly string[]): JsonSchema => ({
+  required: [...fields],
+  properties: Object.fromEntries(fields.map((f) => [f, { not: { type: 'null' } }])),
+});
+
+/** Fields absent or null. */
+export const absent = (fields: readonly string[]): JsonSchema => ({ properties: Object.fromEntries(fields.map((f) => [f, { type: 'null' }])) });
 
 /**
  * A rule across the fields of an object, as acrossFields runs it. It reads and reports fields by

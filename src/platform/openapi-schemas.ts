@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { declarationOf } from '../domain/validation.js';
 import { IDEMPOTENCY_KEY_MAX_LENGTH } from './idempotency.js';
 
 /**
@@ -20,11 +21,37 @@ export const named = <T extends z.ZodType>(id: string, schema: T): T => {
  * (`output`). Given `components`, named answers inside it become `$ref`s and their schemas go there.
  */
 export function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output', components?: Record<string, JsonSchema>): JsonSchema {
-  const options = { io, target: 'draft-2020-12', unrepresentable: 'any', ...(components ? { metadata: answerSchemas } : {}) } as const;
+  const options = {
+    io,
+    target: 'draft-2020-12',
+    unrepresentable: 'any',
+    ...(components ? { metadata: answerSchemas } : {}),
+    ...(io === 'input' ? { override: declareRules } : {}),
+  } as const;
   const { $schema: _dialect, $defs, ...rest } = z.toJSONSchema(schema, options) as JsonSchema & { $defs?: Record<string, JsonSchema> };
   const relinked = (value: unknown) => JSON.parse(JSON.stringify(value).replaceAll('"#/$defs/', '"#/components/schemas/'));
   for (const [id, definition] of Object.entries($defs ?? {})) if (components) components[id] = relinked(definition);
   return relinked(rest);
+}
+
+/**
+ * Text Ramp accepts (domain/validation.ts refuses the rest in every body, query and header): no C0
+ * control but tab, LF and CR, no DEL, U+FFFE, U+FFFF or lone surrogate; and, where text may not be
+ * empty, something besides white space (text is trimmed before its length is checked).
+ */
+const REFUSED = String.raw`\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F\uD800-\uDFFF\uFFFE\uFFFF`;
+export const TEXT_PATTERN = `^[^${REFUSED}]*$`;
+export const NON_BLANK_TEXT_PATTERN = `^[^${REFUSED}]*[^\\s${REFUSED}][^${REFUSED}]*$`;
+
+/** What a request schema states beyond zod's own conversion: the rules across fields its checks declared, and the text it refuses. */
+function declareRules({ zodSchema, jsonSchema }: { zodSchema: z.core.$ZodType; jsonSchema: JsonSchema }) {
+  // zod leaves out the examples of a schema that transforms what it reads; those of what JSON Schema cannot state are the client's valid values.
+  const examples = z.globalRegistry.get(zodSchema as z.ZodType)?.examples;
+  if (Array.isArray(examples) && !('examples' in jsonSchema)) jsonSchema.examples = examples;
+  const rules = (zodSchema._zod.def.checks ?? []).flatMap((check) => declarationOf(check)?.((field) => field) ?? []);
+  if (rules.length) jsonSchema.allOf = [...((jsonSchema.allOf as JsonSchema[] | undefined) ?? []), ...rules];
+  const plainText = jsonSchema.type === 'string' && !('pattern' in jsonSchema || 'format' in jsonSchema || 'enum' in jsonSchema || 'const' in jsonSchema);
+  if (plainText) jsonSchema.pattern = ((jsonSchema.minLength as number | undefined) ?? 0) > 0 ? NON_BLANK_TEXT_PATTERN : TEXT_PATTERN;
 }
 
 const FieldError = {

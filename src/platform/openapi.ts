@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { contract, type RouteContract } from './openapi-contract.js';
 import { type AnsweredCode, STATUS_OF_ANSWERED_CODE, codesOf } from './openapi-errors.js';
+import { IDEMPOTENCY_KEY_MAX_LENGTH } from './idempotency.js';
 import { COMPONENT_SCHEMAS, IDEMPOTENCY_KEY_DESCRIPTION, jsonSchemaOf } from './openapi-schemas.js';
 import { encryptusEnvelope, shapeOf } from './http-errors.js';
 
@@ -43,8 +44,10 @@ function parametersOf(url: string, c: RouteContract): JsonObject[] {
           in: 'header',
           required: c.idempotencyKey === 'required',
           description: IDEMPOTENCY_KEY_DESCRIPTION,
-          schema: { type: 'string', minLength: 1, maxLength: 257 },
-          example: '"8e03978e-40d5-43e8-bc93-6894a57f9324"',
+          // The bare form, printable ASCII (what a header carries) not starting with the quote of the structured-field form.
+          schema: { type: 'string', minLength: 1, maxLength: IDEMPOTENCY_KEY_MAX_LENGTH, pattern: '^[!#-~][ -~]*$' },
+          // One of its own per operation: a key sent again with another body is 422 idempotency_key_reused.
+          example: `${c.operationId}-0001`,
         },
       ]
     : [];
@@ -219,7 +222,11 @@ export function openApiDocument(routes: readonly RegisteredRoute[], { version }:
     paths,
     components: {
       securitySchemes: {
-        apiKey: { type: 'http', scheme: 'bearer', description: 'An API key (`npm run keys`): `Authorization: Bearer ramp_sandbox_…`' },
+        apiKey: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'An API key (`npm run keys`): `Authorization: Bearer rk_sandbox_…` (`rk_live_…` in production)',
+        },
       },
       schemas: { ...COMPONENT_SCHEMAS, ...sortedByName(components.schemas) },
       responses: sortedByName(components.responses),

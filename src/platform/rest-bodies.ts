@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { acrossFields, type Rule, ruleOf } from '../domain/validation.js';
+import { type Declared, acrossFields, declarationOf, type Rule, ruleOf } from '../domain/validation.js';
 
 /** `taxNumber` → `tax_number`, `streetLine1` → `street_line_1`; array indexes stay as they are. */
 export const snakeCaseOf = (segment: string) => segment.replace(/([a-z])(?=[A-Z0-9])/g, '$1_').toLowerCase();
@@ -22,10 +22,21 @@ function snakeCased(object: z.ZodObject, nullable: boolean): z.ZodObject {
     const rule = ruleOf(check);
     // A check that is not a rule across fields cannot be told the body's spelling.
     if (!rule) throw new Error('restBodyOf: an input object may carry only acrossFields rules');
-    return acrossFields(inDomainWords(rule));
+    const declared = declarationOf(check);
+    return acrossFields(inDomainWords(rule), declared && inBodyWords(declared));
   });
   const body = object.def.catchall ? z.object(shape).catchall(object.def.catchall) : z.object(shape);
-  return checks.length ? body.check(...checks) : body;
+  const checked = checks.length ? body.check(...checks) : body;
+  // The object's own metadata (examples of what JSON Schema cannot state) in the body's spelling.
+  const meta = z.globalRegistry.get(object);
+  return meta ? checked.meta({ ...meta, ...(Array.isArray(meta.examples) && { examples: meta.examples.map(snakeCasedKeys) }) }) : checked;
+}
+
+/** `{ ibanNumber: … }` → `{ iban_number: … }`, at any depth. */
+function snakeCasedKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(snakeCasedKeys);
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(Object.entries(value).map(([key, v]) => [snakeCaseOf(key), snakeCasedKeys(v)]));
 }
 
 function snakeCasedField(field: z.core.$ZodType, nullable: boolean): z.ZodType {
@@ -47,6 +58,12 @@ const inDomainWords =
         report(typeof path === 'string' ? snakeCaseOf(path) : path.map((p) => (typeof p === 'string' ? snakeCaseOf(p) : p)), code, detail),
       snakeCaseOf,
     );
+
+/** A rule's JSON Schema with the body's field names. */
+const inBodyWords =
+  (declared: Declared): Declared =>
+  (name) =>
+    declared((field) => name(snakeCaseOf(field)));
 
 /** A parsed body in the domain's words: camelCase keys at any depth, null as absent (the use cases know only undefined). */
 function camelCased(value: unknown): unknown {

@@ -55,6 +55,9 @@ const registryOf = (country: string) => IBAN_REGISTRY_OF[country] ?? country;
  */
 export const ibanMatchesBicCountry = (iban: string, bic: string) => registryOf(ibanCountry(iban)) === registryOf(bicCountry(bic));
 
+/** The countries of the SEPA scheme (ibantools' list). */
+export const SEPA_COUNTRIES = Object.keys(getCountrySpecifications()).filter(isSEPACountry).sort();
+
 /** Whether a SEPA credit transfer can reach this IBAN: its country belongs to the SEPA scheme (ibantools' list). */
 export const isSepaIban = (iban: string) => isSEPACountry(ibanCountry(iban));
 

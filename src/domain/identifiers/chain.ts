@@ -2,7 +2,8 @@ import { keccak_256 } from '@noble/hashes/sha3.js';
 import { sha256, sha512 } from '@noble/hashes/sha2.js';
 import { bytesToHex, concatBytes, utf8ToBytes } from '@noble/hashes/utils.js';
 import bs58 from 'bs58';
-import { EVM_NETWORKS, type Network } from '../money.js';
+import { EVM_NETWORKS, NETWORKS, type Network } from '../money.js';
+import { whenOneOf } from '../validation.js';
 
 /**
  * Blockchain identifiers of the networks we settle on: wallet addresses and transaction hashes.
@@ -99,3 +100,19 @@ export function sandboxTransactionHash(network: Network, seed: string): string {
   if (network === 'tron') return bytesToHex(bytes.slice(0, 32));
   return bs58.encode(bytes);
 }
+
+/**
+ * An address of the network as JSON Schema, for the REST contract: EVM addresses in one case (which
+ * carry no EIP-55 checksum); Tron's and Solana's base58 carry checksums or a key length no pattern
+ * states, so their schema names valid examples (`x-ramp-checks`).
+ */
+export function addressSchemaOf(network: Network): Record<string, unknown> {
+  if (isEvm(network)) return { pattern: '^0x(?:[0-9a-f]{40}|[0-9A-F]{40})$', examples: ['0x70997970c51812dc3a010c7d01b50e0d17dc79c8'] };
+  const examples = network === 'tron' ? ['TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7'] : ['9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM'];
+  return { pattern: '^[1-9A-HJ-NP-Za-km-z]{32,44}$', examples, 'x-ramp-checks': `a ${network} address (base58 with its checksum or key length)` };
+}
+
+/** The address field holds an address of the network the network field names (as a client may spell it: `spellings`). */
+export const addressOnNetworkSchema = (networkField: string, addressField: string, spellings = (network: string) => [network]) => ({
+  allOf: NETWORKS.map((network) => whenOneOf(networkField, spellings(network), { properties: { [addressField]: addressSchemaOf(network) } })),
+});

@@ -14,7 +14,7 @@ import {
   normalizeBic,
   normalizeIban,
 } from '../../domain/identifiers/bank.js';
-import { acrossFields, isOneOf } from '../../domain/validation.js';
+import { absent, acrossFields, isOneOf, present, whenOneOf } from '../../domain/validation.js';
 
 /**
  * The bank accounts' use cases take these inputs: camelCase, in the domain's words. REST maps
@@ -37,10 +37,14 @@ export const businessName = text(200);
 /** A refinement with our stable error code (becomes `errors[].code`). */
 const invalid = (code: string, message: string) => ({ message, params: { code } });
 
+/** What JSON Schema cannot state of these identifiers (check digits, registries): the contract names valid examples. */
+const checked = (what: string, examples: readonly unknown[]) => ({ examples: [...examples], 'x-ramp-checks': what });
+
 export const bic = z
   .string()
   .transform(normalizeBic)
-  .refine(isValidBic, invalid('invalid_bic', 'must be a BIC of 8 or 11 characters with a known country code'));
+  .refine(isValidBic, invalid('invalid_bic', 'must be a BIC of 8 or 11 characters with a known country code'))
+  .meta({ pattern: '^[A-Za-z]{6}[A-Za-z0-9]{2}(?:[A-Za-z0-9]{3})?$', ...checked('a known country code', ['DEUTDEFF', 'BNPAFRPP']) });
 
 export const ibanNumber = z
   .string()
@@ -59,24 +63,29 @@ export const ibanNumber = z
 
 export const abaRouting = z
   .string()
-  .refine(isValidAbaRouting, invalid('invalid_routing_number', 'must be a 9-digit ABA routing number with a valid check digit'));
+  .refine(isValidAbaRouting, invalid('invalid_routing_number', 'must be a 9-digit ABA routing number with a valid check digit'))
+  .meta({ pattern: '^[0-9]{9}$', ...checked('the ABA check digit', ['021000021', '026009593']) });
 
 export const usAccountNumber = z
   .string()
   .transform(normalizeAccountNumber)
-  .refine(isValidUsAccountNumber, invalid('invalid_account_number', 'must be 4 to 17 digits'));
+  .refine(isValidUsAccountNumber, invalid('invalid_account_number', 'must be 4 to 17 digits'))
+  .meta({ pattern: '^[0-9]{4,17}$' });
 
 export const usAccountType = z.enum(US_ACCOUNT_TYPES).default('checking');
 
 export const internationalAccountNumber = z
   .string()
   .transform(normalizeAccountNumber)
-  .refine(isValidInternationalAccountNumber, invalid('invalid_account_number', 'must be 4 to 34 letters and digits (a valid IBAN when it is one)'));
+  .refine(isValidInternationalAccountNumber, invalid('invalid_account_number', 'must be 4 to 34 letters and digits (a valid IBAN when it is one)'))
+  // Digits only: letters and digits that look like an IBAN must be a valid one, which no pattern states.
+  .meta({ pattern: '^[0-9]{4,34}$' });
 
 export const clearingCode = z
   .string()
   .transform(normalizeAccountNumber)
-  .refine(isValidClearingCode, invalid('invalid_routing_number', 'must be a national clearing code of 3 to 20 letters and digits'));
+  .refine(isValidClearingCode, invalid('invalid_routing_number', 'must be a national clearing code of 3 to 20 letters and digits'))
+  .meta({ pattern: '^[A-Za-z0-9]{3,20}$' });
 
 /** An IBAN's country and its bank's BIC country agree. */
 const ibanMatchesBic = acrossFields((details, report) => {
@@ -95,27 +104,46 @@ const usBankRouting = acrossFields((swift, report) => {
 });
 
 /** Individuals are named by first and last name, businesses by business name; never both. */
-const holderNames = acrossFields((body, report) => {
-  const type = body.accountHolderType;
-  if (!isOneOf(ACCOUNT_HOLDER_TYPES, type)) return;
-  const individual = type === 'individual';
-  const names = ['accountHolderFirstName', 'accountHolderLastName'];
-  const required = individual ? names : ['accountHolderBusinessName'];
-  const forbidden = individual ? ['accountHolderBusinessName'] : names;
-  for (const field of required) if (body[field] == null) report(field, 'required', `is required for ${type} account holders`);
-  for (const field of forbidden) if (body[field] != null) report(field, 'not_allowed', `is not allowed for ${type} account holders`);
-});
+const holderNames = acrossFields(
+  (body, report) => {
+    const type = body.accountHolderType;
+    if (!isOneOf(ACCOUNT_HOLDER_TYPES, type)) return;
+    const individual = type === 'individual';
+    const names = ['accountHolderFirstName', 'accountHolderLastName'];
+    const required = individual ? names : ['accountHolderBusinessName'];
+    const forbidden = individual ? ['accountHolderBusinessName'] : names;
+    for (const field of required) if (body[field] == null) report(field, 'required', `is required for ${type} account holders`);
+    for (const field of forbidden) if (body[field] != null) report(field, 'not_allowed', `is not allowed for ${type} account holders`);
+  },
+  (name) => {
+    const names = [name('accountHolderFirstName'), name('accountHolderLastName')];
+    const business = [name('accountHolderBusinessName')];
+    return {
+      allOf: [
+        whenOneOf(name('accountHolderType'), ['individual'], { allOf: [present(names), absent(business)] }),
+        whenOneOf(name('accountHolderType'), ['business'], { allOf: [present(business), absent(names)] }),
+      ],
+    };
+  },
+);
 
 /** Exactly the details object that the account type names. */
-const variantDetails = acrossFields((body, report, name) => {
-  const named = body.accountType;
-  if (!isOneOf(BANK_ACCOUNT_TYPES, named)) return;
-  for (const type of BANK_ACCOUNT_TYPES) {
-    const present = body[type] != null;
-    if (type === named && !present) report(type, 'required', `is required when ${name('accountType')} is ${type}`);
-    else if (type !== named && present) report(type, 'not_allowed', `is not allowed when ${name('accountType')} is ${named}`);
-  }
-});
+const variantDetails = acrossFields(
+  (body, report, name) => {
+    const named = body.accountType;
+    if (!isOneOf(BANK_ACCOUNT_TYPES, named)) return;
+    for (const type of BANK_ACCOUNT_TYPES) {
+      const present = body[type] != null;
+      if (type === named && !present) report(type, 'required', `is required when ${name('accountType')} is ${type}`);
+      else if (type !== named && present) report(type, 'not_allowed', `is not allowed when ${name('accountType')} is ${named}`);
+    }
+  },
+  (name) => ({
+    allOf: BANK_ACCOUNT_TYPES.map((type) =>
+      whenOneOf(name('accountType'), [type], { allOf: [present([type]), absent(BANK_ACCOUNT_TYPES.filter((other) => other !== type))] }),
+    ),
+  }),
+);
 
 /** The stored and shown address of an account holder (the spec's snake_case jsonb). */
 export type AccountHolderAddress = PostalAddress;
@@ -135,7 +163,16 @@ export const NewBankAccount = z
     accountHolderBusinessName: businessName.optional(),
     accountHolderAddress: Address,
     accountType: z.enum(BANK_ACCOUNT_TYPES),
-    iban: z.strictObject({ bic, ibanNumber }).check(ibanMatchesBic).optional(),
+    iban: z
+      .strictObject({ bic, ibanNumber })
+      .check(ibanMatchesBic)
+      .meta(
+        checked("the IBAN's check digits, and its country against the BIC's", [
+          { bic: 'DEUTDEFF', ibanNumber: 'DE89370400440532013000' },
+          { bic: 'EBILAEAD', ibanNumber: 'AE070331234567890123456' },
+        ]),
+      )
+      .optional(),
     us: z.strictObject({ accountNumber: usAccountNumber, routingNumber: abaRouting, accountType: usAccountType }).optional(),
     swift: z.strictObject({ accountNumber: internationalAccountNumber, bic, routingNumber: clearingCode.optional() }).check(usBankRouting).optional(),
   })

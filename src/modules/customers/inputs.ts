@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { Address, type PostalAddress } from '../../domain/address.js';
 import { type FieldError, fieldError } from '../../domain/errors.js';
-import { type Report, acrossFields, isOneOf, refusing } from '../../domain/validation.js';
-import { redirectUriProblem } from './kyc-links.js';
+import { HTTP_URL_PATTERN, type Report, acrossFields, isOneOf, present, refusing, whenOneOf } from '../../domain/validation.js';
+import { MAX_REDIRECT_URI_LENGTH, redirectUriProblem } from './kyc-links.js';
 
 /**
  * The customers' use cases take these inputs: camelCase, in the domain's words. REST maps the
@@ -26,7 +26,15 @@ export { Address };
 export const idDocumentNumber = z.string().trim().min(1).max(100);
 export const issuingCountry = z.string().regex(/^[A-Z]{2,3}$/, 'must be an ISO 3166-1 country code');
 export const taxNumber = z.string().trim().min(1).max(100);
-export const providerShareKycToken = z.string().min(1).max(4096);
+export const providerShareKycToken = z
+  .string()
+  .min(1)
+  .max(4096)
+  .meta({
+    description: "The KYC provider's share token; the sandbox's are approve_<applicant>, reject_<applicant> and review_<applicant>",
+    examples: ['approve_ada-lovelace'],
+    'x-ramp-checks': 'redeemed with the KYC provider',
+  });
 export const MAX_DOCUMENTS = 50;
 export const documentFields = { fileId: z.string().min(1).max(200), purpose: z.string().min(1).max(100), description: z.string().max(500).optional() };
 
@@ -40,11 +48,16 @@ const DOMAIN_NAMES: NameFields = { firstName: 'firstName', lastName: 'lastName',
 
 /** Individuals need a first and last name, corporates a company name: checked whatever else failed. */
 export const namesRequired = (names: NameFields = DOMAIN_NAMES) =>
-  acrossFields((body, report: Report) => {
-    if (!isOneOf(CUSTOMER_TYPES, body.type)) return;
-    const required = body.type === 'individual' ? [names.firstName, names.lastName] : [names.companyName];
-    for (const field of required) if (body[field] === undefined) report(field, 'required', `is required for ${body.type} customers`);
-  });
+  acrossFields(
+    (body, report: Report) => {
+      if (!isOneOf(CUSTOMER_TYPES, body.type)) return;
+      const required = body.type === 'individual' ? [names.firstName, names.lastName] : [names.companyName];
+      for (const field of required) if (body[field] === undefined) report(field, 'required', `is required for ${body.type} customers`);
+    },
+    () => ({
+      allOf: [whenOneOf('type', ['individual'], present([names.firstName, names.lastName])), whenOneOf('type', ['corporate'], present([names.companyName]))],
+    }),
+  );
 
 /** Names that belong to the other type of customer, among those `changes` sets (as sent). */
 export function namesNotAllowed(type: CustomerType, changes: Partial<Record<keyof NameFields, unknown>>): FieldError[] {
@@ -91,7 +104,15 @@ export const CustomerFilter = z.strictObject({
 export type CustomerFilter = z.input<typeof CustomerFilter>;
 
 /** Where the hosted KYC flow returns the applicant (rules and length: kyc-links.ts; http to this machine is checked per environment). */
-export const redirectUri = z.string().superRefine(refusing(redirectUriProblem));
+export const redirectUri = z
+  .string()
+  .superRefine(refusing(redirectUriProblem))
+  .meta({
+    format: 'uri',
+    pattern: HTTP_URL_PATTERN.replace('https?', 'https'),
+    maxLength: MAX_REDIRECT_URI_LENGTH,
+    examples: ['https://partner.example.com/kyc/done'],
+  });
 
 /** A new KYC link for a customer: the hosted flow, optionally returning to the partner's page. */
 export const NewKycLink = z.strictObject({ redirectUri: redirectUri.optional() });

@@ -176,4 +176,4 @@ export const CreatedCustomerAnswer = named(
 );
 
 /** `GET /v0/customers`: a page by `limit`/`skip`, optionally of the customer with one email. */
-export const CustomerListQuery = OffsetPageQuery.extend({ email: z.string().max(320).optional() });
+export const CustomerListQuery = OffsetPageQuery.extend({ email: email.optional() });

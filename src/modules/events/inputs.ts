@@ -4,7 +4,10 @@ import { wholeNumberParameter } from '../../platform/pagination.js';
 import { looksLikeCursor } from './cursors.js';
 
 /** An event cursor as handed out with every event (opaque, see cursors.ts), or "0" for the start of the stream. */
-export const EventCursor = z.string().refine(looksLikeCursor, { message: 'is not a cursor this API returned', params: { code: 'invalid_cursor' } });
+export const EventCursor = z
+  .string()
+  .refine(looksLikeCursor, { message: 'is not a cursor this API returned', params: { code: 'invalid_cursor' } })
+  .meta({ examples: ['0'], 'x-ramp-checks': 'a cursor this API returned to you (sealed to your partner and environment), or 0 for the start' });
 
 export const EventTypes = z.array(z.enum(EVENT_TYPES)).max(EVENT_TYPES.length);
 

@@ -6,6 +6,7 @@ import { replyIdempotently, withRestPointers } from '../../platform/rest.js';
 import type { Services } from '../../services.js';
 import { IMPORT_KYC_POINTERS, ImportKycBody } from './inputs.js';
 import { ImportedKycAnswer } from './rest-bodies.js';
+import { SANDBOX_EXAMPLE_TOKEN } from './sandbox-provider.js';
 
 /** Spec §4.1 `POST /auth/importKYC`; answers in the Encryptus envelope, as the spec's source does. */
 export function kycImportRoutes(app: FastifyInstance, { customers, kycImport }: Services) {
@@ -17,7 +18,7 @@ export function kycImportRoutes(app: FastifyInstance, { customers, kycImport }: 
       tag: 'Customers',
       idempotencyKey: 'optional',
       body: ImportKycBody,
-      example: { providersharedtoken: '_act-sbx-1b2c3d4e-…' },
+      example: { providersharedtoken: SANDBOX_EXAMPLE_TOKEN },
       responses: { 201: { description: 'The customer the verification made or updated', body: ImportedKycAnswer } },
       errors: ['kyc_token_already_used', 'kyc_import_customer_is_corporate', 'kyc_provider_not_configured', 'kyc_transition_not_allowed'],
     }),

@@ -10,6 +10,8 @@ import { type KycApplicant, type KycProvider, type KycProviderResult, type KycSh
  */
 export const SANDBOX_TOKEN = /^(approve|reject|review)_([A-Za-z0-9][A-Za-z0-9-]{5,63})$/;
 export const SANDBOX_APPLICANT_EMAIL_DOMAIN = 'sandbox-kyc.example.com';
+/** A token the sandbox takes, for the contract's example. */
+export const SANDBOX_EXAMPLE_TOKEN = 'approve_ada-lovelace';
 
 const OUTCOMES: Record<string, KycProviderResult> = { approve: 'approved', reject: 'rejected', review: 'in_review' };
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { isValidAddress } from '../../domain/identifiers/chain.js';
-import { DECIMAL_PATTERN, Decimal, NETWORKS, SCALE, TOKENS } from '../../domain/money.js';
+import { addressOnNetworkSchema, isValidAddress } from '../../domain/identifiers/chain.js';
+import { DECIMAL_PATTERN, Decimal, NETWORKS, SCALE, TOKENS, positiveAmountSchema } from '../../domain/money.js';
 import { type Problem, acrossFields, isOneOf, refusing } from '../../domain/validation.js';
 
 /**
@@ -20,12 +20,15 @@ export function faucetAmountProblem(text: string): Problem | null {
 }
 
 /** The address must be one of the network's. */
-const addressOfNetwork = acrossFields((body, report) => {
-  const { network, address } = body;
-  if (typeof address === 'string' && address.trim() && address.length <= 128 && isOneOf(NETWORKS, network) && !isValidAddress(network, address.trim())) {
-    report('address', 'invalid_address', `is not a valid ${network} address`);
-  }
-});
+const addressOfNetwork = acrossFields(
+  (body, report) => {
+    const { network, address } = body;
+    if (typeof address === 'string' && address.trim() && address.length <= 128 && isOneOf(NETWORKS, network) && !isValidAddress(network, address.trim())) {
+      report('address', 'invalid_address', `is not a valid ${network} address`);
+    }
+  },
+  () => addressOnNetworkSchema('network', 'address'),
+);
 
 /** Test tokens for an address of the sandbox's chain (POST /v0/sandbox/faucet, mintTestTokens). */
 export const FaucetRequest = z
@@ -33,7 +36,10 @@ export const FaucetRequest = z
     network: z.enum(NETWORKS),
     token: z.enum(TOKENS),
     address: z.string().trim().min(1).max(128),
-    amount: z.string().superRefine(refusing(faucetAmountProblem)),
+    amount: z
+      .string()
+      .superRefine(refusing(faucetAmountProblem))
+      .meta({ ...positiveAmountSchema(SCALE.usdc), maxLength: 7 + 1 + SCALE.usdc, examples: ['250.00'] }),
   })
   .check(addressOfNetwork);
 export type FaucetRequest = z.input<typeof FaucetRequest>;

@@ -47,7 +47,7 @@ export function networkRoutes(app: FastifyInstance, { networks }: Services) {
       idempotencyKey: 'optional',
       sandboxOnly: true,
       body: FaucetBody,
-      example: { network: 'polygon', token: 'usdc', address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', amount: '250.00' },
+      example: { network: 'polygon', token: 'usdc', address: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8', amount: '250.00' },
       responses: { 201: { description: 'The mint, sent to the chain', body: FaucetMintAnswer } },
       errors: ['network_not_live'],
     }),

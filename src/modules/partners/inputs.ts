@@ -9,7 +9,7 @@ import {
   normalizeAccountNumber,
   normalizeBic,
 } from '../../domain/identifiers/bank.js';
-import { isValidAddress } from '../../domain/identifiers/chain.js';
+import { addressOnNetworkSchema, isValidAddress } from '../../domain/identifiers/chain.js';
 import { FIAT_CURRENCIES, NETWORKS, type Network, TOKENS } from '../../domain/money.js';
 import { type Report, acrossFields } from '../../domain/validation.js';
 import { SCOPES } from '../../domain/scopes.js';
@@ -25,7 +25,15 @@ import { parseAddressRange, rangeText } from '../../platform/client-address.js';
 const text = (max: number) => z.string().trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
 
 /** Encryptus clients write `USDC`, `Polygon`; Ramp stores the lower-case names it uses everywhere. */
-const oneOf = <const T extends readonly [string, ...string[]]>(values: T) => z.string().trim().toLowerCase().pipe(z.enum(values));
+const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
+  z
+    .string()
+    .trim()
+    .toLowerCase()
+    .pipe(z.enum(values))
+    .meta({ enum: values.flatMap(spellingsOf) });
+/** How the document lists a name Ramp reads in any case: `usdc`, `USDC`, `Usdc`. */
+const spellingsOf = (value: string) => [...new Set([value, value.toUpperCase(), value[0]!.toUpperCase() + value.slice(1)])];
 
 const isNetwork = (value: unknown): value is Network => typeof value === 'string' && (NETWORKS as readonly string[]).includes(value);
 
@@ -37,12 +45,15 @@ export const walletAddressFields = { address: text(128), coin: oneOf(TOKENS), ne
  * and network are there, whatever else failed, so every failing field is reported at once.
  */
 export const addressOnItsNetwork = () =>
-  acrossFields((entry, report: Report) => {
-    const { address, network } = entry;
-    if (typeof address === 'string' && isNetwork(network) && !isValidAddress(network, address)) {
-      report('address', 'invalid_address', `is not a valid ${network} address`);
-    }
-  });
+  acrossFields(
+    (entry, report: Report) => {
+      const { address, network } = entry;
+      if (typeof address === 'string' && isNetwork(network) && !isValidAddress(network, address)) {
+        report('address', 'invalid_address', `is not a valid ${network} address`);
+      }
+    },
+    () => addressOnNetworkSchema('network', 'address', spellingsOf),
+  );
 
 /** A wallet address to whitelist, in the domain's words (today the same as Encryptus's). */
 export const NewWhitelistedWalletAddress = z.strictObject(walletAddressFields).check(addressOnItsNetwork());
@@ -68,13 +79,15 @@ const bankAccountNumber = z
     } else if (!isValidUsAccountNumber(value)) {
       ctx.addIssue({ code: 'custom', message: 'must be an IBAN or an account number of 4 to 17 digits', params: { code: 'invalid_account_number' } });
     }
-  });
+  })
+  .meta({ examples: ['AE070331234567890123456', '123456789'], 'x-ramp-checks': "an IBAN (its check digits, its country the BIC's) or 4 to 17 digits" });
 
 const bicSwift = z
   .string()
   .trim()
   .transform(normalizeBic)
-  .refine(isValidBic, { message: 'must be a valid BIC (8 or 11 characters)', params: { code: 'invalid_bic' } });
+  .refine(isValidBic, { message: 'must be a valid BIC (8 or 11 characters)', params: { code: 'invalid_bic' } })
+  .meta({ examples: ['EBILAEAD'], 'x-ramp-checks': 'a BIC with a known country code' });
 
 export const bankAccountFields = {
   accountHolderName: text(140),

@@ -1,11 +1,22 @@
 import { z } from 'zod';
-import { type Asset, FIAT_CURRENCIES, NETWORKS, PAYMENT_RAILS, RAILS_OF_CURRENCY, SCALE, TOKENS } from '../../domain/money.js';
+import {
+  type Asset,
+  FEE_PERCENT_PATTERN,
+  FIAT_CURRENCIES,
+  NETWORKS,
+  PAYMENT_RAILS,
+  RAILS_OF_CURRENCY,
+  SCALE,
+  TOKENS,
+  positiveAmountSchema,
+} from '../../domain/money.js';
+import { SEPA_COUNTRIES } from '../../domain/identifiers/bank.js';
 import { type AmountFields, amountProblem, developerFeePercentProblem, quoteSideProblems } from '../../domain/pricing.js';
 import { TRANSFER_DIRECTIONS, TRANSFER_STATUSES } from '../../domain/transfer-status.js';
 import { TRANSFER_PURPOSES } from '../../domain/transfer-purpose.js';
-import { acrossFields, isOneOf, refusing } from '../../domain/validation.js';
+import { type JsonSchema, acrossFields, exactlyOne, isOneOf, refusing, when, whenOneOf } from '../../domain/validation.js';
 import { BANK_ACCOUNT_TYPES, NewBankAccount } from '../bank-accounts/inputs.js';
-import { payoutProblem } from './payout-rails.js';
+import { ACCOUNT_TYPES_OF_RAILS, payoutProblem } from './payout-rails.js';
 
 /**
  * The transfers' use cases take these inputs: camelCase, in the domain's words. REST maps the
@@ -14,8 +25,11 @@ import { payoutProblem } from './payout-rails.js';
  */
 
 // Amounts stay strings; the pricing domain checks their form, sign and scale per asset (quoteAmounts).
-export const amount = z.string().max(40);
-export const feePercent = z.string().superRefine(refusing(developerFeePercentProblem));
+export const amount = z.string().max(40).meta(positiveAmountSchema());
+export const feePercent = z
+  .string()
+  .superRefine(refusing(developerFeePercentProblem))
+  .meta({ pattern: FEE_PERCENT_PATTERN, examples: ['0.5'] });
 export const depositAddress = z.string().trim().min(1, 'must not be empty').max(128);
 export const transactionHash = z.string().trim().min(1, 'must not be empty').max(128);
 export const failureReason = z.string().trim().min(1, 'must not be empty').max(500);
@@ -35,26 +49,45 @@ export interface QuoteFields {
 
 /** Rails must be ones the currency moves on (usd: ach/wire/swift, eur: sepa/swift, aed: uaefts/swift). */
 export const railsOfCurrency = (f: QuoteFields) =>
-  acrossFields((body, report) => {
-    const currency = body[f.currency];
-    const rails = body[f.rails];
-    if (isOneOf(FIAT_CURRENCIES, currency) && isOneOf(PAYMENT_RAILS, rails) && !RAILS_OF_CURRENCY[currency].includes(rails)) {
-      report(f.rails, 'unsupported_rails', `${currency} moves on ${RAILS_OF_CURRENCY[currency].join(', ')}`);
-    }
-  });
+  acrossFields(
+    (body, report) => {
+      const currency = body[f.currency];
+      const rails = body[f.rails];
+      if (isOneOf(FIAT_CURRENCIES, currency) && isOneOf(PAYMENT_RAILS, rails) && !RAILS_OF_CURRENCY[currency].includes(rails)) {
+        report(f.rails, 'unsupported_rails', `${currency} moves on ${RAILS_OF_CURRENCY[currency].join(', ')}`);
+      }
+    },
+    () => ({ allOf: FIAT_CURRENCIES.map((c) => whenOneOf(f.currency, [c], { properties: { [f.rails]: { enum: [...RAILS_OF_CURRENCY[c]] } } })) }),
+  );
+
+/** A positive decimal string with at most `scale` places (amountProblem's rule, for the document). */
+const ASSETS = Object.keys(SCALE) as Asset[];
+const ASSETS_BY_SCALE = [...new Set(Object.values(SCALE))].map((scale) => [scale, ASSETS.filter((asset) => SCALE[asset] === scale)] as const);
 
 /** Exactly one of the amounts, each right for its asset (the pricing domain's rules), whatever else failed. */
 export const quoteAmounts = (f: QuoteFields) =>
-  acrossFields((body, report) => {
-    const given = { source: body[f.amounts.source] !== undefined, destination: body[f.amounts.destination] !== undefined };
-    for (const e of quoteSideProblems(given, f.amounts)) report(e.pointer.slice(1), e.code, e.detail);
-    for (const side of ['source', 'destination'] as const) {
-      const text = body[f.amounts[side]];
-      const asset = body[side === 'source' ? f.sourceAsset : f.destinationAsset];
-      const problem = typeof text === 'string' && text.length <= 40 ? amountProblem(text, isAsset(asset) ? asset : undefined) : null;
-      if (problem) report(f.amounts[side], problem.code, problem.detail);
-    }
-  });
+  acrossFields(
+    (body, report) => {
+      const given = { source: body[f.amounts.source] !== undefined, destination: body[f.amounts.destination] !== undefined };
+      for (const e of quoteSideProblems(given, f.amounts)) report(e.pointer.slice(1), e.code, e.detail);
+      for (const side of ['source', 'destination'] as const) {
+        const text = body[f.amounts[side]];
+        const asset = body[side === 'source' ? f.sourceAsset : f.destinationAsset];
+        const problem = typeof text === 'string' && text.length <= 40 ? amountProblem(text, isAsset(asset) ? asset : undefined) : null;
+        if (problem) report(f.amounts[side], problem.code, problem.detail);
+      }
+    },
+    () => ({
+      allOf: [
+        exactlyOne(f.amounts.source, f.amounts.destination),
+        ...(['source', 'destination'] as const).flatMap((side) =>
+          ASSETS_BY_SCALE.map(([scale, assets]) =>
+            whenOneOf(side === 'source' ? f.sourceAsset : f.destinationAsset, assets, { properties: { [f.amounts[side]]: positiveAmountSchema(scale) } }),
+          ),
+        ),
+      ],
+    }),
+  );
 
 const ONRAMP_QUOTE: QuoteFields = {
   amounts: { source: 'sourceAmount', destination: 'destinationAmount' },
@@ -95,28 +128,54 @@ export interface DestinationFields {
 
 /** Exactly one of a registered account or an inline one; a purpose goes with a destination. */
 export const exactlyOneDestination = (f: DestinationFields, required: boolean) =>
-  acrossFields((body, report) => {
-    const byId = body[f.externalAccountId] !== undefined;
-    const inline = body[f.bankAccount] !== undefined;
-    if (byId && inline) report(f.bankAccount, 'mutually_exclusive', `give ${f.externalAccountId} or ${f.bankAccount}, not both`);
-    const named = byId || inline;
-    if ((required || body[f.purpose] !== undefined) && !named) report(f.externalAccountId, 'required', `is required (or ${f.bankAccount})`);
-    if (named && body[f.purpose] === undefined) report(f.purpose, 'required', 'is required with a destination');
-  });
+  acrossFields(
+    (body, report) => {
+      const byId = body[f.externalAccountId] !== undefined;
+      const inline = body[f.bankAccount] !== undefined;
+      if (byId && inline) report(f.bankAccount, 'mutually_exclusive', `give ${f.externalAccountId} or ${f.bankAccount}, not both`);
+      const named = byId || inline;
+      if ((required || body[f.purpose] !== undefined) && !named) report(f.externalAccountId, 'required', `is required (or ${f.bankAccount})`);
+      if (named && body[f.purpose] === undefined) report(f.purpose, 'required', 'is required with a destination');
+    },
+    () => ({
+      allOf: [
+        required ? exactlyOne(f.externalAccountId, f.bankAccount) : { not: { required: [f.externalAccountId, f.bankAccount] } },
+        { dependentRequired: { [f.externalAccountId]: [f.purpose], [f.bankAccount]: [f.purpose] } },
+        when({ required: [f.purpose] }, { anyOf: [{ required: [f.externalAccountId] }, { required: [f.bankAccount] }] }),
+      ],
+    }),
+  );
 
 /** An inline account the quote's payout rails cannot reach, reported with the quote's other problems. */
 export const railsReachInlineAccount = (f: DestinationFields) =>
-  acrossFields((body, report) => {
-    const rails = body[f.rails];
-    const account = body[f.bankAccount] as Record<string, unknown> | undefined;
-    if (!isOneOf(PAYMENT_RAILS, rails) || typeof account !== 'object' || account === null) return;
-    const accountType = account[f.accountType];
-    if (!isOneOf(BANK_ACCOUNT_TYPES, accountType)) return;
-    const ibanNumber = (account.iban as Record<string, unknown> | null | undefined)?.[f.ibanNumber];
-    const problem = payoutProblem(rails, { accountType, ibanNumber: typeof ibanNumber === 'string' ? ibanNumber : undefined });
-    if (!problem) return;
-    report(problem.field === 'accountType' ? [f.bankAccount, f.accountType] : [f.bankAccount, 'iban', f.ibanNumber], problem.code, problem.detail);
-  });
+  acrossFields(
+    (body, report) => {
+      const rails = body[f.rails];
+      const account = body[f.bankAccount] as Record<string, unknown> | undefined;
+      if (!isOneOf(PAYMENT_RAILS, rails) || typeof account !== 'object' || account === null) return;
+      const accountType = account[f.accountType];
+      if (!isOneOf(BANK_ACCOUNT_TYPES, accountType)) return;
+      const ibanNumber = (account.iban as Record<string, unknown> | null | undefined)?.[f.ibanNumber];
+      const problem = payoutProblem(rails, { accountType, ibanNumber: typeof ibanNumber === 'string' ? ibanNumber : undefined });
+      if (!problem) return;
+      report(problem.field === 'accountType' ? [f.bankAccount, f.accountType] : [f.bankAccount, 'iban', f.ibanNumber], problem.code, problem.detail);
+    },
+    () => ({
+      allOf: PAYMENT_RAILS.map((rails) => {
+        const ibanCountries = IBAN_COUNTRIES_OF_RAILS[rails];
+        const account: JsonSchema = {
+          properties: {
+            [f.accountType]: { enum: [...ACCOUNT_TYPES_OF_RAILS[rails]] },
+            ...(ibanCountries && { iban: { properties: { [f.ibanNumber]: { pattern: `^\\s*(${ibanCountries.join('|')})` } } } }),
+          },
+        };
+        return whenOneOf(f.rails, [rails], { properties: { [f.bankAccount]: account } });
+      }),
+    }),
+  );
+
+/** The IBAN countries domestic rails reach (payoutProblem's rule, for the document). */
+const IBAN_COUNTRIES_OF_RAILS: Partial<Record<(typeof PAYMENT_RAILS)[number], readonly string[]>> = { sepa: SEPA_COUNTRIES, uaefts: ['AE'] };
 
 const DESTINATION: DestinationFields = {
   externalAccountId: 'destinationExternalAccountId',
@@ -182,11 +241,14 @@ export type TransferFilter = z.input<typeof TransferFilter>;
 /** A sandbox step, named by action (the REST simulate extension's use case). */
 export const SIMULATE_ACTIONS = ['fiat_deposit', 'crypto_deposit', 'complete_transfer', 'fail_transfer', 'refund_transfer'] as const;
 /** Only a deposit has an amount. */
-const amountOnlyWithDeposit = acrossFields((body, report) => {
-  if (body.amount !== undefined && body.action !== 'fiat_deposit' && body.action !== 'crypto_deposit') {
-    report('amount', 'not_allowed', 'is only allowed with the fiat_deposit and crypto_deposit actions');
-  }
-});
+export const amountOnlyWithDeposit = acrossFields(
+  (body, report) => {
+    if (body.amount !== undefined && body.action !== 'fiat_deposit' && body.action !== 'crypto_deposit') {
+      report('amount', 'not_allowed', 'is only allowed with the fiat_deposit and crypto_deposit actions');
+    }
+  },
+  () => when({ required: ['amount'] }, { properties: { action: { enum: ['fiat_deposit', 'crypto_deposit'] } } }),
+);
 export const SimulatedStep = z
   .strictObject({
     action: z.enum(SIMULATE_ACTIONS),

@@ -4,7 +4,7 @@ import type { Problem } from '../../domain/validation.js';
 import type { BankAccountType } from '../bank-accounts/inputs.js';
 
 /** Which bank account variants each payout rail can pay into. */
-const ACCOUNT_TYPES_OF_RAILS: Record<PaymentRails, readonly BankAccountType[]> = {
+export const ACCOUNT_TYPES_OF_RAILS: Record<PaymentRails, readonly BankAccountType[]> = {
   ach: ['us'],
   wire: ['us'],
   sepa: ['iban'],

@@ -16,6 +16,7 @@ import {
   type SimulatedStep,
   type SimulatedVirtualAccountDeposit,
   amount,
+  amountOnlyWithDeposit,
   depositAddress,
   exactlyOneDestination,
   failureReason,
@@ -81,7 +82,12 @@ export const OnrampQuoteBody = z
   );
 
 export const OnrampTransferBody = z
-  .strictObject({ destination_address: depositAddress })
+  .strictObject({
+    destination_address: depositAddress.meta({
+      examples: ['0x70997970c51812dc3a010c7d01b50e0d17dc79c8'],
+      'x-ramp-checks': "an address of the quote's network (pattern and checksum per network: see the faucet's and virtual accounts' schemas)",
+    }),
+  })
   .transform((b): OnrampTransferRequest => ({ destinationAddress: b.destination_address }));
 
 const destinationFields = {
@@ -140,6 +146,7 @@ const simulateTransferBody = (otherDirectionsDeposit: 'fiat_deposit' | 'crypto_d
       reason: failureReason.optional(),
       amount: amount.optional(),
     })
+    .check(amountOnlyWithDeposit)
     .transform((b): SimulatedStep => ({ action: b.action, transferId: b.transfer_id, reason: b.reason, amount: b.amount }));
 export const SimulateOnrampTransferBody = simulateTransferBody('crypto_deposit');
 export const SimulateOfframpTransferBody = simulateTransferBody('fiat_deposit');

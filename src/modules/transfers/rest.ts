@@ -114,7 +114,7 @@ export function transferRoutes(app: FastifyInstance, { transfers }: Services) {
       tag: OFFRAMP,
       idempotencyKey: 'optional',
       body: OfframpTransferBody,
-      example: { destination_external_account_id: '5f0c6a1e-8a5b-4c1d-9f5e-2b7a1c3d4e5f' },
+      example: { destination_external_account_id: '5f0c6a1e-8a5b-4c1d-9f5e-2b7a1c3d4e5f', transfer_purpose: 'salaries' },
       responses: { 201: { description: 'The pending transfer, payout account in full', body: OfframpTransferAnswer } },
       errors: STARTS,
     }),

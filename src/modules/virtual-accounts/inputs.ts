@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { isValidAddress } from '../../domain/identifiers/chain.js';
-import { DECIMAL_PATTERN, Decimal, FIAT_CURRENCIES, NETWORKS, TOKENS } from '../../domain/money.js';
-import { acrossFields, isOneOf } from '../../domain/validation.js';
+import { addressOnNetworkSchema, isValidAddress } from '../../domain/identifiers/chain.js';
+import { DECIMAL_PATTERN, Decimal, FEE_PERCENT_PATTERN, FIAT_CURRENCIES, NETWORKS, TOKENS } from '../../domain/money.js';
+import { acrossFields, isOneOf, whenOneOf } from '../../domain/validation.js';
 import { UUID_PATTERN } from '../../domain/identifiers/uuid.js';
 
 export const VIRTUAL_ACCOUNT_STATUSES = ['pending', 'active'] as const;
@@ -20,20 +20,29 @@ export const developerFeePercent = z
   .refine((v) => !isDecimal(v) || new Decimal(v).decimalPlaces() <= DEVELOPER_FEE_MAX_DECIMALS, {
     message: `must have at most ${DEVELOPER_FEE_MAX_DECIMALS} decimal places`,
     params: { code: 'too_precise' },
-  });
+  })
+  .meta({ pattern: FEE_PERCENT_PATTERN, examples: ['0.5'] });
 
 export const destinationAddress = z.string().trim().min(1).max(128);
 
 /** SWIFT only for USD; the destination address valid for its network. */
-const accountRules = acrossFields((account, report) => {
-  const { sourceCurrency: currency, sourceRails: rails, destinationNetwork: network, destinationAddress: address } = account;
-  if (isOneOf(VIRTUAL_ACCOUNT_SOURCE_RAILS, rails) && isOneOf(FIAT_CURRENCIES, currency) && currency !== 'usd') {
-    report('sourceRails', 'not_allowed', 'swift is available only for usd');
-  }
-  if (typeof address === 'string' && address.trim() && address.length <= 128 && isOneOf(NETWORKS, network) && !isValidAddress(network, address.trim())) {
-    report('destinationAddress', 'invalid_address', `is not a valid ${network} address`);
-  }
-});
+const accountRules = acrossFields(
+  (account, report) => {
+    const { sourceCurrency: currency, sourceRails: rails, destinationNetwork: network, destinationAddress: address } = account;
+    if (isOneOf(VIRTUAL_ACCOUNT_SOURCE_RAILS, rails) && isOneOf(FIAT_CURRENCIES, currency) && currency !== 'usd') {
+      report('sourceRails', 'not_allowed', 'swift is available only for usd');
+    }
+    if (typeof address === 'string' && address.trim() && address.length <= 128 && isOneOf(NETWORKS, network) && !isValidAddress(network, address.trim())) {
+      report('destinationAddress', 'invalid_address', `is not a valid ${network} address`);
+    }
+  },
+  (name) => ({
+    allOf: [
+      whenOneOf(name('sourceRails'), VIRTUAL_ACCOUNT_SOURCE_RAILS, { properties: { [name('sourceCurrency')]: { const: 'usd' } } }),
+      addressOnNetworkSchema(name('destinationNetwork'), name('destinationAddress')),
+    ],
+  }),
+);
 
 /** A virtual account to open for a customer (spec §4.3, DESIGN §6). */
 export const NewVirtualAccount = z

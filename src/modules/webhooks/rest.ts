@@ -23,7 +23,7 @@ export function webhookRoutes(app: FastifyInstance, { webhooks }: Services) {
       tag,
       idempotencyKey: 'optional',
       body: NewWebhookBody,
-      example: { url: 'https://partner.example.com/ramp/webhooks' },
+      example: { url: 'http://127.0.0.1:8080/ramp/webhooks' },
       responses: { 201: { description: 'The webhook and its signing secret (shown only here)', body: RegisteredWebhookAnswer } },
       errors: ['webhook_url_taken', 'webhook_endpoint_limit'],
     }),
