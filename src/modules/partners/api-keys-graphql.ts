@@ -20,7 +20,7 @@ const SCOPE_MEANINGS: Record<Scope, string> = {
   write: 'Creating and changing customers, bank accounts, virtual accounts, quotes and transfers, and the whitelists',
   simulate: "The sandbox's simulations (deposits, KYC decisions, settlement, the faucet)",
   webhooks: 'Registering, changing, deleting and redelivering webhooks',
-  admin: "Managing the partner's API keys (apiKeys, createApiKey, revokeApiKey)",
+  admin: "Managing the partner's API keys (apiKeys, createApiKey, revokeApiKey), reading the audit log, erasing a customer",
 };
 
 export const ApiKeyScopeEnum = domainEnum('ApiKeyScope', SCOPES, {
