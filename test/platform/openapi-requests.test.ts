@@ -44,8 +44,6 @@ const NOT_OF_THE_REQUEST: Record<string, string[]> = {
 const PENDING: Record<string, string> = {
   createOfframpQuote: 'inline bank account rules under the payout rails',
   createOfframpTransfer: 'inline bank account rules under the payout rails',
-  simulateVirtualAccountDeposit: 'the deposit amount of the account currency',
-  mintTestTokens: 'the faucet amount bound',
   whitelistBankAccount: 'Encryptus bank account fields',
   submitBusinessAddress: 'Encryptus KYB fields',
   submitBusinessBasicDetails: 'Encryptus KYB fields',

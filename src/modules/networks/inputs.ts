@@ -9,6 +9,9 @@ import { type Problem, acrossFields, isOneOf, refusing } from '../../domain/vali
  */
 export const FAUCET_MAX_AMOUNT = '1000000';
 
+/** FAUCET_MAX_AMOUNT as the contract states it: 1000000 (zeros after the point allowed), or up to six whole digits; 6 decimals. */
+const FAUCET_AMOUNT_PATTERN = `^(?:${FAUCET_MAX_AMOUNT}(?:\\.0{1,${SCALE.usdc}})?|[0-9]{1,${FAUCET_MAX_AMOUNT.length - 1}}(?:\\.[0-9]{1,${SCALE.usdc}})?)$`;
+
 /** A positive decimal of a 6-decimal stablecoin, at most FAUCET_MAX_AMOUNT. */
 export function faucetAmountProblem(text: string): Problem | null {
   if (!DECIMAL_PATTERN.test(text) || text.length > 40) return { code: 'invalid_decimal', detail: 'must be a decimal string like "100.25"' };
@@ -39,7 +42,8 @@ export const FaucetRequest = z
     amount: z
       .string()
       .superRefine(refusing(faucetAmountProblem))
-      .meta({ ...positiveAmountSchema(SCALE.usdc), maxLength: 7 + 1 + SCALE.usdc, examples: ['250.00'] }),
+      // The bound as a pattern (JSON Schema has no maximum for a decimal string): 1000000 itself, or at most six digits.
+      .meta({ ...positiveAmountSchema(SCALE.usdc), pattern: FAUCET_AMOUNT_PATTERN, maxLength: 7 + 1 + SCALE.usdc, examples: ['250.00'] }),
   })
   .check(addressOfNetwork);
 export type FaucetRequest = z.input<typeof FaucetRequest>;

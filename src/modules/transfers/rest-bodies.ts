@@ -1,5 +1,8 @@
 import { z } from 'zod';
-import { FIAT_CURRENCIES, NETWORKS, PAYMENT_RAILS, TOKENS } from '../../domain/money.js';
+import { FIAT_CURRENCIES, NETWORKS, PAYMENT_RAILS, SCALE, TOKENS, positiveAmountSchema } from '../../domain/money.js';
+
+/** Decimal places of every fiat currency (all three have 2). */
+const FIAT_SCALE = Math.max(...FIAT_CURRENCIES.map((c) => SCALE[c]));
 import { TRANSFER_PURPOSES } from '../../domain/transfer-purpose.js';
 import { TRANSFER_STATUSES } from '../../domain/transfer-status.js';
 import { amountAnswer, named, timestampAnswer, uuidAnswer } from '../../platform/openapi-schemas.js';
@@ -153,7 +156,8 @@ export const SimulateOfframpTransferBody = simulateTransferBody('fiat_deposit');
 
 /** Sandbox REST extension: `POST …/virtual-account/{virtual_account_id}/simulate` (fiat arrives on it). */
 export const SimulateVirtualAccountDepositBody = z
-  .strictObject({ action: z.literal('fiat_deposit'), amount })
+  // Every virtual account holds a 2-decimal currency (USD, EUR, AED), so the deposit's decimals are stated here.
+  .strictObject({ action: z.literal('fiat_deposit'), amount: amount.meta(positiveAmountSchema(FIAT_SCALE)) })
   .transform((b): SimulatedVirtualAccountDeposit => ({ amount: b.amount }));
 
 // ——— Answers (the OpenAPI document's response schemas; presenters.ts builds them) ———
