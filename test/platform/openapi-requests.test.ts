@@ -35,6 +35,10 @@ const NOT_OF_THE_REQUEST: Record<string, string[]> = {
   updateCustomer: ['not_allowed', 'kyc_applicant_mismatch'],
   // A page cursor is one this API returned (sealed to the caller and the list): no schema can name a valid one.
   listAuditEvents: ['invalid_cursor'],
+  // Encryptus's KYB names the business by its customer's email: which emails exist is stored state, not the request.
+  submitBusinessAddress: ['unknown_customer'],
+  submitBusinessBasicDetails: ['unknown_customer'],
+  submitBusinessLegalRepresentative: ['unknown_customer'],
 };
 
 /**
@@ -44,10 +48,6 @@ const NOT_OF_THE_REQUEST: Record<string, string[]> = {
 const PENDING: Record<string, string> = {
   createOfframpQuote: 'inline bank account rules under the payout rails',
   createOfframpTransfer: 'inline bank account rules under the payout rails',
-  whitelistBankAccount: 'Encryptus bank account fields',
-  submitBusinessAddress: 'Encryptus KYB fields',
-  submitBusinessBasicDetails: 'Encryptus KYB fields',
-  submitBusinessLegalRepresentative: 'Encryptus KYB fields',
 };
 
 type Answer = { code?: string; errors?: Array<{ code: string }>; data?: { error?: string; errors?: Array<{ code: string }> } };

@@ -26,9 +26,20 @@ const email = z
 const invalid = (code: string, message: string) => ({ message, params: { code }, abort: true });
 
 // A string first, so a missing enum field reads `required` and a wrong one `invalid_enum_value`.
-const oneOf = <const T extends readonly [string, ...string[]]>(values: T) => z.string().pipe(z.enum(values));
+// The contract lists the values all the same (the pipe's input side alone would read as any string).
+const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
+  z
+    .string()
+    .pipe(z.enum(values))
+    .meta({ enum: [...values] });
 const latin = (max: number) => text(max).refine(isLatinText, invalid('not_latin', 'must be written in the Latin alphabet (English)'));
-const alpha3 = z.string().refine(isAlpha3Country, invalid('invalid_country', 'must be an ISO 3166-1 alpha-3 country code, e.g. ARE'));
+// Rules JSON Schema cannot state (a registry of codes, dates relative to today) are declared by working examples and
+// `x-ramp-checks` in the REST contract (openapi.json), so a generated client sends values that pass.
+const checked = (what: string, examples: string[]) => ({ examples, 'x-ramp-checks': what });
+const alpha3 = z
+  .string()
+  .refine(isAlpha3Country, invalid('invalid_country', 'must be an ISO 3166-1 alpha-3 country code, e.g. ARE'))
+  .meta({ pattern: '^[A-Z]{3}$', ...checked('an ISO 3166-1 alpha-3 country code', ['ARE', 'DEU', 'USA']) });
 const calendarDate = z.string().refine(isCalendarDate, invalid('invalid_date', 'must be a real date written YYYY-MM-DD'));
 const notAfterToday = calendarDate.refine((d) => d <= todayUtc(), invalid('date_in_future', 'must not be in the future'));
 
@@ -38,7 +49,7 @@ export const basicDetailsFields = {
   companyName: text(200),
   registrationNumber: text(100).regex(/^[\p{L}\p{N}][\p{L}\p{N} ./()-]*$/u, 'may hold letters, digits, spaces and . / ( ) -'),
   country: alpha3,
-  incorporatedOn: notAfterToday,
+  incorporatedOn: notAfterToday.meta({ format: 'date', ...checked('a real date, not in the future', ['2015-06-30', '1999-01-04']) }),
   type: oneOf(BUSINESS_TYPES),
   email,
 };
@@ -52,10 +63,9 @@ export const businessAddressFields = {
   town: text(100),
   townEn: latin(100),
   state: latin(100),
-  country: latin(100).refine(
-    (name) => alpha3OfEnglishName(name) !== undefined,
-    invalid('unknown_country', 'must be a country name in English, e.g. United Arab Emirates'),
-  ),
+  country: latin(100)
+    .refine((name) => alpha3OfEnglishName(name) !== undefined, invalid('unknown_country', 'must be a country name in English, e.g. United Arab Emirates'))
+    .meta(checked('a country name in English', ['United Arab Emirates', 'Germany', 'United States'])),
 };
 export const BusinessAddress = z.strictObject(businessAddressFields);
 export type BusinessAddress = z.input<typeof BusinessAddress>;
@@ -68,11 +78,14 @@ export const legalRepresentativeFields = {
   // A living director: born in the past, and not before 1900.
   dob: calendarDate
     .refine((d) => d < todayUtc(), invalid('date_not_in_past', 'must be in the past'))
-    .refine((d) => d >= '1900-01-01', invalid('date_out_of_range', 'must be on or after 1900-01-01')),
+    .refine((d) => d >= '1900-01-01', invalid('date_out_of_range', 'must be on or after 1900-01-01'))
+    .meta({ format: 'date', ...checked('a real date in the past, on or after 1900-01-01', ['1980-04-12', '1992-11-03']) }),
   nationality: alpha3,
   documentNo: text(50).regex(/^[A-Za-z0-9][A-Za-z0-9 -]*$/, 'may hold letters, digits, spaces and dashes'),
   // 2099-01-01 stands for "no expiry"; an expired document proves nothing.
-  documentExpirationDate: calendarDate.refine((d) => d >= todayUtc(), invalid('document_expired', 'the document has expired')),
+  documentExpirationDate: calendarDate
+    .refine((d) => d >= todayUtc(), invalid('document_expired', 'the document has expired'))
+    .meta({ format: 'date', ...checked('a real date, today or later (2099-01-01: no expiry)', ['2099-01-01', '2031-08-15']) }),
   issueCountry: alpha3,
   documentName: oneOf(IDENTITY_DOCUMENT_NAMES),
 };
