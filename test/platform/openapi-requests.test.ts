@@ -35,10 +35,11 @@ const NOT_OF_THE_REQUEST: Record<string, string[]> = {
   updateCustomer: ['not_allowed', 'kyc_applicant_mismatch'],
   // A page cursor is one this API returned (sealed to the caller and the list): no schema can name a valid one.
   listAuditEvents: ['invalid_cursor'],
-  // Encryptus's KYB names the business by its customer's email: which emails exist is stored state, not the request.
-  submitBusinessAddress: ['unknown_customer'],
-  submitBusinessBasicDetails: ['unknown_customer'],
-  submitBusinessLegalRepresentative: ['unknown_customer'],
+  // Encryptus's KYB names the business by its customer's email: whether it is a customer's, and a corporate one's, is
+  // stored state, not the request.
+  submitBusinessAddress: ['unknown_customer', 'not_corporate'],
+  submitBusinessBasicDetails: ['unknown_customer', 'not_corporate'],
+  submitBusinessLegalRepresentative: ['unknown_customer', 'not_corporate'],
 };
 
 /**
