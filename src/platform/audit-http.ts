@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { failureLevel } from './database-errors.js';
 import {
   REFUSALS_AUDITED_ON_READS,
   type AuditCall,
@@ -67,7 +68,8 @@ export function registerAudit(app: FastifyInstance, actions: AuditActions) {
       else await recordRefusedOutsideCall(request, refused);
     } catch (error) {
       // The change (if any) is committed or not already: a lost row is logged loudly rather than failing the answer.
-      request.log.error({ err: error }, 'audit row not written');
+      // During an outage the refusal's row fails as the request did: a warning, as every outage is (not a bug).
+      request.log[failureLevel(error)]({ err: error }, 'audit row not written');
     }
     return payload;
   });
