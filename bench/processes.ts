@@ -120,6 +120,8 @@ export async function startRampServer(name: string, env: Record<string, string>)
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
       RATE_LIMIT_PER_MINUTE: '0',
+      // Per-key limits are policy, not the hot path's cost: the GraphQL cost budget is off as the rate limit is.
+      GRAPHQL_COST_BUCKET_SIZE: '0',
       JOBS_INTERVAL_MS: '0',
       GRAPHQL_INTROSPECTION: 'false',
       ...env,
