@@ -52,8 +52,12 @@ export function sweeperJob(chain: LiveChain): Job {
           [chain.key],
         );
         const toBroadcast: ToBroadcast = [];
-        // A deposit address sends one sweep at a time: its nonce is the chain's, read when the sweep is signed.
-        const busy = new Set(rows.filter((r) => r.status === 'sweeping').map((r) => r.address));
+        // A deposit address sends one sweep at a time: its nonce is the chain's, read when the sweep is signed. Busy is
+        // every address with a sweep in flight, in this batch or not (a batch holds only the first rows).
+        const sending = await tx.execute<{ address: string }[]>(`select distinct address from chain_sweeps where chain = ? and status = 'sweeping'`, [
+          chain.key,
+        ]);
+        const busy = new Set(sending.map((r) => r.address));
         for (const row of rows) {
           if (row.status === 'funding' && busy.has(row.address)) continue;
           await advance(tx, chain, row, toBroadcast);
