@@ -100,32 +100,13 @@ export async function createRamp(config: Config, options: { logger?: Logger; tra
   const fieldScopes = scopeTable(features.map((feature) => feature.scopes?.graphql));
   // Each API key's GraphQL cost bucket: in Redis when REDIS_URL is set, else in this instance's memory.
   const costBudget = await createCostBudget(config, logger);
+  // What both faces are built from; each adds its own below.
+  const shared = { config, db, services, logger, metrics, authenticate, tracing, clientAddresses: addresses };
   const http = await buildHttpApp({
-    config,
-    db,
-    services,
-    logger,
-    metrics,
-    authenticate,
-    tracing,
-    clientAddresses: addresses,
+    ...shared,
     features,
     auditActions: { ofOperation: actionOfOperation },
-    mount: (app) =>
-      mountGraphQL(app, {
-        config,
-        db,
-        services,
-        logger,
-        metrics,
-        authenticate,
-        keyWatch,
-        schema,
-        tracing,
-        fieldScopes,
-        clientAddresses: addresses,
-        costBudget,
-      }),
+    mount: (app) => mountGraphQL(app, { ...shared, keyWatch, schema, fieldScopes, costBudget }),
   });
   dispatcher.start();
   const jobs = startJobRunner({
