@@ -68,24 +68,6 @@ export function pageCursors(key: Buffer): PageCursors {
   };
 }
 
-/**
- * MikroORM filter and order for one page: rows after `after` and before `before`, oldest first
- * (or newest first when the client pages backwards), for the lists read as entities. The typed reads
- * of the modules' query files take the same page through `keyset` (platform/queries.ts).
- */
-export function keysetQuery(page: KeysetPage) {
-  const conditions: object[] = [];
-  const { after, before } = page;
-  if (after) conditions.push({ $or: [{ createdAt: { $gt: after.createdAt } }, { createdAt: after.createdAt, id: { $gt: after.id } }] });
-  if (before) conditions.push({ $or: [{ createdAt: { $lt: before.createdAt } }, { createdAt: before.createdAt, id: { $lt: before.id } }] });
-  const direction = page.inverted ? ('desc' as const) : ('asc' as const);
-  return {
-    where: conditions.length ? { $and: conditions } : {},
-    orderBy: { createdAt: direction, id: direction },
-    limit: page.limit,
-  };
-}
-
 /** Most records a REST list skips; deeper than this, filter instead of paging. */
 export const MAX_SKIP = 10_000;
 const WHOLE_NUMBER = z.string().refine((v) => /^-?[0-9]+$/.test(v), { message: 'must be a whole number', params: { code: 'invalid_type' }, abort: true });

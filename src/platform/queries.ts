@@ -1,40 +1,36 @@
 import type { EntityManager } from '@mikro-orm/sql';
-import { type Expression, type Kysely, type RawBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
+import { type Kysely, type RawBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import type { KeysetPage } from './pagination.js';
 import type { Scope } from './scope.js';
 import type { EntityClass, EntityMetadata, EntityProperty } from '@mikro-orm/core';
+import type { Environment } from '../domain/environment.js';
 import { DecimalColumn } from './decimal-column.js';
 
 /**
  * What every module's read file (`<module>/queries.ts`) builds its statements with: Kysely from the
- * scope's EntityManager (MikroORM's `em.getKysely()`, bound to its transaction), so a read's values
- * travel apart from its text and the database driver (db/) prepares it. Tables and columns are
- * named by their SQL names under a table alias (`t`, `q`, `c`).
+ * scope's EntityManager (MikroORM's `em.getKysely()`, bound to its transaction), typed by the tables the
+ * module reads. A module names them from its entity definitions (`InferKyselyDB<typeof TransferSchema | …>`,
+ * exported by its entities file as `…Tables`), so a table, a column or a compared value that the entities do
+ * not have fails to compile, and a narrow select (a count) returns a row typed by what it selected. A read's
+ * values travel apart from its text and the database driver (db/) prepares it.
  */
-// biome-ignore lint/suspicious/noExplicitAny: the tables are named in SQL, under aliases; rows are read by the modules' row shapes.
-export type Reads = Kysely<any>;
 
-/** The Kysely a scope's reads run on: its EntityManager's, inside its transaction if it is in one. */
-const readsOf = (em: EntityManager): Reads => em.getKysely();
+/** The columns every tenant-owned table carries (`tenantColumns()`, platform/tenant.ts): what `tenant` compares. */
+interface TenantColumns {
+  partner_id: string;
+  environment: Environment;
+}
 
-// biome-ignore lint/suspicious/noExplicitAny: see Reads.
-export type Select = SelectQueryBuilder<any, any, any>;
+/** The tables of `DB` a partner owns: those with the tenant's columns. `tenant` takes no other. */
+export type TenantTable<DB> = { [T in keyof DB & string]: DB[T] extends TenantColumns ? T : never }[keyof DB & string];
+
+/** A statement on `DB` driven by `table` under `alias`, as Kysely types `selectFrom('transfers as t')`. */
+// biome-ignore lint/complexity/noBannedTypes: nothing is selected yet; Kysely's own starting row type is `{}`.
+export type From<DB, T extends keyof DB, A extends string> = SelectQueryBuilder<DB & { [K in A]: DB[T] }, A, {}>;
 
 /** The caller's tenant, as a condition on the table under `alias`. */
 function tenantOf({ actor }: Scope, alias: string): RawBuilder<SqlBool> {
   return sql<SqlBool>`${sql.ref(`${alias}.partner_id`)} = ${actor.partnerId} and ${sql.ref(`${alias}.environment`)} = ${actor.environment}`;
-}
-
-/**
- * `select … from <table> <alias> where <the caller's tenant>` (with `key`, of the one row that key names): the one way a module's query file
- * starts a statement (test/platform/read-layer.test.ts fails one that calls Kysely's selectFrom itself), so
- * a read cannot forget the tenant. Rows related to the driving row (its quote, its customer) are
- * joined by their primary key: the driving table fixes the tenant.
- */
-export function tenant(scope: Scope, table: string, alias: string, key?: string): Select {
-  const reads = readsOf(scope.em);
-  const from: Select = key === undefined ? reads.selectFrom(`${table} as ${alias}`) : reads.selectFrom(byKey(reads, table, key).as(alias));
-  return from.where(tenantOf(scope, alias));
 }
 
 /**
@@ -43,18 +39,59 @@ export function tenant(scope: Scope, table: string, alias: string, key?: string)
  * $2` alike, then reached one transfer through `transfers_customer`: 5,000 rows read for one. `offset 0`
  * keeps the subquery a subquery (PostgreSQL pulls up none with a limit or offset), so the key decides.
  */
-const byKey = (reads: Reads, table: string, key: string) => reads.selectFrom(table).selectAll().where('id', '=', key).offset(0);
+// biome-ignore lint/suspicious/noExplicitAny: the subquery's table is the caller's typed one; Kysely cannot name it generically.
+const byKey = (reads: Kysely<any>, table: string, key: string) => reads.selectFrom(table).selectAll().where('id', '=', key).offset(0);
+
+/** A module's reads over the tables `DB` (its entities' `…Tables`): the one way its query file starts a statement. */
+export interface Reads<DB> {
+  /**
+   * `select … from <table> <alias> where <the caller's tenant>` (with `key`, of the one row that key names).
+   * test/platform/read-layer.test.ts fails a query file whose statements do not start here, so a read cannot
+   * forget the tenant; the type refuses a table without the tenant's columns. Rows related to the driving row
+   * (its quote, its customer) are joined by their primary key: the driving table fixes the tenant.
+   */
+  tenant<T extends TenantTable<DB>, A extends string>(scope: Scope, table: T, alias: A, key?: string): From<DB, T, A>;
+}
+
+/** The reads of a module whose tables are `DB` (`const { tenant } = readsOver<TransferTables & CustomerTables>()`). */
+export function readsOver<DB>(): Reads<DB> {
+  return {
+    tenant(scope, table, alias, key) {
+      // biome-ignore lint/suspicious/noExplicitAny: the generic table and alias are typed by the signature; Kysely's overloads cannot follow them.
+      const reads = scope.em.getKysely() as Kysely<any>;
+      // biome-ignore lint/suspicious/noExplicitAny: as above.
+      const from: SelectQueryBuilder<any, any, any> =
+        key === undefined ? reads.selectFrom(`${table} as ${alias}`) : reads.selectFrom(byKey(reads, table, key).as(alias));
+      return from.where(tenantOf(scope, alias)) as never;
+    },
+  };
+}
+
+/** How a keyset list is ordered: by (`column`, id), oldest first unless `newestFirst` (the audit log). */
+export interface KeysetOrder {
+  column?: string;
+  newestFirst?: boolean;
+}
 
 /**
- * One keyset page of rows ordered by (created_at, id) under `alias`: the rows after `after` and
- * before `before`, and the order (oldest first, newest first when the client pages backwards).
+ * One keyset page of `query`, rows ordered by (`column`, id) under `alias` (created_at unless said): the
+ * rows after `after` and before `before` in the list's order, `limit` of them, read in that order (or against
+ * it when the client pages backwards, `inverted`). Every keyset list of Ramp pages with it; the cursors that
+ * name the positions are platform/pagination.ts's.
  */
-export function keyset(page: KeysetPage, alias: string): { where: Expression<SqlBool>[]; direction: 'asc' | 'desc' } {
-  const where: Expression<SqlBool>[] = [];
-  const position = sql.raw(`(${alias}.created_at, ${alias}.id)`);
-  if (page.after) where.push(sql<SqlBool>`${position} > (${page.after.createdAt.toISOString()}, ${page.after.id})`);
-  if (page.before) where.push(sql<SqlBool>`${position} < (${page.before.createdAt.toISOString()}, ${page.before.id})`);
-  return { where, direction: page.inverted ? 'desc' : 'asc' };
+// biome-ignore lint/suspicious/noExplicitAny: any statement of any module's tables; the caller's type is kept.
+export function keyset<Q extends SelectQueryBuilder<any, any, any>>(query: Q, page: KeysetPage, alias: string, order: KeysetOrder = {}): Q {
+  const column = order.column ?? 'created_at';
+  const position = sql.raw(`(${alias}.${column}, ${alias}.id)`);
+  const [later, earlier] = order.newestFirst ? [sql.raw('<'), sql.raw('>')] : [sql.raw('>'), sql.raw('<')];
+  let paged = query;
+  if (page.after) paged = paged.where(sql<SqlBool>`${position} ${later} (${page.after.createdAt.toISOString()}, ${page.after.id})`) as Q;
+  if (page.before) paged = paged.where(sql<SqlBool>`${position} ${earlier} (${page.before.createdAt.toISOString()}, ${page.before.id})`) as Q;
+  const direction = page.inverted === Boolean(order.newestFirst) ? 'asc' : 'desc';
+  return paged
+    .orderBy(sql.ref(`${alias}.${column}`), direction)
+    .orderBy(sql.ref(`${alias}.id`), direction)
+    .limit(page.limit) as Q;
 }
 
 /**
@@ -65,20 +102,40 @@ export function keyset(page: KeysetPage, alias: string): { where: Expression<Sql
  */
 export type Columns<E> = Pick<E, Extract<keyof E, string>>;
 
-/** One entity's columns in a statement, under a table alias. */
-export interface RowShape<E> {
+/**
+ * `query` with the columns of `shapes` added to its select list (several tables in one row, each under names
+ * of its own). The rows are then read by the shapes, typed as their entities' columns.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: any statement; the select list is text the shapes built from metadata.
+export function selecting<Q extends SelectQueryBuilder<any, any, any>>(query: Q, ...shapes: RowShape<unknown>[]): Q {
+  return query.select(sql.raw(shapes.map((shape) => shape.select).join(', ')) as never) as Q;
+}
+
+/** The rows of a statement that selected one entity's columns (`selecting(query, shape)`), read by its shape. */
+// biome-ignore lint/suspicious/noExplicitAny: any statement; its rows are read by the shape, not by its type.
+export async function rowsOf<R>(query: SelectQueryBuilder<any, any, any>, shape: RowShape<R>): Promise<R[]> {
+  return (await query.execute()).map((row: object) => shape.read(row)!);
+}
+
+/** One entity's columns in a statement, under a table alias, read as `R` (its columns, or those selected). */
+export interface RowShape<R> {
   /** The select list: every column under a name of its own (`t.status as t6`), so several tables share one row. */
   select: string;
   /** The entity's plain object in a result row, converted as MikroORM would; null when a left join found none. */
-  read(row: Record<string, unknown>): Columns<E> | null;
+  read(row: object): R | null;
 }
 
 /**
- * Which properties a read selects of an entity: every one, or only these (its primary key always
- * among them). A partial record is typed as the whole one; only a reader that asked for the
- * properties it uses may take it (GraphQL pages, whose fields say what they read).
+ * Which properties a read selects of an entity: every one, or only these (its primary key always among
+ * them). Named in the code (`['id', 'prefix']`), the row is typed by them (`rowShape`). Chosen at run time
+ * by a GraphQL selection (graphql/columns.ts), it is typed as the whole row: the type cannot follow a run-time
+ * selection, so each field declares what it reads (`reads()`), and one that declares nothing makes the read
+ * select whole rows.
  */
 export type Wanted = 'all' | readonly string[];
+
+/** The row of an entity with the properties `K` selected (and its `id`). */
+export type Selected<E, K extends keyof E> = Pick<E, K | Extract<'id', keyof E>>;
 
 interface Field {
   key: string;
@@ -123,27 +180,35 @@ const selected = (prop: EntityProperty, alias: string) => {
  * One object literal per row, compiled once per shape (as MikroORM compiles its own mappers): every
  * record of an entity then shares one hidden class, and a page of 100 rows costs 100 allocations.
  */
-function compiledReader<E>(fields: Field[], primary: string): RowShape<E>['read'] {
+function compiledReader<R>(fields: Field[], primary: string): RowShape<R>['read'] {
   const row = (key: string) => `row[${JSON.stringify(key)}]`;
   const properties = fields.map(({ key, name, convert }, i) => {
     const value = convert ? `${row(key)} == null ? null : convert[${i}](${row(key)})` : `${row(key)} ?? null`;
     return `${JSON.stringify(name)}: ${value}`;
   });
   const body = `return (row) => ${row(primary)} == null ? null : { ${properties.join(', ')} };`;
-  return new Function('convert', body)(fields.map((f) => f.convert)) as RowShape<E>['read'];
+  return new Function('convert', body)(fields.map((f) => f.convert)) as RowShape<R>['read'];
 }
 
 /**
  * How `entity`'s rows are selected and read under `alias` (`select t.…, q.… from transfers t join
  * quotes q …`), built once from MikroORM's metadata: the entity definition stays the one source.
  */
-export function rowShape<E extends object>(em: EntityManager, entity: EntityClass<E>, alias: string, wanted: Wanted = 'all'): RowShape<E> {
+export function rowShape<E extends object>(em: EntityManager, entity: EntityClass<E>, alias: string): RowShape<Columns<E>>;
+export function rowShape<E extends object, K extends Extract<keyof E, string>>(
+  em: EntityManager,
+  entity: EntityClass<E>,
+  alias: string,
+  wanted: readonly K[],
+): RowShape<Selected<Columns<E>, K>>;
+export function rowShape<E extends object>(em: EntityManager, entity: EntityClass<E>, alias: string, wanted?: Wanted): RowShape<Columns<E>>;
+export function rowShape<E extends object>(em: EntityManager, entity: EntityClass<E>, alias: string, wanted: Wanted = 'all'): RowShape<Columns<E>> {
   const meta = em.getMetadata().get(entity) as EntityMetadata;
   const byAlias = shapes.get(meta) ?? new Map<string, RowShape<unknown>>();
   shapes.set(meta, byAlias);
   const cacheKey = wanted === 'all' ? alias : `${alias}:${keyOf(wanted)}`;
   const known = byAlias.get(cacheKey);
-  if (known) return known as RowShape<E>;
+  if (known) return known as RowShape<Columns<E>>;
   const columns = meta.props.filter((prop) => prop.persist !== false && prop.fieldNames?.length === 1);
   const primaryName = meta.getPrimaryProps()[0]!.name;
   if (wanted !== 'all') {
@@ -154,9 +219,9 @@ export function rowShape<E extends object>(em: EntityManager, entity: EntityClas
   // Short result names (`t0`, `t1`…): the statement is sent whole with every page.
   const fields = props.map((prop, i) => fieldOf(em, prop, `${alias}${i}`));
   const primary = fields[props.findIndex((prop) => prop.name === primaryName)]!.key;
-  const shape: RowShape<E> = {
+  const shape: RowShape<Columns<E>> = {
     select: props.map((prop, i) => `${selected(prop, alias)} as ${fields[i]!.key}`).join(', '),
-    read: compiledReader<E>(fields, primary),
+    read: compiledReader<Columns<E>>(fields, primary),
   };
   if (byAlias.size >= MAX_SHAPES) byAlias.clear();
   byAlias.set(cacheKey, shape as RowShape<unknown>);

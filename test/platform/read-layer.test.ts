@@ -1,6 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler } from 'kysely';
+import type { TransferTables } from '../../src/modules/transfers/entities.js';
+import { readsOver } from '../../src/platform/queries.js';
+import type { Scope } from '../../src/platform/scope.js';
 
 /**
  * The read layer's rules (issue 23): a module reads through one query file (`<module>/queries.ts`)
@@ -19,7 +23,8 @@ const queryFiles = sourceFiles('src/modules').filter((file) => file.endsWith('/q
 
 describe('the read layer', () => {
   it('reads through one query file per module, every statement started by tenant()', () => {
-    expect(queryFiles).toEqual(expect.arrayContaining(['src/modules/customers/queries.ts', 'src/modules/transfers/queries.ts']));
+    const paged = ['audit', 'bank-accounts', 'customers', 'partners', 'transfers', 'virtual-accounts', 'webhooks'];
+    expect(queryFiles).toEqual(expect.arrayContaining(paged.map((module) => `src/modules/${module}/queries.ts`)));
     for (const file of queryFiles) expect(readFileSync(file, 'utf8'), file).toMatch(/\btenant\(scope, '/);
     const offending = sourceFiles('src')
       .filter((file) => file !== 'src/platform/queries.ts')
@@ -31,6 +36,43 @@ describe('the read layer', () => {
   it('fails a read that starts from Kysely itself and so could forget the tenant', () => {
     const forgetful = `export const everyTransfer = (em: EntityManager) => em.getKysely().selectFrom('transfers as t').selectAll().execute();`;
     expect(untenanted(forgetful)).toEqual(['.getKysely(', '.selectFrom(']);
+  });
+
+  it('pages every keyset list with one function, keyset() of platform/queries.ts', () => {
+    const pagers = sourceFiles('src').filter((file) => /export (async )?function keyset\w*[<(]/.test(readFileSync(file, 'utf8')));
+    expect(pagers).toEqual(['src/platform/queries.ts']);
+    // A page spelled out as MikroORM conditions on a position is a second pager.
+    const byHand = sourceFiles('src').filter((file) => /\$or: \[\{ \w+: \{ \$[lg]t/.test(readFileSync(file, 'utf8')));
+    expect(byHand).toEqual([]);
+  });
+
+  it('types every statement by the tables it reads: a table, a column or a value the entities do not have fails to compile', () => {
+    // Checked by `tsc --noEmit` (npm test runs it first): each line under @ts-expect-error must be an error.
+    const { tenant } = readsOver<TransferTables>();
+    const compiling = new Kysely<unknown>({
+      dialect: {
+        createAdapter: () => new PostgresAdapter(),
+        createDriver: () => new DummyDriver(),
+        createIntrospector: (db) => new PostgresIntrospector(db),
+        createQueryCompiler: () => new PostgresQueryCompiler(),
+      },
+    });
+    const scope = { em: { getKysely: () => compiling }, actor: { partnerId: 'p', environment: 'sandbox' } } as unknown as Scope;
+    const statements = () => [
+      // @ts-expect-error a table the module's entities do not define
+      tenant(scope, 'transfer', 't'),
+      // @ts-expect-error a table without the tenant's columns (partner_id, environment) cannot be driven by tenant()
+      tenant(scope, 'transfer_status_history', 'h'),
+      // @ts-expect-error a column transfers do not have
+      tenant(scope, 'transfers', 't').where('t.amount', '=', '1'),
+      // @ts-expect-error a value the column cannot hold (status is an enum)
+      tenant(scope, 'transfers', 't').where('t.status', '=', 'settled'),
+    ];
+    expect(statements).toBeTypeOf('function');
+    // What does compile: the tenant comes first, the typed condition after it.
+    const { sql, parameters } = tenant(scope, 'transfers', 't').select('t.id').where('t.status', '=', 'completed').compile();
+    expect(sql).toBe('select "t"."id" from "transfers" as "t" where "t"."partner_id" = $1 and "t"."environment" = $2 and "t"."status" = $3');
+    expect(parameters).toEqual(['p', 'sandbox', 'completed']);
   });
 
   it('patches no library: no prototype assignment in src outside platform/db/pglite', () => {

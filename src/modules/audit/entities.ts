@@ -1,3 +1,4 @@
+import type { InferKyselyDB } from '@mikro-orm/sql';
 import { defineEntity, p } from '@mikro-orm/core';
 import { TENANT_FILTERS, tenantColumns } from '../../platform/tenant.js';
 
@@ -33,3 +34,6 @@ const AuditEventSchema = defineEntity({
 export class AuditEvent extends AuditEventSchema.class {}
 AuditEventSchema.setClass(AuditEvent);
 export const auditEntities = [AuditEvent];
+
+/** The tables above as the module's query file reads them (platform/queries.ts): SQL names, the entities' value types. */
+export type AuditTables = InferKyselyDB<typeof AuditEventSchema>;

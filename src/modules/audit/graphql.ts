@@ -3,7 +3,8 @@ import { builder } from '../../graphql/builder.js';
 import { connectionFieldOptions, nodeConnection, resolveKeysetPage } from '../../graphql/connection.js';
 import { scopeOf } from '../../graphql/context.js';
 import { domainEnum } from '../../graphql/enums.js';
-import { AUDIT_ACTOR_TYPES, AUDIT_OUTCOMES, type AuditEvent } from './entities.js';
+import { AUDIT_ACTOR_TYPES, AUDIT_OUTCOMES } from './entities.js';
+import type { AuditEventRow } from './queries.js';
 import { positionOf } from './service.js';
 
 const AuditOutcomeEnum = domainEnum('AuditOutcome', AUDIT_OUTCOMES, {
@@ -15,7 +16,7 @@ const AuditActorTypeEnum = domainEnum('AuditActorType', AUDIT_ACTOR_TYPES, {
   describe: (v) => ({ api_key: 'An API key', cli: 'The operator, with npm run keys', system: 'Ramp itself (the demo partner key of a first start)' })[v],
 });
 
-const AuditEventRef = builder.loadableNodeRef<AuditEvent>('AuditEvent', {
+const AuditEventRef = builder.loadableNodeRef<AuditEventRow>('AuditEvent', {
   id: { resolve: (row) => row.id },
   load: (ids: string[], ctx) => ctx.services.audit.load(scopeOf(ctx), ids),
   sort: (row) => row.id,

@@ -1,8 +1,8 @@
 import type { z } from 'zod';
-import type { AuditEvent } from './entities.js';
+import type { AuditEventRow } from './queries.js';
 import type { AuditEventAnswer } from './rest-bodies.js';
 
-export function presentAuditEvent(row: AuditEvent): z.output<typeof AuditEventAnswer> {
+export function presentAuditEvent(row: AuditEventRow): z.output<typeof AuditEventAnswer> {
   return {
     id: row.id,
     occurred_at: row.occurredAt.toISOString(),
@@ -47,7 +47,7 @@ export function csvField(value: string | boolean | null | undefined): string {
 
 export const csvHeader = () => `${CSV_COLUMNS.join(',')}\r\n`;
 
-export function csvLine(row: AuditEvent): string {
+export function csvLine(row: AuditEventRow): string {
   const a = presentAuditEvent(row);
   const fields = [a.id, a.occurred_at, a.action, a.outcome, a.code, a.replayed, a.entity_type, a.entity_id];
   const actor = [a.actor.type, a.actor.api_key_prefix, a.actor.ip, a.actor.user_agent, a.request_id];

@@ -1,52 +1,32 @@
-import type { EntityManager } from '@mikro-orm/sql';
 import { isUuid } from '../../domain/identifiers/uuid.js';
 import { requireScope } from '../../domain/scopes.js';
 import { type KeysetPage, pageCursors, type Position } from '../../platform/pagination.js';
 import type { Scope } from '../../platform/scope.js';
 import { AuditEvent } from './entities.js';
 import type { AuditEventFilter } from './inputs.js';
+import { type AuditEventRow, auditPage } from './queries.js';
 
 export interface AuditService {
   /** A page of the caller's audit log, newest first: `after` is older, `before` newer (keyset on occurred_at, id). */
-  page(scope: Scope, filter: AuditEventFilter, page: KeysetPage): Promise<AuditEvent[]>;
+  page(scope: Scope, filter: AuditEventFilter, page: KeysetPage): Promise<AuditEventRow[]>;
   /** REST's page: `limit` rows after the sealed `cursor`, and the cursor of the next page (null on the last). */
-  list(scope: Scope, filter: AuditEventFilter, request: { limit: number; cursor?: string }): Promise<{ items: AuditEvent[]; nextCursor: string | null }>;
+  list(scope: Scope, filter: AuditEventFilter, request: { limit: number; cursor?: string }): Promise<{ items: AuditEventRow[]; nextCursor: string | null }>;
   /** Rows by id, of the caller's tenant (Relay `node`/`nodes`); unknown or another's ids are left out. */
   load(scope: Scope, ids: readonly string[]): Promise<AuditEvent[]>;
   /** Every matching row, newest first, page by page (the CSV export). */
-  all(scope: Scope, filter: AuditEventFilter): AsyncGenerator<AuditEvent>;
+  all(scope: Scope, filter: AuditEventFilter): AsyncGenerator<AuditEventRow>;
 }
 
 /** Where a REST cursor of this list is valid: the caller's tenant, this list. */
 const REST_LIST = 'audit-events';
 const EXPORT_PAGE = 500;
 
-export const positionOf = (row: AuditEvent): Position => ({ createdAt: row.occurredAt, id: row.id });
+export const positionOf = (row: AuditEventRow): Position => ({ createdAt: row.occurredAt, id: row.id });
 
-function whereOf(filter: AuditEventFilter, page: Pick<KeysetPage, 'after' | 'before'>) {
-  const conditions: object[] = [];
-  if (filter.action !== undefined) conditions.push({ action: filter.action });
-  if (filter.entityId !== undefined) conditions.push({ entityId: filter.entityId });
-  const { after, before } = page;
-  if (after) conditions.push({ $or: [{ occurredAt: { $lt: after.createdAt } }, { occurredAt: after.createdAt, id: { $lt: after.id } }] });
-  if (before) conditions.push({ $or: [{ occurredAt: { $gt: before.createdAt } }, { occurredAt: before.createdAt, id: { $gt: before.id } }] });
-  return conditions.length ? { $and: conditions } : {};
-}
-
-async function readPage(em: EntityManager, filter: AuditEventFilter, page: KeysetPage): Promise<AuditEvent[]> {
-  const direction = page.inverted ? ('asc' as const) : ('desc' as const);
-  return em.find(AuditEvent, whereOf(filter, page), {
-    orderBy: { occurredAt: direction, id: direction },
-    limit: page.limit,
-    // Read once and let go: an export reads every row, and no row is ever changed.
-    disableIdentityMap: true,
-  });
-}
-
-async function* everyRow(em: EntityManager, filter: AuditEventFilter): AsyncGenerator<AuditEvent> {
+async function* everyRow(scope: Scope, filter: AuditEventFilter): AsyncGenerator<AuditEventRow> {
   let after: Position | null = null;
   for (;;) {
-    const rows = await readPage(em, filter, { after, limit: EXPORT_PAGE, inverted: false });
+    const rows = await auditPage(scope, filter, { after, limit: EXPORT_PAGE, inverted: false });
     yield* rows;
     if (rows.length < EXPORT_PAGE) return;
     after = positionOf(rows.at(-1)!);
@@ -59,12 +39,12 @@ export function createAuditService(options: { cursorKey: Buffer }): AuditService
   return {
     async page(scope, filter, page) {
       requireScope(scope.actor, 'admin');
-      return readPage(scope.em, filter, page);
+      return auditPage(scope, filter, page);
     },
     async list(scope, filter, { limit, cursor }) {
       requireScope(scope.actor, 'admin');
       const after = cursor === undefined ? null : cursors.positionOf(bindingOf(scope), cursor, '/query/cursor');
-      const rows = await readPage(scope.em, filter, { after, limit: limit + 1, inverted: false });
+      const rows = await auditPage(scope, filter, { after, limit: limit + 1, inverted: false });
       const items = rows.slice(0, limit);
       const last = items.at(-1);
       return { items, nextCursor: rows.length > limit && last ? cursors.cursorOf(bindingOf(scope), positionOf(last)) : null };
@@ -76,7 +56,7 @@ export function createAuditService(options: { cursorKey: Buffer }): AuditService
     all(scope, filter) {
       // Checked now, not at the first row: a refusal must be answered before the export starts streaming.
       requireScope(scope.actor, 'admin');
-      return everyRow(scope.em, filter);
+      return everyRow(scope, filter);
     },
   };
 }

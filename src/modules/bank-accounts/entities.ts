@@ -1,3 +1,4 @@
+import type { InferKyselyDB } from '@mikro-orm/sql';
 import { defineEntity, p } from '@mikro-orm/core';
 import { ACCOUNT_HOLDER_TYPES, type AccountHolderAddress, BANK_ACCOUNT_TYPES, US_ACCOUNT_TYPES } from './inputs.js';
 import { TENANT_FILTERS, tenantColumns } from '../../platform/tenant.js';
@@ -38,3 +39,6 @@ export class BankAccount extends BankAccountSchema.class {}
 BankAccountSchema.setClass(BankAccount);
 
 export const bankAccountEntities = [BankAccount];
+
+/** The tables above as the module's query file reads them (platform/queries.ts): SQL names, the entities' value types. */
+export type BankAccountTables = InferKyselyDB<typeof BankAccountSchema>;

@@ -3,11 +3,12 @@ import { randomUUID } from 'node:crypto';
 import { ConflictError, NotFoundError } from '../../domain/errors.js';
 import { parseInput } from '../../domain/validation.js';
 import { recordEvent } from '../../platform/outbox.js';
-import { type KeysetPage, type OffsetPage, keysetQuery } from '../../platform/pagination.js';
+import type { KeysetPage, OffsetPage } from '../../platform/pagination.js';
 import { type Scope, sameId } from '../../platform/scope.js';
 import { isUuid } from '../../domain/identifiers/uuid.js';
 import type { CustomerService } from '../customers/service.js';
 import { BankAccount } from './entities.js';
+import { type BankAccountRow, bankAccountPage } from './queries.js';
 import { NewBankAccount } from './inputs.js';
 import { presentBankAccount } from './presenters.js';
 import { columnsOf, hiddenNumber, personalValuesOf } from './records.js';
@@ -29,7 +30,7 @@ export interface BankAccountService {
   /** A customer's accounts, oldest first. */
   listForCustomer(scope: Scope, customerId: string, page: OffsetPage): Promise<BankAccount[]>;
   /** One keyset page of the accounts the filter matches (a GraphQL connection), oldest first. */
-  list(scope: Scope, filter: BankAccountFilter, page: KeysetPage): Promise<BankAccount[]>;
+  list(scope: Scope, filter: BankAccountFilter, page: KeysetPage): Promise<BankAccountRow[]>;
   /** How many accounts the filter matches (a connection's totalCount). */
   count(scope: Scope, filter: BankAccountFilter): Promise<number>;
   /** Batch load for GraphQL dataloaders: only the caller's accounts come back. */
@@ -128,10 +129,7 @@ export function createBankAccountService({ customers }: BankAccountServiceDeps):
       return scope.em.find(BankAccount, { customerId: customer.id }, { orderBy: { createdAt: 'asc', id: 'asc' }, limit: page.limit, offset: page.skip });
     },
 
-    async list({ em }: Scope, filter: BankAccountFilter, page: KeysetPage): Promise<BankAccount[]> {
-      const { where, orderBy, limit } = keysetQuery(page);
-      return em.find(BankAccount, { ...where, ...accountsMatching(filter) }, { orderBy, limit });
-    },
+    list: (scope, filter, page) => bankAccountPage(scope, filter.customerId, page),
 
     count: ({ em }, filter) => em.count(BankAccount, accountsMatching(filter)),
 

@@ -1,3 +1,4 @@
+import type { InferKyselyDB } from '@mikro-orm/sql';
 import { defineEntity, p } from '@mikro-orm/core';
 import type { KycRailStatus } from '../../domain/kyc.js';
 import type { RecordedAddress } from '../../domain/address.js';
@@ -58,3 +59,6 @@ export class CustomerDataKey extends CustomerDataKeySchema.class {}
 CustomerDataKeySchema.setClass(CustomerDataKey);
 
 export const customerEntities = [Customer, CustomerDataKey];
+
+/** The tables above as the module's query file reads them (platform/queries.ts): SQL names, the entities' value types. */
+export type CustomerTables = InferKyselyDB<typeof CustomerSchema>;

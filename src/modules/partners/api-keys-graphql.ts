@@ -8,7 +8,7 @@ import { domainEnum } from '../../graphql/enums.js';
 import { withInputPaths } from '../../graphql/errors.js';
 import { databaseIdOf } from '../../graphql/node.js';
 import { payloadOf } from '../../graphql/payload.js';
-import type { ApiKey } from './entities.js';
+import type { ApiKeyRow } from './queries.js';
 
 /*
  * A partner's own API keys, managed over GraphQL with a key that has the `admin` scope (each root
@@ -28,7 +28,7 @@ export const ApiKeyScopeEnum = domainEnum('ApiKeyScope', SCOPES, {
   describe: (scope) => SCOPE_MEANINGS[scope],
 });
 
-const ApiKeyRef = builder.loadableNodeRef<ApiKey>('ApiKey', {
+const ApiKeyRef = builder.loadableNodeRef<ApiKeyRow>('ApiKey', {
   id: { resolve: (k) => k.id },
   load: (ids: string[], ctx) => ctx.services.apiKeys.load(scopeOf(ctx), ids),
   sort: (k) => k.id,
@@ -91,7 +91,7 @@ const RevokeApiKeyInputRef = builder.inputType('RevokeApiKeyInput', {
 });
 
 /** The clear key of a creation, kept beside its row only for the payload that shows it. */
-const shownKeys = new WeakMap<ApiKey, string>();
+const shownKeys = new WeakMap<ApiKeyRow, string>();
 
 builder.mutationFields((t) => ({
   createApiKey: t.field({

@@ -1,3 +1,4 @@
+import type { InferKyselyDB } from '@mikro-orm/sql';
 import { defineEntity, p } from '@mikro-orm/core';
 import { ENVIRONMENTS } from '../../domain/environment.js';
 import { SCOPES } from '../../domain/scopes.js';
@@ -91,3 +92,6 @@ export class WhitelistedBankAccount extends WhitelistedBankAccountSchema.class {
 WhitelistedBankAccountSchema.setClass(WhitelistedBankAccount);
 
 export const partnerEntities = [Partner, ApiKey, WhitelistedWalletAddress, WhitelistedBankAccount];
+
+/** The tables above as the module's query file reads them (platform/queries.ts): SQL names, the entities' value types. */
+export type PartnerTables = InferKyselyDB<typeof ApiKeySchema | typeof WhitelistedWalletAddressSchema | typeof WhitelistedBankAccountSchema>;

@@ -1,11 +1,12 @@
 import { requireScope } from '../../domain/scopes.js';
 import { NotFoundError } from '../../domain/errors.js';
 import { isUuid } from '../../domain/identifiers/uuid.js';
-import { type KeysetPage, keysetQuery } from '../../platform/pagination.js';
+import type { KeysetPage } from '../../platform/pagination.js';
 import type { Scope } from '../../platform/scope.js';
 import { createApiKey, revokeApiKey } from './api-keys.js';
 import { ApiKey, Partner } from './entities.js';
 import type { ApiKeyGrant } from './inputs.js';
+import { type ApiKeyRow, apiKeyPage } from './queries.js';
 
 /**
  * A partner's own API keys in the caller's environment, managed with a key that has the `admin`
@@ -14,7 +15,7 @@ import type { ApiKeyGrant } from './inputs.js';
  */
 export interface ApiKeyService {
   /** One page of the caller's keys, oldest first, revoked ones included. */
-  page(scope: Scope, page: KeysetPage): Promise<ApiKey[]>;
+  page(scope: Scope, page: KeysetPage): Promise<ApiKeyRow[]>;
   count(scope: Scope): Promise<number>;
   load(scope: Scope, ids: readonly string[]): Promise<ApiKey[]>;
   /** A new key of the caller's partner and environment; the clear key is in the result and nowhere else, ever. */
@@ -30,8 +31,7 @@ export function createApiKeyService(): ApiKeyService {
   return {
     page(scope, page) {
       admin(scope);
-      const { where, orderBy, limit } = keysetQuery(page);
-      return scope.em.find(ApiKey, { $and: [ownedBy(scope), where] }, { orderBy, limit });
+      return apiKeyPage(scope, page);
     },
     count(scope) {
       admin(scope);

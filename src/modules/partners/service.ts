@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/sql';
 import { randomUUID } from 'node:crypto';
 import { ConflictError, NotFoundError } from '../../domain/errors.js';
 import { parseInput } from '../../domain/validation.js';
-import { type KeysetPage, keysetQuery } from '../../platform/pagination.js';
+import type { KeysetPage } from '../../platform/pagination.js';
 import type { Scope } from '../../platform/scope.js';
 import { isUuid } from '../../domain/identifiers/uuid.js';
 import { ADVISORY_LOCKS, lockUntilCommit } from '../../platform/locks.js';
@@ -14,6 +14,7 @@ import { issueApiKey } from './api-keys.js';
 import { Partner, WhitelistedBankAccount, WhitelistedWalletAddress } from './entities.js';
 import { NewWhitelistedBankAccount, NewWhitelistedWalletAddress } from './inputs.js';
 import type { AccountInfo } from './presenters.js';
+import { type WalletAddressRow, type WhitelistedBankAccountRow, walletAddressPage, whitelistedBankAccountPage } from './queries.js';
 
 /**
  * The partner's own account: its record, whitelists, deposit addresses and balances. Inputs are
@@ -28,9 +29,9 @@ export interface PartnerService {
   /** The caller's whitelisted bank accounts, oldest first. */
   bankAccounts(scope: Scope): Promise<WhitelistedBankAccount[]>;
   /** One page of each whitelist, oldest first, and how many entries it holds in all (GraphQL connections). */
-  walletAddressPage(scope: Scope, page: KeysetPage): Promise<WhitelistedWalletAddress[]>;
+  walletAddressPage(scope: Scope, page: KeysetPage): Promise<WalletAddressRow[]>;
   countWalletAddresses(scope: Scope): Promise<number>;
-  bankAccountPage(scope: Scope, page: KeysetPage): Promise<WhitelistedBankAccount[]>;
+  bankAccountPage(scope: Scope, page: KeysetPage): Promise<WhitelistedBankAccountRow[]>;
   countBankAccounts(scope: Scope): Promise<number>;
   /** Where the partner sends crypto: one address per network in the sandbox, none in production. */
   depositAddresses(scope: Scope): DepositAddress[];
@@ -94,15 +95,9 @@ export function createPartnerService({ customers }: PartnerServiceDeps): Partner
     get,
     walletAddresses,
     bankAccounts,
-    walletAddressPage: ({ em }, page) => {
-      const { where, orderBy, limit } = keysetQuery(page);
-      return em.find(WhitelistedWalletAddress, where, { orderBy, limit });
-    },
+    walletAddressPage,
     countWalletAddresses: ({ em }) => em.count(WhitelistedWalletAddress, {}),
-    bankAccountPage: ({ em }, page) => {
-      const { where, orderBy, limit } = keysetQuery(page);
-      return em.find(WhitelistedBankAccount, where, { orderBy, limit });
-    },
+    bankAccountPage: whitelistedBankAccountPage,
     countBankAccounts: ({ em }) => em.count(WhitelistedBankAccount, {}),
     depositAddresses: (scope: Scope) => depositAddresses(scope.actor),
     balances: (scope: Scope) => partnerBalances(scope),

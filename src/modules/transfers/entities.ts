@@ -1,3 +1,4 @@
+import type { InferKyselyDB } from '@mikro-orm/sql';
 import { defineEntity, p } from '@mikro-orm/core';
 import type { Decimal } from '../../domain/money.js';
 import { DecimalColumn } from '../../platform/decimal-column.js';
@@ -116,3 +117,6 @@ export class TransferStatusChange extends TransferStatusChangeSchema.class {}
 TransferStatusChangeSchema.setClass(TransferStatusChange);
 
 export const transferEntities = [Quote, Transfer, TransferStatusChange, ...depositEntities];
+
+/** The tables above as the module's query file reads them (platform/queries.ts): SQL names, the entities' value types. */
+export type TransferTables = InferKyselyDB<typeof QuoteSchema | typeof TransferSchema | typeof TransferStatusChangeSchema>;

@@ -6,13 +6,12 @@ import type { DepositBankAccount } from './deposit-instructions.js';
 import type { TransferDirection } from '../../domain/transfer-status.js';
 import { parseInput } from '../../domain/validation.js';
 import type { KeysetPage, OffsetPage } from '../../platform/pagination.js';
-import { type Columns, type Wanted, rowShape } from '../../platform/queries.js';
-import { type Select, keyset, tenant } from '../../platform/queries.js';
+import { type Columns, type From, type Wanted, keyset, readsOver, rowShape, selecting } from '../../platform/queries.js';
 import type { Scope } from '../../platform/scope.js';
 import { isUuid } from '../../domain/identifiers/uuid.js';
-import { Customer } from '../customers/entities.js';
+import { Customer, type CustomerTables } from '../customers/entities.js';
 import type { CustomerRow } from '../customers/queries.js';
-import { Quote, Transfer } from './entities.js';
+import { Quote, Transfer, type TransferTables } from './entities.js';
 import { TransferFilter } from './inputs.js';
 
 /**
@@ -59,17 +58,22 @@ export interface Joined {
   customer?: Wanted;
 }
 
+/** What a page joins: the transfer, its quote and its customer. */
+type Tables = TransferTables & CustomerTables;
+const { tenant } = readsOver<Tables>();
+type Transfers = From<Tables, 'transfers', 't'>;
+
 /** The transfers a filter matches, as conditions on `t`; null when nothing can match. */
-function matching(query: Select, filter: TransferFilter): Select | null {
+function matching<Q extends Transfers>(query: Q, filter: TransferFilter): Q | null {
   const f = parseInput(TransferFilter, filter);
   if (f.customerId !== undefined && !isUuid(f.customerId)) return null;
-  let q = query;
+  let q: Transfers = query;
   if (f.customerId) q = q.where('t.customer_id', '=', f.customerId);
   if (f.direction) q = q.where('t.direction', '=', f.direction);
   if (f.status) q = q.where('t.status', '=', f.status);
-  if (f.createdAfter) q = q.where('t.created_at', '>=', f.createdAfter.toISOString());
-  if (f.createdBefore) q = q.where('t.created_at', '<', f.createdBefore.toISOString());
-  return q;
+  if (f.createdAfter) q = q.where('t.created_at', '>=', f.createdAfter);
+  if (f.createdBefore) q = q.where('t.created_at', '<', f.createdBefore);
+  return q as Q;
 }
 
 /**
@@ -78,21 +82,18 @@ function matching(query: Select, filter: TransferFilter): Select | null {
  * planner without statistics reach the quote through `quotes_customer`, thousands of rows a transfer
  * (test/perf/transfer-page-plan.test.ts).
  */
-function selectFrom(scope: Scope, joined: Joined, key?: string): Select {
+function selectFrom(scope: Scope, joined: Joined, key?: string): Transfers {
   const { em } = scope;
-  let query: Select = tenant(scope, 'transfers', 't', key).select(sql.raw(rowShape(em, Transfer, 't', joined.transfer).select) as never);
-  if (joined.quote) {
-    query = query.leftJoin('quotes as q', 'q.id', 't.quote_id').select(sql.raw(rowShape(em, Quote, 'q', joined.quote).select) as never);
-  }
-  if (joined.customer) {
-    query = query.leftJoin('customers as c', 'c.id', 't.customer_id').select(sql.raw(rowShape(em, Customer, 'c', joined.customer).select) as never);
-  }
+  let query = selecting(tenant(scope, 'transfers', 't', key), rowShape(em, Transfer, 't', joined.transfer));
+  // The joined tables are left out of the statement's type: their columns are read by their row shapes.
+  if (joined.quote) query = selecting(query.leftJoin('quotes as q', 'q.id', 't.quote_id') as Transfers, rowShape(em, Quote, 'q', joined.quote));
+  if (joined.customer) query = selecting(query.leftJoin('customers as c', 'c.id', 't.customer_id') as Transfers, rowShape(em, Customer, 'c', joined.customer));
   return query;
 }
 
-async function listed(scope: Scope, query: Select, joined: Joined): Promise<ListedTransfer[]> {
+async function listed(scope: Scope, query: Transfers, joined: Joined): Promise<ListedTransfer[]> {
   const { em } = scope;
-  const rows = (await query.execute()) as Record<string, unknown>[];
+  const rows = await query.execute();
   const transfers = rowShape(em, Transfer, 't', joined.transfer);
   const quotes = joined.quote ? rowShape(em, Quote, 'q', joined.quote) : null;
   const customers = joined.customer ? rowShape(em, Customer, 'c', joined.customer) : null;
@@ -106,10 +107,7 @@ async function listed(scope: Scope, query: Select, joined: Joined): Promise<List
 /** GraphQL `transfers` and `Customer.transfers`: a keyset page, oldest first, with what `joined` asks for. */
 export async function transferPage(scope: Scope, filter: TransferFilter, page: KeysetPage, joined: Joined): Promise<ListedTransfer[]> {
   const query = matching(selectFrom(scope, joined), filter);
-  if (!query) return [];
-  const { where, direction } = keyset(page, 't');
-  const paged = where.reduce((q, condition) => q.where(condition), query);
-  return listed(scope, paged.orderBy('t.created_at', direction).orderBy('t.id', direction).limit(page.limit), joined);
+  return query ? listed(scope, keyset(query, page, 't'), joined) : [];
 }
 
 /** GraphQL `transfer(id)`: one of the caller's transfers with what `joined` asks for, in one statement; null when unknown. */
@@ -123,8 +121,7 @@ export async function transferById(scope: Scope, id: string, joined: Joined): Pr
 export async function countTransfers(scope: Scope, filter: TransferFilter): Promise<number> {
   const query = matching(tenant(scope, 'transfers', 't').select(sql<number>`count(*)::int`.as('n')), filter);
   if (!query) return 0;
-  const row = (await query.executeTakeFirst()) as { n: number } | undefined;
-  return row?.n ?? 0;
+  return (await query.executeTakeFirst())?.n ?? 0;
 }
 
 /** REST `GET …/{direction}-transfer`: one customer's transfers of one direction with their quotes, newest first, by offset. */
@@ -148,12 +145,11 @@ export async function transferOfCustomer(scope: Scope, customerId: string, direc
   const q = rowShape(em, Quote, 'q');
   // A malformed transfer id matches no row (null never equals), which reads as an unknown transfer.
   const id = isUuid(transferId) ? transferId : null;
-  const row = (await tenant(scope, 'customers', 'c')
+  const customer = tenant(scope, 'customers', 'c')
     .leftJoin('transfers as t', (join) => join.on('t.id', '=', id).onRef('t.customer_id', '=', 'c.id').on('t.direction', '=', direction))
     .leftJoin('quotes as q', 'q.id', 't.quote_id')
-    .select(sql.raw(`${t.select}, ${q.select}`) as never)
-    .where('c.id', '=', customerId)
-    .executeTakeFirst()) as Record<string, unknown> | undefined;
+    .where('c.id', '=', customerId);
+  const row = await selecting(customer, t, q).executeTakeFirst();
   if (!row) throw new NotFoundError('Customer');
   const transfer = t.read(row);
   const quote = q.read(row);

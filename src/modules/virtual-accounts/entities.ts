@@ -1,3 +1,4 @@
+import type { InferKyselyDB } from '@mikro-orm/sql';
 import { defineEntity, p } from '@mikro-orm/core';
 import type { Decimal } from '../../domain/money.js';
 import { DecimalColumn } from '../../platform/decimal-column.js';
@@ -36,3 +37,6 @@ export class VirtualAccount extends VirtualAccountSchema.class {}
 VirtualAccountSchema.setClass(VirtualAccount);
 
 export const virtualAccountEntities = [VirtualAccount];
+
+/** The tables above as the module's query file reads them (platform/queries.ts): SQL names, the entities' value types. */
+export type VirtualAccountTables = InferKyselyDB<typeof VirtualAccountSchema>;

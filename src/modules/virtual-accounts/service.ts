@@ -6,11 +6,12 @@ import { Decimal } from '../../domain/money.js';
 import { parseInput } from '../../domain/validation.js';
 import { recordEvent } from '../../platform/outbox.js';
 import { REDACTED } from '../../domain/redaction.js';
-import { type KeysetPage, type OffsetPage, keysetQuery } from '../../platform/pagination.js';
+import type { KeysetPage, OffsetPage } from '../../platform/pagination.js';
 import { type Scope, sameId } from '../../platform/scope.js';
 import { isUuid } from '../../domain/identifiers/uuid.js';
 import type { Customer, CustomerService } from '../customers/service.js';
 import { VirtualAccount } from './entities.js';
+import { type VirtualAccountRow, virtualAccountPage } from './queries.js';
 import { NewVirtualAccount, PendingIssuance } from './inputs.js';
 import { depositAccountNumber, depositInstructionsFor, issuedAtOnce } from './issuance.js';
 import { presentVirtualAccount } from './presenters.js';
@@ -35,7 +36,7 @@ export interface VirtualAccountService {
   /** A customer's virtual accounts, oldest first. */
   listForCustomer(scope: Scope, customerId: string, page: OffsetPage): Promise<VirtualAccount[]>;
   /** One keyset page of the accounts the filter matches (a GraphQL connection), oldest first. */
-  list(scope: Scope, filter: VirtualAccountFilter, page: KeysetPage): Promise<VirtualAccount[]>;
+  list(scope: Scope, filter: VirtualAccountFilter, page: KeysetPage): Promise<VirtualAccountRow[]>;
   /** How many accounts the filter matches (a connection's totalCount). */
   count(scope: Scope, filter: VirtualAccountFilter): Promise<number>;
   /** Batch load for GraphQL dataloaders: only the caller's accounts come back. */
@@ -180,10 +181,7 @@ export function createVirtualAccountService({ customers }: VirtualAccountService
       return scope.em.find(VirtualAccount, { customerId: customer.id }, { orderBy: { createdAt: 'asc', id: 'asc' }, limit: page.limit, offset: page.skip });
     },
 
-    async list({ em }, filter, page) {
-      const { where, orderBy, limit } = keysetQuery(page);
-      return em.find(VirtualAccount, { ...where, ...accountsMatching(filter) }, { orderBy, limit });
-    },
+    list: (scope, filter, page) => virtualAccountPage(scope, filter.customerId, page),
 
     count: ({ em }, filter) => em.count(VirtualAccount, accountsMatching(filter)),
 

@@ -1,3 +1,4 @@
+import type { InferKyselyDB } from '@mikro-orm/sql';
 import { defineEntity, p } from '@mikro-orm/core';
 import { TENANT_FILTERS, tenantColumns } from '../../platform/tenant.js';
 import { createdAtColumn, idColumn } from '../../platform/columns.js';
@@ -91,3 +92,6 @@ export class WebhookDeliveryAttempt extends WebhookDeliveryAttemptSchema.class {
 WebhookDeliveryAttemptSchema.setClass(WebhookDeliveryAttempt);
 
 export const webhookEntities = [WebhookEndpoint, WebhookDelivery, WebhookDeliveryAttempt];
+
+/** The tables above as the module's query file reads them (platform/queries.ts): SQL names, the entities' value types. */
+export type WebhookTables = InferKyselyDB<typeof WebhookEndpointSchema | typeof WebhookDeliverySchema>;

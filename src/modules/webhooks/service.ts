@@ -8,12 +8,13 @@ import { ConflictError, type FieldError, NotFoundError, ValidationError } from '
 import { parseInput } from '../../domain/validation.js';
 import { OutboxEvent, lockOutbox, outboxHead } from '../../platform/outbox.js';
 import { lockUntilCommit, webhookEndpointsLock } from '../../platform/locks.js';
-import { type KeysetPage, keysetQuery } from '../../platform/pagination.js';
+import type { KeysetPage } from '../../platform/pagination.js';
 import { type Scope, tenantOf } from '../../platform/scope.js';
 import { isUuid } from '../../domain/identifiers/uuid.js';
 import { checkWebhookUrl, policyFor } from './destination.js';
 import { WebhookDelivery, WebhookDeliveryAttempt, WebhookEndpoint } from './entities.js';
 import { DeliveryFilter, NewWebhook } from './inputs.js';
+import { type WebhookDeliveryRow, type WebhookEndpointRow, deliveryPage, endpointPage } from './queries.js';
 import { decryptSecret, encryptSecret, newSigningSecret } from './secrets.js';
 import type { CheckSubscriptionQuery } from './subscription-query.js';
 
@@ -27,7 +28,7 @@ export interface WebhookService {
   get(scope: Scope, id: string): Promise<WebhookEndpoint>;
   list(scope: Scope): Promise<WebhookEndpoint[]>;
   /** One page of the caller's endpoints (not deleted), oldest first; `countEndpoints` counts them all. */
-  listPage(scope: Scope, page: KeysetPage): Promise<WebhookEndpoint[]>;
+  listPage(scope: Scope, page: KeysetPage): Promise<WebhookEndpointRow[]>;
   countEndpoints(scope: Scope): Promise<number>;
   /**
    * Checks a registration for the key's environment (resolving the host for production keys).
@@ -45,7 +46,7 @@ export interface WebhookService {
   enable(scope: Scope, id: string): Promise<WebhookEndpoint>;
   /** A new secret; the old one keeps signing (as a second signature) for 24 hours so receivers can switch. */
   rotateSecret(scope: Scope, id: string): Promise<EndpointWithSecret>;
-  deliveries(scope: Scope, filter: DeliveryFilter, page: KeysetPage): Promise<WebhookDelivery[]>;
+  deliveries(scope: Scope, filter: DeliveryFilter, page: KeysetPage): Promise<WebhookDeliveryRow[]>;
   /** How many deliveries the filter matches (the same conditions as `deliveries`). */
   countDeliveries(scope: Scope, filter: DeliveryFilter): Promise<number>;
   /** Batch loads for GraphQL dataloaders: only the caller's endpoints (not deleted) and deliveries come back. */
@@ -183,10 +184,7 @@ export function createWebhookService(options: WebhookServiceOptions): WebhookSer
       return em.find(WebhookEndpoint, { deletedAt: null }, { orderBy: { createdAt: 'asc', id: 'asc' } });
     },
 
-    listPage({ em }, page) {
-      const { where, orderBy, limit } = keysetQuery(page);
-      return em.find(WebhookEndpoint, { ...where, deletedAt: null }, { orderBy, limit });
-    },
+    listPage: endpointPage,
 
     countEndpoints: ({ em }) => em.count(WebhookEndpoint, { deletedAt: null }),
 
@@ -295,11 +293,9 @@ export function createWebhookService(options: WebhookServiceOptions): WebhookSer
       });
     },
 
-    async deliveries(scope: Scope, filter: DeliveryFilter, page: KeysetPage): Promise<WebhookDelivery[]> {
+    async deliveries(scope, filter, page) {
       const matching = await deliveriesMatching(scope, filter);
-      if (!matching) return [];
-      const { where, orderBy, limit } = keysetQuery(page);
-      return scope.em.find(WebhookDelivery, { ...where, ...matching }, { orderBy, limit });
+      return matching ? deliveryPage(scope, matching, page) : [];
     },
 
     async countDeliveries(scope: Scope, filter: DeliveryFilter): Promise<number> {

@@ -1,0 +1,19 @@
+import type { KeysetPage } from '../../platform/pagination.js';
+import { type Columns, keyset, readsOver, rowShape, rowsOf, selecting } from '../../platform/queries.js';
+import type { Scope } from '../../platform/scope.js';
+import { AuditEvent, type AuditTables } from './entities.js';
+import type { AuditEventFilter } from './inputs.js';
+
+/** An audit row as the log shows it: its columns as a plain object (read once, never changed). */
+export type AuditEventRow = Columns<AuditEvent>;
+
+const { tenant } = readsOver<AuditTables>();
+
+/** A page of the caller's audit log, newest first: `after` is older, `before` newer (keyset on occurred_at, id). */
+export function auditPage(scope: Scope, filter: AuditEventFilter, page: KeysetPage): Promise<AuditEventRow[]> {
+  const events = rowShape(scope.em, AuditEvent, 'a');
+  let query = selecting(tenant(scope, 'audit_events', 'a'), events);
+  if (filter.action !== undefined) query = query.where('a.action', '=', filter.action);
+  if (filter.entityId !== undefined) query = query.where('a.entity_id', '=', filter.entityId);
+  return rowsOf(keyset(query, page, 'a', { column: 'occurred_at', newestFirst: true }), events);
+}
