@@ -4,6 +4,7 @@ import {
   REFUSALS_AUDITED_ON_READS,
   type AuditCall,
   appendAuditRow,
+  auditRowLost,
   currentCallOrigin,
   finishAuditCall,
   newAuditCall,
@@ -31,8 +32,9 @@ const audited = new WeakSet<GraphQLSchema>();
 
 const originOf = (ctx: GraphQLContext) => currentCallOrigin() ?? { ip: null, userAgent: null, requestId: ctx.requestId };
 
-/** After the field answered: best effort, so a lost row never turns an answer into a failure (the change is made or not). */
-const finish = (ctx: GraphQLContext, call: AuditCall, refusedWith?: string) => finishAuditCall(ctx.em, call, refusedWith).catch(() => undefined);
+/** After the field answered: a lost row is logged, and never turns an answer into a failure (the change is made or not). */
+const finish = (ctx: GraphQLContext, call: AuditCall, refusedWith?: string) =>
+  finishAuditCall(ctx.em, call, refusedWith).catch((error) => auditRowLost(ctx.log, error));
 
 /**
  * Each mutation field runs as an audited call (platform/audit.ts): its row is appended in the transaction
@@ -65,7 +67,7 @@ function auditRefusedRead(field: Field) {
       const code = codeOf(error);
       if (ctx.actor && REFUSALS_AUDITED_ON_READS.has(code)) {
         const call = newAuditCall(ctx.actor, `read.${field.name}`, originOf(ctx));
-        await appendAuditRow(ctx.em, rowOfCall(call, 'refused', code)).catch(() => undefined);
+        await appendAuditRow(ctx.em, rowOfCall(call, 'refused', code)).catch((lost) => auditRowLost(ctx.log, lost));
       }
       throw error;
     }

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/sql';
+import type { Logger } from 'pino';
 import type { Actor } from '../domain/environment.js';
 import { UnauthenticatedError } from '../domain/errors.js';
 import type { PageCursors } from '../platform/pagination.js';
@@ -21,6 +22,8 @@ export interface GraphQLContext {
   services: GraphQLServices;
   /** Seals and opens the cursors of keyset connections (graphql/connection.ts). */
   pageCursors: PageCursors;
+  /** Where what the answer cannot say is logged (an audit row not written), with this request's id when it has one. */
+  log: Pick<Logger, 'warn' | 'error'>;
   /** A subscription's graphql-ws connection (closed when the subscriber falls too far behind); absent over HTTP. */
   connection?: { close(code: number, reason: string): void };
 }

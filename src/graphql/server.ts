@@ -180,7 +180,7 @@ export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
   // Each event is executed once per caller and document, whatever the number of its subscribers.
   const shared = sharedSubscriptions<GraphQLContext>({
     callerOf: ({ actor }) => (actor ? `${actor.partnerId}/${actor.environment}/${actor.apiKeyId}` : ''),
-    contextFor: ({ actor, requestId }) => ({ em: db.fork(), actor, requestId, services, pageCursors: pageCursorsOf }),
+    contextFor: ({ actor, requestId }) => ({ em: db.fork(), actor, requestId, services, pageCursors: pageCursorsOf, log: logger }),
     tracing: deps.tracing,
   });
   // A subscription's own context only starts its stream, whose reads each fork an EntityManager of
@@ -205,7 +205,7 @@ export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
     userAgent?: string,
   ): Promise<GraphQLContext> {
     const em = requestEm ?? db.fork();
-    const caller = { em, requestId, services, pageCursors: pageCursorsOf };
+    const caller = { em, requestId, services, pageCursors: pageCursorsOf, log: log() };
     if (known) return { ...caller, actor: known };
     // The schema is the same for every caller: tools (codegen, GraphiQL, Rover) load it with or without a key,
     // a stale or mistyped one included, so a wrong key in a tool's settings does not hide the schema.
@@ -215,7 +215,7 @@ export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
     } catch (error) {
       // A valid key from an address its allowlist leaves out: 403, the refusal kept as its cause, and in the key's audit log.
       if (error instanceof AddressNotAllowed)
-        await auditRefusal(em, error.actor, 'graphql.request', error.code, { ip: clientIp ?? null, userAgent: userAgent ?? null, requestId });
+        await auditRefusal(em, error.actor, 'graphql.request', error.code, { ip: clientIp ?? null, userAgent: userAgent ?? null, requestId }, log());
       if (error instanceof ForbiddenError) throw forbidden(error, { status: 403 });
       if (error instanceof DomainError) throw unauthenticated(error.message);
       if (isPoolSaturated(error)) throw overloaded();

@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { failureLevel } from './database-errors.js';
 import {
   REFUSALS_AUDITED_ON_READS,
   type AuditCall,
   type CallOrigin,
   appendAuditRow,
+  auditRowLost,
   finishAuditCall,
   newAuditCall,
   rowOfCall,
@@ -67,9 +67,7 @@ export function registerAudit(app: FastifyInstance, actions: AuditActions) {
       if (request.auditCall) await finishAuditCall(request.em, request.auditCall, refused);
       else await recordRefusedOutsideCall(request, refused);
     } catch (error) {
-      // The change (if any) is committed or not already: a lost row is logged loudly rather than failing the answer.
-      // During an outage the refusal's row fails as the request did: a warning, as every outage is (not a bug).
-      request.log[failureLevel(error)]({ err: error }, 'audit row not written');
+      auditRowLost(request.log, error);
     }
     return payload;
   });

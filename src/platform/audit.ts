@@ -2,6 +2,8 @@ import type { EntityManager, EventSubscriber, FlushEventArgs, TransactionEventAr
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { Actor, Environment } from '../domain/environment.js';
+import type { Logger } from 'pino';
+import { failureLevel } from './database-errors.js';
 import { TENANT_FILTER, type Tenant } from './tenant.js';
 
 /**
@@ -119,12 +121,24 @@ export async function appendAuditRow(em: EntityManager, row: AuditRow): Promise<
   await em.getConnection('write').execute(INSERT, paramsOf(row), 'run', em.getTransactionContext());
 }
 
+/** Where a row that could not be written is told: never in the answer, which is decided already. */
+export type LostRowLog = Pick<Logger, 'warn' | 'error'>;
+
+/**
+ * A row that could not be written after the answer was decided: the change (if any) is committed or not already, so
+ * the loss is logged loudly (an error) rather than failing the answer; during an outage it fails as the request did,
+ * a warning, as every outage is.
+ */
+export function auditRowLost(log: LostRowLog, error: unknown): void {
+  log[failureLevel(error)]({ err: error }, 'audit row not written');
+}
+
 /**
  * A refusal of a key outside any state-changing call (an address its allowlist leaves out, over GraphQL): written in a
  * statement of its own; a row that cannot be written never changes the answer, which is a refusal already.
  */
-export async function auditRefusal(em: EntityManager, actor: Actor, action: string, code: string, origin: CallOrigin): Promise<void> {
-  await appendAuditRow(em, rowOfCall(newAuditCall(actor, action, origin), 'refused', code)).catch(() => undefined);
+export async function auditRefusal(em: EntityManager, actor: Actor, action: string, code: string, origin: CallOrigin, log: LostRowLog): Promise<void> {
+  await appendAuditRow(em, rowOfCall(newAuditCall(actor, action, origin), 'refused', code)).catch((error) => auditRowLost(log, error));
 }
 
 /** The row of a call, with its outcome. */

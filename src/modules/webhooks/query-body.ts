@@ -90,6 +90,7 @@ export function queryBodies(deps: { schema: GraphQLSchema; db: Database; service
       requestId: randomUUID(),
       services: deps.services,
       pageCursors: pages,
+      log: deps.logger,
     };
     const result = (await execute({ schema: deps.schema, document, rootValue: root, contextValue: context })) as ExecutionResult;
     const errors = (result.errors ?? []).map((error) => ({ error, shown: bodyError(error) }));
