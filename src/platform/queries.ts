@@ -144,7 +144,8 @@ export function rowShape<E extends object>(em: EntityManager, entity: EntityClas
   const cacheKey = wanted === 'all' ? alias : `${alias}:${keyOf(wanted)}`;
   const known = byAlias.get(cacheKey);
   if (known) return known as RowShape<E>;
-  const columns = meta.props.filter((prop) => prop.persist !== false && prop.fieldNames?.length === 1);
+  // A lazy column (a sealed value only one use case opens) is read only when asked for by name.
+  const columns = meta.props.filter((prop) => prop.persist !== false && prop.fieldNames?.length === 1 && (wanted !== 'all' || !prop.lazy));
   const primaryName = meta.getPrimaryProps()[0]!.name;
   if (wanted !== 'all') {
     const unknown = wanted.filter((name) => !columns.some((prop) => prop.name === name));
