@@ -171,6 +171,8 @@ describe('a redacted customer', () => {
     // A quote priced before the erasure cannot be accepted after it.
     const bare = await api.post(`/v0/customers/${customerId}/onramp-transfer/quote`, onrampQuoteBody());
     expect(bare.status).toBe(201);
+    const bareOfframp = await api.post(`/v0/customers/${customerId}/offramp-transfer/quote`, offrampQuoteBody(), idempotencyKey());
+    expect(bareOfframp.status).toBe(201);
     expect((await api.post(`/v0/customers/${customerId}/redact`)).status).toBe(200);
 
     const refusals = [
@@ -178,6 +180,11 @@ describe('a redacted customer', () => {
       await api.post(`/v0/customers/${customerId}/onramp-transfer/quote`, onrampQuoteBody()),
       await api.post(`/v0/customers/${customerId}/offramp-transfer/quote`, offrampQuoteBody(), idempotencyKey()),
       await api.post(`/v0/customers/${customerId}/onramp-transfer/quote/${bare.body.quote_id}`, { destination_address: wallet() }),
+      await api.post(
+        `/v0/customers/${customerId}/offramp-transfer/quote/${bareOfframp.body.quote_id}`,
+        { destination_bank_account: ibanAccount({ iban: { bic: 'DEUTDEFFXXX', iban_number: freshIban() } }), transfer_purpose: 'travel' },
+        idempotencyKey(),
+      ),
       await api.post(accountsOf(customerId), ibanAccount({ iban: { bic: 'DEUTDEFFXXX', iban_number: freshIban() } }), idempotencyKey()),
       await api.post(`/v0/customers/${customerId}/virtual-account`, { source_currency: 'eur', destination_token: 'usdc', destination_network: 'polygon' }),
     ];

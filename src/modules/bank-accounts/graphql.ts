@@ -169,7 +169,7 @@ builder.mutationFields((t) => ({
   addBankAccount: t.field({
     type: BankAccountRef,
     description:
-      'Registers an external bank account for a customer (REST: POST /v0/customers/{id}/external-accounts, where Idempotency-Key is required; here idempotencyKey is optional). ConflictError external_account_exists when the customer already has it.',
+      'Registers an external bank account for a customer (REST: POST /v0/customers/{id}/external-accounts, where Idempotency-Key is required; here idempotencyKey is optional). ConflictError external_account_exists when the customer already has it, customer_redacted when the customer was redacted.',
     errors: payloadOf('AddBankAccount', 'bankAccount', [ValidationError, NotFoundError, ConflictError, UnprocessableError]),
     args: {
       input: t.arg({ type: AddBankAccountInputRef, required: true, description: 'What to do, as one input object (ValidationError paths point into it)' }),
