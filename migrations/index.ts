@@ -18,6 +18,7 @@ import { Migration20261126000400_snapshot_subjects } from './Migration2026112600
 import { Migration20261126000500_chain_sweeps } from './Migration20261126000500_chain_sweeps.js';
 import { Migration20261127000300_event_trace_context } from './Migration20261127000300_event_trace_context.js';
 import { Migration20261127000500_customer_erasure } from './Migration20261127000500_customer_erasure.js';
+import { Migration20261127000600_sealed_bank_numbers } from './Migration20261127000600_sealed_bank_numbers.js';
 import { Migration20261127000200_audit_events } from './Migration20261127000200_audit_events.js';
 import { Migration20261127000100_api_key_scopes } from './Migration20261127000100_api_key_scopes.js';
 
@@ -43,6 +44,7 @@ export const migrations = [
   Migration20261126000500_chain_sweeps,
   Migration20261127000300_event_trace_context,
   Migration20261127000500_customer_erasure,
+  Migration20261127000600_sealed_bank_numbers,
   Migration20261127000200_audit_events,
   Migration20261127000100_api_key_scopes,
 ];

@@ -42,11 +42,19 @@ export function buildServices(options: ServiceOptions) {
   // Each customer's data key seals its numbers at rest: the customer's own, and its directors' (KYB).
   const dataKeys = createDataKeys(options.encryption);
   const customers = createCustomerService({ ...options, kycShares, dataKeys });
-  const bankAccounts = createBankAccountService({ customers });
+  const bankAccounts = createBankAccountService({ customers, dataKeys });
   const virtualAccounts = createVirtualAccountService({ customers });
   const partners = createPartnerService({ customers });
   const kyb = createKybService({ customers, dataKeys });
-  const transfers = createTransferService({ ...options.transfers, rails: options.rails, customers, partners, bankAccounts, virtualAccounts });
+  const transfers = createTransferService({
+    ...options.transfers,
+    rails: options.rails,
+    customers,
+    partners,
+    bankAccounts,
+    virtualAccounts,
+    dataKeys,
+  });
   const events = createEventService(options.events);
   const webhooks = createWebhookService(options.webhooks);
   return {

@@ -63,6 +63,7 @@ export const STATUS_OF_CODE = {
   webhook_endpoint_limit: 409,
   webhook_url_taken: 409,
   customer_has_transfers_in_flight: 409,
+  customer_redacted: 409,
 } as const;
 
 export type ErrorCode = keyof typeof STATUS_OF_CODE;

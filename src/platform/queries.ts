@@ -209,7 +209,9 @@ export function rowShape<E extends object>(em: EntityManager, entity: EntityClas
   const cacheKey = wanted === 'all' ? alias : `${alias}:${keyOf(wanted)}`;
   const known = byAlias.get(cacheKey);
   if (known) return known as RowShape<Columns<E>>;
-  const columns = meta.props.filter((prop) => prop.persist !== false && prop.fieldNames?.length === 1);
+  // A lazy column (a sealed value only one use case opens) is read only when asked for by name; its property is
+  // then absent from the row, which its type still names (the one use case reads it through its entity).
+  const columns = meta.props.filter((prop) => prop.persist !== false && prop.fieldNames?.length === 1 && (wanted !== 'all' || !prop.lazy));
   const primaryName = meta.getPrimaryProps()[0]!.name;
   if (wanted !== 'all') {
     const unknown = wanted.filter((name) => !columns.some((prop) => prop.name === name));

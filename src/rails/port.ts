@@ -153,6 +153,21 @@ export interface DepositBankAccount {
   swift?: { bic: string; account_number: string; routing_number: string };
 }
 
+/** An off-ramp's fiat as the bank is asked to send it: the customer's account, its number in full. */
+export interface FiatPayout {
+  transferId: string;
+  currency: FiatCurrency;
+  rails: PaymentRails;
+  /** In the currency's unit, a decimal string. */
+  amount: string;
+  accountType: 'iban' | 'us' | 'swift';
+  /** The IBAN or account number in clear (opened from its sealed form for this payout only). */
+  accountNumber: string;
+  bic: string | null;
+  routingNumber: string | null;
+  holderName: string;
+}
+
 /**
  * The fiat leg. Today the sandbox bank alone (rails/bank/sandbox-bank.ts); a bank adapter speaking
  * ISO 20022 comes next, behind these members.
@@ -161,4 +176,6 @@ export interface BankRails {
   readonly mode: RailsMode;
   /** Ramp's collection account for a currency over its rails, where on-ramp customers pay in. */
   collectionAccount(currency: FiatCurrency, rails: PaymentRails): DepositBankAccount;
+  /** Sends an off-ramp's fiat to the customer's account. */
+  payOut(payout: FiatPayout): Promise<void>;
 }

@@ -176,12 +176,15 @@ describe('both faces', () => {
     expect(gql.body.data.addBankAccount.__typename).toBe('AddBankAccountPayload');
     const rows = await t.sql<Record<string, unknown>>(
       `select account_type, bank_name, account_holder_type, account_holder_first_name, account_holder_last_name, account_holder_business_name,
-              account_holder_address, iban_number, bic, account_number, routing_number, us_account_type
+              account_holder_address, hidden_number, bic, account_number, routing_number, us_account_type
          from external_accounts where customer_id in (?, ?) order by customer_id = ? desc`,
       [viaRest, viaGraphql, viaRest],
     );
     expect(rows).toHaveLength(2);
     expect(rows[0]).toEqual(rows[1]);
-    expect(rows[0]).toMatchObject({ iban_number: IBAN, bic: 'DEUTDEFF', account_holder_address: restAddress });
+    // The number is sealed by each customer's own data key (so the two ciphertexts differ); reads show the normalised one hidden.
+    expect(rows[0]).toMatchObject({ hidden_number: `${'•'.repeat(IBAN.length - 4)}${IBAN.slice(-4)}`, bic: 'DEUTDEFF', account_holder_address: restAddress });
+    const sealed = await t.sql<{ iban_number: string }>('select iban_number from external_accounts where customer_id in (?, ?)', [viaRest, viaGraphql]);
+    expect(sealed.map((r) => r.iban_number)).toEqual([expect.stringMatching(/^v1:/), expect.stringMatching(/^v1:/)]);
   });
 });

@@ -5,8 +5,10 @@ import { TENANT_FILTERS, tenantColumns } from '../../platform/tenant.js';
 import { createdAtColumn, idColumn } from '../../platform/columns.js';
 
 /**
- * A customer's own bank account that off-ramp payouts go to. Numbers are stored in full (a
- * payout needs them) and normalised; every read but the creation response masks them.
+ * A customer's own bank account that off-ramp payouts go to. Its IBAN or account number is stored
+ * normalised and sealed by the customer's data key (a payout opens it); what reads show is kept beside
+ * it, all but its last four characters hidden, so no read opens it. Rows from before encryption hold
+ * the number in clear (and no digest) until the job `seal-clear-bank-numbers` seals them.
  */
 const BankAccountSchema = defineEntity({
   name: 'BankAccount',
@@ -23,12 +25,16 @@ const BankAccountSchema = defineEntity({
     accountHolderLastName: p.text().nullable(),
     accountHolderBusinessName: p.text().nullable(),
     accountHolderAddress: p.json<AccountHolderAddress>(),
-    /** IBAN variant. */
+    /** IBAN variant; sealed (`v1:…`), or in clear in a row from before encryption. */
     ibanNumber: p.text().nullable(),
     /** IBAN and SWIFT variants. */
     bic: p.text().nullable(),
-    /** US and SWIFT variants. */
+    /** US and SWIFT variants; sealed as ibanNumber is. */
     accountNumber: p.text().nullable(),
+    /** The IBAN or account number as reads show it: all but its last four characters hidden (`hiddenNumber`). */
+    hiddenNumber: p.text().nullable(),
+    /** A keyed digest of the number (the customer's data key): what "the same account twice" compares. */
+    numberDigest: p.text().nullable(),
     /** US (ABA) and, optionally, SWIFT (national clearing code). */
     routingNumber: p.text().nullable(),
     usAccountType: p.enum(US_ACCOUNT_TYPES).nullable(),

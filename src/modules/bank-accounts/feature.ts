@@ -1,7 +1,9 @@
 import type { Feature } from '../../platform/feature.js';
 import type { Services } from '../../services.js';
 import { BankAccount, bankAccountEntities } from './entities.js';
+import { bankAccountKeyJobs } from './jobs.js';
 import { bankAccountRoutes } from './rest.js';
+import { createDataKeys } from '../customers/data-keys.js';
 import { NEEDED_SCOPES } from './scopes.js';
 
 /** Customers' external bank accounts. */
@@ -14,5 +16,6 @@ export const bankAccountsFeature: Feature<Services> = {
     return { external_account: { ref: BankAccountRef, snapshot: BankAccountSnapshotRef, entity: BankAccount } };
   },
   entities: bankAccountEntities,
+  jobs: (config) => bankAccountKeyJobs(createDataKeys({ current: config.encryptionMasterKey, previous: config.previousEncryptionMasterKey })),
   routes: bankAccountRoutes,
 };

@@ -14,6 +14,7 @@ import { idempotencyKeyField, payloadOf } from '../../graphql/payload.js';
 import { CustomerRef } from '../customers/graphql.js';
 import type { BankAccount } from './entities.js';
 import { ACCOUNT_HOLDER_TYPES, BANK_ACCOUNT_TYPES, US_ACCOUNT_TYPES } from './inputs.js';
+import { shownNumberOf } from './records.js';
 
 export const BankAccountTypeEnum = domainEnum('BankAccountType', BANK_ACCOUNT_TYPES, {
   description: 'Which details an account has: IBAN (REST: IBANAccountDetails), US (USAccountDetails) or SWIFT (InternationalWireAccountDetails)',
@@ -53,7 +54,8 @@ function fieldsOfBankAccount(t: PothosSchemaTypes.ObjectFieldBuilder<typeof buil
     accountHolderAddress: t.field({ type: AddressRef, description: "The holder's postal address", resolve: (a) => a.accountHolderAddress }),
     accountNumberMasked: t.string({
       description: 'Last four characters of the IBAN or account number, e.g. …6789',
-      resolve: (a) => maskAccountNumber(a.ibanNumber ?? a.accountNumber ?? ''),
+      // From the hidden number kept in clear (or a clear number from before encryption): nothing is opened.
+      resolve: (a) => maskAccountNumber(shownNumberOf(a)),
     }),
     bic: t.exposeString('bic', { nullable: true, description: 'IBAN and SWIFT accounts' }),
     routingNumber: t.exposeString('routingNumber', { nullable: true, description: 'ABA number of US accounts; clearing code of SWIFT ones' }),
@@ -167,7 +169,7 @@ builder.mutationFields((t) => ({
   addBankAccount: t.field({
     type: BankAccountRef,
     description:
-      'Registers an external bank account for a customer (REST: POST /v0/customers/{id}/external-accounts, where Idempotency-Key is required; here idempotencyKey is optional). ConflictError external_account_exists when the customer already has it.',
+      'Registers an external bank account for a customer (REST: POST /v0/customers/{id}/external-accounts, where Idempotency-Key is required; here idempotencyKey is optional). ConflictError external_account_exists when the customer already has it, customer_redacted when the customer was redacted.',
     errors: payloadOf('AddBankAccount', 'bankAccount', [ValidationError, NotFoundError, ConflictError, UnprocessableError]),
     args: {
       input: t.arg({ type: AddBankAccountInputRef, required: true, description: 'What to do, as one input object (ValidationError paths point into it)' }),
@@ -176,7 +178,8 @@ builder.mutationFields((t) => ({
     // The customer's id is fingerprinted as its databaseId, so a retry may spell it either way.
     resolve: creatingMutation({
       prepare: (input) => ({ ...input, customerId: databaseIdOf(input.customerId, 'Customer') }),
-      run: ({ customerId, ...account }, scope, { services }) => services.bankAccounts.create(scope, customerId, withoutNulls(account)),
+      run: ({ customerId, ...account }, scope, { services }) =>
+        services.bankAccounts.create(scope, customerId, withoutNulls(account)).then((created) => created.account),
       load: (id, scope, { services }) => services.bankAccounts.get(scope, id),
     }),
   }),

@@ -1,6 +1,6 @@
 import { maskAccountNumber } from '../../domain/identifiers/bank.js';
 import type { BankAccount } from './entities.js';
-import { type BankAccountDetails, detailsOf } from './records.js';
+import { type BankAccountDetails, shownDetailsOf } from './records.js';
 
 /** Full numbers appear only in the creation response; every other read, event and log masks them. */
 export interface Disclosure {
@@ -33,14 +33,17 @@ export function presentBankAccountDetails(details: BankAccountDetails, { masked 
 }
 export type BankAccountView = ReturnType<typeof presentBankAccountDetails>;
 
-/** An external account as REST shows it; also the payload of `external_account.created` (masked). */
-export function presentBankAccount(account: BankAccount, disclosure: Disclosure) {
+/**
+ * An external account as REST shows it; also the payload of `external_account.created`. Numbers masked from what
+ * the row keeps in clear (nothing is opened), or shown in full when `clear` (the creation answer's own details) is given.
+ */
+export function presentBankAccount(account: BankAccount, clear?: BankAccountDetails) {
   return {
     id: account.id,
     external_account_id: account.id,
     customer_id: account.customerId,
     created_at: account.createdAt.toISOString(),
-    ...presentBankAccountDetails(detailsOf(account), disclosure),
+    ...presentBankAccountDetails(clear ?? shownDetailsOf(account), { masked: !clear }),
   };
 }
 export type ExternalAccountView = ReturnType<typeof presentBankAccount>;

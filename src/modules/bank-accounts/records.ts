@@ -63,8 +63,11 @@ export type BankAccountColumns = Pick<
   | 'usAccountType'
 >;
 
-/** The stored account as the validated details it was created from. */
-export function detailsOf(account: BankAccountColumns): BankAccountDetails {
+/**
+ * The stored account as the validated details it was created from, with `number` as its IBAN or account
+ * number: the clear one (a payout, the creation answer), or the hidden one reads show (`shownDetailsOf`).
+ */
+export function detailsOf(account: BankAccountColumns, number: string = account.ibanNumber ?? account.accountNumber ?? ''): BankAccountDetails {
   const common = {
     bank_name: account.bankName,
     account_holder_type: account.accountHolderType,
@@ -75,21 +78,31 @@ export function detailsOf(account: BankAccountColumns): BankAccountDetails {
   };
   switch (account.accountType) {
     case 'iban':
-      return { ...common, account_type: 'iban', iban: { bic: account.bic!, iban_number: account.ibanNumber! } };
+      return { ...common, account_type: 'iban', iban: { bic: account.bic!, iban_number: number } };
     case 'us':
       return {
         ...common,
         account_type: 'us',
-        us: { account_number: account.accountNumber!, routing_number: account.routingNumber!, account_type: account.usAccountType ?? 'checking' },
+        us: { account_number: number, routing_number: account.routingNumber!, account_type: account.usAccountType ?? 'checking' },
       };
     case 'swift':
       return {
         ...common,
         account_type: 'swift',
-        swift: { account_number: account.accountNumber!, bic: account.bic!, ...(account.routingNumber ? { routing_number: account.routingNumber } : {}) },
+        swift: { account_number: number, bic: account.bic!, ...(account.routingNumber ? { routing_number: account.routingNumber } : {}) },
       };
   }
 }
+
+/**
+ * The number a read shows, never opened: the hidden one kept beside a sealed number, or the clear number of a
+ * row from before encryption (whoever shows it masks it, as `maskAccountNumber` shows both alike).
+ */
+export const shownNumberOf = (account: Pick<BankAccount, 'ibanNumber' | 'accountNumber' | 'hiddenNumber'>): string =>
+  account.hiddenNumber ?? account.ibanNumber ?? account.accountNumber ?? '';
+
+/** The stored account as reads show it (masked by the presenter), opening nothing. */
+export const shownDetailsOf = (account: BankAccount): BankAccountDetails => detailsOf(account, shownNumberOf(account));
 
 /** A validated bank account in the spec's shape (an off-ramp keeps its inline destination so). */
 export const bankAccountDetailsOf = (account: ValidNewBankAccount): BankAccountDetails => detailsOf(columnsOf(account));
@@ -102,18 +115,18 @@ export const hiddenNumber = (value: string) => '•'.repeat(Math.max(0, value.le
 
 /** Bank account details with their numbers hidden (see hiddenNumber); routing numbers and BICs are public. */
 export function maskedDetails(details: BankAccountDetails | null): BankAccountDetails | null {
-  if (!details) return null;
-  if (details.account_type === 'iban') return { ...details, iban: { ...details.iban, iban_number: hiddenNumber(details.iban.iban_number) } };
-  if (details.account_type === 'us') return { ...details, us: { ...details.us, account_number: hiddenNumber(details.us.account_number) } };
-  return { ...details, swift: { ...details.swift, account_number: hiddenNumber(details.swift.account_number) } };
+  return details && withNumber(details, hiddenNumber(numberOfDetails(details)));
 }
 
-/** The personal values of a bank account (holder, address lines, numbers), for finding their copies once erased. */
-export function personalValuesOf(account: BankAccountColumns): string[] {
+/**
+ * The personal values of a bank account (holder, address lines, its number in clear: `number`, opened when it
+ * is sealed), for finding their copies once erased.
+ */
+export function personalValuesOf(account: BankAccountColumns, number: string | null = account.ibanNumber ?? account.accountNumber ?? null): string[] {
   const holder = [account.accountHolderFirstName, account.accountHolderLastName, account.accountHolderBusinessName];
   const fullName =
     account.accountHolderFirstName && account.accountHolderLastName ? `${account.accountHolderFirstName} ${account.accountHolderLastName}` : null;
-  return [...holder, fullName, ...addressValues(account.accountHolderAddress), account.ibanNumber, account.accountNumber].filter((v): v is string => !!v);
+  return [...holder, fullName, ...addressValues(account.accountHolderAddress), number].filter((v): v is string => !!v);
 }
 
 /** Bank account details as erasure leaves them: bank, type and routing codes kept; holder, address lines and numbers `[redacted]`. */
@@ -130,13 +143,27 @@ export function redactedDetails(details: BankAccountDetails): BankAccountDetails
   return { ...holder, swift: { ...holder.swift, account_number: REDACTED } };
 }
 
-/** The personal values of bank account details (an off-ramp's inline destination). */
-export const personalValuesOfDetails = (details: BankAccountDetails): string[] =>
-  personalValuesOf({
-    accountHolderFirstName: details.account_holder_first_name,
-    accountHolderLastName: details.account_holder_last_name,
-    accountHolderBusinessName: details.account_holder_business_name,
-    accountHolderAddress: details.account_holder_address,
-    ibanNumber: details.account_type === 'iban' ? details.iban.iban_number : null,
-    accountNumber: details.account_type === 'us' ? details.us.account_number : details.account_type === 'swift' ? details.swift.account_number : null,
-  } as BankAccountColumns);
+/** The IBAN or account number of bank account details. */
+export const numberOfDetails = (details: BankAccountDetails): string =>
+  details.account_type === 'iban' ? details.iban.iban_number : details.account_type === 'us' ? details.us.account_number : details.swift.account_number;
+
+/** Bank account details with another IBAN or account number (the clear one opened, or a hidden one). */
+export function withNumber(details: BankAccountDetails, number: string): BankAccountDetails {
+  if (details.account_type === 'iban') return { ...details, iban: { ...details.iban, iban_number: number } };
+  if (details.account_type === 'us') return { ...details, us: { ...details.us, account_number: number } };
+  return { ...details, swift: { ...details.swift, account_number: number } };
+}
+
+/** The personal values of bank account details (an off-ramp's payout account; `number` in clear when the details hide it). */
+export const personalValuesOfDetails = (details: BankAccountDetails, number: string | null = numberOfDetails(details)): string[] =>
+  personalValuesOf(
+    {
+      accountHolderFirstName: details.account_holder_first_name,
+      accountHolderLastName: details.account_holder_last_name,
+      accountHolderBusinessName: details.account_holder_business_name,
+      accountHolderAddress: details.account_holder_address,
+      ibanNumber: details.account_type === 'iban' ? details.iban.iban_number : null,
+      accountNumber: details.account_type === 'us' ? details.us.account_number : details.account_type === 'swift' ? details.swift.account_number : null,
+    } as BankAccountColumns,
+    number,
+  );

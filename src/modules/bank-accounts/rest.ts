@@ -32,13 +32,13 @@ export function bankAccountRoutes(app: FastifyInstance, { bankAccounts }: Servic
         iban: { bic: 'COBADEFFXXX', iban_number: 'DE89370400440532013000' },
       },
       responses: { 201: { description: 'The account, numbers in full (the only answer that shows them)', body: ExternalAccountAnswer } },
-      errors: ['external_account_exists'],
+      errors: ['external_account_exists', 'customer_redacted'],
     }),
     (request, reply) =>
       replyIdempotently(request, reply, { required: true }, async (scope) => {
         const account = parseInput(BankAccountBody, request.body);
         const created = await withRestPointers(bankAccounts.create(scope, request.params.customer_id, account));
-        return { status: 201, body: presentBankAccount(created, { masked: false }) };
+        return { status: 201, body: presentBankAccount(created.account, created.details) };
       }),
   );
 
@@ -57,7 +57,7 @@ export function bankAccountRoutes(app: FastifyInstance, { bankAccounts }: Servic
       return pageOf(
         page,
         (p) => bankAccounts.listForCustomer(scope, request.params.customer_id, p),
-        (account) => presentBankAccount(account, { masked: true }),
+        (account) => presentBankAccount(account),
       );
     },
   );
@@ -71,8 +71,6 @@ export function bankAccountRoutes(app: FastifyInstance, { bankAccounts }: Servic
       responses: { 200: { description: 'The account', body: ExternalAccountAnswer } },
     }),
     async (request) =>
-      presentBankAccount(await bankAccounts.getForCustomer(requestScope(request), request.params.customer_id, request.params.external_account_id), {
-        masked: true,
-      }),
+      presentBankAccount(await bankAccounts.getForCustomer(requestScope(request), request.params.customer_id, request.params.external_account_id)),
   );
 }

@@ -6,12 +6,13 @@ import { recordEvent } from '../../platform/outbox.js';
 import type { KeysetPage, OffsetPage } from '../../platform/pagination.js';
 import { type Scope, sameId } from '../../platform/scope.js';
 import { isUuid } from '../../domain/identifiers/uuid.js';
+import type { DataKeys } from '../customers/data-keys.js';
 import type { CustomerService } from '../customers/service.js';
 import { BankAccount } from './entities.js';
 import { type BankAccountRow, bankAccountPage } from './queries.js';
 import { NewBankAccount } from './inputs.js';
 import { presentBankAccount } from './presenters.js';
-import { columnsOf, hiddenNumber, personalValuesOf } from './records.js';
+import { type BankAccountDetails, columnsOf, detailsOf, hiddenNumber, personalValuesOf } from './records.js';
 import { REDACTED, redactedAddress } from '../../domain/redaction.js';
 
 /**
@@ -21,8 +22,17 @@ import { REDACTED, redactedAddress } from '../../domain/redaction.js';
  * to its own spelling in one place.
  */
 export interface BankAccountService {
-  /** Registers a bank account for one of the caller's customers (409 when it is already registered). */
-  create(scope: Scope, customerId: string, account: NewBankAccount): Promise<BankAccount>;
+  /**
+   * Registers a bank account for one of the caller's customers (409 when it is already registered; 409
+   * `customer_redacted` for an erased customer). Its number is stored sealed: `details` are the account in
+   * clear, as the creation answer alone shows them.
+   */
+  create(scope: Scope, customerId: string, account: NewBankAccount): Promise<{ account: BankAccount; details: BankAccountDetails }>;
+  /**
+   * An account of this customer with its number opened, in the caller's transaction: what an off-ramp pays out
+   * to (and copies, sealed again, as its payout account). 404 as getForCustomer.
+   */
+  openForPayout(scope: Scope, customerId: string, id: string): Promise<{ account: BankAccount; details: BankAccountDetails }>;
   /** One of the caller's external accounts, whoever its customer; 404 when unknown or not the caller's. */
   get(scope: Scope, id: string): Promise<BankAccount>;
   /** An account of this very customer (the REST path names both). */
@@ -52,50 +62,73 @@ export interface BankAccountFilter {
 const accountsMatching = (filter: BankAccountFilter) => ({ customerId: filter.customerId });
 
 export interface BankAccountServiceDeps {
-  customers: Pick<CustomerService, 'get'>;
+  customers: Pick<CustomerService, 'get' | 'getForNewBusiness'>;
+  /** The customers' data keys: an account's number is sealed by its customer's. */
+  dataKeys: DataKeys;
 }
 
 const alreadyRegistered = () => new ConflictError('external_account_exists', 'This bank account is already registered for this customer');
 
-export function createBankAccountService({ customers }: BankAccountServiceDeps): BankAccountService {
+export function createBankAccountService({ customers, dataKeys }: BankAccountServiceDeps): BankAccountService {
   async function get({ em }: Scope, id: string): Promise<BankAccount> {
     const account = isUuid(id) ? await em.findOne(BankAccount, { id }) : null;
     if (!account) throw new NotFoundError('External account');
     return account;
   }
 
+  async function getForCustomer(scope: Scope, customerId: string, id: string): Promise<BankAccount> {
+    const account = await get(scope, id);
+    if (!sameId(account.customerId, customerId)) throw new NotFoundError('External account');
+    return account;
+  }
+
+  /** The account's number in clear (a row from before encryption holds it so); null once its data key is destroyed. */
+  const openNumber = (em: Scope['em'], account: BankAccount) => dataKeys.open(em, account.customerId, account.ibanNumber ?? account.accountNumber ?? '');
+
   return {
     get,
+    getForCustomer,
+
+    async openForPayout(scope, customerId, id) {
+      const account = await getForCustomer(scope, customerId, id);
+      return { account, details: detailsOf(account, (await openNumber(scope.em, account)) ?? REDACTED) };
+    },
 
     async redact({ em }: Scope, customerId: string): Promise<string[]> {
       const accounts = await em.find(BankAccount, { customerId });
-      const erased = accounts.flatMap(personalValuesOf);
+      const erased: string[] = [];
       for (const account of accounts) {
+        // Opened before the customer's data key is destroyed: its copies (a stored creation answer) are found by it.
+        erased.push(...personalValuesOf(account, await openNumber(em, account)));
         account.accountHolderFirstName &&= REDACTED;
         account.accountHolderLastName &&= REDACTED;
         account.accountHolderBusinessName &&= REDACTED;
         account.accountHolderAddress = redactedAddress(account.accountHolderAddress);
         account.ibanNumber &&= REDACTED;
         account.accountNumber &&= REDACTED;
+        account.hiddenNumber = REDACTED;
+        account.numberDigest = null;
       }
       await em.flush();
       return erased;
     },
 
-    async getForCustomer(scope: Scope, customerId: string, id: string): Promise<BankAccount> {
-      const account = await get(scope, id);
-      if (!sameId(account.customerId, customerId)) throw new NotFoundError('External account');
-      return account;
-    },
-
-    async create(scope: Scope, customerId: string, newAccount: NewBankAccount): Promise<BankAccount> {
+    async create(scope: Scope, customerId: string, newAccount: NewBankAccount) {
       const data = parseInput(NewBankAccount, newAccount);
       return scope.em.transactional(async (em) => {
-        const customer = await customers.get({ ...scope, em }, customerId);
+        // Held (FOR SHARE) until commit: an erasure of the customer waits, or ran first and is refused here.
+        const customer = await customers.getForNewBusiness({ ...scope, em }, customerId);
+        const columns = columnsOf(data);
+        const number = columns.ibanNumber ?? columns.accountNumber!;
+        const sealed = await dataKeys.seal(em, customer.id, number);
         const account = em.create(BankAccount, {
           id: randomUUID(),
           customerId: customer.id,
-          ...columnsOf(data),
+          ...columns,
+          ibanNumber: columns.ibanNumber && sealed,
+          accountNumber: columns.accountNumber && sealed,
+          hiddenNumber: hiddenNumber(number),
+          numberDigest: await dataKeys.digest(em, customer.id, number),
           createdAt: new Date(),
         });
         try {
@@ -109,18 +142,19 @@ export function createBankAccountService({ customers }: BankAccountServiceDeps):
           type: 'external_account.created',
           entityType: 'external_account',
           entityId: account.id,
-          payload: presentBankAccount(account, { masked: true }),
-          // The numbers stay in their table: the event keeps them hidden, as GraphQL shows them.
+          payload: presentBankAccount(account),
+          // The numbers stay in their table, sealed: the event keeps them hidden, as GraphQL shows them.
           subject: {
             entity: account,
             keep: (columns) => ({
               ...columns,
-              ibanNumber: account.ibanNumber && hiddenNumber(account.ibanNumber),
-              accountNumber: account.accountNumber && hiddenNumber(account.accountNumber),
+              ibanNumber: account.ibanNumber && account.hiddenNumber,
+              accountNumber: account.accountNumber && account.hiddenNumber,
+              numberDigest: null,
             }),
           },
         });
-        return account;
+        return { account, details: detailsOf(columns) };
       });
     },
 

@@ -279,7 +279,7 @@ builder.mutationFields((t) => ({
   updateCustomer: t.field({
     type: CustomerRef,
     description:
-      "Changes a customer and submits KYC data (REST: PUT /v0/customers/{customer_id}); a providerShareKycToken imports a KYC provider's verification instead.",
+      "Changes a customer and submits KYC data (REST: PUT /v0/customers/{customer_id}); a providerShareKycToken imports a KYC provider's verification instead. ConflictError customer_redacted for a redacted customer.",
     errors: payloadOf('UpdateCustomer', 'customer', [ValidationError, NotFoundError, ConflictError]),
     args: {
       input: t.arg({ type: UpdateCustomerInputRef, required: true, description: 'What to do, as one input object (ValidationError paths point into it)' }),

@@ -98,6 +98,7 @@ export function customerRoutes(app: FastifyInstance, { customers }: Services) {
         'kyc_import_customer_is_corporate',
         'kyc_transition_not_allowed',
         'kyc_provider_not_configured',
+        'customer_redacted',
       ],
     }),
     async (request) => {

@@ -43,8 +43,16 @@ export interface CustomerService {
   create(scope: Scope, customer: NewCustomer): Promise<Customer>;
   get(scope: Scope, id: string): Promise<Customer>;
   /**
+   * Inside the caller's transaction, for a use case that makes something for the customer (a quote, a transfer,
+   * a bank or virtual account): the customer read FOR SHARE, held until commit. Its erasure locks the row FOR
+   * UPDATE, so it waits for that commit and then sees what was made (a transfer in flight), or committed first and
+   * this refuses with 409 `customer_redacted`. 404 when unknown.
+   */
+  getForNewBusiness(scope: Scope, id: string): Promise<Customer>;
+  /**
    * Changes a customer. KYC data starts a verification; a provider share token instead imports the
    * provider's verification of this (individual) customer, in the same transaction as the change.
+   * 409 `customer_redacted` for an erased customer.
    */
   update(scope: Scope, id: string, changes: CustomerChanges): Promise<Customer>;
   /** The names `changes` sets that the stored customer's type does not allow (none for an unknown id). */
@@ -152,6 +160,10 @@ function applicantProblems(customer: Customer, { identity }: SharedVerification,
   }
   return [];
 }
+
+/** What an erased customer answers to anything that would give it data again (decision 022). */
+export const customerRedacted = () =>
+  new ConflictError('customer_redacted', 'This customer was redacted (erased); it takes no new data, quotes, transfers or accounts');
 
 const emailTaken = () => new ConflictError('customer_email_taken', 'A customer with this email already exists for this partner and environment');
 
@@ -308,6 +320,13 @@ export function createCustomerService(options: CustomerServiceOptions): Customer
     create,
     findByEmail,
 
+    async getForNewBusiness({ em }: Scope, id: string): Promise<Customer> {
+      const customer = isUuid(id) ? await em.findOne(Customer, { id }, { lockMode: LockMode.PESSIMISTIC_READ, refresh: true }) : null;
+      if (!customer) throw new NotFoundError('Customer');
+      if (customer.redactedAt) throw customerRedacted();
+      return customer;
+    },
+
     async lockForRedaction(scope: Scope, id: string): Promise<Customer> {
       return getForKycChange(scope, id);
     },
@@ -356,8 +375,13 @@ export function createCustomerService(options: CustomerServiceOptions): Customer
         const customer = await findForKycChange(txScope, id);
         const errors = [...checked.errors, ...shared.errors, ...(customer ? namesNotAllowed(customer.type, changes) : [])];
         if (customer && shared.verification) errors.push(...applicantProblems(customer, shared.verification, checked.data?.email));
+        if (!customer) {
+          if (errors.length) throw new ValidationError(errors);
+          throw new NotFoundError('Customer');
+        }
+        // Locked FOR UPDATE above: an erasure committed before is seen here; one started after waits for this change.
+        if (customer.redactedAt) throw customerRedacted();
         if (errors.length) throw new ValidationError(errors);
-        if (!customer) throw new NotFoundError('Customer');
         const data = checked.data!;
         if (data.email !== undefined) customer.email = data.email;
         if (data.firstName !== undefined) customer.firstName = data.firstName;

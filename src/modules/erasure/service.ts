@@ -42,7 +42,8 @@ export function createErasureService(deps: ErasureDeps): ErasureService {
       requireScope(scope.actor, 'admin');
       return scope.em.transactional(async (em) => {
         const tx = { ...scope, em };
-        // Locked first: no KYC change or update of this customer runs beside its erasure.
+        // Locked first (FOR UPDATE): no KYC change or update of this customer runs beside its erasure, and a quote,
+        // transfer or account being made for it (which holds the row FOR SHARE) commits before the check below sees it.
         const customer = await deps.customers.lockForRedaction(tx, customerId);
         if (customer.redactedAt) return customer;
         if (await deps.transfers.hasInFlight(tx, customer.id)) {

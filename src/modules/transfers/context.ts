@@ -1,6 +1,7 @@
 import type { PricingPolicy, RateSource } from '../../domain/pricing.js';
 import type { Rails } from '../../rails/registry.js';
 import type { BankAccountService } from '../bank-accounts/service.js';
+import type { DataKeys } from '../customers/data-keys.js';
 import type { CustomerService } from '../customers/service.js';
 import type { PartnerService } from '../partners/service.js';
 import type { VirtualAccountService } from '../virtual-accounts/service.js';
@@ -26,8 +27,10 @@ export interface PayoutSettings {
 export interface TransferDeps extends TransferSettings {
   /** The legs money moves on (rails/port.ts): use cases ask them, never a chain or bank library. */
   rails: Rails;
-  customers: Pick<CustomerService, 'get'>;
+  customers: Pick<CustomerService, 'get' | 'getForNewBusiness'>;
   partners: Pick<PartnerService, 'get'>;
-  bankAccounts: Pick<BankAccountService, 'getForCustomer'>;
+  bankAccounts: Pick<BankAccountService, 'getForCustomer' | 'openForPayout'>;
+  /** The customers' data keys: an off-ramp's payout account number is sealed by its customer's. */
+  dataKeys: DataKeys;
   virtualAccounts: Pick<VirtualAccountService, 'get' | 'getForCustomer'>;
 }

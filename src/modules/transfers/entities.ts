@@ -74,8 +74,17 @@ const TransferSchema = defineEntity({
     payoutTransactionHash: p.text().nullable(),
     virtualAccountId: p.uuid().nullable(),
     // Off-ramp: where the fiat goes, and where the customer sends the tokens.
-    /** The payout account as validated at creation (full numbers: the payout needs them). */
+    /**
+     * The payout account as validated at creation, its IBAN or account number hidden but for the last four
+     * characters (what reads show, masked: no read opens anything); a row from before encryption at rest holds
+     * the number in clear until the job `seal-clear-payout-numbers` seals it.
+     */
     destinationBankAccount: p.json<BankAccountDetails>().nullable(),
+    /**
+     * That number in full, sealed by the customer's data key: opened only for the payout (payout-account.ts).
+     * Lazy: no read of a transfer selects it.
+     */
+    destinationNumber: p.text().nullable().lazy(),
     destinationExternalAccountId: p.uuid().nullable(),
     transferPurpose: p.enum(TRANSFER_PURPOSES).nullable(),
     depositBlockchainAddress: p.text().nullable(),

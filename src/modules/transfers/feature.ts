@@ -3,6 +3,8 @@ import type { Services } from '../../services.js';
 import { Transfer, transferEntities } from './entities.js';
 import { transferRoutes } from './rest.js';
 import { transferJobs } from './jobs.js';
+import { payoutAccountJobs } from './payout-account.js';
+import { createDataKeys } from '../customers/data-keys.js';
 import { payoutEntities } from './payouts/entities.js';
 import { EVM_NETWORKS } from '../../domain/money.js';
 import { NEEDED_SCOPES } from './scopes.js';
@@ -24,6 +26,9 @@ export const transfersFeature: Feature<Services> = {
   entities: [...transferEntities, ...payoutEntities],
   routes: transferRoutes,
   // With a local sandbox chain its EVM networks are live: their on-ramps are paid by the payout sender, not auto-settled.
-  jobs: (config) => transferJobs({ autoSettleDelayMs: config.AUTO_SETTLE_DELAY_MS, liveSandboxNetworks: config.sandboxChain === 'local' ? EVM_NETWORKS : [] }),
+  jobs: (config) => [
+    ...transferJobs({ autoSettleDelayMs: config.AUTO_SETTLE_DELAY_MS, liveSandboxNetworks: config.sandboxChain === 'local' ? EVM_NETWORKS : [] }),
+    ...payoutAccountJobs(createDataKeys({ current: config.encryptionMasterKey, previous: config.previousEncryptionMasterKey })),
+  ],
   chainJobs: (services) => services.transfers.chainJobs(),
 };

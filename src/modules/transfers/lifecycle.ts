@@ -46,8 +46,11 @@ export async function announce(em: EntityManager, transfer: Transfer, quote: Quo
     entityType: `${transfer.direction}_transfer`,
     entityId: transfer.id,
     payload: presentTransfer(transfer, quote),
-    // The inline payout account's numbers stay in their table: the event keeps them masked, as GraphQL shows them.
-    subject: { entity: transfer, keep: (columns) => ({ ...columns, destinationBankAccount: maskedDetails(transfer.destinationBankAccount ?? null) }) },
+    // The payout account's number stays in its table, sealed: the event keeps it hidden, as GraphQL shows it.
+    subject: {
+      entity: transfer,
+      keep: ({ destinationNumber: _sealed, ...columns }) => ({ ...columns, destinationBankAccount: maskedDetails(transfer.destinationBankAccount ?? null) }),
+    },
   });
 }
 

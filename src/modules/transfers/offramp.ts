@@ -9,7 +9,8 @@ import { assertTransition } from '../../domain/transfer-status.js';
 import { isUuid } from '../../domain/identifiers/uuid.js';
 import { parseInput } from '../../domain/validation.js';
 import type { Scope } from '../../platform/scope.js';
-import { type BankAccountDetails, bankAccountDetailsOf, detailsOf } from '../bank-accounts/records.js';
+import type { Customer } from '../customers/service.js';
+import { type BankAccountDetails, bankAccountDetailsOf } from '../bank-accounts/records.js';
 import type { TransferDeps } from './context.js';
 import { Quote, Transfer } from './entities.js';
 import { followDeposit } from './deposits/follow.js';
@@ -17,6 +18,7 @@ import { recordDeposit } from './deposits/record.js';
 import { verifiedDeposit } from './deposits/verify.js';
 import { OfframpDeposit, OfframpDestination, OfframpQuoteRequest, type ValidOfframpDestination } from './inputs.js';
 import { assertDepositWindowOpen, lockTransfer, moveTransfer, recordCreation } from './lifecycle.js';
+import { sealedDestination } from './payout-account.js';
 import { payoutProblem } from './payout-rails.js';
 import { type Quoting, assertKycApproved } from './quotes.js';
 
@@ -34,8 +36,8 @@ export function offramp(deps: TransferDeps, quoting: Quoting) {
     // Where a mismatch with the rails is reported: the account's id, or the inline field at fault.
     let pointerOf: (field: 'accountType' | 'ibanNumber') => string;
     if (destination.destinationExternalAccountId !== undefined) {
-      const account = await deps.bankAccounts.getForCustomer(scope, customerId, destination.destinationExternalAccountId);
-      details = detailsOf(account);
+      // Opened: the rails check reads the IBAN's country, and the copy is sealed again for this transfer.
+      details = (await deps.bankAccounts.openForPayout(scope, customerId, destination.destinationExternalAccountId)).details;
       pointerOf = () => '/destinationExternalAccountId';
     } else {
       details = bankAccountDetailsOf(destination.destinationBankAccount!);
@@ -47,9 +49,19 @@ export function offramp(deps: TransferDeps, quoting: Quoting) {
     return { details, externalAccountId: destination.destinationExternalAccountId ?? null };
   }
 
-  /** A pending off-ramp transfer: the customer sends the tokens to a deposit address of its own. */
-  async function openTransfer(em: EntityManager, scope: Scope, quote: Quote, destination: ValidOfframpDestination): Promise<Transfer> {
-    const customer = await deps.customers.get({ ...scope, em }, quote.customerId);
+  /**
+   * A pending off-ramp transfer: the customer sends the tokens to a deposit address of its own. Its payout
+   * account is stored with the number sealed; `destination` is the account in clear, for the creation answer.
+   */
+  async function openTransfer(
+    em: EntityManager,
+    scope: Scope,
+    quote: Quote,
+    destination: ValidOfframpDestination,
+    held?: Customer,
+  ): Promise<{ transfer: Transfer; destination: BankAccountDetails }> {
+    // Held (FOR SHARE) until commit: an erasure of the customer waits for this transfer, or ran first and refuses it here.
+    const customer = held ?? (await deps.customers.getForNewBusiness({ ...scope, em }, quote.customerId));
     assertKycApproved(customer, quote.destinationCurrency as FiatCurrency, quote.destinationRails!);
     const network = quote.sourceNetwork as Network;
     const chain = deps.rails.chain(scope.actor.environment, network);
@@ -65,7 +77,7 @@ export function offramp(deps: TransferDeps, quoting: Quoting) {
       quoteId: quote.id,
       direction: 'offramp',
       status: 'pending',
-      destinationBankAccount: details,
+      ...(await sealedDestination(em, deps.dataKeys, customer.id, details)),
       destinationExternalAccountId: externalAccountId,
       transferPurpose: destination.transferPurpose!,
       depositBlockchainAddress: chain.mode === 'live' ? chain.depositAddress(index!) : sandboxAddress(network, id),
@@ -76,7 +88,7 @@ export function offramp(deps: TransferDeps, quoting: Quoting) {
     });
     await quoting.insertTransfer(em);
     await recordCreation(em, transfer, quote, 'transfer_created');
-    return transfer;
+    return { transfer, destination: details };
   }
 
   /**
@@ -108,10 +120,14 @@ export function offramp(deps: TransferDeps, quoting: Quoting) {
 
   return {
     /** BySourceAmount or ByDestinationAmount; with a destination and purpose, the transfer too. */
-    async createQuote(scope: Scope, customerId: string, request: OfframpQuoteRequest): Promise<{ quote: Quote; transfer: Transfer | null }> {
+    async createQuote(
+      scope: Scope,
+      customerId: string,
+      request: OfframpQuoteRequest,
+    ): Promise<{ quote: Quote; transfer: Transfer | null; destination: BankAccountDetails | null }> {
       const data = parseInput(OfframpQuoteRequest, request);
       return scope.em.transactional(async (em) => {
-        const customer = await deps.customers.get({ ...scope, em }, customerId);
+        const customer = await deps.customers.getForNewBusiness({ ...scope, em }, customerId);
         const quote = await quoting.createQuote({ ...scope, em }, customer, {
           ...data,
           direction: 'offramp',
@@ -122,8 +138,8 @@ export function offramp(deps: TransferDeps, quoting: Quoting) {
           rails: data.destinationPaymentRails,
         });
         const named = data.destinationExternalAccountId !== undefined || data.destinationBankAccount !== undefined;
-        const transfer = named ? await openTransfer(em, scope, quote, data) : null;
-        return { quote, transfer };
+        const opened = named ? await openTransfer(em, scope, quote, data, customer) : null;
+        return { quote, transfer: opened?.transfer ?? null, destination: opened?.destination ?? null };
       });
     },
 
@@ -133,12 +149,12 @@ export function offramp(deps: TransferDeps, quoting: Quoting) {
       customerId: string | undefined,
       quoteId: string,
       destination: OfframpDestination,
-    ): Promise<{ transfer: Transfer; quote: Quote }> {
+    ): Promise<{ transfer: Transfer; quote: Quote; destination: BankAccountDetails }> {
       const data = parseInput(OfframpDestination, destination);
       return scope.em.transactional(async (em) => {
         const customer = customerId === undefined ? undefined : await deps.customers.get({ ...scope, em }, customerId);
         const quote = await quoting.lockUsableQuote(em, { id: quoteId, direction: 'offramp', ...(customer && { customerId: customer.id }) });
-        return { transfer: await openTransfer(em, scope, quote, data), quote };
+        return { ...(await openTransfer(em, scope, quote, data)), quote };
       });
     },
 

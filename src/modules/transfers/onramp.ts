@@ -58,7 +58,8 @@ export function onramp(deps: TransferDeps, quoting: Quoting) {
     async createQuote(scope: Scope, customerId: string, request: OnrampQuoteRequest): Promise<Quote> {
       const data = parseInput(OnrampQuoteRequest, request);
       return scope.em.transactional(async (em) => {
-        const customer = await deps.customers.get({ ...scope, em }, customerId);
+        // Held (FOR SHARE) until commit: an erasure of the customer waits, or ran first and is refused here.
+        const customer = await deps.customers.getForNewBusiness({ ...scope, em }, customerId);
         return quoting.createQuote({ ...scope, em }, customer, {
           ...data,
           direction: 'onramp',
@@ -85,7 +86,8 @@ export function onramp(deps: TransferDeps, quoting: Quoting) {
       return scope.em.transactional(async (em) => {
         const named = customerId === undefined ? undefined : await deps.customers.get({ ...scope, em }, customerId);
         const quote = await quoting.lockUsableQuote(em, { id: quoteId, direction: 'onramp', ...(named && { customerId: named.id }) });
-        const customer = named ?? (await deps.customers.get({ ...scope, em }, quote.customerId));
+        // Held (FOR SHARE) until commit: an erasure waits for this transfer (and then sees it in flight), or ran first and refuses it here.
+        const customer = await deps.customers.getForNewBusiness({ ...scope, em }, quote.customerId);
         const network = quote.destinationNetwork as Network;
         if (!isValidAddress(network, data.destinationAddress)) {
           throw new ValidationError([fieldError('/destinationAddress', 'invalid_address', `is not a valid ${network} address`)]);

@@ -1,6 +1,7 @@
 import { type Asset, type Decimal, formatAmount, toFixedPlaces } from '../../domain/money.js';
 import { RATE_SCALE } from '../../domain/pricing.js';
 import { presentBankAccountDetails } from '../bank-accounts/presenters.js';
+import type { BankAccountDetails } from '../bank-accounts/records.js';
 import type { QuoteRow, TransferRow } from './queries.js';
 
 /** numeric(38,18) holds more digits than an asset has; the wire shows the asset's own scale. */
@@ -109,12 +110,17 @@ export function presentOnrampTransfer(transfer: TransferRow, quote: QuoteRow) {
 }
 
 /**
- * Spec §2.5: an off-ramp transfer. The destination account's numbers are masked except in the
- * response that created it (as for external accounts).
+ * Spec §2.5: an off-ramp transfer. The destination account's numbers are masked, from the hidden copy the row
+ * keeps (nothing is opened), except in the response that created it, which passes the account in clear as
+ * `destination` (as for external accounts).
  */
-export function presentOfframpTransfer(transfer: TransferRow, quote: QuoteRow, options: { masked: boolean } = { masked: true }) {
+export function presentOfframpTransfer(transfer: TransferRow, quote: QuoteRow, destination?: BankAccountDetails | null) {
   const source = quote.sourceCurrency;
-  const account = transfer.destinationBankAccount ? presentBankAccountDetails(transfer.destinationBankAccount, options) : null;
+  const account = destination
+    ? presentBankAccountDetails(destination, { masked: false })
+    : transfer.destinationBankAccount
+      ? presentBankAccountDetails(transfer.destinationBankAccount, { masked: true })
+      : null;
   return {
     id: transfer.id,
     status: transfer.status,
@@ -144,8 +150,8 @@ export function presentOfframpTransfer(transfer: TransferRow, quote: QuoteRow, o
   };
 }
 
-export function presentTransfer(transfer: TransferRow, quote: QuoteRow, options?: { masked: boolean }) {
-  return transfer.direction === 'onramp' ? presentOnrampTransfer(transfer, quote) : presentOfframpTransfer(transfer, quote, options);
+export function presentTransfer(transfer: TransferRow, quote: QuoteRow) {
+  return transfer.direction === 'onramp' ? presentOnrampTransfer(transfer, quote) : presentOfframpTransfer(transfer, quote);
 }
 
 /**
@@ -153,6 +159,6 @@ export function presentTransfer(transfer: TransferRow, quote: QuoteRow, options?
  * (§2.5, as `POST …/offramp-transfer/quote/{quote_id}` answers it: the response that creates the
  * transfer is the one that shows the payout account in full), else `transfer: null`.
  */
-export function presentOfframpQuote(quote: QuoteRow, transfer: TransferRow | null) {
-  return { ...presentQuote(quote, transfer?.id ?? null), transfer: transfer ? presentOfframpTransfer(transfer, quote, { masked: false }) : null };
+export function presentOfframpQuote(quote: QuoteRow, transfer: TransferRow | null, destination: BankAccountDetails | null) {
+  return { ...presentQuote(quote, transfer?.id ?? null), transfer: transfer ? presentOfframpTransfer(transfer, quote, destination) : null };
 }

@@ -33,7 +33,7 @@ const ONRAMP = 'On-ramp';
 const OFFRAMP = 'Off-ramp';
 const answerOf = (direction: TransferDirection) => (direction === 'onramp' ? OnrampTransferAnswer : OfframpTransferAnswer);
 const named = (direction: TransferDirection) => (direction === 'onramp' ? 'Onramp' : 'Offramp');
-const STARTS: TransferErrors = ['quote_used', 'quote_expired', 'kyc_not_approved', 'rails_not_connected', 'amount_out_of_range'];
+const STARTS: TransferErrors = ['quote_used', 'quote_expired', 'kyc_not_approved', 'rails_not_connected', 'amount_out_of_range', 'customer_redacted'];
 type TransferErrors = NonNullable<RouteContract['errors']>;
 
 /**
@@ -53,7 +53,7 @@ export function transferRoutes(app: FastifyInstance, { transfers }: Services) {
       body: OnrampQuoteBody,
       example: { source_amount: '100.00', source_currency: 'eur', source_payment_rails: 'sepa', destination_token: 'usdc', destination_network: 'polygon' },
       responses: { 201: { description: 'The quote', body: OnrampQuoteAnswer } },
-      errors: ['amount_out_of_range', 'kyc_not_approved'],
+      errors: ['amount_out_of_range', 'kyc_not_approved', 'customer_redacted'],
     }),
     (request, reply) =>
       replyIdempotently(request, reply, { required: false }, async (scope) => ({
@@ -101,8 +101,8 @@ export function transferRoutes(app: FastifyInstance, { transfers }: Services) {
     (request, reply) =>
       replyIdempotently(request, reply, { required: true }, async (scope) => {
         const body = parseInput(OfframpQuoteBody, request.body);
-        const { quote, transfer } = await withRestPointers(transfers.createOfframpQuote(scope, request.params.customer_id, body));
-        return { status: 201, body: presentOfframpQuote(quote, transfer) };
+        const { quote, transfer, destination } = await withRestPointers(transfers.createOfframpQuote(scope, request.params.customer_id, body));
+        return { status: 201, body: presentOfframpQuote(quote, transfer, destination) };
       }),
   );
 
@@ -121,8 +121,10 @@ export function transferRoutes(app: FastifyInstance, { transfers }: Services) {
     (request, reply) =>
       replyIdempotently(request, reply, { required: false }, async (scope) => {
         const body = parseInput(OfframpTransferBody, request.body);
-        const { transfer, quote } = await withRestPointers(transfers.createOfframpTransfer(scope, request.params.customer_id, request.params.quote_id, body));
-        return { status: 201, body: presentOfframpTransfer(transfer, quote, { masked: false }) };
+        const { transfer, quote, destination } = await withRestPointers(
+          transfers.createOfframpTransfer(scope, request.params.customer_id, request.params.quote_id, body),
+        );
+        return { status: 201, body: presentOfframpTransfer(transfer, quote, destination) };
       }),
   );
 
@@ -261,7 +263,7 @@ export function transferRoutes(app: FastifyInstance, { transfers }: Services) {
       body: SimulateVirtualAccountDepositBody,
       example: { action: 'fiat_deposit', amount: '100.00' },
       responses: { 201: { description: 'The on-ramp transfer the deposit made', body: OnrampTransferAnswer } },
-      errors: ['virtual_account_not_active', 'virtual_account_has_no_destination', 'amount_out_of_range', 'kyc_not_approved'],
+      errors: ['virtual_account_not_active', 'virtual_account_has_no_destination', 'amount_out_of_range', 'kyc_not_approved', 'customer_redacted'],
     }),
     (request, reply) =>
       replyIdempotently(request, reply, { required: false }, async (scope) => {

@@ -24,7 +24,8 @@ import { type TransferWithQuote, transferOfCustomer, transfersOfCustomer } from 
 import { simulations } from './simulations.js';
 import { chainJobs } from './chain-jobs.js';
 import type { Job } from '../../platform/jobs.js';
-import { personalValuesOfDetails, redactedDetails } from '../bank-accounts/records.js';
+import { type BankAccountDetails, numberOfDetails, personalValuesOfDetails, redactedDetails } from '../bank-accounts/records.js';
+import { sealedNumbersOfCustomer } from './payout-account.js';
 
 export type { Transfer, TransferWithQuote };
 
@@ -48,10 +49,22 @@ export interface TransferService {
    * quote names its customer: `customerId`, when given (REST's path), must be that customer.
    */
   createOnrampTransfer(scope: Scope, customerId: string | undefined, quoteId: string, request: OnrampTransferRequest): Promise<TransferWithQuote>;
-  /** Prices an off-ramp quote; with a destination and a purpose, its pending transfer too. */
-  createOfframpQuote(scope: Scope, customerId: string, request: OfframpQuoteRequest): Promise<{ quote: Quote; transfer: Transfer | null }>;
-  /** The off-ramp transfer of a bare quote, paying out to the destination given (`customerId` as above). */
-  createOfframpTransfer(scope: Scope, customerId: string | undefined, quoteId: string, destination: OfframpDestination): Promise<TransferWithQuote>;
+  /**
+   * Prices an off-ramp quote; with a destination and a purpose, its pending transfer too. The payout account is
+   * stored with its number sealed: `destination` is it in clear, for the creation answer only.
+   */
+  createOfframpQuote(
+    scope: Scope,
+    customerId: string,
+    request: OfframpQuoteRequest,
+  ): Promise<{ quote: Quote; transfer: Transfer | null; destination: BankAccountDetails | null }>;
+  /** The off-ramp transfer of a bare quote, paying out to the destination given (`customerId` as above; `destination` as above). */
+  createOfframpTransfer(
+    scope: Scope,
+    customerId: string | undefined,
+    quoteId: string,
+    destination: OfframpDestination,
+  ): Promise<TransferWithQuote & { destination: BankAccountDetails }>;
   /** The customer sent the tokens: the deposit's hash moves the transfer pending → processing (`customerId` as above). */
   completeOfframpTransfer(scope: Scope, customerId: string | undefined, transferId: string, deposit: OfframpDeposit): Promise<TransferWithQuote>;
   /** The partner calls a pending transfer off: pending → canceled (409 from any other status). */
@@ -130,9 +143,19 @@ export function createTransferService(deps: TransferDeps): TransferService {
 
     async redactDestinations({ em }: Scope, customerId: string): Promise<string[]> {
       const transfers = await em.find(Transfer, { customerId, destinationBankAccount: { $ne: null } });
-      const erased = transfers.flatMap((t) => personalValuesOfDetails(t.destinationBankAccount!));
-      for (const transfer of transfers) transfer.destinationBankAccount = redactedDetails(transfer.destinationBankAccount!);
+      // Opened before the customer's data key is destroyed: the copies (a stored creation answer) are found by them.
+      const sealed = await sealedNumbersOfCustomer(em, customerId);
+      const erased: string[] = [];
+      for (const transfer of transfers) {
+        const stored = sealed.get(transfer.id);
+        const number = stored === undefined ? numberOfDetails(transfer.destinationBankAccount!) : await deps.dataKeys.open(em, customerId, stored);
+        erased.push(...personalValuesOfDetails(transfer.destinationBankAccount!, number));
+        transfer.destinationBankAccount = redactedDetails(transfer.destinationBankAccount!);
+      }
       await em.flush();
+      // The sealed numbers too (a lazy column no entity here loaded): with the key gone they could not open anyway.
+      if (sealed.size)
+        await em.execute('update transfers set destination_number = null where customer_id = ? and destination_number is not null', [customerId]);
       return erased;
     },
 

@@ -1,9 +1,9 @@
-import { assertSandbox } from '../../domain/environment.js';
+import { assertSandbox, railsNotConnected } from '../../domain/environment.js';
 import { UnprocessableError, ValidationError, fieldError } from '../../domain/errors.js';
 import { type TransferDirection, assertTransition } from '../../domain/transfer-status.js';
 import { parseAmount } from '../../domain/pricing.js';
 import { normalizeTransactionHash, sandboxTransactionHash } from '../../domain/identifiers/chain.js';
-import type { Network } from '../../domain/money.js';
+import type { FiatCurrency, Network, PaymentRails } from '../../domain/money.js';
 import { parseInput } from '../../domain/validation.js';
 import type { Scope } from '../../platform/scope.js';
 import type { TransferDeps } from './context.js';
@@ -16,6 +16,8 @@ import type { onramp } from './onramp.js';
 import { broadcastPayouts } from './payouts/broadcast.js';
 import type { ChainPayout } from './payouts/entities.js';
 import { payNow } from './payouts/send.js';
+import { payoutAccountOf } from './payout-account.js';
+import { numberOfDetails } from '../bank-accounts/records.js';
 import type { LiveChain } from '../../rails/port.js';
 import type { Quoting } from './quotes.js';
 
@@ -96,6 +98,26 @@ export function simulations(deps: TransferDeps, quoting: Quoting, onramps: Retur
     });
   };
 
+  /** An off-ramp's fiat leaves for the customer's account: the one read that opens its sealed number. */
+  async function payOutFiat(em: Scope['em'], transfer: Transfer, quote: Quote): Promise<void> {
+    const bank = deps.rails.bank(transfer.environment);
+    if (!bank) throw railsNotConnected('bank');
+    const account = await payoutAccountOf(em, deps.dataKeys, transfer);
+    if (!account) return;
+    await bank.payOut({
+      transferId: transfer.id,
+      currency: quote.destinationCurrency as FiatCurrency,
+      rails: quote.destinationRails as PaymentRails,
+      amount: quote.destinationAmount.toFixed(),
+      accountType: account.account_type,
+      accountNumber: numberOfDetails(account),
+      bic: account.account_type === 'us' ? null : account.account_type === 'iban' ? account.iban.bic : account.swift.bic,
+      routingNumber:
+        account.account_type === 'us' ? account.us.routing_number : account.account_type === 'swift' ? (account.swift.routing_number ?? null) : null,
+      holderName: account.account_holder_business_name ?? [account.account_holder_first_name, account.account_holder_last_name].join(' '),
+    });
+  }
+
   /**
    * The payout leaves (tokens on chain, or fiat to the bank): processing → completed. An on-ramp to a
    * live chain is paid for real, now (the payout sender's own signing, payouts/send.ts): it answers
@@ -105,6 +127,10 @@ export function simulations(deps: TransferDeps, quoting: Quoting, onramps: Retur
   const settle = async (scope: Scope, transferId: string, where: Where = {}) => {
     const signed: { chain: LiveChain; payouts: ChainPayout[] }[] = [];
     const moved = await move(scope, transferId, where, async ({ transfer, quote }, em) => {
+      if (transfer.direction === 'offramp') {
+        assertTransition(transfer.status, 'completed', { fundsReceived: transfer.fundsReceivedAt != null });
+        await payOutFiat(em, transfer, quote);
+      }
       const chain = transfer.direction === 'onramp' ? deps.rails.chain(transfer.environment, quote.destinationNetwork!) : null;
       if (chain?.mode !== 'live') return moveTransfer(em, transfer, quote, 'completed', 'settled');
       signed.push({ chain, payouts: await payNow(em, chain, { transfer, quote }) });
@@ -179,7 +205,7 @@ export function simulations(deps: TransferDeps, quoting: Quoting, onramps: Retur
         }
         // Checked here, against the input's own field: the quote below would name it /sourceAmount.
         parseAmount(data.amount, account.sourceCurrency, '/amount');
-        const customer = await deps.customers.get({ ...scope, em }, account.customerId);
+        const customer = await deps.customers.getForNewBusiness({ ...scope, em }, account.customerId);
         const rails = account.sourceRails ?? DEFAULT_RAILS[account.sourceCurrency];
         const quote = await quoting.createQuote({ ...scope, em }, customer, {
           direction: 'onramp',

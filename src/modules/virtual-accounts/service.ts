@@ -54,7 +54,7 @@ export interface VirtualAccountFilter {
 const accountsMatching = (filter: VirtualAccountFilter) => ({ customerId: filter.customerId });
 
 export interface VirtualAccountServiceDeps {
-  customers: Pick<CustomerService, 'get'>;
+  customers: Pick<CustomerService, 'get' | 'getForNewBusiness'>;
 }
 
 /** Named by the migration: the index that makes identical parameters a conflict. */
@@ -117,7 +117,8 @@ export function createVirtualAccountService({ customers }: VirtualAccountService
     async create(scope, customerId, input) {
       const data = parseInput(NewVirtualAccount, input);
       return scope.em.transactional(async (em) => {
-        const customer = await customers.get({ ...scope, em }, customerId);
+        // Held (FOR SHARE) until commit: an erasure of the customer waits, or ran first and is refused here.
+        const customer = await customers.getForNewBusiness({ ...scope, em }, customerId);
         assertDepositRailsConnected(scope.actor);
         const now = new Date();
         const account = em.create(VirtualAccount, {

@@ -1,4 +1,5 @@
 import type { FiatCurrency, PaymentRails } from '../../domain/money.js';
+import { isValidIban } from '../../domain/identifiers/bank.js';
 import type { BankRails, DepositBankAccount } from '../port.js';
 
 const BENEFICIARY = 'Ramp Sandbox Collections Ltd';
@@ -55,5 +56,10 @@ export const sandboxBank: BankRails = {
     const account = COLLECTION_ACCOUNTS[currency][rails];
     if (!account) throw new Error(`no collection account for ${currency} over ${rails}`);
     return account;
+  },
+  /** Sends nothing, but refuses what a real bank could not pay to: a hidden or still sealed number. */
+  async payOut(payout) {
+    const full = payout.accountType === 'iban' ? isValidIban(payout.accountNumber) : /^[0-9A-Z]{4,34}$/i.test(payout.accountNumber);
+    if (!full) throw new Error(`the sandbox bank pays out to a full account number only (transfer ${payout.transferId})`);
   },
 };
