@@ -30,7 +30,7 @@ export const TENANT_FILTERS = {
 };
 
 /** The tenant an EntityManager works for; a write without one is a bug, not a row of nobody's. */
-function tenantOfEm(em: EntityManager): Tenant {
+export function tenantOfEm(em: EntityManager): Tenant {
   const tenant = em.getFilterParams<Tenant>(TENANT_FILTER);
   if (!tenant) throw new Error('A tenant-owned row was created outside a tenant scope (scopeFor)');
   return tenant;

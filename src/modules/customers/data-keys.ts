@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/sql';
 import { createHmac } from 'node:crypto';
 import { type SealingKey, isSealed, masterKeyOf, newDataKey, open, seal, unwrap, wrap } from '../../platform/sealing.js';
+import { tenantOfEm } from '../../platform/tenant.js';
 import { CustomerDataKey } from './entities.js';
 
 /**
@@ -34,18 +35,30 @@ export function createDataKeys(keys: MasterKeys): DataKeys {
   const current = masterKeyOf(keys.current);
   const masters = [current, ...(keys.previous ? [masterKeyOf(keys.previous)] : [])];
 
-  async function keyOf(em: EntityManager, customerId: string): Promise<SealingKey | null> {
-    const row = await em.findOne(CustomerDataKey, { customerId });
+  async function keyOf(em: EntityManager, customerId: string, refresh = false): Promise<SealingKey | null> {
+    const row = await em.findOne(CustomerDataKey, { customerId }, { refresh });
     return row && unwrap(masters, row.wrappedKey, customerId);
   }
 
+  /**
+   * The customer's key, made if it has none. Two first writes for one customer may run at once (two bank accounts
+   * registered together hold the customer FOR SHARE only), so the new key is inserted `on conflict do nothing`: the
+   * second waits for the first's commit, inserts nothing, and reads the key the first made.
+   */
   async function keyMadeIfNone(em: EntityManager, customerId: string): Promise<SealingKey> {
     const found = await keyOf(em, customerId);
     if (found) return found;
     const key = newDataKey(customerId);
-    em.create(CustomerDataKey, { customerId, masterKeyId: current.id, wrappedKey: wrap(current, key), createdAt: new Date() });
-    await em.flush();
-    return key;
+    const { partnerId, environment } = tenantOfEm(em);
+    await em
+      .getConnection('write')
+      .execute(
+        'insert into customer_data_keys (customer_id, partner_id, environment, master_key_id, wrapped_key, created_at) values (?, ?, ?, ?, ?, ?) on conflict (customer_id) do nothing',
+        [customerId, partnerId, environment, current.id, wrap(current, key), new Date()],
+        'run',
+        em.getTransactionContext(),
+      );
+    return (await keyOf(em, customerId, true))!;
   }
 
   return {

@@ -152,9 +152,10 @@ export function offramp(deps: TransferDeps, quoting: Quoting) {
     ): Promise<{ transfer: Transfer; quote: Quote; destination: BankAccountDetails }> {
       const data = parseInput(OfframpDestination, destination);
       return scope.em.transactional(async (em) => {
-        const customer = customerId === undefined ? undefined : await deps.customers.get({ ...scope, em }, customerId);
+        // The customer the path names is read once, held (FOR SHARE) as openTransfer would hold the quote's.
+        const customer = customerId === undefined ? undefined : await deps.customers.getForNewBusiness({ ...scope, em }, customerId);
         const quote = await quoting.lockUsableQuote(em, { id: quoteId, direction: 'offramp', ...(customer && { customerId: customer.id }) });
-        return { ...(await openTransfer(em, scope, quote, data)), quote };
+        return { ...(await openTransfer(em, scope, quote, data, customer)), quote };
       });
     },
 

@@ -84,10 +84,11 @@ export function onramp(deps: TransferDeps, quoting: Quoting) {
     ): Promise<{ transfer: Transfer; quote: Quote }> {
       const data = parseInput(OnrampTransferRequest, request);
       return scope.em.transactional(async (em) => {
-        const named = customerId === undefined ? undefined : await deps.customers.get({ ...scope, em }, customerId);
+        // Held (FOR SHARE) until commit: an erasure waits for this transfer (and then sees it in flight), or ran first and
+        // refuses it here. The customer the path names is read once, under that lock; else the quote's, once it is known.
+        const named = customerId === undefined ? undefined : await deps.customers.getForNewBusiness({ ...scope, em }, customerId);
         const quote = await quoting.lockUsableQuote(em, { id: quoteId, direction: 'onramp', ...(named && { customerId: named.id }) });
-        // Held (FOR SHARE) until commit: an erasure waits for this transfer (and then sees it in flight), or ran first and refuses it here.
-        const customer = await deps.customers.getForNewBusiness({ ...scope, em }, quote.customerId);
+        const customer = named ?? (await deps.customers.getForNewBusiness({ ...scope, em }, quote.customerId));
         const network = quote.destinationNetwork as Network;
         if (!isValidAddress(network, data.destinationAddress)) {
           throw new ValidationError([fieldError('/destinationAddress', 'invalid_address', `is not a valid ${network} address`)]);
