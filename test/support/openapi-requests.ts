@@ -184,7 +184,8 @@ export function schemaGenerator(document: OpenApi) {
         parts.findLast((p) => p.pattern || p.format) ??
         parts.find((p) => p.properties) ??
         parts[0]!;
-      const merged = narrow.properties ? { ...narrow, allOf: parts.filter((p) => p !== narrow) } : narrow;
+      // An object keeps its own rules across fields, after the other parts' (which narrow it: a variant, a country).
+      const merged = narrow.properties ? { ...narrow, allOf: [...parts.filter((p) => p !== narrow), ...(narrow.allOf ?? [])] } : narrow;
       return until(g, s, () => sampleOf(g, merged));
     }
     const types = [s.type ?? (s.properties ? 'object' : 'string')].flat();

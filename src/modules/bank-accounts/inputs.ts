@@ -145,6 +145,13 @@ const variantDetails = acrossFields(
   }),
 );
 
+/** What the contract says of an IBAN's details beyond their shape, and valid ones of a SEPA country and of the UAE (the payout rails narrow them by country). */
+export const IBAN_CHECKS = "the IBAN's check digits, and its country against the BIC's";
+export const IBAN_EXAMPLES = [
+  { bic: 'DEUTDEFF', ibanNumber: 'DE89370400440532013000' },
+  { bic: 'EBILAEAD', ibanNumber: 'AE070331234567890123456' },
+] as const;
+
 /** The stored and shown address of an account holder (the spec's snake_case jsonb). */
 export type AccountHolderAddress = PostalAddress;
 
@@ -163,16 +170,7 @@ export const NewBankAccount = z
     accountHolderBusinessName: businessName.optional(),
     accountHolderAddress: Address,
     accountType: z.enum(BANK_ACCOUNT_TYPES),
-    iban: z
-      .strictObject({ bic, ibanNumber })
-      .check(ibanMatchesBic)
-      .meta(
-        checked("the IBAN's check digits, and its country against the BIC's", [
-          { bic: 'DEUTDEFF', ibanNumber: 'DE89370400440532013000' },
-          { bic: 'EBILAEAD', ibanNumber: 'AE070331234567890123456' },
-        ]),
-      )
-      .optional(),
+    iban: z.strictObject({ bic, ibanNumber }).check(ibanMatchesBic).meta(checked(IBAN_CHECKS, IBAN_EXAMPLES)).optional(),
     us: z.strictObject({ accountNumber: usAccountNumber, routingNumber: abaRouting, accountType: usAccountType }).optional(),
     swift: z.strictObject({ accountNumber: internationalAccountNumber, bic, routingNumber: clearingCode.optional() }).check(usBankRouting).optional(),
   })

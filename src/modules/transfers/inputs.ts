@@ -10,12 +10,12 @@ import {
   TOKENS,
   positiveAmountSchema,
 } from '../../domain/money.js';
-import { SEPA_COUNTRIES } from '../../domain/identifiers/bank.js';
+import { SEPA_COUNTRIES, ibanCountry } from '../../domain/identifiers/bank.js';
 import { type AmountFields, amountProblem, developerFeePercentProblem, quoteSideProblems } from '../../domain/pricing.js';
 import { TRANSFER_DIRECTIONS, TRANSFER_STATUSES } from '../../domain/transfer-status.js';
 import { TRANSFER_PURPOSES } from '../../domain/transfer-purpose.js';
 import { type JsonSchema, acrossFields, exactlyOne, isOneOf, refusing, when, whenOneOf } from '../../domain/validation.js';
-import { BANK_ACCOUNT_TYPES, NewBankAccount } from '../bank-accounts/inputs.js';
+import { BANK_ACCOUNT_TYPES, IBAN_CHECKS, IBAN_EXAMPLES, NewBankAccount } from '../bank-accounts/inputs.js';
 import { ACCOUNT_TYPES_OF_RAILS, payoutProblem } from './payout-rails.js';
 
 /**
@@ -166,7 +166,7 @@ export const railsReachInlineAccount = (f: DestinationFields) =>
         const account: JsonSchema = {
           properties: {
             [f.accountType]: { enum: [...ACCOUNT_TYPES_OF_RAILS[rails]] },
-            ...(ibanCountries && { iban: { properties: { [f.ibanNumber]: { pattern: `^\\s*(${ibanCountries.join('|')})` } } } }),
+            ...(ibanCountries && { iban: ibanOfCountries(f, ibanCountries) }),
           },
         };
         return whenOneOf(f.rails, [rails], { properties: { [f.bankAccount]: account } });
@@ -176,6 +176,25 @@ export const railsReachInlineAccount = (f: DestinationFields) =>
 
 /** The IBAN countries domestic rails reach (payoutProblem's rule, for the document). */
 const IBAN_COUNTRIES_OF_RAILS: Partial<Record<(typeof PAYMENT_RAILS)[number], readonly string[]>> = { sepa: SEPA_COUNTRIES, uaefts: ['AE'] };
+
+/**
+ * IBAN details of these countries, for the document: the IBAN starts with one of their codes as
+ * the rails read it (normalizeIban drops whitespace and upper-cases, so `d e89…` is a DE IBAN).
+ * Its check digits are still nothing JSON Schema states, so the narrowed details carry their own
+ * valid examples, those of these countries (a client generating values draws them from there).
+ */
+function ibanOfCountries(f: DestinationFields, countries: readonly string[]): JsonSchema {
+  // Grouped by first letter, either case: [Dd]\s*[EKek] for DE and DK.
+  const either = (letters: string) => `[${letters}${letters.toLowerCase()}]`;
+  const firsts = [...new Set(countries.map((country) => country[0]!))];
+  const secondsAfter = (first: string) => countries.flatMap((country) => (country[0] === first ? [country[1]!] : [])).join('');
+  const codes = firsts.map((first) => `${either(first)}\\s*${either(secondsAfter(first))}`);
+  const examples = IBAN_EXAMPLES.filter((e) => countries.includes(ibanCountry(e.ibanNumber))).map((e) => ({ bic: e.bic, [f.ibanNumber]: e.ibanNumber }));
+  if (!examples.length) throw new Error(`no IBAN example of ${countries.join(', ')} for the document`);
+  // `bic` is named too, so the examples are of this subschema alone (as linters read them).
+  const properties = { bic: { type: 'string' }, [f.ibanNumber]: { pattern: `^\\s*(?:${codes.join('|')})` } };
+  return { properties, examples, 'x-ramp-checks': IBAN_CHECKS };
+}
 
 const DESTINATION: DestinationFields = {
   externalAccountId: 'destinationExternalAccountId',
