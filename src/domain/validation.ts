@@ -171,8 +171,13 @@ const declarations = new WeakMap<object, Declared>();
 /** The JSON Schema an acrossFields check declared (undefined for any other check). */
 export const declarationOf = (check: object): Declared | undefined => declarations.get(check);
 
-/** An absolute http(s) URL without credentials or a #fragment (webhook and redirect URLs), as a pattern for the REST contract. */
-export const HTTP_URL_PATTERN = '^https?://[^\\s/?#@\\[\\]]+(?:[/?][^\\s#]*)?$';
+/**
+ * An absolute http(s) URL without credentials or a #fragment (webhook and redirect URLs), as a pattern for the REST
+ * contract: a host of the characters a URL's host may hold (no `:`, which `https://x:p` made a host that no URL parser
+ * takes), then an optional port 0–65535, then a path or query.
+ */
+const PORT = '(?:[0-9]{0,4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])';
+export const HTTP_URL_PATTERN = `^https?://[A-Za-z0-9._~-]+(?::${PORT})?(?:[/?][^\\s#]*)?$`;
 
 /** Exactly one of two fields. */
 export const exactlyOne = (a: string, b: string): JsonSchema => ({
