@@ -166,7 +166,7 @@ const UPDATE = `mutation ($input: UpdateCustomerInput!) { updateCustomer(input: 
 const ADD = `mutation ($input: AddBankAccountInput!) { addBankAccount(input: $input) { __typename ... on Error { code } } }`;
 
 describe('a redacted customer', () => {
-  it('takes no update, quote, transfer, bank or virtual account: 409 customer_redacted, in both faces', async () => {
+  it('takes no update, KYC, quote, transfer, bank or virtual account: 409 customer_redacted, in both faces', async () => {
     const customerId = await createCustomer(api);
     // A quote priced before the erasure cannot be accepted after it.
     const bare = await api.post(`/v0/customers/${customerId}/onramp-transfer/quote`, onrampQuoteBody());
@@ -177,6 +177,8 @@ describe('a redacted customer', () => {
 
     const refusals = [
       await api.put(`/v0/customers/${customerId}`, { first_name: 'Ada' }),
+      await api.post(`/v0/customers/${customerId}/kycs`, {}),
+      await api.post(`/v0/customers/${customerId}/kycs/simulate`, { action: 'approve_kyc' }),
       await api.post(`/v0/customers/${customerId}/onramp-transfer/quote`, onrampQuoteBody()),
       await api.post(`/v0/customers/${customerId}/offramp-transfer/quote`, offrampQuoteBody(), idempotencyKey()),
       await api.post(`/v0/customers/${customerId}/onramp-transfer/quote/${bare.body.quote_id}`, { destination_address: wallet() }),
@@ -192,6 +194,11 @@ describe('a redacted customer', () => {
 
     const update = await api.graphql(UPDATE, { input: { customerId, firstName: 'Ada' } });
     expect(update.body.data.updateCustomer).toEqual({ __typename: 'ConflictError', code: 'CUSTOMER_REDACTED' });
+    const decided = await api.graphql(
+      `mutation ($input: SimulateKycDecisionInput!) { simulateKycDecision(input: $input) { __typename ... on Error { code } } }`,
+      { input: { customerId, decision: 'APPROVED' } },
+    );
+    expect(decided.body.data.simulateKycDecision).toEqual({ __typename: 'ConflictError', code: 'CUSTOMER_REDACTED' });
     const add = await api.graphql(ADD, {
       input: {
         customerId,

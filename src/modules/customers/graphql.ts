@@ -237,7 +237,7 @@ builder.mutationFields((t) => ({
   createKycLink: t.field({
     type: KycRef,
     description:
-      'A fresh kycFlowLink for the customer (REST: POST /v0/customers/{id}/kycs): earlier links stop working. After a decision the sandbox page returns the applicant to redirectUri with customer_id and status added. Sandbox only for now: ForbiddenError kyc_provider_not_configured in production.',
+      'A fresh kycFlowLink for the customer (REST: POST /v0/customers/{id}/kycs): earlier links stop working. After a decision the sandbox page returns the applicant to redirectUri with customer_id and status added. Sandbox only for now: ForbiddenError kyc_provider_not_configured in production. ConflictError customer_redacted for an erased customer.',
     errors: payloadOf(
       'CreateKycLink',
       'kyc',
@@ -256,7 +256,7 @@ builder.mutationFields((t) => ({
   simulateKycDecision: t.field({
     type: CustomerRef,
     description:
-      'Sandbox only: approve or reject the customer as the KYC provider would (ForbiddenError in production; ConflictError kyc_transition_not_allowed when the transition table forbids it, e.g. once approved).',
+      'Sandbox only: approve or reject the customer as the KYC provider would (ForbiddenError in production; ConflictError kyc_transition_not_allowed when the transition table forbids it, e.g. once approved; customer_redacted for an erased customer).',
     errors: payloadOf('SimulateKycDecision', 'customer', [NotFoundError, ForbiddenError, ConflictError]),
     args: {
       input: t.arg({ type: SimulateKycDecisionInputRef, required: true, description: 'What to do, as one input object (ValidationError paths point into it)' }),
@@ -265,7 +265,8 @@ builder.mutationFields((t) => ({
   }),
   simulateKycSubmission: t.field({
     type: CustomerRef,
-    description: 'Sandbox only: the applicant submits the verification form, moving KYC to IN_REVIEW (as on the hosted page).',
+    description:
+      'Sandbox only: the applicant submits the verification form, moving KYC to IN_REVIEW (as on the hosted page). ConflictError customer_redacted for an erased customer.',
     errors: payloadOf('SimulateKycSubmission', 'customer', [NotFoundError, ForbiddenError, ConflictError]),
     args: {
       input: t.arg({

@@ -126,7 +126,7 @@ export function customerRoutes(app: FastifyInstance, { customers }: Services) {
       body: NewKycLinkBody,
       bodyOptional: true,
       responses: { 201: { description: "The customer's KYC with a new `kyc_flow_link`", body: z.strictObject({ kycs: KycsAnswer }) } },
-      errors: ['kyc_provider_not_configured'],
+      errors: ['kyc_provider_not_configured', 'customer_redacted'],
     }),
     (request, reply) =>
       replyIdempotently(request, reply, { required: false }, async (scope) => {
@@ -148,7 +148,7 @@ export function customerRoutes(app: FastifyInstance, { customers }: Services) {
       body: SimulateKycBody,
       example: { action: 'approve_kyc' },
       responses: { 200: { description: 'The customer', body: CustomerAnswer } },
-      errors: ['kyc_transition_not_allowed'],
+      errors: ['kyc_transition_not_allowed', 'customer_redacted'],
     }),
     (request, reply) =>
       replyIdempotently(request, reply, { required: false }, async (scope) => {

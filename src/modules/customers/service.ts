@@ -225,7 +225,14 @@ export function createCustomerService(options: CustomerServiceOptions): Customer
     return isUuid(id) ? em.findOne(Customer, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true }) : null;
   }
 
+  /** The customer, locked for a change (404 when unknown); an erased one takes none: 409 `customer_redacted`. */
   async function getForKycChange(scope: Scope, id: string): Promise<Customer> {
+    const customer = await lockedCustomer(scope, id);
+    if (customer.redactedAt) throw customerRedacted();
+    return customer;
+  }
+
+  async function lockedCustomer(scope: Scope, id: string): Promise<Customer> {
     const customer = await findForKycChange(scope, id);
     if (!customer) throw new NotFoundError('Customer');
     return customer;
@@ -328,7 +335,8 @@ export function createCustomerService(options: CustomerServiceOptions): Customer
     },
 
     async lockForRedaction(scope: Scope, id: string): Promise<Customer> {
-      return getForKycChange(scope, id);
+      // A redacted customer too: redacting twice answers it as it is.
+      return lockedCustomer(scope, id);
     },
 
     async personalValues({ em }: Scope, customer: Customer): Promise<string[]> {
