@@ -121,7 +121,8 @@ async function openSandboxChain(config: Config, logger: Logger) {
     const customerWallet = (index: number) => signerFromMnemonic(SANDBOX_MNEMONIC, SANDBOX_ACCOUNTS.customers, index).address;
     const tools: SandboxChainTools = {
       rpcUrl,
-      faucet: (contract, address, amount) => faucet(rpcUrl, minter.address, contract.contractAddress, address, amount),
+      // Answered once mined: the tokens are in the wallet when the partner reads the answer.
+      faucet: (contract, address, amount) => faucet(rpcUrl, minter.address, contract.contractAddress, address, amount, true),
       async sendFromCustomer(contract, walletIndex, to, amount) {
         const wallet = customerWallet(walletIndex);
         await faucet(rpcUrl, minter.address, contract.contractAddress, wallet, amount, true);

@@ -23,7 +23,7 @@ const queryFiles = sourceFiles('src/modules').filter((file) => file.endsWith('/q
 
 describe('the read layer', () => {
   it('reads through one query file per module, every statement started by tenant()', () => {
-    const paged = ['audit', 'bank-accounts', 'customers', 'partners', 'transfers', 'virtual-accounts', 'webhooks'];
+    const paged = ['audit', 'bank-accounts', 'customers', 'ledger', 'partners', 'transfers', 'virtual-accounts', 'webhooks'];
     expect(queryFiles).toEqual(expect.arrayContaining(paged.map((module) => `src/modules/${module}/queries.ts`)));
     for (const file of queryFiles) expect(readFileSync(file, 'utf8'), file).toMatch(/\btenant\(scope, '/);
     const offending = sourceFiles('src')

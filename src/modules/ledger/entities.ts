@@ -1,3 +1,4 @@
+import type { InferKyselyDB } from '@mikro-orm/sql';
 import { defineEntity, p } from '@mikro-orm/core';
 import { LEDGER_ACCOUNTS, MOVEMENTS } from '../../domain/ledger.js';
 import { type Decimal, FIAT_CURRENCIES, TOKENS } from '../../domain/money.js';
@@ -43,3 +44,6 @@ export class LedgerEntry extends LedgerEntrySchema.class {}
 LedgerEntrySchema.setClass(LedgerEntry);
 
 export const ledgerEntities = [LedgerTransaction, LedgerEntry];
+
+/** The tables above as the module's query file reads them (platform/queries.ts): SQL names, the entities' value types. */
+export type LedgerTables = InferKyselyDB<typeof LedgerEntrySchema>;

@@ -2,7 +2,8 @@ import type { EntityManager } from '@mikro-orm/sql';
 import { randomUUID } from 'node:crypto';
 import type { Actor } from '../../domain/environment.js';
 import { type LedgerAccount, type Movement, type Posting, assertBalanced } from '../../domain/ledger.js';
-import { type Asset, Decimal } from '../../domain/money.js';
+import type { Asset, Decimal } from '../../domain/money.js';
+import { accountBalances, customerFundsHeld } from './queries.js';
 import type { Scope } from '../../platform/scope.js';
 import { isUuid } from '../../domain/identifiers/uuid.js';
 import { LedgerEntry, LedgerTransaction } from './entities.js';
@@ -52,26 +53,14 @@ export async function postMovement(
  * What Ramp holds for the partner's customers, per asset: the credit balance of
  * `customer_funds` (deposits received and not yet paid out or returned). Assets never used are absent.
  */
-export async function heldForCustomers({ em, actor }: Scope): Promise<Map<Asset, Decimal>> {
-  const rows = await em.execute<{ currency: Asset; held: string }[]>(
-    `select currency, (-sum(amount))::text as held from ledger_entries
-     where partner_id = ? and environment = ? and account = 'customer_funds' group by currency`,
-    [actor.partnerId, actor.environment],
-  );
-  return new Map(rows.map((r) => [r.currency, new Decimal(r.held)]));
+export async function heldForCustomers(scope: Scope): Promise<Map<Asset, Decimal>> {
+  return customerFundsHeld(scope);
 }
 
 export function createLedgerService() {
   return {
     /** Every account's balance for the caller's partner and environment. */
-    async balances({ em, actor }: Scope): Promise<AccountBalance[]> {
-      const rows = await em.execute<{ account: LedgerAccount; currency: Asset; balance: string }[]>(
-        `select account, currency, sum(amount)::text as balance from ledger_entries
-         where partner_id = ? and environment = ? group by account, currency order by account, currency`,
-        [actor.partnerId, actor.environment],
-      );
-      return rows.map((r) => ({ account: r.account, currency: r.currency, balance: new Decimal(r.balance) }));
-    },
+    balances: (scope: Scope): Promise<AccountBalance[]> => accountBalances(scope),
 
     /** The entries of many transfers in one query (GraphQL `Transfer.postings` dataloader). */
     async entriesOf({ em }: Scope, transferIds: readonly string[]): Promise<LedgerEntry[]> {

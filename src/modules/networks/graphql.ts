@@ -53,7 +53,7 @@ const FaucetMintRef = builder.objectRef<FaucetMint>('FaucetMint').implement({
     token: t.field({ type: StablecoinEnum, description: 'The stablecoin minted', resolve: (m) => m.token }),
     address: t.exposeString('address', { description: 'The address that received the tokens and the gas' }),
     amount: t.field({ type: 'Decimal', description: 'Whole tokens minted', resolve: (m) => m.amount }),
-    transactionHash: t.exposeString('transactionHash', { description: 'The mint, sent to the chain (mined in its next block)' }),
+    transactionHash: t.exposeString('transactionHash', { description: 'The mint, mined on the chain: the tokens are in the wallet when this answers' }),
   }),
 });
 

@@ -48,7 +48,7 @@ export function networkRoutes(app: FastifyInstance, { networks }: Services) {
       sandboxOnly: true,
       body: FaucetBody,
       example: { network: 'polygon', token: 'usdc', address: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8', amount: '250.00' },
-      responses: { 201: { description: 'The mint, sent to the chain', body: FaucetMintAnswer } },
+      responses: { 201: { description: 'The mint, mined on the chain: the tokens are in the wallet', body: FaucetMintAnswer } },
       errors: ['network_not_live'],
     }),
     (request, reply) =>

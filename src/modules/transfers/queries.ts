@@ -156,3 +156,9 @@ export async function transferOfCustomer(scope: Scope, customerId: string, direc
   if (!transfer || !quote) throw new NotFoundError('Transfer');
   return { transfer, quote };
 }
+
+/** Which of `ids` are the caller's transfers (a plain read of ids, so no half-loaded Transfer enters the identity map). */
+export async function ownTransferIds(scope: Scope, ids: readonly string[]): Promise<string[]> {
+  const rows = await tenant(scope, 'transfers', 't').select('t.id').where('t.id', 'in', ids).execute();
+  return rows.map((row) => row.id);
+}

@@ -20,7 +20,7 @@ import { lockTransfer, moveTransfer } from './lifecycle.js';
 import { offramp } from './offramp.js';
 import { onramp } from './onramp.js';
 import { quoting } from './quotes.js';
-import { type TransferWithQuote, transferOfCustomer, transfersOfCustomer } from './queries.js';
+import { type TransferWithQuote, ownTransferIds, transferOfCustomer, transfersOfCustomer } from './queries.js';
 import { simulations } from './simulations.js';
 import { chainJobs } from './chain-jobs.js';
 import type { Job } from '../../platform/jobs.js';
@@ -203,16 +203,11 @@ export function createTransferService(deps: TransferDeps): TransferService {
     /** The transfer made from each quote (null while unused). */
     loadTransfersOfQuotes: ({ em }: Scope, quoteIds: readonly string[]) => em.find(Transfer, { quoteId: { $in: quoteIds.filter(isUuid) } }),
     /** Status history of many transfers: only those of the caller's own transfers come back. */
-    async loadHistories({ em, actor }: Scope, transferIds: readonly string[]): Promise<TransferStatusChange[]> {
+    async loadHistories(scope: Scope, transferIds: readonly string[]): Promise<TransferStatusChange[]> {
       const ids = transferIds.filter(isUuid);
-      if (!ids.length) return [];
-      // A plain read of the ids (not entities), so no half-loaded Transfer enters the identity map.
-      const owned = await em.execute<{ id: string }[]>(
-        `select id from transfers where partner_id = ? and environment = ? and id in (${ids.map(() => '?').join(', ')})`,
-        [actor.partnerId, actor.environment, ...ids],
-      );
+      const owned = ids.length ? await ownTransferIds(scope, ids) : [];
       if (!owned.length) return [];
-      return em.find(TransferStatusChange, { transferId: { $in: owned.map((t) => t.id) } }, { orderBy: { id: 'asc' } });
+      return scope.em.find(TransferStatusChange, { transferId: { $in: owned } }, { orderBy: { id: 'asc' } });
     },
   };
 }
