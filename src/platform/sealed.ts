@@ -1,4 +1,4 @@
-import { createCipheriv, createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createHmac, createSecretKey, hkdfSync, timingSafeEqual } from 'node:crypto';
 
 const TAG_BYTES = 16;
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
@@ -19,7 +19,9 @@ export interface Sealer {
 
 /** A sealer for one `purpose` (its own subkeys, derived from `key`): tokens of one purpose never open as another's. */
 export function sealer(key: Buffer, purpose: string): Sealer {
-  const subkey = (use: string) => Buffer.from(hkdfSync('sha256', key, '', `${purpose} ${use}`, 32));
+  // Key objects made once: a raw key given to every createHmac/createCipheriv is imported again each call (a page of
+  // 100 cursors is 100 seals).
+  const subkey = (use: string) => createSecretKey(Buffer.from(hkdfSync('sha256', key, '', `${purpose} ${use}`, 32)));
   const macKey = subkey('tag');
   const encryptionKey = subkey('encryption');
 
