@@ -173,11 +173,17 @@ export const declarationOf = (check: object): Declared | undefined => declaratio
 
 /**
  * An absolute http(s) URL without credentials or a #fragment (webhook and redirect URLs), as a pattern for the REST
- * contract: a host of the characters a URL's host may hold (no `:`, which `https://x:p` made a host that no URL parser
- * takes), then an optional port 0–65535, then a path or query.
+ * contract, no wider than what a URL parser takes (WHATWG's, as the server checks): a host name of letter-and-digit
+ * labels whose last label starts with a letter (a numeric one is read as an IPv4 address: `https://a..9` is none), or
+ * a dotted IPv4 address; then an optional port 0–65535 (`https://x:p` has none), then a path or query. Narrower than
+ * the server on purpose: a punycode (`xn--`) host is taken by the server but not declared, since which of them a
+ * parser accepts is IDNA's to say.
  */
 const PORT = '(?:[0-9]{0,4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])';
-export const HTTP_URL_PATTERN = `^https?://[A-Za-z0-9._~-]+(?::${PORT})?(?:[/?][^\\s#]*)?$`;
+const OCTET = '(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])';
+const LABEL = '[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*';
+const HOST = `(?:(?:${LABEL}\\.)*[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*|(?:${OCTET}\\.){3}${OCTET})`;
+export const HTTP_URL_PATTERN = `^https?://${HOST}(?::${PORT})?(?:[/?][^\\s#]*)?$`;
 
 /** Exactly one of two fields. */
 export const exactlyOne = (a: string, b: string): JsonSchema => ({
