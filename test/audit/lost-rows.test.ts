@@ -1,6 +1,6 @@
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/platform/logging.js';
+import { capturedLog } from '../support/log-capture.js';
 import { startRamp, type TestRamp } from '../support/ramp.js';
 
 /**
@@ -10,29 +10,18 @@ import { startRamp, type TestRamp } from '../support/ramp.js';
  */
 describe('an audit row that cannot be written', () => {
   let t: TestRamp;
-  let output = '';
-  const sink = new Writable({
-    write(chunk, _encoding, done) {
-      output += chunk.toString();
-      done();
-    },
-  });
-  const lostRows = () =>
-    output
-      .trim()
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => JSON.parse(line))
-      .filter((line) => line.msg === 'audit row not written');
+  const log = capturedLog();
+  let from = 0;
+  const lostRows = () => log.lines(from).filter((line) => line.msg === 'audit row not written');
 
   beforeAll(async () => {
-    t = await startRamp({}, { logger: createLogger('warn', sink) });
+    t = await startRamp({}, { logger: createLogger('warn', log.stream) });
     await t.sql('alter table audit_events rename to audit_events_taken_away');
   });
   afterAll(() => t?.close());
 
   it('over GraphQL: the refusal is answered as ever, and the lost row is logged as an error', async () => {
-    output = '';
+    from = log.length;
     const answer = await t
       .client(t.key)
       .graphql(
@@ -45,7 +34,7 @@ describe('an audit row that cannot be written', () => {
   });
 
   it('over REST: the same', async () => {
-    output = '';
+    from = log.length;
     const answer = await t.client(t.key).post('/v0/customers', { type: 'individual', email: 'not an email', first_name: 'Ada', last_name: 'L' });
     expect([answer.status, answer.body.code]).toEqual([400, 'validation_failed']);
     const [lost] = lostRows();

@@ -1,11 +1,9 @@
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRamp, type Ramp } from '../../src/app.js';
-import { loadConfig } from '../../src/config.js';
-import { type ApiResponse, apiClient, freshDatabaseEnv, onPostgres, startRamp, type TestRamp, uniqueRedisPrefix } from '../support/ramp.js';
+import type { Ramp } from '../../src/app.js';
+import { type ApiResponse, apiClient, onPostgres, startRamp, type TestRamp, uniqueRedisPrefix } from '../support/ramp.js';
+import { REDIS_URL, twoInstancesOnOneRedis, useTestRedis } from '../support/shared-redis.js';
 
 // Shopify's model: every operation is charged its cost to a leaky bucket per API key (docs/api/security.md).
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const SIZE = 60;
 const RATE = 20;
 const BUDGET = { GRAPHQL_COST_BUCKET_SIZE: String(SIZE), GRAPHQL_COST_RESTORE_RATE: String(RATE) };
@@ -107,16 +105,7 @@ describe(`with GRAPHQL_COST_BUCKET_SIZE=${SIZE} and GRAPHQL_COST_RESTORE_RATE=${
 });
 
 describe('with REDIS_URL', () => {
-  let redis: Redis;
-  beforeAll(() => {
-    redis = new Redis(REDIS_URL, { lazyConnect: true });
-    return redis.connect();
-  });
-  afterAll(() => redis.quit());
-  const clean = async (prefix: string) => {
-    const keys = await redis.keys(`${prefix}*`);
-    if (keys.length) await redis.del(...keys);
-  };
+  const { redis, clean } = useTestRedis();
 
   it("keeps a key's bucket in Redis under <RATE_LIMIT_REDIS_PREFIX>cost:<key id>", async () => {
     const prefix = uniqueRedisPrefix();
@@ -150,24 +139,16 @@ describe('with REDIS_URL', () => {
   // DESIGN §8: several instances, one bucket per key.
   describe.runIf(onPostgres)('two instances on one database and one Redis', () => {
     const prefix = uniqueRedisPrefix();
-    let database: Awaited<ReturnType<typeof freshDatabaseEnv>>;
-    const instances: Ramp[] = [];
-    const urls: string[] = [];
-    // biome-ignore lint/suspicious/noDuplicateTestHooks: the rule does not see describe.runIf(…)(…) as a describe block of its own
+    let shared: Awaited<ReturnType<typeof twoInstancesOnOneRedis>>;
+    let instances: Ramp[] = [];
+    let urls: string[] = [];
     beforeAll(async () => {
-      database = await freshDatabaseEnv();
-      const env = { NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', ...database.env };
-      for (let i = 0; i < 2; i++) {
-        // A slow refill, so what one instance took is still missing when the other answers.
-        const ramp = await createRamp(loadConfig({ ...env, ...BUDGET, GRAPHQL_COST_RESTORE_RATE: '1', REDIS_URL, RATE_LIMIT_REDIS_PREFIX: prefix }));
-        urls.push(await ramp.listen());
-        instances.push(ramp);
-      }
+      // A slow refill, so what one instance took is still missing when the other answers.
+      shared = await twoInstancesOnOneRedis(prefix, { ...BUDGET, GRAPHQL_COST_RESTORE_RATE: '1' });
+      ({ instances, urls } = shared);
     });
-    // biome-ignore lint/suspicious/noDuplicateTestHooks: as above, a describe.runIf block's own hook
     afterAll(async () => {
-      for (const ramp of instances) await ramp.close();
-      await database.drop();
+      await shared.close();
       await clean(prefix);
     });
 

@@ -1,22 +1,16 @@
-import { Writable } from 'node:stream';
 import { GraphQLScalarType } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { features } from '../../src/features.js';
 import { buildSchema } from '../../src/graphql/schema.js';
 import { createLogger } from '../../src/platform/logging.js';
+import { capturedLog } from '../support/log-capture.js';
 import { startRamp, type TestRamp } from '../support/ramp.js';
 
 let t: TestRamp;
-let output = '';
-const sink = new Writable({
-  write(chunk, _encoding, done) {
-    output += chunk.toString();
-    done();
-  },
-});
+const log = capturedLog();
 
 beforeAll(async () => {
-  t = await startRamp({}, { logger: createLogger('trace', sink) });
+  t = await startRamp({}, { logger: createLogger('trace', log.stream) });
 });
 afterAll(() => t.close());
 
@@ -27,26 +21,15 @@ describe('logs', () => {
       .post('/v0/customers', { email: 'logs@example.com', type: 'corporate', company_name: 'Logs' }, { 'x-request-id': 'req-logging-0001' });
     expect(res.status).toBe(201);
     await t.client(t.key).graphql('{ customers { edges { node { id } } } }');
-    const lines = output
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line));
+    const lines = log.lines();
     expect(lines.some((line) => line.reqId === 'req-logging-0001' || line.request_id === 'req-logging-0001')).toBe(true);
-    expect(output).not.toContain(t.key);
-    expect(output).not.toContain(t.key.slice(-32));
+    expect(log.text()).not.toContain(t.key);
+    expect(log.text()).not.toContain(t.key.slice(-32));
   });
 
   it('redact secrets, bank and document numbers wherever they sit in a logged object', () => {
-    let line = '';
-    const logger = createLogger(
-      'info',
-      new Writable({
-        write: (c, _e, done) => {
-          line += c.toString();
-          done();
-        },
-      }),
-    );
+    const written = capturedLog();
+    const logger = createLogger('info', written.stream);
     logger.info({
       req: { headers: { authorization: 'Bearer rk_sandbox_secret' } },
       account: { iban: 'DE89370400440532013000', account_number: '123456789' },
@@ -54,15 +37,15 @@ describe('logs', () => {
       secret: 'whsec_abc',
     });
     for (const value of ['rk_sandbox_secret', 'DE89370400440532013000', '123456789', 'X1234567', 'whsec_abc']) {
-      expect(line).not.toContain(value);
+      expect(written.text()).not.toContain(value);
     }
-    expect(line).toContain('[redacted]');
+    expect(written.text()).toContain('[redacted]');
   });
 });
 
 describe('client mistakes', () => {
   it('are logged below error level, each line with the id of the request that made it', async () => {
-    const from = output.length;
+    const from = log.length;
     const api = t.client(t.key);
     const id = (n: number) => ({ 'x-request-id': `req-client-mistake-${n}` });
     const graphql = (n: number, raw: string) => api.request('POST', '/graphql', { raw, headers: { ...id(n), 'content-type': 'application/json' } });
@@ -81,11 +64,7 @@ describe('client mistakes', () => {
     ];
     for (const answer of answers) expect(answer.status < 500, JSON.stringify(answer.body)).toBe(true);
 
-    const lines = output
-      .slice(from)
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line));
+    const lines = log.lines(from);
     expect(lines.length).toBeGreaterThan(answers.length);
     for (const line of lines) {
       expect(line.level, JSON.stringify(line)).toBeLessThan(50);
@@ -122,23 +101,15 @@ describe('the log stream', () => {
 
 describe('error logs', () => {
   it('keep the message of a database error but not its SQL values or failing row', () => {
-    let line = '';
-    const logger = createLogger(
-      'info',
-      new Writable({
-        write: (c, _e, done) => {
-          line += c.toString();
-          done();
-        },
-      }),
-    );
+    const written = capturedLog();
+    const logger = createLogger('info', written.stream);
     const error = Object.assign(new Error('insert failed'), {
       query: "insert into accounts (iban) values ('DE89370400440532013000')",
       params: ['DE89370400440532013000'],
       detail: 'Failing row contains (DE89370400440532013000).',
     });
     logger.error({ err: error }, 'unexpected error');
-    expect(line).toContain('insert failed');
-    expect(line).not.toContain('DE89370400440532013000');
+    expect(written.text()).toContain('insert failed');
+    expect(written.text()).not.toContain('DE89370400440532013000');
   });
 });

@@ -1,13 +1,12 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRamp, type Ramp } from '../../src/app.js';
-import { loadConfig } from '../../src/config.js';
+import type { Ramp } from '../../src/app.js';
 import { issueApiKey } from '../../src/modules/partners/api-keys.js';
 import { ensurePartner } from '../../src/modules/partners/service.js';
-import { type ApiClient, type ApiResponse, apiClient, freshDatabaseEnv, onPostgres, startRamp, type TestRamp, uniqueRedisPrefix } from '../support/ramp.js';
+import { type ApiClient, type ApiResponse, apiClient, onPostgres, startRamp, type TestRamp, uniqueRedisPrefix } from '../support/ramp.js';
+import { REDIS_URL, twoInstancesOnOneRedis, useTestRedis } from '../support/shared-redis.js';
 
 // DESIGN §3: 429 with Retry-After. docs/operations/limits.md "Rate limits".
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const LIMIT = 5;
 let partners = 0;
 
@@ -128,17 +127,7 @@ describe(`with RATE_LIMIT_PER_MINUTE=${LIMIT}, counted in memory`, () => {
 });
 
 describe('with REDIS_URL', () => {
-  let redis: Redis;
-  beforeAll(() => {
-    redis = new Redis(REDIS_URL, { lazyConnect: true });
-    return redis.connect();
-  });
-  afterAll(() => redis.quit());
-  const keysUnder = (prefix: string) => redis.keys(`${prefix}*`);
-  const clean = async (prefix: string) => {
-    const keys = await keysUnder(prefix);
-    if (keys.length) await redis.del(...keys);
-  };
+  const { redis, keysUnder, clean } = useTestRedis();
 
   it('counts in Redis under RATE_LIMIT_REDIS_PREFIX, by key id (never the secret), and closes its connection on shutdown', async () => {
     const prefix = uniqueRedisPrefix();
@@ -178,22 +167,14 @@ describe('with REDIS_URL', () => {
   // DESIGN §8: several instances, one budget.
   describe.runIf(onPostgres)('two instances on one database', () => {
     const prefix = uniqueRedisPrefix();
-    let database: Awaited<ReturnType<typeof freshDatabaseEnv>>;
-    const instances: Ramp[] = [];
-    // biome-ignore lint/suspicious/noDuplicateTestHooks: the rule does not see describe.runIf(…)(…) as a describe block of its own
+    let shared: Awaited<ReturnType<typeof twoInstancesOnOneRedis>>;
+    let instances: Ramp[] = [];
     beforeAll(async () => {
-      database = await freshDatabaseEnv();
-      const env = { NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', ...database.env };
-      for (let i = 0; i < 2; i++) {
-        const ramp = await createRamp(loadConfig({ ...env, RATE_LIMIT_PER_MINUTE: String(LIMIT), REDIS_URL, RATE_LIMIT_REDIS_PREFIX: prefix }));
-        await ramp.listen();
-        instances.push(ramp);
-      }
+      shared = await twoInstancesOnOneRedis(prefix, { RATE_LIMIT_PER_MINUTE: String(LIMIT) });
+      ({ instances } = shared);
     });
-    // biome-ignore lint/suspicious/noDuplicateTestHooks: as above, a describe.runIf block's own hook
     afterAll(async () => {
-      for (const ramp of instances) await ramp.close();
-      await database.drop();
+      await shared.close();
       await clean(prefix);
     });
 

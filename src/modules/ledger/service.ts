@@ -53,9 +53,7 @@ export async function postMovement(
  * What Ramp holds for the partner's customers, per asset: the credit balance of
  * `customer_funds` (deposits received and not yet paid out or returned). Assets never used are absent.
  */
-export async function heldForCustomers(scope: Scope): Promise<Map<Asset, Decimal>> {
-  return customerFundsHeld(scope);
-}
+export const heldForCustomers: (scope: Scope) => Promise<Map<Asset, Decimal>> = customerFundsHeld;
 
 export function createLedgerService() {
   return {
