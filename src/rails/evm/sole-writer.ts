@@ -101,7 +101,9 @@ function commandLine(pid: number): string[] | null {
       return raw ? raw.replace(/\0$/, '').split('\0') : null;
     }
     // Without /proc (macOS), ps prints the command line; paths with spaces split wrongly, which only misses a match.
-    return execFileSync('ps', ['-p', String(pid), '-o', 'command='], { encoding: 'utf8' }).trim().split(/\s+/);
+    return execFileSync('ps', ['-p', String(pid), '-o', 'command='], { encoding: 'utf8' })
+      .trim()
+      .split(/\s+/);
   } catch {
     return null; // gone, or not ours to read
   }
