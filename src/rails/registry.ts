@@ -101,6 +101,7 @@ async function openSandboxChain(config: Config, logger: Logger) {
         mnemonic: SANDBOX_MNEMONIC,
         blockTimeSeconds: config.sandboxBlockTimeSeconds,
         stateDir: config.DATA_DIR === 'memory://' || config.DATABASE_URL ? null : `${config.DATA_DIR}-chain`,
+        log: (message) => logger.warn(message),
       });
   try {
     const rpcUrl = config.SANDBOX_CHAIN_RPC_URL ?? node!.rpcUrl;
