@@ -35,12 +35,19 @@ describe('a crash on each money path, between storing what must be sent and send
     await database?.drop();
   });
 
-  const sqlOf = (ramp: Ramp) => <T>(query: string, params: unknown[] = []) => ramp.db.fork().execute(query, params) as Promise<T[]>;
+  const sqlOf =
+    (ramp: Ramp) =>
+    <T>(query: string, params: unknown[] = []) =>
+      ramp.db.fork().execute(query, params) as Promise<T[]>;
   const polygonOf = (ramp: Ramp) => ramp.rails.liveChains().find((c) => c.network === 'polygon')!;
   const usdcOf = (ramp: Ramp) => polygonOf(ramp).tokens.find((t) => t.token === 'usdc')!.contractAddress;
 
   /** A request the child dies answering: no answer reaches the client. */
-  const diesAnswering = (request: Promise<unknown>) => request.then(() => 'answered', () => 'no answer');
+  const diesAnswering = (request: Promise<unknown>) =>
+    request.then(
+      () => 'answered',
+      () => 'no answer',
+    );
 
   it('pays a sandbox settlement once when the process dies after its commit, before the broadcast', { timeout: 180_000 }, async () => {
     const maker = await ramps.start();

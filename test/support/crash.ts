@@ -49,7 +49,10 @@ export async function startChild(env: Record<string, string>) {
   await waitFor(
     async () => {
       if (gone) throw new Error(`the child exited before it served: ${output.slice(-2000)}`);
-      return fetch(`${url}/readyz`).then((r) => r.ok, () => false);
+      return fetch(`${url}/readyz`).then(
+        (r) => r.ok,
+        () => false,
+      );
     },
     60_000,
     'the child process served',
