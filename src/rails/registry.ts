@@ -8,7 +8,8 @@ import { sandboxBank } from './bank/sandbox-bank.js';
 import { evmChain } from './evm/chain.js';
 import { accountXpub, depositSignerFrom, signerFromMnemonic, signerFromPrivateKey } from './evm/hd.js';
 import { type LocalNode, startLocalNode } from './evm/local-node.js';
-import { chainIdAt, holdsContract } from './evm/probe.js';
+import { chainIdAt, holdsContract, tokenDecimals } from './evm/probe.js';
+import { guardedChain } from './guard.js';
 import {
   SANDBOX_ACCOUNTS,
   SANDBOX_CHAIN_ID,
@@ -103,20 +104,21 @@ async function openSandboxChain(config: Config, logger: Logger) {
         : `sandbox chain at ${rpcUrl}: found its USDC and USDT contracts`,
     );
     const depositXpub = accountXpub(SANDBOX_MNEMONIC, SANDBOX_ACCOUNTS.deposits);
+    const tokens = await Promise.all(EVM_NETWORKS.map((network) => withDecimals(rpcUrl, setup.tokens[network]!)));
     const chains = EVM_NETWORKS.map((network, i) =>
-      evmChain({
+      guardedChain(evmChain({
         environment: 'sandbox',
         network,
         chainId,
         rpcUrls: [rpcUrl],
         publicRpcUrl: rpcUrl,
         requiredConfirmations: config.SANDBOX_CONFIRMATIONS,
-        tokens: setup.tokens[network]!,
+        tokens: tokens[i]!,
         depositXpub,
         treasury: treasuries[i]!,
         // The sandbox's mnemonic is public: it signs for its deposit addresses, so deposits are swept as in production.
         depositSigner: config.sandboxChainSweeps ? (index) => signerFromMnemonic(SANDBOX_MNEMONIC, SANDBOX_ACCOUNTS.deposits, index) : null,
-      }),
+      })),
     );
     const customerWallet = (index: number) => signerFromMnemonic(SANDBOX_MNEMONIC, SANDBOX_ACCOUNTS.customers, index).address;
     const tools: SandboxChainTools = {
@@ -170,16 +172,27 @@ async function openProductionChain(network: ProductionChainConfig): Promise<Live
     if (!(await holdsContract(rpcUrl, token.contractAddress)))
       throw new Refusal(`Invalid configuration: ${name}_${token.token.toUpperCase()}_ADDRESS holds no contract on chain ${chainId}`);
   }
-  return evmChain({
+  let tokens: TokenContract[];
+  try {
+    tokens = await withDecimals(rpcUrl, network.tokens);
+  } catch {
+    throw new Refusal(`Invalid configuration: a token contract of ${name} does not answer decimals() on chain ${chainId}`);
+  }
+  return guardedChain(evmChain({
     environment: 'production',
     network: network.network,
     chainId,
     rpcUrls: network.rpcUrls,
     publicRpcUrl: null,
     requiredConfirmations: network.confirmations,
-    tokens: network.tokens.map((t) => ({ ...t, decimals: 6 })),
+    tokens,
     depositXpub: network.xpub,
     treasury: signerFromPrivateKey(key.startsWith('0x') ? key : `0x${key}`),
     depositSigner,
-  });
+  }));
+}
+
+/** Each contract with the decimals it declares, read from the chain once, here, and nowhere else. */
+async function withDecimals(rpcUrl: string, tokens: readonly Omit<TokenContract, 'decimals'>[]): Promise<TokenContract[]> {
+  return Promise.all(tokens.map(async (t) => ({ ...t, decimals: await tokenDecimals(rpcUrl, t.contractAddress) })));
 }

@@ -1,6 +1,7 @@
 import { type Actor, type Environment, assertSandbox } from '../../domain/environment.js';
 import { UnprocessableError } from '../../domain/errors.js';
 import { Decimal, NETWORKS, type Network, type Token } from '../../domain/money.js';
+import { baseUnits } from '../../domain/token-units.js';
 import { parseInput } from '../../domain/validation.js';
 import type { RailsMode, TokenContract } from '../../rails/port.js';
 import type { Rails } from '../../rails/registry.js';
@@ -73,8 +74,7 @@ export function createNetworkService({ rails }: { rails: Rails }): NetworkServic
           `${data.network} is simulated in this sandbox: there is no chain to mint on (GET /v0/sandbox/networks lists the live networks)`,
         );
       }
-      const units = BigInt(new Decimal(data.amount).times(new Decimal(10).pow(contract.decimals)).toFixed(0));
-      const transactionHash = await rails.sandboxChain.faucet(contract, data.address, units);
+      const transactionHash = await rails.sandboxChain.faucet(contract, data.address, baseUnits(new Decimal(data.amount), contract.decimals));
       return { network: data.network, token: data.token, address: data.address, amount: data.amount, transactionHash };
     },
   };
