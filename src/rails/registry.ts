@@ -106,19 +106,21 @@ async function openSandboxChain(config: Config, logger: Logger) {
     const depositXpub = accountXpub(SANDBOX_MNEMONIC, SANDBOX_ACCOUNTS.deposits);
     const tokens = await Promise.all(EVM_NETWORKS.map((network) => withDecimals(rpcUrl, setup.tokens[network]!)));
     const chains = EVM_NETWORKS.map((network, i) =>
-      guardedChain(evmChain({
-        environment: 'sandbox',
-        network,
-        chainId,
-        rpcUrls: [rpcUrl],
-        publicRpcUrl: rpcUrl,
-        requiredConfirmations: config.SANDBOX_CONFIRMATIONS,
-        tokens: tokens[i]!,
-        depositXpub,
-        treasury: treasuries[i]!,
-        // The sandbox's mnemonic is public: it signs for its deposit addresses, so deposits are swept as in production.
-        depositSigner: config.sandboxChainSweeps ? (index) => signerFromMnemonic(SANDBOX_MNEMONIC, SANDBOX_ACCOUNTS.deposits, index) : null,
-      })),
+      guardedChain(
+        evmChain({
+          environment: 'sandbox',
+          network,
+          chainId,
+          rpcUrls: [rpcUrl],
+          publicRpcUrl: rpcUrl,
+          requiredConfirmations: config.SANDBOX_CONFIRMATIONS,
+          tokens: tokens[i]!,
+          depositXpub,
+          treasury: treasuries[i]!,
+          // The sandbox's mnemonic is public: it signs for its deposit addresses, so deposits are swept as in production.
+          depositSigner: config.sandboxChainSweeps ? (index) => signerFromMnemonic(SANDBOX_MNEMONIC, SANDBOX_ACCOUNTS.deposits, index) : null,
+        }),
+      ),
     );
     const customerWallet = (index: number) => signerFromMnemonic(SANDBOX_MNEMONIC, SANDBOX_ACCOUNTS.customers, index).address;
     const tools: SandboxChainTools = {
@@ -178,18 +180,20 @@ async function openProductionChain(network: ProductionChainConfig): Promise<Live
   } catch {
     throw new Refusal(`Invalid configuration: a token contract of ${name} does not answer decimals() on chain ${chainId}`);
   }
-  return guardedChain(evmChain({
-    environment: 'production',
-    network: network.network,
-    chainId,
-    rpcUrls: network.rpcUrls,
-    publicRpcUrl: null,
-    requiredConfirmations: network.confirmations,
-    tokens,
-    depositXpub: network.xpub,
-    treasury: signerFromPrivateKey(key.startsWith('0x') ? key : `0x${key}`),
-    depositSigner,
-  }));
+  return guardedChain(
+    evmChain({
+      environment: 'production',
+      network: network.network,
+      chainId,
+      rpcUrls: network.rpcUrls,
+      publicRpcUrl: null,
+      requiredConfirmations: network.confirmations,
+      tokens,
+      depositXpub: network.xpub,
+      treasury: signerFromPrivateKey(key.startsWith('0x') ? key : `0x${key}`),
+      depositSigner,
+    }),
+  );
 }
 
 /** Each contract with the decimals it declares, read from the chain once, here, and nowhere else. */

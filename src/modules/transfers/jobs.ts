@@ -87,5 +87,9 @@ export function autoSettlementJobs(delayMs: number, liveNetworks: readonly Netwo
 
 /** The jobs of money movement, as configured. */
 export function transferJobs(options: { autoSettleDelayMs?: number | undefined; liveSandboxNetworks?: readonly Network[] }): Job[] {
-  return [closeDepositWindowsJob, expireTransfersJob, ...(options.autoSettleDelayMs !== undefined ? autoSettlementJobs(options.autoSettleDelayMs, options.liveSandboxNetworks) : [])];
+  return [
+    closeDepositWindowsJob,
+    expireTransfersJob,
+    ...(options.autoSettleDelayMs !== undefined ? autoSettlementJobs(options.autoSettleDelayMs, options.liveSandboxNetworks) : []),
+  ];
 }

@@ -1,10 +1,10 @@
-import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/sql';
-import { ACROSS_TENANTS, scopeTo } from '../../../platform/tenant.js';
+import { ACROSS_TENANTS } from '../../../platform/tenant.js';
 import type { LiveChain } from '../../../rails/port.js';
-import { Quote, Transfer } from '../entities.js';
+import { Transfer } from '../entities.js';
 import { announce, reverseDeposit } from '../lifecycle.js';
 import { ChainDeposit } from './entities.js';
+import { lockDepositTransfer } from './lock.js';
 import { confirmationsAt } from './record.js';
 import { creditDeposits } from './window.js';
 
@@ -15,14 +15,6 @@ import { creditDeposits } from './window.js';
  * deposit happens under its transfer's row lock, so the watcher and `complete`, which may both see
  * the same log, credit it once.
  */
-
-/** A deposit's transfer and quote, locked `FOR UPDATE` (whichever tenant: the watcher acts for none). */
-export async function lockDepositTransfer(em: EntityManager, transferId: string): Promise<{ transfer: Transfer; quote: Quote }> {
-  const transfer = await em.findOneOrFail(Transfer, { id: transferId }, { ...ACROSS_TENANTS, lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
-  const quote = await em.findOneOrFail(Quote, { id: transfer.quoteId }, ACROSS_TENANTS);
-  scopeTo(em, transfer);
-  return { transfer, quote };
-}
 
 /** The deposit as committed now (read after its transfer's lock is held). */
 const freshDeposit = (em: EntityManager, id: string) => em.findOneOrFail(ChainDeposit, { id }, { refresh: true });

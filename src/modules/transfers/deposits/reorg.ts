@@ -24,11 +24,7 @@ export interface Unwind {
  * again: still on the chain, it only moved block; gone, it is un-observed (or reversed, if credited).
  */
 export async function planUnwind(em: EntityManager, chain: LiveChain, cursor: Cursor): Promise<Unwind> {
-  const remembered = await em.find(
-    ChainBlock,
-    { chainKey: chain.key, number: { $lt: cursor.number } },
-    { orderBy: { number: 'desc' }, refresh: true },
-  );
+  const remembered = await em.find(ChainBlock, { chainKey: chain.key, number: { $lt: cursor.number } }, { orderBy: { number: 'desc' }, refresh: true });
   let fork: Cursor | null = null;
   for (const block of remembered) {
     if ((await chain.block(block.number))?.hash === block.hash) {

@@ -4,7 +4,7 @@ import type { Job } from '../../../platform/jobs.js';
 import type { Quote, Transfer, TransferTables } from '../entities.js';
 import { moveTransfer } from '../lifecycle.js';
 import { ChainDeposit, type DepositTables } from './entities.js';
-import { lockDepositTransfer } from './follow.js';
+import { lockDepositTransfer } from './lock.js';
 
 /**
  * Deposits to one address add up within the transfer's window, so nobody who knows the address can
