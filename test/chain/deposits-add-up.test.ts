@@ -159,6 +159,29 @@ describe('deposits to one address add up', () => {
     expect(new Set(recipients.flat()).size).toBeGreaterThan(100);
   }, 60_000);
 
+  it('applies nothing when another instance moved the cursor while this one read the chain', async () => {
+    const transfer = await openOfframp(api, customer);
+    await send(transfer.quote.deposit_blockchain_address, 100_000_000n);
+    await t.mine(3);
+    const head = await t.rpc<{ number: string; hash: string }>('eth_getBlockByNumber', ['latest', false]);
+    const moved = { number: BigInt(head.number).toString(), hash: head.hash.toLowerCase() };
+    // Another instance reads and applies the range while this one is still asking the node for its logs.
+    const polygonLogs = (call: { method: string; params?: unknown[] }) =>
+      call.method === 'eth_getLogs' && JSON.stringify(call.params).toLowerCase().includes(usdc().contractAddress.toLowerCase());
+    recorder.hooks.beforeForwarding = async (calls) => {
+      if (!calls.some(polygonLogs)) return;
+      recorder.hooks.beforeForwarding = null;
+      await t.sql(`update chain_cursors set block_number = ?, block_hash = ? where chain_key = 'sandbox:polygon'`, [moved.number, moved.hash]);
+    };
+    await t.ramp.chainJobs.runOnce();
+    expect(recorder.hooks.beforeForwarding).toBeNull();
+    expect(await depositsOf(transfer.id)).toEqual([]);
+    const [cursor] = await t.sql<{ number: string; hash: string }>(
+      `select block_number::text as number, block_hash as hash from chain_cursors where chain_key = 'sandbox:polygon'`,
+    );
+    expect(cursor).toEqual(moved);
+  });
+
   it('refuses a chain call inside a database transaction: the guard is wired on the watched chain', async () => {
     await expect(t.ramp.db.fork().transactional(() => t.chain('polygon').head())).rejects.toThrow(RailsCallInTransaction);
   });

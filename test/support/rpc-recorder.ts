@@ -9,16 +9,19 @@ export interface RecordedCall {
 
 /**
  * An HTTP proxy on loopback in front of a JSON-RPC endpoint that keeps every call and its answer,
- * so a test can say what Ramp asked the node, and what the node had to send back.
+ * so a test can say what Ramp asked the node, and what the node had to send back. `beforeForwarding`,
+ * when set, runs before a request goes on: a test acts there while Ramp waits for the node.
  */
 export async function startRpcRecorder(target: string) {
   const calls: RecordedCall[] = [];
+  const hooks: { beforeForwarding: ((calls: { method: string; params?: unknown[] }[]) => Promise<void>) | null } = { beforeForwarding: null };
   const server: Server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', async () => {
       const body = Buffer.concat(chunks).toString('utf8');
       try {
+        await hooks.beforeForwarding?.([JSON.parse(body)].flat());
         const upstream = await fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
         const text = await upstream.text();
         const sent = [JSON.parse(body)].flat() as { id: unknown; method: string; params?: unknown[] }[];
@@ -36,6 +39,7 @@ export async function startRpcRecorder(target: string) {
   return {
     url: `http://127.0.0.1:${address.port}`,
     calls,
+    hooks,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
