@@ -81,21 +81,25 @@ export interface Signer {
   }): Promise<string>;
 }
 
-/** A network whose chain leg is real. */
-export interface LiveChain {
+/** A live chain as every role knows it: which network, its contracts and confirmations, its deposit addresses. */
+export interface ChainIdentity {
   readonly mode: 'live';
   readonly environment: Environment;
   readonly network: Network;
-  /** `<environment>:<network>`: the key of this chain's watcher cursor and payout sender. */
+  /** `<environment>:<network>`: the key of this chain's watcher cursor and the treasury's nonce sequence. */
   readonly key: string;
   readonly chainId: number;
   /** The RPC address shown to partners (the sandbox's own chain; never a production provider's secret URL). */
   readonly publicRpcUrl: string | null;
   readonly requiredConfirmations: number;
+  /** Each with the decimals its contract declares, read from the chain once, at start. */
   readonly tokens: readonly TokenContract[];
   /** The deposit address at `index` of the configured extended public key (BIP-32, non-hardened). */
   depositAddress(index: number): string;
+}
 
+/** The reader: what Ramp asks a chain, each call bounded in time and refused inside a database transaction. */
+export interface ChainReader {
   head(): Promise<BlockRef>;
   block(number: bigint): Promise<BlockRef | null>;
   /**
@@ -105,32 +109,69 @@ export interface LiveChain {
    */
   tokenTransfers(fromBlock: bigint, toBlock: bigint, recipients: readonly string[]): Promise<TokenTransfer[]>;
   lookUpTransaction(hash: string): Promise<TransactionLookup>;
-
-  /** The treasury that pays on-ramps on this network. */
-  readonly treasury: string;
+  receipt(hash: string): Promise<Receipt>;
   tokenBalance(token: Token, address: string): Promise<bigint>;
+  /** Wei at `address`. */
+  nativeBalance(address: string): Promise<bigint>;
   /** The next nonce the chain expects from `address`, counting mined transactions only. */
   minedNonce(address: string): Promise<number>;
   fees(): Promise<Fees>;
-  /** Signs `amount` of `token` to `to` from the treasury, with `nonce` and `fees`: no network call, so it may run in the transaction that stores it. */
+}
+
+/**
+ * The treasury sender: the account that pays on-ramps and deposit addresses' gas. Signing asks the node nothing, so
+ * it runs in the transaction that takes the nonce and stores the signed transaction; broadcasting comes after commit.
+ */
+export interface TreasurySender {
+  /** The treasury that pays on-ramps on this network. */
+  readonly treasury: string;
+  /** Signs `amount` of `token` to `to` from the treasury, with `nonce` and `fees`. */
   signPayout(payout: { token: Token; to: string; amount: bigint; nonce: number; fees: Fees }): Promise<SignedPayout>;
+  /** Signs `amount` wei from the treasury to `to`, so a deposit address can pay its sweep's gas. */
+  signGasTopUp(topUp: { to: string; amount: bigint; nonce: number; fees: Fees }): Promise<SignedPayout>;
   /** Sends a signed transaction; one the node already knows is not an error. */
   broadcast(raw: string): Promise<void>;
-  receipt(hash: string): Promise<Receipt>;
+}
 
+/** The sweeper: moves confirmed deposits from their own addresses to the treasury, when Ramp holds their keys. */
+export interface DepositSweeper {
   /**
    * Whether Ramp holds a signer for the deposit addresses (the sandbox's, or EVM_<NETWORK>_SWEEP_KEY_FILE): only then
    * are deposits swept to the treasury; otherwise they stay where they were paid, for the operator's custody to move.
    */
   readonly sweeps: boolean;
-  /** Wei at `address`. */
-  nativeBalance(address: string): Promise<bigint>;
   /** What sweeping one deposit address may spend on gas at `fees`: a padded token transfer's gas. */
   sweepGasCost(fees: Fees): bigint;
-  /** Signs `amount` wei from the treasury to `to`, so a deposit address can pay its sweep's gas. */
-  signGasTopUp(topUp: { to: string; amount: bigint; nonce: number; fees: Fees }): Promise<SignedPayout>;
   /** Signs `amount` of `token` from the deposit address at `index` to the treasury (`sweeps` must be true). */
   signSweep(sweep: { index: number; token: Token; amount: bigint; nonce: number; fees: Fees }): Promise<SignedPayout>;
+}
+
+/** A network whose chain leg is real: one adapter playing the three roles; each job takes the roles it needs. */
+export interface LiveChain extends ChainIdentity, ChainReader, TreasurySender, DepositSweeper {}
+
+/** What the deposit watcher and `complete` need: to read the chain, never to sign on it. */
+export type WatchedChain = ChainIdentity & ChainReader;
+
+/**
+ * The sandbox adapter: what only the sandbox's own chain can do, mint test tokens (Ramp's minter, under the nonce
+ * allocator) and act as a customer's wallet.
+ */
+export interface SandboxChainTools {
+  rpcUrl: string;
+  /** The minter's nonce sequence (custody's allocator): one account mints on the one local chain, for every network. */
+  mintSequence: string;
+  minter: string;
+  /** The minter's next mined nonce and the chain's fees: read before the transaction that signs a mint. */
+  readMinter(): Promise<{ minedNonce: number; fees: Fees }>;
+  /** Signs a mint with the minter's key (no call to the node): stored before it is sent. */
+  signMint(mint: { contract: string; to: string; amount: bigint; nonce: number; fees: Fees }): Promise<SignedPayout>;
+  /** Gives `to` gas and broadcasts a signed mint (one the node has is not an error). */
+  sendMint(raw: string, to: string): Promise<void>;
+  receipt(hash: string): Promise<Receipt>;
+  /** Gives a wallet `amount` (base units) more of a token, and gas, by writing the chain's state: no transaction. */
+  faucet(contract: TokenContract, address: string, amount: bigint): Promise<void>;
+  /** A customer wallet of the sandbox (one per `walletIndex`), funded, then sending `amount` to `to`: the transfer's hash. */
+  sendFromCustomer(contract: TokenContract, walletIndex: number, to: string, amount: bigint): Promise<string>;
 }
 
 /** A network whose chain leg Ramp makes up (solana and tron, and every network of a sandbox run without a chain). */

@@ -9,38 +9,12 @@ import { evmChain } from './evm/chain.js';
 import { accountXpub, depositSignerFrom, signerFromMnemonic, signerFromPrivateKey } from './evm/hd.js';
 import { type LocalNode, startLocalNode } from './evm/local-node.js';
 import { chainIdAt, holdsContract, tokenDecimals } from './evm/probe.js';
-import {
-  SANDBOX_ACCOUNTS,
-  SANDBOX_CHAIN_ID,
-  SANDBOX_MNEMONIC,
-  type SandboxChainSetup,
-  fundWallet,
-  giveGas,
-  sendFromWallet,
-  setUpSandboxChain,
-  signMint,
-} from './evm/sandbox-chain.js';
+import { SANDBOX_ACCOUNTS, SANDBOX_CHAIN_ID, SANDBOX_MNEMONIC, type SandboxChainSetup, setUpSandboxChain } from './evm/sandbox-chain.js';
 import { guardedBank, guardedChain, guardedTools } from './guard.js';
-import type { BankRails, ChainRails, Fees, LiveChain, Receipt, SignedPayout, TokenContract } from './port.js';
+import { sandboxTools } from './evm/sandbox-tools.js';
+import type { BankRails, ChainRails, LiveChain, SandboxChainTools, TokenContract } from './port.js';
 
-/** What only the sandbox's own chain can do: mint test tokens, and act as a customer's wallet. */
-export interface SandboxChainTools {
-  rpcUrl: string;
-  /** The minter's nonce sequence (custody's allocator): one account mints on the one local chain, for every network. */
-  mintSequence: string;
-  minter: string;
-  /** The minter's next mined nonce and the chain's fees: read before the transaction that signs a mint. */
-  readMinter(): Promise<{ minedNonce: number; fees: Fees }>;
-  /** Signs a mint with the minter's key (no call to the node): stored before it is sent. */
-  signMint(mint: { contract: string; to: string; amount: bigint; nonce: number; fees: Fees }): Promise<SignedPayout>;
-  /** Gives `to` gas and broadcasts a signed mint (one the node has is not an error). */
-  sendMint(raw: string, to: string): Promise<void>;
-  receipt(hash: string): Promise<Receipt>;
-  /** Gives a wallet `amount` (base units) more of a token, and gas, by writing the chain's state: no transaction. */
-  faucet(contract: TokenContract, address: string, amount: bigint): Promise<void>;
-  /** A customer wallet of the sandbox (one per `walletIndex`), funded, then sending `amount` to `to`: the transfer's hash. */
-  sendFromCustomer(contract: TokenContract, walletIndex: number, to: string, amount: bigint): Promise<string>;
-}
+export type { SandboxChainTools };
 
 /** Every leg Ramp can move money on, per environment: the use cases' one way out (rails/port.ts). */
 export interface Rails {
@@ -137,27 +111,7 @@ async function openSandboxChain(config: Config, logger: Logger) {
         }),
       ),
     );
-    const customerWallet = (index: number) => signerFromMnemonic(SANDBOX_MNEMONIC, SANDBOX_ACCOUNTS.customers, index).address;
-    // Any of the chains will do for what the minter asks the node: they share the one local chain.
-    const node0 = chains[0]!;
-    const tools: SandboxChainTools = {
-      rpcUrl,
-      mintSequence: `sandbox:chain-${chainId}:minter`,
-      minter: minter.address.toLowerCase(),
-      readMinter: async () => ({ minedNonce: await node0.minedNonce(minter.address), fees: await node0.fees() }),
-      signMint: (mint) => signMint(minter, chainId, mint),
-      async sendMint(raw, to) {
-        await giveGas(rpcUrl, to);
-        await node0.broadcast(raw);
-      },
-      receipt: (hash) => node0.receipt(hash),
-      faucet: (contract, address, amount) => fundWallet(rpcUrl, contract.contractAddress, address, amount),
-      async sendFromCustomer(contract, walletIndex, to, amount) {
-        const wallet = customerWallet(walletIndex);
-        await fundWallet(rpcUrl, contract.contractAddress, wallet, amount);
-        return sendFromWallet(rpcUrl, wallet, contract.contractAddress, to, amount);
-      },
-    };
+    const tools = sandboxTools({ rpcUrl, chainId, node: chains[0]!, minter });
     return { node, chains, tools };
   } catch (error) {
     await node?.stop();

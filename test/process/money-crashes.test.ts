@@ -6,6 +6,7 @@ import { instances, sharedDatabaseEnv, startChild } from '../support/crash.js';
 import { chainRampEnv, startLocalChain } from '../support/local-chain.js';
 import { fundedOnramp, units } from '../support/payouts.js';
 import { apiClient } from '../support/ramp.js';
+import { openOfframp } from '../support/chain.js';
 import { createCustomer } from '../support/transfers.js';
 import { waitFor } from '../support/webhook-receiver.js';
 
@@ -120,4 +121,67 @@ describe('a crash on each money path, between storing what must be sent and send
     expect(await sql('select status from chain_mints where "to" = ?', [address.toLowerCase()])).toEqual([{ status: 'mined' }]);
     await ramps.close(successor);
   });
+
+  /** A credited off-ramp deposit of 100 USDC on polygon, made by an instance that sweeps nothing. */
+  async function creditedDeposit() {
+    const maker = await ramps.start();
+    const api = apiClient(maker.url(), key);
+    const customer = await createCustomer(api);
+    const transfer = await openOfframp(api, customer);
+    const sent = await api.post(`/v0/customers/${customer}/offramp-transfer/simulate`, { action: 'crypto_deposit', transfer_id: transfer.id });
+    expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+    const sql = sqlOf(maker);
+    await waitFor(
+      async () => {
+        await chain.client.request({ method: 'anvil_mine' as never, params: ['0x1'] as never });
+        await maker.chainJobs.runOnce();
+        return (await sql<{ status: string }>('select status from chain_deposits where transfer_id = ?', [transfer.id]))[0]?.status === 'credited';
+      },
+      30_000,
+      'the deposit credited',
+    );
+    const treasury = polygonOf(maker).treasury;
+    const before = await chain.balanceOf(usdcOf(maker), treasury);
+    await ramps.close(maker);
+    return { address: transfer.quote.deposit_blockchain_address as string, treasury, before, transferId: transfer.id as string };
+  }
+
+  for (const point of ['top-up-signed', 'sweep-signed'] as const) {
+    it(`moves a deposit to the treasury once when the sweeper dies at ${point}, after its commit`, { timeout: 180_000 }, async () => {
+      const deposit = await creditedDeposit();
+      const child = await startChild({ ...env, SANDBOX_CHAIN_SWEEPS: 'on', CHAIN_POLL_INTERVAL_MS: '50', TEST_CRASH_AT: point });
+      const died = await Promise.race([child.exited, new Promise<null>((resolve) => setTimeout(() => resolve(null), 60_000))]);
+      expect(died?.signal, child.output().slice(-2000)).toBe('SIGKILL');
+
+      const successor = await ramps.start({ SANDBOX_CHAIN_SWEEPS: 'on' });
+      const sql = sqlOf(successor);
+      const sweepOf = async () =>
+        (
+          await sql<{ status: string; gas_transaction_hash: string | null; sweep_transaction_hash: string | null }>(
+            'select s.status, s.gas_transaction_hash, s.sweep_transaction_hash from chain_sweeps s join chain_deposits d on d.id = s.deposit_id where d.transfer_id = ?',
+            [deposit.transferId],
+          )
+        )[0]!;
+      const stored = await sweepOf();
+      // Stored and committed before the crash, never broadcast: the chain has not seen it.
+      const pending = point === 'top-up-signed' ? stored.gas_transaction_hash! : stored.sweep_transaction_hash!;
+      expect(await polygonOf(successor).lookUpTransaction(pending)).toEqual({ found: false });
+      expect(await chain.balanceOf(usdcOf(successor), deposit.treasury)).toBe(deposit.before);
+
+      await waitFor(
+        async () => {
+          await successor.chainJobs.runOnce();
+          return (await sweepOf()).status === 'swept';
+        },
+        60_000,
+        'the sweep completed after the restart',
+      );
+      const swept = await sweepOf();
+      expect(swept.gas_transaction_hash).toBe(stored.gas_transaction_hash);
+      if (point === 'sweep-signed') expect(swept.sweep_transaction_hash).toBe(stored.sweep_transaction_hash);
+      expect(await chain.balanceOf(usdcOf(successor), deposit.address)).toBe(0n);
+      expect(await chain.balanceOf(usdcOf(successor), deposit.treasury)).toBe(deposit.before + 100_000_000n);
+      await ramps.close(successor);
+    });
+  }
 });

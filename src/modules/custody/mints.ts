@@ -3,7 +3,7 @@ import { Decimal } from '../../domain/money.js';
 import { afterCommit } from '../../platform/db/unit-of-work.js';
 import type { Job } from '../../platform/jobs.js';
 import type { Fees } from '../../rails/port.js';
-import type { SandboxChainTools } from '../../rails/registry.js';
+import type { SandboxChainTools } from '../../rails/port.js';
 import { type CrashPoint, crashAt } from './crash-points.js';
 import { ChainMint } from './entities.js';
 import { takeNonces } from './nonces.js';

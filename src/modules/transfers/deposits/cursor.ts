@@ -1,6 +1,6 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/sql';
-import type { BlockRef, LiveChain } from '../../../rails/port.js';
+import type { BlockRef, WatchedChain } from '../../../rails/port.js';
 import { ChainBlock, ChainCursor } from './entities.js';
 
 /** Blocks remembered per chain, for walking a reorganisation back; a new cursor also starts this far behind the head. */
@@ -13,13 +13,13 @@ export interface Cursor {
 }
 
 /** Where the chain's watcher stands as committed, read without a lock: what the poll's chain reads start from. */
-export async function readCursor(em: EntityManager, chain: LiveChain): Promise<Cursor | null> {
+export async function readCursor(em: EntityManager, chain: WatchedChain): Promise<Cursor | null> {
   const row = await em.findOne(ChainCursor, { chainKey: chain.key }, { refresh: true });
   return row ? { number: row.blockNumber, hash: row.blockHash } : null;
 }
 
 /** A chain seen for the first time starts at `start`; an instance that raced this one to it keeps its own. */
-export async function startCursor(em: EntityManager, chain: LiveChain, start: BlockRef): Promise<void> {
+export async function startCursor(em: EntityManager, chain: WatchedChain, start: BlockRef): Promise<void> {
   await em.upsert(
     ChainCursor,
     { chainKey: chain.key, blockNumber: start.number, blockHash: start.hash, updatedAt: new Date() },
@@ -32,7 +32,7 @@ export async function startCursor(em: EntityManager, chain: LiveChain, start: Bl
  * says: null when another instance holds it, or moved it since (what was read of the chain then
  * belongs to a cursor that is gone). Either way this poll does nothing; one instance at a time.
  */
-export async function claimCursor(tx: EntityManager, chain: LiveChain, read: Cursor): Promise<ChainCursor | null> {
+export async function claimCursor(tx: EntityManager, chain: WatchedChain, read: Cursor): Promise<ChainCursor | null> {
   const cursor = await tx.findOne(ChainCursor, { chainKey: chain.key }, { lockMode: LockMode.PESSIMISTIC_PARTIAL_WRITE, refresh: true });
   if (!cursor || cursor.blockNumber !== read.number || cursor.blockHash !== read.hash) return null;
   return cursor;

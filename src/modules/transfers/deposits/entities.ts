@@ -25,7 +25,7 @@ const ChainDepositSchema = defineEntity({
   tableName: 'chain_deposits',
   properties: {
     id: p.uuid().primary(),
-    /** `<environment>:<network>` (LiveChain.key). */
+    /** `<environment>:<network>` (WatchedChain.key). */
     chainKey: p.text(),
     environment: p.enum(ENVIRONMENTS),
     network: p.enum(NETWORKS),

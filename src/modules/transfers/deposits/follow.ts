@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/sql';
 import { sql } from 'kysely';
 import { readsOver } from '../../../platform/queries.js';
 import { ACROSS_TENANTS } from '../../../platform/tenant.js';
-import type { LiveChain } from '../../../rails/port.js';
+import type { WatchedChain } from '../../../rails/port.js';
 import { Transfer } from '../entities.js';
 import { announce, reverseDeposit } from '../lifecycle.js';
 import { ChainDeposit, type DepositTables } from './entities.js';
@@ -48,7 +48,7 @@ async function behindAnother(em: EntityManager, deposit: ChainDeposit): Promise<
  * confirmed deposits are added up (window.ts). A transfer that stopped waiting (credited, canceled,
  * expired) leaves the deposit `late`, held for return.
  */
-export async function followDeposit(em: EntityManager, chain: LiveChain, depositId: string, head: bigint): Promise<void> {
+export async function followDeposit(em: EntityManager, chain: WatchedChain, depositId: string, head: bigint): Promise<void> {
   const { transfer, quote } = await lockDepositTransfer(em, (await freshDeposit(em, depositId)).transferId);
   const deposit = await freshDeposit(em, depositId);
   if (deposit.status !== 'observed') return;

@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import { randomUUID } from 'node:crypto';
 import type { Token } from '../../../domain/money.js';
 import { tokenUnits } from '../../../domain/token-units.js';
-import type { LiveChain, TokenTransfer } from '../../../rails/port.js';
+import type { WatchedChain, TokenTransfer } from '../../../rails/port.js';
 import type { TransferTables } from '../entities.js';
 import type { DepositStatus } from './entities.js';
 
@@ -31,7 +31,7 @@ export function statusOfNewDeposit(log: TokenTransfer, target: DepositTarget, no
 }
 
 /** Off-ramps of the chain's environment and network whose deposit address is one of `addresses` (lower case). */
-export async function targetsOf(em: EntityManager, chain: LiveChain, addresses: readonly string[]): Promise<Map<string, DepositTarget>> {
+export async function targetsOf(em: EntityManager, chain: WatchedChain, addresses: readonly string[]): Promise<Map<string, DepositTarget>> {
   if (!addresses.length) return new Map();
   const rows = await readsOver<TransferTables>()
     .acrossTenants(em, 'transfers', 't')
@@ -55,7 +55,7 @@ export async function targetsOf(em: EntityManager, chain: LiveChain, addresses: 
  * the chain (removed, or reversed) and is back takes its new block and status. Answers whether this
  * call wrote it (new or back): an existing deposit is left as it is.
  */
-export async function recordDeposit(em: EntityManager, chain: LiveChain, log: TokenTransfer, transferId: string, status: DepositStatus): Promise<boolean> {
+export async function recordDeposit(em: EntityManager, chain: WatchedChain, log: TokenTransfer, transferId: string, status: DepositStatus): Promise<boolean> {
   const contract = chain.tokens.find((t) => t.contractAddress.toLowerCase() === log.contractAddress);
   if (!contract) throw new Error(`${log.contractAddress} is not a token contract of ${chain.key}`);
   const now = new Date();

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/sql';
-import type { LiveChain } from '../../../rails/port.js';
+import type { WatchedChain } from '../../../rails/port.js';
 import { type Cursor, WINDOW } from './cursor.js';
 import { ChainBlock, ChainDeposit } from './entities.js';
 import { unobserveDeposit } from './follow.js';
@@ -23,7 +23,7 @@ export interface Unwind {
  * window, the watcher starts again from the window's bottom. Each deposit above the fork is looked up
  * again: still on the chain, it only moved block; gone, it is un-observed (or reversed, if credited).
  */
-export async function planUnwind(em: EntityManager, chain: LiveChain, cursor: Cursor): Promise<Unwind> {
+export async function planUnwind(em: EntityManager, chain: WatchedChain, cursor: Cursor): Promise<Unwind> {
   const remembered = await em.find(ChainBlock, { chainKey: chain.key, number: { $lt: cursor.number } }, { orderBy: { number: 'desc' }, refresh: true });
   let fork: Cursor | null = null;
   for (const block of remembered) {
@@ -42,7 +42,7 @@ export async function planUnwind(em: EntityManager, chain: LiveChain, cursor: Cu
     { orderBy: { blockNumber: 'desc', logIndex: 'desc' }, refresh: true },
   );
   const plan: Unwind = { fork, moved: [], gone: [] };
-  const lookups = new Map<string, Awaited<ReturnType<LiveChain['lookUpTransaction']>>>();
+  const lookups = new Map<string, Awaited<ReturnType<WatchedChain['lookUpTransaction']>>>();
   for (const deposit of above) {
     if (!lookups.has(deposit.txHash)) lookups.set(deposit.txHash, await chain.lookUpTransaction(deposit.txHash));
     const found = lookups.get(deposit.txHash)!;

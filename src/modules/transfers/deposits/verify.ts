@@ -1,6 +1,6 @@
 import { UnprocessableError } from '../../../domain/errors.js';
 import type { Decimal, Token } from '../../../domain/money.js';
-import type { LiveChain, TokenTransfer, TransactionLookup } from '../../../rails/port.js';
+import type { WatchedChain, TokenTransfer, TransactionLookup } from '../../../rails/port.js';
 import { tokenUnits } from '../../../domain/token-units.js';
 
 /**
@@ -11,7 +11,7 @@ import { tokenUnits } from '../../../domain/token-units.js';
  * the logs that pay the transfer; the watcher records the others.
  */
 export function verifiedDeposit(
-  chain: LiveChain,
+  chain: WatchedChain,
   lookup: TransactionLookup,
   expected: { token: Token; depositAddress: string; amount: Decimal },
 ): TokenTransfer {

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/sql';
 import { readsOver } from '../../../platform/queries.js';
-import type { LiveChain, TokenTransfer } from '../../../rails/port.js';
+import type { WatchedChain, TokenTransfer } from '../../../rails/port.js';
 import type { TransferTables } from '../entities.js';
 
 /**
@@ -19,7 +19,7 @@ export const RECIPIENTS_PER_CALL = 100;
  * The deposit addresses of the chain's off-ramps whose window is open or closed less than
  * LATE_DEPOSIT_WATCH_MS ago, in lower case: the only recipients whose token transfers Ramp reads.
  */
-export async function watchedAddresses(em: EntityManager, chain: LiveChain, now: Date): Promise<string[]> {
+export async function watchedAddresses(em: EntityManager, chain: WatchedChain, now: Date): Promise<string[]> {
   const rows = await readsOver<TransferTables>()
     .acrossTenants(em, 'transfers', 't')
     .innerJoin('quotes as q', 'q.id', 't.quote_id')
@@ -33,7 +33,7 @@ export async function watchedAddresses(em: EntityManager, chain: LiveChain, now:
 }
 
 /** The configured tokens' transfers to `recipients` in [from, to], RECIPIENTS_PER_CALL to a request, in chain order. */
-export async function transfersTo(chain: LiveChain, from: bigint, to: bigint, recipients: readonly string[]): Promise<TokenTransfer[]> {
+export async function transfersTo(chain: WatchedChain, from: bigint, to: bigint, recipients: readonly string[]): Promise<TokenTransfer[]> {
   const logs: TokenTransfer[] = [];
   for (let i = 0; i < recipients.length; i += RECIPIENTS_PER_CALL) {
     logs.push(...(await chain.tokenTransfers(from, to, recipients.slice(i, i + RECIPIENTS_PER_CALL))));

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/sql';
 import type { Job } from '../../../platform/jobs.js';
-import type { BlockRef, LiveChain, TokenTransfer } from '../../../rails/port.js';
+import type { BlockRef, WatchedChain, TokenTransfer } from '../../../rails/port.js';
 import { type Cursor, WINDOW, advanceCursor, claimCursor, readCursor, rewindCursor, startCursor } from './cursor.js';
 import { ChainDeposit } from './entities.js';
 import { followDeposit } from './follow.js';
@@ -28,7 +28,7 @@ interface Reading {
  * only if the cursor is still where it read it, applies what it read and brings every waiting
  * deposit to the head's confirmations.
  */
-export function depositWatcher(chain: LiveChain): Job {
+export function depositWatcher(chain: WatchedChain): Job {
   return {
     name: `deposit-watcher:${chain.key}`,
     batchSize: 1,
@@ -37,7 +37,7 @@ export function depositWatcher(chain: LiveChain): Job {
 }
 
 /** One poll; 1 when the head is still ahead (the runner polls again at once), else 0. */
-async function poll(em: EntityManager, chain: LiveChain): Promise<number> {
+async function poll(em: EntityManager, chain: WatchedChain): Promise<number> {
   const read = await readCursor(em, chain);
   if (!read) {
     const head = await chain.head();
@@ -65,7 +65,7 @@ async function poll(em: EntityManager, chain: LiveChain): Promise<number> {
 }
 
 /** Every chain read of a poll, from the cursor as read. */
-async function readChain(em: EntityManager, chain: LiveChain, read: Cursor): Promise<Reading> {
+async function readChain(em: EntityManager, chain: WatchedChain, read: Cursor): Promise<Reading> {
   const head = await chain.head();
   const stored = await chain.block(read.number);
   const unwind = stored?.hash === read.hash ? null : await planUnwind(em, chain, read);
@@ -79,7 +79,7 @@ async function readChain(em: EntityManager, chain: LiveChain, read: Cursor): Pro
 }
 
 /** Records the range's token transfers to deposit addresses of this chain's off-ramps. */
-async function recordLogs(tx: EntityManager, chain: LiveChain, logs: readonly TokenTransfer[]): Promise<void> {
+async function recordLogs(tx: EntityManager, chain: WatchedChain, logs: readonly TokenTransfer[]): Promise<void> {
   const targets = await targetsOf(tx, chain, [...new Set(logs.map((log) => log.to))]);
   const now = new Date();
   for (const log of logs) {
@@ -89,7 +89,7 @@ async function recordLogs(tx: EntityManager, chain: LiveChain, logs: readonly To
 }
 
 /** Every deposit of the chain still gaining confirmations, oldest first, brought to the head. */
-async function followWaiting(tx: EntityManager, chain: LiveChain, head: bigint): Promise<void> {
+async function followWaiting(tx: EntityManager, chain: WatchedChain, head: bigint): Promise<void> {
   const waiting = await tx.find(
     ChainDeposit,
     { chainKey: chain.key, status: 'observed' },
