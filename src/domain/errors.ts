@@ -102,11 +102,12 @@ export class OverloadedError extends DomainError {
  */
 export class ChainUnavailableError extends DomainError {
   constructor(
-    readonly network: Network,
+    /** The network whose chain did not answer; null when the node serves several (the sandbox's local chain). */
+    readonly network: Network | null,
     /** Seconds to wait before retrying, as sent in `Retry-After`. */
     readonly retryAfterSeconds = CHAIN_RETRY_AFTER_SECONDS,
   ) {
-    super('chain_unavailable', `The ${network} chain is not answering right now; retry shortly`);
+    super('chain_unavailable', `The ${network ?? 'sandbox'} chain is not answering right now; retry shortly`);
   }
 }
 

@@ -47,7 +47,7 @@ export function guardedBank(bank: BankRails): BankRails {
 
 /** Wraps each of an object's async members in the guard (the sandbox chain's tools). */
 export function guardedTools<T extends object>(name: string, tools: T): T {
-  const guarded: Record<string, unknown> = { ...tools };
+  const guarded: Record<string, unknown> = { ...(tools as Record<string, unknown>) };
   for (const [key, value] of Object.entries(tools)) {
     if (typeof value !== 'function') continue;
     guarded[key] = (...args: unknown[]) => {

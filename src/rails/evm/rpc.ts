@@ -46,7 +46,7 @@ export function isUnreachable(error: unknown): boolean {
 }
 
 /** Rethrows a failure to reach `network`'s node as ChainUnavailableError, anything else as it is. */
-export function chainFailure(network: Network, error: unknown): never {
+export function chainFailure(network: Network | null, error: unknown): never {
   // The cause is kept for the logs; nothing reads an outage's kind from it (a refused socket is no database's).
   if (isUnreachable(error)) throw Object.assign(new ChainUnavailableError(network), { cause: error });
   throw error;
