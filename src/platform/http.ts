@@ -175,11 +175,9 @@ export async function buildHttpApp<Services>(deps: HttpDeps<Services>): Promise<
   }
   app.setNotFoundHandler((request, reply) => answerUnrouted(request, reply));
   const health = { tag: 'Operations', public: true } as const;
-  const Status = z.strictObject({
-    status: z.string(),
-    database: z.enum(['pglite', 'postgresql']).optional(),
-    chains: z.record(z.string(), z.enum(['ok', 'unreachable'])).optional(),
-  });
+  const Status = z.strictObject({ status: z.string(), database: z.enum(['pglite', 'postgresql']).optional() });
+  /** Each live chain, `environment:network` → whether its node answered: only /readyz asks them. */
+  const Readiness = Status.extend({ chains: z.record(z.string(), z.enum(['ok', 'unreachable'])).optional() });
   app.get(
     '/healthz',
     contract({ ...health, operationId: 'healthz', summary: 'Liveness', responses: { 200: { description: 'The process answers', body: Status } } }),
@@ -187,8 +185,8 @@ export async function buildHttpApp<Services>(deps: HttpDeps<Services>): Promise<
   );
   const readiness = { ...health, operationId: 'readyz', summary: 'Readiness: the database answers, and which live chains do' };
   const ready = {
-    200: { description: 'Ready (`ready`), or `degraded` when a live chain does not answer: reads and the other chains still work', body: Status },
-    503: { description: 'The database cannot be reached', body: Status },
+    200: { description: 'Ready (`ready`), or `degraded` when a live chain does not answer: reads and the other chains still work', body: Readiness },
+    503: { description: 'The database cannot be reached', body: Readiness },
   };
   app.get('/readyz', contract({ ...readiness, responses: ready }), async (_, reply) => {
     // Probed together, each bounded on its own: the answer comes within a second whatever hangs.

@@ -10,8 +10,9 @@ const MARGIN_MS = 1500;
 const SANDBOX_NETWORKS = ['sandbox:polygon', 'sandbox:ethereum', 'sandbox:base', 'sandbox:arbitrum'];
 
 /**
- * Ramp reaches its chain through a proxy the test refuses (every connection dropped) or hangs (every request taken
- * and never answered). Ramp's database stays up throughout: what fails is the chain's, and is said to be.
+ * Ramp reaches its chain through a proxy the test cuts (every connection dropped), refuses (nothing listens) or hangs
+ * (every request taken and never answered). Ramp's database stays up throughout: what fails is the chain's, and is
+ * said to be, never the database's (a refused connection fails with the same ECONNREFUSED as a database's would).
  */
 describe('a chain whose RPC endpoint does not answer', () => {
   let chain: Awaited<ReturnType<typeof startLocalChain>>;
@@ -56,7 +57,8 @@ describe('a chain whose RPC endpoint does not answer', () => {
   };
 
   describe.each([
-    ['refused', () => proxy.cut()],
+    ['cut', () => proxy.cut()],
+    ['refused', () => proxy.refuse()],
     ['hung', () => proxy.hang()],
   ])('%s', (_, breakIt) => {
     let offramp: Awaited<ReturnType<typeof paidOfframp>>;
@@ -66,7 +68,7 @@ describe('a chain whose RPC endpoint does not answer', () => {
 
     beforeAll(async () => {
       offramp = await paidOfframp();
-      breakIt();
+      await breakIt();
     });
     afterAll(() => proxy.restore());
 
@@ -110,7 +112,7 @@ describe('a chain whose RPC endpoint does not answer', () => {
     });
 
     it('completes the transfer once the chain answers again, when retried with the same Idempotency-Key', async () => {
-      proxy.restore();
+      await proxy.restore();
       const ready = await api.get('/readyz');
       expect(ready.body).toMatchObject({ status: 'ready', chains: Object.fromEntries(SANDBOX_NETWORKS.map((key) => [key, 'ok'])) });
       const res = await complete();

@@ -42,15 +42,16 @@ export const chainRampEnv = (database: { env: Record<string, string> }, rpcUrl: 
 });
 
 /**
- * A TCP proxy on loopback in front of an RPC endpoint, which the test cuts, hangs and restores: cut, it
- * drops every open connection and every new one, as an endpoint that went down does; hung, it accepts
- * each new connection and never answers on it, as a node that froze does.
+ * A TCP proxy on loopback in front of an RPC endpoint, which the test cuts, refuses, hangs and restores:
+ * cut, it drops every open connection and every new one, as an endpoint that went down does; refused,
+ * it stops listening, so connections are refused by the system (ECONNREFUSED), as on a host whose node
+ * is not running; hung, it accepts each new connection and never answers on it, as a node that froze does.
  */
 export async function startRpcProxy(target: string) {
   const { hostname, port } = new URL(target);
   const sockets = new Set<Socket>();
   const held = new Set<Socket>();
-  let mode: 'up' | 'down' | 'hung' = 'up';
+  let mode: 'up' | 'down' | 'refused' | 'hung' = 'up';
   const dropOpen = () => {
     for (const socket of sockets) socket.destroy();
     sockets.clear();
@@ -85,18 +86,27 @@ export async function startRpcProxy(target: string) {
       mode = 'down';
       dropOpen();
     },
+    async refuse() {
+      mode = 'refused';
+      dropOpen();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
     /** Connections already open are dropped too: a client's kept-alive connection must not slip past the hang. */
     hang() {
       mode = 'hung';
       dropOpen();
     },
-    restore() {
+    /** Listens again (on the same port) when refused: resolved once it does. */
+    async restore() {
+      const refused = mode === 'refused';
       mode = 'up';
       for (const socket of held) socket.destroy();
       held.clear();
+      if (refused) await new Promise<void>((resolve) => server.listen(address.port, '127.0.0.1', resolve));
     },
     close: () => {
       for (const socket of [...sockets, ...held]) socket.destroy();
+      if (!server.listening) return Promise.resolve();
       return new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
