@@ -89,10 +89,9 @@ describe('a chain whose RPC endpoint does not answer', () => {
 
     it('answers GraphQL with CHAIN_UNAVAILABLE, HTTP 503 and Retry-After', async () => {
       const [res, ms] = await timed(() =>
-        api.graphql(
-          `mutation ($input: MintTestTokensInput!) { mintTestTokens(input: $input) { __typename } }`,
-          { input: { network: 'POLYGON', token: 'USDC', address: '0x00000000000000000000000000000000000fa0e2', amount: '5.00' } },
-        ),
+        api.graphql(`mutation ($input: MintTestTokensInput!) { mintTestTokens(input: $input) { __typename } }`, {
+          input: { network: 'POLYGON', token: 'USDC', address: '0x00000000000000000000000000000000000fa0e2', amount: '5.00' },
+        }),
       );
       expect(res.status, JSON.stringify(res.body)).toBe(503);
       expect(res.body.errors?.[0]?.extensions?.code).toBe('CHAIN_UNAVAILABLE');

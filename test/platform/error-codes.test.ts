@@ -39,7 +39,10 @@ describe('the table of error codes → HTTP status (domain/error-codes.ts)', () 
       [Object.assign(new Error('x'), { code: 'FST_ERR_MAX_PARAM_LENGTH', statusCode: 414 }), 'not_found'],
       [Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }), 'database_unavailable'],
       // A chain's node refusing a connection fails with the same errno as a database: still the chain's outage.
-      [Object.assign(new ChainUnavailableError('polygon'), { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) }), 'chain_unavailable'],
+      [
+        Object.assign(new ChainUnavailableError('polygon'), { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) }),
+        'chain_unavailable',
+      ],
       [new Error('a bug'), 'internal_error'],
     ];
     for (const [error, code] of cases) expect(toProblem(error)).toMatchObject({ code, status: STATUS_OF_CODE[code] });
