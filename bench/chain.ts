@@ -63,7 +63,7 @@ async function main() {
 
     // polygon's sender alone, batch after batch, until every funded on-ramp is signed, stored and broadcast.
     const chain = ramp.rails.liveChains().find((c) => c.network === 'polygon')!;
-    const settings = { replaceAfterSeconds: 120, crashAfterSigning: false };
+    const settings = { replaceAfterSeconds: 120, feeCeilingWei: 1000n * 10n ** 9n, crashAt: null };
     const sender = payoutSenderJob(chain, settings);
     let start = performance.now();
     while ((await sql(`select count(*) as n from chain_payouts where status <> 'signed'`)) < PAYOUTS) await sender.run(ramp.db.fork());

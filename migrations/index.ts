@@ -21,6 +21,7 @@ import { Migration20261127000500_customer_erasure } from './Migration20261127000
 import { Migration20261127000600_sealed_bank_numbers } from './Migration20261127000600_sealed_bank_numbers.js';
 import { Migration20261127000200_audit_events } from './Migration20261127000200_audit_events.js';
 import { Migration20261127000100_api_key_scopes } from './Migration20261127000100_api_key_scopes.js';
+import { Migration20261128000100_chain_mints } from './Migration20261128000100_chain_mints.js';
 
 /** Applied in this order at start; a migration once landed is never edited, only followed. */
 export const migrations = [
@@ -47,4 +48,5 @@ export const migrations = [
   Migration20261127000600_sealed_bank_numbers,
   Migration20261127000200_audit_events,
   Migration20261127000100_api_key_scopes,
+  Migration20261128000100_chain_mints,
 ];

@@ -5,6 +5,10 @@ import { parseAddressRange } from './platform/client-address.js';
 import { EVM_NETWORKS, type Network } from './domain/money.js';
 import { isExtendedPublicKey } from './rails/evm/hd.js';
 
+/** The steps of the money paths where a crash test may kill the process (TEST_CRASH_AT). */
+export const CRASH_POINTS = ['payout-signed', 'settle-committed', 'top-up-signed', 'sweep-signed', 'mint-signed'] as const;
+export type CrashPoint = (typeof CRASH_POINTS)[number];
+
 const flag = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 
 const list = z.string().transform((v) =>
@@ -201,7 +205,14 @@ const ConfigSchema = z.object({
   CHAIN_RPC_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
   /** A sent payout not mined after this long is sent again with higher fees under the same nonce. */
   PAYOUT_REPLACE_AFTER_SECONDS: z.coerce.number().int().min(1).default(120),
-  /** Tests only (ignored unless NODE_ENV=test): `true` kills the process right after a payout is signed and stored, before it is broadcast. */
+  /** The highest max fee per gas, in gwei, a stuck transaction is replaced with: past it, it waits as it is. */
+  CHAIN_FEE_CEILING_GWEI: z.coerce.number().int().min(1).default(1000),
+  /**
+   * Tests only (ignored unless NODE_ENV=test): the step of a money path where the process kills itself, right after
+   * what must be sent was stored and committed, before it is sent (modules/custody/crash-points.ts).
+   */
+  TEST_CRASH_AT: z.enum(CRASH_POINTS).optional(),
+  /** The old spelling of TEST_CRASH_AT=payout-signed. */
   TEST_CRASH_AFTER_PAYOUT_SIGNED: z.enum(['true', 'false']).optional(),
   ...productionChainSettings(),
 });

@@ -2,6 +2,7 @@ import { auditFeature } from './modules/audit/feature.js';
 import { bankAccountsFeature } from './modules/bank-accounts/feature.js';
 import { consoleFeature } from './modules/console/feature.js';
 import { customersFeature } from './modules/customers/feature.js';
+import { custodyFeature } from './modules/custody/feature.js';
 import { docsFeature } from './modules/docs/feature.js';
 import { erasureFeature } from './modules/erasure/feature.js';
 import { eventsFeature } from './modules/events/feature.js';
@@ -26,6 +27,7 @@ export const features: readonly Feature<Services>[] = [
   bankAccountsFeature,
   virtualAccountsFeature,
   transfersFeature,
+  custodyFeature,
   partnersFeature,
   webhooksFeature,
   eventsFeature,

@@ -8,6 +8,7 @@ import { isDatabaseUnavailable } from './database-errors.js';
 import { type ErasedValues, blankCopies } from './redaction.js';
 import { noteAuditReplay } from './audit.js';
 import { isAcceptableText, refusedTextError } from '../domain/validation.js';
+import { unitOfWork } from './db/unit-of-work.js';
 
 /** What a use case answered: stored under the key and replayed on a repeat. */
 export interface IdempotentResponse {
@@ -108,19 +109,28 @@ export function checkIdempotencyKey(key: string | undefined, required: boolean):
   return key;
 }
 
+/** A use case's reads of the outside world (a chain, a bank), made before its transaction opens; none by default. */
+export type Prepare<P> = () => Promise<P>;
+
 /**
- * Runs a use case at most once per key (DESIGN §4). The key is claimed first, in its own
- * statement, so a concurrent repeat sees it in flight; the use case and the stored response
- * then commit in one transaction, so a crash leaves either both or neither. Failures are not
- * stored: the client may fix its request and retry with the same key.
+ * Runs a use case at most once per key. The key is claimed first, in its own statement, so a
+ * concurrent repeat sees it in flight; then `prepare` reads what the use case needs from outside
+ * (never inside a transaction); then the use case and the stored response commit in one unit of
+ * work (platform/db/unit-of-work.ts), so a crash leaves either both or neither, and what the use
+ * case must send is sent after that commit. Failures are not stored: the client may fix its
+ * request and retry with the same key.
  */
-export async function runIdempotently<T>(
+export async function runIdempotently<T, P = undefined>(
   em: EntityManager,
   actor: Actor,
   request: { key: string | undefined; fingerprint: string },
-  run: (tx: EntityManager) => Promise<IdempotentResponse & { result: T }>,
+  run: (tx: EntityManager, prepared: P) => Promise<IdempotentResponse & { result: T }>,
+  prepare: Prepare<P> = async () => undefined as P,
 ): Promise<IdempotentOutcome<T>> {
-  if (!request.key) return { ...(await em.transactional((tx) => run(joiningTransactions(tx)))), replayed: false };
+  if (!request.key) {
+    const prepared = await prepare();
+    return { ...(await unitOfWork(em, (tx) => run(joiningTransactions(tx), prepared))), replayed: false };
+  }
   const scope = [actor.partnerId, actor.environment, request.key];
 
   for (let attempt = 0; attempt < 3; attempt++) {
@@ -136,7 +146,7 @@ export async function runIdempotently<T>(
        returning key`,
       [...scope, request.fingerprint, claim],
     );
-    if (claimed.length === 1) return runClaimed(em, scope, claim, run);
+    if (claimed.length === 1) return runClaimed(em, scope, claim, run, prepare);
 
     const [stored] = await em.execute<{ fingerprint: string; state: string; response_status: number; response_body: unknown }[]>(
       'select fingerprint, state, response_status, response_body from idempotency_keys where partner_id = ? and environment = ? and key = ?',
@@ -155,15 +165,17 @@ export async function runIdempotently<T>(
   throw new ConflictError('idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed; retry later');
 }
 
-async function runClaimed<T>(
+async function runClaimed<T, P>(
   em: EntityManager,
   scope: string[],
   claim: string,
-  run: (tx: EntityManager) => Promise<IdempotentResponse & { result: T }>,
+  run: (tx: EntityManager, prepared: P) => Promise<IdempotentResponse & { result: T }>,
+  prepare: Prepare<P>,
 ): Promise<IdempotentOutcome<T>> {
   try {
-    return await em.transactional(async (tx) => {
-      const response = await run(joiningTransactions(tx));
+    const prepared = await prepare();
+    return await unitOfWork(em, async (tx) => {
+      const response = await run(joiningTransactions(tx), prepared);
       const stored = await tx.execute(
         `update idempotency_keys set state = 'completed', response_status = ?, response_body = ?::json
          where partner_id = ? and environment = ? and key = ? and claim_token = ? returning key`,

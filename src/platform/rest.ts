@@ -24,21 +24,26 @@ export function requestScope(request: FastifyRequest): Scope {
 
 /**
  * Answers a POST through the idempotency store: the first response is stored and a repeat
- * with the same Idempotency-Key replays it with `Idempotent-Replayed: true`.
+ * with the same Idempotency-Key replays it with `Idempotent-Replayed: true`. `prepare` is the
+ * use case's reading of the outside world, before its unit of work opens (runIdempotently).
  */
-export async function replyIdempotently(
+export async function replyIdempotently<P = undefined>(
   request: FastifyRequest,
   reply: FastifyReply,
-  options: { required: boolean },
-  run: (scope: Scope) => Promise<IdempotentResponse>,
+  options: { required: boolean; prepare?: (scope: Scope) => Promise<P> },
+  run: (scope: Scope, prepared: P) => Promise<IdempotentResponse>,
 ): Promise<FastifyReply> {
   const scope = requestScope(request);
   const key = idempotencyKeyOfHeader(request.headers['idempotency-key'], options.required);
   const operation = `${request.method} ${request.routeOptions.url} ${JSON.stringify(request.params)}`;
-  const outcome = await runIdempotently(scope.em, scope.actor, { key, fingerprint: fingerprint(operation, request.body ?? null) }, async (em) => ({
-    ...(await run({ ...scope, em })),
-    result: undefined,
-  }));
+  const prepare = options.prepare;
+  const outcome = await runIdempotently(
+    scope.em,
+    scope.actor,
+    { key, fingerprint: fingerprint(operation, request.body ?? null) },
+    async (em, prepared: P) => ({ ...(await run({ ...scope, em }, prepared)), result: undefined }),
+    prepare ? () => prepare(scope) : undefined,
+  );
   if (outcome.replayed) reply.header('Idempotent-Replayed', 'true');
   return reply.code(outcome.status).send(outcome.body);
 }

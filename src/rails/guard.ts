@@ -1,7 +1,10 @@
 import { assertOutsideTransaction } from '../platform/db/unit-of-work.js';
 import type { BankRails, LiveChain } from './port.js';
 
-/** The members of a chain that talk to its node: each is refused inside a database transaction. */
+/**
+ * The members of a chain that talk to its node: each is refused inside a database transaction. Signing is not among
+ * them: it asks the node nothing, and a signed transaction is stored in the transaction that takes its nonce.
+ */
 const CHAIN_CALLS = [
   'head',
   'block',
@@ -10,12 +13,9 @@ const CHAIN_CALLS = [
   'tokenBalance',
   'minedNonce',
   'fees',
-  'signPayout',
   'broadcast',
   'receipt',
   'nativeBalance',
-  'signGasTopUp',
-  'signSweep',
 ] as const satisfies readonly (keyof LiveChain)[];
 
 /**
@@ -45,11 +45,11 @@ export function guardedBank(bank: BankRails): BankRails {
   });
 }
 
-/** Wraps each of an object's async members in the guard (the sandbox chain's tools). */
-export function guardedTools<T extends object>(name: string, tools: T): T {
+/** Wraps the named members of an object in the guard (the sandbox chain's tools that talk to its node). */
+export function guardedTools<T extends object>(name: string, tools: T, calls: readonly (keyof T & string)[]): T {
   const guarded: Record<string, unknown> = { ...(tools as Record<string, unknown>) };
-  for (const [key, value] of Object.entries(tools)) {
-    if (typeof value !== 'function') continue;
+  for (const key of calls) {
+    const value: unknown = tools[key];
     guarded[key] = (...args: unknown[]) => {
       assertOutsideTransaction(`${name} ${key}`);
       return (value as (...a: unknown[]) => unknown).apply(tools, args);

@@ -107,7 +107,7 @@ export interface LiveChain {
   /** The next nonce the chain expects from `address`, counting mined transactions only. */
   minedNonce(address: string): Promise<number>;
   fees(): Promise<Fees>;
-  /** Signs `amount` of `token` to `to` from the treasury, with `nonce` and `fees`: no network call but the gas estimate. */
+  /** Signs `amount` of `token` to `to` from the treasury, with `nonce` and `fees`: no network call, so it may run in the transaction that stores it. */
   signPayout(payout: { token: Token; to: string; amount: bigint; nonce: number; fees: Fees }): Promise<SignedPayout>;
   /** Sends a signed transaction; one the node already knows is not an error. */
   broadcast(raw: string): Promise<void>;

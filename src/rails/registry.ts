@@ -14,18 +14,32 @@ import {
   SANDBOX_CHAIN_ID,
   SANDBOX_MNEMONIC,
   type SandboxChainSetup,
-  faucet,
+  fundWallet,
+  giveGas,
   sendFromWallet,
   setUpSandboxChain,
+  signMint,
 } from './evm/sandbox-chain.js';
-import type { BankRails, ChainRails, LiveChain, TokenContract } from './port.js';
+import { guardedBank, guardedChain, guardedTools } from './guard.js';
+import { type Hex, keccak256 } from 'viem';
+import type { BankRails, ChainRails, Fees, LiveChain, Receipt, SignedPayout, TokenContract } from './port.js';
 
 /** What only the sandbox's own chain can do: mint test tokens, and act as a customer's wallet. */
 export interface SandboxChainTools {
   rpcUrl: string;
-  /** Mints `amount` (base units) of a contract's token to `address` and gives it gas; the mint's hash. */
-  faucet(contract: TokenContract, address: string, amount: bigint): Promise<string>;
-  /** A customer wallet of the sandbox (one per `walletIndex`) funded by the faucet, then sending `amount` to `to`: the transfer's hash. */
+  /** The minter's nonce sequence (custody's allocator): one account mints on the one local chain, for every network. */
+  mintSequence: string;
+  minter: string;
+  /** The minter's next mined nonce and the chain's fees: read before the transaction that signs a mint. */
+  readMinter(): Promise<{ minedNonce: number; fees: Fees }>;
+  /** Signs a mint with the minter's key (no call to the node): stored before it is sent. */
+  signMint(mint: { contract: string; to: string; amount: bigint; nonce: number; fees: Fees }): Promise<SignedPayout>;
+  /** Gives `to` gas and broadcasts a signed mint (one the node has is not an error). */
+  sendMint(raw: string, to: string): Promise<void>;
+  receipt(hash: string): Promise<Receipt>;
+  /** Gives a wallet `amount` (base units) more of a token, and gas, by writing the chain's state: no transaction. */
+  faucet(contract: TokenContract, address: string, amount: bigint): Promise<void>;
+  /** A customer wallet of the sandbox (one per `walletIndex`), funded, then sending `amount` to `to`: the transfer's hash. */
   sendFromCustomer(contract: TokenContract, walletIndex: number, to: string, amount: bigint): Promise<string>;
 }
 
@@ -42,6 +56,8 @@ export interface Rails {
   close(): Promise<void>;
 }
 
+const guardedSandboxBank = guardedBank(sandboxBank);
+
 /** Opens every configured leg: the sandbox's chain (started or joined), production's networks (each checked). */
 export async function openRails(config: Config, logger: Logger): Promise<Rails> {
   const live = new Map<string, LiveChain>();
@@ -51,11 +67,11 @@ export async function openRails(config: Config, logger: Logger): Promise<Rails> 
     if (config.sandboxChain === 'local') {
       const opened = await openSandboxChain(config, logger);
       node = opened.node;
-      sandboxChain = opened.tools;
-      for (const chain of opened.chains) live.set(chain.key, chain);
+      sandboxChain = guardedTools('sandbox chain', opened.tools, ['readMinter', 'sendMint', 'receipt', 'faucet', 'sendFromCustomer']);
+      for (const chain of opened.chains) live.set(chain.key, guardedChain(chain));
     }
     for (const network of config.productionChains) {
-      const chain = await openProductionChain(network);
+      const chain = guardedChain(await openProductionChain(network));
       live.set(chain.key, chain);
       logger.info(`production ${network.network}: live on chain ${network.chainId}, ${network.confirmations} confirmations`);
     }
@@ -71,7 +87,7 @@ export async function openRails(config: Config, logger: Logger): Promise<Rails> 
       return environment === 'sandbox' ? { mode: 'simulated', environment, network } : null;
     },
     liveChains: () => [...live.values()],
-    bank: (environment) => (environment === 'sandbox' ? sandboxBank : null),
+    bank: (environment) => (environment === 'sandbox' ? guardedSandboxBank : null),
     sandboxChain,
     close: async () => node?.stop(),
   };
@@ -119,13 +135,26 @@ async function openSandboxChain(config: Config, logger: Logger) {
       }),
     );
     const customerWallet = (index: number) => signerFromMnemonic(SANDBOX_MNEMONIC, SANDBOX_ACCOUNTS.customers, index).address;
+    // Any of the chains will do for what the minter asks the node: they share the one local chain.
+    const node0 = chains[0]!;
     const tools: SandboxChainTools = {
       rpcUrl,
-      // Answered once mined: the tokens are in the wallet when the partner reads the answer.
-      faucet: (contract, address, amount) => faucet(rpcUrl, minter.address, contract.contractAddress, address, amount, true),
+      mintSequence: `sandbox:chain-${chainId}:minter`,
+      minter: minter.address.toLowerCase(),
+      readMinter: async () => ({ minedNonce: await node0.minedNonce(minter.address), fees: await node0.fees() }),
+      async signMint(mint) {
+        const raw = await signMint(minter, chainId, mint);
+        return { raw, hash: keccak256(raw as Hex).toLowerCase(), nonce: mint.nonce, fees: mint.fees };
+      },
+      async sendMint(raw, to) {
+        await giveGas(rpcUrl, to);
+        await node0.broadcast(raw);
+      },
+      receipt: (hash) => node0.receipt(hash),
+      faucet: (contract, address, amount) => fundWallet(rpcUrl, contract.contractAddress, address, amount),
       async sendFromCustomer(contract, walletIndex, to, amount) {
         const wallet = customerWallet(walletIndex);
-        await faucet(rpcUrl, minter.address, contract.contractAddress, wallet, amount, true);
+        await fundWallet(rpcUrl, contract.contractAddress, wallet, amount);
         return sendFromWallet(rpcUrl, wallet, contract.contractAddress, to, amount);
       },
     };

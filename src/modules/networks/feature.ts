@@ -9,4 +9,5 @@ export const networksFeature: Feature<Services> = {
   scopes: NEEDED_SCOPES,
   types: () => import('./graphql.js'),
   routes: networkRoutes,
+  chainJobs: (services) => services.networks.chainJobs(),
 };

@@ -51,11 +51,19 @@ export function networkRoutes(app: FastifyInstance, { networks }: Services) {
       responses: { 201: { description: 'The mint, mined on the chain: the tokens are in the wallet', body: FaucetMintAnswer } },
       errors: ['network_not_live'],
     }),
-    (request, reply) =>
-      replyIdempotently(request, reply, { required: false }, async (scope) => {
-        assertSandbox(scope.actor);
-        const mint = await withRestPointers(networks.faucet(scope.actor, parseInput(FaucetBody, request.body)));
-        return { status: 201, body: presentFaucetMint(mint) };
-      }),
+    (request, reply) => {
+      const mintRequest = () => parseInput(FaucetBody, request.body);
+      return replyIdempotently(
+        request,
+        reply,
+        // The minter's nonce and the fees are read first, outside any transaction.
+        { required: false, prepare: (scope) => withRestPointers(networks.readFaucet(scope.actor, mintRequest())) },
+        async (scope, reading) => {
+          assertSandbox(scope.actor);
+          const mint = await withRestPointers(networks.faucet(scope, mintRequest(), reading));
+          return { status: 201, body: presentFaucetMint(mint) };
+        },
+      );
+    },
   );
 }

@@ -5,6 +5,10 @@ import { parseInput } from '../../domain/validation.js';
 import type { RailsMode, TokenContract } from '../../rails/port.js';
 import type { Rails } from '../../rails/registry.js';
 import { FaucetRequest } from './inputs.js';
+import type { Job } from '../../platform/jobs.js';
+import type { Scope } from '../../platform/scope.js';
+import type { CrashPoint } from '../custody/crash-points.js';
+import { type MintReading, mintFollowerJob, storeMint } from '../custody/mints.js';
 
 /**
  * Where each network's chain leg stands for the caller's environment: `live` (an adapter talks to a
@@ -39,11 +43,30 @@ export interface FaucetMint {
 export interface NetworkService {
   /** The six networks, in the domain's order, as the caller's environment has them. */
   list(actor: Actor): NetworkView[];
-  /** Sandbox only: mints `amount` of a token to `address` on a live network, and gives the address gas. */
-  faucet(actor: Actor, request: FaucetRequest): Promise<FaucetMint>;
+  /** What the faucet reads of the chain first, outside any transaction: the minter's nonce and the fees. */
+  readFaucet(actor: Actor, request: FaucetRequest): Promise<MintReading>;
+  /** Sandbox only: mints `amount` of a token to `address` on a live network (stored, sent after commit), and gives the address gas. */
+  faucet(scope: Scope, request: FaucetRequest, reading: MintReading): Promise<FaucetMint>;
+  /** The sandbox chain's mint follower, when Ramp runs a sandbox chain. */
+  chainJobs(): readonly Job[];
 }
 
-export function createNetworkService({ rails }: { rails: Rails }): NetworkService {
+export function createNetworkService({ rails, crashAt = null }: { rails: Rails; crashAt?: CrashPoint | null }): NetworkService {
+  /** The live network's token contract to mint, and the sandbox chain's tools; network_not_live otherwise. */
+  function mintable(actor: Actor, request: FaucetRequest) {
+    assertSandbox(actor);
+    const data = parseInput(FaucetRequest, request);
+    const chain = rails.chain('sandbox', data.network);
+    const contract = chain?.mode === 'live' ? chain.tokens.find((t) => t.token === data.token) : undefined;
+    if (!contract || !rails.sandboxChain) {
+      throw new UnprocessableError(
+        'network_not_live',
+        `${data.network} is simulated in this sandbox: there is no chain to mint on (GET /v0/sandbox/networks lists the live networks)`,
+      );
+    }
+    return { data, contract, tools: rails.sandboxChain };
+  }
+
   function view(environment: Environment, network: Network): NetworkView {
     const chain = rails.chain(environment, network);
     if (chain?.mode !== 'live') {
@@ -62,20 +85,15 @@ export function createNetworkService({ rails }: { rails: Rails }): NetworkServic
   return {
     list: (actor) => NETWORKS.map((network) => view(actor.environment, network)),
 
-    async faucet(actor, request) {
-      assertSandbox(actor);
-      const data = parseInput(FaucetRequest, request);
-      const chain = rails.chain('sandbox', data.network);
-      const contract = chain?.mode === 'live' ? chain.tokens.find((t) => t.token === data.token) : undefined;
-      if (!contract || !rails.sandboxChain) {
-        throw new UnprocessableError(
-          'network_not_live',
-          `${data.network} is simulated in this sandbox: there is no chain to mint on (GET /v0/sandbox/networks lists the live networks)`,
-        );
-      }
+    readFaucet: async (actor, request) => mintable(actor, request).tools.readMinter(),
+
+    async faucet(scope, request, reading) {
+      const { data, contract, tools } = mintable(scope.actor, request);
       const units = BigInt(new Decimal(data.amount).times(new Decimal(10).pow(contract.decimals)).toFixed(0));
-      const transactionHash = await rails.sandboxChain.faucet(contract, data.address, units);
-      return { network: data.network, token: data.token, address: data.address, amount: data.amount, transactionHash };
+      const mint = await storeMint(scope.em, tools, reading, { contract: contract.contractAddress, to: data.address, amount: units }, crashAt);
+      return { network: data.network, token: data.token, address: data.address, amount: data.amount, transactionHash: mint.transactionHash };
     },
+
+    chainJobs: () => (rails.sandboxChain ? [mintFollowerJob(rails.sandboxChain)] : []),
   };
 }

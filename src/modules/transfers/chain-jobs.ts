@@ -3,7 +3,7 @@ import type { TransferDeps } from './context.js';
 import { depositWatcher } from './deposits/watcher.js';
 import { payoutConfirmationJob } from './payouts/confirm.js';
 import { payoutSenderJob } from './payouts/send.js';
-import { sweeperJob } from './sweeps.js';
+import { sweeperJob } from '../custody/sweeps.js';
 
 /**
  * One deposit watcher, one payout sender and (where Ramp holds the deposit keys) one sweeper per live chain (rails/port.ts): each claims its chain
@@ -16,6 +16,6 @@ export function chainJobs(deps: TransferDeps): Job[] {
       depositWatcher(chain),
       payoutSenderJob(chain, deps.payouts),
       payoutConfirmationJob(chain, deps.payouts),
-      ...(chain.sweeps ? [sweeperJob(chain)] : []),
+      ...(chain.sweeps ? [sweeperJob(chain, deps.payouts.crashAt)] : []),
     ]);
 }

@@ -1,5 +1,6 @@
 import type { PricingPolicy, RateSource } from '../../domain/pricing.js';
 import type { Rails } from '../../rails/registry.js';
+import type { CrashPoint } from '../custody/crash-points.js';
 import type { BankAccountService } from '../bank-accounts/service.js';
 import type { DataKeys } from '../customers/data-keys.js';
 import type { CustomerService } from '../customers/service.js';
@@ -19,8 +20,10 @@ export interface TransferSettings {
 export interface PayoutSettings {
   /** A sent payout not mined after this long is signed again, same nonce, higher fees (PAYOUT_REPLACE_AFTER_SECONDS). */
   replaceAfterSeconds: number;
-  /** Tests only (NODE_ENV=test): the process kills itself right after storing a signed payout, before broadcasting it. */
-  crashAfterSigning: boolean;
+  /** No replacement is signed with a max fee per gas above this, in wei (CHAIN_FEE_CEILING_GWEI). */
+  feeCeilingWei: bigint;
+  /** Tests only (NODE_ENV=test): where the process kills itself, right after storing what must be sent (custody/crash-points.ts). */
+  crashAt: CrashPoint | null;
 }
 
 /** What the transfer use cases need from elsewhere: settings and other modules' services. */

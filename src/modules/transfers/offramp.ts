@@ -9,6 +9,8 @@ import { assertTransition } from '../../domain/transfer-status.js';
 import { isUuid } from '../../domain/identifiers/uuid.js';
 import { parseInput } from '../../domain/validation.js';
 import type { Scope } from '../../platform/scope.js';
+import { unitOfWork } from '../../platform/db/unit-of-work.js';
+import type { LiveChain, TokenTransfer } from '../../rails/port.js';
 import type { Customer } from '../customers/service.js';
 import { type BankAccountDetails, bankAccountDetailsOf } from '../bank-accounts/records.js';
 import type { TransferDeps } from './context.js';
@@ -21,6 +23,16 @@ import { assertDepositWindowOpen, lockTransfer, moveTransfer, recordCreation } f
 import { sealedDestination } from './payout-account.js';
 import { payoutProblem } from './payout-rails.js';
 import { type Quoting, assertKycApproved } from './quotes.js';
+
+type TransferWhere = { id: string; direction: 'offramp'; customerId?: string };
+
+/** A live chain's deposit as `complete` read it, before its transaction: the log paying the transfer, and the head then. */
+export interface DepositLookup {
+  chain: LiveChain;
+  log: TokenTransfer;
+  transferId: string;
+  head: bigint;
+}
 
 /** The next deposit address index: a sequence, so two transfers never share an address, even across instances. */
 async function nextDepositAddressIndex(em: EntityManager): Promise<number> {
@@ -96,7 +108,7 @@ export function offramp(deps: TransferDeps, quoting: Quoting) {
    * chain's answer can take seconds); null on a simulated network. The transfer is read here to
    * know its network and address, and checked again under its lock.
    */
-  async function lookUpDeposit(scope: Scope, where: { id: string; direction: 'offramp'; customerId?: string }, hash: string) {
+  async function lookUpDeposit(scope: Scope, where: TransferWhere, hash: string): Promise<DepositLookup | null> {
     const transfer = isUuid(where.id) ? await scope.em.findOne(Transfer, where) : null;
     if (!transfer) throw new NotFoundError('Transfer');
     const quote = await scope.em.findOneOrFail(Quote, { id: transfer.quoteId });
@@ -160,21 +172,39 @@ export function offramp(deps: TransferDeps, quoting: Quoting) {
     },
 
     /**
+     * What `complete` reads of the chain, before its unit of work opens: the deposit the hash names, checked against
+     * the transfer (422 when it does not pay it); null on a simulated network.
+     */
+    async readDeposit(scope: Scope, customerId: string | undefined, transferId: string, deposit: OfframpDeposit): Promise<DepositLookup | null> {
+      const data = parseInput(OfframpDeposit, deposit);
+      const customer = customerId === undefined ? undefined : await deps.customers.get(scope, customerId);
+      return lookUpDeposit(scope, { id: transferId, direction: 'offramp', ...(customer && { customerId: customer.id }) }, data.depositTransactionHash);
+    },
+
+    /**
      * The customer sent the tokens: the deposit's hash (valid for the quote's network). On a live
-     * chain it is looked up first, outside any transaction, and must pay this transfer (verify.ts;
+     * chain it was looked up first, by readDeposit, outside any transaction, and must pay this transfer (verify.ts;
      * 422 otherwise, the transfer left pending): it is recorded as the watcher would record it, and
      * the transfer moves to processing once the network's confirmations are reached (at once when
      * they already are; else it stays pending and shows them). On a simulated network the hash's
      * form alone is checked, and the transfer moves to processing. Any status but pending → 409; a
      * hash that already funded another transfer → 409. Without `customerId`, the transfer's own customer.
      */
-    async complete(scope: Scope, customerId: string | undefined, transferId: string, deposit: OfframpDeposit): Promise<{ transfer: Transfer; quote: Quote }> {
+    async complete(
+      scope: Scope,
+      customerId: string | undefined,
+      transferId: string,
+      deposit: OfframpDeposit,
+      onChain: DepositLookup | null,
+    ): Promise<{ transfer: Transfer; quote: Quote }> {
       const data = parseInput(OfframpDeposit, deposit);
       const customer = customerId === undefined ? undefined : await deps.customers.get(scope, customerId);
       const where = { id: transferId, direction: 'offramp' as const, ...(customer && { customerId: customer.id }) };
-      const onChain = await lookUpDeposit(scope, where, data.depositTransactionHash);
       try {
-        return await scope.em.transactional(async (em) => {
+        return await unitOfWork(scope.em, async (em) => {
+          // Read before the transaction for another transfer, or for none (a simulated network then): refused as a bug.
+          if (onChain && onChain.transferId.toLowerCase() !== transferId.toLowerCase())
+            throw new Error('the deposit read before this completion is of another transfer');
           // The deposit first, then the transfer: the watcher takes its locks in the same order.
           if (onChain) await recordDeposit(em, onChain.chain, onChain.log, onChain.transferId, 'observed');
           const { transfer, quote } = await lockTransfer(em, where);

@@ -153,14 +153,20 @@ export function transferRoutes(app: FastifyInstance, { transfers }: Services) {
         'deposit_underpaid',
       ],
     }),
-    (request, reply) =>
-      replyIdempotently(request, reply, { required: true }, async (scope) => {
-        const body = parseInput(OfframpDepositBody, request.body);
-        const { transfer, quote } = await withRestPointers(
-          transfers.completeOfframpTransfer(scope, request.params.customer_id, request.params.transfer_id, body),
-        );
-        return { status: 200, body: presentTransfer(transfer, quote) };
-      }),
+    (request, reply) => {
+      const { customer_id, transfer_id } = request.params;
+      const deposit = () => parseInput(OfframpDepositBody, request.body);
+      return replyIdempotently(
+        request,
+        reply,
+        // The chain is asked first, outside any transaction: the deposit the hash names.
+        { required: true, prepare: (scope) => withRestPointers(transfers.readOfframpDeposit(scope, customer_id, transfer_id, deposit())) },
+        async (scope, onChain) => {
+          const { transfer, quote } = await withRestPointers(transfers.completeOfframpTransfer(scope, customer_id, transfer_id, deposit(), onChain));
+          return { status: 200, body: presentTransfer(transfer, quote) };
+        },
+      );
+    },
   );
 
   // ——— Reads, both directions ———
@@ -241,13 +247,20 @@ export function transferRoutes(app: FastifyInstance, { transfers }: Services) {
           'amount_out_of_range',
         ],
       }),
-      (request, reply) =>
-        replyIdempotently(request, reply, { required: false }, async (scope) => {
-          assertSandbox(scope.actor);
-          const step = parseInput(SimulateBody, request.body);
-          const { transfer, quote } = await withRestPointers(transfers.simulateByAction(scope, request.params.customer_id, direction, step));
-          return { status: 200, body: presentTransfer(transfer, quote) };
-        }),
+      (request, reply) => {
+        const step = () => parseInput(SimulateBody, request.body);
+        return replyIdempotently(
+          request,
+          reply,
+          // Settling reads the treasury first, outside any transaction; the other steps read nothing.
+          { required: false, prepare: (scope) => withRestPointers(transfers.readSimulatedStep(scope, request.params.customer_id, direction, step())) },
+          async (scope, reading) => {
+            assertSandbox(scope.actor);
+            const { transfer, quote } = await withRestPointers(transfers.simulateByAction(scope, request.params.customer_id, direction, step(), reading));
+            return { status: 200, body: presentTransfer(transfer, quote) };
+          },
+        );
+      },
     );
   }
 

@@ -2,6 +2,7 @@ import { NotFoundError } from '../../domain/errors.js';
 import type { TransferDirection } from '../../domain/transfer-status.js';
 import type { OffsetPage } from '../../platform/pagination.js';
 import type { Scope } from '../../platform/scope.js';
+import { unitOfWork } from '../../platform/db/unit-of-work.js';
 import { isUuid } from '../../domain/identifiers/uuid.js';
 import type { TransferDeps } from './context.js';
 import { Quote, Transfer, TransferStatusChange } from './entities.js';
@@ -17,11 +18,11 @@ import type {
   SimulatedVirtualAccountDeposit,
 } from './inputs.js';
 import { lockTransfer, moveTransfer } from './lifecycle.js';
-import { offramp } from './offramp.js';
+import { type DepositLookup, offramp } from './offramp.js';
 import { onramp } from './onramp.js';
 import { quoting } from './quotes.js';
 import { type TransferWithQuote, ownTransferIds, transferOfCustomer, transfersOfCustomer } from './queries.js';
-import { simulations } from './simulations.js';
+import { type SettlementReading, simulations } from './simulations.js';
 import { chainJobs } from './chain-jobs.js';
 import type { Job } from '../../platform/jobs.js';
 import { type BankAccountDetails, numberOfDetails, personalValuesOfDetails, redactedDetails } from '../bank-accounts/records.js';
@@ -65,8 +66,16 @@ export interface TransferService {
     quoteId: string,
     destination: OfframpDestination,
   ): Promise<TransferWithQuote & { destination: BankAccountDetails }>;
+  /** What completing reads of the chain first, outside any transaction: the deposit the hash names (null on a simulated network). */
+  readOfframpDeposit(scope: Scope, customerId: string | undefined, transferId: string, deposit: OfframpDeposit): Promise<DepositLookup | null>;
   /** The customer sent the tokens: the deposit's hash moves the transfer pending → processing (`customerId` as above). */
-  completeOfframpTransfer(scope: Scope, customerId: string | undefined, transferId: string, deposit: OfframpDeposit): Promise<TransferWithQuote>;
+  completeOfframpTransfer(
+    scope: Scope,
+    customerId: string | undefined,
+    transferId: string,
+    deposit: OfframpDeposit,
+    onChain: DepositLookup | null,
+  ): Promise<TransferWithQuote>;
   /** The partner calls a pending transfer off: pending → canceled (409 from any other status). */
   cancel(scope: Scope, transferId: string, within?: TransferWithin): Promise<TransferWithQuote>;
 
@@ -85,11 +94,21 @@ export interface TransferService {
    * address (the transfer stays pending for the watcher); on a simulated one it arrives at once.
    */
   simulateCryptoDeposit(scope: Scope, transferId: string, deposit?: SimulatedCryptoDeposit, within?: TransferWithin): Promise<TransferWithQuote>;
-  simulateSettlement(scope: Scope, transferId: string, within?: TransferWithin): Promise<TransferWithQuote>;
+  /** What settling reads of the chain first, outside any transaction: the treasury, for an on-ramp paid on a live chain. */
+  readSettlement(scope: Scope, transferId: string, within?: TransferWithin): Promise<SettlementReading | null>;
+  simulateSettlement(scope: Scope, transferId: string, within?: TransferWithin, reading?: SettlementReading | null): Promise<TransferWithQuote>;
   simulateFailure(scope: Scope, transferId: string, reason?: string, within?: TransferWithin): Promise<TransferWithQuote>;
   simulateRefund(scope: Scope, transferId: string, within?: TransferWithin): Promise<TransferWithQuote>;
+  /** What the REST simulate extension's step reads of the chain first (settling's reading; null for the other steps). */
+  readSimulatedStep(scope: Scope, customerId: string, direction: TransferDirection, step: SimulatedStep): Promise<SettlementReading | null>;
   /** The REST simulate extension: one of the steps above, named by action. */
-  simulateByAction(scope: Scope, customerId: string, direction: TransferDirection, step: SimulatedStep): Promise<TransferWithQuote>;
+  simulateByAction(
+    scope: Scope,
+    customerId: string,
+    direction: TransferDirection,
+    step: SimulatedStep,
+    reading?: SettlementReading | null,
+  ): Promise<TransferWithQuote>;
   /** Fiat paid into an active virtual account: a funded on-ramp transfer to its destination. */
   simulateVirtualAccountDeposit(
     scope: Scope,
@@ -166,11 +185,14 @@ export function createTransferService(deps: TransferDeps): TransferService {
     createOnrampTransfer: onramps.createTransfer,
     createOfframpQuote: offramps.createQuote,
     createOfframpTransfer: offramps.createTransfer,
+    readOfframpDeposit: offramps.readDeposit,
     completeOfframpTransfer: offramps.complete,
 
     simulateFiatDeposit: sandbox.fiatDeposit,
     simulateCryptoDeposit: sandbox.cryptoDeposit,
+    readSettlement: sandbox.readSettlement,
     simulateSettlement: sandbox.settle,
+    readSimulatedStep: sandbox.readStep,
     simulateFailure: sandbox.fail,
     simulateRefund: sandbox.refund,
     simulateByAction: sandbox.simulateByAction,
@@ -178,7 +200,7 @@ export function createTransferService(deps: TransferDeps): TransferService {
     chainJobs: () => chainJobs(deps),
 
     async cancel(scope: Scope, transferId: string, within: TransferWithin = {}): Promise<TransferWithQuote> {
-      return scope.em.transactional(async (em) => {
+      return unitOfWork(scope.em, async (em) => {
         const moved = await lockTransfer(em, { id: transferId, ...within });
         await moveTransfer(em, moved.transfer, moved.quote, 'canceled', 'canceled_by_partner');
         return moved;

@@ -2,6 +2,7 @@ import type { Config } from '../../config.js';
 import { Decimal } from '../../domain/money.js';
 import { NETWORK_FEES_USD, sandboxRateSource } from '../../domain/pricing.js';
 import type { TransferSettings } from './context.js';
+import { crashPointOf } from '../custody/crash-points.js';
 
 /** Money-movement settings from config: the sandbox rate table, limits, quote and deposit windows. */
 export function transferSettings(config: Config): TransferSettings {
@@ -16,8 +17,8 @@ export function transferSettings(config: Config): TransferSettings {
     depositWindowSeconds: config.DEPOSIT_WINDOW_SECONDS,
     payouts: {
       replaceAfterSeconds: config.PAYOUT_REPLACE_AFTER_SECONDS,
-      // A fault to inject, never a way to run: honoured only under NODE_ENV=test.
-      crashAfterSigning: config.NODE_ENV === 'test' && config.TEST_CRASH_AFTER_PAYOUT_SIGNED === 'true',
+      feeCeilingWei: BigInt(config.CHAIN_FEE_CEILING_GWEI) * 1_000_000_000n,
+      crashAt: crashPointOf(config),
     },
   };
 }

@@ -8,20 +8,27 @@ import { parseInput } from '../../domain/validation.js';
 import type { Scope } from '../../platform/scope.js';
 import type { TransferDeps } from './context.js';
 import { virtualAccountDepositAccount } from './deposit-instructions.js';
-import type { Quote, Transfer } from './entities.js';
+import { Quote, Transfer } from './entities.js';
 import { SimulatedCryptoDeposit, SimulatedFailure, SimulatedFiatDeposit, SimulatedStep, SimulatedVirtualAccountDeposit } from './inputs.js';
 import { baseUnits } from './deposits/record.js';
 import { assertDepositWindowOpen, lockTransfer, moveTransfer } from './lifecycle.js';
 import type { onramp } from './onramp.js';
-import { broadcastPayouts } from './payouts/broadcast.js';
-import type { ChainPayout } from './payouts/entities.js';
 import { payNow } from './payouts/send.js';
+import { type TreasuryReading, readTreasury } from './payouts/sign.js';
+import { afterCommit, unitOfWork } from '../../platform/db/unit-of-work.js';
+import { isUuid } from '../../domain/identifiers/uuid.js';
 import { payoutAccountOf } from './payout-account.js';
 import { numberOfDetails } from '../bank-accounts/records.js';
 import type { LiveChain } from '../../rails/port.js';
 import type { Quoting } from './quotes.js';
 
 type Moved = { transfer: Transfer; quote: Quote };
+
+/** What settling a live-chain on-ramp read of its chain before its unit of work: the treasury. */
+export interface SettlementReading {
+  chain: LiveChain;
+  treasury: TreasuryReading;
+}
 type Where = { customerId?: string; direction?: TransferDirection };
 
 /**
@@ -32,7 +39,7 @@ type Where = { customerId?: string; direction?: TransferDirection };
 export function simulations(deps: TransferDeps, quoting: Quoting, onramps: ReturnType<typeof onramp>) {
   async function move(scope: Scope, transferId: string, where: Where, step: (moved: Moved, em: Scope['em']) => Promise<void>): Promise<Moved> {
     assertSandbox(scope.actor);
-    return scope.em.transactional(async (em) => {
+    return unitOfWork(scope.em, async (em) => {
       const moved = await lockTransfer(em, { id: transferId, ...where });
       await step(moved, em);
       return moved;
@@ -70,31 +77,28 @@ export function simulations(deps: TransferDeps, quoting: Quoting, onramps: Retur
   const cryptoDeposit = async (scope: Scope, transferId: string, deposit: SimulatedCryptoDeposit = {}, where: Where = {}): Promise<Moved> => {
     assertSandbox(scope.actor);
     const data = parseInput(SimulatedCryptoDeposit, deposit);
-    const { transfer, quote } = await scope.em.transactional((em) => lockTransfer(em, { id: transferId, ...where }));
-    if (transfer.direction !== 'offramp') {
-      throw new UnprocessableError('not_an_offramp_transfer', 'Only off-ramp transfers receive token deposits; simulate an on-ramp with fiat_deposit');
-    }
-    assertTransition(transfer.status, 'processing', { fundsReceived: transfer.fundsReceivedAt != null });
-    assertDepositWindowOpen(transfer, quoting.now());
-    const received = data.amount === undefined ? quote.sourceAmount : parseAmount(data.amount, quote.sourceCurrency, '/amount');
-    const network = quote.sourceNetwork as Network;
-    const chain = deps.rails.chain(scope.actor.environment, network);
-    if (chain?.mode === 'live') {
-      const contract = chain.tokens.find((t) => t.token === quote.sourceCurrency)!;
-      if (!deps.rails.sandboxChain) throw new Error(`${network} is live but the sandbox has no chain of its own to send from`);
-      await deps.rails.sandboxChain.sendFromCustomer(
-        contract,
-        transfer.depositAddressIndex!,
-        transfer.depositBlockchainAddress!,
-        baseUnits(received, contract.decimals),
-      );
-      return { transfer, quote };
-    }
-    return move(scope, transferId, where, async (moved, em) => {
-      assertTransition(moved.transfer.status, 'processing', { fundsReceived: moved.transfer.fundsReceivedAt != null });
-      moved.transfer.depositTransactionHash = normalizeTransactionHash(network, sandboxTransactionHash(network, moved.transfer.id));
-      if (received.lt(quote.sourceAmount)) await moveTransfer(em, moved.transfer, moved.quote, 'failed', 'underpaid', { received });
-      else await moveTransfer(em, moved.transfer, moved.quote, 'processing', 'deposit_transaction_submitted', { received });
+    return move(scope, transferId, where, async ({ transfer, quote }, em) => {
+      if (transfer.direction !== 'offramp') {
+        throw new UnprocessableError('not_an_offramp_transfer', 'Only off-ramp transfers receive token deposits; simulate an on-ramp with fiat_deposit');
+      }
+      assertTransition(transfer.status, 'processing', { fundsReceived: transfer.fundsReceivedAt != null });
+      assertDepositWindowOpen(transfer, quoting.now());
+      const received = data.amount === undefined ? quote.sourceAmount : parseAmount(data.amount, quote.sourceCurrency, '/amount');
+      const network = quote.sourceNetwork as Network;
+      const chain = deps.rails.chain(scope.actor.environment, network);
+      if (chain?.mode === 'live') {
+        const contract = chain.tokens.find((t) => t.token === quote.sourceCurrency)!;
+        const tools = deps.rails.sandboxChain;
+        if (!tools) throw new Error(`${network} is live but the sandbox has no chain of its own to send from`);
+        // The customer's own payment, made once this step committed: Ramp's books wait for the watcher to see it.
+        const index = transfer.depositAddressIndex!;
+        const to = transfer.depositBlockchainAddress!;
+        afterCommit(() => tools.sendFromCustomer(contract, index, to, baseUnits(received, contract.decimals)));
+        return;
+      }
+      transfer.depositTransactionHash = normalizeTransactionHash(network, sandboxTransactionHash(network, transfer.id));
+      if (received.lt(quote.sourceAmount)) await moveTransfer(em, transfer, quote, 'failed', 'underpaid', { received });
+      else await moveTransfer(em, transfer, quote, 'processing', 'deposit_transaction_submitted', { received });
     });
   };
 
@@ -104,41 +108,56 @@ export function simulations(deps: TransferDeps, quoting: Quoting, onramps: Retur
     if (!bank) throw railsNotConnected('bank');
     const account = await payoutAccountOf(em, deps.dataKeys, transfer);
     if (!account) return;
-    await bank.payOut({
-      transferId: transfer.id,
-      currency: quote.destinationCurrency as FiatCurrency,
-      rails: quote.destinationRails as PaymentRails,
-      amount: quote.destinationAmount.toFixed(),
-      accountType: account.account_type,
-      accountNumber: numberOfDetails(account),
-      bic: account.account_type === 'us' ? null : account.account_type === 'iban' ? account.iban.bic : account.swift.bic,
-      routingNumber:
-        account.account_type === 'us' ? account.us.routing_number : account.account_type === 'swift' ? (account.swift.routing_number ?? null) : null,
-      holderName: account.account_holder_business_name ?? [account.account_holder_first_name, account.account_holder_last_name].join(' '),
-    });
+    // Sent once the settlement committed: the sandbox bank only checks the account. A bank file stored in this
+    // transaction and sent after it is what a real bank adapter does.
+    afterCommit(() =>
+      bank.payOut({
+        transferId: transfer.id,
+        currency: quote.destinationCurrency as FiatCurrency,
+        rails: quote.destinationRails as PaymentRails,
+        amount: quote.destinationAmount.toFixed(),
+        accountType: account.account_type,
+        accountNumber: numberOfDetails(account),
+        bic: account.account_type === 'us' ? null : account.account_type === 'iban' ? account.iban.bic : account.swift.bic,
+        routingNumber:
+          account.account_type === 'us' ? account.us.routing_number : account.account_type === 'swift' ? (account.swift.routing_number ?? null) : null,
+        holderName: account.account_holder_business_name ?? [account.account_holder_first_name, account.account_holder_last_name].join(' '),
+      }),
+    );
+  }
+
+  /**
+   * What settling reads of the chain, before its unit of work opens: for an on-ramp paid on a live chain, the treasury
+   * (its nonce, balances and the fees to sign at); null otherwise, or for a transfer not found (the step answers 404).
+   */
+  async function readSettlement(scope: Scope, transferId: string, where: Where = {}): Promise<SettlementReading | null> {
+    assertSandbox(scope.actor);
+    const transfer = isUuid(transferId) ? await scope.em.findOne(Transfer, { id: transferId, ...where }) : null;
+    if (transfer?.direction !== 'onramp') return null;
+    const quote = await scope.em.findOneOrFail(Quote, { id: transfer.quoteId });
+    const chain = deps.rails.chain(transfer.environment, quote.destinationNetwork!);
+    return chain?.mode === 'live' ? { chain, treasury: await readTreasury(chain) } : null;
   }
 
   /**
    * The payout leaves (tokens on chain, or fiat to the bank): processing → completed. An on-ramp to a
-   * live chain is paid for real, now (the payout sender's own signing, payouts/send.ts): it answers
-   * still `processing`, with its destination_transaction_hash, and completes once the payout has the
-   * chain's confirmations (or fails `treasury_insufficient_funds` at once when the treasury is short).
+   * live chain is paid for real (the payout sender's own signing, payouts/send.ts): its payout is signed
+   * and stored in this unit of work and broadcast once it committed; it answers still `processing`, with
+   * its destination_transaction_hash, and completes once the payout has the chain's confirmations (or
+   * fails `treasury_insufficient_funds` at once when the treasury is short).
    */
-  const settle = async (scope: Scope, transferId: string, where: Where = {}) => {
-    const signed: { chain: LiveChain; payouts: ChainPayout[] }[] = [];
-    const moved = await move(scope, transferId, where, async ({ transfer, quote }, em) => {
+  const settle = (scope: Scope, transferId: string, where: Where = {}, reading: SettlementReading | null = null) =>
+    move(scope, transferId, where, async ({ transfer, quote }, em) => {
       if (transfer.direction === 'offramp') {
         assertTransition(transfer.status, 'completed', { fundsReceived: transfer.fundsReceivedAt != null });
         await payOutFiat(em, transfer, quote);
       }
       const chain = transfer.direction === 'onramp' ? deps.rails.chain(transfer.environment, quote.destinationNetwork!) : null;
       if (chain?.mode !== 'live') return moveTransfer(em, transfer, quote, 'completed', 'settled');
-      signed.push({ chain, payouts: await payNow(em, chain, { transfer, quote }) });
+      // A face that did not read the treasury first (readSettlement) is a bug: signing never asks the chain itself.
+      if (reading?.chain.key !== chain.key) throw new Error(`settling an on-ramp on ${chain.key} needs its treasury read first (readSettlement)`);
+      await payNow(em, chain, reading.treasury, { transfer, quote }, deps.payouts);
     });
-    // Stored and committed: a node that does not answer now only delays it (the sender job broadcasts what is left `signed`).
-    for (const { chain, payouts } of signed) await broadcastPayouts(scope.em, chain, payouts).catch(() => undefined);
-    return moved;
-  };
 
   /** The transfer fails (from pending or processing), for `reason` or `simulated_failure`. */
   const fail = (scope: Scope, transferId: string, reason?: string, where: Where = {}) => {
@@ -153,12 +172,28 @@ export function simulations(deps: TransferDeps, quoting: Quoting, onramps: Retur
   return {
     fiatDeposit,
     cryptoDeposit,
+    readSettlement,
     settle,
+
+    /** What the REST simulate extension's step reads of the chain first: settling's reading, none for the other steps. */
+    async readStep(scope: Scope, customerId: string, direction: TransferDirection, step: SimulatedStep): Promise<SettlementReading | null> {
+      assertSandbox(scope.actor);
+      const data = parseInput(SimulatedStep, step);
+      if (data.action !== 'complete_transfer') return null;
+      const customer = await deps.customers.get(scope, customerId);
+      return readSettlement(scope, data.transferId, { customerId: customer.id, direction });
+    },
     fail,
     refund,
 
     /** REST extension `POST /v0/customers/{customer_id}/{direction}-transfer/simulate`. */
-    async simulateByAction(scope: Scope, customerId: string, direction: TransferDirection, step: SimulatedStep): Promise<Moved> {
+    async simulateByAction(
+      scope: Scope,
+      customerId: string,
+      direction: TransferDirection,
+      step: SimulatedStep,
+      reading: SettlementReading | null = null,
+    ): Promise<Moved> {
       assertSandbox(scope.actor);
       const data = parseInput(SimulatedStep, step);
       const customer = await deps.customers.get(scope, customerId);
@@ -175,7 +210,7 @@ export function simulations(deps: TransferDeps, quoting: Quoting, onramps: Retur
           }
           return cryptoDeposit(scope, data.transferId, { amount: data.amount }, where);
         case 'complete_transfer':
-          return settle(scope, data.transferId, where);
+          return settle(scope, data.transferId, where, reading);
         case 'fail_transfer':
           return fail(scope, data.transferId, data.reason, where);
         case 'refund_transfer':
@@ -191,7 +226,7 @@ export function simulations(deps: TransferDeps, quoting: Quoting, onramps: Retur
     async virtualAccountDeposit(scope: Scope, virtualAccountId: string, deposit: SimulatedVirtualAccountDeposit, customerId?: string): Promise<Moved> {
       assertSandbox(scope.actor);
       const data = parseInput(SimulatedVirtualAccountDeposit, deposit);
-      return scope.em.transactional(async (em) => {
+      return unitOfWork(scope.em, async (em) => {
         // Two deposits to one account are two independent transfers: nothing to lock.
         const account =
           customerId === undefined

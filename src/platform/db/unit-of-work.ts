@@ -8,7 +8,10 @@ import type { EntityManager } from '@mikro-orm/sql';
  * sent, in the transaction; `afterCommit` then sends it at once, and the job that follows the stored
  * intent sends it again if this process dies first. A rolled-back transaction runs none of them.
  */
-const effectsOfTransaction = new AsyncLocalStorage<Array<() => Promise<unknown>>>();
+/** An effect gets the EntityManager the unit of work was opened on: its transaction is over, its statements commit on their own. */
+export type Effect = (em: EntityManager) => Promise<unknown>;
+
+const effectsOfTransaction = new AsyncLocalStorage<Effect[]>();
 
 /** Whether the caller is inside an open database transaction (MikroORM's own async context says so). */
 export const inTransaction = (): boolean => TransactionContext.getEntityManager()?.isInTransaction() ?? false;
@@ -35,9 +38,9 @@ export function assertOutsideTransaction(call: string): void {
  */
 export async function unitOfWork<T>(em: EntityManager, work: (tx: EntityManager) => Promise<T>): Promise<T> {
   if (effectsOfTransaction.getStore() && inTransaction()) return em.transactional(work);
-  const effects: Array<() => Promise<unknown>> = [];
+  const effects: Effect[] = [];
   const result = await effectsOfTransaction.run(effects, () => em.transactional(work));
-  await runEffects(effects);
+  await runEffects(em, effects);
   return result;
 }
 
@@ -46,15 +49,15 @@ export async function unitOfWork<T>(em: EntityManager, work: (tx: EntityManager)
  * guarantee: what it sends is already stored, and a job sends it again if the effect fails or never
  * runs; so its failure is swallowed here (the job's own run reports a lasting one).
  */
-export function afterCommit(effect: () => Promise<unknown>): void {
+export function afterCommit(effect: Effect): void {
   const effects = effectsOfTransaction.getStore();
   if (!effects || !inTransaction()) throw new Error('afterCommit needs an open unit of work (unitOfWork)');
   effects.push(effect);
 }
 
-async function runEffects(effects: Array<() => Promise<unknown>>): Promise<void> {
+async function runEffects(em: EntityManager, effects: readonly Effect[]): Promise<void> {
   for (const effect of effects) {
-    await effect().catch((error: unknown) => {
+    await effect(em).catch((error: unknown) => {
       // Not a failure to swallow: an effect run while some transaction is still open is a bug to see.
       if (error instanceof RailsCallInTransaction) throw error;
     });

@@ -34,13 +34,13 @@ export interface EvmChainOptions {
 }
 
 const TRANSFER_EVENT = erc20Abi.find((item) => item.type === 'event' && item.name === 'Transfer')!;
-/** A plain ERC-20 transfer costs about 35–65k gas; the estimate is padded so a busy block cannot starve it. */
-const GAS_MARGIN_PERCENT = 120n;
 /**
- * A sweep's gas limit: fixed rather than estimated, because its gas is sent to the deposit address before the sweep is
- * signed. 100k covers an ERC-20 transfer to an address that already holds the token (USDC and USDT take 35–65k).
+ * A token transfer's gas limit (payouts and sweeps): fixed rather than estimated, so signing needs no call to the node
+ * (it happens in the transaction that stores the signed transaction), and a sweep's gas can be sent to the deposit
+ * address before the sweep is signed. 100k covers an ERC-20 transfer to a new holder (USDC and USDT take 35–65k);
+ * what is not burnt is not paid.
  */
-const SWEEP_GAS = 100_000n;
+const TOKEN_TRANSFER_GAS = 100_000n;
 /** A plain value transfer. */
 const TOP_UP_GAS = 21_000n;
 
@@ -137,22 +137,13 @@ export function evmChain(options: EvmChainOptions): LiveChain {
     },
     async signPayout({ token, to, amount, nonce, fees }) {
       const data = encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [getAddress(to), amount] });
-      // Against the latest block, not the pending one: a replacement estimated on top of the transaction it replaces
-      // would see the recipient already funded (a cheaper storage write) and run out of gas when it is mined instead.
-      const estimate = await client.estimateGas({ account: options.treasury.address as Address, to: contractOf(token), data, blockTag: 'latest' });
-      const raw = await options.treasury.signTransaction({
-        chainId: options.chainId,
-        to: contractOf(token),
-        data,
-        nonce,
-        gas: (estimate * GAS_MARGIN_PERCENT) / 100n,
-        ...fees,
-      });
+      // A fixed limit, not an estimate: signing asks the node nothing, so it runs in the transaction that stores it.
+      const raw = await options.treasury.signTransaction({ chainId: options.chainId, to: contractOf(token), data, nonce, gas: TOKEN_TRANSFER_GAS, ...fees });
       return { raw, hash: keccak256(raw as Hex).toLowerCase(), nonce, fees };
     },
     sweeps: options.depositSigner !== null,
     nativeBalance: (address) => client.getBalance({ address: getAddress(address) }),
-    sweepGasCost: (fees) => SWEEP_GAS * fees.maxFeePerGas,
+    sweepGasCost: (fees) => TOKEN_TRANSFER_GAS * fees.maxFeePerGas,
     async signGasTopUp({ to, amount, nonce, fees }) {
       const raw = await options.treasury.signTransaction({
         chainId: options.chainId,
@@ -168,7 +159,9 @@ export function evmChain(options: EvmChainOptions): LiveChain {
     async signSweep({ index, token, amount, nonce, fees }) {
       if (!options.depositSigner) throw new Error(`${options.network} holds no deposit keys: nothing can be swept`);
       const data = encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [getAddress(options.treasury.address), amount] });
-      const raw = await options.depositSigner(index).signTransaction({ chainId: options.chainId, to: contractOf(token), data, nonce, gas: SWEEP_GAS, ...fees });
+      const raw = await options
+        .depositSigner(index)
+        .signTransaction({ chainId: options.chainId, to: contractOf(token), data, nonce, gas: TOKEN_TRANSFER_GAS, ...fees });
       return { raw, hash: keccak256(raw as Hex).toLowerCase(), nonce, fees };
     },
     async broadcast(raw) {

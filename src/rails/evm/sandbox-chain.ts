@@ -9,11 +9,13 @@ import {
   encodeFunctionData,
   erc20Abi,
   getAddress,
+  encodeAbiParameters,
   getContractAddress,
+  keccak256,
   parseUnits,
 } from 'viem';
 import { EVM_NETWORKS, type Network, TOKENS, type Token } from '../../domain/money.js';
-import type { TokenContract } from '../port.js';
+import type { Fees, Signer, TokenContract } from '../port.js';
 import { chainFailure, rpcTransport } from './rpc.js';
 import { sandboxTokenAbi, sandboxTokenBytecode } from './sandbox-token.js';
 
@@ -25,8 +27,9 @@ import { sandboxTokenAbi, sandboxTokenBytecode } from './sandbox-token.js';
  * The contracts are deployed by the node's first account, in a fixed order from its nonce 0, so
  * their addresses follow from the deployer alone: every instance pointed at the same chain finds
  * them without asking the database, and a chain that was reset gets them back at the same addresses.
- * The deployer mints (the faucet, the treasury's float); the node assigns its nonces, as anvil's
- * own accounts are unlocked, so concurrent mints from several instances never collide.
+ * The deployer mints. At set-up (before anything else signs for it) the node assigns its nonces; after, the
+ * faucet's mints are signed with its key under the nonce allocator every account Ramp signs for has
+ * (modules/custody/nonces.ts), stored, and sent after commit, so concurrent mints never collide.
  */
 export const SANDBOX_CHAIN_ID = 31337;
 /** Anvil's and Hardhat's public development mnemonic: its keys guard nothing but test tokens. */
@@ -129,23 +132,38 @@ function sendMint(rpcUrl: string, minter: Address, contract: Address, to: string
 }
 
 /** Gas for a wallet of the local chain (anvil's own cheat code): enough for many token transfers. */
-async function giveGas(rpcUrl: string, address: string): Promise<void> {
+export async function giveGas(rpcUrl: string, address: string): Promise<void> {
   const { publicClient } = clients(rpcUrl);
-  await publicClient.request({ method: 'anvil_setBalance' as never, params: [getAddress(address), '0x8AC7230489E80000'] as never });
+  await publicClient
+    .request({ method: 'anvil_setBalance' as never, params: [getAddress(address), '0x8AC7230489E80000'] as never })
+    .catch(sandboxChainFailure);
 }
 
+/** A mint's gas limit: fixed, so signing one asks the node nothing (a mint to a new holder takes about 70k). */
+const MINT_GAS = 120_000n;
+
+/** Signs a faucet mint with the minter's key: `amount` base units of `contract` to `to`, under a nonce Ramp allocated. */
+export function signMint(minter: Signer, chainId: number, mint: { contract: string; to: string; amount: bigint; nonce: number; fees: Fees }): Promise<string> {
+  const data = encodeFunctionData({ abi: sandboxTokenAbi, functionName: 'mint', args: [getAddress(mint.to), mint.amount] });
+  return minter.signTransaction({ chainId, to: getAddress(mint.contract), data, nonce: mint.nonce, gas: MINT_GAS, ...mint.fees });
+}
+
+/** Where the sandbox token keeps a holder's balance: `balanceOf` is its fourth slot (contracts/SandboxToken.sol). */
+const balanceSlot = (holder: string) => keccak256(encodeAbiParameters([{ type: 'address' }, { type: 'uint256' }], [getAddress(holder), 3n]));
+
 /**
- * The faucet: `amount` (base units) of a token contract to `address`, and gas to move it. Answers the mint's
- * hash once sent; `mined` waits for its block too.
+ * Funds a wallet the sandbox plays (a customer's) with `amount` more of a token, and gas, by writing the contract's
+ * storage (anvil's cheat code): no transaction, so no one's nonce. Ramp's own mints go through its nonce allocator.
  */
-export async function faucet(rpcUrl: string, minter: string, contract: string, address: string, amount: bigint, waitMined = false): Promise<string> {
+export async function fundWallet(rpcUrl: string, contract: string, wallet: string, amount: bigint): Promise<void> {
+  const { publicClient } = clients(rpcUrl);
   try {
-    await giveGas(rpcUrl, address);
-    const hash = await sendMint(rpcUrl, getAddress(minter), getAddress(contract), address, amount);
-    if (waitMined) await mined(clients(rpcUrl).publicClient, hash);
-    return hash.toLowerCase();
+    const held = await publicClient.readContract({ address: getAddress(contract), abi: erc20Abi, functionName: 'balanceOf', args: [getAddress(wallet)] });
+    const value = `0x${(held + amount).toString(16).padStart(64, '0')}`;
+    await publicClient.request({ method: 'anvil_setStorageAt' as never, params: [getAddress(contract), balanceSlot(wallet), value] as never });
+    await giveGas(rpcUrl, wallet);
   } catch (error) {
-    return sandboxChainFailure(error);
+    sandboxChainFailure(error);
   }
 }
 

@@ -261,8 +261,11 @@ builder.mutationFields((t) => ({
     },
     resolve: answeredAsNode(
       creatingMutation({
-        run: async ({ transferId, ...deposit }, scope, { services }) =>
-          (await services.transfers.completeOfframpTransfer(scope, undefined, databaseIdOf(transferId, 'OfframpTransfer'), deposit)).transfer,
+        // The chain is asked first, outside any transaction: the deposit the hash names.
+        readFirst: ({ transferId, ...deposit }, scope, { services }) =>
+          services.transfers.readOfframpDeposit(scope, undefined, databaseIdOf(transferId, 'OfframpTransfer'), deposit),
+        run: async ({ transferId, ...deposit }, scope, { services }, onChain) =>
+          (await services.transfers.completeOfframpTransfer(scope, undefined, databaseIdOf(transferId, 'OfframpTransfer'), deposit, onChain)).transfer,
         load: loadTransfer,
       }),
     ),
@@ -345,7 +348,10 @@ builder.mutationFields((t) => ({
     },
     resolve: async (_, { input }, ctx) => {
       const { id, within } = transferIdOf(input.transferId);
-      return transferNode(await ctx.services.transfers.simulateSettlement(scopeOf(ctx), id, within));
+      const scope = scopeOf(ctx);
+      // The treasury is read first, outside any transaction; the settlement's own unit of work then signs and stores.
+      const reading = await ctx.services.transfers.readSettlement(scope, id, within);
+      return transferNode(await ctx.services.transfers.simulateSettlement(scope, id, within, reading));
     },
   }),
   simulateTransferFailure: t.field({

@@ -1,5 +1,6 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/sql';
+import { unitOfWork } from '../../../platform/db/unit-of-work.js';
 import { Decimal, type Token } from '../../../domain/money.js';
 import type { Job } from '../../../platform/jobs.js';
 import { ACROSS_TENANTS, scopeTo } from '../../../platform/tenant.js';
@@ -31,6 +32,10 @@ interface Pass {
   minedNonce: Map<string, number>;
   replaceBefore: Date;
   now: Date;
+  /** The chain's fees, read when a payout of the page may be replaced; null otherwise. */
+  fees: Fees | null;
+  /** No replacement is signed above this max fee per gas (wei). */
+  feeCeiling: bigint;
 }
 
 /**
@@ -78,7 +83,10 @@ async function follow(tx: EntityManager, pass: Pass, payout: ChainPayout, receip
     return { changed: true, broadcast: payout };
   }
   if (minedNonce > payout.nonce) return { changed: await fail(tx, payout, 'payout_dropped') };
-  if (payout.sentAt && payout.sentAt <= pass.replaceBefore) return { changed: true, broadcast: await replace(tx, chain, payout) };
+  if (payout.sentAt && payout.sentAt <= pass.replaceBefore && pass.fees) {
+    const replacement = await replace(tx, pass, payout, pass.fees);
+    return replacement ? { changed: true, broadcast: replacement } : { changed: false };
+  }
   return { changed: false };
 }
 
@@ -93,11 +101,19 @@ async function fail(tx: EntityManager, payout: ChainPayout, reason: 'payout_reve
   return true;
 }
 
-/** Signs the payout again, same nonce, fees at least 12.5 % higher (or the chain's current ones, if higher still); stored `signed`, broadcast after commit. */
-async function replace(tx: EntityManager, chain: LiveChain, payout: ChainPayout): Promise<ChainPayout> {
-  const current = await chain.fees();
-  const maxPriorityFeePerGas = max(bump(BigInt(payout.maxPriorityFeePerGas.toFixed())), current.maxPriorityFeePerGas);
-  const fees: Fees = { maxPriorityFeePerGas, maxFeePerGas: max(max(bump(BigInt(payout.maxFeePerGas.toFixed())), current.maxFeePerGas), maxPriorityFeePerGas) };
+/**
+ * Signs the payout again, same nonce, fees at least 12.5 % higher (or the chain's current ones, if higher still), never
+ * above the ceiling: stored `signed`, broadcast after commit. At the ceiling already, it is left to wait (null), sent again as it is.
+ */
+async function replace(tx: EntityManager, pass: Pass, payout: ChainPayout, current: Fees): Promise<ChainPayout | null> {
+  const { chain } = pass;
+  const min = (a: bigint, b: bigint) => (a < b ? a : b);
+  const was = BigInt(payout.maxFeePerGas.toFixed());
+  const maxFeePerGas = min(max(bump(was), current.maxFeePerGas), pass.feeCeiling);
+  const maxPriorityFeePerGas = min(max(bump(BigInt(payout.maxPriorityFeePerGas.toFixed())), current.maxPriorityFeePerGas), maxFeePerGas);
+  // A node takes a replacement only for 10 % more: one the ceiling holds back would be refused, so none is signed.
+  if (maxFeePerGas * 10n < was * 11n) return null;
+  const fees: Fees = { maxPriorityFeePerGas, maxFeePerGas };
   const token = payout.token as Token;
   const signed = await chain.signPayout({ token, to: payout.to, amount: baseUnits(payout.amount, token), nonce: payout.nonce, fees });
   payout.earlierHashes = [payout.transactionHash, ...payout.earlierHashes];
@@ -121,29 +137,47 @@ export function payoutConfirmationJob(chain: LiveChain, settings: PayoutSettings
     // Every page is handled in one run; the runner need not call again.
     batchSize: Number.POSITIVE_INFINITY,
     async run(em) {
-      const head = await chain.head();
       let after = -1;
       let changed = 0;
+      let head: BlockRef | null = null;
       const minedNonce = new Map<string, number>();
       for (;;) {
-        const { rows, broadcast } = await em.transactional(async (tx) => {
-          const ids = await tx.execute<{ id: string; nonce: string }[]>(
-            `select id, nonce from chain_payouts where chain = ? and status in ('sent', 'mined') and nonce > ? order by nonce limit ${PAGE} for update skip locked`,
-            [chain.key, after],
-          );
-          if (!ids.length) return { rows: ids, broadcast: [] };
-          const payouts = await tx.find(ChainPayout, { id: { $in: ids.map((r) => r.id) } }, { orderBy: { nonce: 'asc' }, refresh: true });
-          // Read before any receipt: a nonce mined by then whose hashes all lack a receipt afterwards was not ours.
-          for (const sender of new Set(payouts.map((p) => p.sender))) {
-            if (!minedNonce.has(sender)) minedNonce.set(sender, await chain.minedNonce(sender));
-          }
-          const now = new Date();
-          const pass: Pass = { chain, head, minedNonce, now, replaceBefore: new Date(now.getTime() - settings.replaceAfterSeconds * 1000) };
-          // Every receipt of the page asked at once (each payout's current and earlier hashes): the node answers them side by side.
-          const receipts = await Promise.all(payouts.map((p) => Promise.all([p.transactionHash, ...p.earlierHashes].map((hash) => chain.receipt(hash)))));
+        // The page as it stands, and what the chain says of it, read before the page's transaction opens.
+        const page = await em.find(
+          ChainPayout,
+          { chain: chain.key, status: { $in: ['sent', 'mined'] }, nonce: { $gt: after } },
+          { orderBy: { nonce: 'asc' }, limit: PAGE, refresh: true },
+        );
+        if (!page.length) return changed;
+        head ??= await chain.head();
+        // Read before any receipt: a nonce mined by then whose hashes all lack a receipt afterwards was not ours.
+        for (const sender of new Set(page.map((p) => p.sender))) {
+          if (!minedNonce.has(sender)) minedNonce.set(sender, await chain.minedNonce(sender));
+        }
+        const now = new Date();
+        const replaceBefore = new Date(now.getTime() - settings.replaceAfterSeconds * 1000);
+        // Every receipt of the page asked at once (each payout's current and earlier hashes): the node answers them side by side.
+        const read = new Map(
+          await Promise.all(
+            page.map(
+              async (p) =>
+                [p.id, { hash: p.transactionHash, receipts: await Promise.all([p.transactionHash, ...p.earlierHashes].map((h) => chain.receipt(h))) }] as const,
+            ),
+          ),
+        );
+        const mayReplace = page.some(
+          (p) => p.status === 'sent' && p.sentAt && p.sentAt <= replaceBefore && read.get(p.id)!.receipts.every((r) => r.status === 'pending'),
+        );
+        const pass: Pass = { chain, head, minedNonce, now, replaceBefore, fees: mayReplace ? await chain.fees() : null, feeCeiling: settings.feeCeilingWei };
+        const broadcast = await unitOfWork(em, async (tx) => {
+          const locked = await tx.execute<{ id: string }[]>(`select id from chain_payouts where id in (?) for update skip locked`, [page.map((p) => p.id)]);
+          const payouts = await tx.find(ChainPayout, { id: { $in: locked.map((r) => r.id) } }, { orderBy: { nonce: 'asc' }, refresh: true });
           const toBroadcast: ChainPayout[] = [];
-          for (const [i, payout] of payouts.entries()) {
-            const followed = await follow(tx, pass, payout, receipts[i]!);
+          for (const payout of payouts) {
+            const seen = read.get(payout.id)!;
+            // Replaced or moved on by another instance since it was read: the next pass reads it again.
+            if (payout.transactionHash !== seen.hash || !['sent', 'mined'].includes(payout.status)) continue;
+            const followed = await follow(tx, pass, payout, seen.receipts);
             if (followed.changed) {
               changed++;
               payout.updatedAt = now;
@@ -151,7 +185,7 @@ export function payoutConfirmationJob(chain: LiveChain, settings: PayoutSettings
             if (followed.broadcast) toBroadcast.push(followed.broadcast);
           }
           await tx.flush();
-          return { rows: ids, broadcast: toBroadcast };
+          return toBroadcast;
         });
         // Replacements are `signed` until the node has them (broadcast.ts); a reorganised one is sent again as it is.
         await broadcastPayouts(
@@ -160,8 +194,8 @@ export function payoutConfirmationJob(chain: LiveChain, settings: PayoutSettings
           broadcast.filter((p) => p.status === 'signed'),
         );
         for (const payout of broadcast.filter((p) => p.status === 'sent')) await chain.broadcast(payout.rawTransaction).catch(() => undefined);
-        if (rows.length < PAGE) return changed;
-        after = Number(rows.at(-1)!.nonce);
+        if (page.length < PAGE) return changed;
+        after = page.at(-1)!.nonce;
       }
     },
   };

@@ -12,24 +12,6 @@ export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
 const wei = () => p.type(DecimalColumn).$type<Decimal>().precision(78).scale(0);
 
 /**
- * One treasury paying on one chain. Its row is the nonce lock: a payout is signed only while this
- * row is held `FOR UPDATE`, with `nextNonce`, which then moves on, so no two instances sign one nonce.
- */
-const ChainSenderSchema = defineEntity({
-  name: 'ChainSender',
-  tableName: 'chain_senders',
-  properties: {
-    /** The chain's key, `<environment>:<network>` (rails/port.ts). */
-    chain: p.text().primary(),
-    address: p.text().primary(),
-    nextNonce: p.bigint('number'),
-    updatedAt: p.datetime(),
-  },
-});
-export class ChainSender extends ChainSenderSchema.class {}
-ChainSenderSchema.setClass(ChainSender);
-
-/**
  * The token transfer that pays an on-ramp: signed and stored before it is broadcast, so a crash
  * never pays twice. Replacing a stuck transaction keeps the nonce and remembers the hashes before.
  */
@@ -67,4 +49,4 @@ const ChainPayoutSchema = defineEntity({
 export class ChainPayout extends ChainPayoutSchema.class {}
 ChainPayoutSchema.setClass(ChainPayout);
 
-export const payoutEntities = [ChainSender, ChainPayout];
+export const payoutEntities = [ChainPayout];

@@ -1,0 +1,98 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import type { InferKyselyDB } from '@mikro-orm/sql';
+import { type Decimal, TOKENS } from '../../domain/money.js';
+import { createdAtColumn, idColumn } from '../../platform/columns.js';
+import { DecimalColumn } from '../../platform/decimal-column.js';
+
+/**
+ * One account Ramp signs with on one chain (a treasury, the sandbox's minter): its row is the nonce lock. Every
+ * transaction the account signs takes its nonce while this row is held `FOR UPDATE`, in the transaction that stores
+ * what was signed, so no two instances, and no two kinds of transaction (payouts, gas top-ups, mints), share a nonce.
+ */
+const ChainSenderSchema = defineEntity({
+  name: 'ChainSender',
+  tableName: 'chain_senders',
+  properties: {
+    /** The nonce sequence's key: a chain's key, `<environment>:<network>`, or the sandbox chain's minter sequence. */
+    chain: p.text().primary(),
+    address: p.text().primary(),
+    nextNonce: p.bigint('number'),
+    updatedAt: p.datetime(),
+  },
+});
+export class ChainSender extends ChainSenderSchema.class {}
+ChainSenderSchema.setClass(ChainSender);
+
+/** `signed` (stored, maybe not yet broadcast) → `sent` → `mined`. */
+export const MINT_STATUSES = ['signed', 'sent', 'mined'] as const;
+export type MintStatus = (typeof MINT_STATUSES)[number];
+
+/** Base units or wei, which outgrow a bigint column: numeric(78,0), a Decimal in memory. */
+const units = () => p.type(DecimalColumn).$type<Decimal>().precision(78).scale(0);
+
+/**
+ * A sandbox faucet mint: signed under the minter's nonce lock and stored before it is broadcast, so a crash or a
+ * timeout never mints twice (a nonce is mined once) and never loses one (the follower broadcasts it again).
+ */
+const ChainMintSchema = defineEntity({
+  name: 'ChainMint',
+  tableName: 'chain_mints',
+  properties: {
+    id: idColumn(),
+    /** The minter's nonce sequence (ChainSender.chain). */
+    sequence: p.text(),
+    sender: p.text(),
+    nonce: p.bigint('number'),
+    contractAddress: p.text(),
+    to: p.text(),
+    amount: units(),
+    rawTransaction: p.text(),
+    transactionHash: p.text(),
+    status: p.enum(MINT_STATUSES),
+    createdAt: createdAtColumn(),
+    updatedAt: p.datetime(),
+  },
+});
+export class ChainMint extends ChainMintSchema.class {}
+ChainMintSchema.setClass(ChainMint);
+
+/** `funding` (its gas top-up on its way, or none needed yet) → `sweeping` (the token transfer sent) → `swept`; or `failed`. */
+export const SWEEP_STATUSES = ['funding', 'sweeping', 'swept', 'failed'] as const;
+export type SweepStatus = (typeof SWEEP_STATUSES)[number];
+
+/**
+ * A confirmed deposit moved from its own address to the network's treasury: the treasury's gas top-up (when the
+ * address lacks gas), then the address's token transfer. Both are stored signed before they are broadcast, and
+ * followed until each has the chain's confirmations: one a reorganisation or the mempool drops is sent again.
+ */
+const ChainSweepSchema = defineEntity({
+  name: 'ChainSweep',
+  tableName: 'chain_sweeps',
+  properties: {
+    id: idColumn(),
+    depositId: p.uuid().unique(),
+    chain: p.text(),
+    address: p.text(),
+    addressIndex: p.bigint('number'),
+    token: p.enum(TOKENS),
+    amount: p.type(DecimalColumn).$type<Decimal>().precision(38).scale(18),
+    status: p.enum(SWEEP_STATUSES),
+    maxFeePerGas: units().nullable(),
+    maxPriorityFeePerGas: units().nullable(),
+    gasAmount: units().nullable(),
+    gasNonce: p.bigint('number').nullable(),
+    gasRawTransaction: p.text().nullable(),
+    gasTransactionHash: p.text().nullable(),
+    sweepNonce: p.bigint('number').nullable(),
+    sweepRawTransaction: p.text().nullable(),
+    sweepTransactionHash: p.text().nullable(),
+    failureReason: p.text().nullable(),
+    createdAt: createdAtColumn(),
+    updatedAt: p.datetime(),
+  },
+});
+export class ChainSweep extends ChainSweepSchema.class {}
+ChainSweepSchema.setClass(ChainSweep);
+
+export const custodyEntities = [ChainSender, ChainMint, ChainSweep];
+export type CustodyTables = InferKyselyDB<typeof ChainSenderSchema | typeof ChainMintSchema | typeof ChainSweepSchema>;

@@ -1,0 +1,222 @@
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/sql';
+import { Decimal, type Token } from '../../domain/money.js';
+import { afterCommit, unitOfWork } from '../../platform/db/unit-of-work.js';
+import type { Job } from '../../platform/jobs.js';
+import type { BlockRef, Fees, LiveChain, Receipt } from '../../rails/port.js';
+import { type CrashPoint, crashAt } from './crash-points.js';
+import { ChainSweep } from './entities.js';
+import { type SenderReading, readSender, takeNonces } from './nonces.js';
+
+/** Sweeps worked under one transaction. */
+const BATCH = 10;
+
+/** Deposits that are Ramp's to move: confirmed and credited, or confirmed and held for return. */
+const SWEPT_STATUSES = `('credited', 'late', 'wrong_token')`;
+
+/** What the chain says of one sweep, read before the transaction that moves it on. */
+interface SweepReading {
+  gas: Receipt | null;
+  sweep: Receipt | null;
+  /** Wei the deposit address holds (a sweep not yet funded). */
+  held: bigint | null;
+  /** The deposit address's next nonce (a sweep about to be signed). */
+  addressNonce: number | null;
+}
+
+/** What one pass knows of the chain, read before its transaction opens. */
+interface Pass {
+  chain: LiveChain;
+  head: BlockRef;
+  fees: Fees;
+  treasury: SenderReading;
+  readings: Map<string, SweepReading>;
+  /** Raw transactions to send once the pass commits, in order (a top-up before the sweep it pays for). */
+  toBroadcast: string[];
+  signedTopUp: boolean;
+  signedSweep: boolean;
+}
+
+/**
+ * The sweeper of one live chain whose deposit keys Ramp holds (`LiveChain.sweeps`): moves each confirmed deposit from
+ * its own address to the network's treasury, where payouts and returns are paid from. A deposit address holds no gas,
+ * so the treasury first sends it what the sweep will burn (a top-up taking the treasury's next nonce from the one
+ * allocator payouts use), and the deposit address then sends the token. Each is signed and stored before it is
+ * broadcast, and followed until it has the chain's confirmations: one a reorganisation or the mempool drops is sent
+ * again, so neither the treasury's nonce sequence nor the sweep stalls. Custody moves; whose money it is does not,
+ * so a sweep posts nothing to the ledger.
+ */
+export function sweeperJob(chain: LiveChain, crashPoint: CrashPoint | null = null): Job {
+  return {
+    name: `sweeper ${chain.key}`,
+    batchSize: BATCH,
+    async run(em) {
+      await openSweeps(em, chain);
+      const seen = await em.find(
+        ChainSweep,
+        { chain: chain.key, status: { $in: ['funding', 'sweeping'] } },
+        { orderBy: { createdAt: 'asc', id: 'asc' }, limit: BATCH, refresh: true },
+      );
+      if (!seen.length) return 0;
+      const pass: Pass = {
+        chain,
+        head: await chain.head(),
+        fees: await chain.fees(),
+        treasury: await readSender(chain, chain.treasury),
+        readings: new Map(await Promise.all(seen.map(async (sweep) => [sweep.id, await readSweep(chain, sweep)] as const))),
+        toBroadcast: [],
+        signedTopUp: false,
+        signedSweep: false,
+      };
+      await unitOfWork(em, async (tx) => {
+        const locked = await tx.execute<{ id: string }[]>('select id from chain_sweeps where id in (?) for update skip locked', [seen.map((s) => s.id)]);
+        const sweeps = await tx.find(ChainSweep, { id: { $in: locked.map((r) => r.id) } }, { orderBy: { createdAt: 'asc', id: 'asc' }, refresh: true });
+        // A deposit address sends one sweep at a time: its nonce is the chain's, read before the sweep is signed. Busy
+        // is every address with a sweep in flight, in this batch or not (a batch holds only the first rows).
+        const sending = await tx.find(ChainSweep, { chain: chain.key, status: 'sweeping' }, { fields: ['address'] });
+        const busy = new Set(sending.map((s) => s.address));
+        for (const sweep of sweeps) {
+          const before = seen.find((s) => s.id === sweep.id)!;
+          // Moved on by another instance since it was read: the next pass reads it again.
+          if (sweep.status !== before.status || sweep.gasTransactionHash !== before.gasTransactionHash) continue;
+          if (sweep.status === 'funding' && busy.has(sweep.address)) continue;
+          await advance(tx, pass, sweep);
+          if (sweep.status === 'sweeping') busy.add(sweep.address);
+        }
+        await tx.flush();
+        afterCommit(async () => {
+          if (pass.signedTopUp) crashAt(crashPoint, 'top-up-signed');
+          if (pass.signedSweep) crashAt(crashPoint, 'sweep-signed');
+          for (const raw of pass.toBroadcast) await chain.broadcast(raw);
+        });
+      });
+      return seen.length;
+    },
+  };
+}
+
+async function readSweep(chain: LiveChain, sweep: ChainSweep): Promise<SweepReading> {
+  const gas = sweep.gasTransactionHash ? await chain.receipt(sweep.gasTransactionHash) : null;
+  const swept = sweep.sweepTransactionHash ? await chain.receipt(sweep.sweepTransactionHash) : null;
+  const funding = sweep.status === 'funding';
+  const held = funding && !sweep.gasTransactionHash ? await chain.nativeBalance(sweep.address) : null;
+  const aboutToSign = funding && (!sweep.gasTransactionHash || gas?.status === 'mined');
+  return { gas, sweep: swept, held, addressNonce: aboutToSign ? await chain.minedNonce(sweep.address) : null };
+}
+
+/** A sweep for every confirmed deposit of the chain that has none yet; safe for two instances at once (one per deposit). */
+async function openSweeps(em: EntityManager, chain: LiveChain): Promise<void> {
+  const deposits = await em.execute<{ id: string; to_address: string; address_index: string; token: Token; amount: string }[]>(
+    `select d.id, d.to_address, t.deposit_address_index as address_index, d.token, d.amount::text
+     from chain_deposits d join transfers t on t.id = d.transfer_id
+     where d.chain_key = ? and d.status in ${SWEPT_STATUSES} and t.deposit_address_index is not null
+       and not exists (select 1 from chain_sweeps s where s.deposit_id = d.id)
+     order by d.created_at limit ${BATCH * 10}`,
+    [chain.key],
+  );
+  for (const d of deposits) {
+    const now = new Date();
+    await em
+      .createQueryBuilder(ChainSweep)
+      .insert({
+        id: randomUUID(),
+        depositId: d.id,
+        chain: chain.key,
+        address: d.to_address,
+        addressIndex: Number(d.address_index),
+        token: d.token,
+        amount: new Decimal(d.amount),
+        status: 'funding',
+        createdAt: now,
+        updatedAt: now,
+      })
+      .onConflict(['depositId'])
+      .ignore()
+      .execute();
+  }
+}
+
+/** Confirmations of a mined receipt at the pass's head (its own block counts one). */
+const confirmed = (pass: Pass, receipt: Receipt | null): boolean =>
+  receipt?.status === 'mined' && Number(pass.head.number - receipt.blockNumber) + 1 >= pass.chain.requiredConfirmations;
+
+/**
+ * Takes one sweep a step further. Sweeping: its token transfer (and its top-up, the treasury's nonce) sent again while
+ * not mined; swept once both have the chain's confirmations. Funding: its top-up sent again while not mined, the token
+ * sent once it is; or, not funded yet, the token sent at once when the address holds the gas, else a top-up signed.
+ */
+async function advance(tx: EntityManager, pass: Pass, sweep: ChainSweep): Promise<void> {
+  const reading = pass.readings.get(sweep.id)!;
+  sweep.updatedAt = new Date();
+  if (sweep.status === 'sweeping') {
+    // A top-up a reorganisation removed holds the treasury's nonce sequence up: it goes again first.
+    if (reading.gas?.status === 'pending') pass.toBroadcast.push(sweep.gasRawTransaction!);
+    if (reading.sweep?.status === 'pending') pass.toBroadcast.push(sweep.sweepRawTransaction!);
+    else if (reading.sweep?.status === 'mined' && !reading.sweep.succeeded) fail(sweep, 'sweep_reverted');
+    else if (confirmed(pass, reading.sweep) && (!sweep.gasTransactionHash || confirmed(pass, reading.gas))) sweep.status = 'swept';
+    return;
+  }
+  if (sweep.gasTransactionHash) {
+    if (reading.gas?.status !== 'mined') {
+      pass.toBroadcast.push(sweep.gasRawTransaction!);
+      return;
+    }
+    if (!reading.gas.succeeded) {
+      fail(sweep, 'gas_top_up_reverted');
+      return;
+    }
+    // Signed at the fees its gas was sized for, so the gas sent is always enough.
+    await signSweep(pass, sweep, { maxFeePerGas: BigInt(sweep.maxFeePerGas!.toFixed()), maxPriorityFeePerGas: BigInt(sweep.maxPriorityFeePerGas!.toFixed()) });
+    return;
+  }
+  const needed = pass.chain.sweepGasCost(pass.fees);
+  if (reading.held! >= needed) {
+    await signSweep(pass, sweep, pass.fees);
+    return;
+  }
+  const nonce = await takeNonces(tx, pass.chain.key, pass.treasury, 1);
+  const topUp = await pass.chain.signGasTopUp({ to: sweep.address, amount: needed - reading.held!, nonce, fees: pass.fees });
+  Object.assign(sweep, {
+    maxFeePerGas: new Decimal(pass.fees.maxFeePerGas.toString()),
+    maxPriorityFeePerGas: new Decimal(pass.fees.maxPriorityFeePerGas.toString()),
+    gasAmount: new Decimal((needed - reading.held!).toString()),
+    gasNonce: topUp.nonce,
+    gasRawTransaction: topUp.raw,
+    gasTransactionHash: topUp.hash,
+  });
+  pass.toBroadcast.push(topUp.raw);
+  pass.signedTopUp = true;
+}
+
+function fail(sweep: ChainSweep, reason: string): void {
+  sweep.status = 'failed';
+  sweep.failureReason = reason;
+}
+
+async function signSweep(pass: Pass, sweep: ChainSweep, fees: Fees): Promise<void> {
+  const reading = pass.readings.get(sweep.id)!;
+  const token = sweep.token as Token;
+  const signed = await pass.chain.signSweep({
+    index: sweep.addressIndex,
+    token,
+    amount: baseUnitsOf(pass.chain, sweep.amount, token),
+    nonce: reading.addressNonce!,
+    fees,
+  });
+  Object.assign(sweep, {
+    status: 'sweeping',
+    maxFeePerGas: new Decimal(fees.maxFeePerGas.toString()),
+    maxPriorityFeePerGas: new Decimal(fees.maxPriorityFeePerGas.toString()),
+    sweepNonce: signed.nonce,
+    sweepRawTransaction: signed.raw,
+    sweepTransactionHash: signed.hash,
+  });
+  pass.toBroadcast.push(signed.raw);
+  pass.signedSweep = true;
+}
+
+/** A token amount in base units, by the contract's decimals as the chain has them. */
+function baseUnitsOf(chain: LiveChain, amount: Decimal, token: Token): bigint {
+  const decimals = chain.tokens.find((t) => t.token === token)!.decimals;
+  return BigInt(amount.times(new Decimal(10).pow(decimals)).toFixed(0));
+}
