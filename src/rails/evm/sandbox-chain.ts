@@ -134,9 +134,7 @@ function sendMint(rpcUrl: string, minter: Address, contract: Address, to: string
 /** Gas for a wallet of the local chain (anvil's own cheat code): enough for many token transfers. */
 export async function giveGas(rpcUrl: string, address: string): Promise<void> {
   const { publicClient } = clients(rpcUrl);
-  await publicClient
-    .request({ method: 'anvil_setBalance' as never, params: [getAddress(address), '0x8AC7230489E80000'] as never })
-    .catch(sandboxChainFailure);
+  await publicClient.request({ method: 'anvil_setBalance' as never, params: [getAddress(address), '0x8AC7230489E80000'] as never }).catch(sandboxChainFailure);
 }
 
 /** A mint's gas limit: fixed, so signing one asks the node nothing (a mint to a new holder takes about 70k). */
