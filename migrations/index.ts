@@ -22,6 +22,7 @@ import { Migration20261127000600_sealed_bank_numbers } from './Migration20261127
 import { Migration20261127000200_audit_events } from './Migration20261127000200_audit_events.js';
 import { Migration20261127000100_api_key_scopes } from './Migration20261127000100_api_key_scopes.js';
 import { Migration20261128000100_chain_mints } from './Migration20261128000100_chain_mints.js';
+import { Migration20261128000400_deposits_add_up } from './Migration20261128000400_deposits_add_up.js';
 
 /** Applied in this order at start; a migration once landed is never edited, only followed. */
 export const migrations = [
@@ -49,4 +50,5 @@ export const migrations = [
   Migration20261127000200_audit_events,
   Migration20261127000100_api_key_scopes,
   Migration20261128000100_chain_mints,
+  Migration20261128000400_deposits_add_up,
 ];

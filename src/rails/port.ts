@@ -16,6 +16,7 @@ export interface TokenContract {
   token: Token;
   /** EIP-55 checksummed. */
   contractAddress: string;
+  /** The contract's own `decimals()`, read once when the chain is opened: the one source of every base-unit conversion. */
   decimals: number;
 }
 
@@ -33,7 +34,7 @@ export interface TokenTransfer {
   contractAddress: string;
   from: string;
   to: string;
-  /** In the token's base units (6 decimals for USDC/USDT): never a float. */
+  /** In the token's base units (its contract's `decimals`): never a float. */
   amount: bigint;
   txHash: string;
   logIndex: number;
@@ -97,8 +98,12 @@ export interface LiveChain {
 
   head(): Promise<BlockRef>;
   block(number: bigint): Promise<BlockRef | null>;
-  /** Every `Transfer` log of the configured token contracts in [from, to]. */
-  tokenTransfers(fromBlock: bigint, toBlock: bigint): Promise<TokenTransfer[]>;
+  /**
+   * Every `Transfer` log of the configured token contracts in [from, to] paying one of `recipients`: the
+   * node filters by the indexed `to`, so the answer holds Ramp's deposits only, never a token's whole traffic.
+   * The caller bounds both the range and the recipients per call (providers cap a call's results).
+   */
+  tokenTransfers(fromBlock: bigint, toBlock: bigint, recipients: readonly string[]): Promise<TokenTransfer[]>;
   lookUpTransaction(hash: string): Promise<TransactionLookup>;
 
   /** The treasury that pays on-ramps on this network. */

@@ -8,7 +8,7 @@ import { sandboxBank } from './bank/sandbox-bank.js';
 import { evmChain } from './evm/chain.js';
 import { accountXpub, depositSignerFrom, signerFromMnemonic, signerFromPrivateKey } from './evm/hd.js';
 import { type LocalNode, startLocalNode } from './evm/local-node.js';
-import { chainIdAt, holdsContract } from './evm/probe.js';
+import { chainIdAt, holdsContract, tokenDecimals } from './evm/probe.js';
 import {
   SANDBOX_ACCOUNTS,
   SANDBOX_CHAIN_ID,
@@ -68,10 +68,10 @@ export async function openRails(config: Config, logger: Logger): Promise<Rails> 
       const opened = await openSandboxChain(config, logger);
       node = opened.node;
       sandboxChain = guardedTools('sandbox chain', opened.tools, ['readMinter', 'sendMint', 'receipt', 'faucet', 'sendFromCustomer']);
-      for (const chain of opened.chains) live.set(chain.key, guardedChain(chain));
+      for (const chain of opened.chains) live.set(chain.key, chain);
     }
     for (const network of config.productionChains) {
-      const chain = guardedChain(await openProductionChain(network));
+      const chain = await openProductionChain(network);
       live.set(chain.key, chain);
       logger.info(`production ${network.network}: live on chain ${network.chainId}, ${network.confirmations} confirmations`);
     }
@@ -101,6 +101,7 @@ async function openSandboxChain(config: Config, logger: Logger) {
         mnemonic: SANDBOX_MNEMONIC,
         blockTimeSeconds: config.sandboxBlockTimeSeconds,
         stateDir: config.DATA_DIR === 'memory://' || config.DATABASE_URL ? null : `${config.DATA_DIR}-chain`,
+        log: (message) => logger.warn(message),
       });
   try {
     const rpcUrl = config.SANDBOX_CHAIN_RPC_URL ?? node!.rpcUrl;
@@ -119,20 +120,23 @@ async function openSandboxChain(config: Config, logger: Logger) {
         : `sandbox chain at ${rpcUrl}: found its USDC and USDT contracts`,
     );
     const depositXpub = accountXpub(SANDBOX_MNEMONIC, SANDBOX_ACCOUNTS.deposits);
+    const tokens = await Promise.all(EVM_NETWORKS.map((network) => withDecimals(rpcUrl, setup.tokens[network]!)));
     const chains = EVM_NETWORKS.map((network, i) =>
-      evmChain({
-        environment: 'sandbox',
-        network,
-        chainId,
-        rpcUrls: [rpcUrl],
-        publicRpcUrl: rpcUrl,
-        requiredConfirmations: config.SANDBOX_CONFIRMATIONS,
-        tokens: setup.tokens[network]!,
-        depositXpub,
-        treasury: treasuries[i]!,
-        // The sandbox's mnemonic is public: it signs for its deposit addresses, so deposits are swept as in production.
-        depositSigner: config.sandboxChainSweeps ? (index) => signerFromMnemonic(SANDBOX_MNEMONIC, SANDBOX_ACCOUNTS.deposits, index) : null,
-      }),
+      guardedChain(
+        evmChain({
+          environment: 'sandbox',
+          network,
+          chainId,
+          rpcUrls: [rpcUrl],
+          publicRpcUrl: rpcUrl,
+          requiredConfirmations: config.SANDBOX_CONFIRMATIONS,
+          tokens: tokens[i]!,
+          depositXpub,
+          treasury: treasuries[i]!,
+          // The sandbox's mnemonic is public: it signs for its deposit addresses, so deposits are swept as in production.
+          depositSigner: config.sandboxChainSweeps ? (index) => signerFromMnemonic(SANDBOX_MNEMONIC, SANDBOX_ACCOUNTS.deposits, index) : null,
+        }),
+      ),
     );
     const customerWallet = (index: number) => signerFromMnemonic(SANDBOX_MNEMONIC, SANDBOX_ACCOUNTS.customers, index).address;
     // Any of the chains will do for what the minter asks the node: they share the one local chain.
@@ -199,16 +203,29 @@ async function openProductionChain(network: ProductionChainConfig): Promise<Live
     if (!(await holdsContract(rpcUrl, token.contractAddress)))
       throw new Refusal(`Invalid configuration: ${name}_${token.token.toUpperCase()}_ADDRESS holds no contract on chain ${chainId}`);
   }
-  return evmChain({
-    environment: 'production',
-    network: network.network,
-    chainId,
-    rpcUrls: network.rpcUrls,
-    publicRpcUrl: null,
-    requiredConfirmations: network.confirmations,
-    tokens: network.tokens.map((t) => ({ ...t, decimals: 6 })),
-    depositXpub: network.xpub,
-    treasury: signerFromPrivateKey(key.startsWith('0x') ? key : `0x${key}`),
-    depositSigner,
-  });
+  let tokens: TokenContract[];
+  try {
+    tokens = await withDecimals(rpcUrl, network.tokens);
+  } catch {
+    throw new Refusal(`Invalid configuration: a token contract of ${name} does not answer decimals() on chain ${chainId}`);
+  }
+  return guardedChain(
+    evmChain({
+      environment: 'production',
+      network: network.network,
+      chainId,
+      rpcUrls: network.rpcUrls,
+      publicRpcUrl: null,
+      requiredConfirmations: network.confirmations,
+      tokens,
+      depositXpub: network.xpub,
+      treasury: signerFromPrivateKey(key.startsWith('0x') ? key : `0x${key}`),
+      depositSigner,
+    }),
+  );
+}
+
+/** Each contract with the decimals it declares, read from the chain once, here, and nowhere else. */
+async function withDecimals(rpcUrl: string, tokens: readonly Omit<TokenContract, 'decimals'>[]): Promise<TokenContract[]> {
+  return Promise.all(tokens.map(async (t) => ({ ...t, decimals: await tokenDecimals(rpcUrl, t.contractAddress) })));
 }

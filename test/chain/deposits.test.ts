@@ -75,12 +75,17 @@ describe('deposits on a live chain', () => {
     expect(got.body.status).toBe('processing');
   });
 
-  it('fails an underpaid transfer and converts an overpaid one, holding the excess for return', async () => {
+  it('fails an underpaid transfer when its window closes short and converts an overpaid one, holding the excess for return', async () => {
     const under = await openOfframp(api, customer);
     const over = await openOfframp(api, customer);
     expect((await simulate(under.id, '60')).status).toBe(200);
     expect((await simulate(over.id, '150.5')).status).toBe(200);
     await t.advance(2);
+    // Short, within its window: more may come.
+    expect(await stateOf(under.id)).toMatchObject({ status: 'pending', failure_reason: null });
+    expect(await movementsOf(under.id)).toEqual([]);
+    await ageTransfer(t, under.id);
+    await t.ramp.jobs.runOnce();
     expect(await stateOf(under.id)).toMatchObject({ status: 'failed', failure_reason: 'underpaid' });
     expect(await stateOf(over.id)).toMatchObject({ status: 'processing' });
     expect(await movementsOf(under.id)).toEqual(['deposit']);
@@ -93,21 +98,25 @@ describe('deposits on a live chain', () => {
     for (const total of Object.values(await ledgerSums(t))) expect(Number(total)).toBe(0);
   });
 
-  it('takes two deposits to one address in chain order: the first decides, the second is late', async () => {
+  it('adds up two deposits to one address in chain order: a short first one waits for the next, and the sum funds the transfer', async () => {
     const transfer = await openOfframp(api, customer);
     await simulate(transfer.id, '60');
     await simulate(transfer.id, '100');
-    // Each send mines the faucet's mint, then the transfer: the first has its 3 confirmations by the first poll.
+    // Each send is one block (the customer's wallet is funded without a transaction): one more, and the first has its 3 confirmations.
     await t.ramp.chainJobs.runOnce();
-    expect(await stateOf(transfer.id)).toMatchObject({ status: 'failed', failure_reason: 'underpaid' });
+    await t.advance(1);
+    expect(await stateOf(transfer.id)).toMatchObject({ status: 'pending', failure_reason: null });
     expect((await depositsOf(transfer.id)).map((d) => [d.amount, d.status])).toEqual([
-      ['60.000000000000000000', 'credited'],
-      ['100.000000000000000000', 'late'],
+      ['60.000000000000000000', 'confirmed'],
+      ['100.000000000000000000', 'observed'],
     ]);
-    expect(await movementsOf(transfer.id)).toEqual(['deposit']);
+    await t.advance(1);
+    expect(await stateOf(transfer.id)).toMatchObject({ status: 'processing' });
+    expect((await depositsOf(transfer.id)).map((d) => d.status)).toEqual(['credited', 'credited']);
+    expect(await movementsOf(transfer.id)).toEqual(['deposit', 'excess_return']);
   });
 
-  it('follows the first of two deposits mined in one block: its hash and confirmations, until it is credited', async () => {
+  it('follows the first of two deposits mined in one block until it funds the transfer; the second, arriving after, is late', async () => {
     const transfer = await openOfframp(api, customer);
     const usdc = t.chain('polygon').tokens.find((c) => c.token === 'usdc')!;
     const wallet = '0x00000000000000000000000000000000000b0b02';

@@ -47,7 +47,9 @@ describe('sweeping deposits to the treasury', () => {
     await t.advance(1); // the gas mined: the token transfer signed and sent
     const [sweeping] = await sweepsOf(transfer.id);
     expect(sweeping).toMatchObject({ status: 'sweeping' });
-    await t.advance(1); // the token transfer mined
+    await t.advance(1); // the token transfer mined, not yet with the network's confirmations: it may still leave the chain
+    expect((await sweepsOf(transfer.id))[0]).toMatchObject({ status: 'sweeping' });
+    await t.advance(3);
     const [swept] = await sweepsOf(transfer.id);
     expect(swept).toMatchObject({ status: 'swept', failure_reason: null });
 
@@ -61,5 +63,49 @@ describe('sweeping deposits to the treasury', () => {
     // Once swept, never again.
     await t.advance(2);
     expect(await sweepsOf(transfer.id)).toHaveLength(1);
+  });
+
+  it('sends a top-up and a sweep again when a reorganisation removes them, and moves the deposit once', async () => {
+    const chain = t.chain('polygon');
+    const transfer = await openOfframp(api, customer);
+    const address: string = transfer.quote.deposit_blockchain_address;
+    const treasuryBefore = await t.balanceOf('polygon', 'usdc', chain.treasury);
+    await api.post(`/v0/customers/${customer}/offramp-transfer/simulate`, { action: 'crypto_deposit', transfer_id: transfer.id });
+    await t.ramp.chainJobs.runOnce();
+    await t.advance(1);
+    // The chain as it was before the top-up: what follows is reorganised away below.
+    const snapshot = await t.rpc<string>('evm_snapshot');
+    await t.advance(1); // credited: the top-up signed, sent and mined
+    await t.advance(1); // the sweep signed, sent and mined
+    const [before] = await sweepsOf(transfer.id);
+    expect(before).toMatchObject({ status: 'sweeping' });
+    expect(await chain.receipt(before!.gas_transaction_hash!)).toMatchObject({ status: 'mined' });
+    expect(await chain.receipt(before!.sweep_transaction_hash!)).toMatchObject({ status: 'mined' });
+
+    await t.rpc('evm_revert', [snapshot]);
+    await t.mine(1);
+    expect(await chain.receipt(before!.gas_transaction_hash!)).toEqual({ status: 'pending' });
+    expect(await chain.receipt(before!.sweep_transaction_hash!)).toEqual({ status: 'pending' });
+
+    // Both sent again, the top-up first (it holds the treasury's nonce sequence), then followed to their confirmations.
+    for (let i = 0; i < 6 && (await sweepsOf(transfer.id))[0]!.status !== 'swept'; i++) await t.advance(1);
+    const [swept] = await sweepsOf(transfer.id);
+    expect(swept).toMatchObject({
+      status: 'swept',
+      gas_transaction_hash: before!.gas_transaction_hash,
+      sweep_transaction_hash: before!.sweep_transaction_hash,
+    });
+    expect(await chain.receipt(swept!.gas_transaction_hash!)).toMatchObject({ status: 'mined', succeeded: true });
+    expect(await t.balanceOf('polygon', 'usdc', address)).toBe(0n);
+    expect(await t.balanceOf('polygon', 'usdc', chain.treasury)).toBe(treasuryBefore + 100_000_000n);
+
+    // The treasury's sequence goes on: its next payout is mined, not queued behind a missing nonce.
+    expect(await chain.minedNonce(chain.treasury)).toBe(
+      Number(
+        (
+          await t.sql<{ next_nonce: string }>('select next_nonce from chain_senders where chain = ? and address = ?', [chain.key, chain.treasury.toLowerCase()])
+        )[0]!.next_nonce,
+      ),
+    );
   });
 });

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/sql';
 import { Decimal, type Token } from '../../domain/money.js';
+import { baseUnits } from '../../domain/token-units.js';
 import { afterCommit, unitOfWork } from '../../platform/db/unit-of-work.js';
 import type { Job } from '../../platform/jobs.js';
 import type { BlockRef, Fees, LiveChain, Receipt } from '../../rails/port.js';
@@ -215,8 +216,7 @@ async function signSweep(pass: Pass, sweep: ChainSweep, fees: Fees): Promise<voi
   pass.signedSweep = true;
 }
 
-/** A token amount in base units, by the contract's decimals as the chain has them. */
+/** A token amount in base units, by the decimals the token's contract on this chain declares (read at start). */
 function baseUnitsOf(chain: LiveChain, amount: Decimal, token: Token): bigint {
-  const decimals = chain.tokens.find((t) => t.token === token)!.decimals;
-  return BigInt(amount.times(new Decimal(10).pow(decimals)).toFixed(0));
+  return baseUnits(amount, chain.tokens.find((t) => t.token === token)!.decimals);
 }

@@ -1,6 +1,7 @@
 import { type Actor, type Environment, assertSandbox } from '../../domain/environment.js';
 import { UnprocessableError } from '../../domain/errors.js';
 import { Decimal, NETWORKS, type Network, type Token } from '../../domain/money.js';
+import { baseUnits } from '../../domain/token-units.js';
 import { parseInput } from '../../domain/validation.js';
 import type { RailsMode, TokenContract } from '../../rails/port.js';
 import type { Rails } from '../../rails/registry.js';
@@ -89,7 +90,7 @@ export function createNetworkService({ rails, crashAt = null }: { rails: Rails; 
 
     async faucet(scope, request, reading) {
       const { data, contract, tools } = mintable(scope.actor, request);
-      const units = BigInt(new Decimal(data.amount).times(new Decimal(10).pow(contract.decimals)).toFixed(0));
+      const units = baseUnits(new Decimal(data.amount), contract.decimals);
       const mint = await storeMint(scope.em, tools, reading, { contract: contract.contractAddress, to: data.address, amount: units }, crashAt);
       return { network: data.network, token: data.token, address: data.address, amount: data.amount, transactionHash: mint.transactionHash };
     },

@@ -4,6 +4,7 @@ import type { TransferStatus } from '../../domain/transfer-status.js';
 import type { Job } from '../../platform/jobs.js';
 import { ACROSS_TENANTS, scopeTo } from '../../platform/tenant.js';
 import { Quote, Transfer } from './entities.js';
+import { closeDepositWindowsJob } from './deposits/window.js';
 import { moveTransfer } from './lifecycle.js';
 
 const BATCH = 100;
@@ -30,7 +31,8 @@ async function claimAndMove(em: EntityManager, where: string, params: unknown[],
 
 /**
  * Pending transfers past their deposit window become `expired` (every environment), except one whose
- * chain deposit was observed in time and waits for its confirmations (deposits/watcher.ts).
+ * chain deposits arrived in time: still gaining confirmations (deposits/watcher.ts), or confirmed but
+ * short, which fails `underpaid` instead (deposits/window.ts).
  */
 export const expireTransfersJob: Job = {
   name: 'expire-transfers',
@@ -39,7 +41,7 @@ export const expireTransfersJob: Job = {
     claimAndMove(
       em,
       `status = 'pending' and deposit_expires_at <= now()
-       and not exists (select 1 from chain_deposits d where d.transfer_id = transfers.id and d.status = 'observed')`,
+       and not exists (select 1 from chain_deposits d where d.transfer_id = transfers.id and d.status in ('observed', 'confirmed'))`,
       [],
       'expired',
       'deposit_window_elapsed',
@@ -85,5 +87,9 @@ export function autoSettlementJobs(delayMs: number, liveNetworks: readonly Netwo
 
 /** The jobs of money movement, as configured. */
 export function transferJobs(options: { autoSettleDelayMs?: number | undefined; liveSandboxNetworks?: readonly Network[] }): Job[] {
-  return [expireTransfersJob, ...(options.autoSettleDelayMs !== undefined ? autoSettlementJobs(options.autoSettleDelayMs, options.liveSandboxNetworks) : [])];
+  return [
+    closeDepositWindowsJob,
+    expireTransfersJob,
+    ...(options.autoSettleDelayMs !== undefined ? autoSettlementJobs(options.autoSettleDelayMs, options.liveSandboxNetworks) : []),
+  ];
 }

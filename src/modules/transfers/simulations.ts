@@ -10,7 +10,7 @@ import type { TransferDeps } from './context.js';
 import { virtualAccountDepositAccount } from './deposit-instructions.js';
 import { Quote, Transfer } from './entities.js';
 import { SimulatedCryptoDeposit, SimulatedFailure, SimulatedFiatDeposit, SimulatedStep, SimulatedVirtualAccountDeposit } from './inputs.js';
-import { baseUnits } from './deposits/record.js';
+import { baseUnits } from '../../domain/token-units.js';
 import { assertDepositWindowOpen, lockTransfer, moveTransfer } from './lifecycle.js';
 import type { onramp } from './onramp.js';
 import { payNow } from './payouts/send.js';

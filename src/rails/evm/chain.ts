@@ -122,8 +122,15 @@ export function evmChain(options: EvmChainOptions): LiveChain {
         throw error;
       }
     },
-    async tokenTransfers(fromBlock, toBlock) {
-      const logs = await client.getLogs({ address: options.tokens.map((t) => t.contractAddress as Address), event: TRANSFER_EVENT, fromBlock, toBlock });
+    async tokenTransfers(fromBlock, toBlock, recipients) {
+      if (!recipients.length) return [];
+      const logs = await client.getLogs({
+        address: options.tokens.map((t) => t.contractAddress as Address),
+        event: TRANSFER_EVENT,
+        args: { to: recipients.map((r) => getAddress(r)) },
+        fromBlock,
+        toBlock,
+      });
       return toTransfers(logs);
     },
     lookUpTransaction,

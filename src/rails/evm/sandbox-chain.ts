@@ -41,8 +41,11 @@ const TREASURY_FLOAT = parseUnits('10000000', 6);
 
 const DEPLOY_ORDER: readonly { network: Network; token: Token }[] = EVM_NETWORKS.flatMap((network) => TOKENS.map((token) => ({ network, token })));
 
+/** A token contract Ramp deployed; its decimals are the contract's own, read where the chain is opened. */
+export type DeployedToken = Omit<TokenContract, 'decimals'>;
+
 export interface SandboxChainSetup {
-  tokens: Record<string, TokenContract[]>;
+  tokens: Record<string, DeployedToken[]>;
   /** True when this start deployed the contracts (a new chain); false when it found them. */
   deployed: boolean;
 }
@@ -82,10 +85,10 @@ export async function setUpSandboxChain(rpcUrl: string, minter: string, treasuri
   const addresses = DEPLOY_ORDER.map((_, nonce) => getContractAddress({ from, nonce: BigInt(nonce) }));
   const code = await publicClient.getCode({ address: addresses[addresses.length - 1]! });
   let deployed = false;
-  const tokens: Record<string, TokenContract[]> = Object.fromEntries(
+  const tokens: Record<string, DeployedToken[]> = Object.fromEntries(
     EVM_NETWORKS.map((network) => [
       network,
-      DEPLOY_ORDER.flatMap((d, i) => (d.network === network ? [{ token: d.token, contractAddress: addresses[i]!, decimals: 6 }] : [])),
+      DEPLOY_ORDER.flatMap((d, i) => (d.network === network ? [{ token: d.token, contractAddress: addresses[i]! }] : [])),
     ]),
   );
   if (!code || code === '0x') {

@@ -1,4 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
+import type { InferKyselyDB } from '@mikro-orm/sql';
 import { ENVIRONMENTS } from '../../../domain/environment.js';
 import { type Decimal, NETWORKS, TOKENS } from '../../../domain/money.js';
 import { DecimalColumn } from '../../../platform/decimal-column.js';
@@ -6,13 +7,16 @@ import { DecimalColumn } from '../../../platform/decimal-column.js';
 /**
  * What happened to one token `Transfer` log to a deposit address:
  * - `observed`: in the chain, waiting for the network's confirmations;
- * - `credited`: confirmed and posted to the ledger (the transfer funded, or failed `underpaid`);
+ * - `confirmed`: has its confirmations, and counts toward its transfer's deposit, which is still short
+ *   of the deposit amount and within its window (nothing posted yet: more may come);
+ * - `credited`: posted to the ledger, with the deposits to the same address that add up with it (the
+ *   transfer funded, or failed `underpaid` when its window closed short);
  * - `removed`: its block left the chain before it was confirmed (nothing was posted);
  * - `reversed`: its block left the chain after it was credited (a `deposit_reversal` posted);
  * - `late`: confirmed, but its transfer no longer waited for it (held for return);
  * - `wrong_token`: another of the network's tokens than the quote's (held for return).
  */
-export const DEPOSIT_STATUSES = ['observed', 'credited', 'removed', 'reversed', 'late', 'wrong_token'] as const;
+export const DEPOSIT_STATUSES = ['observed', 'confirmed', 'credited', 'removed', 'reversed', 'late', 'wrong_token'] as const;
 export type DepositStatus = (typeof DEPOSIT_STATUSES)[number];
 
 /** One deposit, once per (chain, tx hash, log index): the key that makes a deposit credited exactly once. */
@@ -73,3 +77,6 @@ export class ChainBlock extends ChainBlockSchema.class {}
 ChainBlockSchema.setClass(ChainBlock);
 
 export const depositEntities = [ChainDeposit, ChainCursor, ChainBlock];
+
+/** The deposit tables as the typed query layer (Kysely) sees them. */
+export type DepositTables = InferKyselyDB<typeof ChainDepositSchema | typeof ChainCursorSchema | typeof ChainBlockSchema>;

@@ -1,14 +1,11 @@
 import type { EntityManager } from '@mikro-orm/sql';
+import { sql } from 'kysely';
 import { randomUUID } from 'node:crypto';
-import { Decimal, type Token } from '../../../domain/money.js';
+import type { Token } from '../../../domain/money.js';
+import { tokenUnits } from '../../../domain/token-units.js';
 import type { LiveChain, TokenTransfer } from '../../../rails/port.js';
+import type { TransferTables } from '../entities.js';
 import type { DepositStatus } from './entities.js';
-
-/** A token amount in base units as the token's units (USDC/USDT: 6 decimals), exactly. */
-export const tokenUnits = (amount: bigint, decimals: number) => new Decimal(amount.toString()).div(new Decimal(10).pow(decimals));
-
-/** Base units of a token amount (an amount already checked to have at most `decimals` places). */
-export const baseUnits = (amount: Decimal, decimals: number) => BigInt(amount.mul(new Decimal(10).pow(decimals)).toFixed(0));
 
 /** Confirmations of a transaction in `block` when the chain's head is `head` (its own block counts one). */
 export const confirmationsAt = (head: bigint, block: bigint) => (head >= block ? Number(head - block + 1n) : 0);
@@ -35,14 +32,22 @@ export function statusOfNewDeposit(log: TokenTransfer, target: DepositTarget, no
 /** Off-ramps of the chain's environment and network whose deposit address is one of `addresses` (lower case). */
 export async function targetsOf(em: EntityManager, chain: LiveChain, addresses: readonly string[]): Promise<Map<string, DepositTarget>> {
   if (!addresses.length) return new Map();
-  const rows = await em.execute<{ id: string; address: string; token: Token; status: string; deposit_expires_at: string | Date }[]>(
-    `select t.id, lower(t.deposit_blockchain_address) as address, q.source_currency as token, t.status, t.deposit_expires_at
-       from transfers t join quotes q on q.id = t.quote_id
-      where t.deposit_address_index is not null and lower(t.deposit_blockchain_address) in (${addresses.map(() => '?').join(', ')})
-        and t.environment = ? and q.source_network = ?`,
-    [...addresses, chain.environment, chain.network],
+  const rows = await em
+    .getKysely<TransferTables>()
+    .selectFrom('transfers as t')
+    .innerJoin('quotes as q', 'q.id', 't.quote_id')
+    .select(['t.id', 't.deposit_blockchain_address as address', 'q.source_currency as token', 't.status', 't.deposit_expires_at'])
+    .where('t.deposit_address_index', 'is not', null)
+    .where(sql<string>`lower(t.deposit_blockchain_address)`, 'in', addresses)
+    .where('t.environment', '=', chain.environment)
+    .where('q.source_network', '=', chain.network)
+    .execute();
+  return new Map(
+    rows.map((r) => [
+      r.address!.toLowerCase(),
+      { transferId: r.id, token: r.token as Token, status: r.status, depositExpiresAt: new Date(r.deposit_expires_at) },
+    ]),
   );
-  return new Map(rows.map((r) => [r.address, { transferId: r.id, token: r.token, status: r.status, depositExpiresAt: new Date(r.deposit_expires_at) }]));
 }
 
 /**
@@ -51,7 +56,8 @@ export async function targetsOf(em: EntityManager, chain: LiveChain, addresses: 
  * call wrote it (new or back): an existing deposit is left as it is.
  */
 export async function recordDeposit(em: EntityManager, chain: LiveChain, log: TokenTransfer, transferId: string, status: DepositStatus): Promise<boolean> {
-  const decimals = chain.tokens.find((t) => t.contractAddress.toLowerCase() === log.contractAddress)?.decimals ?? 6;
+  const contract = chain.tokens.find((t) => t.contractAddress.toLowerCase() === log.contractAddress);
+  if (!contract) throw new Error(`${log.contractAddress} is not a token contract of ${chain.key}`);
   const now = new Date();
   const rows = await em.execute<{ id: string }[]>(
     `insert into chain_deposits (id, chain_key, environment, network, tx_hash, log_index, block_number, block_hash, token, contract_address,
@@ -74,7 +80,7 @@ export async function recordDeposit(em: EntityManager, chain: LiveChain, log: To
       log.contractAddress,
       log.from,
       log.to,
-      tokenUnits(log.amount, decimals).toFixed(),
+      tokenUnits(log.amount, contract.decimals).toFixed(),
       transferId,
       status,
       now,

@@ -1,13 +1,14 @@
 import { UnprocessableError } from '../../../domain/errors.js';
 import type { Decimal, Token } from '../../../domain/money.js';
 import type { LiveChain, TokenTransfer, TransactionLookup } from '../../../rails/port.js';
-import { tokenUnits } from './record.js';
+import { tokenUnits } from '../../../domain/token-units.js';
 
 /**
  * `complete` on a live chain is verified, not trusted: the hash must be a successful transaction
  * with a `Transfer` log of the quoted token's contract to the transfer's deposit address, for at
- * least the deposit amount. Anything else is refused with its own code (422), the transfer left
- * pending. Answers the log that pays the transfer.
+ * least the deposit amount in all (the logs to the address add up, as the watcher adds them up).
+ * Anything else is refused with its own code (422), the transfer left pending. Answers the largest of
+ * the logs that pay the transfer; the watcher records the others.
  */
 export function verifiedDeposit(
   chain: LiveChain,
@@ -31,13 +32,16 @@ export function verifiedDeposit(
     }
     throw new UnprocessableError('deposit_wrong_recipient', "The transaction sends no tokens to this transfer's deposit address");
   }
-  const largest = paying.reduce((a, b) => (b.amount > a.amount ? b : a));
-  const received = tokenUnits(largest.amount, contract.decimals);
+  // One transaction may pay in several logs (a contract wallet's batch): together they are what it sent.
+  const received = tokenUnits(
+    paying.reduce((sum, log) => sum + log.amount, 0n),
+    contract.decimals,
+  );
   if (received.lt(expected.amount)) {
     throw new UnprocessableError(
       'deposit_underpaid',
       `The transaction sends ${received.toFixed()} ${expected.token}, less than the deposit amount ${expected.amount.toFixed()}`,
     );
   }
-  return largest;
+  return paying.reduce((a, b) => (b.amount > a.amount ? b : a));
 }

@@ -10,7 +10,7 @@ import { Quote, Transfer } from '../entities.js';
 import { moveTransfer } from '../lifecycle.js';
 import { broadcastPayouts } from './broadcast.js';
 import { ChainPayout } from './entities.js';
-import { baseUnits } from './sign.js';
+import { tokenBaseUnits } from './sign.js';
 
 const PAGE = 50;
 
@@ -115,7 +115,7 @@ async function replace(tx: EntityManager, pass: Pass, payout: ChainPayout, curre
   if (maxFeePerGas * 10n < was * 11n) return null;
   const fees: Fees = { maxPriorityFeePerGas, maxFeePerGas };
   const token = payout.token as Token;
-  const signed = await chain.signPayout({ token, to: payout.to, amount: baseUnits(payout.amount, token), nonce: payout.nonce, fees });
+  const signed = await chain.signPayout({ token, to: payout.to, amount: tokenBaseUnits(chain, payout.amount, token), nonce: payout.nonce, fees });
   payout.earlierHashes = [payout.transactionHash, ...payout.earlierHashes];
   payout.transactionHash = signed.hash;
   payout.rawTransaction = signed.raw;

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/sql';
-import { Decimal, SCALE, type Token } from '../../../domain/money.js';
+import { Decimal, type Token } from '../../../domain/money.js';
+import { baseUnits } from '../../../domain/token-units.js';
 import { scopeTo } from '../../../platform/tenant.js';
 import type { Fees, LiveChain } from '../../../rails/port.js';
 import { type SenderReading, readSender, takeNonces } from '../../custody/nonces.js';
@@ -13,11 +14,11 @@ export interface PayableTransfer {
   quote: Quote;
 }
 
-/** A token amount in base units, exactly: a quote's destination amount never has more decimals than its token. */
-export function baseUnits(amount: Decimal, token: Token): bigint {
-  const decimals = SCALE[token];
-  if (amount.decimalPlaces() > decimals) throw new Error(`${amount.toFixed()} ${token} has more than ${decimals} decimals`);
-  return BigInt(amount.times(new Decimal(10).pow(decimals)).toFixed(0));
+/** A token amount in base units, by the decimals the token's contract on this chain declares (read at start). */
+export function tokenBaseUnits(chain: LiveChain, amount: Decimal, token: Token): bigint {
+  const contract = chain.tokens.find((t) => t.token === token);
+  if (!contract) throw new Error(`${token} is not configured on ${chain.key}`);
+  return baseUnits(amount, contract.decimals);
 }
 
 /**
@@ -49,7 +50,7 @@ async function available(tx: EntityManager, chain: LiveChain, reading: TreasuryR
      where chain = ? and sender = ? and token = ? and status in ('signed', 'sent') and nonce >= ?`,
     [chain.key, chain.treasury.toLowerCase(), token, reading.sender.minedNonce],
   );
-  return (reading.balances.get(token) ?? 0n) - baseUnits(new Decimal(inFlight!.total), token);
+  return (reading.balances.get(token) ?? 0n) - tokenBaseUnits(chain, new Decimal(inFlight!.total), token);
 }
 
 /**
@@ -65,7 +66,7 @@ export async function signPayouts(tx: EntityManager, chain: LiveChain, reading: 
   const paying: (PayableTransfer & { token: Token; amount: bigint; nonce: number })[] = [];
   for (const { transfer, quote } of payable) {
     const token = quote.destinationCurrency as Token;
-    const amount = baseUnits(quote.destinationAmount, token);
+    const amount = tokenBaseUnits(chain, quote.destinationAmount, token);
     const canPay = left.get(token) ?? (await available(tx, chain, reading, token));
     if (amount > canPay) {
       await moveTransfer(scopeTo(tx, transfer), transfer, quote, 'failed', 'treasury_insufficient_funds');
