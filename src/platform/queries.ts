@@ -51,6 +51,11 @@ export interface Reads<DB> {
    * (its quote, its customer) are joined by their primary key: the driving table fixes the tenant.
    */
   tenant<T extends TenantTable<DB>, A extends string>(scope: Scope, table: T, alias: A, key?: string): From<DB, T, A>;
+  /**
+   * `select … from <table> <alias>` of every tenant: for the jobs that act for none (a chain's deposit watcher, the
+   * custody engine), named so that a read across tenants says so where it is written. Never a request's read.
+   */
+  acrossTenants<T extends keyof DB & string, A extends string>(em: EntityManager, table: T, alias: A): From<DB, T, A>;
 }
 
 /** The reads of a module whose tables are `DB` (`const { tenant } = readsOver<TransferTables & CustomerTables>()`). */
@@ -63,6 +68,10 @@ export function readsOver<DB>(): Reads<DB> {
       const from: SelectQueryBuilder<any, any, any> =
         key === undefined ? reads.selectFrom(`${table} as ${alias}`) : reads.selectFrom(byKey(reads, table, key).as(alias));
       return from.where(tenantOf(scope, alias)) as never;
+    },
+    acrossTenants(em, table, alias) {
+      // biome-ignore lint/suspicious/noExplicitAny: as above.
+      return (em.getKysely() as Kysely<any>).selectFrom(`${table} as ${alias}`) as never;
     },
   };
 }

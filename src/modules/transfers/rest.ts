@@ -253,7 +253,14 @@ export function transferRoutes(app: FastifyInstance, { transfers }: Services) {
           request,
           reply,
           // Settling reads the treasury first, outside any transaction; the other steps read nothing.
-          { required: false, prepare: (scope) => withRestPointers(transfers.readSimulatedStep(scope, request.params.customer_id, direction, step())) },
+          {
+            required: false,
+            prepare: async (scope) => {
+              // Refused first in production, before the body is read.
+              assertSandbox(scope.actor);
+              return withRestPointers(transfers.readSimulatedStep(scope, request.params.customer_id, direction, step()));
+            },
+          },
           async (scope, reading) => {
             assertSandbox(scope.actor);
             const { transfer, quote } = await withRestPointers(transfers.simulateByAction(scope, request.params.customer_id, direction, step(), reading));

@@ -15,7 +15,7 @@ import {
   parseUnits,
 } from 'viem';
 import { EVM_NETWORKS, type Network, TOKENS, type Token } from '../../domain/money.js';
-import type { Fees, Signer, TokenContract } from '../port.js';
+import type { Fees, SignedPayout, Signer, TokenContract } from '../port.js';
 import { chainFailure, rpcTransport } from './rpc.js';
 import { sandboxTokenAbi, sandboxTokenBytecode } from './sandbox-token.js';
 
@@ -144,9 +144,14 @@ export async function giveGas(rpcUrl: string, address: string): Promise<void> {
 const MINT_GAS = 120_000n;
 
 /** Signs a faucet mint with the minter's key: `amount` base units of `contract` to `to`, under a nonce Ramp allocated. */
-export function signMint(minter: Signer, chainId: number, mint: { contract: string; to: string; amount: bigint; nonce: number; fees: Fees }): Promise<string> {
+export async function signMint(
+  minter: Signer,
+  chainId: number,
+  mint: { contract: string; to: string; amount: bigint; nonce: number; fees: Fees },
+): Promise<SignedPayout> {
   const data = encodeFunctionData({ abi: sandboxTokenAbi, functionName: 'mint', args: [getAddress(mint.to), mint.amount] });
-  return minter.signTransaction({ chainId, to: getAddress(mint.contract), data, nonce: mint.nonce, gas: MINT_GAS, ...mint.fees });
+  const raw = await minter.signTransaction({ chainId, to: getAddress(mint.contract), data, nonce: mint.nonce, gas: MINT_GAS, ...mint.fees });
+  return { raw, hash: keccak256(raw as Hex).toLowerCase(), nonce: mint.nonce, fees: mint.fees };
 }
 
 /** Where the sandbox token keeps a holder's balance: `balanceOf` is its fourth slot (contracts/SandboxToken.sol). */

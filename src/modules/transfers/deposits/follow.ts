@@ -1,9 +1,11 @@
 import type { EntityManager } from '@mikro-orm/sql';
+import { sql } from 'kysely';
+import { readsOver } from '../../../platform/queries.js';
 import { ACROSS_TENANTS } from '../../../platform/tenant.js';
 import type { LiveChain } from '../../../rails/port.js';
 import { Transfer } from '../entities.js';
 import { announce, reverseDeposit } from '../lifecycle.js';
-import { ChainDeposit } from './entities.js';
+import { ChainDeposit, type DepositTables } from './entities.js';
 import { lockDepositTransfer } from './lock.js';
 import { confirmationsAt } from './record.js';
 import { creditDeposits } from './window.js';
@@ -27,13 +29,17 @@ async function hashTakenElsewhere(em: EntityManager, transfer: Transfer, txHash:
 
 /** Whether an earlier deposit (by block, then log) to the same transfer is still waiting for its confirmations. */
 async function behindAnother(em: EntityManager, deposit: ChainDeposit): Promise<boolean> {
-  const earlier = await em.count(ChainDeposit, {
-    transferId: deposit.transferId,
-    status: 'observed',
-    id: { $ne: deposit.id },
-    $or: [{ blockNumber: { $lt: deposit.blockNumber } }, { blockNumber: deposit.blockNumber, logIndex: { $lt: deposit.logIndex } }],
-  });
-  return earlier > 0;
+  const earlier = await readsOver<DepositTables>()
+    .acrossTenants(em, 'chain_deposits', 'd')
+    .select('d.id')
+    .where('d.transfer_id', '=', deposit.transferId)
+    .where('d.status', '=', 'observed')
+    .where('d.id', '<>', deposit.id)
+    // Chain order: the block, then the log within it.
+    .where(sql`(d.block_number, d.log_index)`, '<', sql`(${deposit.blockNumber}, ${deposit.logIndex})`)
+    .limit(1)
+    .execute();
+  return earlier.length > 0;
 }
 
 /**

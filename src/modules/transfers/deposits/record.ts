@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/sql';
+import { readsOver } from '../../../platform/queries.js';
 import { sql } from 'kysely';
 import { randomUUID } from 'node:crypto';
 import type { Token } from '../../../domain/money.js';
@@ -32,9 +33,8 @@ export function statusOfNewDeposit(log: TokenTransfer, target: DepositTarget, no
 /** Off-ramps of the chain's environment and network whose deposit address is one of `addresses` (lower case). */
 export async function targetsOf(em: EntityManager, chain: LiveChain, addresses: readonly string[]): Promise<Map<string, DepositTarget>> {
   if (!addresses.length) return new Map();
-  const rows = await em
-    .getKysely<TransferTables>()
-    .selectFrom('transfers as t')
+  const rows = await readsOver<TransferTables>()
+    .acrossTenants(em, 'transfers', 't')
     .innerJoin('quotes as q', 'q.id', 't.quote_id')
     .select(['t.id', 't.deposit_blockchain_address as address', 'q.source_currency as token', 't.status', 't.deposit_expires_at'])
     .where('t.deposit_address_index', 'is not', null)

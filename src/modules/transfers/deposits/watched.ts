@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/sql';
+import { readsOver } from '../../../platform/queries.js';
 import type { LiveChain, TokenTransfer } from '../../../rails/port.js';
 import type { TransferTables } from '../entities.js';
 
@@ -19,9 +20,8 @@ export const RECIPIENTS_PER_CALL = 100;
  * LATE_DEPOSIT_WATCH_MS ago, in lower case: the only recipients whose token transfers Ramp reads.
  */
 export async function watchedAddresses(em: EntityManager, chain: LiveChain, now: Date): Promise<string[]> {
-  const rows = await em
-    .getKysely<TransferTables>()
-    .selectFrom('transfers as t')
+  const rows = await readsOver<TransferTables>()
+    .acrossTenants(em, 'transfers', 't')
     .innerJoin('quotes as q', 'q.id', 't.quote_id')
     .select('t.deposit_blockchain_address as address')
     .where('t.deposit_address_index', 'is not', null)

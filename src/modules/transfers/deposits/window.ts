@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/sql';
+import { readsOver } from '../../../platform/queries.js';
 import { Decimal } from '../../../domain/money.js';
 import type { Job } from '../../../platform/jobs.js';
 import type { Quote, Transfer, TransferTables } from '../entities.js';
@@ -47,9 +48,8 @@ export const closeDepositWindowsJob: Job = {
   batchSize: BATCH,
   async run(em) {
     const now = new Date();
-    const due = await em
-      .getKysely<TransferTables & DepositTables>()
-      .selectFrom('chain_deposits as d')
+    const due = await readsOver<TransferTables & DepositTables>()
+      .acrossTenants(em, 'chain_deposits', 'd')
       .innerJoin('transfers as t', 't.id', 'd.transfer_id')
       .select('d.transfer_id')
       .distinct()
