@@ -26,6 +26,8 @@ import { clientAddresses } from './platform/client-address.js';
 import { scopeTable } from './platform/route-scopes.js';
 import { createCostBudget } from './platform/cost-budget.js';
 import { openRails, type Rails } from './rails/registry.js';
+import { chainReadiness } from './rails/readiness.js';
+import { useRpcTimeout } from './rails/evm/rpc.js';
 import type { SpanExporter } from '@opentelemetry/sdk-trace';
 import { openTracing } from './platform/tracing.js';
 
@@ -57,6 +59,8 @@ export async function createRamp(config: Config, options: { logger?: Logger; tra
   const tracing = await openTracing(config, options.traceExporter);
   logger.info(config.DATABASE_URL ? 'connecting to PostgreSQL…' : `opening the embedded PGlite database in ${config.DATA_DIR} (a first start creates it)…`);
   const db = await openDatabase({ ...config, entities, log: (message) => logger.info(message) });
+  // Before any RPC client exists: each takes this bound.
+  useRpcTimeout(config.CHAIN_RPC_TIMEOUT_MS);
   const rails = await openRails(config, logger).catch(async (error) => {
     await db.close();
     throw error;
@@ -106,6 +110,8 @@ export async function createRamp(config: Config, options: { logger?: Logger; tra
     ...shared,
     features,
     auditActions: { ofOperation: actionOfOperation },
+    // Readiness reports each live chain apart from the database: a chain down degrades the service, reads still answer.
+    chainReadiness: () => chainReadiness(rails.liveChains()),
     mount: (app) => mountGraphQL(app, { ...shared, keyWatch, schema, fieldScopes, costBudget }),
   });
   dispatcher.start();

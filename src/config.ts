@@ -198,6 +198,11 @@ const ConfigSchema = z.object({
   SANDBOX_CONFIRMATIONS: z.coerce.number().int().min(1).max(1000).default(3),
   /** How often each chain watcher and payout sender polls its chain; 0 turns them off (tests drive them). Default 1000, 0 under NODE_ENV=test. */
   CHAIN_POLL_INTERVAL_MS: z.coerce.number().int().min(0).max(600_000).optional(),
+  /**
+   * How long one JSON-RPC request to a chain may take before the chain counts as unreachable (503 `chain_unavailable`):
+   * a slow or hung node must not hold a request, a job or a database connection for longer.
+   */
+  CHAIN_RPC_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
   /** A sent payout not mined after this long is sent again with higher fees under the same nonce. */
   PAYOUT_REPLACE_AFTER_SECONDS: z.coerce.number().int().min(1).default(120),
   /** The highest max fee per gas, in gwei, a stuck transaction is replaced with: past it, it waits as it is. */

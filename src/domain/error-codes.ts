@@ -27,6 +27,7 @@ export const STATUS_OF_CODE = {
   throttled: 429,
   internal_error: 500,
   database_unavailable: 503,
+  chain_unavailable: 503,
   overloaded: 503,
   kyc_transition_not_allowed: 409,
   kyc_token_already_used: 409,

@@ -1,4 +1,5 @@
 import type { CodeWithStatus, ErrorCode } from './error-codes.js';
+import type { Network } from './money.js';
 
 /**
  * Errors the domain expects. Each class is one kind of failure (GraphQL shows it as a typed error);
@@ -94,5 +95,23 @@ export class OverloadedError extends DomainError {
     super('overloaded', message);
   }
 }
+
+/**
+ * 503: a network's chain did not answer (a timeout, a refused connection, an RPC error status). The chain's outage, never
+ * the database's: Ramp's own state is fine, and a retry once the chain answers again does what this one could not.
+ */
+export class ChainUnavailableError extends DomainError {
+  constructor(
+    /** The network whose chain did not answer; null when the node serves several (the sandbox's local chain). */
+    readonly network: Network | null,
+    /** Seconds to wait before retrying, as sent in `Retry-After`. */
+    readonly retryAfterSeconds = CHAIN_RETRY_AFTER_SECONDS,
+  ) {
+    super('chain_unavailable', `The ${network ?? 'sandbox'} chain is not answering right now; retry shortly`);
+  }
+}
+
+/** A chain's node or provider is usually back within seconds (a restart, a rate limit window); a retry sooner only adds load. */
+export const CHAIN_RETRY_AFTER_SECONDS = 5;
 
 export const fieldError = (pointer: string, code: string, detail: string): FieldError => ({ pointer, code, detail });

@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { WebSocket, WebSocketServer } from 'ws';
 import type { Config } from '../config.js';
 import type { Actor } from '../domain/environment.js';
-import { DomainError, ForbiddenError, ValidationError } from '../domain/errors.js';
+import { ChainUnavailableError, DomainError, ForbiddenError, ValidationError } from '../domain/errors.js';
 import type { Scope } from '../domain/scopes.js';
 import type { ClientAddresses } from '../platform/client-address.js';
 import { AddressNotAllowed, type Authenticate } from '../platform/auth.js';
@@ -133,6 +133,12 @@ const databaseUnavailable = () =>
     extensions: { code: 'DATABASE_UNAVAILABLE', http: { status: 503, headers: { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) } } },
   });
 
+/** A chain's node did not answer, as REST's 503 `chain_unavailable`: the chain's outage, never reported as the database's. */
+const chainUnavailable = (error: ChainUnavailableError) =>
+  createGraphQLError(error.message, {
+    extensions: { code: 'CHAIN_UNAVAILABLE', http: { status: 503, headers: { 'retry-after': String(error.retryAfterSeconds) } } },
+  });
+
 /** Every database connection stayed busy while the database answered: the instance is at capacity, as REST's 503 `overloaded`. */
 const overloaded = () =>
   createGraphQLError('The server is at capacity; nothing was changed. Retry shortly', {
@@ -234,6 +240,11 @@ export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
     if (isDatabaseUnavailable(original ?? error)) {
       log().warn({ reason: (original as Error | undefined)?.message }, 'database unavailable');
       return inPlaceOf(error, databaseUnavailable());
+    }
+    if (original instanceof ChainUnavailableError) {
+      const reason = original.cause instanceof Error ? original.cause.message : original.message;
+      log().warn({ network: original.network, reason }, 'chain unavailable');
+      return inPlaceOf(error, chainUnavailable(original));
     }
     if (original instanceof DomainError) {
       log().info({ code: original.code }, 'client error');

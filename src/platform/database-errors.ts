@@ -1,3 +1,5 @@
+import { ChainUnavailableError } from '../domain/errors.js';
+
 /**
  * Errors that mean "the database cannot be reached right now", as opposed to a bug or a refused
  * statement: the caller gets 503 `database_unavailable` and may retry (with the same
@@ -35,6 +37,9 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   if (isPoolSaturated(error)) return false;
   for (let current = error, depth = 0; current && depth < 5; depth++) {
     if (typeof current !== 'object') return false;
+    // A chain's node that refused or dropped a connection fails with the same socket errors as PostgreSQL: the
+    // chain's outage is reported as the chain's (503 chain_unavailable), whatever its cause holds.
+    if (current instanceof ChainUnavailableError) return false;
     const { code, message, cause } = current as { code?: unknown; message?: unknown; cause?: unknown };
     if (typeof code === 'string' && (UNAVAILABLE_SQLSTATE.test(code) || UNAVAILABLE_ERRNO.has(code))) return true;
     if (typeof message === 'string' && UNAVAILABLE_MESSAGE.test(message)) return true;
@@ -46,5 +51,5 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 /** Seconds a client should wait before retrying after a `database_unavailable` answer. */
 export const DATABASE_RETRY_AFTER_SECONDS = 1;
 
-/** Background work logs an outage as a warning (it retries by itself); anything else is an error. */
-export const failureLevel = (error: unknown): 'warn' | 'error' => (isDatabaseUnavailable(error) ? 'warn' : 'error');
+/** Background work logs an outage, the database's or a chain's, as a warning (it retries by itself); anything else is an error. */
+export const failureLevel = (error: unknown): 'warn' | 'error' => (isDatabaseUnavailable(error) || error instanceof ChainUnavailableError ? 'warn' : 'error');

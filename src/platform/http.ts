@@ -20,6 +20,7 @@ import { DATABASE_RETRY_AFTER_SECONDS } from './database-errors.js';
 import { contract } from './openapi-contract.js';
 import { API_VERSION, allowedMethods, type OpenApi, registerOpenApi } from './openapi.js';
 import { requireScope } from '../domain/scopes.js';
+import { ChainUnavailableError } from '../domain/errors.js';
 import type { ClientAddresses } from './client-address.js';
 import { assignRouteScopes, scopeTable } from './route-scopes.js';
 
@@ -60,6 +61,8 @@ export interface HttpDeps<Services> {
   features: readonly Feature<Services>[];
   /** The audit log's names of state-changing operations (the audit module's table, handed in by app.ts). */
   auditActions: AuditActions;
+  /** Each live chain's state (`sandbox:polygon` → `ok` or `unreachable`), probed within a second, for /readyz. */
+  chainReadiness?: () => Promise<Record<string, 'ok' | 'unreachable'>>;
   /** Mounts what answers beside the REST routes, after them: GraphQL at /graphql (graphql/server.ts, from app.ts). */
   mount?: (app: FastifyInstance) => Mounted;
 }
@@ -149,6 +152,11 @@ export async function buildHttpApp<Services>(deps: HttpDeps<Services>): Promise<
       // An outage, not a bug: one short line per request, and the client is told when to retry.
       request.log.warn({ code: problem.code, reason: error instanceof Error ? error.message : String(error) }, 'database unavailable');
       reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
+    } else if (error instanceof ChainUnavailableError) {
+      // The chain's outage, as the database's: a warning with what the node did, and when to retry.
+      const reason = error.cause instanceof Error ? error.cause.message : error.message;
+      request.log.warn({ code: problem.code, network: error.network, reason }, 'chain unavailable');
+      reply.header('retry-after', String(error.retryAfterSeconds));
     } else if (problem.status >= 500) request.log.error({ err: error }, 'unexpected error');
     else request.log.info({ code: problem.code, status: problem.status }, 'client error');
     return replyWithProblem(request, reply, problem);
@@ -168,16 +176,25 @@ export async function buildHttpApp<Services>(deps: HttpDeps<Services>): Promise<
   app.setNotFoundHandler((request, reply) => answerUnrouted(request, reply));
   const health = { tag: 'Operations', public: true } as const;
   const Status = z.strictObject({ status: z.string(), database: z.enum(['pglite', 'postgresql']).optional() });
+  /** Each live chain, `environment:network` → whether its node answered: only /readyz asks them. */
+  const Readiness = Status.extend({ chains: z.record(z.string(), z.enum(['ok', 'unreachable'])).optional() });
   app.get(
     '/healthz',
     contract({ ...health, operationId: 'healthz', summary: 'Liveness', responses: { 200: { description: 'The process answers', body: Status } } }),
     async () => ({ status: 'ok' }),
   );
-  const readiness = { ...health, operationId: 'readyz', summary: 'Readiness: the database answers' };
-  const ready = { 200: { description: 'Ready', body: Status }, 503: { description: 'The database cannot be reached', body: Status } };
+  const readiness = { ...health, operationId: 'readyz', summary: 'Readiness: the database answers, and which live chains do' };
+  const ready = {
+    200: { description: 'Ready (`ready`), or `degraded` when a live chain does not answer: reads and the other chains still work', body: Readiness },
+    503: { description: 'The database cannot be reached', body: Readiness },
+  };
   app.get('/readyz', contract({ ...readiness, responses: ready }), async (_, reply) => {
-    const ready = await db.isReachable();
-    return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'database unreachable', database: db.kind });
+    // Probed together, each bounded on its own: the answer comes within a second whatever hangs.
+    const [ready, chains] = await Promise.all([db.isReachable(), deps.chainReadiness?.() ?? {}]);
+    const degraded = Object.values(chains).some((state) => state !== 'ok');
+    const status = !ready ? 'database unreachable' : degraded ? 'degraded' : 'ready';
+    const body = { status, database: db.kind, ...(Object.keys(chains).length ? { chains } : {}) };
+    return reply.code(ready ? 200 : 503).send(body);
   });
   metricsRoutes(app, metrics, config);
 

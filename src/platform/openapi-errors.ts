@@ -13,7 +13,7 @@ export type AnsweredCode = ErrorCode | typeof BAD_REQUEST;
 
 /**
  * Every code a route can answer: its own, and those every route gives — a bad URL or query, a bad
- * key, a key without the route's scope or used from an address it may not be, a rate limit, an outage, a shed load (admission
+ * key, a key without the route's scope or used from an address it may not be, a rate limit, an outage (the database's or a chain's), a shed load (admission
  * control), and the body's parsing (Fastify reads a body sent to any route, even
  * one that takes none); the idempotency store's; an id that matches nothing.
  */
@@ -29,6 +29,8 @@ export function codesOf(contract: RouteContract, { hasParams }: { hasParams: boo
     'rate_limited',
     'internal_error',
     'database_unavailable',
+    // Declared on every route as the database's outage is: which routes reach a chain changes as rails are connected.
+    'chain_unavailable',
     'overloaded',
     ...(contract.errors ?? []),
   ]);

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES, type ErrorCode, STATUS_OF_CODE } from '../../src/domain/error-codes.js';
-import { ConflictError, DomainError, ForbiddenError, UnprocessableError, ValidationError } from '../../src/domain/errors.js';
+import { ChainUnavailableError, ConflictError, DomainError, ForbiddenError, UnprocessableError, ValidationError } from '../../src/domain/errors.js';
 import { encryptusEnvelope, problemJson, shapeOf, titleOf, toProblem } from '../../src/platform/http-errors.js';
 import { foldedPath, openApiPath } from '../../src/platform/openapi.js';
 import { codesOf } from '../../src/platform/openapi-errors.js';
@@ -38,6 +38,11 @@ describe('the table of error codes → HTTP status (domain/error-codes.ts)', () 
       [Object.assign(new Error('x'), { code: 'FST_ERR_BAD_URL', statusCode: 400 }), 'malformed_url'],
       [Object.assign(new Error('x'), { code: 'FST_ERR_MAX_PARAM_LENGTH', statusCode: 414 }), 'not_found'],
       [Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }), 'database_unavailable'],
+      // A chain's node refusing a connection fails with the same errno as a database: still the chain's outage.
+      [
+        Object.assign(new ChainUnavailableError('polygon'), { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) }),
+        'chain_unavailable',
+      ],
       [new Error('a bug'), 'internal_error'],
     ];
     for (const [error, code] of cases) expect(toProblem(error)).toMatchObject({ code, status: STATUS_OF_CODE[code] });

@@ -175,12 +175,13 @@ describe('Idempotency-Key as the IETF draft writes it', () => {
   });
 });
 
-describe('503 while the database is unavailable', () => {
-  it('is documented for every route as database_unavailable, beside overloaded (a saturated instance)', async () => {
+describe('503 while the database or a chain is unavailable', () => {
+  it('is documented for every route as database_unavailable, beside chain_unavailable (a node down) and overloaded (a saturated instance)', async () => {
     const document = await (await fetch(`${t.url}/openapi.json`)).json();
     const listed = document.paths['/v0/customers/{customer_id}'].get.responses['503'];
-    expect(listed).toEqual({ $ref: '#/components/responses/ProblemDatabaseUnavailableOrOverloaded' });
-    const codes = document.components.responses.ProblemDatabaseUnavailableOrOverloaded.content['application/problem+json'].schema.allOf[1].properties.code.enum;
-    expect(codes).toEqual(['database_unavailable', 'overloaded']);
+    const name = 'ProblemDatabaseUnavailableOrChainUnavailableOrOverloaded';
+    expect(listed).toEqual({ $ref: `#/components/responses/${name}` });
+    const codes = document.components.responses[name].content['application/problem+json'].schema.allOf[1].properties.code.enum;
+    expect(codes).toEqual(['database_unavailable', 'chain_unavailable', 'overloaded']);
   });
 });

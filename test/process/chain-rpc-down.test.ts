@@ -46,7 +46,7 @@ describe('the RPC endpoint down for 10 s', () => {
     await sleep(10_000);
     const signedDuringOutage = await sql('select id from chain_payouts where transfer_id in (?)', [during.map((o) => o.id)]);
     expect(signedDuringOutage).toEqual([]);
-    proxy.restore();
+    await proxy.restore();
 
     const onramps = [...before, ...during];
     const ids = onramps.map((o) => o.id);

@@ -42,15 +42,29 @@ export const chainRampEnv = (database: { env: Record<string, string> }, rpcUrl: 
 });
 
 /**
- * A TCP proxy on loopback in front of an RPC endpoint, which the test cuts and restores: cut, it
- * drops every open connection and every new one, as an endpoint that went down does.
+ * A TCP proxy on loopback in front of an RPC endpoint, which the test cuts, refuses, hangs and restores:
+ * cut, it drops every open connection and every new one, as an endpoint that went down does; refused,
+ * it stops listening, so connections are refused by the system (ECONNREFUSED), as on a host whose node
+ * is not running; hung, it accepts each new connection and never answers on it, as a node that froze does.
  */
 export async function startRpcProxy(target: string) {
   const { hostname, port } = new URL(target);
   const sockets = new Set<Socket>();
-  let down = false;
+  const held = new Set<Socket>();
+  let mode: 'up' | 'down' | 'refused' | 'hung' = 'up';
+  const dropOpen = () => {
+    for (const socket of sockets) socket.destroy();
+    sockets.clear();
+  };
   const server: Server = createServer((socket) => {
-    if (down) return socket.destroy();
+    if (mode === 'down') return socket.destroy();
+    if (mode === 'hung') {
+      // Read and forget: the request is taken, no answer ever comes.
+      held.add(socket);
+      socket.on('error', () => socket.destroy()).on('close', () => held.delete(socket));
+      socket.resume();
+      return;
+    }
     const upstream = createConnection({ host: hostname, port: Number(port) });
     sockets.add(socket).add(upstream);
     const close = () => {
@@ -69,15 +83,30 @@ export async function startRpcProxy(target: string) {
   return {
     url: `http://127.0.0.1:${address.port}`,
     cut() {
-      down = true;
-      for (const socket of sockets) socket.destroy();
-      sockets.clear();
+      mode = 'down';
+      dropOpen();
     },
-    restore() {
-      down = false;
+    async refuse() {
+      mode = 'refused';
+      dropOpen();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+    /** Connections already open are dropped too: a client's kept-alive connection must not slip past the hang. */
+    hang() {
+      mode = 'hung';
+      dropOpen();
+    },
+    /** Listens again (on the same port) when refused: resolved once it does. */
+    async restore() {
+      const refused = mode === 'refused';
+      mode = 'up';
+      for (const socket of held) socket.destroy();
+      held.clear();
+      if (refused) await new Promise<void>((resolve) => server.listen(address.port, '127.0.0.1', resolve));
     },
     close: () => {
-      for (const socket of sockets) socket.destroy();
+      for (const socket of [...sockets, ...held]) socket.destroy();
+      if (!server.listening) return Promise.resolve();
       return new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };

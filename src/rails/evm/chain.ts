@@ -7,7 +7,6 @@ import {
   erc20Abi,
   fallback,
   getAddress,
-  http,
   keccak256,
   parseEventLogs,
 } from 'viem';
@@ -15,6 +14,7 @@ import type { Environment } from '../../domain/environment.js';
 import type { Network, Token } from '../../domain/money.js';
 import type { BlockRef, Fees, LiveChain, Receipt, Signer, TokenContract, TokenTransfer, TransactionLookup } from '../port.js';
 import { depositAddressAt } from './hd.js';
+import { reportingOutages, rpcTransport } from './rpc.js';
 
 export interface EvmChainOptions {
   environment: Environment;
@@ -29,6 +29,8 @@ export interface EvmChainOptions {
   treasury: Signer;
   /** The signer of the deposit address at an index, when Ramp holds the deposit keys (sweeping). */
   depositSigner: ((index: number) => Signer) | null;
+  /** How long one RPC request may take (CHAIN_RPC_TIMEOUT_MS); the process's configured bound when not given. */
+  rpcTimeoutMs?: number;
 }
 
 const TRANSFER_EVENT = erc20Abi.find((item) => item.type === 'event' && item.name === 'Transfer')!;
@@ -42,10 +44,17 @@ const TOKEN_TRANSFER_GAS = 100_000n;
 /** A plain value transfer. */
 const TOP_UP_GAS = 21_000n;
 
-/** The EVM adapter: one network over JSON-RPC (several URLs are tried in order). */
+/**
+ * The EVM adapter: one network over JSON-RPC (several URLs are tried in order, each request bounded in time). A node
+ * that does not answer fails every member with ChainUnavailableError.
+ */
 export function evmChain(options: EvmChainOptions): LiveChain {
   const client: PublicClient = createPublicClient({
-    transport: fallback(options.rpcUrls.map((url) => http(url, { retryCount: 0, timeout: 10_000 }))),
+    // Not retried as a whole either: each URL already had its bounded chance.
+    transport: fallback(
+      options.rpcUrls.map((url) => rpcTransport(url, options.rpcTimeoutMs)),
+      { retryCount: 0 },
+    ),
   });
   const tokenOf = new Map(options.tokens.map((t) => [t.contractAddress.toLowerCase(), t.token]));
   const contractOf = (token: Token) => {
@@ -90,7 +99,7 @@ export function evmChain(options: EvmChainOptions): LiveChain {
     }
   }
 
-  return {
+  return reportingOutages(options.network, {
     mode: 'live',
     environment: options.environment,
     network: options.network,
@@ -175,5 +184,5 @@ export function evmChain(options: EvmChainOptions): LiveChain {
       const found = await lookUpTransaction(hash);
       return found.found ? { status: 'mined', succeeded: found.succeeded, blockNumber: found.blockNumber, blockHash: found.blockHash } : { status: 'pending' };
     },
-  };
+  } satisfies LiveChain);
 }

@@ -1,6 +1,9 @@
 import {
   type Address,
   type Hex,
+  type PublicClient,
+  type TransactionReceipt,
+  TransactionReceiptNotFoundError,
   createPublicClient,
   createWalletClient,
   encodeFunctionData,
@@ -8,12 +11,12 @@ import {
   getAddress,
   encodeAbiParameters,
   getContractAddress,
-  http,
   keccak256,
   parseUnits,
 } from 'viem';
 import { EVM_NETWORKS, type Network, TOKENS, type Token } from '../../domain/money.js';
 import type { Fees, SignedPayout, Signer, TokenContract } from '../port.js';
+import { chainFailure, rpcTransport } from './rpc.js';
 import { sandboxTokenAbi, sandboxTokenBytecode } from './sandbox-token.js';
 
 /**
@@ -48,9 +51,32 @@ export interface SandboxChainSetup {
 }
 
 const clients = (rpcUrl: string) => ({
-  publicClient: createPublicClient({ transport: http(rpcUrl) }),
-  walletClient: createWalletClient({ transport: http(rpcUrl) }),
+  publicClient: createPublicClient({ transport: rpcTransport(rpcUrl) }),
+  walletClient: createWalletClient({ transport: rpcTransport(rpcUrl) }),
 });
+
+/** Longest wait for a transaction the local chain accepted to be mined: many block times of a busy sandbox. */
+const MINING_WAIT_MS = 60_000;
+
+/**
+ * The receipt once the transaction is mined. Polled by hand rather than with viem's watcher, which swallows a node
+ * that stopped answering and waits minutes: here the first request that times out or fails ends the wait.
+ */
+async function mined(client: PublicClient, hash: Hex): Promise<TransactionReceipt> {
+  const giveUpAt = Date.now() + MINING_WAIT_MS;
+  for (;;) {
+    const receipt = await client.getTransactionReceipt({ hash }).catch((error: unknown) => {
+      if (error instanceof TransactionReceiptNotFoundError) return null;
+      throw error;
+    });
+    if (receipt) return receipt;
+    if (Date.now() > giveUpAt) throw new Error(`transaction ${hash} was not mined within ${MINING_WAIT_MS / 1000} s`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** A sandbox tool's failure: a node that does not answer is the sandbox chain's outage (one node serves every network). */
+const sandboxChainFailure = (error: unknown) => chainFailure(null, error);
 
 /** Finds or deploys the sandbox contracts and funds the `treasuries` (one per EVM network, in EVM_NETWORKS order), on the chain at `rpcUrl`. */
 export async function setUpSandboxChain(rpcUrl: string, minter: string, treasuries: readonly string[]): Promise<SandboxChainSetup> {
@@ -85,7 +111,7 @@ export async function setUpSandboxChain(rpcUrl: string, minter: string, treasuri
     }
     // Mined before the mints are sent: a mint's gas is estimated against the latest block, where a contract still
     // in the mempool has no code (the estimate would be a plain transfer's, and the mint would run out of gas).
-    for (const hash of sent.splice(0)) await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+    for (const hash of sent.splice(0)) await mined(publicClient, hash);
     // Each network's treasury holds a float of that network's two tokens, and gas.
     for (const [i, network] of EVM_NETWORKS.entries()) {
       const treasury = treasuries[i];
@@ -94,7 +120,7 @@ export async function setUpSandboxChain(rpcUrl: string, minter: string, treasuri
       for (const contract of tokens[network]!) sent.push(await sendMint(rpcUrl, from, contract.contractAddress as Address, treasury, TREASURY_FLOAT));
     }
     for (const hash of sent) {
-      const receipt = await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+      const receipt = await mined(publicClient, hash);
       if (receipt.status !== 'success') throw new Error(`setting up the sandbox chain at ${rpcUrl} failed: transaction ${hash} reverted`);
     }
     deployed = true;
@@ -111,7 +137,7 @@ function sendMint(rpcUrl: string, minter: Address, contract: Address, to: string
 /** Gas for a wallet of the local chain (anvil's own cheat code): enough for many token transfers. */
 export async function giveGas(rpcUrl: string, address: string): Promise<void> {
   const { publicClient } = clients(rpcUrl);
-  await publicClient.request({ method: 'anvil_setBalance' as never, params: [getAddress(address), '0x8AC7230489E80000'] as never });
+  await publicClient.request({ method: 'anvil_setBalance' as never, params: [getAddress(address), '0x8AC7230489E80000'] as never }).catch(sandboxChainFailure);
 }
 
 /** A mint's gas limit: fixed, so signing one asks the node nothing (a mint to a new holder takes about 70k). */
@@ -137,10 +163,14 @@ const balanceSlot = (holder: string) => keccak256(encodeAbiParameters([{ type: '
  */
 export async function fundWallet(rpcUrl: string, contract: string, wallet: string, amount: bigint): Promise<void> {
   const { publicClient } = clients(rpcUrl);
-  const held = await publicClient.readContract({ address: getAddress(contract), abi: erc20Abi, functionName: 'balanceOf', args: [getAddress(wallet)] });
-  const value = `0x${(held + amount).toString(16).padStart(64, '0')}`;
-  await publicClient.request({ method: 'anvil_setStorageAt' as never, params: [getAddress(contract), balanceSlot(wallet), value] as never });
-  await giveGas(rpcUrl, wallet);
+  try {
+    const held = await publicClient.readContract({ address: getAddress(contract), abi: erc20Abi, functionName: 'balanceOf', args: [getAddress(wallet)] });
+    const value = `0x${(held + amount).toString(16).padStart(64, '0')}`;
+    await publicClient.request({ method: 'anvil_setStorageAt' as never, params: [getAddress(contract), balanceSlot(wallet), value] as never });
+    await giveGas(rpcUrl, wallet);
+  } catch (error) {
+    sandboxChainFailure(error);
+  }
 }
 
 /**
@@ -151,9 +181,13 @@ export async function fundWallet(rpcUrl: string, contract: string, wallet: strin
 export async function sendFromWallet(rpcUrl: string, wallet: string, contract: string, to: string, amount: bigint): Promise<string> {
   const { publicClient, walletClient } = clients(rpcUrl);
   const from = getAddress(wallet);
-  await publicClient.request({ method: 'anvil_impersonateAccount' as never, params: [from] as never });
-  const data = encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [getAddress(to), amount] });
-  const hash = await walletClient.sendTransaction({ account: from, to: getAddress(contract), data, chain: null });
-  await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50 });
-  return hash.toLowerCase();
+  try {
+    await publicClient.request({ method: 'anvil_impersonateAccount' as never, params: [from] as never });
+    const data = encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [getAddress(to), amount] });
+    const hash = await walletClient.sendTransaction({ account: from, to: getAddress(contract), data, chain: null });
+    await mined(publicClient, hash);
+    return hash.toLowerCase();
+  } catch (error) {
+    return sandboxChainFailure(error);
+  }
 }
