@@ -1,19 +1,24 @@
 import { randomUUID } from 'node:crypto';
+import { LockMode } from '@mikro-orm/core';
+import { sql } from 'kysely';
 import type { EntityManager } from '@mikro-orm/sql';
 import { Decimal, type Token } from '../../domain/money.js';
 import { baseUnits } from '../../domain/token-units.js';
 import { afterCommit, unitOfWork } from '../../platform/db/unit-of-work.js';
 import type { Job } from '../../platform/jobs.js';
+import { readsOver } from '../../platform/queries.js';
 import type { BlockRef, Fees, LiveChain, Receipt } from '../../rails/port.js';
 import { type CrashPoint, crashAt } from './crash-points.js';
-import { ChainSweep } from './entities.js';
+import { ChainSweep, type CustodyTables } from './entities.js';
+import type { DepositTables } from '../transfers/deposits/entities.js';
+import type { TransferTables } from '../transfers/service.js';
 import { type SenderReading, readSender, takeNonces } from './nonces.js';
 
 /** Sweeps worked under one transaction. */
 const BATCH = 10;
 
 /** Deposits that are Ramp's to move: confirmed and credited, or confirmed and held for return. */
-const SWEPT_STATUSES = `('credited', 'late', 'wrong_token')`;
+const SWEPT_STATUSES = ['credited', 'late', 'wrong_token'] as const;
 
 /** What the chain says of one sweep, read before the transaction that moves it on. */
 interface SweepReading {
@@ -70,8 +75,12 @@ export function sweeperJob(chain: LiveChain, crashPoint: CrashPoint | null = nul
         signedSweep: false,
       };
       await unitOfWork(em, async (tx) => {
-        const locked = await tx.execute<{ id: string }[]>('select id from chain_sweeps where id in (?) for update skip locked', [seen.map((s) => s.id)]);
-        const sweeps = await tx.find(ChainSweep, { id: { $in: locked.map((r) => r.id) } }, { orderBy: { createdAt: 'asc', id: 'asc' }, refresh: true });
+        // Claimed SKIP LOCKED: a sweep another instance moves now is its own until it commits.
+        const sweeps = await tx.find(
+          ChainSweep,
+          { id: { $in: seen.map((s) => s.id) } },
+          { orderBy: { createdAt: 'asc', id: 'asc' }, refresh: true, lockMode: LockMode.PESSIMISTIC_PARTIAL_WRITE },
+        );
         // A deposit address sends one sweep at a time: its nonce is the chain's, read before the sweep is signed. Busy
         // is every address with a sweep in flight, in this batch or not (a batch holds only the first rows).
         const sending = await tx.find(ChainSweep, { chain: chain.key, status: 'sweeping' }, { fields: ['address'] });
@@ -107,14 +116,17 @@ async function readSweep(chain: LiveChain, sweep: ChainSweep): Promise<SweepRead
 
 /** A sweep for every confirmed deposit of the chain that has none yet; safe for two instances at once (one per deposit). */
 async function openSweeps(em: EntityManager, chain: LiveChain): Promise<void> {
-  const deposits = await em.execute<{ id: string; to_address: string; address_index: string; token: Token; amount: string }[]>(
-    `select d.id, d.to_address, t.deposit_address_index as address_index, d.token, d.amount::text
-     from chain_deposits d join transfers t on t.id = d.transfer_id
-     where d.chain_key = ? and d.status in ${SWEPT_STATUSES} and t.deposit_address_index is not null
-       and not exists (select 1 from chain_sweeps s where s.deposit_id = d.id)
-     order by d.created_at limit ${BATCH * 10}`,
-    [chain.key],
-  );
+  const deposits = await readsOver<DepositTables & TransferTables & CustodyTables>()
+    .acrossTenants(em, 'chain_deposits', 'd')
+    .innerJoin('transfers as t', 't.id', 'd.transfer_id')
+    .select(['d.id', 'd.to_address', 't.deposit_address_index as address_index', 'd.token', sql<string>`d.amount::text`.as('amount')])
+    .where('d.chain_key', '=', chain.key)
+    .where('d.status', 'in', SWEPT_STATUSES)
+    .where('t.deposit_address_index', 'is not', null)
+    .where((w) => w.not(w.exists(w.selectFrom('chain_sweeps as s').select('s.id').whereRef('s.deposit_id', '=', 'd.id'))))
+    .orderBy('d.created_at')
+    .limit(BATCH * 10)
+    .execute();
   for (const d of deposits) {
     const now = new Date();
     await em
@@ -125,7 +137,7 @@ async function openSweeps(em: EntityManager, chain: LiveChain): Promise<void> {
         chain: chain.key,
         address: d.to_address,
         addressIndex: Number(d.address_index),
-        token: d.token,
+        token: d.token as Token,
         amount: new Decimal(d.amount),
         status: 'funding',
         createdAt: now,

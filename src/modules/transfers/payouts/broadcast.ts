@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/sql';
-import type { LiveChain } from '../../../rails/port.js';
+import type { TreasurySender } from '../../../rails/port.js';
+import { ChainPayout } from './entities.js';
 
 interface Stored {
   id: string;
@@ -13,13 +14,15 @@ interface Stored {
  * Stops at the first failure (a later nonce would only wait behind the missing one); what is left
  * `signed` is broadcast again by the next poll (`broadcastSigned`).
  */
-export async function broadcastPayouts(em: EntityManager, chain: LiveChain, payouts: readonly Stored[]): Promise<void> {
+export async function broadcastPayouts(em: EntityManager, chain: TreasurySender & { key: string }, payouts: readonly Stored[]): Promise<void> {
   for (const payout of payouts) {
     await chain.broadcast(payout.rawTransaction);
     // Keyed by hash too: a replacement signed meanwhile (confirm.ts) stays `signed` until it is broadcast itself.
-    await em.execute(
-      `update chain_payouts set status = 'sent', sent_at = now(), updated_at = now() where id = ? and transaction_hash = ? and status = 'signed'`,
-      [payout.id, payout.transactionHash],
+    const now = new Date();
+    await em.nativeUpdate(
+      ChainPayout,
+      { id: payout.id, transactionHash: payout.transactionHash, status: 'signed' },
+      { status: 'sent', sentAt: now, updatedAt: now },
     );
   }
 }
@@ -30,15 +33,12 @@ export async function broadcastPayouts(em: EntityManager, chain: LiveChain, payo
  * transaction the node already has, or has mined, is harmless (rails/port.ts `broadcast`), so two
  * instances doing it at once pay nothing twice: a nonce pays once.
  */
-export async function broadcastSigned(em: EntityManager, chain: LiveChain): Promise<number> {
-  const rows = await em.execute<{ id: string; raw_transaction: string; transaction_hash: string }[]>(
-    `select id, raw_transaction, transaction_hash from chain_payouts where chain = ? and status = 'signed' order by nonce`,
-    [chain.key],
+export async function broadcastSigned(em: EntityManager, chain: TreasurySender & { key: string }): Promise<number> {
+  const stored = await em.find(
+    ChainPayout,
+    { chain: chain.key, status: 'signed' },
+    { orderBy: { nonce: 'asc' }, fields: ['id', 'rawTransaction', 'transactionHash'] },
   );
-  await broadcastPayouts(
-    em,
-    chain,
-    rows.map((r) => ({ id: r.id, rawTransaction: r.raw_transaction, transactionHash: r.transaction_hash })),
-  );
-  return rows.length;
+  await broadcastPayouts(em, chain, stored);
+  return stored.length;
 }

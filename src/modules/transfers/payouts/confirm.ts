@@ -170,8 +170,12 @@ export function payoutConfirmationJob(chain: LiveChain, settings: PayoutSettings
         );
         const pass: Pass = { chain, head, minedNonce, now, replaceBefore, fees: mayReplace ? await chain.fees() : null, feeCeiling: settings.feeCeilingWei };
         const broadcast = await unitOfWork(em, async (tx) => {
-          const locked = await tx.execute<{ id: string }[]>(`select id from chain_payouts where id in (?) for update skip locked`, [page.map((p) => p.id)]);
-          const payouts = await tx.find(ChainPayout, { id: { $in: locked.map((r) => r.id) } }, { orderBy: { nonce: 'asc' }, refresh: true });
+          // Claimed SKIP LOCKED: a page another instance follows now is its own until it commits.
+          const payouts = await tx.find(
+            ChainPayout,
+            { id: { $in: page.map((p) => p.id) } },
+            { orderBy: { nonce: 'asc' }, refresh: true, lockMode: LockMode.PESSIMISTIC_PARTIAL_WRITE },
+          );
           const toBroadcast: ChainPayout[] = [];
           for (const payout of payouts) {
             const seen = read.get(payout.id)!;

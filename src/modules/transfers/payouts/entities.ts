@@ -1,4 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
+import type { InferKyselyDB } from '@mikro-orm/sql';
 import type { Decimal } from '../../../domain/money.js';
 import { TOKENS } from '../../../domain/money.js';
 import { createdAtColumn, idColumn } from '../../../platform/columns.js';
@@ -50,3 +51,4 @@ export class ChainPayout extends ChainPayoutSchema.class {}
 ChainPayoutSchema.setClass(ChainPayout);
 
 export const payoutEntities = [ChainPayout];
+export type PayoutTables = InferKyselyDB<typeof ChainPayoutSchema>;

@@ -5,10 +5,11 @@ import type { Job } from '../../../platform/jobs.js';
 import { ACROSS_TENANTS } from '../../../platform/tenant.js';
 import type { LiveChain } from '../../../rails/port.js';
 import type { PayoutSettings } from '../context.js';
-import { Quote, Transfer } from '../entities.js';
+import { Quote, Transfer, type TransferTables } from '../entities.js';
+import { readsOver } from '../../../platform/queries.js';
 import { crashAt } from '../../custody/crash-points.js';
 import { broadcastPayouts, broadcastSigned } from './broadcast.js';
-import { ChainPayout } from './entities.js';
+import { ChainPayout, type PayoutTables } from './entities.js';
 import { type PayableTransfer, type TreasuryReading, readTreasury, signPayouts } from './sign.js';
 
 /** Transfers signed under one hold of the nonce lock: the lock is held while they are signed, so a batch stays short. */
@@ -32,13 +33,7 @@ export function payoutSenderJob(chain: LiveChain, settings: PayoutSettings): Job
       }
       const reading = await readTreasury(chain);
       const claimed = await unitOfWork(em, async (tx) => {
-        const rows = await tx.execute<{ id: string }[]>(
-          `select t.id from transfers t join quotes q on q.id = t.quote_id
-           where t.environment = ? and t.direction = 'onramp' and t.status = 'processing' and q.destination_network = ?
-             and not exists (select 1 from chain_payouts p where p.transfer_id = t.id)
-           order by t.updated_at, t.id limit ${BATCH} for update of t skip locked`,
-          [chain.environment, chain.network],
-        );
+        const rows = await unpaid(tx, chain).orderBy('t.updated_at').orderBy('t.id').limit(BATCH).forUpdate('t').skipLocked().execute();
         if (!rows.length) return 0;
         const transfers = await tx.find(Transfer, { id: { $in: rows.map((r) => r.id) } }, { ...ACROSS_TENANTS, orderBy: { updatedAt: 'asc', id: 'asc' } });
         const quotes = new Map((await tx.find(Quote, { id: { $in: transfers.map((t) => t.quoteId) } }, ACROSS_TENANTS)).map((q) => [q.id, q]));
@@ -59,14 +54,20 @@ export function payoutSenderJob(chain: LiveChain, settings: PayoutSettings): Job
 
 /** Whether an on-ramp of this chain waits for its payout: the treasury is read only when one does. */
 async function hasUnpaid(em: EntityManager, chain: LiveChain): Promise<boolean> {
-  const rows = await em.execute(
-    `select 1 from transfers t join quotes q on q.id = t.quote_id
-     where t.environment = ? and t.direction = 'onramp' and t.status = 'processing' and q.destination_network = ?
-       and not exists (select 1 from chain_payouts p where p.transfer_id = t.id) limit 1`,
-    [chain.environment, chain.network],
-  );
-  return rows.length > 0;
+  return (await unpaid(em, chain).limit(1).execute()).length > 0;
 }
+
+/** Processing on-ramps of the chain's environment and network that have no payout yet: what the sender pays. */
+const unpaid = (em: EntityManager, chain: LiveChain) =>
+  readsOver<TransferTables & PayoutTables>()
+    .acrossTenants(em, 'transfers', 't')
+    .innerJoin('quotes as q', 'q.id', 't.quote_id')
+    .select('t.id')
+    .where('t.environment', '=', chain.environment)
+    .where('t.direction', '=', 'onramp')
+    .where('t.status', '=', 'processing')
+    .where('q.destination_network', '=', chain.network)
+    .where((w) => w.not(w.exists(w.selectFrom('chain_payouts as p').select('p.id').whereRef('p.transfer_id', '=', 't.id'))));
 
 /**
  * Pays one processing on-ramp now, in the caller's unit of work, on the transfer the caller locked (the sandbox's

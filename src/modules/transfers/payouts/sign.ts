@@ -6,7 +6,9 @@ import type { Fees, LiveChain } from '../../../rails/port.js';
 import { type SenderReading, readSender, takeNonces } from '../../custody/nonces.js';
 import type { Quote, Transfer } from '../entities.js';
 import { moveTransfer } from '../lifecycle.js';
-import { ChainPayout } from './entities.js';
+import { ChainPayout, type PayoutTables } from './entities.js';
+import { readsOver } from '../../../platform/queries.js';
+import { sql } from 'kysely';
 
 /** A processing on-ramp, locked by the caller, with the quote that says what it pays. */
 export interface PayableTransfer {
@@ -45,11 +47,15 @@ export async function readTreasury(chain: LiveChain): Promise<TreasuryReading> {
  * job may not have seen a mined one yet, and its amount has left the balance already).
  */
 async function available(tx: EntityManager, chain: LiveChain, reading: TreasuryReading, token: Token): Promise<bigint> {
-  const [inFlight] = await tx.execute<{ total: string }[]>(
-    `select coalesce(sum(amount), 0)::text as total from chain_payouts
-     where chain = ? and sender = ? and token = ? and status in ('signed', 'sent') and nonce >= ?`,
-    [chain.key, chain.treasury.toLowerCase(), token, reading.sender.minedNonce],
-  );
+  const [inFlight] = await readsOver<PayoutTables>()
+    .acrossTenants(tx, 'chain_payouts', 'p')
+    .select(sql<string>`coalesce(sum(p.amount), 0)::text`.as('total'))
+    .where('p.chain', '=', chain.key)
+    .where('p.sender', '=', chain.treasury.toLowerCase())
+    .where('p.token', '=', token)
+    .where('p.status', 'in', ['signed', 'sent'])
+    .where('p.nonce', '>=', reading.sender.minedNonce)
+    .execute();
   return (reading.balances.get(token) ?? 0n) - tokenBaseUnits(chain, new Decimal(inFlight!.total), token);
 }
 
