@@ -123,7 +123,9 @@ async function openSweeps(em: EntityManager, chain: LiveChain): Promise<void> {
     .where('d.chain_key', '=', chain.key)
     .where('d.status', 'in', SWEPT_STATUSES)
     .where('t.deposit_address_index', 'is not', null)
-    .where((w) => w.not(w.exists(w.selectFrom('chain_sweeps as s').select('s.id').whereRef('s.deposit_id', '=', 'd.id'))))
+    // Those without a sweep yet.
+    .leftJoin('chain_sweeps as s', 's.deposit_id', 'd.id')
+    .where('s.id', 'is', null)
     .orderBy('d.created_at')
     .limit(BATCH * 10)
     .execute();

@@ -67,7 +67,9 @@ const unpaid = (em: EntityManager, chain: LiveChain) =>
     .where('t.direction', '=', 'onramp')
     .where('t.status', '=', 'processing')
     .where('q.destination_network', '=', chain.network)
-    .where((w) => w.not(w.exists(w.selectFrom('chain_payouts as p').select('p.id').whereRef('p.transfer_id', '=', 't.id'))));
+    // Those without a payout yet.
+    .leftJoin('chain_payouts as p', 'p.transfer_id', 't.id')
+    .where('p.id', 'is', null);
 
 /**
  * Pays one processing on-ramp now, in the caller's unit of work, on the transfer the caller locked (the sandbox's
