@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ChainTestRamp, openOfframp, startChainRamp } from '../support/chain.js';
 import { createCustomer } from '../support/transfers.js';
+import { sleep } from '../support/webhook-receiver.js';
 import type { ApiClient } from '../support/ramp.js';
 
 /** Deposit addresses Ramp can spend from: a confirmed deposit is swept to the network's treasury with a key Ramp holds. */
@@ -9,7 +10,8 @@ describe('sweeping deposits to the treasury', () => {
   let api: ApiClient;
   let customer: string;
   beforeAll(async () => {
-    t = await startChainRamp({ SANDBOX_CHAIN_SWEEPS: 'on' });
+    // A top-up stuck for a second is replaced (the last test); the others' are mined at once.
+    t = await startChainRamp({ SANDBOX_CHAIN_SWEEPS: 'on', PAYOUT_REPLACE_AFTER_SECONDS: '1' });
     api = t.client(t.key);
     customer = await createCustomer(api);
     await t.ramp.chainJobs.runOnce();
@@ -107,5 +109,44 @@ describe('sweeping deposits to the treasury', () => {
         )[0]!.next_nonce,
       ),
     );
+  });
+
+  it('signs a stuck top-up again under its nonce at higher fees, so the treasury’s sequence moves on', async () => {
+    const chain = t.chain('polygon');
+    const transfer = await openOfframp(api, customer);
+    const treasuryBefore = await t.balanceOf('polygon', 'usdc', chain.treasury);
+    await api.post(`/v0/customers/${customer}/offramp-transfer/simulate`, { action: 'crypto_deposit', transfer_id: transfer.id });
+    await t.ramp.chainJobs.runOnce();
+    await t.advance(1);
+    const gasOf = async () =>
+      (
+        await t.sql<{ gas_transaction_hash: string; gas_earlier_hashes: string[] | string; gas_max_fee_per_gas: string; status: string }>(
+          `select s.gas_transaction_hash, s.gas_earlier_hashes, s.gas_max_fee_per_gas::text as gas_max_fee_per_gas, s.status
+           from chain_sweeps s join chain_deposits d on d.id = s.deposit_id where d.transfer_id = ?`,
+          [transfer.id],
+        )
+      ).map((r) => ({ ...r, gas_earlier_hashes: typeof r.gas_earlier_hashes === 'string' ? JSON.parse(r.gas_earlier_hashes) : r.gas_earlier_hashes }))[0]!;
+    await t.rpc('evm_setAutomine', [false]);
+    let first: Awaited<ReturnType<typeof gasOf>>;
+    try {
+      await t.advance(1); // credited: the top-up signed and sent, and left in the mempool
+      first = await gasOf();
+      expect(first).toMatchObject({ status: 'funding', gas_earlier_hashes: [] });
+      expect(await chain.receipt(first.gas_transaction_hash)).toEqual({ status: 'pending' });
+
+      await sleep(1100);
+      await t.ramp.chainJobs.runOnce();
+      const replaced = await gasOf();
+      expect(replaced).toMatchObject({ status: 'funding', gas_earlier_hashes: [first.gas_transaction_hash] });
+      expect(replaced.gas_transaction_hash).not.toBe(first.gas_transaction_hash);
+      expect(BigInt(replaced.gas_max_fee_per_gas) * 1000n).toBeGreaterThanOrEqual(BigInt(first.gas_max_fee_per_gas) * 1125n);
+    } finally {
+      await t.rpc('evm_setAutomine', [true]);
+    }
+    for (let i = 0; i < 8 && (await gasOf()).status !== 'swept'; i++) await t.advance(1);
+    const swept = await gasOf();
+    expect(swept.status).toBe('swept');
+    expect(await chain.receipt(swept.gas_transaction_hash)).toMatchObject({ status: 'mined', succeeded: true });
+    expect(await t.balanceOf('polygon', 'usdc', chain.treasury)).toBe(treasuryBefore + 100_000_000n);
   });
 });

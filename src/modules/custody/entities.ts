@@ -83,6 +83,13 @@ const ChainSweepSchema = defineEntity({
     gasNonce: p.bigint('number').nullable(),
     gasRawTransaction: p.text().nullable(),
     gasTransactionHash: p.text().nullable(),
+    /** When the latest top-up was sent: a stuck one is signed again PAYOUT_REPLACE_AFTER_SECONDS later, same nonce. */
+    gasSentAt: p.datetime().nullable(),
+    /** The latest top-up's own fees (a replacement's rise above the sweep's). */
+    gasMaxFeePerGas: units().nullable(),
+    gasMaxPriorityFeePerGas: units().nullable(),
+    /** Hashes of top-ups the latest replaced: any of them may be the one mined. */
+    gasEarlierHashes: p.json<string[]>(),
     sweepNonce: p.bigint('number').nullable(),
     sweepRawTransaction: p.text().nullable(),
     sweepTransactionHash: p.text().nullable(),

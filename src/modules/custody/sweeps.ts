@@ -8,7 +8,8 @@ import { afterCommit, unitOfWork } from '../../platform/db/unit-of-work.js';
 import type { Job } from '../../platform/jobs.js';
 import { readsOver } from '../../platform/queries.js';
 import type { BlockRef, Fees, LiveChain, Receipt } from '../../rails/port.js';
-import { type CrashPoint, crashAt } from './crash-points.js';
+import { crashAt } from './crash-points.js';
+import { type SendingSettings, replacementFees } from './fees.js';
 import { ChainSweep, type CustodyTables } from './entities.js';
 import type { DepositTables } from '../transfers/deposits/entities.js';
 import type { TransferTables } from '../transfers/service.js';
@@ -22,7 +23,10 @@ const SWEPT_STATUSES = ['credited', 'late', 'wrong_token'] as const;
 
 /** What the chain says of one sweep, read before the transaction that moves it on. */
 interface SweepReading {
+  /** The top-up's receipt: the mined one of its hashes (the latest and those it replaced), else pending. */
   gas: Receipt | null;
+  /** Which of the top-up's hashes the chain took, once one did. */
+  gasMinedHash: string | null;
   sweep: Receipt | null;
   /** Wei the deposit address holds (a sweep not yet funded). */
   held: bigint | null;
@@ -41,6 +45,8 @@ interface Pass {
   toBroadcast: string[];
   signedTopUp: boolean;
   signedSweep: boolean;
+  settings: SendingSettings;
+  now: Date;
 }
 
 /**
@@ -52,7 +58,7 @@ interface Pass {
  * again, so neither the treasury's nonce sequence nor the sweep stalls. Custody moves; whose money it is does not,
  * so a sweep posts nothing to the ledger.
  */
-export function sweeperJob(chain: LiveChain, crashPoint: CrashPoint | null = null): Job {
+export function sweeperJob(chain: LiveChain, settings: SendingSettings): Job {
   return {
     name: `sweeper ${chain.key}`,
     batchSize: BATCH,
@@ -73,6 +79,8 @@ export function sweeperJob(chain: LiveChain, crashPoint: CrashPoint | null = nul
         toBroadcast: [],
         signedTopUp: false,
         signedSweep: false,
+        settings,
+        now: new Date(),
       };
       await unitOfWork(em, async (tx) => {
         // Claimed SKIP LOCKED: a sweep another instance moves now is its own until it commits.
@@ -95,8 +103,8 @@ export function sweeperJob(chain: LiveChain, crashPoint: CrashPoint | null = nul
         }
         await tx.flush();
         afterCommit(async () => {
-          if (pass.signedTopUp) crashAt(crashPoint, 'top-up-signed');
-          if (pass.signedSweep) crashAt(crashPoint, 'sweep-signed');
+          if (pass.signedTopUp) crashAt(settings.crashAt, 'top-up-signed');
+          if (pass.signedSweep) crashAt(settings.crashAt, 'sweep-signed');
           for (const raw of pass.toBroadcast) await chain.broadcast(raw);
         });
       });
@@ -106,12 +114,15 @@ export function sweeperJob(chain: LiveChain, crashPoint: CrashPoint | null = nul
 }
 
 async function readSweep(chain: LiveChain, sweep: ChainSweep): Promise<SweepReading> {
-  const gas = sweep.gasTransactionHash ? await chain.receipt(sweep.gasTransactionHash) : null;
+  const gasHashes = sweep.gasTransactionHash ? [sweep.gasTransactionHash, ...sweep.gasEarlierHashes] : [];
+  const gasReceipts = await Promise.all(gasHashes.map((hash) => chain.receipt(hash)));
+  const minedAt = gasReceipts.findIndex((r) => r.status === 'mined');
+  const gas = gasHashes.length ? (gasReceipts[minedAt] ?? gasReceipts[0]!) : null;
   const swept = sweep.sweepTransactionHash ? await chain.receipt(sweep.sweepTransactionHash) : null;
   const funding = sweep.status === 'funding';
   const held = funding && !sweep.gasTransactionHash ? await chain.nativeBalance(sweep.address) : null;
   const aboutToSign = funding && (!sweep.gasTransactionHash || gas?.status === 'mined');
-  return { gas, sweep: swept, held, addressNonce: aboutToSign ? await chain.minedNonce(sweep.address) : null };
+  return { gas, gasMinedHash: gasHashes[minedAt] ?? null, sweep: swept, held, addressNonce: aboutToSign ? await chain.minedNonce(sweep.address) : null };
 }
 
 /** A sweep for every confirmed deposit of the chain that has none yet; safe for two instances at once (one per deposit). */
@@ -142,6 +153,7 @@ async function openSweeps(em: EntityManager, chain: LiveChain): Promise<void> {
         token: d.token as Token,
         amount: new Decimal(d.amount),
         status: 'funding',
+        gasEarlierHashes: [],
         createdAt: now,
         updatedAt: now,
       })
@@ -162,7 +174,12 @@ const confirmed = (pass: Pass, receipt: Receipt | null): boolean =>
  */
 async function advance(tx: EntityManager, pass: Pass, sweep: ChainSweep): Promise<void> {
   const reading = pass.readings.get(sweep.id)!;
-  sweep.updatedAt = new Date();
+  sweep.updatedAt = pass.now;
+  // A top-up this one replaced may be the one the chain took: that is the top-up's hash now.
+  if (reading.gasMinedHash && reading.gasMinedHash !== sweep.gasTransactionHash) {
+    sweep.gasEarlierHashes = [sweep.gasTransactionHash!, ...sweep.gasEarlierHashes].filter((h) => h !== reading.gasMinedHash);
+    sweep.gasTransactionHash = reading.gasMinedHash;
+  }
   if (sweep.status === 'sweeping') {
     // A top-up a reorganisation removed holds the treasury's nonce sequence up: it goes again first.
     if (reading.gas?.status === 'pending') pass.toBroadcast.push(sweep.gasRawTransaction!);
@@ -173,6 +190,8 @@ async function advance(tx: EntityManager, pass: Pass, sweep: ChainSweep): Promis
   }
   if (sweep.gasTransactionHash) {
     if (reading.gas?.status !== 'mined') {
+      const stuckSince = new Date(pass.now.getTime() - pass.settings.replaceAfterSeconds * 1000);
+      if (sweep.gasSentAt && sweep.gasSentAt <= stuckSince) await replaceTopUp(pass, sweep);
       pass.toBroadcast.push(sweep.gasRawTransaction!);
       return;
     }
@@ -194,13 +213,40 @@ async function advance(tx: EntityManager, pass: Pass, sweep: ChainSweep): Promis
   Object.assign(sweep, {
     maxFeePerGas: new Decimal(pass.fees.maxFeePerGas.toString()),
     maxPriorityFeePerGas: new Decimal(pass.fees.maxPriorityFeePerGas.toString()),
+    gasMaxFeePerGas: new Decimal(pass.fees.maxFeePerGas.toString()),
+    gasMaxPriorityFeePerGas: new Decimal(pass.fees.maxPriorityFeePerGas.toString()),
     gasAmount: new Decimal((needed - reading.held!).toString()),
     gasNonce: topUp.nonce,
     gasRawTransaction: topUp.raw,
     gasTransactionHash: topUp.hash,
+    gasEarlierHashes: [],
+    gasSentAt: pass.now,
   });
   pass.toBroadcast.push(topUp.raw);
   pass.signedTopUp = true;
+}
+
+/**
+ * A top-up stuck unmined holds up the treasury's nonce sequence, every payout behind it: it is signed again under its
+ * nonce, the same gas to the same address, at fees at least 12.5 % higher, never above the ceiling (at the ceiling it
+ * is sent again as it is). The sweep keeps the fees its gas was sized for.
+ */
+async function replaceTopUp(pass: Pass, sweep: ChainSweep): Promise<void> {
+  const stuck = {
+    maxFeePerGas: BigInt((sweep.gasMaxFeePerGas ?? sweep.maxFeePerGas)!.toFixed()),
+    maxPriorityFeePerGas: BigInt((sweep.gasMaxPriorityFeePerGas ?? sweep.maxPriorityFeePerGas)!.toFixed()),
+  };
+  const fees = replacementFees(stuck, pass.fees, pass.settings.feeCeilingWei);
+  if (!fees) return;
+  const topUp = await pass.chain.signGasTopUp({ to: sweep.address, amount: BigInt(sweep.gasAmount!.toFixed()), nonce: sweep.gasNonce!, fees });
+  Object.assign(sweep, {
+    gasEarlierHashes: [sweep.gasTransactionHash!, ...sweep.gasEarlierHashes],
+    gasTransactionHash: topUp.hash,
+    gasRawTransaction: topUp.raw,
+    gasMaxFeePerGas: new Decimal(fees.maxFeePerGas.toString()),
+    gasMaxPriorityFeePerGas: new Decimal(fees.maxPriorityFeePerGas.toString()),
+    gasSentAt: pass.now,
+  });
 }
 
 function fail(sweep: ChainSweep, reason: string): void {

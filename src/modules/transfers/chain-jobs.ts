@@ -16,6 +16,6 @@ export function chainJobs(deps: TransferDeps): Job[] {
       depositWatcher(chain),
       payoutSenderJob(chain, deps.payouts),
       payoutConfirmationJob(chain, deps.payouts),
-      ...(chain.sweeps ? [sweeperJob(chain, deps.payouts.crashAt)] : []),
+      ...(chain.sweeps ? [sweeperJob(chain, deps.payouts)] : []),
     ]);
 }

@@ -1,6 +1,6 @@
 import type { PricingPolicy, RateSource } from '../../domain/pricing.js';
 import type { Rails } from '../../rails/registry.js';
-import type { CrashPoint } from '../custody/crash-points.js';
+import type { SendingSettings } from '../custody/fees.js';
 import type { BankAccountService } from '../bank-accounts/service.js';
 import type { DataKeys } from '../customers/data-keys.js';
 import type { CustomerService } from '../customers/service.js';
@@ -17,14 +17,8 @@ export interface TransferSettings {
   payouts: PayoutSettings;
 }
 
-export interface PayoutSettings {
-  /** A sent payout not mined after this long is signed again, same nonce, higher fees (PAYOUT_REPLACE_AFTER_SECONDS). */
-  replaceAfterSeconds: number;
-  /** No replacement is signed with a max fee per gas above this, in wei (CHAIN_FEE_CEILING_GWEI). */
-  feeCeilingWei: bigint;
-  /** Tests only (NODE_ENV=test): where the process kills itself, right after storing what must be sent (custody/crash-points.ts). */
-  crashAt: CrashPoint | null;
-}
+/** On-ramp payouts on live chains (payouts/): followed, replaced and crash-tested as everything Ramp sends is. */
+export type PayoutSettings = SendingSettings;
 
 /** What the transfer use cases need from elsewhere: settings and other modules' services. */
 export interface TransferDeps extends TransferSettings {

@@ -1,6 +1,7 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/sql';
 import { unitOfWork } from '../../../platform/db/unit-of-work.js';
+import { replacementFees } from '../../custody/fees.js';
 import { Decimal, type Token } from '../../../domain/money.js';
 import type { Job } from '../../../platform/jobs.js';
 import { ACROSS_TENANTS, scopeTo } from '../../../platform/tenant.js';
@@ -13,10 +14,6 @@ import { ChainPayout } from './entities.js';
 import { tokenBaseUnits } from './sign.js';
 
 const PAGE = 50;
-
-/** A node accepts a replacement (same nonce) only for at least 10 % more of both fees; 12.5 % clears every client's rule. */
-const bump = (wei: bigint) => (wei * 1125n + 999n) / 1000n;
-const max = (a: bigint, b: bigint) => (a > b ? a : b);
 
 /** The payout's transfer, locked for the rest of the transaction. */
 async function lockTransferOf(tx: EntityManager, payout: ChainPayout) {
@@ -85,7 +82,8 @@ async function follow(tx: EntityManager, pass: Pass, payout: ChainPayout, receip
   if (minedNonce > payout.nonce) return { changed: await fail(tx, payout, 'payout_dropped') };
   if (payout.sentAt && payout.sentAt <= pass.replaceBefore && pass.fees) {
     const replacement = await replace(tx, pass, payout, pass.fees);
-    return replacement ? { changed: true, broadcast: replacement } : { changed: false };
+    // At the ceiling: sent again as it is, in case the node forgot it.
+    return replacement ? { changed: true, broadcast: replacement } : { changed: false, broadcast: payout };
   }
   return { changed: false };
 }
@@ -107,13 +105,9 @@ async function fail(tx: EntityManager, payout: ChainPayout, reason: 'payout_reve
  */
 async function replace(tx: EntityManager, pass: Pass, payout: ChainPayout, current: Fees): Promise<ChainPayout | null> {
   const { chain } = pass;
-  const min = (a: bigint, b: bigint) => (a < b ? a : b);
-  const was = BigInt(payout.maxFeePerGas.toFixed());
-  const maxFeePerGas = min(max(bump(was), current.maxFeePerGas), pass.feeCeiling);
-  const maxPriorityFeePerGas = min(max(bump(BigInt(payout.maxPriorityFeePerGas.toFixed())), current.maxPriorityFeePerGas), maxFeePerGas);
-  // A node takes a replacement only for 10 % more: one the ceiling holds back would be refused, so none is signed.
-  if (maxFeePerGas * 10n < was * 11n) return null;
-  const fees: Fees = { maxPriorityFeePerGas, maxFeePerGas };
+  const stuck = { maxFeePerGas: BigInt(payout.maxFeePerGas.toFixed()), maxPriorityFeePerGas: BigInt(payout.maxPriorityFeePerGas.toFixed()) };
+  const fees = replacementFees(stuck, current, pass.feeCeiling);
+  if (!fees) return null;
   const token = payout.token as Token;
   const signed = await chain.signPayout({ token, to: payout.to, amount: tokenBaseUnits(chain, payout.amount, token), nonce: payout.nonce, fees });
   payout.earlierHashes = [payout.transactionHash, ...payout.earlierHashes];
