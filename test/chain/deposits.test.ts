@@ -33,7 +33,7 @@ describe('deposits on a live chain', () => {
   };
   const depositsOf = (id: string) =>
     t.sql<{ status: string; tx_hash: string; amount: string }>(
-      'select status, tx_hash, amount::text as amount from chain_deposits where transfer_id = ? order by created_at',
+      'select status, tx_hash, amount::text as amount from chain_deposits where transfer_id = ? order by block_number, log_index',
       [id],
     );
   const eventsOf = async (id: string) =>
