@@ -90,6 +90,41 @@ describe('a crash on each money path, between storing what must be sent and send
     await ramps.close(successor);
   });
 
+  it('pays an on-ramp once when the payout sender dies after its commit, before the broadcast', { timeout: 180_000 }, async () => {
+    const maker = await ramps.start();
+    const onramp = await fundedOnramp(apiClient(maker.url(), key), await createCustomer(apiClient(maker.url(), key)), 'ethereum');
+    await ramps.close(maker);
+
+    // The sender job signs, stores and commits the payout on its first tick, then dies.
+    const child = await startChild({ ...env, CHAIN_POLL_INTERVAL_MS: '50', TEST_CRASH_AT: 'payout-signed' });
+    const died = await Promise.race([child.exited, new Promise<null>((resolve) => setTimeout(() => resolve(null), 60_000))]);
+    expect(died?.signal, child.output().slice(-2000)).toBe('SIGKILL');
+
+    const successor = await ramps.start();
+    const sql = sqlOf(successor);
+    const ethereum = successor.rails.liveChains().find((c) => c.network === 'ethereum')!;
+    const usdc = ethereum.tokens.find((t) => t.token === 'usdc')!.contractAddress;
+    const [stored] = await sql<{ status: string; transaction_hash: string; nonce: string }>(
+      'select status, transaction_hash, nonce from chain_payouts where transfer_id = ?',
+      [onramp.id],
+    );
+    expect(stored).toMatchObject({ status: 'signed' });
+    expect(await ethereum.lookUpTransaction(stored!.transaction_hash)).toEqual({ found: false });
+    await waitFor(
+      async () => {
+        await successor.chainJobs.runOnce();
+        return (await sql<{ status: string }>('select status from transfers where id = ?', [onramp.id]))[0]!.status === 'completed';
+      },
+      60_000,
+      'the on-ramp completed after the restart',
+    );
+    expect(await sql('select transaction_hash, nonce from chain_payouts where transfer_id = ?', [onramp.id])).toEqual([
+      { transaction_hash: stored!.transaction_hash, nonce: stored!.nonce },
+    ]);
+    expect(await chain.balanceOf(usdc, onramp.destination)).toBe(units(onramp.amount));
+    await ramps.close(successor);
+  });
+
   it('mints a faucet request once when the process dies after its commit, before the broadcast', { timeout: 180_000 }, async () => {
     const child = await startChild({ ...env, TEST_CRASH_AT: 'mint-signed' });
     const address = sandboxAddress('polygon', randomUUID());
