@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { TransactionContext } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/sql';
 
-/**
+/*
  * A use case's unit of work: one database transaction, and the side effects it decided on, run only
  * once it committed. A side effect (a broadcast, a bank file, a mint) is first stored as what must be
  * sent, in the transaction; `afterCommit` then sends it at once, and the job that follows the stored
