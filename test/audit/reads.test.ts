@@ -131,4 +131,17 @@ describe('auditEvents (GraphQL)', () => {
       },
     ]);
   });
+
+  it('counts the rows its filters match as totalCount, the same as REST lists', async () => {
+    const rest = await api.get('/v0/audit-events?action=customer.create&limit=100');
+    const counted = await api.graphql(
+      `query ($action: String, $entityId: String) { all: auditEvents(first: 1) { totalCount } created: auditEvents(first: 1, action: $action) { totalCount }
+        one: auditEvents(first: 1, entityId: $entityId) { totalCount } }`,
+      { action: 'customer.create', entityId: customerIds[1] },
+    );
+    expect(counted.body.errors).toBeUndefined();
+    expect(counted.body.data.created.totalCount).toBe(rest.body.items.length);
+    expect(counted.body.data.one.totalCount).toBe(1);
+    expect(counted.body.data.all.totalCount).toBeGreaterThan(counted.body.data.created.totalCount);
+  });
 });

@@ -58,7 +58,9 @@ builder.queryFields((t) => ({
       ...connectionFieldOptions(),
       resolve: (_, args, ctx, info) => {
         const filter = { action: undefinedIfNull(args.action), entityId: undefinedIfNull(args.entityId) };
-        return resolveKeysetPage(ctx, info, args, positionOf, (page) => ctx.services.audit.page(scopeOf(ctx), filter, page));
+        return resolveKeysetPage(ctx, info, args, positionOf, (page) => ctx.services.audit.page(scopeOf(ctx), filter, page), {
+          count: () => ctx.services.audit.count(scopeOf(ctx), filter),
+        });
       },
     },
     AuditEventConnection,

@@ -9,6 +9,15 @@ export type AuditEventRow = Columns<AuditEvent>;
 
 const { tenant } = readsOver<AuditTables>();
 
+/** The caller's audit rows matching `filter` (GraphQL's totalCount). */
+export async function auditCount(scope: Scope, filter: AuditEventFilter): Promise<number> {
+  let query = tenant(scope, 'audit_events', 'a').select((eb) => eb.fn.countAll<string>().as('n'));
+  if (filter.action !== undefined) query = query.where('a.action', '=', filter.action);
+  if (filter.entityId !== undefined) query = query.where('a.entity_id', '=', filter.entityId);
+  const [row] = await query.execute();
+  return Number(row?.n ?? 0);
+}
+
 /** A page of the caller's audit log, newest first: `after` is older, `before` newer (keyset on occurred_at, id). */
 export function auditPage(scope: Scope, filter: AuditEventFilter, page: KeysetPage): Promise<AuditEventRow[]> {
   const events = rowShape(scope.em, AuditEvent, 'a');

@@ -4,11 +4,13 @@ import { type KeysetPage, pageCursors, type Position } from '../../platform/pagi
 import type { Scope } from '../../platform/scope.js';
 import { AuditEvent } from './entities.js';
 import type { AuditEventFilter } from './inputs.js';
-import { type AuditEventRow, auditPage } from './queries.js';
+import { type AuditEventRow, auditCount, auditPage } from './queries.js';
 
 export interface AuditService {
   /** A page of the caller's audit log, newest first: `after` is older, `before` newer (keyset on occurred_at, id). */
   page(scope: Scope, filter: AuditEventFilter, page: KeysetPage): Promise<AuditEventRow[]>;
+  /** How many rows of the caller's audit log match `filter`. */
+  count(scope: Scope, filter: AuditEventFilter): Promise<number>;
   /** REST's page: `limit` rows after the sealed `cursor`, and the cursor of the next page (null on the last). */
   list(scope: Scope, filter: AuditEventFilter, request: { limit: number; cursor?: string }): Promise<{ items: AuditEventRow[]; nextCursor: string | null }>;
   /** Rows by id, of the caller's tenant (Relay `node`/`nodes`); unknown or another's ids are left out. */
@@ -40,6 +42,10 @@ export function createAuditService(options: { cursorKey: Buffer }): AuditService
     async page(scope, filter, page) {
       requireScope(scope.actor, 'admin');
       return auditPage(scope, filter, page);
+    },
+    async count(scope, filter) {
+      requireScope(scope.actor, 'admin');
+      return auditCount(scope, filter);
     },
     async list(scope, filter, { limit, cursor }) {
       requireScope(scope.actor, 'admin');
