@@ -14,10 +14,17 @@ const config = (() => {
 // Loading the service takes seconds (tens on a first start, compiling as it loads): say so before, not after.
 const logger = createLogger(config.LOG_LEVEL, undefined, config.logFormat);
 logger.info('loading Ramp…');
+const { assertPortFree, portTaken } = await import('./platform/port-check.js');
+await assertPortFree(config.HOST, config.PORT).catch(exitIfRefused);
 const { createRamp } = await import('./app.js');
 const { DEMO_PARTNER_NAME } = await import('./modules/partners/service.js');
 const ramp = await createRamp(config, { logger }).catch(exitIfRefused);
-const url = await ramp.listen();
+// Taken meanwhile by another process (after the check above): the same sentence, not a stack trace.
+const url = await ramp.listen().catch(async (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'EADDRINUSE') throw error;
+  await ramp.close().catch(() => undefined);
+  return exitIfRefused(portTaken(config.HOST, config.PORT));
+});
 
 const lines = [
   `Ramp is running on ${ramp.db.kind === 'pglite' ? `embedded PGlite (${config.DATA_DIR})` : 'PostgreSQL'}`,

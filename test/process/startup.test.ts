@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { type AddressInfo, createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { MINIMUM_NODE, isSupportedNode } from '../../src/platform/supported-node.js';
 
@@ -32,6 +33,28 @@ describe('starting Ramp', () => {
     },
     30_000,
   );
+
+  it('refuses a taken port at once, in one sentence naming PORT, before migrating or starting a chain', async () => {
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const { port } = holder.address() as AddressInfo;
+    const { DATABASE_URL: _, ...env } = process.env;
+    try {
+      const started = performance.now();
+      const failure = await run(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+        cwd: root,
+        env: { ...env, DATA_DIR: 'memory://', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+      }).catch((e) => e);
+      expect(failure.code).toBe(1);
+      expect(failure.stderr.trim()).toBe(
+        `Port ${port} on 127.0.0.1 is in use by another process: stop it, or start Ramp on another port with PORT=<port> (PORT=0 takes any free one).`,
+      );
+      // Before the seconds a migration and a chain take: refused as soon as the configuration is read.
+      expect(performance.now() - started).toBeLessThan(10_000);
+    } finally {
+      holder.close();
+    }
+  }, 30_000);
 
   it('prints the sandbox key once, and how to make a new one when it is lost', async () => {
     const { DATABASE_URL: _, ...env } = process.env;
