@@ -10,6 +10,8 @@ import { startRamp, type TestRamp } from '../support/ramp.js';
 // in one bash, against a Ramp started here. Only the three values a reader sets first are ours: where Ramp listens,
 // the sandbox key, and a free port for the webhook receiver.
 const WALKTHROUGH = readFileSync(new URL('../../docs/api/walkthrough.md', import.meta.url), 'utf8');
+// A reader tries the README's first commands, then goes on to the walkthrough on the same sandbox.
+const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 const PLACEHOLDERS = ['export RAMP=http://127.0.0.1:4000', 'export KEY=rk_sandbox_…', 'export HOOK_PORT=4001'];
 
 const shellBlocks = (markdown: string) => [...markdown.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].map((m) => m[1]!);
@@ -55,7 +57,11 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'ramp-walkthrough-'));
   const values = [`export RAMP=${t.url}`, `export KEY=${t.key}`, `export HOOK_PORT=${await freePort()}`];
   const setup = PLACEHOLDERS.reduce((block, placeholder, i) => block.replace(placeholder, values[i]!), blocks[0]!);
-  const steps = [setup, ...blocks.slice(1)].map((block, i) => `echo "::block ${i}"\n${block}`);
+  const tried = shellBlocks(README)
+    .find((block) => block.includes('/v0/customers'))!
+    .replace('KEY=rk_sandbox_…', `KEY=${t.key}`)
+    .replaceAll('http://127.0.0.1:4000', t.url);
+  const steps = [tried, setup, ...blocks.slice(1)].map((block, i) => `echo "::block ${i - 1}"\n${block}`);
   run = await bash(`set -euo pipefail\n${steps.join('\n')}\necho "::done"\n`, dir);
 }, 180_000);
 afterAll(async () => {
