@@ -3,8 +3,9 @@ import { createRamp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { randomUUID } from 'node:crypto';
 import { depositWatcher } from '../src/modules/transfers/deposits/watcher.js';
-import { payoutConfirmationJob } from '../src/modules/transfers/payouts/confirm.js';
-import { payoutSenderJob } from '../src/modules/transfers/payouts/send.js';
+import { payoutConfirmationJob } from '../src/modules/custody/payouts/confirm.js';
+import { payoutSenderJob } from '../src/modules/custody/payouts/send.js';
+import { payoutCalls } from '../src/modules/transfers/payout-calls.js';
 import { createBenchDatabase } from './database.js';
 import { seedCustomer, seedTransfer } from './seed.js';
 
@@ -64,13 +65,13 @@ async function main() {
     // polygon's sender alone, batch after batch, until every funded on-ramp is signed, stored and broadcast.
     const chain = ramp.rails.liveChains().find((c) => c.network === 'polygon')!;
     const settings = { replaceAfterSeconds: 120, feeCeilingWei: 1000n * 10n ** 9n, crashAt: null };
-    const sender = payoutSenderJob(chain, settings);
+    const sender = payoutSenderJob(chain, settings, payoutCalls);
     let start = performance.now();
     while ((await sql(`select count(*) as n from chain_payouts where status <> 'signed'`)) < PAYOUTS) await sender.run(ramp.db.fork());
     const sendSeconds = (performance.now() - start) / 1000;
 
     // Then the confirmations: enough blocks at once, and polygon's confirmation job completes them all.
-    const confirmation = payoutConfirmationJob(chain, settings);
+    const confirmation = payoutConfirmationJob(chain, settings, payoutCalls);
     await fetch(ramp.rails.sandboxChain!.rpcUrl, rpc('anvil_mine', [`0x${chain.requiredConfirmations.toString(16)}`]));
     start = performance.now();
     while ((await sql(`select count(*) as n from transfers where direction = 'onramp' and status = 'completed'`)) < PAYOUTS)

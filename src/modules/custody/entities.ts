@@ -3,6 +3,7 @@ import type { InferKyselyDB } from '@mikro-orm/sql';
 import { type Decimal, TOKENS } from '../../domain/money.js';
 import { createdAtColumn, idColumn } from '../../platform/columns.js';
 import { DecimalColumn } from '../../platform/decimal-column.js';
+import { payoutEntities } from './payouts/entities.js';
 
 /**
  * One account Ramp signs with on one chain (a treasury, the sandbox's minter): its row is the nonce lock. Every
@@ -101,5 +102,5 @@ const ChainSweepSchema = defineEntity({
 export class ChainSweep extends ChainSweepSchema.class {}
 ChainSweepSchema.setClass(ChainSweep);
 
-export const custodyEntities = [ChainSender, ChainMint, ChainSweep];
+export const custodyEntities = [ChainSender, ChainMint, ChainSweep, ...payoutEntities];
 export type CustodyTables = InferKyselyDB<typeof ChainSenderSchema | typeof ChainMintSchema | typeof ChainSweepSchema>;

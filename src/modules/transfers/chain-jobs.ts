@@ -1,8 +1,9 @@
 import type { Job } from '../../platform/jobs.js';
 import type { TransferDeps } from './context.js';
 import { depositWatcher } from './deposits/watcher.js';
-import { payoutConfirmationJob } from './payouts/confirm.js';
-import { payoutSenderJob } from './payouts/send.js';
+import { payoutConfirmationJob } from '../custody/payouts/confirm.js';
+import { payoutSenderJob } from '../custody/payouts/send.js';
+import { payoutCalls } from './payout-calls.js';
 import { sweeperJob } from '../custody/sweeps.js';
 
 /**
@@ -14,8 +15,8 @@ export function chainJobs(deps: TransferDeps): Job[] {
     .liveChains()
     .flatMap((chain) => [
       depositWatcher(chain),
-      payoutSenderJob(chain, deps.payouts),
-      payoutConfirmationJob(chain, deps.payouts),
+      payoutSenderJob(chain, deps.payouts, payoutCalls),
+      payoutConfirmationJob(chain, deps.payouts, payoutCalls),
       ...(chain.sweeps ? [sweeperJob(chain, deps.payouts)] : []),
     ]);
 }

@@ -5,7 +5,6 @@ import { transferRoutes } from './rest.js';
 import { transferJobs } from './jobs.js';
 import { payoutAccountJobs } from './payout-account.js';
 import { createDataKeys } from '../customers/data-keys.js';
-import { payoutEntities } from './payouts/entities.js';
 import { EVM_NETWORKS } from '../../domain/money.js';
 import { NEEDED_SCOPES } from './scopes.js';
 
@@ -23,7 +22,7 @@ export const transfersFeature: Feature<Services> = {
       offramp_transfer: { ref: OfframpTransferRef, snapshot: OfframpTransferSnapshotRef, entity: Transfer, present },
     };
   },
-  entities: [...transferEntities, ...payoutEntities],
+  entities: transferEntities,
   routes: transferRoutes,
   // With a local sandbox chain its EVM networks are live: their on-ramps are paid by the payout sender, not auto-settled.
   jobs: (config) => [

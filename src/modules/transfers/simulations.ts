@@ -13,8 +13,9 @@ import { SimulatedCryptoDeposit, SimulatedFailure, SimulatedFiatDeposit, Simulat
 import { baseUnits } from '../../domain/token-units.js';
 import { assertDepositWindowOpen, lockTransfer, moveTransfer } from './lifecycle.js';
 import type { onramp } from './onramp.js';
-import { payNow } from './payouts/send.js';
-import { type TreasuryReading, readTreasury } from './payouts/sign.js';
+import { payNow } from '../custody/payouts/send.js';
+import { type TreasuryReading, readTreasury } from '../custody/payouts/sign.js';
+import { payoutCalls, payoutRequestOf } from './payout-calls.js';
 import { afterCommit, unitOfWork } from '../../platform/db/unit-of-work.js';
 import { isUuid } from '../../domain/identifiers/uuid.js';
 import { payoutAccountOf } from './payout-account.js';
@@ -156,7 +157,8 @@ export function simulations(deps: TransferDeps, quoting: Quoting, onramps: Retur
       if (chain?.mode !== 'live') return moveTransfer(em, transfer, quote, 'completed', 'settled');
       // A face that did not read the treasury first (readSettlement) is a bug: signing never asks the chain itself.
       if (reading?.chain.key !== chain.key) throw new Error(`settling an on-ramp on ${chain.key} needs its treasury read first (readSettlement)`);
-      await payNow(em, chain, reading.treasury, { transfer, quote }, deps.payouts);
+      assertTransition(transfer.status, 'completed', { fundsReceived: transfer.fundsReceivedAt != null });
+      await payNow(em, chain, reading.treasury, payoutRequestOf(transfer, quote), deps.payouts, payoutCalls);
     });
 
   /** The transfer fails (from pending or processing), for `reason` or `simulated_failure`. */

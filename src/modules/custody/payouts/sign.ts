@@ -1,20 +1,12 @@
 import type { EntityManager } from '@mikro-orm/sql';
 import { Decimal, type Token } from '../../../domain/money.js';
 import { baseUnits } from '../../../domain/token-units.js';
-import { scopeTo } from '../../../platform/tenant.js';
 import type { Fees, LiveChain } from '../../../rails/port.js';
-import { type SenderReading, readSender, takeNonces } from '../../custody/nonces.js';
-import type { Quote, Transfer } from '../entities.js';
-import { moveTransfer } from '../lifecycle.js';
+import { type SenderReading, readSender, takeNonces } from '../nonces.js';
+import type { PayoutCalls, PayoutRequest } from './calls.js';
 import { ChainPayout, type PayoutTables } from './entities.js';
 import { readsOver } from '../../../platform/queries.js';
 import { sql } from 'kysely';
-
-/** A processing on-ramp, locked by the caller, with the quote that says what it pays. */
-export interface PayableTransfer {
-  transfer: Transfer;
-  quote: Quote;
-}
 
 /** A token amount in base units, by the decimals the token's contract on this chain declares (read at start). */
 export function tokenBaseUnits(chain: LiveChain, amount: Decimal, token: Token): bigint {
@@ -65,46 +57,44 @@ async function available(tx: EntityManager, chain: LiveChain, reading: TreasuryR
  * (broadcast.ts does that once the caller commits). A transfer the treasury cannot cover fails
  * `treasury_insufficient_funds` instead of being sent to revert; its funds stay held for a refund.
  */
-export async function signPayouts(tx: EntityManager, chain: LiveChain, reading: TreasuryReading, payable: readonly PayableTransfer[]): Promise<ChainPayout[]> {
-  if (!payable.length) return [];
+export async function signPayouts(
+  tx: EntityManager,
+  chain: LiveChain,
+  reading: TreasuryReading,
+  requests: readonly PayoutRequest[],
+  calls: PayoutCalls,
+): Promise<ChainPayout[]> {
+  if (!requests.length) return [];
   // What the treasury covers decides who is paid, in order; each paid transfer takes the next nonce.
   const left = new Map<Token, bigint>();
-  const paying: (PayableTransfer & { token: Token; amount: bigint; nonce: number })[] = [];
-  for (const { transfer, quote } of payable) {
-    const token = quote.destinationCurrency as Token;
-    const amount = tokenBaseUnits(chain, quote.destinationAmount, token);
-    const canPay = left.get(token) ?? (await available(tx, chain, reading, token));
-    if (amount > canPay) {
-      await moveTransfer(scopeTo(tx, transfer), transfer, quote, 'failed', 'treasury_insufficient_funds');
+  const paying: (PayoutRequest & { units: bigint; nonce: number })[] = [];
+  for (const request of requests) {
+    const units = tokenBaseUnits(chain, request.amount, request.token);
+    const canPay = left.get(request.token) ?? (await available(tx, chain, reading, request.token));
+    if (units > canPay) {
+      await calls.payoutFailed(tx, request.transferId, 'treasury_insufficient_funds');
       continue;
     }
-    left.set(token, canPay - amount);
-    paying.push({ transfer, quote, token, amount, nonce: paying.length });
+    left.set(request.token, canPay - units);
+    paying.push({ ...request, units, nonce: paying.length });
   }
   if (!paying.length) return [];
   const first = await takeNonces(tx, chain.key, reading.sender, paying.length);
   for (const p of paying) p.nonce += first;
   const { fees } = reading;
   // Signed side by side: a remote signer answers them in parallel, and their nonces are already theirs.
-  const signatures = await Promise.all(
-    paying.map((p) => chain.signPayout({ token: p.token, to: p.transfer.destinationAddress!, amount: p.amount, nonce: p.nonce, fees })),
-  );
+  const signatures = await Promise.all(paying.map((p) => chain.signPayout({ token: p.token, to: p.to, amount: p.units, nonce: p.nonce, fees })));
   const now = new Date();
-  const signed = paying.map(({ transfer, quote, token, nonce }, i) => {
+  const signed = paying.map(({ transferId, to, token, amount, nonce }, i) => {
     const payout = signatures[i]!;
-    // Shown at once as destination_transaction_hash: the partner can follow it on chain before it completes.
-    transfer.payoutTransactionHash = payout.hash;
-    transfer.requiredConfirmations = chain.requiredConfirmations;
-    transfer.confirmations = 0;
-    transfer.updatedAt = now;
     return tx.create(ChainPayout, {
-      transferId: transfer.id,
+      transferId,
       chain: chain.key,
       sender: chain.treasury.toLowerCase(),
       nonce,
       token,
-      to: transfer.destinationAddress!.toLowerCase(),
-      amount: quote.destinationAmount,
+      to: to.toLowerCase(),
+      amount,
       rawTransaction: payout.raw,
       transactionHash: payout.hash,
       earlierHashes: [],
@@ -116,5 +106,7 @@ export async function signPayouts(tx: EntityManager, chain: LiveChain, reading: 
     });
   });
   await tx.flush();
+  // Shown at once as destination_transaction_hash: the partner can follow it on chain before it completes.
+  for (const payout of signed) await calls.payoutSigned(tx, payout.transferId, payout.transactionHash, chain.requiredConfirmations);
   return signed;
 }

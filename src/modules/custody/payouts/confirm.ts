@@ -1,26 +1,16 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/sql';
 import { unitOfWork } from '../../../platform/db/unit-of-work.js';
-import { replacementFees } from '../../custody/fees.js';
+import { type SendingSettings, replacementFees } from '../fees.js';
 import { Decimal, type Token } from '../../../domain/money.js';
 import type { Job } from '../../../platform/jobs.js';
-import { ACROSS_TENANTS, scopeTo } from '../../../platform/tenant.js';
 import type { BlockRef, Fees, LiveChain, Receipt } from '../../../rails/port.js';
-import type { PayoutSettings } from '../context.js';
-import { Quote, Transfer } from '../entities.js';
-import { moveTransfer } from '../lifecycle.js';
+import type { PayoutCalls } from './calls.js';
 import { broadcastPayouts } from './broadcast.js';
 import { ChainPayout } from './entities.js';
 import { tokenBaseUnits } from './sign.js';
 
 const PAGE = 50;
-
-/** The payout's transfer, locked for the rest of the transaction. */
-async function lockTransferOf(tx: EntityManager, payout: ChainPayout) {
-  const transfer = await tx.findOneOrFail(Transfer, { id: payout.transferId }, { ...ACROSS_TENANTS, lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
-  const quote = await tx.findOneOrFail(Quote, { id: transfer.quoteId }, ACROSS_TENANTS);
-  return { transfer, quote };
-}
 
 /** What one pass over the chain knows: its head, and each sender's mined nonce read before any receipt. */
 interface Pass {
@@ -33,6 +23,7 @@ interface Pass {
   fees: Fees | null;
   /** No replacement is signed above this max fee per gas (wei). */
   feeCeiling: bigint;
+  calls: PayoutCalls;
 }
 
 /**
@@ -53,20 +44,15 @@ async function follow(tx: EntityManager, pass: Pass, payout: ChainPayout, receip
     // An attempt this one replaced may be the one the chain took: that is the payout's hash now.
     payout.transactionHash = hashes[minedAt]!;
     payout.earlierHashes = hashes.filter((_, i) => i !== minedAt);
-    if (!receipt.succeeded) return { changed: await fail(tx, payout, 'payout_reverted') };
+    if (!receipt.succeeded) return { changed: await fail(tx, pass, payout, 'payout_reverted') };
     payout.status = 'mined';
     payout.blockNumber = Number(receipt.blockNumber);
     payout.blockHash = receipt.blockHash;
     const confirmations = Math.max(1, Number(pass.head.number - receipt.blockNumber) + 1);
-    const { transfer, quote } = await lockTransferOf(tx, payout);
-    const changed = transfer.confirmations !== confirmations || transfer.payoutTransactionHash !== payout.transactionHash;
-    transfer.confirmations = confirmations;
-    transfer.requiredConfirmations = chain.requiredConfirmations;
-    transfer.payoutTransactionHash = payout.transactionHash;
+    const changed = await pass.calls.payoutConfirming(tx, payout.transferId, payout.transactionHash, confirmations, chain.requiredConfirmations);
     if (confirmations < chain.requiredConfirmations) return { changed };
     payout.status = 'confirmed';
-    // A transfer failed or refunded by hand meanwhile keeps its status: the chain's part is recorded on the payout.
-    if (transfer.status === 'processing') await moveTransfer(scopeTo(tx, transfer), transfer, quote, 'completed', 'payout_confirmed');
+    await pass.calls.payoutConfirmed(tx, payout.transferId);
     return { changed: true };
   }
   if (payout.status === 'mined') {
@@ -75,11 +61,10 @@ async function follow(tx: EntityManager, pass: Pass, payout: ChainPayout, receip
     payout.blockNumber = null;
     payout.blockHash = null;
     payout.sentAt = now;
-    const { transfer } = await lockTransferOf(tx, payout);
-    transfer.confirmations = 0;
+    await pass.calls.payoutRequeued(tx, payout.transferId);
     return { changed: true, broadcast: payout };
   }
-  if (minedNonce > payout.nonce) return { changed: await fail(tx, payout, 'payout_dropped') };
+  if (minedNonce > payout.nonce) return { changed: await fail(tx, pass, payout, 'payout_dropped') };
   if (payout.sentAt && payout.sentAt <= pass.replaceBefore && pass.fees) {
     const replacement = await replace(tx, pass, payout, pass.fees);
     // At the ceiling: sent again as it is, in case the node forgot it.
@@ -89,13 +74,10 @@ async function follow(tx: EntityManager, pass: Pass, payout: ChainPayout, receip
 }
 
 /** The payout fails, and its transfer with it (processing → failed): the customer's funds stay held, for a retry or a refund. */
-async function fail(tx: EntityManager, payout: ChainPayout, reason: 'payout_reverted' | 'payout_dropped'): Promise<boolean> {
+async function fail(tx: EntityManager, pass: Pass, payout: ChainPayout, reason: 'payout_reverted' | 'payout_dropped'): Promise<boolean> {
   payout.status = 'failed';
   payout.failureReason = reason;
-  const { transfer, quote } = await lockTransferOf(tx, payout);
-  // A dropped transaction never reached the chain: its hash is no destination transaction.
-  if (reason === 'payout_dropped') transfer.payoutTransactionHash = null;
-  if (transfer.status === 'processing') await moveTransfer(scopeTo(tx, transfer), transfer, quote, 'failed', reason);
+  await pass.calls.payoutFailed(tx, payout.transferId, reason);
   return true;
 }
 
@@ -116,8 +98,7 @@ async function replace(tx: EntityManager, pass: Pass, payout: ChainPayout, curre
   payout.maxFeePerGas = new Decimal(fees.maxFeePerGas.toString());
   payout.maxPriorityFeePerGas = new Decimal(fees.maxPriorityFeePerGas.toString());
   payout.status = 'signed';
-  const { transfer } = await lockTransferOf(tx, payout);
-  transfer.payoutTransactionHash = signed.hash;
+  await pass.calls.payoutSigned(tx, payout.transferId, signed.hash, chain.requiredConfirmations);
   return payout;
 }
 
@@ -125,7 +106,7 @@ async function replace(tx: EntityManager, pass: Pass, payout: ChainPayout, curre
  * The payout confirmation job of one live chain: follows every payout in flight (sent, or mined and
  * not yet confirmed), a page at a time, each page's rows claimed `SKIP LOCKED` in a transaction of its own.
  */
-export function payoutConfirmationJob(chain: LiveChain, settings: PayoutSettings): Job {
+export function payoutConfirmationJob(chain: LiveChain, settings: SendingSettings, calls: PayoutCalls): Job {
   return {
     name: `payout-confirmations ${chain.key}`,
     // Every page is handled in one run; the runner need not call again.
@@ -162,7 +143,16 @@ export function payoutConfirmationJob(chain: LiveChain, settings: PayoutSettings
         const mayReplace = page.some(
           (p) => p.status === 'sent' && p.sentAt && p.sentAt <= replaceBefore && read.get(p.id)!.receipts.every((r) => r.status === 'pending'),
         );
-        const pass: Pass = { chain, head, minedNonce, now, replaceBefore, fees: mayReplace ? await chain.fees() : null, feeCeiling: settings.feeCeilingWei };
+        const pass: Pass = {
+          chain,
+          head,
+          minedNonce,
+          now,
+          replaceBefore,
+          fees: mayReplace ? await chain.fees() : null,
+          feeCeiling: settings.feeCeilingWei,
+          calls,
+        };
         const broadcast = await unitOfWork(em, async (tx) => {
           // Claimed SKIP LOCKED: a page another instance follows now is its own until it commits.
           const payouts = await tx.find(
