@@ -2,7 +2,8 @@ import { performance } from 'node:perf_hooks';
 import { createRamp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { randomUUID } from 'node:crypto';
-import { depositWatcher } from '../src/modules/transfers/deposits/watcher.js';
+import { depositWatcher } from '../src/modules/custody/deposits/watcher.js';
+import { depositCalls } from '../src/modules/transfers/deposit-calls.js';
 import { payoutConfirmationJob } from '../src/modules/custody/payouts/confirm.js';
 import { payoutSenderJob } from '../src/modules/custody/payouts/send.js';
 import { payoutCalls } from '../src/modules/transfers/payout-calls.js';
@@ -92,7 +93,7 @@ async function main() {
     const floorSeconds = (performance.now() - start) / 1000;
 
     // Deposits: off-ramps whose customers each send their USDC for real (one transfer, one block each).
-    const watcher = depositWatcher(chain);
+    const watcher = depositWatcher(chain, depositCalls);
     await watcher.run(ramp.db.fork()); // the cursor starts here
     const tools = ramp.rails.sandboxChain!;
     const usdc = chain.tokens.find((t) => t.token === 'usdc')!;

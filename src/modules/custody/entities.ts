@@ -3,6 +3,7 @@ import type { InferKyselyDB } from '@mikro-orm/sql';
 import { type Decimal, TOKENS } from '../../domain/money.js';
 import { createdAtColumn, idColumn } from '../../platform/columns.js';
 import { DecimalColumn } from '../../platform/decimal-column.js';
+import { depositEntities } from './deposits/entities.js';
 import { payoutEntities } from './payouts/entities.js';
 
 /**
@@ -102,5 +103,5 @@ const ChainSweepSchema = defineEntity({
 export class ChainSweep extends ChainSweepSchema.class {}
 ChainSweepSchema.setClass(ChainSweep);
 
-export const custodyEntities = [ChainSender, ChainMint, ChainSweep, ...payoutEntities];
+export const custodyEntities = [ChainSender, ChainMint, ChainSweep, ...payoutEntities, ...depositEntities];
 export type CustodyTables = InferKyselyDB<typeof ChainSenderSchema | typeof ChainMintSchema | typeof ChainSweepSchema>;

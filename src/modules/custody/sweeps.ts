@@ -11,7 +11,7 @@ import type { BlockRef, Fees, LiveChain, Receipt } from '../../rails/port.js';
 import { crashAt } from './crash-points.js';
 import { type SendingSettings, replacementFees } from './fees.js';
 import { ChainSweep, type CustodyTables } from './entities.js';
-import type { DepositTables } from '../transfers/deposits/entities.js';
+import type { DepositTables } from './deposits/entities.js';
 import type { TransferTables } from '../transfers/service.js';
 import { type SenderReading, readSender, takeNonces } from './nonces.js';
 

@@ -1,6 +1,7 @@
 import type { Job } from '../../platform/jobs.js';
 import type { TransferDeps } from './context.js';
-import { depositWatcher } from './deposits/watcher.js';
+import { depositWatcher } from '../custody/deposits/watcher.js';
+import { depositCalls } from './deposit-calls.js';
 import { payoutConfirmationJob } from '../custody/payouts/confirm.js';
 import { payoutSenderJob } from '../custody/payouts/send.js';
 import { payoutCalls } from './payout-calls.js';
@@ -14,7 +15,7 @@ export function chainJobs(deps: TransferDeps): Job[] {
   return deps.rails
     .liveChains()
     .flatMap((chain) => [
-      depositWatcher(chain),
+      depositWatcher(chain, depositCalls),
       payoutSenderJob(chain, deps.payouts, payoutCalls),
       payoutConfirmationJob(chain, deps.payouts, payoutCalls),
       ...(chain.sweeps ? [sweeperJob(chain, deps.payouts)] : []),

@@ -9,7 +9,6 @@ import type { BankAccountDetails } from '../bank-accounts/records.js';
 import type { DepositBankAccount } from './deposit-instructions.js';
 import { TENANT_FILTERS, tenantColumns } from '../../platform/tenant.js';
 import { createdAtColumn, idColumn } from '../../platform/columns.js';
-import { depositEntities } from './deposits/entities.js';
 
 const ASSETS = [...FIAT_CURRENCIES, ...TOKENS] as const;
 /** Money and rates: numeric(38,18) in SQL, a Decimal in memory (never a JS number). */
@@ -125,7 +124,7 @@ const TransferStatusChangeSchema = defineEntity({
 export class TransferStatusChange extends TransferStatusChangeSchema.class {}
 TransferStatusChangeSchema.setClass(TransferStatusChange);
 
-export const transferEntities = [Quote, Transfer, TransferStatusChange, ...depositEntities];
+export const transferEntities = [Quote, Transfer, TransferStatusChange];
 
 /** The tables above as the module's query file reads them (platform/queries.ts): SQL names, the entities' value types. */
 export type TransferTables = InferKyselyDB<typeof QuoteSchema | typeof TransferSchema | typeof TransferStatusChangeSchema>;

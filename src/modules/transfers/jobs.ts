@@ -4,7 +4,8 @@ import type { TransferStatus } from '../../domain/transfer-status.js';
 import type { Job } from '../../platform/jobs.js';
 import { ACROSS_TENANTS, scopeTo } from '../../platform/tenant.js';
 import { Quote, Transfer } from './entities.js';
-import { closeDepositWindowsJob } from './deposits/window.js';
+import { closeDepositWindowsJob } from '../custody/deposits/window.js';
+import { depositCalls } from './deposit-calls.js';
 import { moveTransfer } from './lifecycle.js';
 
 const BATCH = 100;
@@ -88,7 +89,7 @@ export function autoSettlementJobs(delayMs: number, liveNetworks: readonly Netwo
 /** The jobs of money movement, as configured. */
 export function transferJobs(options: { autoSettleDelayMs?: number | undefined; liveSandboxNetworks?: readonly Network[] }): Job[] {
   return [
-    closeDepositWindowsJob,
+    closeDepositWindowsJob(depositCalls),
     expireTransfersJob,
     ...(options.autoSettleDelayMs !== undefined ? autoSettlementJobs(options.autoSettleDelayMs, options.liveSandboxNetworks) : []),
   ];

@@ -15,9 +15,10 @@ import type { Customer } from '../customers/service.js';
 import { type BankAccountDetails, bankAccountDetailsOf } from '../bank-accounts/records.js';
 import type { TransferDeps } from './context.js';
 import { Quote, Transfer } from './entities.js';
-import { followDeposit } from './deposits/follow.js';
-import { recordDeposit } from './deposits/record.js';
-import { verifiedDeposit } from './deposits/verify.js';
+import { followDeposit } from '../custody/deposits/follow.js';
+import { recordDeposit } from '../custody/deposits/record.js';
+import { depositCalls } from './deposit-calls.js';
+import { verifiedDeposit } from '../custody/deposits/verify.js';
 import { OfframpDeposit, OfframpDestination, OfframpQuoteRequest, type ValidOfframpDestination } from './inputs.js';
 import { assertDepositWindowOpen, lockTransfer, moveTransfer, recordCreation } from './lifecycle.js';
 import { sealedDestination } from './payout-account.js';
@@ -225,7 +226,7 @@ export function offramp(deps: TransferDeps, quoting: Quoting) {
             onChain.log.logIndex,
           ]);
           // Credits it now when the chain already has its confirmations; else the transfer shows them and waits.
-          await followDeposit(em, onChain.chain, recorded!.id, onChain.head);
+          await followDeposit(em, onChain.chain, depositCalls, recorded!.id, onChain.head);
           return { transfer, quote };
         });
       } catch (error) {

@@ -56,6 +56,8 @@ export const payoutCalls: PayoutCalls = {
     transfer.requiredConfirmations = requiredConfirmations;
     transfer.confirmations ??= 0;
     transfer.updatedAt = new Date();
+    // Written now: the next call on this transfer reads it afresh under the lock.
+    await tx.flush();
   },
 
   async payoutConfirming(tx, transferId, transactionHash, confirmations, required) {
@@ -64,6 +66,7 @@ export const payoutCalls: PayoutCalls = {
     transfer.confirmations = confirmations;
     transfer.requiredConfirmations = required;
     transfer.payoutTransactionHash = transactionHash;
+    await tx.flush();
     return changed;
   },
 
@@ -76,6 +79,7 @@ export const payoutCalls: PayoutCalls = {
   async payoutRequeued(tx, transferId) {
     const { transfer } = await locked(tx, transferId);
     transfer.confirmations = 0;
+    await tx.flush();
   },
 
   async payoutFailed(tx, transferId, reason) {
@@ -83,5 +87,6 @@ export const payoutCalls: PayoutCalls = {
     // A dropped transaction never reached the chain: its hash is no destination transaction.
     if (reason === 'payout_dropped') transfer.payoutTransactionHash = null;
     if (transfer.status === 'processing') await moveTransfer(scopeTo(tx, transfer), transfer, quote, 'failed', reason);
+    else await tx.flush();
   },
 };

@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/sql';
 import type { WatchedChain } from '../../../rails/port.js';
 import { type Cursor, WINDOW } from './cursor.js';
 import { ChainBlock, ChainDeposit } from './entities.js';
+import type { DepositCalls } from './calls.js';
 import { unobserveDeposit } from './follow.js';
 
 /** Deposit statuses a reorganisation can undo: those that count, or may count, toward a transfer. */
@@ -53,7 +54,7 @@ export async function planUnwind(em: EntityManager, chain: WatchedChain, cursor:
 }
 
 /** Applies a planned unwind under the claimed cursor (the caller moves the cursor back to the fork). */
-export async function applyUnwind(tx: EntityManager, plan: Unwind): Promise<void> {
+export async function applyUnwind(tx: EntityManager, calls: DepositCalls, plan: Unwind): Promise<void> {
   const now = new Date();
   for (const moved of plan.moved) {
     await tx.nativeUpdate(
@@ -62,5 +63,5 @@ export async function applyUnwind(tx: EntityManager, plan: Unwind): Promise<void
       { blockNumber: moved.blockNumber, blockHash: moved.blockHash, updatedAt: now },
     );
   }
-  for (const id of plan.gone) await unobserveDeposit(tx, id);
+  for (const id of plan.gone) await unobserveDeposit(tx, calls, id);
 }

@@ -2,10 +2,9 @@ import type { EntityManager } from '@mikro-orm/sql';
 import { readsOver } from '../../../platform/queries.js';
 import { Decimal } from '../../../domain/money.js';
 import type { Job } from '../../../platform/jobs.js';
-import type { Quote, Transfer, TransferTables } from '../entities.js';
-import { moveTransfer } from '../lifecycle.js';
+import type { TransferTables } from '../../transfers/service.js';
+import type { DepositCalls, DepositingTransfer } from './calls.js';
 import { ChainDeposit, type DepositTables } from './entities.js';
-import { lockDepositTransfer } from './lock.js';
 
 /**
  * Deposits to one address add up within the transfer's window, so nobody who knows the address can
@@ -22,19 +21,19 @@ const BATCH = 100;
  * no other deposit still gaining confirmations: then they are credited as an underpayment, the
  * transfer failed `underpaid` and the sum held for return. Answers whether the transfer moved.
  */
-export async function creditDeposits(em: EntityManager, transfer: Transfer, quote: Quote, now: Date): Promise<boolean> {
+export async function creditDeposits(em: EntityManager, calls: DepositCalls, transfer: DepositingTransfer, now: Date): Promise<boolean> {
   const confirmed = await em.find(ChainDeposit, { transferId: transfer.id, status: 'confirmed' }, { refresh: true });
   if (!confirmed.length) return false;
   const received = confirmed.reduce((sum, d) => sum.plus(d.amount), new Decimal(0));
-  const funded = received.gte(quote.sourceAmount);
+  const funded = received.gte(transfer.depositAmount);
   if (!funded && transfer.depositExpiresAt > now) return false;
   if (!funded && (await em.count(ChainDeposit, { transferId: transfer.id, status: 'observed' })) > 0) return false;
   for (const deposit of confirmed) {
     deposit.status = 'credited';
     deposit.updatedAt = now;
   }
-  if (funded) await moveTransfer(em, transfer, quote, 'processing', 'deposit_confirmed', { received });
-  else await moveTransfer(em, transfer, quote, 'failed', 'underpaid', { received });
+  await em.flush();
+  await calls.depositsCredited(em, transfer.id, received, funded);
   return true;
 }
 
@@ -43,7 +42,7 @@ export async function creditDeposits(em: EntityManager, transfer: Transfer, quot
  * `underpaid`, unless a deposit is still gaining confirmations), or it left pending otherwise
  * (canceled: the deposits are `late`, held for return). Each transfer in a transaction of its own.
  */
-export const closeDepositWindowsJob: Job = {
+export const closeDepositWindowsJob = (calls: DepositCalls): Job => ({
   name: 'close-deposit-windows',
   batchSize: BATCH,
   async run(em) {
@@ -59,15 +58,15 @@ export const closeDepositWindowsJob: Job = {
       .execute();
     let closed = 0;
     for (const { transfer_id } of due) {
-      if (await em.transactional((tx) => closeWindow(tx, transfer_id, now))) closed++;
+      if (await em.transactional((tx) => closeWindow(tx, calls, transfer_id, now))) closed++;
     }
     return closed;
   },
-};
+});
 
-async function closeWindow(tx: EntityManager, transferId: string, now: Date): Promise<boolean> {
-  const { transfer, quote } = await lockDepositTransfer(tx, transferId);
-  if (transfer.status === 'pending') return creditDeposits(tx, transfer, quote, now);
+async function closeWindow(tx: EntityManager, calls: DepositCalls, transferId: string, now: Date): Promise<boolean> {
+  const transfer = await calls.lockForDeposit(tx, transferId);
+  if (transfer.status === 'pending') return creditDeposits(tx, calls, transfer, now);
   const stranded = await tx.find(ChainDeposit, { transferId, status: 'confirmed' }, { refresh: true });
   for (const deposit of stranded) {
     deposit.status = 'late';

@@ -3,6 +3,7 @@ import type { Job } from '../../../platform/jobs.js';
 import type { BlockRef, WatchedChain, TokenTransfer } from '../../../rails/port.js';
 import { type Cursor, WINDOW, advanceCursor, claimCursor, readCursor, rewindCursor, startCursor } from './cursor.js';
 import { ChainDeposit } from './entities.js';
+import type { DepositCalls } from './calls.js';
 import { followDeposit } from './follow.js';
 import { recordDeposit, statusOfNewDeposit, targetsOf } from './record.js';
 import { type Unwind, applyUnwind, planUnwind } from './reorg.js';
@@ -28,16 +29,16 @@ interface Reading {
  * only if the cursor is still where it read it, applies what it read and brings every waiting
  * deposit to the head's confirmations.
  */
-export function depositWatcher(chain: WatchedChain): Job {
+export function depositWatcher(chain: WatchedChain, calls: DepositCalls): Job {
   return {
     name: `deposit-watcher:${chain.key}`,
     batchSize: 1,
-    run: (em) => poll(em, chain),
+    run: (em) => poll(em, chain, calls),
   };
 }
 
 /** One poll; 1 when the head is still ahead (the runner polls again at once), else 0. */
-async function poll(em: EntityManager, chain: WatchedChain): Promise<number> {
+async function poll(em: EntityManager, chain: WatchedChain, calls: DepositCalls): Promise<number> {
   const read = await readCursor(em, chain);
   if (!read) {
     const head = await chain.head();
@@ -50,7 +51,7 @@ async function poll(em: EntityManager, chain: WatchedChain): Promise<number> {
     if (!cursor) return 0;
     let at: Cursor = read;
     if (reading.unwind) {
-      await applyUnwind(tx, reading.unwind);
+      await applyUnwind(tx, calls, reading.unwind);
       await rewindCursor(tx, cursor, reading.unwind.fork);
       at = reading.unwind.fork;
     }
@@ -59,7 +60,7 @@ async function poll(em: EntityManager, chain: WatchedChain): Promise<number> {
       await advanceCursor(tx, cursor, reading.range.tip);
       at = reading.range.tip;
     }
-    await followWaiting(tx, chain, reading.head.number);
+    await followWaiting(tx, chain, calls, reading.head.number);
     return reading.head.number > at.number ? 1 : 0;
   });
 }
@@ -89,11 +90,11 @@ async function recordLogs(tx: EntityManager, chain: WatchedChain, logs: readonly
 }
 
 /** Every deposit of the chain still gaining confirmations, oldest first, brought to the head. */
-async function followWaiting(tx: EntityManager, chain: WatchedChain, head: bigint): Promise<void> {
+async function followWaiting(tx: EntityManager, chain: WatchedChain, calls: DepositCalls, head: bigint): Promise<void> {
   const waiting = await tx.find(
     ChainDeposit,
     { chainKey: chain.key, status: 'observed' },
     { fields: ['id'], orderBy: { blockNumber: 'asc', logIndex: 'asc' }, refresh: true },
   );
-  for (const { id } of waiting) await followDeposit(tx, chain, id, head);
+  for (const { id } of waiting) await followDeposit(tx, chain, calls, id, head);
 }

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/sql';
 import { readsOver } from '../../../platform/queries.js';
 import type { WatchedChain, TokenTransfer } from '../../../rails/port.js';
-import type { TransferTables } from '../entities.js';
+import type { TransferTables } from '../../transfers/service.js';
 
 /**
  * How long after its window closes an address is still watched: a deposit that arrives late is

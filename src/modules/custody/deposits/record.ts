@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { Token } from '../../../domain/money.js';
 import { tokenUnits } from '../../../domain/token-units.js';
 import type { WatchedChain, TokenTransfer } from '../../../rails/port.js';
-import type { TransferTables } from '../entities.js';
+import type { TransferTables } from '../../transfers/service.js';
 import type { DepositStatus } from './entities.js';
 
 /** Confirmations of a transaction in `block` when the chain's head is `head` (its own block counts one). */

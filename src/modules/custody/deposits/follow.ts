@@ -1,12 +1,9 @@
 import type { EntityManager } from '@mikro-orm/sql';
 import { sql } from 'kysely';
 import { readsOver } from '../../../platform/queries.js';
-import { ACROSS_TENANTS } from '../../../platform/tenant.js';
 import type { WatchedChain } from '../../../rails/port.js';
-import { Transfer } from '../entities.js';
-import { announce, reverseDeposit } from '../lifecycle.js';
+import type { DepositCalls } from './calls.js';
 import { ChainDeposit, type DepositTables } from './entities.js';
-import { lockDepositTransfer } from './lock.js';
 import { confirmationsAt } from './record.js';
 import { creditDeposits } from './window.js';
 
@@ -20,12 +17,6 @@ import { creditDeposits } from './window.js';
 
 /** The deposit as committed now (read after its transfer's lock is held). */
 const freshDeposit = (em: EntityManager, id: string) => em.findOneOrFail(ChainDeposit, { id }, { refresh: true });
-
-/** Whether another transfer already names this hash (one transaction paying two addresses funds only the first). */
-async function hashTakenElsewhere(em: EntityManager, transfer: Transfer, txHash: string): Promise<boolean> {
-  const taken = await em.count(Transfer, { environment: transfer.environment, depositTransactionHash: txHash, id: { $ne: transfer.id } }, ACROSS_TENANTS);
-  return taken > 0;
-}
 
 /** Whether an earlier deposit (by block, then log) to the same transfer is still waiting for its confirmations. */
 async function behindAnother(em: EntityManager, deposit: ChainDeposit): Promise<boolean> {
@@ -48,8 +39,8 @@ async function behindAnother(em: EntityManager, deposit: ChainDeposit): Promise<
  * confirmed deposits are added up (window.ts). A transfer that stopped waiting (credited, canceled,
  * expired) leaves the deposit `late`, held for return.
  */
-export async function followDeposit(em: EntityManager, chain: WatchedChain, depositId: string, head: bigint): Promise<void> {
-  const { transfer, quote } = await lockDepositTransfer(em, (await freshDeposit(em, depositId)).transferId);
+export async function followDeposit(em: EntityManager, chain: WatchedChain, calls: DepositCalls, depositId: string, head: bigint): Promise<void> {
+  const transfer = await calls.lockForDeposit(em, (await freshDeposit(em, depositId)).transferId);
   const deposit = await freshDeposit(em, depositId);
   if (deposit.status !== 'observed') return;
   const now = new Date();
@@ -62,22 +53,14 @@ export async function followDeposit(em: EntityManager, chain: WatchedChain, depo
   // Deposits to one address are followed in chain order: the transfer shows the first still waiting.
   if (await behindAnother(em, deposit)) return;
   const confirmations = Math.min(confirmationsAt(head, deposit.blockNumber), chain.requiredConfirmations);
-  const changed = transfer.confirmations !== confirmations || transfer.depositTransactionHash !== deposit.txHash;
-  transfer.confirmations = confirmations;
-  transfer.requiredConfirmations = chain.requiredConfirmations;
-  if (transfer.depositTransactionHash !== deposit.txHash && !(await hashTakenElsewhere(em, transfer, deposit.txHash))) {
-    transfer.depositTransactionHash = deposit.txHash;
-  }
+  const changed = await calls.depositConfirming(em, transfer.id, { txHash: deposit.txHash, confirmations, required: chain.requiredConfirmations });
   if (confirmations >= chain.requiredConfirmations) {
     deposit.status = 'confirmed';
     deposit.updatedAt = now;
     await em.flush();
-    if (await creditDeposits(em, transfer, quote, now)) return;
+    if (await creditDeposits(em, calls, transfer, now)) return;
   }
-  if (!changed) return;
-  transfer.updatedAt = now;
-  await em.flush();
-  await announce(em, transfer, quote, 'deposit.updated');
+  if (changed) await calls.depositUpdated(em, transfer.id);
 }
 
 /**
@@ -87,8 +70,8 @@ export async function followDeposit(em: EntityManager, chain: WatchedChain, depo
  * deposits credited with it then `late`: their tokens may still be there, but they fund nothing now
  * and are held for return. Other statuses never touched the ledger: they only record the loss.
  */
-export async function unobserveDeposit(em: EntityManager, depositId: string): Promise<void> {
-  const { transfer, quote } = await lockDepositTransfer(em, (await freshDeposit(em, depositId)).transferId);
+export async function unobserveDeposit(em: EntityManager, calls: DepositCalls, depositId: string): Promise<void> {
+  const transfer = await calls.lockForDeposit(em, (await freshDeposit(em, depositId)).transferId);
   const deposit = await freshDeposit(em, depositId);
   const was = deposit.status;
   const now = new Date();
@@ -100,18 +83,14 @@ export async function unobserveDeposit(em: EntityManager, depositId: string): Pr
       other.status = 'late';
       other.updatedAt = now;
     }
-    await reverseDeposit(em, transfer, quote);
+    await em.flush();
+    await calls.depositReversed(em, transfer.id);
     return;
   }
   if (was !== 'observed' && was !== 'confirmed') {
     await em.flush();
     return;
   }
-  if (transfer.status === 'pending') {
-    transfer.confirmations = null;
-    if (transfer.depositTransactionHash === deposit.txHash) transfer.depositTransactionHash = null;
-    transfer.updatedAt = now;
-  }
   await em.flush();
-  if (transfer.status === 'pending') await announce(em, transfer, quote, 'deposit.updated');
+  await calls.depositRemoved(em, transfer.id, deposit.txHash);
 }
