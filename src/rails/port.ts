@@ -3,8 +3,8 @@ import type { FiatCurrency, Network, PaymentRails, Token } from '../domain/money
 
 /**
  * The rails port: what a use case may ask of the outside money world. Use cases never import a
- * chain or bank library; adapters (rails/evm, rails/simulated, rails/bank) do, and the registry
- * (rails/registry.ts) hands each (environment, network) its adapter. Modelled on Medusa's payment
+ * chain or bank library; adapters (rails/evm, rails/bank) do, and the registry (rails/registry.ts)
+ * hands each (environment, network) its adapter, or a simulated chain where none is live. Modelled on Medusa's payment
  * providers: one interface, one adapter per way money really moves.
  */
 
@@ -183,20 +183,14 @@ export interface SimulatedChain {
 
 export type ChainRails = LiveChain | SimulatedChain;
 
-/**
- * Where an on-ramp customer sends fiat (spec §2.4 `quote.deposit_bank_account`): Ramp's collection
- * account (a business), or for a virtual-account deposit the customer's own virtual account.
- */
-export interface DepositBankAccount {
-  bank_name: string;
-  bank_address: string;
-  account_beneficiary_type: 'individual' | 'business';
-  account_beneficiary_name: string;
-  account_type: 'iban' | 'us' | 'swift';
-  iban?: { bic: string; iban_number: string };
-  us?: { account_number: string; routing_number: string };
-  /** Only virtual accounts that receive USD over SWIFT: a US bank's BIC, account and routing number. */
-  swift?: { bic: string; account_number: string; routing_number: string };
+/** A bank account Ramp collects on, where on-ramp customers pay in: Ramp's own (a business) at the bank's. */
+export interface CollectionAccount {
+  bankName: string;
+  bankAddress: string;
+  beneficiaryName: string;
+  accountType: 'iban' | 'us';
+  iban?: { bic: string; ibanNumber: string };
+  us?: { accountNumber: string; routingNumber: string };
 }
 
 /** An off-ramp's fiat as the bank is asked to send it: the customer's account, its number in full. */
@@ -221,7 +215,7 @@ export interface FiatPayout {
 export interface BankRails {
   readonly mode: RailsMode;
   /** Ramp's collection account for a currency over its rails, where on-ramp customers pay in. */
-  collectionAccount(currency: FiatCurrency, rails: PaymentRails): DepositBankAccount;
+  collectionAccount(currency: FiatCurrency, rails: PaymentRails): CollectionAccount;
   /** Sends an off-ramp's fiat to the customer's account. */
   payOut(payout: FiatPayout): Promise<void>;
 }

@@ -1,11 +1,38 @@
 import { randomInt } from 'node:crypto';
-import type { DepositBankAccount } from '../../rails/port.js';
+import type { CollectionAccount } from '../../rails/port.js';
 import type { DepositInstructions } from '../virtual-accounts/issuance.js';
 
-export type { DepositBankAccount } from '../../rails/port.js';
+/**
+ * Where an on-ramp customer sends fiat, as the transfer keeps it and the partner API shows it
+ * (`quote.deposit_bank_account`): Ramp's collection account (a business), or for a virtual-account
+ * deposit the customer's own virtual account.
+ */
+export interface DepositBankAccount {
+  bank_name: string;
+  bank_address: string;
+  account_beneficiary_type: 'individual' | 'business';
+  account_beneficiary_name: string;
+  account_type: 'iban' | 'us' | 'swift';
+  iban?: { bic: string; iban_number: string };
+  us?: { account_number: string; routing_number: string };
+  /** Only virtual accounts that receive USD over SWIFT: a US bank's BIC, account and routing number. */
+  swift?: { bic: string; account_number: string; routing_number: string };
+}
+
+/** The bank's collection account in the shape the transfer keeps and shows. */
+export function collectionDepositAccount(account: CollectionAccount): DepositBankAccount {
+  const common = {
+    bank_name: account.bankName,
+    bank_address: account.bankAddress,
+    account_beneficiary_type: 'business' as const,
+    account_beneficiary_name: account.beneficiaryName,
+  };
+  if (account.accountType === 'iban') return { ...common, account_type: 'iban', iban: { bic: account.iban!.bic, iban_number: account.iban!.ibanNumber } };
+  return { ...common, account_type: 'us', us: { account_number: account.us!.accountNumber, routing_number: account.us!.routingNumber } };
+}
 
 /**
- * The numbers a virtual-account deposit actually arrived on, in the §2.4 shape: the account's own
+ * The numbers a virtual-account deposit actually arrived on, in the partner API's shape: the account's own
  * deposit instructions, whose beneficiary is the customer (`corporate` customers are `business`
  * beneficiaries, as in `account_holder_type`).
  */

@@ -7,7 +7,7 @@ import type { FiatCurrency, Network, PaymentRails } from '../../domain/money.js'
 import { parseInput } from '../../domain/validation.js';
 import type { Scope } from '../../platform/scope.js';
 import type { TransferDeps } from './context.js';
-import { type DepositBankAccount, depositReference } from './deposit-instructions.js';
+import { type DepositBankAccount, collectionDepositAccount, depositReference } from './deposit-instructions.js';
 import { type Quote, Transfer } from './entities.js';
 import { OnrampQuoteRequest, OnrampTransferRequest } from './inputs.js';
 import { recordCreation } from './lifecycle.js';
@@ -38,7 +38,8 @@ export function onramp(deps: TransferDeps, quoting: Quoting) {
       direction: 'onramp',
       status: 'pending',
       destinationAddress: details.destinationAddress,
-      depositBankAccount: virtualAccount?.depositAccount ?? bank.collectionAccount(quote.sourceCurrency as FiatCurrency, quote.sourceRails!),
+      depositBankAccount:
+        virtualAccount?.depositAccount ?? collectionDepositAccount(bank.collectionAccount(quote.sourceCurrency as FiatCurrency, quote.sourceRails!)),
       // Every on-ramp row carries a reference (the transfers_direction_shape constraint). One from a
       // virtual account was matched by the account's own number, so its reference is never shown.
       depositMessage: depositReference(),

@@ -1,6 +1,6 @@
 import type { FiatCurrency, PaymentRails } from '../../domain/money.js';
 import { isValidIban } from '../../domain/identifiers/bank.js';
-import type { BankRails, DepositBankAccount } from '../port.js';
+import type { BankRails, CollectionAccount } from '../port.js';
 
 const BENEFICIARY = 'Ramp Sandbox Collections Ltd';
 
@@ -8,7 +8,7 @@ const BENEFICIARY = 'Ramp Sandbox Collections Ltd';
  * Ramp's sandbox collection accounts. IBAN rails (SEPA, UAEFTS, SWIFT) get an IBAN account;
  * US domestic rails (ACH, wire) get a routing and account number, as US banks have no IBAN.
  */
-const COLLECTION_ACCOUNTS: Record<FiatCurrency, Partial<Record<PaymentRails, DepositBankAccount>>> = {
+const COLLECTION_ACCOUNTS: Record<FiatCurrency, Partial<Record<PaymentRails, CollectionAccount>>> = {
   eur: {
     sepa: iban('Commerzbank AG', 'Kaiserplatz, 60311 Frankfurt am Main, DE', 'COBADEFFXXX', 'DE89370400440532013000'),
     swift: iban('Commerzbank AG', 'Kaiserplatz, 60311 Frankfurt am Main, DE', 'COBADEFFXXX', 'DE89370400440532013000'),
@@ -24,25 +24,11 @@ const COLLECTION_ACCOUNTS: Record<FiatCurrency, Partial<Record<PaymentRails, Dep
   },
 };
 
-function iban(bank_name: string, bank_address: string, bic: string, iban_number: string): DepositBankAccount {
-  return {
-    bank_name,
-    bank_address,
-    account_beneficiary_type: 'business',
-    account_beneficiary_name: BENEFICIARY,
-    account_type: 'iban',
-    iban: { bic, iban_number },
-  };
+function iban(bankName: string, bankAddress: string, bic: string, ibanNumber: string): CollectionAccount {
+  return { bankName, bankAddress, beneficiaryName: BENEFICIARY, accountType: 'iban', iban: { bic, ibanNumber } };
 }
-function us(bank_name: string, bank_address: string, routing_number: string, account_number: string): DepositBankAccount {
-  return {
-    bank_name,
-    bank_address,
-    account_beneficiary_type: 'business',
-    account_beneficiary_name: BENEFICIARY,
-    account_type: 'us',
-    us: { account_number, routing_number },
-  };
+function us(bankName: string, bankAddress: string, routingNumber: string, accountNumber: string): CollectionAccount {
+  return { bankName, bankAddress, beneficiaryName: BENEFICIARY, accountType: 'us', us: { accountNumber, routingNumber } };
 }
 
 /**
