@@ -149,4 +149,49 @@ describe('sweeping deposits to the treasury', () => {
     expect(await chain.receipt(swept.gas_transaction_hash)).toMatchObject({ status: 'mined', succeeded: true });
     expect(await t.balanceOf('polygon', 'usdc', chain.treasury)).toBe(treasuryBefore + 100_000_000n);
   });
+
+  it('signs a stuck sweep again under its address’s nonce at higher fees, paid by the gas its top-up left room for', async () => {
+    const chain = t.chain('polygon');
+    const transfer = await openOfframp(api, customer);
+    const treasuryBefore = await t.balanceOf('polygon', 'usdc', chain.treasury);
+    await api.post(`/v0/customers/${customer}/offramp-transfer/simulate`, { action: 'crypto_deposit', transfer_id: transfer.id });
+    await t.ramp.chainJobs.runOnce();
+    await t.advance(1);
+    await t.advance(1); // credited: the top-up signed, sent and mined
+    const sweepOf = async () =>
+      (
+        await t.sql<{ sweep_transaction_hash: string | null; sweep_earlier_hashes: string[] | string; max_fee_per_gas: string; status: string }>(
+          `select s.sweep_transaction_hash, s.sweep_earlier_hashes, s.max_fee_per_gas::text as max_fee_per_gas, s.status
+           from chain_sweeps s join chain_deposits d on d.id = s.deposit_id where d.transfer_id = ?`,
+          [transfer.id],
+        )
+      ).map((r) => ({
+        ...r,
+        sweep_earlier_hashes: typeof r.sweep_earlier_hashes === 'string' ? JSON.parse(r.sweep_earlier_hashes) : r.sweep_earlier_hashes,
+      }))[0]!;
+    expect((await sweepOf()).status).toBe('funding');
+    await t.rpc('evm_setAutomine', [false]);
+    let first: Awaited<ReturnType<typeof sweepOf>>;
+    try {
+      await t.ramp.chainJobs.runOnce(); // the top-up mined: the sweep signed, sent, and left in the mempool
+      first = await sweepOf();
+      expect(first).toMatchObject({ status: 'sweeping', sweep_earlier_hashes: [] });
+      expect(await chain.receipt(first.sweep_transaction_hash!)).toEqual({ status: 'pending' });
+
+      await sleep(1100);
+      await t.ramp.chainJobs.runOnce();
+      const replaced = await sweepOf();
+      expect(replaced).toMatchObject({ status: 'sweeping', sweep_earlier_hashes: [first.sweep_transaction_hash] });
+      expect(replaced.sweep_transaction_hash).not.toBe(first.sweep_transaction_hash);
+      expect(BigInt(replaced.max_fee_per_gas) * 1000n).toBeGreaterThanOrEqual(BigInt(first.max_fee_per_gas) * 1125n);
+    } finally {
+      await t.rpc('evm_setAutomine', [true]);
+    }
+    for (let i = 0; i < 8 && (await sweepOf()).status !== 'swept'; i++) await t.advance(1);
+    const swept = await sweepOf();
+    expect(swept.status).toBe('swept');
+    expect(await chain.receipt(swept.sweep_transaction_hash!)).toMatchObject({ status: 'mined', succeeded: true });
+    expect(await t.balanceOf('polygon', 'usdc', transfer.quote.deposit_blockchain_address)).toBe(0n);
+    expect(await t.balanceOf('polygon', 'usdc', chain.treasury)).toBe(treasuryBefore + 100_000_000n);
+  });
 });

@@ -95,6 +95,10 @@ const ChainSweepSchema = defineEntity({
     sweepNonce: p.bigint('number').nullable(),
     sweepRawTransaction: p.text().nullable(),
     sweepTransactionHash: p.text().nullable(),
+    /** When the latest sweep was sent: a stuck one is signed again PAYOUT_REPLACE_AFTER_SECONDS later, same nonce. */
+    sweepSentAt: p.datetime().nullable(),
+    /** Hashes of sweeps the latest replaced: any of them may be the one mined. */
+    sweepEarlierHashes: p.json<string[]>(),
     failureReason: p.text().nullable(),
     createdAt: createdAtColumn(),
     updatedAt: p.datetime(),

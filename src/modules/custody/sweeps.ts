@@ -15,6 +15,9 @@ import type { DepositTables } from './deposits/entities.js';
 import type { TransferTables } from '../transfers/service.js';
 import { type SenderReading, readSender, takeNonces } from './nonces.js';
 
+/** A top-up's gas above the sweep's cost at its fees, in per mille: room for two 12.5 % replacements (1.125² ≈ 1.266). */
+const SWEEP_GAS_HEADROOM_PERMILLE = 1267n;
+
 /** Sweeps worked under one transaction. */
 const BATCH = 10;
 
@@ -27,6 +30,8 @@ interface SweepReading {
   gas: Receipt | null;
   /** Which of the top-up's hashes the chain took, once one did. */
   gasMinedHash: string | null;
+  /** Which of the sweep's hashes the chain took, once one did. */
+  sweepMinedHash: string | null;
   sweep: Receipt | null;
   /** Wei the deposit address holds (a sweep not yet funded). */
   held: bigint | null;
@@ -113,16 +118,34 @@ export function sweeperJob(chain: LiveChain, settings: SendingSettings): Job {
   };
 }
 
+/** The receipt of a transaction that may have been replaced: the mined one of its hashes (latest first), else pending. */
+async function receiptOfAny(
+  chain: LiveChain,
+  latest: string | null | undefined,
+  earlier: readonly string[],
+): Promise<{ receipt: Receipt | null; minedHash: string | null }> {
+  if (!latest) return { receipt: null, minedHash: null };
+  const hashes = [latest, ...earlier];
+  const receipts = await Promise.all(hashes.map((hash) => chain.receipt(hash)));
+  const minedAt = receipts.findIndex((r) => r.status === 'mined');
+  return { receipt: receipts[minedAt] ?? receipts[0]!, minedHash: hashes[minedAt] ?? null };
+}
+
 async function readSweep(chain: LiveChain, sweep: ChainSweep): Promise<SweepReading> {
-  const gasHashes = sweep.gasTransactionHash ? [sweep.gasTransactionHash, ...sweep.gasEarlierHashes] : [];
-  const gasReceipts = await Promise.all(gasHashes.map((hash) => chain.receipt(hash)));
-  const minedAt = gasReceipts.findIndex((r) => r.status === 'mined');
-  const gas = gasHashes.length ? (gasReceipts[minedAt] ?? gasReceipts[0]!) : null;
-  const swept = sweep.sweepTransactionHash ? await chain.receipt(sweep.sweepTransactionHash) : null;
+  const gas = await receiptOfAny(chain, sweep.gasTransactionHash, sweep.gasEarlierHashes);
+  const swept = await receiptOfAny(chain, sweep.sweepTransactionHash, sweep.sweepEarlierHashes);
   const funding = sweep.status === 'funding';
-  const held = funding && !sweep.gasTransactionHash ? await chain.nativeBalance(sweep.address) : null;
-  const aboutToSign = funding && (!sweep.gasTransactionHash || gas?.status === 'mined');
-  return { gas, gasMinedHash: gasHashes[minedAt] ?? null, sweep: swept, held, addressNonce: aboutToSign ? await chain.minedNonce(sweep.address) : null };
+  // What the address can spend on gas: before a top-up, and for a stuck sweep's replacement.
+  const held = (funding && !sweep.gasTransactionHash) || swept.receipt?.status === 'pending' ? await chain.nativeBalance(sweep.address) : null;
+  const aboutToSign = funding && (!sweep.gasTransactionHash || gas.receipt?.status === 'mined');
+  return {
+    gas: gas.receipt,
+    gasMinedHash: gas.minedHash,
+    sweep: swept.receipt,
+    sweepMinedHash: swept.minedHash,
+    held,
+    addressNonce: aboutToSign ? await chain.minedNonce(sweep.address) : null,
+  };
 }
 
 /** A sweep for every confirmed deposit of the chain that has none yet; safe for two instances at once (one per deposit). */
@@ -154,6 +177,7 @@ async function openSweeps(em: EntityManager, chain: LiveChain): Promise<void> {
         amount: new Decimal(d.amount),
         status: 'funding',
         gasEarlierHashes: [],
+        sweepEarlierHashes: [],
         createdAt: now,
         updatedAt: now,
       })
@@ -180,9 +204,17 @@ async function advance(tx: EntityManager, pass: Pass, sweep: ChainSweep): Promis
     sweep.gasEarlierHashes = [sweep.gasTransactionHash!, ...sweep.gasEarlierHashes].filter((h) => h !== reading.gasMinedHash);
     sweep.gasTransactionHash = reading.gasMinedHash;
   }
+  if (reading.sweepMinedHash && reading.sweepMinedHash !== sweep.sweepTransactionHash) {
+    sweep.sweepEarlierHashes = [sweep.sweepTransactionHash!, ...sweep.sweepEarlierHashes].filter((h) => h !== reading.sweepMinedHash);
+    sweep.sweepTransactionHash = reading.sweepMinedHash;
+  }
+  const stuckSince = new Date(pass.now.getTime() - pass.settings.replaceAfterSeconds * 1000);
   if (sweep.status === 'sweeping') {
     // A top-up a reorganisation removed holds the treasury's nonce sequence up: it goes again first.
     if (reading.gas?.status === 'pending') pass.toBroadcast.push(sweep.gasRawTransaction!);
+    // A stuck sweep (its gas mined) goes again at higher fees, as far as the gas it holds pays.
+    const stuck = reading.sweep?.status === 'pending' && reading.gas?.status !== 'pending' && sweep.sweepSentAt && sweep.sweepSentAt <= stuckSince;
+    if (stuck) await replaceSweep(pass, sweep, reading.held!);
     if (reading.sweep?.status === 'pending') pass.toBroadcast.push(sweep.sweepRawTransaction!);
     else if (reading.sweep?.status === 'mined' && !reading.sweep.succeeded) fail(sweep, 'sweep_reverted');
     else if (confirmed(pass, reading.sweep) && (!sweep.gasTransactionHash || confirmed(pass, reading.gas))) sweep.status = 'swept';
@@ -190,7 +222,6 @@ async function advance(tx: EntityManager, pass: Pass, sweep: ChainSweep): Promis
   }
   if (sweep.gasTransactionHash) {
     if (reading.gas?.status !== 'mined') {
-      const stuckSince = new Date(pass.now.getTime() - pass.settings.replaceAfterSeconds * 1000);
       if (sweep.gasSentAt && sweep.gasSentAt <= stuckSince) await replaceTopUp(pass, sweep);
       pass.toBroadcast.push(sweep.gasRawTransaction!);
       return;
@@ -203,7 +234,8 @@ async function advance(tx: EntityManager, pass: Pass, sweep: ChainSweep): Promis
     await signSweep(pass, sweep, { maxFeePerGas: BigInt(sweep.maxFeePerGas!.toFixed()), maxPriorityFeePerGas: BigInt(sweep.maxPriorityFeePerGas!.toFixed()) });
     return;
   }
-  const needed = pass.chain.sweepGasCost(pass.fees);
+  // With headroom for two replacements of a stuck sweep (12.5 % each) without another top-up.
+  const needed = (pass.chain.sweepGasCost(pass.fees) * SWEEP_GAS_HEADROOM_PERMILLE) / 1000n;
   if (reading.held! >= needed) {
     await signSweep(pass, sweep, pass.fees);
     return;
@@ -249,6 +281,36 @@ async function replaceTopUp(pass: Pass, sweep: ChainSweep): Promise<void> {
   });
 }
 
+/**
+ * A sweep stuck unmined is signed again under the deposit address's nonce at fees at least 12.5 % higher, never above
+ * the ceiling nor above what the gas the address holds can pay (its top-up carried headroom for two replacements).
+ * When neither leaves the 10 % a node requires, it is sent again as it is.
+ */
+async function replaceSweep(pass: Pass, sweep: ChainSweep, held: bigint): Promise<void> {
+  const stuck = { maxFeePerGas: BigInt(sweep.maxFeePerGas!.toFixed()), maxPriorityFeePerGas: BigInt(sweep.maxPriorityFeePerGas!.toFixed()) };
+  const gasCost = pass.chain.sweepGasCost({ maxFeePerGas: 1n, maxPriorityFeePerGas: 1n });
+  const affordable = held / gasCost;
+  const ceiling = affordable < pass.settings.feeCeilingWei ? affordable : pass.settings.feeCeilingWei;
+  const fees = replacementFees(stuck, pass.fees, ceiling);
+  if (!fees) return;
+  const token = sweep.token as Token;
+  const signed = await pass.chain.signSweep({
+    index: sweep.addressIndex,
+    token,
+    amount: baseUnitsOf(pass.chain, sweep.amount, token),
+    nonce: sweep.sweepNonce!,
+    fees,
+  });
+  Object.assign(sweep, {
+    sweepEarlierHashes: [sweep.sweepTransactionHash!, ...sweep.sweepEarlierHashes],
+    sweepTransactionHash: signed.hash,
+    sweepRawTransaction: signed.raw,
+    maxFeePerGas: new Decimal(fees.maxFeePerGas.toString()),
+    maxPriorityFeePerGas: new Decimal(fees.maxPriorityFeePerGas.toString()),
+    sweepSentAt: pass.now,
+  });
+}
+
 function fail(sweep: ChainSweep, reason: string): void {
   sweep.status = 'failed';
   sweep.failureReason = reason;
@@ -271,6 +333,8 @@ async function signSweep(pass: Pass, sweep: ChainSweep, fees: Fees): Promise<voi
     sweepNonce: signed.nonce,
     sweepRawTransaction: signed.raw,
     sweepTransactionHash: signed.hash,
+    sweepEarlierHashes: [],
+    sweepSentAt: pass.now,
   });
   pass.toBroadcast.push(signed.raw);
   pass.signedSweep = true;
