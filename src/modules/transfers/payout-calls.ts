@@ -50,13 +50,18 @@ export const payoutCalls: PayoutCalls = {
     return transfers.map((transfer) => payoutRequestOf(transfer, quotes.get(transfer.quoteId)!));
   },
 
-  async payoutSigned(tx, transferId, transactionHash, requiredConfirmations) {
-    const { transfer } = await locked(tx, transferId);
-    transfer.payoutTransactionHash = transactionHash;
-    transfer.requiredConfirmations = requiredConfirmations;
-    transfer.confirmations ??= 0;
-    transfer.updatedAt = new Date();
-    // Written now: the next call on this transfer reads it afresh under the lock.
+  async payoutsSigned(tx, signed, requiredConfirmations) {
+    // One statement for the batch; locked already when the sender claimed them or the settlement locked its own.
+    const transfers = await tx.find(Transfer, { id: { $in: signed.map((s) => s.transferId) } }, { ...ACROSS_TENANTS, lockMode: LockMode.PESSIMISTIC_WRITE });
+    const hashOf = new Map(signed.map((s) => [s.transferId, s.transactionHash]));
+    const now = new Date();
+    for (const transfer of transfers) {
+      transfer.payoutTransactionHash = hashOf.get(transfer.id)!;
+      transfer.requiredConfirmations = requiredConfirmations;
+      transfer.confirmations ??= 0;
+      transfer.updatedAt = now;
+    }
+    // Written now, in one batch: the next call on these transfers reads them afresh under the lock.
     await tx.flush();
   },
 

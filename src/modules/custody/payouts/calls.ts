@@ -22,8 +22,11 @@ export type PayoutFailure = 'payout_reverted' | 'payout_dropped' | 'treasury_ins
 export interface PayoutCalls {
   /** Processing on-ramps of a chain that have no payout yet, locked `SKIP LOCKED` for the caller's transaction, oldest first. */
   payoutsRequested(tx: EntityManager, chain: { environment: Environment; network: Network }, limit: number): Promise<PayoutRequest[]>;
-  /** Its payout is signed and stored: the transfer shows the hash (before it completes) and the confirmations it waits for. */
-  payoutSigned(tx: EntityManager, transferId: string, transactionHash: string, requiredConfirmations: number): Promise<void>;
+  /**
+   * Their payouts are signed and stored (a batch, or one replacement): each transfer, already locked by the caller,
+   * shows its hash (before it completes) and the confirmations it waits for.
+   */
+  payoutsSigned(tx: EntityManager, signed: readonly { transferId: string; transactionHash: string }[], requiredConfirmations: number): Promise<void>;
   /** Its payout is mined with `confirmations` so far: answers whether the transfer changed. */
   payoutConfirming(tx: EntityManager, transferId: string, transactionHash: string, confirmations: number, required: number): Promise<boolean>;
   /** Its payout has the chain's confirmations: a processing transfer completes. */

@@ -98,7 +98,7 @@ async function replace(tx: EntityManager, pass: Pass, payout: ChainPayout, curre
   payout.maxFeePerGas = new Decimal(fees.maxFeePerGas.toString());
   payout.maxPriorityFeePerGas = new Decimal(fees.maxPriorityFeePerGas.toString());
   payout.status = 'signed';
-  await pass.calls.payoutSigned(tx, payout.transferId, signed.hash, chain.requiredConfirmations);
+  await pass.calls.payoutsSigned(tx, [{ transferId: payout.transferId, transactionHash: signed.hash }], chain.requiredConfirmations);
   return payout;
 }
 

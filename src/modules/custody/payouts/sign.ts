@@ -107,6 +107,6 @@ export async function signPayouts(
   });
   await tx.flush();
   // Shown at once as destination_transaction_hash: the partner can follow it on chain before it completes.
-  for (const payout of signed) await calls.payoutSigned(tx, payout.transferId, payout.transactionHash, chain.requiredConfirmations);
+  await calls.payoutsSigned(tx, signed, chain.requiredConfirmations);
   return signed;
 }
