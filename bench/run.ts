@@ -25,7 +25,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const WEBHOOKS = Number(process.env.BENCH_WEBHOOKS ?? 5000);
-// The independent harness of issue 23 measured on 50 customers and 5,000 transfers: the same size by default.
+// The independent harness measured on 50 customers and 5,000 transfers: the same size by default.
 const CUSTOMERS = Number(process.env.BENCH_CUSTOMERS ?? 50);
 const TRANSFERS = Number(process.env.BENCH_TRANSFERS ?? 5000);
 const ONLY = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());

@@ -14,7 +14,7 @@ export type PostalAddress = z.infer<typeof PostalAddressInput>;
 
 /**
  * A postal address on record, whose postal code may be unknown: a customer's address can come
- * from its KYB business address (spec §4.8 has no postal code, and the UAE uses none).
+ * from its KYB business address (the KYB import has no postal code, and the UAE uses none).
  */
 export type RecordedAddress = Omit<PostalAddress, 'postal_code'> & { postal_code?: string };
 

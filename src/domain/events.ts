@@ -1,4 +1,4 @@
-/** Every event type Ramp records (DESIGN §7). Webhooks and subscriptions carry exactly these. */
+/** Every event type Ramp records. Webhooks and subscriptions carry exactly these. */
 export const EVENT_TYPES = [
   'customer.created',
   'customer.kycs.updated',

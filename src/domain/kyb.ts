@@ -1,6 +1,6 @@
 import countries from 'i18n-iso-countries';
 
-/** Business KYB (spec §4.8): the enums of the three sections a partner submits. */
+/** Business KYB: the enums of the three sections a partner submits. */
 export const BUSINESS_TYPES = ['limitedLiabilityCompany', 'soleProprietor', 'corporation', 'partnership', 'publiclyListedCompany', 'trust'] as const;
 export type BusinessType = (typeof BUSINESS_TYPES)[number];
 
@@ -11,7 +11,7 @@ export type LegalRepresentationType = (typeof LEGAL_REPRESENTATION_TYPES)[number
 export const IDENTITY_DOCUMENT_NAMES = ['PASSPORT', 'ID_CARD', 'DRIVERS', 'RESIDENCE'] as const;
 export type IdentityDocumentName = (typeof IDENTITY_DOCUMENT_NAMES)[number];
 
-/** A document without expiry is sent with this date (spec §4.8). */
+/** A document without expiry is sent with this date, as the KYB import's contract says. */
 export const NO_EXPIRY_DATE = '2099-01-01';
 
 /** The parts of a business profile; a profile is complete when it has all of them. */

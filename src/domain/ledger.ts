@@ -1,7 +1,7 @@
 import { type Asset, Decimal } from './money.js';
 
 /**
- * Double-entry bookkeeping of every money movement (DESIGN §5). An entry's amount is signed:
+ * Double-entry bookkeeping of every money movement: the sum of all entries is always zero. An entry's amount is signed:
  * positive is a debit, negative a credit. Every ledger transaction balances per asset, so the
  * sum of all entries of an asset is always zero.
  */

@@ -27,7 +27,7 @@ export type Asset = FiatCurrency | Token;
 /** Decimal places of each asset: fiat 2, USDC/USDT 6. */
 export const SCALE: Record<Asset, number> = { usd: 2, eur: 2, aed: 2, usdc: 6, usdt: 6 };
 
-/** `developer_fee_percent` and amounts: non-negative decimal strings (spec §4.3). */
+/** `developer_fee_percent` and amounts: non-negative decimal strings. */
 export const DECIMAL_PATTERN = /^[0-9]+(\.[0-9]+)?$/;
 
 /** A percentage of at most 100 with at most 8 decimal places (developer fees), as a pattern for the REST contract. */

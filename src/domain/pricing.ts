@@ -5,7 +5,7 @@ import { type Asset, DECIMAL_PATTERN, Decimal, type Network, SCALE, roundPaid, r
 /**
  * Quote maths: rates, fees and amounts in both directions. Pure and exact: every amount is a
  * Decimal computed with 50 significant digits and rounded once, to its asset's unit, by the
- * rule of DESIGN §1 — what the customer pays rounds up, what the customer receives rounds down.
+ * rule for money — what the customer pays rounds up, what the customer receives rounds down.
  */
 
 /** decimal.js keeps 20 significant digits by default; an amount times a rate needs more. */

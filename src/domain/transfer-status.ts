@@ -1,7 +1,7 @@
 import { ConflictError } from './errors.js';
 
 /**
- * The transfer state machine (Align's public statuses, DESIGN §5). This table is the only place
+ * The transfer state machine (Align's public statuses). This table is the only place
  * that decides whether a transfer may move from one status to another.
  */
 export const TRANSFER_STATUSES = ['pending', 'processing', 'completed', 'failed', 'refunded', 'canceled', 'expired'] as const;

@@ -108,7 +108,7 @@ export async function openDatabase(config: DatabaseOptions): Promise<Database> {
 const READINESS_TIMEOUT_MS = 900;
 
 /**
- * pg-pool settings under MikroORM: every wait is bounded (issue 8). A request waits at most
+ * pg-pool settings under MikroORM: every wait is bounded. A request waits at most
  * DB_ACQUIRE_TIMEOUT_MS for a connection, a statement runs at most DB_STATEMENT_TIMEOUT_MS on the
  * server, a transaction left idle is ended by the server, and TCP keepalive notices a peer that
  * vanished. A connection that dies while checked out goes back to the pool at once.

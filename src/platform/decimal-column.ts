@@ -2,7 +2,7 @@ import { type EntityProperty, type Platform, Type } from '@mikro-orm/core';
 import { Decimal } from 'decimal.js';
 
 /**
- * A `numeric` column read and written as a `Decimal` (DESIGN §1: money is a Decimal in memory,
+ * A `numeric` column read and written as a `Decimal` (money is a Decimal in memory,
  * never a JS number and not a string to re-parse at every use). Values compare by amount, so
  * `100.5` and `100.500000` are the same and never make a row dirty.
  */

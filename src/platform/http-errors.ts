@@ -105,7 +105,7 @@ export function problemJson(problem: HttpProblem, requestId: string, docsBase = 
   };
 }
 
-// Encryptus's codes for /v1 (DESIGN §3); the ones the spec does not name are ours, documented.
+// Encryptus's codes for /v1 and /auth; the ones the contract does not name are ours, documented.
 function encryptusCode(problem: HttpProblem): string {
   if (problem.code === 'duplicate' || problem.status === 409) return 'EN-STATE-004';
   switch (problem.status) {

@@ -229,7 +229,7 @@ const keyTakenOver = () =>
 
 const PURGE_BATCH = 1000;
 
-/** Keys are kept 24 hours (DESIGN §4); older ones are deleted in batches by the job runner. */
+/** Keys are kept 24 hours; older ones are deleted in batches by the job runner. */
 export const purgeExpiredIdempotencyKeys: Job = {
   name: 'purge-idempotency-keys',
   batchSize: PURGE_BATCH,

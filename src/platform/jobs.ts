@@ -4,7 +4,7 @@ import type { Logger } from './logging.js';
 import { failureLevel } from './database-errors.js';
 
 /**
- * Background work kept in PostgreSQL itself (DESIGN §8): a job claims its rows with
+ * Background work kept in PostgreSQL itself, so N instances need nothing else: a job claims its rows with
  * `FOR UPDATE SKIP LOCKED` inside its own transaction, so any number of instances can poll the
  * same tables and no row is handled twice. Works the same on embedded PGlite.
  */

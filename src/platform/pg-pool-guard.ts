@@ -8,7 +8,7 @@ import { POOL_SATURATED } from './database-errors.js';
  * `rollback` statement succeeded, and neither can succeed on a connection the server closed
  * (a restart, `pg_terminate_backend`). Such a connection was never released: pg-pool kept
  * counting it as in use, and once `max` of them had leaked every request waited for a free
- * connection forever (issue 8, defect 1). Released with its error, pg-pool discards it and opens a
+ * connection forever. Released with its error, pg-pool discards it and opens a
  * new one for the next caller; the holder's own later release becomes a no-op.
  */
 export function releaseConnectionsThatDie(pool: pg.Pool): void {

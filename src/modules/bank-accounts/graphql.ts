@@ -107,7 +107,7 @@ const SwiftAccountInput = builder.inputType('SwiftAccountInput', {
 
 type InputFieldBuilder = Parameters<Parameters<typeof builder.inputType>[1]['fields']>[0];
 
-/** The use case's own input (NewBankAccount): the bank account details of spec §2.2, exactly the variant named by accountType. */
+/** The use case's own input (NewBankAccount): the bank account details the partner API takes, exactly the variant named by accountType. */
 const bankAccountFields = (t: InputFieldBuilder) => ({
   bankName: t.string({ required: true, description: 'The name of the bank (1 to 200 characters)' }),
   accountHolderType: t.field({ type: AccountHolderTypeEnum, required: true, description: 'A person or a business: decides which names are required' }),

@@ -159,7 +159,7 @@ export { Address };
 
 /**
  * A bank account to register for a customer: exactly the variant named by `accountType`
- * (spec §2.2). Numbers come out normalised (upper case, no spaces).
+ * (the partner API's external account). Numbers come out normalised (upper case, no spaces).
  */
 export const NewBankAccount = z
   .strictObject({

@@ -4,7 +4,7 @@ import { restBodyOf } from '../../platform/rest-bodies.js';
 import { ACCOUNT_HOLDER_TYPES, BANK_ACCOUNT_TYPES, NewBankAccount, US_ACCOUNT_TYPES } from './inputs.js';
 
 /**
- * The body of POST /v0/customers/{id}/external-accounts (spec §2.2), and the inline
+ * The body of POST /v0/customers/{id}/external-accounts, and the inline
  * `destination_bank_account` of an off-ramp transfer (transfers parse it as part of their own
  * body): the use case's input (NewBankAccount) snake-cased, its rules and all, parsed into that
  * input. Domain pointers come back through withRestPointers with no renames

@@ -12,7 +12,7 @@ type CustomerParams = { Params: { customer_id: string } };
 type AccountParams = { Params: { customer_id: string; external_account_id: string } };
 const tag = 'External accounts';
 
-/** Spec §4.2, plus Align's list and get-one: parses the spec's body, calls the use cases. Numbers are shown in full only in the 201. */
+/** The partner API's external-account routes, plus Align's list and get-one: parses the spec's body, calls the use cases. Numbers are shown in full only in the 201. */
 export function bankAccountRoutes(app: FastifyInstance, { bankAccounts }: Services) {
   app.post<CustomerParams>(
     '/v0/customers/:customer_id/external-accounts',

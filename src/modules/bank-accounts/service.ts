@@ -16,7 +16,7 @@ import { type BankAccountDetails, columnsOf, detailsOf, hiddenNumber, personalVa
 import { REDACTED, redactedAddress } from '../../domain/redaction.js';
 
 /**
- * External accounts (spec §4.2): the customer's own bank accounts that off-ramp payouts go to.
+ * External accounts: the customer's own bank accounts that off-ramp payouts go to.
  * Inputs are the domain's (inputs.ts), validated here whichever face sent them; a
  * ValidationError's pointers name the input's fields (`/iban/ibanNumber`), which each face maps
  * to its own spelling in one place.

@@ -15,7 +15,7 @@ export function presentKycs(customer: CustomerRow, kycFlowLink: string | null) {
   };
 }
 
-/** The customer as REST shows it (spec §2.1); also the payload of its events. */
+/** The customer as the partner API shows it; also the payload of its events. */
 export function presentCustomer(customer: CustomerRow, kycFlowLink: string | null) {
   return {
     customer_id: customer.id,
@@ -34,7 +34,7 @@ export function presentCustomer(customer: CustomerRow, kycFlowLink: string | nul
 }
 export type CustomerView = ReturnType<typeof presentCustomer>;
 
-/** The create response carries exactly these fields (spec §4.1). */
+/** The create response carries exactly these fields, as the partner API's create answer does. */
 export function presentCreatedCustomer(customer: CustomerRow) {
   return {
     customer_id: customer.id,

@@ -142,7 +142,7 @@ export const KycsAnswer = named(
   }),
 );
 
-/** The customer of spec §2.1, as every read answers it. */
+/** The partner API's customer object, as every read answers it. */
 export const CustomerAnswer = named(
   'Customer',
   z.strictObject({

@@ -28,7 +28,7 @@ import { z } from 'zod';
 type CustomerParams = { Params: { customer_id: string } };
 const tag = 'Customers';
 
-/** Spec §4.1: parses the spec's bodies, calls the use cases, answers in the spec's shapes. */
+/** The partner API's customer routes: parses their bodies, calls the use cases, answers in the spec's shapes. */
 export function customerRoutes(app: FastifyInstance, { customers }: Services) {
   app.post(
     '/v0/customers',

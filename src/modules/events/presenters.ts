@@ -2,7 +2,7 @@ import type { OutboxEvent } from '../../platform/outbox.js';
 import type { PartnerEvent } from './service.js';
 
 /**
- * An event as a webhook delivers it and GET /v0/events lists it (DESIGN §7, a superset of Align's):
+ * An event as a webhook delivers it and GET /v0/events lists it (a superset of Align's):
  * `event_payload` is the full object as REST shows it at the time of the event. No cursor: a webhook
  * body carries none, so it shows nothing of the outbox's position either.
  */

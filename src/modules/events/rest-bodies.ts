@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { EVENT_TYPES } from '../../domain/events.js';
 import { named, timestampAnswer, uuidAnswer } from '../../platform/openapi-schemas.js';
 
-/** An event as GET /v0/events lists it: a webhook's body (DESIGN §7) with its cursor. */
+/** An event as GET /v0/events lists it: a webhook's body with its cursor. */
 export const ListedEventAnswer = named(
   'Event',
   z.strictObject({

@@ -4,7 +4,7 @@ import { TENANT_FILTERS, tenantColumns } from '../../platform/tenant.js';
 import { createdAtColumn, idColumn } from '../../platform/columns.js';
 
 /**
- * A corporate customer's KYB, one row per customer, filled section by section (spec §4.8).
+ * A corporate customer's KYB, one row per customer, filled section by section.
  * A section's columns are all set or all null (check constraints in the migration).
  */
 const BusinessProfileSchema = defineEntity({

@@ -12,11 +12,11 @@ import {
 
 /*
  * The KYB use cases take these inputs (BusinessBasicDetails, BusinessAddress, LegalRepresentative).
- * Spec §4.8's bodies spell their fields in camelCase too: REST's own schemas (rest-bodies.ts) use
+ * The KYB import's bodies spell their fields in camelCase too: REST's own schemas (rest-bodies.ts) use
  * the same field rules under the spec's names; GraphQL passes its inputs as they are.
  */
 
-/** Spec §4.8: every field is a required string; each failure names its field and a stable code. */
+/** Every field of the KYB import is a required string; each failure names its field and a stable code. */
 // `abort` stops at the first failure of a field, so each field reports one clear problem.
 const text = (max: number) => z.string().trim().min(1, { message: 'must not be empty', abort: true }).max(max, { abort: true });
 const email = z

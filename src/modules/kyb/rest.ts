@@ -28,7 +28,7 @@ interface Section {
 }
 
 /**
- * Spec §4.8 business KYB import; 201 with the Encryptus envelope carrying the profile so far. Each
+ * The partner API's business KYB import; 201 with the Encryptus envelope carrying the profile so far. Each
  * route parses the spec's body (rest-bodies.ts) and calls the section's use case.
  */
 export function kybRoutes(app: FastifyInstance, { kyb }: Services) {

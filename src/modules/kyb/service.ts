@@ -15,7 +15,7 @@ import { BusinessAddress, BusinessBasicDetails, LegalRepresentative } from './in
 import { type BusinessProfileView, presentBusinessProfile } from './presenters.js';
 
 /**
- * Business KYB import (spec §4.8): a corporate customer's profile, saved a section at a time. Inputs
+ * Business KYB import: a corporate customer's profile, saved a section at a time. Inputs
  * are the domain's (inputs.ts), validated here whichever face sent them; a ValidationError's
  * pointers name the input's fields (`/userEmail`), which each face maps to its own spelling in one place.
  */
@@ -75,7 +75,7 @@ export function createKybService({ customers, dataKeys }: { customers: CustomerS
 
   /**
    * Saves one section. A profile that is complete afterwards sends the customer's KYC to
-   * compliance review (the reliance review of spec §4.8), unless it is already there or approved.
+   * compliance review (the reliance review the partner API describes), unless it is already there or approved.
    */
   async function submit<S extends z.ZodType<{ userEmail: string }>>(
     scope: Scope,

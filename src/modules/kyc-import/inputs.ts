@@ -17,7 +17,7 @@ const shareToken = z
 export const KycShareImport = z.strictObject({ providerSharedToken: shareToken });
 export type KycShareImport = z.input<typeof KycShareImport>;
 
-/** POST /auth/importKYC (spec §4.1): one field, spelled as the Encryptus API spells it. */
+/** POST /auth/importKYC: one field, spelled as the Encryptus API spells it. */
 export const ImportKycBody = z
   .strictObject({ providersharedtoken: shareToken })
   .transform((b): KycShareImport => ({ providerSharedToken: b.providersharedtoken }));

@@ -8,7 +8,7 @@ import { IMPORT_KYC_POINTERS, ImportKycBody } from './inputs.js';
 import { ImportedKycAnswer } from './rest-bodies.js';
 import { SANDBOX_EXAMPLE_TOKEN } from './sandbox-provider.js';
 
-/** Spec §4.1 `POST /auth/importKYC`; answers in the Encryptus envelope, as the spec's source does. */
+/** `POST /auth/importKYC`; answers in the Encryptus envelope, as the spec's source does. */
 export function kycImportRoutes(app: FastifyInstance, { customers, kycImport }: Services) {
   app.post(
     '/auth/importKYC',

@@ -12,7 +12,7 @@ export interface KycImportOptions {
   shares: KycShares;
 }
 
-/** KYC done elsewhere, brought in (spec §4.1); errors point at the input's `providerSharedToken`. */
+/** KYC done elsewhere, brought in; errors point at the input's `providerSharedToken`. */
 export interface KycImportService {
   /**
    * Redeems a provider share token once, then creates or updates the caller's individual customer

@@ -17,11 +17,11 @@ import { parseAddressRange, rangeText } from '../../platform/client-address.js';
 
 /*
  * The whitelists' use cases take these inputs (NewWhitelistedWalletAddress, NewWhitelistedBankAccount).
- * Encryptus's bodies (spec §4.7) spell their fields in camelCase too: REST's own schemas
+ * Encryptus's bodies spell their fields in camelCase too: REST's own schemas
  * (rest-bodies.ts) use the same field rules under the spec's names; GraphQL passes its inputs as they are.
  */
 
-/** Every field of the Encryptus whitelist bodies is a required, non-empty string (spec §4.7). */
+/** Every field of the Encryptus whitelist bodies is a required, non-empty string. */
 const text = (max: number) => z.string().trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
 
 /** Encryptus clients write `USDC`, `Polygon`; Ramp stores the lower-case names it uses everywhere. */

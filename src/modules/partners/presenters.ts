@@ -56,7 +56,7 @@ export interface AccountInfo {
   balances: PartnerBalances;
 }
 
-/** Spec §2.7 under `info` (Encryptus's own spelling of the keys), plus the wallet whitelist. */
+/** The account info under `info` (Encryptus's own spelling of the keys), plus the wallet whitelist. */
 export function presentAccountInfo(info: AccountInfo) {
   const { partner, balances } = info;
   return {

@@ -90,7 +90,7 @@ export const WhitelistedBankAccountAnswer = named(
   }),
 );
 
-/** Spec §2.7 under `info`, in Encryptus's own spelling of the keys. */
+/** The account info under `info`, in Encryptus's own spelling of the keys. */
 export const AccountInfoAnswer = named(
   'AccountInfo',
   z.strictObject({

@@ -20,7 +20,7 @@ import {
 const tag = 'Partner (/v1)';
 
 /**
- * Spec §4.7, Encryptus's half of the API. The spec writes the whitelist paths with a double slash
+ * Encryptus's half of the partner API. The contract writes the whitelist paths with a double slash
  * (`/v1//partners/...`); Fastify's ignoreDuplicateSlashes routes that and the single-slash
  * spelling to the same handler (the OpenAPI document keeps the spec's spelling). Each route parses
  * the spec's body (rest-bodies.ts), calls the use case and answers in the Encryptus envelope.

@@ -97,7 +97,7 @@ const ONRAMP_QUOTE: QuoteFields = {
   rails: 'sourcePaymentRails',
 };
 
-/** Spec §4.4 Create Quote: fiat in on some rails, a token out on some network; exactly one of the amounts. */
+/** An on-ramp quote: fiat in on some rails, a token out on some network; exactly one of the amounts. */
 export const OnrampQuoteRequest = z
   .strictObject({
     sourceAmount: amount.optional(),

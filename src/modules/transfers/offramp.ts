@@ -41,7 +41,7 @@ async function nextDepositAddressIndex(em: EntityManager): Promise<number> {
   return Number(row!.index);
 }
 
-/** Token to fiat (spec §4.5): quote (creating the transfer when it names the destination), complete. */
+/** Token to fiat: quote (creating the transfer when it names the destination), complete. */
 export function offramp(deps: TransferDeps, quoting: Quoting) {
   /** The payout account: a registered external account of this customer, or one given inline. */
   async function resolveDestination(scope: Scope, customerId: string, quote: Quote, destination: ValidOfframpDestination) {

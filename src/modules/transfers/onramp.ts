@@ -13,7 +13,7 @@ import { OnrampQuoteRequest, OnrampTransferRequest } from './inputs.js';
 import { recordCreation } from './lifecycle.js';
 import { type Quoting, assertKycApproved } from './quotes.js';
 
-/** Fiat to token (spec §4.4): quote, then a transfer from the quote with the destination address. */
+/** Fiat to token: quote, then a transfer from the quote with the destination address. */
 export function onramp(deps: TransferDeps, quoting: Quoting) {
   /**
    * A pending on-ramp transfer of a quote, with its deposit instructions: Ramp's collection

@@ -75,7 +75,7 @@ function lifecycle(transfer: TransferRow) {
   };
 }
 
-/** Spec §2.4: an on-ramp transfer (list item and single read alike); also its events' payload. */
+/** An on-ramp transfer as the partner API shows it (list item and single read alike); also its events' payload. */
 export function presentOnrampTransfer(transfer: TransferRow, quote: QuoteRow) {
   const source = quote.sourceCurrency;
   return {
@@ -110,7 +110,7 @@ export function presentOnrampTransfer(transfer: TransferRow, quote: QuoteRow) {
 }
 
 /**
- * Spec §2.5: an off-ramp transfer. The destination account's numbers are masked, from the hidden copy the row
+ * An off-ramp transfer as the partner API shows it. The destination account's numbers are masked, from the hidden copy the row
  * keeps (nothing is opened), except in the response that created it, which passes the account in clear as
  * `destination` (as for external accounts).
  */

@@ -232,7 +232,7 @@ const lifecycle = {
   updated_at: timestampAnswer(),
 };
 
-/** Spec §2.4. */
+/** An on-ramp transfer as the partner API shows it. */
 export const OnrampTransferAnswer = named(
   'OnrampTransfer',
   z.strictObject({
@@ -261,7 +261,7 @@ export const OnrampTransferAnswer = named(
   }),
 );
 
-/** Spec §2.5: the payout account is masked except in the answer that creates the transfer. */
+/** An off-ramp transfer: the payout account is masked except in the answer that creates the transfer. */
 export const OfframpTransferAnswer = named(
   'OfframpTransfer',
   z.strictObject({

@@ -37,7 +37,7 @@ const STARTS: TransferErrors = ['quote_used', 'quote_expired', 'kyc_not_approved
 type TransferErrors = NonNullable<RouteContract['errors']>;
 
 /**
- * Spec §4.4 and §4.5, plus the sandbox simulate extensions (docs/api/sandbox.md, "Sandbox settlement"): each route
+ * The partner API's on-ramp and off-ramp routes, plus the sandbox simulate extensions (docs/api/sandbox.md, "Sandbox settlement"): each route
  * parses the spec's body (rest-bodies.ts) and calls its use case, whose field errors point into the body.
  */
 export function transferRoutes(app: FastifyInstance, { transfers }: Services) {

@@ -39,7 +39,7 @@ export interface TransferWithin {
 }
 
 /**
- * Quotes, on-ramp and off-ramp transfers, their lifecycle and sandbox settlement (spec §4.4, §4.5).
+ * Quotes, on-ramp and off-ramp transfers, their lifecycle and sandbox settlement.
  * Inputs are the domain's (inputs.ts), validated here whichever face sent them; a ValidationError's
  * pointers name the input's fields (`/destinationBankAccount/iban/ibanNumber`). Every read and
  * move is the caller's own: another partner's id is unknown (404).

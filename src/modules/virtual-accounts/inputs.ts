@@ -44,7 +44,7 @@ const accountRules = acrossFields(
   }),
 );
 
-/** A virtual account to open for a customer (spec §4.3, DESIGN §6). */
+/** A virtual account to open for a customer. */
 export const NewVirtualAccount = z
   .strictObject({
     sourceCurrency: z.enum(FIAT_CURRENCIES),

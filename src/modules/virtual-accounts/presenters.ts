@@ -3,7 +3,7 @@ import type { VirtualAccount } from './entities.js';
 /** numeric(11,8) reads back as 0.50000000; partners sent "0.5", and see it again. */
 export const developerFeePercentOf = (account: VirtualAccount) => account.developerFeePercent?.toFixed() ?? null;
 
-/** A virtual account as REST shows it (DESIGN §6); also the payload of its events. */
+/** A virtual account as REST shows it; also the payload of its events. */
 export function presentVirtualAccount(account: VirtualAccount) {
   return {
     id: account.id,

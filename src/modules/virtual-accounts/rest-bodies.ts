@@ -7,7 +7,7 @@ import { NewVirtualAccount, type PendingIssuance, uuid, VIRTUAL_ACCOUNT_SOURCE_R
 /** The sandbox steps of POST /v0/customers/{customer_id}/virtual-account/simulate. */
 export const SIMULATE_ACTIONS = ['issue_pending_virtual_account'] as const;
 
-/** Body of POST /v0/customers/{customer_id}/virtual-account (spec §4.3): the use case's input snake-cased, parsed into it. */
+/** Body of POST /v0/customers/{customer_id}/virtual-account: the use case's input snake-cased, parsed into it. */
 export const NewVirtualAccountBody = restBodyOf(NewVirtualAccount);
 
 /** Body of POST /v0/customers/{customer_id}/virtual-account/simulate (sandbox only). */

@@ -14,7 +14,7 @@ type AccountParams = { Params: { customer_id: string; virtual_account_id: string
 const tag = 'Virtual accounts';
 
 /**
- * Spec §4.3 and DESIGN §6, plus Align's get-one and list: parses the spec's bodies, calls the use
+ * The partner API's virtual-account routes, plus Align's get-one and list: parses the spec's bodies, calls the use
  * cases, answers in the spec's shapes. Domain pointers are the body's snake-cased (no renames).
  */
 export function virtualAccountRoutes(app: FastifyInstance, { virtualAccounts }: Services) {

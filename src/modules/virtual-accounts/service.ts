@@ -17,7 +17,7 @@ import { depositAccountNumber, depositInstructionsFor, issuedAtOnce } from './is
 import { presentVirtualAccount } from './presenters.js';
 
 /**
- * Virtual accounts' use cases (spec §4.3, DESIGN §6). Inputs are the domain's (inputs.ts),
+ * Virtual accounts' use cases. Inputs are the domain's (inputs.ts),
  * validated here whichever face sent them; a ValidationError's pointers name the input's fields
  * (`/sourceRails`), which each face maps to its own spelling in one place.
  */

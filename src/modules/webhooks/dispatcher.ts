@@ -37,7 +37,7 @@ const ENDPOINT_SHARE = 0.75;
 /**
  * Turns outbox events into webhook deliveries and runs them, on every instance at once: all the
  * coordination is row locks with SKIP LOCKED and leases in PostgreSQL, so no event is dispatched
- * twice and no delivery attempted by two instances at the same time (DESIGN §8).
+ * twice and no delivery attempted by two instances at the same time, whatever the number of instances.
  */
 export function createDispatcher(deps: {
   db: Database;

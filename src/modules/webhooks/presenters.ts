@@ -1,6 +1,6 @@
 import type { WebhookEndpoint } from './entities.js';
 
-/** The webhook object of spec §2.6; `subscription_query` (an extension) only on a webhook that has one. */
+/** The partner API's webhook object; `subscription_query` (an extension) only on a webhook that has one. */
 export const presentWebhook = (endpoint: WebhookEndpoint) => ({
   id: endpoint.id,
   url: endpoint.url,

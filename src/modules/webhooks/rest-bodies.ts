@@ -16,7 +16,7 @@ export const newWebhookOf = (body: z.infer<typeof NewWebhookBody>): NewWebhook =
 
 // ——— Answers (the OpenAPI document's response schemas; presenters.ts builds them) ———
 
-/** The webhook of spec §2.6. */
+/** The partner API's webhook object. */
 export const WebhookAnswer = named(
   'Webhook',
   z.strictObject({

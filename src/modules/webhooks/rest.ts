@@ -11,7 +11,7 @@ import { NewWebhookBody, RegisteredWebhookAnswer, WebhookAnswer, newWebhookOf } 
 type WebhookParams = { Params: { webhookId: string } };
 const tag = 'Webhooks';
 
-/** Spec §4.6, plus GET /v0/webhooks (an extension: the list, never the secrets). */
+/** The partner API's webhook routes, plus GET /v0/webhooks (an extension: the list, never the secrets). */
 export function webhookRoutes(app: FastifyInstance, { webhooks }: Services) {
   // Idempotent like every POST, but the stored response holds only the webhook id: the signing
   // secret never sits in clear in the idempotency store; a replay decrypts it from the webhook.

@@ -1,5 +1,5 @@
 /**
- * Delay before each attempt of a delivery, in milliseconds (DESIGN §7): the first goes at once,
+ * Delay before each attempt of a delivery, in milliseconds: the first goes at once,
  * the eighth about 28 hours after the event. After the last one fails the delivery is `failed`
  * and the partner reconciles with the events API or asks for a redelivery.
  */

@@ -19,7 +19,7 @@ import { decryptSecret, encryptSecret, newSigningSecret } from './secrets.js';
 import type { CheckSubscriptionQuery } from './subscription-query.js';
 
 /**
- * Webhook endpoints and their deliveries (spec §4.6, DESIGN §7). Inputs are the domain's
+ * Webhook endpoints and their deliveries. Inputs are the domain's
  * (inputs.ts), validated here whichever face sent them; a ValidationError's pointers name the
  * input's fields (`/url`).
  */
