@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Actor } from '../domain/environment.js';
+import { type Actor, assertSandbox } from '../domain/environment.js';
 import { type FieldError, UnauthenticatedError, ValidationError } from '../domain/errors.js';
 import { type PointerRenames, renamedPointer } from '../domain/validation.js';
 import { fingerprint, idempotencyKeyOfHeader, type IdempotentResponse, runIdempotently } from './idempotency.js';
@@ -30,10 +30,12 @@ export function requestScope(request: FastifyRequest): Scope {
 export async function replyIdempotently<P = undefined>(
   request: FastifyRequest,
   reply: FastifyReply,
-  options: { required: boolean; prepare?: (scope: Scope) => Promise<P> },
+  options: { required: boolean; sandboxOnly?: boolean; prepare?: (scope: Scope) => Promise<P> },
   run: (scope: Scope, prepared: P) => Promise<IdempotentResponse>,
 ): Promise<FastifyReply> {
   const scope = requestScope(request);
+  // Refused first with a production key: before the key, the body or anything outside is read.
+  if (options.sandboxOnly) assertSandbox(scope.actor);
   const key = idempotencyKeyOfHeader(request.headers['idempotency-key'], options.required);
   const operation = `${request.method} ${request.routeOptions.url} ${JSON.stringify(request.params)}`;
   const prepare = options.prepare;

@@ -27,6 +27,37 @@ describe('sweeping deposits to the treasury', () => {
 
   const ledgerOf = () => t.sql('select account, currency, amount::text as amount from ledger_entries order by account, currency, amount');
 
+  /** A transfer's sweep as stored, the hashes it replaced read as arrays on both databases. */
+  async function sweepOf(transferId: string) {
+    const [row] = await t.sql<{
+      status: string;
+      gas_transaction_hash: string | null;
+      gas_earlier_hashes: string[] | string;
+      gas_max_fee_per_gas: string;
+      sweep_transaction_hash: string | null;
+      sweep_earlier_hashes: string[] | string;
+      max_fee_per_gas: string;
+    }>(
+      `select s.status, s.gas_transaction_hash, s.gas_earlier_hashes, s.gas_max_fee_per_gas::text as gas_max_fee_per_gas,
+              s.sweep_transaction_hash, s.sweep_earlier_hashes, s.max_fee_per_gas::text as max_fee_per_gas
+       from chain_sweeps s join chain_deposits d on d.id = s.deposit_id where d.transfer_id = ?`,
+      [transferId],
+    );
+    const list = (hashes: string[] | string) => (typeof hashes === 'string' ? (JSON.parse(hashes) as string[]) : hashes);
+    return { ...row!, gas_earlier_hashes: list(row!.gas_earlier_hashes), sweep_earlier_hashes: list(row!.sweep_earlier_hashes) };
+  }
+
+  /** An off-ramp whose 100 USDC deposit is on chain with all but its last confirmation, and the treasury's balance then. */
+  async function depositOneBlockShort() {
+    const chain = t.chain('polygon');
+    const transfer = await openOfframp(api, customer);
+    const treasuryBefore = await t.balanceOf('polygon', 'usdc', chain.treasury);
+    await api.post(`/v0/customers/${customer}/offramp-transfer/simulate`, { action: 'crypto_deposit', transfer_id: transfer.id });
+    await t.ramp.chainJobs.runOnce();
+    await t.advance(1);
+    return { chain, transfer, treasuryBefore, address: transfer.quote.deposit_blockchain_address as string };
+  }
+
   it('tops the deposit address up with gas, sends the whole deposit to the treasury, and posts nothing to the ledger', async () => {
     const chain = t.chain('polygon');
     const transfer = await openOfframp(api, customer);
@@ -68,13 +99,7 @@ describe('sweeping deposits to the treasury', () => {
   });
 
   it('sends a top-up and a sweep again when a reorganisation removes them, and moves the deposit once', async () => {
-    const chain = t.chain('polygon');
-    const transfer = await openOfframp(api, customer);
-    const address: string = transfer.quote.deposit_blockchain_address;
-    const treasuryBefore = await t.balanceOf('polygon', 'usdc', chain.treasury);
-    await api.post(`/v0/customers/${customer}/offramp-transfer/simulate`, { action: 'crypto_deposit', transfer_id: transfer.id });
-    await t.ramp.chainJobs.runOnce();
-    await t.advance(1);
+    const { chain, transfer, treasuryBefore, address } = await depositOneBlockShort();
     // The chain as it was before the top-up: what follows is reorganised away below.
     const snapshot = await t.rpc<string>('evm_snapshot');
     await t.advance(1); // credited: the top-up signed, sent and mined
@@ -112,27 +137,15 @@ describe('sweeping deposits to the treasury', () => {
   });
 
   it('signs a stuck top-up again under its nonce at higher fees, so the treasury’s sequence moves on', async () => {
-    const chain = t.chain('polygon');
-    const transfer = await openOfframp(api, customer);
-    const treasuryBefore = await t.balanceOf('polygon', 'usdc', chain.treasury);
-    await api.post(`/v0/customers/${customer}/offramp-transfer/simulate`, { action: 'crypto_deposit', transfer_id: transfer.id });
-    await t.ramp.chainJobs.runOnce();
-    await t.advance(1);
-    const gasOf = async () =>
-      (
-        await t.sql<{ gas_transaction_hash: string; gas_earlier_hashes: string[] | string; gas_max_fee_per_gas: string; status: string }>(
-          `select s.gas_transaction_hash, s.gas_earlier_hashes, s.gas_max_fee_per_gas::text as gas_max_fee_per_gas, s.status
-           from chain_sweeps s join chain_deposits d on d.id = s.deposit_id where d.transfer_id = ?`,
-          [transfer.id],
-        )
-      ).map((r) => ({ ...r, gas_earlier_hashes: typeof r.gas_earlier_hashes === 'string' ? JSON.parse(r.gas_earlier_hashes) : r.gas_earlier_hashes }))[0]!;
+    const { chain, transfer, treasuryBefore } = await depositOneBlockShort();
+    const gasOf = () => sweepOf(transfer.id);
     await t.rpc('evm_setAutomine', [false]);
     let first: Awaited<ReturnType<typeof gasOf>>;
     try {
       await t.advance(1); // credited: the top-up signed and sent, and left in the mempool
       first = await gasOf();
       expect(first).toMatchObject({ status: 'funding', gas_earlier_hashes: [] });
-      expect(await chain.receipt(first.gas_transaction_hash)).toEqual({ status: 'pending' });
+      expect(await chain.receipt(first.gas_transaction_hash!)).toEqual({ status: 'pending' });
 
       await sleep(1100);
       await t.ramp.chainJobs.runOnce();
@@ -146,49 +159,34 @@ describe('sweeping deposits to the treasury', () => {
     for (let i = 0; i < 8 && (await gasOf()).status !== 'swept'; i++) await t.advance(1);
     const swept = await gasOf();
     expect(swept.status).toBe('swept');
-    expect(await chain.receipt(swept.gas_transaction_hash)).toMatchObject({ status: 'mined', succeeded: true });
+    expect(await chain.receipt(swept.gas_transaction_hash!)).toMatchObject({ status: 'mined', succeeded: true });
     expect(await t.balanceOf('polygon', 'usdc', chain.treasury)).toBe(treasuryBefore + 100_000_000n);
   });
 
   it('signs a stuck sweep again under its address’s nonce at higher fees, paid by the gas its top-up left room for', async () => {
-    const chain = t.chain('polygon');
-    const transfer = await openOfframp(api, customer);
-    const treasuryBefore = await t.balanceOf('polygon', 'usdc', chain.treasury);
-    await api.post(`/v0/customers/${customer}/offramp-transfer/simulate`, { action: 'crypto_deposit', transfer_id: transfer.id });
-    await t.ramp.chainJobs.runOnce();
-    await t.advance(1);
+    const { chain, transfer, treasuryBefore } = await depositOneBlockShort();
     await t.advance(1); // credited: the top-up signed, sent and mined
-    const sweepOf = async () =>
-      (
-        await t.sql<{ sweep_transaction_hash: string | null; sweep_earlier_hashes: string[] | string; max_fee_per_gas: string; status: string }>(
-          `select s.sweep_transaction_hash, s.sweep_earlier_hashes, s.max_fee_per_gas::text as max_fee_per_gas, s.status
-           from chain_sweeps s join chain_deposits d on d.id = s.deposit_id where d.transfer_id = ?`,
-          [transfer.id],
-        )
-      ).map((r) => ({
-        ...r,
-        sweep_earlier_hashes: typeof r.sweep_earlier_hashes === 'string' ? JSON.parse(r.sweep_earlier_hashes) : r.sweep_earlier_hashes,
-      }))[0]!;
-    expect((await sweepOf()).status).toBe('funding');
+    const sweep = () => sweepOf(transfer.id);
+    expect((await sweep()).status).toBe('funding');
     await t.rpc('evm_setAutomine', [false]);
-    let first: Awaited<ReturnType<typeof sweepOf>>;
+    let first: Awaited<ReturnType<typeof sweep>>;
     try {
       await t.ramp.chainJobs.runOnce(); // the top-up mined: the sweep signed, sent, and left in the mempool
-      first = await sweepOf();
+      first = await sweep();
       expect(first).toMatchObject({ status: 'sweeping', sweep_earlier_hashes: [] });
       expect(await chain.receipt(first.sweep_transaction_hash!)).toEqual({ status: 'pending' });
 
       await sleep(1100);
       await t.ramp.chainJobs.runOnce();
-      const replaced = await sweepOf();
+      const replaced = await sweep();
       expect(replaced).toMatchObject({ status: 'sweeping', sweep_earlier_hashes: [first.sweep_transaction_hash] });
       expect(replaced.sweep_transaction_hash).not.toBe(first.sweep_transaction_hash);
       expect(BigInt(replaced.max_fee_per_gas) * 1000n).toBeGreaterThanOrEqual(BigInt(first.max_fee_per_gas) * 1125n);
     } finally {
       await t.rpc('evm_setAutomine', [true]);
     }
-    for (let i = 0; i < 8 && (await sweepOf()).status !== 'swept'; i++) await t.advance(1);
-    const swept = await sweepOf();
+    for (let i = 0; i < 8 && (await sweep()).status !== 'swept'; i++) await t.advance(1);
+    const swept = await sweep();
     expect(swept.status).toBe('swept');
     expect(await chain.receipt(swept.sweep_transaction_hash!)).toMatchObject({ status: 'mined', succeeded: true });
     expect(await t.balanceOf('polygon', 'usdc', transfer.quote.deposit_blockchain_address)).toBe(0n);

@@ -231,7 +231,7 @@ async function advance(tx: EntityManager, pass: Pass, sweep: ChainSweep): Promis
       return;
     }
     // Signed at the fees its gas was sized for, so the gas sent is always enough.
-    await signSweep(pass, sweep, { maxFeePerGas: BigInt(sweep.maxFeePerGas!.toFixed()), maxPriorityFeePerGas: BigInt(sweep.maxPriorityFeePerGas!.toFixed()) });
+    await signSweep(pass, sweep, feesOf(sweep.maxFeePerGas!, sweep.maxPriorityFeePerGas!));
     return;
   }
   // With headroom for two replacements of a stuck sweep (12.5 % each) without another top-up.
@@ -243,11 +243,11 @@ async function advance(tx: EntityManager, pass: Pass, sweep: ChainSweep): Promis
   const nonce = await takeNonces(tx, pass.chain.key, pass.treasury, 1);
   const topUp = await pass.chain.signGasTopUp({ to: sweep.address, amount: needed - reading.held!, nonce, fees: pass.fees });
   Object.assign(sweep, {
-    maxFeePerGas: new Decimal(pass.fees.maxFeePerGas.toString()),
-    maxPriorityFeePerGas: new Decimal(pass.fees.maxPriorityFeePerGas.toString()),
-    gasMaxFeePerGas: new Decimal(pass.fees.maxFeePerGas.toString()),
-    gasMaxPriorityFeePerGas: new Decimal(pass.fees.maxPriorityFeePerGas.toString()),
-    gasAmount: new Decimal((needed - reading.held!).toString()),
+    maxFeePerGas: wei(pass.fees.maxFeePerGas),
+    maxPriorityFeePerGas: wei(pass.fees.maxPriorityFeePerGas),
+    gasMaxFeePerGas: wei(pass.fees.maxFeePerGas),
+    gasMaxPriorityFeePerGas: wei(pass.fees.maxPriorityFeePerGas),
+    gasAmount: wei(needed - reading.held!),
     gasNonce: topUp.nonce,
     gasRawTransaction: topUp.raw,
     gasTransactionHash: topUp.hash,
@@ -264,10 +264,7 @@ async function advance(tx: EntityManager, pass: Pass, sweep: ChainSweep): Promis
  * is sent again as it is). The sweep keeps the fees its gas was sized for.
  */
 async function replaceTopUp(pass: Pass, sweep: ChainSweep): Promise<void> {
-  const stuck = {
-    maxFeePerGas: BigInt((sweep.gasMaxFeePerGas ?? sweep.maxFeePerGas)!.toFixed()),
-    maxPriorityFeePerGas: BigInt((sweep.gasMaxPriorityFeePerGas ?? sweep.maxPriorityFeePerGas)!.toFixed()),
-  };
+  const stuck = feesOf((sweep.gasMaxFeePerGas ?? sweep.maxFeePerGas)!, (sweep.gasMaxPriorityFeePerGas ?? sweep.maxPriorityFeePerGas)!);
   const fees = replacementFees(stuck, pass.fees, pass.settings.feeCeilingWei);
   if (!fees) return;
   const topUp = await pass.chain.signGasTopUp({ to: sweep.address, amount: BigInt(sweep.gasAmount!.toFixed()), nonce: sweep.gasNonce!, fees });
@@ -275,8 +272,8 @@ async function replaceTopUp(pass: Pass, sweep: ChainSweep): Promise<void> {
     gasEarlierHashes: [sweep.gasTransactionHash!, ...sweep.gasEarlierHashes],
     gasTransactionHash: topUp.hash,
     gasRawTransaction: topUp.raw,
-    gasMaxFeePerGas: new Decimal(fees.maxFeePerGas.toString()),
-    gasMaxPriorityFeePerGas: new Decimal(fees.maxPriorityFeePerGas.toString()),
+    gasMaxFeePerGas: wei(fees.maxFeePerGas),
+    gasMaxPriorityFeePerGas: wei(fees.maxPriorityFeePerGas),
     gasSentAt: pass.now,
   });
 }
@@ -287,7 +284,7 @@ async function replaceTopUp(pass: Pass, sweep: ChainSweep): Promise<void> {
  * When neither leaves the 10 % a node requires, it is sent again as it is.
  */
 async function replaceSweep(pass: Pass, sweep: ChainSweep, held: bigint): Promise<void> {
-  const stuck = { maxFeePerGas: BigInt(sweep.maxFeePerGas!.toFixed()), maxPriorityFeePerGas: BigInt(sweep.maxPriorityFeePerGas!.toFixed()) };
+  const stuck = feesOf(sweep.maxFeePerGas!, sweep.maxPriorityFeePerGas!);
   const gasCost = pass.chain.sweepGasCost({ maxFeePerGas: 1n, maxPriorityFeePerGas: 1n });
   const affordable = held / gasCost;
   const ceiling = affordable < pass.settings.feeCeilingWei ? affordable : pass.settings.feeCeilingWei;
@@ -305,8 +302,8 @@ async function replaceSweep(pass: Pass, sweep: ChainSweep, held: bigint): Promis
     sweepEarlierHashes: [sweep.sweepTransactionHash!, ...sweep.sweepEarlierHashes],
     sweepTransactionHash: signed.hash,
     sweepRawTransaction: signed.raw,
-    maxFeePerGas: new Decimal(fees.maxFeePerGas.toString()),
-    maxPriorityFeePerGas: new Decimal(fees.maxPriorityFeePerGas.toString()),
+    maxFeePerGas: wei(fees.maxFeePerGas),
+    maxPriorityFeePerGas: wei(fees.maxPriorityFeePerGas),
     sweepSentAt: pass.now,
   });
 }
@@ -328,8 +325,8 @@ async function signSweep(pass: Pass, sweep: ChainSweep, fees: Fees): Promise<voi
   });
   Object.assign(sweep, {
     status: 'sweeping',
-    maxFeePerGas: new Decimal(fees.maxFeePerGas.toString()),
-    maxPriorityFeePerGas: new Decimal(fees.maxPriorityFeePerGas.toString()),
+    maxFeePerGas: wei(fees.maxFeePerGas),
+    maxPriorityFeePerGas: wei(fees.maxPriorityFeePerGas),
     sweepNonce: signed.nonce,
     sweepRawTransaction: signed.raw,
     sweepTransactionHash: signed.hash,
@@ -339,6 +336,15 @@ async function signSweep(pass: Pass, sweep: ChainSweep, fees: Fees): Promise<voi
   pass.toBroadcast.push(signed.raw);
   pass.signedSweep = true;
 }
+
+/** Wei as the numeric(78,0) columns keep it. */
+const wei = (amount: bigint) => new Decimal(amount.toString());
+
+/** Fees as the columns keep them, back in wei. */
+const feesOf = (maxFeePerGas: Decimal, maxPriorityFeePerGas: Decimal): Fees => ({
+  maxFeePerGas: BigInt(maxFeePerGas.toFixed()),
+  maxPriorityFeePerGas: BigInt(maxPriorityFeePerGas.toFixed()),
+});
 
 /** A token amount in base units, by the decimals the token's contract on this chain declares (read at start). */
 function baseUnitsOf(chain: LiveChain, amount: Decimal, token: Token): bigint {

@@ -57,16 +57,8 @@ export function networkRoutes(app: FastifyInstance, { networks }: Services) {
         request,
         reply,
         // The minter's nonce and the fees are read first, outside any transaction.
-        {
-          required: false,
-          prepare: async (scope) => {
-            // Refused first in production, before the body is read.
-            assertSandbox(scope.actor);
-            return withRestPointers(networks.readFaucet(scope.actor, mintRequest()));
-          },
-        },
+        { required: false, sandboxOnly: true, prepare: (scope) => withRestPointers(networks.readFaucet(scope.actor, mintRequest())) },
         async (scope, reading) => {
-          assertSandbox(scope.actor);
           const mint = await withRestPointers(networks.faucet(scope, mintRequest(), reading));
           return { status: 201, body: presentFaucetMint(mint) };
         },

@@ -255,14 +255,10 @@ export function transferRoutes(app: FastifyInstance, { transfers }: Services) {
           // Settling reads the treasury first, outside any transaction; the other steps read nothing.
           {
             required: false,
-            prepare: async (scope) => {
-              // Refused first in production, before the body is read.
-              assertSandbox(scope.actor);
-              return withRestPointers(transfers.readSimulatedStep(scope, request.params.customer_id, direction, step()));
-            },
+            sandboxOnly: true,
+            prepare: (scope) => withRestPointers(transfers.readSimulatedStep(scope, request.params.customer_id, direction, step())),
           },
           async (scope, reading) => {
-            assertSandbox(scope.actor);
             const { transfer, quote } = await withRestPointers(transfers.simulateByAction(scope, request.params.customer_id, direction, step(), reading));
             return { status: 200, body: presentTransfer(transfer, quote) };
           },
