@@ -329,7 +329,7 @@ export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
         if (isStreamed(response.headers.get('content-type')) && response.body) return reply.send(response.body);
         const body = await response.text();
         if (!response.headers.get('content-type')?.startsWith('text/html')) return reply.send(body);
-        return reply.header('content-security-policy', graphiqlContentSecurityPolicy(body)).send(body);
+        return reply.header('content-security-policy', graphiqlContentSecurityPolicy(body)).compress(body);
       }),
   });
 

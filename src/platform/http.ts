@@ -15,6 +15,7 @@ import type { Logger } from './logging.js';
 import { type Metrics, metricsRoutes } from './metrics.js';
 import { registerRateLimit } from './rate-limit.js';
 import { OVERLOADED_RETRY_AFTER_SECONDS, registerAdmission } from './admission.js';
+import { registerCompression } from './compression.js';
 import { registerSecurityHeaders } from './security-headers.js';
 import { DATABASE_RETRY_AFTER_SECONDS } from './database-errors.js';
 import { contract } from './openapi-contract.js';
@@ -104,6 +105,7 @@ export async function buildHttpApp<Services>(deps: HttpDeps<Services>): Promise<
   });
   // Before every hook that can refuse a request, so refusals carry them too.
   await registerSecurityHeaders(app, config);
+  await registerCompression(app);
 
   registerRequestInput(app);
   // Before any route registers: it wraps their handlers (the audit log, platform/audit-http.ts).

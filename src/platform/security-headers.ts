@@ -4,7 +4,8 @@ import { createHash } from 'node:crypto';
 import type { Config } from '../config.js';
 
 /**
- * Our HTML pages (/docs, the sandbox KYC page) use inline styles and no scripts; JSON needs nothing.
+ * Our HTML pages (the sandbox KYC page) use inline styles and no scripts; JSON needs nothing. Pages with scripts
+ * (the guide, the reference, the console, GraphiQL) set a policy of their own.
  * Forms post back to us; no page may be framed (clickjacking the KYC decision buttons).
  */
 const DIRECTIVES = {
@@ -69,6 +70,17 @@ export const CONSOLE_CONTENT_SECURITY_POLICY = [
   "script-src 'self'",
   "style-src 'self'",
   "connect-src 'self'",
+  "img-src 'self' data:",
+].join('; ');
+
+/** The partner guide (/docs): its inline styles, and one script of our own origin (the code blocks' copy buttons). */
+export const guideContentSecurityPolicy = [
+  "default-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data:",
 ].join('; ');
 

@@ -1,4 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../../src/domain/error-codes.js';
 import { GUIDE_DIR, GUIDE_INDEX, GUIDE_STYLE, PREVIOUS_ANCHORS, pagesOf } from '../../src/modules/docs/guide.js';
@@ -76,6 +78,70 @@ describe('the partner guide at /docs', () => {
     expect(html).toContain(GUIDE_STYLE);
     expect(GUIDE_STYLE).toMatch(/pre\{[^}]*white-space:pre-wrap/);
     expect(GUIDE_STYLE).toMatch(/table\{[^}]*overflow-x:auto/);
+  });
+
+  it('never breaks code inside a table cell mid-word (an error code reads whole; the table scrolls instead)', () => {
+    expect(GUIDE_STYLE).toMatch(/td code\{[^}]*white-space:nowrap/);
+    expect(GUIDE_STYLE).not.toMatch(/td code\{[^}]*overflow-wrap:anywhere/);
+  });
+
+  it('lists every page in a navigation bar, each linking to its title', () => {
+    const nav = /<nav class="pages"[^>]*>([\s\S]*?)<\/nav>/.exec(html)![1]!;
+    const links = [...nav.matchAll(/href="#([^"]+)"/g)].map((m) => m[1]!);
+    expect(links).toHaveLength(pagesOf(index).length + 1);
+    for (const anchor of links) expect(ids()).toContain(anchor);
+  });
+
+  it('gives every code block a copy button, by a script of its own origin that the page policy allows', async () => {
+    const page = await fetch(`${t.url}/docs`);
+    expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(html).toContain('<script src="/docs/guide.js" defer></script>');
+    const script = await fetch(`${t.url}/docs/guide.js`);
+    expect(script.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(await script.text()).toContain('navigator.clipboard.writeText');
+  });
+});
+
+describe('Ramp as a site', () => {
+  it('sends a browser opening / to the guide, and a client asking for JSON to where everything is', async () => {
+    const browser = await request(`${t.url}/`, { headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } });
+    expect(browser.statusCode).toBe(302);
+    expect(browser.headers.location).toBe('/docs');
+    await browser.body.dump();
+    const client = await request(`${t.url}/`, { headers: { accept: 'application/json' } });
+    expect(await client.body.json()).toEqual({
+      guide: '/docs',
+      api_reference: '/docs/api',
+      openapi: '/openapi.json',
+      graphql: '/graphql',
+      console: '/console',
+    });
+  });
+
+  const assets: [string, Record<string, string>][] = [
+    ['/docs', {}],
+    ['/docs/api/swagger-ui-bundle.js', {}],
+    ['/docs/api/swagger-ui.css', {}],
+    ['/openapi.json', {}],
+    ['/console/app.js', {}],
+    ['/graphql', { accept: 'text/html' }],
+  ];
+  it.each(assets)('compresses %s with brotli or gzip, as the browser accepts, to the same bytes', async (path, headers) => {
+    const plain = await request(`${t.url}${path}`, { headers });
+    expect(plain.statusCode).toBe(200);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    const identity = Buffer.from(await plain.body.arrayBuffer());
+    for (const [accepted, encoding, decode] of [
+      ['gzip, deflate, br', 'br', brotliDecompressSync],
+      ['gzip', 'gzip', gunzipSync],
+    ] as const) {
+      const res = await request(`${t.url}${path}`, { headers: { ...headers, 'accept-encoding': accepted } });
+      expect(res.headers['content-encoding'], `${path} ${accepted}`).toBe(encoding);
+      expect(res.headers.vary).toMatch(/accept-encoding/i);
+      const body = Buffer.from(await res.body.arrayBuffer());
+      expect(body.length).toBeLessThan(identity.length / 2);
+      expect(decode(body).equals(identity)).toBe(true);
+    }
   });
 });
 

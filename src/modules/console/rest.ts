@@ -37,7 +37,7 @@ export async function consoleRoutes(app: FastifyInstance) {
         .send('The console is not built and cannot be built here: run `npm run console:build` (it needs the development dependencies).');
     }
     const file = files.get(name)!;
-    return reply.header('content-security-policy', CONSOLE_CONTENT_SECURITY_POLICY).type(file.contentType).send(file.body);
+    return reply.header('content-security-policy', CONSOLE_CONTENT_SECURITY_POLICY).type(file.contentType).compress(file.body);
   };
 
   app.get('/console', (_, reply) => send('', reply));
