@@ -122,7 +122,9 @@ export async function startRampServer(name: string, env: Record<string, string>)
       RATE_LIMIT_PER_MINUTE: '0',
       // Per-key limits are policy, not the hot path's cost: the GraphQL cost budget is off as the rate limit is.
       GRAPHQL_COST_BUCKET_SIZE: '0',
-      JOBS_INTERVAL_MS: '0',
+      // The background jobs run, as in production (the outbox, webhooks, trims); no local devnet: the chain leg has
+      // its own bench (bench/chain.ts).
+      SANDBOX_CHAIN: 'simulated',
       GRAPHQL_INTROSPECTION: 'false',
       ...env,
     },
