@@ -9,7 +9,8 @@ import { startRamp, type TestRamp } from '../support/ramp.js';
 const committed = JSON.parse(readFileSync(new URL('../../openapi.json', import.meta.url), 'utf8'));
 
 /** Routes that are not the REST API: pages for people (docs, console, sandbox KYC) and their icon, GraphQL, Prometheus text, CORS preflights. */
-const NOT_REST = [/^\/favicon\.ico$/, /^\/docs(\/|$)/, /^\/console(\/|$)/, /^\/graphql(\/|$)/, /^\/metrics$/, /^\/sandbox\//, /^\*$/];
+// `/` is the site's door (a browser to the guide, a client to the addresses), not an API operation.
+const NOT_REST = [/^\/$/, /^\/favicon\.ico$/, /^\/docs(\/|$)/, /^\/console(\/|$)/, /^\/graphql(\/|$)/, /^\/metrics$/, /^\/sandbox\//, /^\*$/];
 
 let t: TestRamp;
 beforeAll(async () => {
