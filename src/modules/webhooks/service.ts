@@ -58,10 +58,11 @@ export interface WebhookService {
   redeliver(scope: Scope, eventId: string, endpointId: string): Promise<WebhookDelivery>;
   getDelivery(scope: Scope, id: string): Promise<WebhookDelivery>;
   /**
-   * Erasure, in the caller's transaction: every erased value in the caller's delivery logs (a receiver's
-   * answer excerpt, an error) reads `[redacted]`. Bodies are not stored: a delivery sends its event as it is now.
+   * Erasure, in the caller's transaction: the delivery logs of the customer's events (found through the event, which
+   * names its customer) are rewritten: a receiver's answer without the customer's personal data (whole, when it is
+   * not JSON), an error without its erased values. Bodies are not stored: a delivery sends its event as it is now.
    */
-  blankErased(scope: Scope, erased: ErasedValues): Promise<number>;
+  blankErased(scope: Scope, customerId: string, erased: ErasedValues): Promise<number>;
 }
 
 /** Endpoints one partner may have per environment: enough for every real use, a bound on fan-out. */
@@ -150,17 +151,13 @@ export function createWebhookService(options: WebhookServiceOptions): WebhookSer
   return {
     get,
 
-    async blankErased({ em, actor }, erased) {
-      const tenant = [actor.partnerId, actor.environment];
+    async blankErased({ em, actor }, customerId, erased) {
+      const customersDeliveries = `select d.id from webhook_deliveries d join events e on e.id = d.event_id
+        where e.customer_id = ? and d.partner_id = ? and d.environment = ?`;
+      const params = [customerId, actor.partnerId, actor.environment];
       const deliveries = await blankCopies(
         em,
-        {
-          table: 'webhook_deliveries',
-          key: ['id'],
-          columns: [{ name: 'last_error', type: 'text' }],
-          where: 'partner_id = ? and environment = ?',
-          params: tenant,
-        },
+        { table: 'webhook_deliveries', key: ['id'], columns: [{ name: 'last_error', type: 'text' }], where: `id in (${customersDeliveries})`, params },
         erased,
       );
       const attempts = await blankCopies(
@@ -169,11 +166,11 @@ export function createWebhookService(options: WebhookServiceOptions): WebhookSer
           table: 'webhook_delivery_attempts',
           key: ['id'],
           columns: [
-            { name: 'response_excerpt', type: 'text' },
+            { name: 'response_excerpt', type: 'answer' },
             { name: 'error', type: 'text' },
           ],
-          where: 'delivery_id in (select id from webhook_deliveries where partner_id = ? and environment = ?)',
-          params: tenant,
+          where: `delivery_id in (${customersDeliveries})`,
+          params,
         },
         erased,
       );
