@@ -15,7 +15,7 @@ import { checkWebhookUrl, policyFor } from './destination.js';
 import { WebhookDelivery, WebhookDeliveryAttempt, WebhookEndpoint } from './entities.js';
 import { DeliveryFilter, NewWebhook } from './inputs.js';
 import { type WebhookDeliveryRow, type WebhookEndpointRow, deliveryPage, endpointPage } from './queries.js';
-import { decryptSecret, encryptSecret, newSigningSecret } from './secrets.js';
+import { newSigningSecret, signingSecretsOf } from './secrets.js';
 import type { CheckSubscriptionQuery } from './subscription-query.js';
 
 /**
@@ -71,7 +71,7 @@ export const MAX_ENDPOINTS = 20;
 const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
 export interface WebhookServiceOptions {
-  config: Pick<Config, 'webhookSecretKey' | 'isProduction'>;
+  config: Pick<Config, 'webhookSecretKey' | 'encryptionMasterKey' | 'previousEncryptionMasterKey' | 'isProduction'>;
   /** Tells this instance's dispatcher that a delivery is due now (a redelivery). */
   wakeDispatcher: () => void;
   /** Checks a subscription query against the API's schema (given at wiring: this module does not build the schema). */
@@ -112,7 +112,7 @@ const cancelPending = (em: EntityManager, endpointId: string, reason: string) =>
   );
 
 export function createWebhookService(options: WebhookServiceOptions): WebhookService {
-  const key = options.config.webhookSecretKey;
+  const secrets = signingSecretsOf(options.config);
 
   async function get({ em }: Scope, id: string): Promise<WebhookEndpoint> {
     const endpoint = isUuid(id) ? await em.findOne(WebhookEndpoint, { id, deletedAt: null }) : null;
@@ -223,7 +223,7 @@ export function createWebhookService(options: WebhookServiceOptions): WebhookSer
           url: registration.url,
           status: 'enabled',
           disabledReason: null,
-          secretEncrypted: encryptSecret(key, id, secret),
+          secretEncrypted: secrets.seal(id, secret),
           previousSecretEncrypted: null,
           previousSecretExpiresAt: null,
           startsAfterCursor: head,
@@ -248,7 +248,7 @@ export function createWebhookService(options: WebhookServiceOptions): WebhookSer
     /** The endpoint with its current secret, for replaying an idempotent registration. */
     async withSecret(scope: Scope, id: string): Promise<EndpointWithSecret> {
       const endpoint = await get(scope, id);
-      return { endpoint, secret: decryptSecret(key, endpoint.id, endpoint.secretEncrypted) };
+      return { endpoint, secret: secrets.open(endpoint.id, endpoint.secretEncrypted) };
     },
 
     /** DELETE: the endpoint stops receiving at once; its pending deliveries are canceled, its history kept. */
@@ -285,7 +285,7 @@ export function createWebhookService(options: WebhookServiceOptions): WebhookSer
         const secret = newSigningSecret();
         endpoint.previousSecretEncrypted = endpoint.secretEncrypted;
         endpoint.previousSecretExpiresAt = new Date(Date.now() + ROTATION_OVERLAP_MS);
-        endpoint.secretEncrypted = encryptSecret(key, endpoint.id, secret);
+        endpoint.secretEncrypted = secrets.seal(endpoint.id, secret);
         return { endpoint, secret };
       });
     },
