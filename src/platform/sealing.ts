@@ -89,7 +89,10 @@ const keyrings = new WeakMap<Buffer, Map<Buffer | null, MasterKeyring>>();
 /** The keyring of ENCRYPTION_MASTER_KEY (and ENCRYPTION_PREVIOUS_MASTER_KEY during a rotation); one object per pair of keys. */
 export function masterKeyring(current: Buffer, previous: Buffer | null = null): MasterKeyring {
   let byPrevious = keyrings.get(current);
-  if (!byPrevious) keyrings.set(current, (byPrevious = new Map()));
+  if (!byPrevious) {
+    byPrevious = new Map();
+    keyrings.set(current, byPrevious);
+  }
   let ring = byPrevious.get(previous);
   if (!ring) {
     const currentKey = masterKeyOf(current);

@@ -50,9 +50,15 @@ const made = new WeakMap<MasterKeyring, WeakMap<Buffer, SigningSecrets>>();
 export function signingSecretsOf(config: SecretKeysConfig): SigningSecrets {
   const masters = masterKeyring(config.encryptionMasterKey, config.previousEncryptionMasterKey);
   let byLegacy = made.get(masters);
-  if (!byLegacy) made.set(masters, (byLegacy = new WeakMap()));
+  if (!byLegacy) {
+    byLegacy = new WeakMap();
+    made.set(masters, byLegacy);
+  }
   let secrets = byLegacy.get(config.webhookSecretKey);
-  if (!secrets) byLegacy.set(config.webhookSecretKey, (secrets = signingSecrets(masters, config.webhookSecretKey)));
+  if (!secrets) {
+    secrets = signingSecrets(masters, config.webhookSecretKey);
+    byLegacy.set(config.webhookSecretKey, secrets);
+  }
   return secrets;
 }
 
