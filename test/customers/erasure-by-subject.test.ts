@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Migration20261128120000_copies_know_their_customer as CopiesKnowTheirCustomer } from '../../migrations/Migration20261128120000_copies_know_their_customer.js';
 import { type ApiClient, startRamp, type TestRamp } from '../support/ramp.js';
 import { ibanAccount, idempotencyKey } from '../support/transfers.js';
 import { waitFor } from '../support/webhook-receiver.js';
@@ -178,5 +179,40 @@ describe('erasure by subject', () => {
     );
     expect(JSON.parse(graceAnswers[0]!.excerpt).customer).toMatchObject({ first_name: grace.first_name, last_name: lastName });
     expect(await whereFound([graceStreet, grace.email, grace.first_name])).not.toEqual([]);
+  });
+
+  it('backfills the customer of events and stored answers written before copies named it', async () => {
+    const marker = randomBytes(4).toString('hex');
+    const created = await api.post(
+      '/v0/customers',
+      { email: `old.${marker}@example.com`, type: 'individual', first_name: 'Old', last_name: marker },
+      idempotencyKey(),
+    );
+    const customerId = created.body.customer_id as string;
+    const account = await api.post(`/v0/customers/${customerId}/external-accounts`, ibanAccount(), idempotencyKey());
+    expect(account.status).toBe(201);
+    // As rows from before the column read: no customer named.
+    await t.sql('update events set customer_id = null where customer_id = ?', [customerId]);
+    await t.sql('update idempotency_keys set customer_id = null where customer_id = ?', [customerId]);
+
+    // The migration's statements, less those that change the schema (already applied).
+    const migration = new CopiesKnowTheirCustomer(t.ramp.db.orm.em.getDriver(), t.ramp.db.orm.config);
+    await migration.up();
+    for (const query of migration.getQueries()) {
+      const text = String(query);
+      if (text.startsWith('update')) await t.sql(text);
+    }
+    const events = await t.sql<{ type: string; customer_id: string | null }>('select type, customer_id from events where entity_id in (?, ?)', [
+      customerId,
+      account.body.id,
+    ]);
+    expect(events.map((e) => e.type).sort()).toEqual(['customer.created', 'external_account.created']);
+    expect(events.every((e) => e.customer_id === customerId)).toBe(true);
+    const answers = await t.sql<{ customer_id: string | null }>(
+      `select customer_id from idempotency_keys where response_body ->> 'customer_id' = ? or response_body ->> 'id' = ?`,
+      [customerId, account.body.id],
+    );
+    expect(answers.length).toBeGreaterThanOrEqual(1);
+    expect(answers.every((a) => a.customer_id === customerId)).toBe(true);
   });
 });
