@@ -3,12 +3,14 @@ import '../platform/supported-node.js';
 import { loadConfig } from '../config.js';
 import { entities } from '../features.js';
 import { createDataKeys } from '../modules/customers/data-keys.js';
+import { resealSigningSecrets } from '../modules/webhooks/jobs.js';
+import { signingSecretsOf } from '../modules/webhooks/secrets.js';
 import { openDatabase } from '../platform/db.js';
 import { Refusal, exitIfRefused } from '../platform/refusal.js';
 
 /**
  * `npm run keys:rotate-master`: re-wraps every customer data key that ENCRYPTION_PREVIOUS_MASTER_KEY
- * wrapped with ENCRYPTION_MASTER_KEY, on the server's database (docs/operations/security.md, "The master
+ * wrapped with ENCRYPTION_MASTER_KEY, and re-seals every webhook signing secret it sealed, on the server's database (docs/operations/security.md, "The master
  * key and its rotation"). Running instances started with both keys do the same in the background; this
  * finishes it now and says when the previous key can go.
  */
@@ -22,7 +24,13 @@ async function main(): Promise<number> {
   try {
     let total = 0;
     for (let batch = await dataKeys.rewrap(db.fork(), 500); batch > 0; batch = await dataKeys.rewrap(db.fork(), 500)) total += batch;
-    process.stdout.write(`Re-wrapped ${total} customer data keys with the new master key; ENCRYPTION_PREVIOUS_MASTER_KEY can now be removed.\n`);
+    const secrets = signingSecretsOf(config);
+    let resealed = 0;
+    for (let batch = await resealSigningSecrets(db.fork(), secrets, 500); batch > 0; batch = await resealSigningSecrets(db.fork(), secrets, 500))
+      resealed += batch;
+    process.stdout.write(
+      `Re-wrapped ${total} customer data keys and re-sealed ${resealed} webhook signing secrets with the new master key; ENCRYPTION_PREVIOUS_MASTER_KEY can now be removed.\n`,
+    );
     return 0;
   } finally {
     await db.close();

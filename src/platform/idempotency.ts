@@ -14,6 +14,8 @@ import { unitOfWork } from './db/unit-of-work.js';
 export interface IdempotentResponse {
   status: number;
   body: unknown;
+  /** The customer whose data the answer copies, if any: stored beside it, so erasure finds exactly that customer's answers. */
+  customerId?: string | null;
 }
 
 export interface IdempotentOutcome<T> extends IdempotentResponse {
@@ -177,9 +179,9 @@ async function runClaimed<T, P>(
     return await unitOfWork(em, async (tx) => {
       const response = await run(joiningTransactions(tx), prepared);
       const stored = await tx.execute(
-        `update idempotency_keys set state = 'completed', response_status = ?, response_body = ?::json
+        `update idempotency_keys set state = 'completed', response_status = ?, response_body = ?::json, customer_id = ?
          where partner_id = ? and environment = ? and key = ? and claim_token = ? returning key`,
-        [response.status, JSON.stringify(response.body ?? null), ...scope, claim],
+        [response.status, JSON.stringify(response.body ?? null), response.customerId ?? null, ...scope, claim],
       );
       // Taken over while this request stalled: the other request owns the key; undo this one's work.
       if (stored.length === 0) throw keyTakenOver();
@@ -244,19 +246,19 @@ export const purgeExpiredIdempotencyKeys: Job = {
 };
 
 /**
- * Erasure, in the caller's transaction: every erased value in the tenant's stored responses reads
- * `[redacted]`, so a replay answers without it. The key, its fingerprint and status stay: a retry still
- * replays (now redacted) instead of running the request twice.
+ * Erasure, in the caller's transaction: the customer's stored answers (those naming it) are rewritten without its
+ * personal data, so a replay answers without it. The key, its fingerprint and status stay: a retry still replays
+ * (now redacted) instead of running the request twice.
  */
-export const blankStoredResponses = (em: EntityManager, actor: Actor, erased: ErasedValues) =>
+export const blankStoredResponses = (em: EntityManager, actor: Actor, customerId: string, erased: ErasedValues) =>
   blankCopies(
     em,
     {
       table: 'idempotency_keys',
       key: ['partner_id', 'environment', 'key'],
       columns: [{ name: 'response_body', type: 'json' }],
-      where: `partner_id = ? and environment = ? and state = 'completed'`,
-      params: [actor.partnerId, actor.environment],
+      where: `customer_id = ? and partner_id = ? and environment = ? and state = 'completed'`,
+      params: [customerId, actor.partnerId, actor.environment],
     },
     erased,
   );

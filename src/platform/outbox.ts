@@ -23,6 +23,8 @@ const OutboxEventSchema = defineEntity({
     payload: p.json<Record<string, unknown>>(),
     /** The subject entity's own columns at the event (secrets left out); null for events older than the column. */
     subject: p.json<Record<string, unknown>>().nullable(),
+    /** The customer whose data the payload and subject copy, if any: erasure rewrites exactly that customer's events. */
+    customerId: p.uuid().nullable(),
     /** The W3C trace context of the request that recorded it: its deliveries and pushes continue that trace. */
     traceparent: p.text().nullable(),
     tracestate: p.text().nullable(),
@@ -37,6 +39,11 @@ export interface NewEvent {
   type: EventType;
   entityType: string;
   entityId: string;
+  /**
+   * The customer the event is about or belongs to (null for a partner's own objects): what erasure finds the
+   * customer's copies by. Required, so no event that copies personal data can forget to name its customer.
+   */
+  customerId: string | null;
   /** The full object as REST shows it. */
   payload: object;
   /**
@@ -98,8 +105,8 @@ async function insertEvent(em: EntityManager, actor: Actor, event: NewEvent): Pr
   // The NOTIFY rides in the insert's statement (one round trip, not two); it is delivered at commit.
   const [row] = await em.execute<{ cursor: string }[]>(
     `with recorded as (
-       insert into events (id, type, entity_type, entity_id, partner_id, environment, payload, subject, traceparent, tracestate, created_at, dispatched_at)
-       values (?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?, ?, now(),
+       insert into events (id, type, entity_type, entity_id, customer_id, partner_id, environment, payload, subject, traceparent, tracestate, created_at, dispatched_at)
+       values (?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?, ?, now(),
          case when exists (select 1 from webhook_endpoints w where w.partner_id = ? and w.environment = ? and w.status = 'enabled' and w.deleted_at is null)
            then null else now() end)
        returning cursor::text as cursor
@@ -110,6 +117,7 @@ async function insertEvent(em: EntityManager, actor: Actor, event: NewEvent): Pr
       event.type,
       event.entityType,
       event.entityId,
+      event.customerId,
       actor.partnerId,
       actor.environment,
       JSON.stringify(event.payload),

@@ -5,6 +5,7 @@ import { type PointerRenames, renamedPointer } from '../domain/validation.js';
 import { fingerprint, idempotencyKeyOfHeader, type IdempotentResponse, runIdempotently } from './idempotency.js';
 import type { OffsetPage } from './pagination.js';
 import { snakeCaseOf } from './rest-bodies.js';
+import { isUuid } from '../domain/identifiers/uuid.js';
 import { type Scope, scopeFor } from './scope.js';
 import type { EntityManager } from '@mikro-orm/sql';
 
@@ -43,11 +44,26 @@ export async function replyIdempotently<P = undefined>(
     scope.em,
     scope.actor,
     { key, fingerprint: fingerprint(operation, request.body ?? null) },
-    async (em, prepared: P) => ({ ...(await run({ ...scope, em }, prepared)), result: undefined }),
+    async (em, prepared: P) => {
+      const response = await run({ ...scope, em }, prepared);
+      return { ...response, customerId: response.customerId ?? customerOfAnswer(request.params, response.body), result: undefined };
+    },
     prepare ? () => prepare(scope) : undefined,
   );
   if (outcome.replayed) reply.header('Idempotent-Replayed', 'true');
   return reply.code(outcome.status).send(outcome.body);
+}
+
+/**
+ * The customer a stored answer copies data of: the route's `customer_id`, else the one the answer names (the
+ * partner API's `customer_id`, or the Encryptus envelope's `data.customer_id` / `data.customerId`). Only ids: a
+ * route answering for a customer it does not name says so itself (`customerId` of its response).
+ */
+export function customerOfAnswer(params: unknown, body: unknown): string | null {
+  const named = (value: unknown, key: string) => (value && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined);
+  const data = named(body, 'data');
+  const candidates = [named(params, 'customer_id'), named(body, 'customer_id'), named(data, 'customer_id'), named(data, 'customerId')];
+  return candidates.find((c): c is string => typeof c === 'string' && isUuid(c)) ?? null;
 }
 
 /**

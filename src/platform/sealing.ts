@@ -1,10 +1,17 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 
 /**
- * Encryption at rest, knowing no feature: AES-256-GCM from node:crypto, a value sealed as one
- * versioned string `v1:<key id>:<iv>:<tag>:<ciphertext>` (base64 parts), so a reader knows which key
- * opens it and a later format can sit beside this one. Data keys are sealed the same way by the
- * master key (`wrap`), whose id is its fingerprint: rotation re-wraps what the old one wrapped.
+ * Encryption at rest, knowing no feature, and Ramp's one codec for a value kept sealed: AES-256-GCM from
+ * node:crypto with a random 96-bit nonce, a value sealed as one versioned string
+ * `v1:<key id>:<iv>:<tag>:<ciphertext>` (base64 parts), so a reader knows which key opens it and a later format
+ * can sit beside this one. What it seals: customers' personal data under their data keys, and, under the master
+ * key, those data keys (`wrap`) and webhook signing secrets. The master key's id is its fingerprint, so one
+ * rotation re-seals everything the old one sealed.
+ *
+ * Why GCM with random nonces and no misuse-resistant mode (GCM-SIV): every value is sealed once per write, by keys
+ * that seal few values (a customer's data key, the master key for keys and secrets), far below the 2^32 sealings per
+ * key where random nonces start to risk a repeat; node:crypto needs no dependency; and nothing here wants
+ * deterministic ciphertexts (what must compare equal compares a keyed digest instead).
  */
 const VERSION = 'v1';
 
@@ -55,9 +62,43 @@ export function open(key: SealingKey, value: string, context: string): string {
 /** A data key wrapped by a master key, for storage. */
 export const wrap = (master: SealingKey, dataKey: SealingKey): string => seal(master, dataKey.key.toString('base64'), dataKey.id);
 
+/** Opens a value sealed by whichever of `keys` it names; throws when none of them is that key. */
+export function openWith(keys: readonly SealingKey[], value: string, context: string): string {
+  const key = keys.find((k) => k.id === sealedBy(value));
+  if (!key) throw new Error(`sealed by key ${sealedBy(value)}, which is not configured`);
+  return open(key, value, context);
+}
+
 /** The data key `wrapped` holds, opened with whichever of `masters` wrapped it. */
 export function unwrap(masters: readonly SealingKey[], wrapped: string, id: string): SealingKey {
   const master = masters.find((m) => m.id === sealedBy(wrapped));
   if (!master) throw new Error(`data key ${id} is wrapped by master key ${sealedBy(wrapped)}, which is not configured`);
   return { id, key: Buffer.from(open(master, wrapped, id), 'base64') };
+}
+
+/** The master keys in force: the current one seals; during a rotation the previous one still opens what it sealed. */
+export interface MasterKeyring {
+  current: SealingKey;
+  previous: SealingKey | null;
+  /** Current first. */
+  all: readonly SealingKey[];
+}
+
+const keyrings = new WeakMap<Buffer, Map<Buffer | null, MasterKeyring>>();
+
+/** The keyring of ENCRYPTION_MASTER_KEY (and ENCRYPTION_PREVIOUS_MASTER_KEY during a rotation); one object per pair of keys. */
+export function masterKeyring(current: Buffer, previous: Buffer | null = null): MasterKeyring {
+  let byPrevious = keyrings.get(current);
+  if (!byPrevious) {
+    byPrevious = new Map();
+    keyrings.set(current, byPrevious);
+  }
+  let ring = byPrevious.get(previous);
+  if (!ring) {
+    const currentKey = masterKeyOf(current);
+    const previousKey = previous ? masterKeyOf(previous) : null;
+    ring = { current: currentKey, previous: previousKey, all: previousKey ? [currentKey, previousKey] : [currentKey] };
+    byPrevious.set(previous, ring);
+  }
+  return ring;
 }

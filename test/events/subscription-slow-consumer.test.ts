@@ -57,7 +57,13 @@ describe('a slow subscriber', () => {
       t.ramp.db.fork().transactional(async (em) => {
         const actor = { partnerId: tenant!.partner_id, environment: 'sandbox' as const, apiKeyId: randomUUID(), apiKeyPrefix: 'rk_sandbox_test0000' };
         for (let i = 0; i < count; i++) {
-          await recordEvent(em, actor, { type: 'customer.kycs.updated', entityType: 'customer', entityId: randomUUID(), payload: { note: PAYLOAD, i } });
+          await recordEvent(em, actor, {
+            type: 'customer.kycs.updated',
+            entityType: 'customer',
+            entityId: randomUUID(),
+            customerId: null,
+            payload: { note: PAYLOAD, i },
+          });
         }
       });
     await burst(EVENTS_COMMITTED - BUFFER * 2);

@@ -141,6 +141,7 @@ export function createBankAccountService({ customers, dataKeys }: BankAccountSer
         await recordEvent(em, scope.actor, {
           type: 'external_account.created',
           entityType: 'external_account',
+          customerId: account.customerId,
           entityId: account.id,
           payload: presentBankAccount(account),
           // The numbers stay in their table, sealed: the event keeps them hidden, as GraphQL shows them.

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/sql';
 import { createHmac } from 'node:crypto';
-import { type SealingKey, isSealed, masterKeyOf, newDataKey, open, seal, unwrap, wrap } from '../../platform/sealing.js';
+import { type SealingKey, isSealed, masterKeyring, newDataKey, open, seal, unwrap, wrap } from '../../platform/sealing.js';
 import { tenantOfEm } from '../../platform/tenant.js';
 import { CustomerDataKey } from './entities.js';
 
@@ -32,8 +32,8 @@ export interface MasterKeys {
 }
 
 export function createDataKeys(keys: MasterKeys): DataKeys {
-  const current = masterKeyOf(keys.current);
-  const masters = [current, ...(keys.previous ? [masterKeyOf(keys.previous)] : [])];
+  const ring = masterKeyring(keys.current, keys.previous ?? null);
+  const { current, all: masters } = ring;
 
   async function keyOf(em: EntityManager, customerId: string, refresh = false): Promise<SealingKey | null> {
     const row = await em.findOne(CustomerDataKey, { customerId }, { refresh });
@@ -83,7 +83,7 @@ export function createDataKeys(keys: MasterKeys): DataKeys {
     },
 
     async rewrap(em, limit) {
-      const previous = masters[1];
+      const previous = ring.previous;
       if (!previous) return 0;
       return em.transactional(async (tx) => {
         // SKIP LOCKED: instances restarted with both keys share the work and none re-wraps a key twice.

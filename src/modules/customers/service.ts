@@ -199,6 +199,7 @@ export function createCustomerService(options: CustomerServiceOptions): Customer
     await recordEvent(em, actor, {
       type: 'customer.kycs.updated',
       entityType: 'customer',
+      customerId: customer.id,
       entityId: customer.id,
       payload: view(customer),
       subject: subjectOf(customer),
@@ -302,6 +303,7 @@ export function createCustomerService(options: CustomerServiceOptions): Customer
       await recordEvent(em, scope.actor, {
         type: 'customer.created',
         entityType: 'customer',
+        customerId: customer.id,
         entityId: customer.id,
         payload: view(customer),
         subject: subjectOf(customer),
@@ -367,6 +369,7 @@ export function createCustomerService(options: CustomerServiceOptions): Customer
       await recordEvent(em, actor, {
         type: 'customer.redacted',
         entityType: 'customer',
+        customerId: customer.id,
         entityId: customer.id,
         payload: view(customer),
         subject: subjectOf(customer),

@@ -59,10 +59,10 @@ export function createErasureService(deps: ErasureDeps): ErasureService {
           ...(await deps.transfers.redactDestinations(tx, customer.id)),
         ]);
         await deps.virtualAccounts.redact(tx, customer.id);
-        // The copies: events' payloads and kept subjects, delivery logs, stored responses.
-        await deps.events.blankErased(tx, erased);
-        await deps.webhooks.blankErased(tx, erased);
-        await blankStoredResponses(em, scope.actor, erased);
+        // The copies, each naming the customer it copies: events' payloads and kept subjects, delivery logs, stored answers.
+        await deps.events.blankErased(tx, customer.id, erased);
+        await deps.webhooks.blankErased(tx, customer.id, erased);
+        await blankStoredResponses(em, scope.actor, customer.id, erased);
         return deps.customers.redact(tx, customer);
       });
     },

@@ -84,8 +84,11 @@ export interface EventService {
   ): Promise<AsyncIterableIterator<PartnerEvent>>;
   /** Subscription `transferUpdated`: the events of one of the caller's transfers; 404 for anyone else's. */
   transferUpdates(scope: Scope, transferId: string, after?: string | null, connection?: SubscriberConnection): Promise<AsyncIterableIterator<PartnerEvent>>;
-  /** Erasure, in the caller's transaction: every erased value copied into the caller's events (payloads, kept subjects) reads `[redacted]`. */
-  blankErased(scope: Scope, erased: ErasedValues): Promise<number>;
+  /**
+   * Erasure, in the caller's transaction: the customer's events (those naming it as their customer) are rewritten,
+   * their payloads and kept subjects without its personal data; no other event is read.
+   */
+  blankErased(scope: Scope, customerId: string, erased: ErasedValues): Promise<number>;
 }
 
 export function createEventService(options: EventServiceOptions): EventService {
@@ -165,7 +168,7 @@ export function createEventService(options: EventServiceOptions): EventService {
   }
 
   return {
-    blankErased: ({ em, actor }, erased) =>
+    blankErased: ({ em, actor }, customerId, erased) =>
       blankCopies(
         em,
         {
@@ -175,8 +178,8 @@ export function createEventService(options: EventServiceOptions): EventService {
             { name: 'payload', type: 'jsonb' },
             { name: 'subject', type: 'jsonb' },
           ],
-          where: 'partner_id = ? and environment = ?',
-          params: [actor.partnerId, actor.environment],
+          where: 'customer_id = ? and partner_id = ? and environment = ?',
+          params: [customerId, actor.partnerId, actor.environment],
         },
         erased,
       ),

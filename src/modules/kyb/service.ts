@@ -36,17 +36,36 @@ export interface KybService {
   redact(scope: Scope, customerId: string): Promise<string[]>;
 }
 
+/** The profile's personal fields: stored sealed by the customer's data key, erased by erasure. */
+export const PROFILE_PERSONAL = ['companyName', 'registrationNumber', 'email', 'street', 'streetEn', 'town', 'townEn', 'state'] as const;
+
 type Section<S extends z.ZodType> = (em: EntityManager, actor: Actor, profile: BusinessProfile, data: z.infer<S>) => Promise<void>;
 
 export function createKybService({ customers, dataKeys }: { customers: CustomerService; dataKeys: DataKeys }): KybService {
-  /** The directors with their birth date and document number opened (a redacted customer's read `[redacted]`). */
+  /** A value stored sealed by the customer's data key, opened (a redacted customer's, whose key is gone, reads `[redacted]`). */
+  const openOf = (em: EntityManager, customerId: string) => async (stored: string) => (await dataKeys.open(em, customerId, stored)) ?? REDACTED;
+
+  /** The directors with their names, birth date and document number opened. */
   const opened = (em: EntityManager, representatives: readonly BusinessLegalRepresentative[]) =>
     Promise.all(
       representatives.map(async (r) => {
-        const open = async (stored: string) => (await dataKeys.open(em, r.customerId, stored)) ?? REDACTED;
-        return { ...r, dob: await open(r.dob), documentNo: await open(r.documentNo) } as BusinessLegalRepresentative;
+        const open = openOf(em, r.customerId);
+        const [firstName, lastName, dob, documentNo] = await Promise.all([r.firstName, r.lastName, r.dob, r.documentNo].map(open));
+        return { ...r, firstName, lastName, dob, documentNo } as BusinessLegalRepresentative;
       }),
     );
+
+  /** A copy of the profile with its personal fields opened; the entity itself keeps them sealed, as stored. */
+  async function openedProfile(em: EntityManager, profile: BusinessProfile | null): Promise<BusinessProfile | null> {
+    if (!profile) return null;
+    const open = openOf(em, profile.customerId);
+    const copy = { ...profile } as BusinessProfile;
+    for (const field of PROFILE_PERSONAL) {
+      const stored = profile[field];
+      if (stored) copy[field] = await open(stored);
+    }
+    return copy;
+  }
 
   /** `userEmail` must name one of the caller's corporate customers; another partner's reads as unknown. */
   async function corporateCustomer(scope: Scope, userEmail: string): Promise<Customer> {
@@ -91,29 +110,31 @@ export function createKybService({ customers, dataKeys }: { customers: CustomerS
       await save(em, scope.actor, profile, data);
       profile.updatedAt = new Date();
       await em.flush();
-      const view = presentBusinessProfile(customer, profile, await opened(em, await representativesOf(em, [customer.id])));
+      const view = presentBusinessProfile(customer, await openedProfile(em, profile), await opened(em, await representativesOf(em, [customer.id])));
       if (view.complete) await customers.requestKycReview(tx, customer.id);
       return view;
     });
   }
 
-  const saveBasicDetails: Section<typeof BusinessBasicDetails> = async (_em, _actor, profile, d) => {
-    profile.companyName = d.companyName;
-    profile.registrationNumber = d.registrationNumber;
+  const saveBasicDetails: Section<typeof BusinessBasicDetails> = async (em, _actor, profile, d) => {
+    const seal = (clear: string) => dataKeys.seal(em, profile.customerId, clear);
+    profile.companyName = await seal(d.companyName);
+    profile.registrationNumber = await seal(d.registrationNumber);
     profile.country = d.country;
     profile.incorporatedOn = d.incorporatedOn;
     profile.type = d.type;
-    profile.email = d.email;
+    profile.email = await seal(d.email);
     profile.basicDetailsSubmittedAt = new Date();
   };
 
   /** The registered address; it also becomes the customer's address when the customer has none. */
   const saveAddress: Section<typeof BusinessAddress> = async (em, actor, profile, d) => {
-    profile.street = d.street;
-    profile.streetEn = d.streetEn;
-    profile.town = d.town;
-    profile.townEn = d.townEn;
-    profile.state = d.state;
+    const seal = (clear: string) => dataKeys.seal(em, profile.customerId, clear);
+    profile.street = await seal(d.street);
+    profile.streetEn = await seal(d.streetEn);
+    profile.town = await seal(d.town);
+    profile.townEn = await seal(d.townEn);
+    profile.state = d.state ? await seal(d.state) : d.state;
     profile.countryName = d.country;
     profile.addressCountry = alpha3OfEnglishName(d.country)!;
     profile.addressSubmittedAt = new Date();
@@ -129,8 +150,8 @@ export function createKybService({ customers, dataKeys }: { customers: CustomerS
     const document = { customerId, issueCountry: d.issueCountry, documentName: d.documentName };
     const fields = {
       type: d.legalRepresentationType,
-      firstName: d.firstName,
-      lastName: d.lastName,
+      firstName: await dataKeys.seal(em, customerId, d.firstName),
+      lastName: await dataKeys.seal(em, customerId, d.lastName),
       dob: await dataKeys.seal(em, customerId, d.dob),
       nationality: d.nationality,
       documentNo: await dataKeys.seal(em, customerId, d.documentNo),
@@ -152,10 +173,10 @@ export function createKybService({ customers, dataKeys }: { customers: CustomerS
     const representatives = await representativesOf(em, [customerId]);
     // Opened before the data key goes (the customers module destroys it last), so their copies can be found.
     const erased = (await opened(em, representatives)).flatMap((r) => [r.firstName, r.lastName, `${r.firstName} ${r.lastName}`, r.dob, r.documentNo]);
-    if (profile) {
-      const personal = ['companyName', 'registrationNumber', 'email', 'street', 'streetEn', 'town', 'townEn', 'state'] as const;
-      for (const field of personal) {
-        const value = profile[field];
+    const clear = await openedProfile(em, profile);
+    if (profile && clear) {
+      for (const field of PROFILE_PERSONAL) {
+        const value = clear[field];
         if (value) {
           erased.push(value);
           profile[field] = REDACTED;
@@ -181,10 +202,11 @@ export function createKybService({ customers, dataKeys }: { customers: CustomerS
       const profiles = ids.length ? await em.find(BusinessProfile, { customerId: { $in: ids } }) : [];
       // Opened only here, for the businessProfile field: lists of customers never touch a data key.
       const representatives = ids.length ? await opened(em, await representativesOf(em, ids)) : [];
+      const openedProfiles = await Promise.all(profiles.map((p) => openedProfile(em, p)));
       return customerIds.map((id) => {
         const customer = corporate.find((c) => c.id === id);
         if (!customer) return null;
-        const profile = profiles.find((p) => p.customerId === id) ?? null;
+        const profile = openedProfiles.find((p) => p?.customerId === id) ?? null;
         return presentBusinessProfile(
           customer,
           profile,

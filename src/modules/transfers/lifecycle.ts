@@ -44,6 +44,7 @@ export async function announce(em: EntityManager, transfer: Transfer, quote: Quo
   await recordEvent(em, ownerOf(transfer), {
     type: eventType(transfer, what),
     entityType: `${transfer.direction}_transfer`,
+    customerId: transfer.customerId,
     entityId: transfer.id,
     payload: presentTransfer(transfer, quote),
     // The payout account's number stays in its table, sealed: the event keeps it hidden, as GraphQL shows it.

@@ -141,6 +141,7 @@ export function createVirtualAccountService({ customers }: VirtualAccountService
         await recordEvent(em, scope.actor, {
           type: 'virtual_account.created',
           entityType: 'virtual_account',
+          customerId: account.customerId,
           entityId: account.id,
           payload: presentVirtualAccount(account),
           subject: { entity: account },
@@ -169,6 +170,7 @@ export function createVirtualAccountService({ customers }: VirtualAccountService
         await recordEvent(em, scope.actor, {
           type: 'virtual_account.status.updated',
           entityType: 'virtual_account',
+          customerId: account.customerId,
           entityId: account.id,
           payload: presentVirtualAccount(account),
           subject: { entity: account },

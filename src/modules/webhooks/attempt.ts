@@ -6,7 +6,7 @@ import { type AttemptOutcome, type WebhookAgents, isSuccess, postWebhook } from 
 import { policyFor } from './destination.js';
 import type { RenderQueryBody } from './query-body.js';
 import { delayBeforeNextAttempt } from './retry-schedule.js';
-import { decryptSecret, signDelivery } from './secrets.js';
+import { type SigningSecrets, signDelivery, signingSecretsOf } from './secrets.js';
 import { ATTR_HTTP_REQUEST_METHOD, ATTR_HTTP_RESPONSE_STATUS_CODE, ATTR_SERVER_ADDRESS } from '@opentelemetry/semantic-conventions';
 import { SpanStatusCode } from '@opentelemetry/api';
 import { SpanKind, type TraceHeaders, type Tracing, activeTraceHeaders } from '../../platform/tracing.js';
@@ -44,7 +44,10 @@ export interface DeliveryClaim {
   tracestate: string | null;
 }
 
-type AttemptConfig = Pick<Config, 'webhookSecretKey' | 'isProduction' | 'WEBHOOK_TIMEOUT_MS' | 'WEBHOOK_RETRY_TIME_SCALE'>;
+type AttemptConfig = Pick<
+  Config,
+  'webhookSecretKey' | 'encryptionMasterKey' | 'previousEncryptionMasterKey' | 'isProduction' | 'WEBHOOK_TIMEOUT_MS' | 'WEBHOOK_RETRY_TIME_SCALE'
+>;
 
 const failedBeforeSending = (error: string): AttemptOutcome => ({ statusCode: null, latencyMs: 0, error, responseExcerpt: null });
 // Raw rows: the drivers give timestamps as Date and jsonb parsed, but do not promise it.
@@ -52,36 +55,36 @@ const dateOf = (value: Date | string) => (value instanceof Date ? value : new Da
 const jsonOf = <T>(value: T | string): T => (typeof value === 'string' ? (JSON.parse(value) as T) : value);
 
 /**
- * Decrypted signing secrets by endpoint and ciphertext, per WEBHOOK_SECRET_KEY: an endpoint's batch of
- * deliveries decrypts once, and a secret that no longer decrypts under a changed key still fails.
+ * Opened signing secrets by endpoint and sealed value, per set of keys: an endpoint's batch of deliveries opens
+ * once, and a secret that no longer opens under changed keys still fails.
  */
-const decryptedUnder = new WeakMap<Buffer, Map<string, string>>();
-const DECRYPTED_MAX = 1000;
+const openedUnder = new WeakMap<SigningSecrets, Map<string, string>>();
+const OPENED_MAX = 1000;
 
-function decryptCached(key: Buffer, endpointId: string, encrypted: string): string {
-  let decrypted = decryptedUnder.get(key);
-  if (!decrypted) {
-    decrypted = new Map();
-    decryptedUnder.set(key, decrypted);
+function openCached(secrets: SigningSecrets, endpointId: string, stored: string): string {
+  let opened = openedUnder.get(secrets);
+  if (!opened) {
+    opened = new Map();
+    openedUnder.set(secrets, opened);
   }
-  const cacheKey = `${endpointId}:${encrypted}`;
-  let secret = decrypted.get(cacheKey);
+  const cacheKey = `${endpointId}:${stored}`;
+  let secret = opened.get(cacheKey);
   if (secret === undefined) {
-    secret = decryptSecret(key, endpointId, encrypted);
-    // Bounded: the oldest entry goes first (a rotated secret's ciphertext is never asked for again).
-    if (decrypted.size >= DECRYPTED_MAX) decrypted.delete(decrypted.keys().next().value!);
-    decrypted.set(cacheKey, secret);
+    secret = secrets.open(endpointId, stored);
+    // Bounded: the oldest entry goes first (a rotated secret's sealed value is never asked for again).
+    if (opened.size >= OPENED_MAX) opened.delete(opened.keys().next().value!);
+    opened.set(cacheKey, secret);
   }
   return secret;
 }
 
 /** The signing secrets in force: the current one, and the one a rotation replaced while its overlap lasts. */
-function secretsOf(claim: DeliveryClaim, key: Buffer): string[] {
-  const secrets = [decryptCached(key, claim.endpointId, claim.secretEncrypted)];
+function secretsOf(claim: DeliveryClaim, keys: SigningSecrets): string[] {
+  const secrets = [openCached(keys, claim.endpointId, claim.secretEncrypted)];
   if (claim.previousSecretEncrypted && claim.previousSecretExpiresAt && dateOf(claim.previousSecretExpiresAt) > new Date()) {
-    // A rotation after WEBHOOK_SECRET_KEY changed leaves an old secret that no longer decrypts: sign without it.
+    // A replaced secret whose key is no longer configured no longer opens: sign without it.
     try {
-      secrets.push(decryptCached(key, claim.endpointId, claim.previousSecretEncrypted));
+      secrets.push(openCached(keys, claim.endpointId, claim.previousSecretEncrypted));
     } catch {
       // the current secret alone signs
     }
@@ -138,7 +141,7 @@ export function sendClaim(deps: SendDeps, claim: DeliveryClaim): Promise<Attempt
 async function sendSigned(deps: SendDeps, claim: DeliveryClaim, trace: TraceHeaders | null): Promise<AttemptOutcome> {
   let secrets: string[];
   try {
-    secrets = secretsOf(claim, deps.config.webhookSecretKey);
+    secrets = secretsOf(claim, signingSecretsOf(deps.config));
   } catch {
     return failedBeforeSending('the signing secret cannot be decrypted (was WEBHOOK_SECRET_KEY changed?)');
   }

@@ -13,7 +13,14 @@ import type { Tracing } from '../../platform/tracing.js';
 
 export type DispatcherConfig = Pick<
   Config,
-  'webhookSecretKey' | 'isProduction' | 'WEBHOOK_TIMEOUT_MS' | 'WEBHOOK_RETRY_TIME_SCALE' | 'WEBHOOK_CONCURRENCY' | 'WEBHOOK_POLL_INTERVAL_MS'
+  | 'webhookSecretKey'
+  | 'encryptionMasterKey'
+  | 'previousEncryptionMasterKey'
+  | 'isProduction'
+  | 'WEBHOOK_TIMEOUT_MS'
+  | 'WEBHOOK_RETRY_TIME_SCALE'
+  | 'WEBHOOK_CONCURRENCY'
+  | 'WEBHOOK_POLL_INTERVAL_MS'
 >;
 
 export interface Dispatcher {

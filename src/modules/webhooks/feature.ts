@@ -1,6 +1,8 @@
 import type { Feature } from '../../platform/feature.js';
 import type { Services } from '../../services.js';
 import { webhookEntities } from './entities.js';
+import { webhookKeyJobs } from './jobs.js';
+import { signingSecretsOf } from './secrets.js';
 import { webhookRoutes } from './rest.js';
 import { NEEDED_SCOPES } from './scopes.js';
 
@@ -11,4 +13,5 @@ export const webhooksFeature: Feature<Services> = {
   types: () => import('./graphql.js'),
   entities: webhookEntities,
   routes: webhookRoutes,
+  jobs: (config) => webhookKeyJobs(signingSecretsOf(config)),
 };

@@ -1,7 +1,10 @@
-import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
+import { createDecipheriv, createHmac, randomBytes } from 'node:crypto';
+import type { Config } from '../../config.js';
+import { type MasterKeyring, isSealed, masterKeyring, openWith, seal, sealedBy } from '../../platform/sealing.js';
 
 const SECRET_PREFIX = 'whsec_';
-const ENCRYPTED_PREFIX = 'v1:';
+/** How secrets were stored before they joined the one codec: `v1:` and base64 of iv, tag and ciphertext, under WEBHOOK_SECRET_KEY. */
+const LEGACY_FORMAT = /^v1:[A-Za-z0-9+/]+=*$/;
 
 /** A Standard Webhooks signing secret: `whsec_` and 32 random bytes in base64. */
 export const newSigningSecret = () => SECRET_PREFIX + randomBytes(32).toString('base64');
@@ -9,27 +12,64 @@ export const newSigningSecret = () => SECRET_PREFIX + randomBytes(32).toString('
 /** The HMAC key of a secret: the base64-decoded part after `whsec_`, as Standard Webhooks libraries use it. */
 export const signingKeyOf = (secret: string) => Buffer.from(secret.slice(SECRET_PREFIX.length), 'base64');
 
+/** What a secret is sealed with: the endpoint, so a sealed secret copied onto another endpoint's row does not open. */
+const contextOf = (endpointId: string) => `webhook signing secret ${endpointId}`;
+
 /**
- * Encrypts a signing secret for storage (AES-256-GCM). The endpoint id is bound in as associated
- * data, so a ciphertext copied onto another endpoint's row does not decrypt.
+ * Signing secrets at rest, sealed by the master key with the platform's one codec (platform/sealing.ts), so a
+ * master key rotation re-seals them with the customers' data keys. Secrets stored in the earlier format (under
+ * WEBHOOK_SECRET_KEY) still open, until the `reseal-webhook-secrets` job or `npm run keys:rotate-master` re-seals them.
  */
-export function encryptSecret(key: Buffer, endpointId: string, secret: string): string {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', key, iv);
-  cipher.setAAD(Buffer.from(endpointId));
-  const sealed = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
-  return ENCRYPTED_PREFIX + Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString('base64');
+export interface SigningSecrets {
+  seal(endpointId: string, secret: string): string;
+  open(endpointId: string, stored: string): string;
+  /** Whether a stored secret is sealed by the current master key (nothing to re-seal). */
+  isCurrent(stored: string): boolean;
+  /** How every secret sealed by the current master key starts (for finding the others in SQL). */
+  currentPrefix: string;
 }
 
-export function decryptSecret(key: Buffer, endpointId: string, stored: string): string {
-  if (!stored.startsWith(ENCRYPTED_PREFIX)) throw new Error('unknown webhook secret encryption format');
-  const raw = Buffer.from(stored.slice(ENCRYPTED_PREFIX.length), 'base64');
+export function signingSecrets(masters: MasterKeyring, legacyKey: Buffer): SigningSecrets {
+  return {
+    seal: (endpointId, secret) => seal(masters.current, secret, contextOf(endpointId)),
+    open(endpointId, stored) {
+      if (LEGACY_FORMAT.test(stored)) return openLegacy(legacyKey, endpointId, stored);
+      if (!isSealed(stored)) throw new Error('unknown webhook secret format');
+      return openWith(masters.all, stored, contextOf(endpointId));
+    },
+    isCurrent: (stored) => !LEGACY_FORMAT.test(stored) && sealedBy(stored) === masters.current.id,
+    currentPrefix: `v1:${masters.current.id}:`,
+  };
+}
+
+/** The keys a configuration names for signing secrets. */
+export type SecretKeysConfig = Pick<Config, 'encryptionMasterKey' | 'previousEncryptionMasterKey' | 'webhookSecretKey'>;
+const made = new WeakMap<MasterKeyring, WeakMap<Buffer, SigningSecrets>>();
+
+/** The signing secrets of a configuration: one object per set of keys, so what is cached by it is cached once. */
+export function signingSecretsOf(config: SecretKeysConfig): SigningSecrets {
+  const masters = masterKeyring(config.encryptionMasterKey, config.previousEncryptionMasterKey);
+  let byLegacy = made.get(masters);
+  if (!byLegacy) {
+    byLegacy = new WeakMap();
+    made.set(masters, byLegacy);
+  }
+  let secrets = byLegacy.get(config.webhookSecretKey);
+  if (!secrets) {
+    secrets = signingSecrets(masters, config.webhookSecretKey);
+    byLegacy.set(config.webhookSecretKey, secrets);
+  }
+  return secrets;
+}
+
+/** A secret stored in the earlier format: AES-256-GCM under WEBHOOK_SECRET_KEY, the endpoint id as associated data. */
+function openLegacy(key: Buffer, endpointId: string, stored: string): string {
+  const raw = Buffer.from(stored.slice('v1:'.length), 'base64');
   const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, 12));
   decipher.setAAD(Buffer.from(endpointId));
   decipher.setAuthTag(raw.subarray(12, 28));
   return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
 }
-
 export interface SignedHeaders {
   'webhook-id': string;
   'webhook-timestamp': string;

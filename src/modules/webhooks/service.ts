@@ -15,7 +15,7 @@ import { checkWebhookUrl, policyFor } from './destination.js';
 import { WebhookDelivery, WebhookDeliveryAttempt, WebhookEndpoint } from './entities.js';
 import { DeliveryFilter, NewWebhook } from './inputs.js';
 import { type WebhookDeliveryRow, type WebhookEndpointRow, deliveryPage, endpointPage } from './queries.js';
-import { decryptSecret, encryptSecret, newSigningSecret } from './secrets.js';
+import { newSigningSecret, signingSecretsOf } from './secrets.js';
 import type { CheckSubscriptionQuery } from './subscription-query.js';
 
 /**
@@ -58,10 +58,11 @@ export interface WebhookService {
   redeliver(scope: Scope, eventId: string, endpointId: string): Promise<WebhookDelivery>;
   getDelivery(scope: Scope, id: string): Promise<WebhookDelivery>;
   /**
-   * Erasure, in the caller's transaction: every erased value in the caller's delivery logs (a receiver's
-   * answer excerpt, an error) reads `[redacted]`. Bodies are not stored: a delivery sends its event as it is now.
+   * Erasure, in the caller's transaction: the delivery logs of the customer's events (found through the event, which
+   * names its customer) are rewritten: a receiver's answer without the customer's personal data (whole, when it is
+   * not JSON), an error without its erased values. Bodies are not stored: a delivery sends its event as it is now.
    */
-  blankErased(scope: Scope, erased: ErasedValues): Promise<number>;
+  blankErased(scope: Scope, customerId: string, erased: ErasedValues): Promise<number>;
 }
 
 /** Endpoints one partner may have per environment: enough for every real use, a bound on fan-out. */
@@ -70,7 +71,7 @@ export const MAX_ENDPOINTS = 20;
 const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
 export interface WebhookServiceOptions {
-  config: Pick<Config, 'webhookSecretKey' | 'isProduction'>;
+  config: Pick<Config, 'webhookSecretKey' | 'encryptionMasterKey' | 'previousEncryptionMasterKey' | 'isProduction'>;
   /** Tells this instance's dispatcher that a delivery is due now (a redelivery). */
   wakeDispatcher: () => void;
   /** Checks a subscription query against the API's schema (given at wiring: this module does not build the schema). */
@@ -111,7 +112,7 @@ const cancelPending = (em: EntityManager, endpointId: string, reason: string) =>
   );
 
 export function createWebhookService(options: WebhookServiceOptions): WebhookService {
-  const key = options.config.webhookSecretKey;
+  const secrets = signingSecretsOf(options.config);
 
   async function get({ em }: Scope, id: string): Promise<WebhookEndpoint> {
     const endpoint = isUuid(id) ? await em.findOne(WebhookEndpoint, { id, deletedAt: null }) : null;
@@ -150,17 +151,13 @@ export function createWebhookService(options: WebhookServiceOptions): WebhookSer
   return {
     get,
 
-    async blankErased({ em, actor }, erased) {
-      const tenant = [actor.partnerId, actor.environment];
+    async blankErased({ em, actor }, customerId, erased) {
+      const customersDeliveries = `select d.id from webhook_deliveries d join events e on e.id = d.event_id
+        where e.customer_id = ? and d.partner_id = ? and d.environment = ?`;
+      const params = [customerId, actor.partnerId, actor.environment];
       const deliveries = await blankCopies(
         em,
-        {
-          table: 'webhook_deliveries',
-          key: ['id'],
-          columns: [{ name: 'last_error', type: 'text' }],
-          where: 'partner_id = ? and environment = ?',
-          params: tenant,
-        },
+        { table: 'webhook_deliveries', key: ['id'], columns: [{ name: 'last_error', type: 'text' }], where: `id in (${customersDeliveries})`, params },
         erased,
       );
       const attempts = await blankCopies(
@@ -169,11 +166,11 @@ export function createWebhookService(options: WebhookServiceOptions): WebhookSer
           table: 'webhook_delivery_attempts',
           key: ['id'],
           columns: [
-            { name: 'response_excerpt', type: 'text' },
+            { name: 'response_excerpt', type: 'answer' },
             { name: 'error', type: 'text' },
           ],
-          where: 'delivery_id in (select id from webhook_deliveries where partner_id = ? and environment = ?)',
-          params: tenant,
+          where: `delivery_id in (${customersDeliveries})`,
+          params,
         },
         erased,
       );
@@ -226,7 +223,7 @@ export function createWebhookService(options: WebhookServiceOptions): WebhookSer
           url: registration.url,
           status: 'enabled',
           disabledReason: null,
-          secretEncrypted: encryptSecret(key, id, secret),
+          secretEncrypted: secrets.seal(id, secret),
           previousSecretEncrypted: null,
           previousSecretExpiresAt: null,
           startsAfterCursor: head,
@@ -251,7 +248,7 @@ export function createWebhookService(options: WebhookServiceOptions): WebhookSer
     /** The endpoint with its current secret, for replaying an idempotent registration. */
     async withSecret(scope: Scope, id: string): Promise<EndpointWithSecret> {
       const endpoint = await get(scope, id);
-      return { endpoint, secret: decryptSecret(key, endpoint.id, endpoint.secretEncrypted) };
+      return { endpoint, secret: secrets.open(endpoint.id, endpoint.secretEncrypted) };
     },
 
     /** DELETE: the endpoint stops receiving at once; its pending deliveries are canceled, its history kept. */
@@ -288,7 +285,7 @@ export function createWebhookService(options: WebhookServiceOptions): WebhookSer
         const secret = newSigningSecret();
         endpoint.previousSecretEncrypted = endpoint.secretEncrypted;
         endpoint.previousSecretExpiresAt = new Date(Date.now() + ROTATION_OVERLAP_MS);
-        endpoint.secretEncrypted = encryptSecret(key, endpoint.id, secret);
+        endpoint.secretEncrypted = secrets.seal(endpoint.id, secret);
         return { endpoint, secret };
       });
     },
