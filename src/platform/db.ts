@@ -25,7 +25,10 @@ export interface Database {
   close(): Promise<void>;
 }
 
-type DatabaseOptions = Pick<Config, 'DATABASE_URL' | 'DATABASE_OWNER_URL' | 'DATA_DIR' | 'DB_POOL_MAX' | 'DB_ACQUIRE_TIMEOUT_MS' | 'DB_STATEMENT_TIMEOUT_MS'> & {
+type DatabaseOptions = Pick<
+  Config,
+  'DATABASE_URL' | 'DATABASE_OWNER_URL' | 'DATA_DIR' | 'DB_POOL_MAX' | 'DB_ACQUIRE_TIMEOUT_MS' | 'DB_STATEMENT_TIMEOUT_MS'
+> & {
   /** Every entity of the service, assembled by the composition root. */
   entities: EntityDefinitions;
   debug?: boolean;
@@ -59,7 +62,13 @@ export async function openDatabase(config: DatabaseOptions): Promise<Database> {
   // The schema's owner migrates; the application's role (DATABASE_URL) may then lack the rights to (decision 026).
   const ownerUrl = config.DATABASE_URL && config.DATABASE_OWNER_URL && config.DATABASE_OWNER_URL !== config.DATABASE_URL ? config.DATABASE_OWNER_URL : null;
   if (ownerUrl) {
-    const owner = (await PostgresORM.init({ ...common, subscribers: [], driver: NamedStatementsDriver, clientUrl: ownerUrl, pool: { min: 0, max: 1 } })) as unknown as MikroORM;
+    const owner = (await PostgresORM.init({
+      ...common,
+      subscribers: [],
+      driver: NamedStatementsDriver,
+      clientUrl: ownerUrl,
+      pool: { min: 0, max: 1 },
+    })) as unknown as MikroORM;
     try {
       await withMigrationLock(ownerUrl, () => migrate(owner.migrator, config.log));
     } finally {

@@ -133,7 +133,14 @@ export async function verifyAuditChain(em: EntityManager, options: VerifyOptions
   if (head) heads.push(head);
   for (const [where, hash] of expected) {
     const [partnerId = '', environment = '', position = '0'] = where.split('/');
-    findings.push({ kind: 'missing_link', partnerId, environment, position: Number(position), auditEventId: null, detail: `the recorded head ${hash} is no longer in the chain` });
+    findings.push({
+      kind: 'missing_link',
+      partnerId,
+      environment,
+      position: Number(position),
+      auditEventId: null,
+      detail: `the recorded head ${hash} is no longer in the chain`,
+    });
   }
   const unlinked = await em.execute<{ id: string; partner_id: string; environment: string; occurred_at: string }[]>(UNLINKED, [options.graceSeconds]);
   for (const row of unlinked) {
