@@ -62,12 +62,16 @@ describe.skipIf(!onPostgres)('Ramp as an application role that may only insert a
   it('serves requests, which write their audit rows, and runs the sealing and trimming jobs', async () => {
     const created = await api.post('/v0/customers', { email: 'app-role@example.com', type: 'corporate', company_name: 'Least Privilege' });
     expect(created.status).toBe(201);
-    const graphql = await api.graphql('mutation { createCustomer(input: { type: INDIVIDUAL, email: "gql@example.com", firstName: "Ada", lastName: "L" }) { __typename } }');
+    const graphql = await api.graphql(
+      'mutation { createCustomer(input: { type: INDIVIDUAL, email: "gql@example.com", firstName: "Ada", lastName: "L" }) { __typename } }',
+    );
     expect(graphql.body).toEqual({ data: { createCustomer: { __typename: 'CreateCustomerPayload' } } });
     const log = await api.get('/v0/audit-events');
     expect(log.status).toBe(200);
     await ramp.jobs.runOnce();
-    const { rows } = await asApp.query(`select count(*)::int as n from audit_chain c join audit_events e on e.id = c.audit_event_id where e.action = 'customer.create'`);
+    const { rows } = await asApp.query(
+      `select count(*)::int as n from audit_chain c join audit_events e on e.id = c.audit_event_id where e.action = 'customer.create'`,
+    );
     expect(rows[0].n).toBe(2);
   });
 
