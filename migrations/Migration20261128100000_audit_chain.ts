@@ -54,7 +54,7 @@ export class Migration20261128100000_audit_chain extends Migration {
         audit_field(((extract(epoch from e.occurred_at) * 1000000)::bigint)::text))
     $$`);
     // Rows are linked in (occurred_at, id) order once older than the delay, so a transaction still open has time to
-    // commit; one that commits later still (by up to an hour past what was sealed) is linked by the next run, after
+    // commit; one that commits later still (by up to ten minutes past what was sealed) is linked by the next run, after
     // the links made meanwhile. Older than that, it stays unlinked and audit:verify reports it.
     this.addSql(`create function audit_seal(delay_seconds integer, batch integer) returns integer
       language plpgsql security definer set search_path = pg_catalog, public, pg_temp as $$
@@ -69,7 +69,7 @@ export class Migration20261128100000_audit_chain extends Migration {
         linked integer := 0;
       begin
         -- One sealer at a time, in every instance.
-        select sealed_through - interval '1 hour' into since from audit_log_state for update;
+        select sealed_through - interval '10 minutes' into since from audit_log_state for update;
         for r in
           select e.* from audit_events e
           where e.occurred_at < cutoff and e.occurred_at >= since

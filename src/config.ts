@@ -351,6 +351,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const isProduction = parsed.data.NODE_ENV === 'production';
   const isTest = parsed.data.NODE_ENV === 'test';
+  if (parsed.data.DATABASE_OWNER_URL && !parsed.data.DATABASE_URL) {
+    throw new Refusal('Invalid configuration: DATABASE_OWNER_URL (the role that migrates) needs DATABASE_URL (the role Ramp runs as) beside it');
+  }
   if (isProduction && !parsed.data.WEBHOOK_SECRET_KEY) {
     throw new Refusal('Invalid configuration: WEBHOOK_SECRET_KEY is required when NODE_ENV=production');
   }

@@ -5,6 +5,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRamp, type Ramp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
+import { Refusal } from '../../src/platform/refusal.js';
 import { type ApiClient, apiClient, freshDatabaseEnv, onPostgres } from '../support/ramp.js';
 import { withAdmin } from '../support/template-database.js';
 
@@ -105,5 +106,12 @@ describe.skipIf(!onPostgres)('Ramp as an application role that may only insert a
       env: { ...process.env, DATABASE_URL: appUrl, DATABASE_OWNER_URL: database.env.DATABASE_URL!, LOG_LEVEL: 'silent', NODE_ENV: 'test' },
     });
     expect(stdout).toMatch(/The audit log verifies/);
+  });
+});
+
+describe('DATABASE_OWNER_URL', () => {
+  it('is refused without DATABASE_URL, the role Ramp runs as', () => {
+    expect(() => loadConfig({ DATABASE_OWNER_URL: 'postgres://owner@127.0.0.1/ramp' })).toThrow(Refusal);
+    expect(() => loadConfig({ DATABASE_OWNER_URL: 'postgres://owner@127.0.0.1/ramp' })).toThrow(/needs DATABASE_URL/);
   });
 });

@@ -67,11 +67,11 @@ describe('the audit hash chain', () => {
   it('links a row that commits after later rows were linked, after them, and still verifies', async () => {
     const partnerId = await partnerWithRows(1);
     await seal();
-    // A transaction that began ten minutes ago and commits only now: its row is older than rows already linked.
+    // A transaction that began five minutes ago and commits only now: its row is older than rows already linked.
     const late = '00000000-0000-4000-8000-00000000a001';
     await t.sql(
       `insert into audit_events (id, partner_id, environment, action, outcome, actor_type, occurred_at)
-       values (?, ?, 'sandbox', 'customer.create', 'succeeded', 'api_key', now() - interval '10 minutes')`,
+       values (?, ?, 'sandbox', 'customer.create', 'succeeded', 'api_key', now() - interval '5 minutes')`,
       [late, partnerId],
     );
     await seal();

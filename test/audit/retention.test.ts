@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
 import { verifyAuditChain } from '../../src/modules/audit/chain.js';
 import { startRamp, type TestRamp } from '../support/ramp.js';
 
@@ -50,6 +51,11 @@ describe('audit retention', () => {
     // Nor by claiming to be the trim: the floor holds even then.
     await expect(deleteAllSetting('ramp.audit_trimming', 'on')).rejects.toThrow(/append-only/);
     expect(await count()).toBe(before);
+  });
+
+  it('refuses to start with AUDIT_RETENTION_DAYS under the 30-day floor', () => {
+    expect(() => loadConfig({ AUDIT_RETENTION_DAYS: '29' })).toThrow(/AUDIT_RETENTION_DAYS/);
+    expect(loadConfig({ AUDIT_RETENTION_DAYS: '30' }).AUDIT_RETENTION_DAYS).toBe(30);
   });
 
   it('never trims a row younger than 30 days, whatever retention the caller asks for', async () => {
