@@ -79,6 +79,9 @@ const ROW_FIELDS = [
   MICROS('e.occurred_at'),
 ];
 
+/** Where the row's time is among its fields: the link repeats it, and the two must agree. */
+const TIME_FIELD = ROW_FIELDS.length - 1;
+
 const LINKS = `select c.partner_id::text as partner_id, c.environment, c.position::text as position, ${MICROS('c.occurred_at')} as link_micros,
     encode(c.row_digest, 'hex') as row_digest, encode(c.previous_hash, 'hex') as previous_hash, encode(c.hash, 'hex') as hash,
     c.audit_event_id::text as audit_event_id, c.occurred_at < (select trimmed_before from audit_log_state) as trimmed,
@@ -180,7 +183,7 @@ function checkLink(link: LinkRow, previous: ChainHead): ChainFinding[] {
   }
   if (link.fields === null) {
     if (!link.trimmed) found.push(finding('missing_row', link, 'its row is gone and was younger than anything the retention trimmed'));
-  } else if (rowDigest(link.fields) !== link.row_digest || link.fields[15] !== link.link_micros) {
+  } else if (rowDigest(link.fields) !== link.row_digest || link.fields[TIME_FIELD] !== link.link_micros) {
     found.push(finding('row_changed', link, 'its row is not the row it linked'));
   }
   return found;
