@@ -22,7 +22,8 @@ function expectedHead(value: string): ExpectedHead {
 }
 
 function print(report: ChainReport) {
-  say(`${report.links} links in ${report.heads.length} chains. Heads (record them elsewhere; pass them back with --expect to catch a rewrite):`);
+  const chains = report.heads.length === 1 ? 'chain' : 'chains';
+  say(`${report.links} links in ${report.heads.length} ${chains}. Heads (record them elsewhere; pass them back with --expect to catch a rewrite):`);
   for (const head of report.heads) say(`  ${head.partnerId}/${head.environment}/${head.position}/${head.hash}`);
   if (report.findings.length === 0) {
     say('The audit log verifies: every link holds, every row is the row it linked, no row is left unlinked.');
