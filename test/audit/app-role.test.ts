@@ -106,7 +106,7 @@ describe.skipIf(!onPostgres)('Ramp as an application role that may only insert a
       env: { ...process.env, DATABASE_URL: appUrl, DATABASE_OWNER_URL: database.env.DATABASE_URL!, LOG_LEVEL: 'silent', NODE_ENV: 'test' },
     });
     expect(stdout).toMatch(/The audit log verifies/);
-  });
+  }, 120_000);
 });
 
 describe('DATABASE_OWNER_URL', () => {

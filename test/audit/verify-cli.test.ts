@@ -9,6 +9,9 @@ import { apiClient, migratedDatabaseEnv } from '../support/ramp.js';
  * `npm run audit:verify` as an operator runs it, on this file's own database (the embedded one is opened by one
  * process at a time, so Ramp is stopped while the command runs): first a clean log, then one the owner tampered with.
  */
+/** A command starts tsx and opens the database on its own: seconds, more on a busy machine. */
+const COMMAND_TIMEOUT_MS = 120_000;
+
 describe('npm run audit:verify', () => {
   let database: Awaited<ReturnType<typeof migratedDatabaseEnv>>;
   let ramp: Ramp | undefined;
@@ -49,36 +52,44 @@ describe('npm run audit:verify', () => {
     await database.drop();
   });
 
-  it('prints the chains’ heads and exits 0 on a log nobody touched', async () => {
-    const { code, stdout } = await verify();
-    // The demo partner's sandbox chain: its first key's creation and the three customers.
-    expect(stdout).toMatch(/^4 links in 1 chain\./);
-    expect(stdout).toMatch(/\n {2}[0-9a-f-]{36}\/sandbox\/4\/[0-9a-f]{64}\n/);
-    expect(stdout).toMatch(/The audit log verifies/);
-    expect(code).toBe(0);
-  });
+  it(
+    'prints the chains’ heads and exits 0 on a log nobody touched',
+    async () => {
+      const { code, stdout } = await verify();
+      // The demo partner's sandbox chain: its first key's creation and the three customers.
+      expect(stdout).toMatch(/^4 links in 1 chain\./);
+      expect(stdout).toMatch(/\n {2}[0-9a-f-]{36}\/sandbox\/4\/[0-9a-f]{64}\n/);
+      expect(stdout).toMatch(/The audit log verifies/);
+      expect(code).toBe(0);
+    },
+    COMMAND_TIMEOUT_MS,
+  );
 
-  it('names each row the owner changed, deleted or forged, and exits 1', async () => {
-    await open();
-    const rows = await sql(`select id, partner_id from audit_events where action = 'customer.create' order by occurred_at, id`);
-    const [first, second] = rows as { id: string; partner_id: string }[];
-    await sql('alter table audit_events disable trigger audit_events_append_only');
-    await sql(`update audit_events set action = 'customer.read' where id = ?`, [first!.id]);
-    await sql('delete from audit_events where id = ?', [second!.id]);
-    await sql('alter table audit_events enable trigger audit_events_append_only');
-    await sql(
-      `insert into audit_events (id, partner_id, environment, action, outcome, actor_type, occurred_at)
+  it(
+    'names each row the owner changed, deleted or forged, and exits 1',
+    async () => {
+      await open();
+      const rows = await sql(`select id, partner_id from audit_events where action = 'customer.create' order by occurred_at, id`);
+      const [first, second] = rows as { id: string; partner_id: string }[];
+      await sql('alter table audit_events disable trigger audit_events_append_only');
+      await sql(`update audit_events set action = 'customer.read' where id = ?`, [first!.id]);
+      await sql('delete from audit_events where id = ?', [second!.id]);
+      await sql('alter table audit_events enable trigger audit_events_append_only');
+      await sql(
+        `insert into audit_events (id, partner_id, environment, action, outcome, actor_type, occurred_at)
        values ('00000000-0000-4000-8000-00000000e001', ?, 'sandbox', 'customer.create', 'succeeded', 'api_key', now() - interval '2 days')`,
-      [first!.partner_id],
-    );
-    await close();
-    const { code, stdout } = await verify();
-    expect(stdout).toMatch(/3 findings:/);
-    expect(stdout).toContain(`row_changed  ${first!.partner_id}/sandbox position`);
-    expect(stdout).toContain(`row ${first!.id}`);
-    expect(stdout).toContain(`missing_row  ${first!.partner_id}/sandbox position`);
-    expect(stdout).toContain('unlinked_row');
-    expect(stdout).toContain('row 00000000-0000-4000-8000-00000000e001');
-    expect(code).toBe(1);
-  });
+        [first!.partner_id],
+      );
+      await close();
+      const { code, stdout } = await verify();
+      expect(stdout).toMatch(/3 findings:/);
+      expect(stdout).toContain(`row_changed  ${first!.partner_id}/sandbox position`);
+      expect(stdout).toContain(`row ${first!.id}`);
+      expect(stdout).toContain(`missing_row  ${first!.partner_id}/sandbox position`);
+      expect(stdout).toContain('unlinked_row');
+      expect(stdout).toContain('row 00000000-0000-4000-8000-00000000e001');
+      expect(code).toBe(1);
+    },
+    COMMAND_TIMEOUT_MS,
+  );
 });
