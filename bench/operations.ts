@@ -9,10 +9,10 @@ export const TRANSFER_BY_ID = `query Transfer($id: ID!) {
   transfer(id: $id) { id status createdAt amount destinationAmount }
 }`;
 
-/** P2: a page of 100 transfers with each one's customer and quote. */
+/** P2: a page of 100 transfers with each one's customer and quote, and a cursor on every edge as Relay asks. */
 export const TRANSFERS_PAGE = `query Transfers {
   transfers(first: 100) {
-    edges { node { id status createdAt customer { id email } quote { id sourceAmount destinationAmount exchangeRate } } }
+    edges { cursor node { id status createdAt customer { id email } quote { id sourceAmount destinationAmount exchangeRate } } }
   }
 }`;
 
@@ -22,7 +22,7 @@ export const TRANSFERS_PAGE = `query Transfers {
  */
 export const POSTGRAPHILE_TRANSFERS_PAGE = `query Transfers($partnerId: UUID!) {
   allTransfers(first: 100, orderBy: [CREATED_AT_ASC, PRIMARY_KEY_ASC], condition: { partnerId: $partnerId, environment: "sandbox" }) {
-    edges { node { id status createdAt customerByCustomerId { id email } quoteByQuoteId { id sourceAmount destinationAmount exchangeRate } } }
+    edges { cursor node { id status createdAt customerByCustomerId { id email } quoteByQuoteId { id sourceAmount destinationAmount exchangeRate } } }
   }
 }`;
 

@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { Pool } from 'undici';
+import { cursorCost } from './cursor-cost.js';
 import { createBenchDatabase } from './database.js';
 import { type Client, type LoadResult, runLoad, sleep } from './load.js';
 import { POSTGRAPHILE_TRANSFERS_PAGE, TRANSFER_BY_ID, TRANSFERS_PAGE, pageSize } from './operations.js';
@@ -158,14 +159,16 @@ async function main() {
       /listening on (http:\/\/\S+)/,
     );
     started.push(postgraphile);
-    log('P2 GraphQL transfers(first: 100) with customer and quote');
+    log("P2: what a page's cursors cost, in process");
+    rows.push(cursorCost(ROUNDS));
+    log('P2 GraphQL transfers(first: 100) with customer and quote, a cursor on every edge');
     const r = await compare(
       'P2',
       { server: ramp, iteration: graphql(TRANSFERS_PAGE, () => ({}), fullPage) },
       { server: postgraphile, iteration: graphql(POSTGRAPHILE_TRANSFERS_PAGE, () => ({ partnerId }), fullPage) },
     );
     rows.push({
-      name: 'P2 GraphQL transfers(first:100) + customer + quote',
+      name: 'P2 GraphQL transfers(first:100) + customer + quote + cursors',
       unit: 'req/s',
       baselineName: 'PostGraphile V5 allTransfers',
       goal: { ratio: 1 },

@@ -172,8 +172,12 @@ const ConfigSchema = z.object({
   ADMISSION_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(100_000).default(64),
   /** Requests that may wait for a place among those in flight; beyond, a request is answered 503 `overloaded` at once. */
   ADMISSION_MAX_QUEUED: z.coerce.number().int().min(0).max(1_000_000).default(256),
-  /** How long a request may wait in that queue before it is answered 503 `overloaded`. */
+  /** How long a request waits in that queue before it is answered 503 `overloaded`, if the instance is saturated then (else it is admitted). */
   ADMISSION_QUEUE_TIMEOUT_MS: z.coerce.number().int().min(1).max(60_000).default(1000),
+  /** Event-loop delay (p99 over half a second) past which the instance counts as saturated and sheds queued requests. */
+  ADMISSION_LOOP_DELAY_LIMIT_MS: z.coerce.number().int().min(1).max(60_000).default(200),
+  /** Recent average wait for a database connection past which the instance counts as saturated. */
+  ADMISSION_POOL_WAIT_LIMIT_MS: z.coerce.number().int().min(1).max(60_000).default(250),
   /** When set, GET /metrics requires `Authorization: Bearer <METRICS_TOKEN>`. */
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   /** OpenTelemetry's own switch: `true` makes no spans and exports nothing, whatever the endpoints say. */

@@ -12,7 +12,8 @@ import { migrate } from './migrations.js';
 import { ADVISORY_LOCKS } from './locks.js';
 import { PgliteStatementsMikroDriver } from './db/pglite/driver.js';
 import { NamedStatementsDriver } from './db/postgres.js';
-import { releaseConnectionsThatDie, tellSaturationFromOutage } from './pg-pool-guard.js';
+import { measureConnectionWaits, releaseConnectionsThatDie, tellSaturationFromOutage } from './pg-pool-guard.js';
+import { type PoolWaits, poolWaits } from './saturation.js';
 
 export type { EntityManager };
 
@@ -22,6 +23,11 @@ export interface Database {
   /** A fresh EntityManager with its own identity map: one per request, job or event. */
   fork(): EntityManager;
   isReachable(): Promise<boolean>;
+  /**
+   * How long requests lately waited for a database connection (ms, a decaying average). Always 0 on PGlite: its one
+   * session runs on the event loop, so a busy PGlite shows as event-loop delay instead.
+   */
+  connectionWaitMs(): number;
   close(): Promise<void>;
 }
 
@@ -75,13 +81,14 @@ export async function openDatabase(config: DatabaseOptions): Promise<Database> {
       await owner.close(true);
     }
   }
+  const waits = poolWaits();
   if (config.DATABASE_URL) {
     orm = (await PostgresORM.init({
       ...common,
       driver: NamedStatementsDriver,
       clientUrl: config.DATABASE_URL,
       pool: { min: 0, max: config.DB_POOL_MAX },
-      driverOptions: postgresPoolOptions(config),
+      driverOptions: postgresPoolOptions(config, waits),
     })) as unknown as MikroORM;
     kind = 'postgresql';
   } else {
@@ -101,6 +108,7 @@ export async function openDatabase(config: DatabaseOptions): Promise<Database> {
     orm,
     kind,
     fork: () => orm.em.fork(),
+    connectionWaitMs: () => (kind === 'postgresql' ? waits.recentMs() : 0),
     async isReachable() {
       // Bounded on its own: /readyz must answer within a second even while connections are stuck.
       let timer: NodeJS.Timeout | undefined;
@@ -133,7 +141,7 @@ const READINESS_TIMEOUT_MS = 900;
  * server, a transaction left idle is ended by the server, and TCP keepalive notices a peer that
  * vanished. A connection that dies while checked out goes back to the pool at once.
  */
-function postgresPoolOptions(config: DatabaseOptions) {
+function postgresPoolOptions(config: DatabaseOptions, waits: PoolWaits) {
   return {
     connectionTimeoutMillis: config.DB_ACQUIRE_TIMEOUT_MS,
     statement_timeout: config.DB_STATEMENT_TIMEOUT_MS,
@@ -144,6 +152,7 @@ function postgresPoolOptions(config: DatabaseOptions) {
       releaseConnectionsThatDie(pool);
       // A connection given back healthy while the caller waited: the database answers, the pool is only full.
       tellSaturationFromOutage(pool, config.DB_ACQUIRE_TIMEOUT_MS);
+      measureConnectionWaits(pool, waits);
     },
   };
 }

@@ -110,7 +110,7 @@ export async function buildHttpApp<Services>(deps: HttpDeps<Services>): Promise<
   registerAudit(app, deps.auditActions);
 
   // A request the instance has no room for is refused before its route does any work.
-  registerAdmission(app, { config, metrics });
+  registerAdmission(app, { config, metrics, connectionWaitMs: db.connectionWaitMs });
   app.decorateRequest('em', null as never);
   app.decorateRequest('actor', null);
   // One EntityManager per request, shared by the rate limiter, authentication, the routes and GraphQL.

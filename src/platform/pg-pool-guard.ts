@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { POOL_SATURATED } from './database-errors.js';
+import type { PoolWaits } from './saturation.js';
 
 /**
  * Gives a pooled PostgreSQL connection back to the pool the moment it dies while checked out.
@@ -60,5 +61,15 @@ export function tellSaturationFromOutage(pool: pg.Pool, windowMs: number): void 
       const saturated = error instanceof Error && error.message === ACQUIRE_TIMEOUT && Date.now() - lastHealthyRelease <= windowMs;
       throw saturated ? new Error(`${POOL_SATURATED}: every connection stayed busy for ${windowMs} ms`, { cause: error }) : error;
     });
+  }) as typeof pool.connect;
+}
+
+/** Records how long each caller waited for a connection (admission control's database saturation signal). */
+export function measureConnectionWaits(pool: pg.Pool, waits: PoolWaits): void {
+  const connect = pool.connect.bind(pool) as (callback?: unknown) => Promise<pg.PoolClient> | undefined;
+  pool.connect = ((callback?: unknown) => {
+    if (typeof callback === 'function') return connect(callback);
+    const asked = performance.now();
+    return (connect() as Promise<pg.PoolClient>).finally(() => waits.record(performance.now() - asked));
   }) as typeof pool.connect;
 }

@@ -10,8 +10,11 @@ import { startRamp, type TestRamp } from '../support/ramp.js';
 // in one bash, against a Ramp started here. Only the three values a reader sets first are ours: where Ramp listens,
 // the sandbox key, and a free port for the webhook receiver.
 const WALKTHROUGH = readFileSync(new URL('../../docs/api/walkthrough.md', import.meta.url), 'utf8');
-// A reader tries the README's first commands, then goes on to the walkthrough on the same sandbox.
+// A reader tries the README's first commands, then goes on to the walkthrough on the same sandbox, and from there to the
+// pages that continue it in the same terminal: the chain leg, the sandbox's deposit hashes, webhooks by query.
 const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+const page = (name: string) => readFileSync(new URL(`../../docs/api/${name}.md`, import.meta.url), 'utf8');
+const CONTINUED = ['chains', 'sandbox', 'webhooks'] as const;
 const PLACEHOLDERS = ['export RAMP=http://127.0.0.1:4000', 'export KEY=rk_sandbox_…', 'export HOOK_PORT=4001'];
 
 const shellBlocks = (markdown: string) => [...markdown.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].map((m) => m[1]!);
@@ -62,7 +65,10 @@ beforeAll(async () => {
     .replace('KEY=rk_sandbox_…', `KEY=${t.key}`)
     .replaceAll('http://127.0.0.1:4000', t.url);
   const steps = [tried, setup, ...blocks.slice(1)].map((block, i) => `echo "::block ${i - 1}"\n${block}`);
-  run = await bash(`set -euo pipefail\n${steps.join('\n')}\necho "::done"\n`, dir);
+  const continued = CONTINUED.flatMap((name) => shellBlocks(page(name)).map((block, i) => `echo "::${name} ${i}"\n${block}`));
+  // As chains.md asks, from Ramp's checkout: Foundry's cast, which `npm install` put in node_modules/.bin.
+  const castOnPath = `export PATH="${join(process.cwd(), 'node_modules', '.bin')}:$PATH"`;
+  run = await bash(`set -euo pipefail\n${castOnPath}\n${[...steps, ...continued].join('\n')}\necho "::done"\n`, dir);
 }, 180_000);
 afterAll(async () => {
   await t?.close();
@@ -79,7 +85,23 @@ describe('the first-hour walkthrough of the partner guide', () => {
   it('runs every command as written, each succeeding, to the end', () => {
     expect({ code: run.code, stderr: run.stderr }).toMatchObject({ code: 0 });
     for (let i = 0; i < blocks.length; i++) expect(run.stdout).toContain(`::block ${i}\n`);
+    for (const name of CONTINUED) expect(shellBlocks(page(name)).length, name).toBeGreaterThan(0);
+    for (const name of CONTINUED) shellBlocks(page(name)).forEach((_, i) => expect(run.stdout).toContain(`::${name} ${i}\n`));
     expect(run.stdout).toMatch(/::done\n$/);
+  });
+
+  it('goes on in the same terminal: a deposit from a wallet of the reader’s own, a solana off-ramp, a webhook by query removed again', async () => {
+    const api = t.client(t.key);
+    const customer = file('customer.json').customer_id;
+    const own = await api.get(`/v0/customers/${customer}/offramp-transfer/${file('own-offramp.json').transfer_id}`);
+    expect(own.body.status).toBe('processing');
+    expect(own.body.quote.deposit_transaction_hash).toMatch(/^0x[0-9a-f]{64}$/);
+    const solana = await api.get(`/v0/customers/${customer}/offramp-transfer/${file('solana-offramp.json').transfer_id}`);
+    expect(solana.body).toMatchObject({ status: 'processing', source_network: 'solana', quote: { deposit_network: 'solana' } });
+    const webhooks = (await api.get('/v0/webhooks')).body as { data?: { id: string }[] } | { id: string }[];
+    const ids = (Array.isArray(webhooks) ? webhooks : (webhooks.data ?? [])).map((w) => w.id);
+    expect(ids).not.toContain(file('query-webhook.json').id);
+    expect(ids).not.toContain(file('webhook.json').id);
   });
 
   it('approves the KYC and takes the on-ramp and the off-ramp to completed, and cancels the webhook step’s transfer', async () => {
@@ -116,7 +138,8 @@ describe('the first-hour walkthrough of the partner guide', () => {
       'onramp_transfer.status.updated',
     ]);
     for (const line of deliveries) expect(line.split(' ')[0]).toBe(JSON.parse(line.slice(line.indexOf(' ') + 1)).event_id);
-    const streamed = run.stdout.slice(run.stdout.lastIndexOf('::block')).split('\n').slice(1, -2);
+    const subscription = run.stdout.lastIndexOf('::block');
+    const streamed = run.stdout.slice(subscription, run.stdout.indexOf('::chains 0', subscription)).split('\n').slice(1, -1);
     expect(streamed[0]).toBe('CUSTOMER_CREATED ');
     expect(streamed).toContain('ONRAMP_TRANSFER_STATUS_UPDATED COMPLETED');
     expect(streamed.at(-1)).toBe('OFFRAMP_TRANSFER_STATUS_UPDATED COMPLETED');

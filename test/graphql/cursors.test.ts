@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, startRamp, type TestRamp } from '../support/ramp.js';
+import { sealer } from '../../src/platform/sealed.js';
 import { createCustomer, onrampQuoteBody, wallet } from '../support/transfers.js';
 
 /**
@@ -77,5 +78,24 @@ describe('page cursors', () => {
       expect(res.body.errors, after).toEqual([refusal(['customers'], '/after')]);
     }
     expect((await api.graphql('query ($after: String) { customers(first: 1, after: $after) { totalCount } }', { after: mine })).body.errors).toBeUndefined();
+  });
+
+  it('still takes a cursor handed out before cursors were masked by hash (sealed per edge), bound as before', async () => {
+    await createCustomer(api);
+    const page = await api.graphql('{ partner { databaseId } customers(first: 2) { edges { cursor node { databaseId createdAt } } } }');
+    const { partner, customers } = page.body.data;
+    const [first, second] = customers.edges;
+    const position = Buffer.alloc(24);
+    position.writeBigInt64BE(BigInt(new Date(first.node.createdAt).getTime()));
+    position.write(first.node.databaseId.replaceAll('-', ''), 8, 'hex');
+    const earlier = sealer(t.ramp.config.eventCursorKey, 'ramp page cursor');
+    const after = earlier.seal(`${partner.databaseId}/sandbox/CustomerConnection/`, position);
+    expect(after).not.toBe(first.cursor);
+    const res = await api.graphql('query ($after: String) { customers(first: 1, after: $after) { edges { cursor } } }', { after });
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data.customers.edges).toEqual([{ cursor: second.cursor }]);
+    const elsewhere = earlier.seal(`${partner.databaseId}/sandbox/TransferConnection/`, position);
+    const refused = await api.graphql('query ($after: String) { customers(first: 1, after: $after) { totalCount } }', { after: elsewhere });
+    expect(refused.body.errors).toEqual([refusal(['customers'], '/after')]);
   });
 });

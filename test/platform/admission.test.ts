@@ -1,0 +1,62 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ApiResponse, onPostgres, startRamp, type TestRamp } from '../support/ramp.js';
+import { createCustomer } from '../support/transfers.js';
+
+/**
+ * Admission control sheds what the instance can't carry, not what waited in its queue: places held by requests that
+ * wait on a row lock (a database that is otherwise idle) let the next requests in beyond the cap, and only a saturated
+ * instance (here, an event loop held for most of a second) answers 503 `overloaded`. A table lock held from outside
+ * needs a second session, which embedded PGlite hasn't: PostgreSQL only.
+ */
+describe.skipIf(!onPostgres)('admission control', () => {
+  let t: TestRamp;
+  let customerId: string;
+  let locker: pg.Client;
+
+  beforeAll(async () => {
+    t = await startRamp({ ADMISSION_MAX_IN_FLIGHT: '1', ADMISSION_MAX_QUEUED: '16', ADMISSION_QUEUE_TIMEOUT_MS: '100', ADMISSION_LOOP_DELAY_LIMIT_MS: '200' });
+    customerId = await createCustomer(t.client(t.key));
+    locker = new pg.Client({ connectionString: t.ramp.config.DATABASE_URL });
+    await locker.connect();
+    // Start-up (migrations, the schema) holds the loop: let two readings of calm pass.
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+  });
+  afterAll(async () => {
+    await locker.end();
+    await t.close();
+  });
+
+  /** Holds every read of `customers` until `release` is called. */
+  const lockCustomers = async () => {
+    await locker.query('begin');
+    await locker.query('lock table customers in access exclusive mode');
+    return () => locker.query('commit');
+  };
+  const reads = (n: number) => Array.from({ length: n }, () => t.client(t.key).get(`/v0/customers/${customerId}`));
+  const statuses = (answers: ApiResponse[]) => answers.map((a) => `${a.status} ${a.body.code ?? ''}`.trim());
+
+  it('admits requests beyond the cap when the places are held by requests waiting on a lock, not by a saturated instance', async () => {
+    const release = await lockCustomers();
+    const pending = reads(6);
+    // Five of them waited in the queue three times its timeout, behind one held by the lock.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await release();
+    expect(statuses(await Promise.all(pending))).toEqual(Array(6).fill('200'));
+  });
+
+  it('sheds the queued requests as 503 overloaded with Retry-After when the event loop is saturated', async () => {
+    const release = await lockCustomers();
+    const first = reads(1);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The loop held for 700 ms: its next reading (every 500 ms) shows it saturated for the next half second.
+    const until = Date.now() + 700;
+    while (Date.now() < until);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const queued = await Promise.all(reads(4));
+    await release();
+    expect(statuses(queued)).toEqual(Array(4).fill('503 overloaded'));
+    for (const answer of queued) expect(answer.headers.get('retry-after')).toBe('1');
+    expect(statuses(await Promise.all(first))).toEqual(['200']);
+  });
+});
