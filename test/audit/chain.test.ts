@@ -94,6 +94,19 @@ describe('the audit hash chain', () => {
     expect(await findingsOf(partnerId)).toEqual([expect.objectContaining({ kind: 'missing_row', auditEventId: first!.id, position: 2 })]);
   });
 
+  it('names a deleted row even when the owner claims a trim took it', async () => {
+    const partnerId = await partnerWithRows(1);
+    await seal();
+    const [row] = await rowsOf(partnerId);
+    await asOwnerBehindTheTrigger('delete from audit_events where id = ?', [row!.id]);
+    await t.sql('update audit_log_state set trimmed_before = now()');
+    try {
+      expect(await findingsOf(partnerId)).toEqual([expect.objectContaining({ kind: 'missing_row', auditEventId: row!.id })]);
+    } finally {
+      await t.sql(`update audit_log_state set trimmed_before = '-infinity'`);
+    }
+  });
+
   it('names a row the owner forged into the past, which the chain never linked', async () => {
     const partnerId = await partnerWithRows(1);
     await seal();

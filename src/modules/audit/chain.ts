@@ -82,9 +82,14 @@ const ROW_FIELDS = [
 /** Where the row's time is among its fields: the link repeats it, and the two must agree. */
 const TIME_FIELD = ROW_FIELDS.length - 1;
 
+/**
+ * Each link with its row, when the row is still there. A missing row counts as trimmed only when older than what a trim
+ * took and than the floor no trim goes below: the state row is the owner's to move.
+ */
 const LINKS = `select c.partner_id::text as partner_id, c.environment, c.position::text as position, ${MICROS('c.occurred_at')} as link_micros,
     encode(c.row_digest, 'hex') as row_digest, encode(c.previous_hash, 'hex') as previous_hash, encode(c.hash, 'hex') as hash,
-    c.audit_event_id::text as audit_event_id, c.occurred_at < (select trimmed_before from audit_log_state) as trimmed,
+    c.audit_event_id::text as audit_event_id,
+    c.occurred_at < least((select trimmed_before from audit_log_state), now() - interval '30 days') as trimmed,
     case when e.id is null then null else array[${ROW_FIELDS.join(', ')}] end as fields
   from audit_chain c left join audit_events e on e.id = c.audit_event_id
   where (c.partner_id, c.environment, c.position) > (?::uuid, ?, ?::bigint)
