@@ -20,6 +20,8 @@ import { Migration20261127000300_event_trace_context } from './Migration20261127
 import { Migration20261127000500_customer_erasure } from './Migration20261127000500_customer_erasure.js';
 import { Migration20261127000600_sealed_bank_numbers } from './Migration20261127000600_sealed_bank_numbers.js';
 import { Migration20261127000200_audit_events } from './Migration20261127000200_audit_events.js';
+import { Migration20261128100000_audit_chain } from './Migration20261128100000_audit_chain.js';
+import { Migration20261128100010_audit_guard } from './Migration20261128100010_audit_guard.js';
 import { Migration20261127000100_api_key_scopes } from './Migration20261127000100_api_key_scopes.js';
 import { Migration20261128000100_chain_mints } from './Migration20261128000100_chain_mints.js';
 import { Migration20261128000400_deposits_add_up } from './Migration20261128000400_deposits_add_up.js';
@@ -54,5 +56,7 @@ export const migrations = [
   Migration20261128000100_chain_mints,
   Migration20261128000400_deposits_add_up,
   Migration20261128000500_top_up_replacement,
+  Migration20261128100000_audit_chain,
+  Migration20261128100010_audit_guard,
   Migration20261128120000_copies_know_their_customer,
 ];

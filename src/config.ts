@@ -27,6 +27,14 @@ const ConfigSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
     .optional(),
+  /**
+   * PostgreSQL connection string of the role that owns the schema, used only to migrate at start; DATABASE_URL is then
+   * the application's role (a member of `ramp_app`, which may not edit the audit log). Unset: DATABASE_URL migrates too.
+   */
+  DATABASE_OWNER_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+    .optional(),
   /** PostgreSQL connections one instance keeps at most. */
   DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
   /** How long a request waits for a PostgreSQL connection (a free one, or a new one being opened) before it answers 503. */
@@ -85,8 +93,13 @@ const ConfigSchema = z.object({
     .default('1000000'),
   /** Background jobs (deposit-window expiry, sandbox auto-settlement) poll this often; 0 turns them off. Default 5000, 0 under NODE_ENV=test. */
   JOBS_INTERVAL_MS: z.coerce.number().int().min(0).optional(),
-  /** The audit log keeps rows this many days; a background job deletes older ones (decision 019). */
-  AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(400),
+  /**
+   * The audit log keeps rows this many days; a background job deletes older ones through the database's `audit_trim`,
+   * which never deletes a row younger than 30 days, the floor fixed by the migration (decision 026).
+   */
+  AUDIT_RETENTION_DAYS: z.coerce.number().int().min(30).max(36_500).default(400),
+  /** The sealing job links audit rows into the hash chain once they are this old, so transactions still open can commit first. */
+  AUDIT_SEAL_DELAY_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
   /** Sandbox only: move transfers along by themselves after this delay (deposit arrives, then settles). Off when unset. */
   AUTO_SETTLE_DELAY_MS: z.coerce.number().int().min(0).optional(),
   /** 32 random bytes, base64: encrypts webhook signing secrets at rest (AES-256-GCM). Required in production. */
@@ -342,6 +355,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const isProduction = parsed.data.NODE_ENV === 'production';
   const isTest = parsed.data.NODE_ENV === 'test';
+  if (parsed.data.DATABASE_OWNER_URL && !parsed.data.DATABASE_URL) {
+    throw new Refusal('Invalid configuration: DATABASE_OWNER_URL (the role that migrates) needs DATABASE_URL (the role Ramp runs as) beside it');
+  }
   if (isProduction && !parsed.data.WEBHOOK_SECRET_KEY) {
     throw new Refusal('Invalid configuration: WEBHOOK_SECRET_KEY is required when NODE_ENV=production');
   }

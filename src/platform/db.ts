@@ -31,7 +31,10 @@ export interface Database {
   close(): Promise<void>;
 }
 
-type DatabaseOptions = Pick<Config, 'DATABASE_URL' | 'DATA_DIR' | 'DB_POOL_MAX' | 'DB_ACQUIRE_TIMEOUT_MS' | 'DB_STATEMENT_TIMEOUT_MS'> & {
+type DatabaseOptions = Pick<
+  Config,
+  'DATABASE_URL' | 'DATABASE_OWNER_URL' | 'DATA_DIR' | 'DB_POOL_MAX' | 'DB_ACQUIRE_TIMEOUT_MS' | 'DB_STATEMENT_TIMEOUT_MS'
+> & {
   /** Every entity of the service, assembled by the composition root. */
   entities: EntityDefinitions;
   debug?: boolean;
@@ -40,7 +43,8 @@ type DatabaseOptions = Pick<Config, 'DATABASE_URL' | 'DATA_DIR' | 'DB_POOL_MAX' 
 };
 
 /**
- * PostgreSQL when DATABASE_URL is set, else embedded PGlite; migrations applied before use. Each
+ * PostgreSQL when DATABASE_URL is set, else embedded PGlite; migrations applied before use (through
+ * DATABASE_OWNER_URL when it names another role). Each
  * runs under a driver of ours that prepares statements (db/postgres.ts: named statements; db/pglite:
  * kept statements and one session at a time), given to MikroORM as its `driver`.
  */
@@ -61,6 +65,22 @@ export async function openDatabase(config: DatabaseOptions): Promise<Database> {
   let orm: MikroORM;
   let kind: Database['kind'];
   let unlock = () => {};
+  // The schema's owner migrates; the application's role (DATABASE_URL) may then lack the rights to (decision 026).
+  const ownerUrl = config.DATABASE_URL && config.DATABASE_OWNER_URL && config.DATABASE_OWNER_URL !== config.DATABASE_URL ? config.DATABASE_OWNER_URL : null;
+  if (ownerUrl) {
+    const owner = (await PostgresORM.init({
+      ...common,
+      subscribers: [],
+      driver: NamedStatementsDriver,
+      clientUrl: ownerUrl,
+      pool: { min: 0, max: 1 },
+    })) as unknown as MikroORM;
+    try {
+      await withMigrationLock(ownerUrl, () => migrate(owner.migrator, config.log));
+    } finally {
+      await owner.close(true);
+    }
+  }
   const waits = poolWaits();
   if (config.DATABASE_URL) {
     orm = (await PostgresORM.init({
@@ -83,7 +103,7 @@ export async function openDatabase(config: DatabaseOptions): Promise<Database> {
   }
   // Instances starting together (a deploy, N replicas) must not run the same migration twice.
   const up = () => migrate(orm.migrator, config.log);
-  await (config.DATABASE_URL ? withMigrationLock(config.DATABASE_URL, up) : up());
+  if (!ownerUrl) await (config.DATABASE_URL ? withMigrationLock(config.DATABASE_URL, up) : up());
   return {
     orm,
     kind,

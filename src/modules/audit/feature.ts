@@ -2,7 +2,7 @@ import type { Feature } from '../../platform/feature.js';
 import type { Services } from '../../services.js';
 import { NEEDED_SCOPES } from './scopes.js';
 import { auditEntities } from './entities.js';
-import { trimAuditLog } from './jobs.js';
+import { sealAuditLog, trimAuditLog } from './jobs.js';
 import { auditRoutes } from './rest.js';
 
 /** The audit log: every state-changing call, appended with its change; read by partners with the admin scope. */
@@ -12,5 +12,6 @@ export const auditFeature: Feature<Services> = {
   entities: auditEntities,
   routes: auditRoutes,
   types: () => import('./graphql.js'),
-  jobs: (config) => [trimAuditLog(config.AUDIT_RETENTION_DAYS)],
+  // Sealed first: the trim deletes only rows the chain has linked.
+  jobs: (config) => [sealAuditLog(config.AUDIT_SEAL_DELAY_SECONDS), trimAuditLog(config.AUDIT_RETENTION_DAYS)],
 };

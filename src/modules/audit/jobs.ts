@@ -1,27 +1,35 @@
 import type { Job } from '../../platform/jobs.js';
 
+const SEAL_BATCH = 1000;
 const TRIM_BATCH = 1000;
 
 /**
- * Deletes audit rows older than the retention, in batches. The table refuses DELETE (migration
- * 20261127000200) unless the transaction sets `ramp.audit_retention`, and then only of rows older than
- * that interval: this job is the one writer that sets it, for its own transaction only.
+ * Links committed audit rows older than `delaySeconds` into their partner's hash chain, through the database's
+ * `audit_seal` (a SECURITY DEFINER function: the application's role may not write a link itself). Apart from the write
+ * path, so an audited change still costs one INSERT and writers never wait on each other for the chain.
+ */
+export function sealAuditLog(delaySeconds: number): Job {
+  return {
+    name: 'seal-audit-log',
+    batchSize: SEAL_BATCH,
+    run: async (em) => {
+      const [row] = await em.execute<{ linked: number }[]>('select audit_seal(?, ?) as linked', [delaySeconds, SEAL_BATCH]);
+      return Number(row?.linked ?? 0);
+    },
+  };
+}
+
+/**
+ * Deletes linked audit rows older than the retention, in batches, through the database's `audit_trim`: the one way
+ * rows leave the log, with a floor of 30 days fixed by its migration, whatever retention is asked for.
  */
 export function trimAuditLog(retentionDays: number): Job {
-  const retention = `${retentionDays} days`;
   return {
     name: 'trim-audit-log',
     batchSize: TRIM_BATCH,
-    run: (em) =>
-      em.transactional(async (tx) => {
-        await tx.execute(`select set_config('ramp.audit_retention', ?, true)`, [retention]);
-        const deleted = await tx.execute(
-          `delete from audit_events where id in (
-             select id from audit_events where occurred_at < now() - ?::interval order by occurred_at limit ${TRIM_BATCH}
-           ) returning 1`,
-          [retention],
-        );
-        return deleted.length;
-      }),
+    run: async (em) => {
+      const [row] = await em.execute<{ deleted: number }[]>('select audit_trim(?, ?) as deleted', [retentionDays, TRIM_BATCH]);
+      return Number(row?.deleted ?? 0);
+    },
   };
 }
