@@ -112,7 +112,7 @@ export async function createRamp(config: Config, options: { logger?: Logger; tra
     auditActions: { ofOperation: actionOfOperation },
     // Readiness reports each live chain apart from the database: a chain down degrades the service, reads still answer.
     chainReadiness: () => chainReadiness(rails.liveChains()),
-    mount: (app) => mountGraphQL(app, { ...shared, keyWatch, schema, fieldScopes, costBudget }),
+    mount: (app) => mountGraphQL(app, { ...shared, keyWatch, schema, fieldScopes, costBudget, mutationActions: { ofMutation: actionOfMutation } }),
   });
   dispatcher.start();
   const jobs = startJobRunner({
