@@ -14,6 +14,7 @@ import { ForbiddenError } from '../domain/errors.js';
 import { type Scope, requireScope } from '../domain/scopes.js';
 import type { GraphQLContext } from './context.js';
 import { screamingSnake } from './enums.js';
+import { payloadRefusal } from './payload-scopes.js';
 
 /** The root fields no feature owns (graphql/node.ts): reads. */
 const SHARED_ROOT_FIELDS: Readonly<Record<string, Scope>> = { 'Query.node': 'read', 'Query.nodes': 'read' };
@@ -92,16 +93,20 @@ export const forbidden = (error: ForbiddenError, http?: { status: number }) =>
 
 /**
  * Refuses, before execution, an operation over HTTP or a subscription whose root fields the key's
- * scopes do not all cover (403, `INSUFFICIENT_SCOPE`), and has the refusal audited before the answer
+ * scopes do not all cover, or a mutation whose answer selects what a key without `read` may not see
+ * (payload-scopes.ts) (403, `INSUFFICIENT_SCOPE`), and has the refusal audited before the answer
  * leaves. graphql-ws asks the same of each subscription in its own onSubscribe (graphql/server.ts), so
  * a refused one gets graphql-ws's `error` message.
  */
 export function useRootFieldScopes(
   table: ReadonlyMap<string, Scope>,
+  readableTypes: ReadonlyMap<string, Scope>,
   audit: (ctx: GraphQLContext, refusal: ScopeRefusal) => Promise<void>,
 ): Plugin<GraphQLContext> {
   const refuse = async ({ args, setResultAndStopExecution }: RefusableHook) => {
-    const refusal = scopeRefusal(table, args.document, args.operationName, args.contextValue.actor);
+    const { schema, document, operationName, contextValue } = args;
+    const refusal =
+      scopeRefusal(table, document, operationName, contextValue.actor) ?? payloadRefusal(schema, readableTypes, document, operationName, contextValue.actor);
     if (!refusal) return;
     await audit(args.contextValue, refusal);
     setResultAndStopExecution({ errors: [forbidden(refusal.error, { status: 403 })] });
@@ -110,6 +115,6 @@ export function useRootFieldScopes(
 }
 
 type RefusableHook = {
-  args: { document: DocumentNode; operationName?: string | null; contextValue: GraphQLContext };
+  args: { schema: GraphQLSchema; document: DocumentNode; operationName?: string | null; contextValue: GraphQLContext };
   setResultAndStopExecution: (result: { errors: readonly Error[] }) => void;
 };

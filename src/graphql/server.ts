@@ -176,6 +176,8 @@ export interface GraphQLDeps {
   fieldScopes: ReadonlyMap<string, Scope>;
   /** Who sent a graphql-ws upgrade request (platform/client-address.ts). */
   clientAddresses: ClientAddresses;
+  /** The object types a key without `read` sees whole in a mutation's answer, and the scope that lets it (payload-scopes.ts). */
+  readableTypes: ReadonlyMap<string, Scope>;
   /** The audit log's names of the mutations, for those refused before they run. */
   mutationActions: MutationActions;
 }
@@ -303,7 +305,7 @@ export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
     plugins: [
       useQueryLimits(),
       // Before anything runs: an operation with a root field outside the key's scopes does nothing.
-      useRootFieldScopes(fieldScopes, auditScopeRefusal),
+      useRootFieldScopes(fieldScopes, deps.readableTypes, auditScopeRefusal),
       useIncrementalDelivery(maskError),
       ...(deps.costBudget ? [useCostBudget(deps.costBudget, deps.metrics)] : []),
       useSubscriptionsOverWebSocketOnly(),
