@@ -79,9 +79,9 @@ describe("what a key without read sees in a mutation's answer", () => {
 
   it('answers an admin key without read the whole key it made: managing keys is seeing them', async () => {
     const created = await admin.graphql(
-      'mutation { createApiKey(input: { scopes: [READ] }) { __typename ... on CreateApiKeyPayload { key apiKey { prefix scopes allowedIps } } } }',
+      'mutation { createApiKey(input: { scopes: [ADMIN] }) { __typename ... on CreateApiKeyPayload { key apiKey { prefix scopes allowedIps } } } }',
     );
     expect(created.body.errors).toBeUndefined();
-    expect(created.body.data.createApiKey.apiKey).toMatchObject({ scopes: ['READ'], allowedIps: [] });
+    expect(created.body.data.createApiKey.apiKey).toMatchObject({ scopes: ['ADMIN'], allowedIps: [] });
   });
 });
