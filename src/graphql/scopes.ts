@@ -103,13 +103,13 @@ export function useRootFieldScopes(
   readableTypes: ReadonlyMap<string, Scope>,
   audit: (ctx: GraphQLContext, refusal: ScopeRefusal) => Promise<void>,
 ): Plugin<GraphQLContext> {
-  const refuse = async ({ args, setResultAndStopExecution }: RefusableHook) => {
+  // Synchronous for an operation it lets through: only a refusal waits, for its audit row.
+  const refuse = ({ args, setResultAndStopExecution }: RefusableHook) => {
     const { schema, document, operationName, contextValue } = args;
     const refusal =
       scopeRefusal(table, document, operationName, contextValue.actor) ?? payloadRefusal(schema, readableTypes, document, operationName, contextValue.actor);
     if (!refusal) return;
-    await audit(args.contextValue, refusal);
-    setResultAndStopExecution({ errors: [forbidden(refusal.error, { status: 403 })] });
+    return audit(contextValue, refusal).then(() => setResultAndStopExecution({ errors: [forbidden(refusal.error, { status: 403 })] }));
   };
   return { onExecute: refuse, onSubscribe: refuse };
 }
