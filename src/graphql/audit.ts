@@ -105,7 +105,6 @@ export function scopeRefusalAudit(actions: MutationActions) {
     await appendAuditRow(ctx.em, rowOfCall(call, 'refused', refusal.error.code)).catch((lost) => auditRowLost(ctx.log, lost));
   };
 }
-export type AuditScopeRefusal = ReturnType<typeof scopeRefusalAudit>;
 
 /** Wraps the schema's root fields once (the schema is built once per process; Ramps started in it share it). */
 export function auditSchema(schema: GraphQLSchema, actions: MutationActions): GraphQLSchema {
