@@ -77,6 +77,18 @@ describe("what a key without read sees in a mutation's answer", () => {
     expect(answer.body.data.updateCustomer.customer.email).toBe('secret-holder@example.com');
   });
 
+  it('answers a webhooks key without read the whole endpoint it registered, its secret included', async () => {
+    const webhooksOnly = await keyWith(['webhooks']);
+    const registered = await webhooksOnly.graphql(
+      'mutation { registerWebhook(input: { url: "http://127.0.0.1:9/payload-scopes" }) { __typename ... on RegisterWebhookPayload { secret webhookEndpoint { url status } } } }',
+    );
+    expect(registered.body.errors).toBeUndefined();
+    expect(registered.body.data.registerWebhook).toMatchObject({
+      secret: expect.stringMatching(/^whsec_/),
+      webhookEndpoint: { url: 'http://127.0.0.1:9/payload-scopes', status: 'ENABLED' },
+    });
+  });
+
   it('answers an admin key without read the whole key it made: managing keys is seeing them', async () => {
     const created = await admin.graphql(
       'mutation { createApiKey(input: { scopes: [ADMIN] }) { __typename ... on CreateApiKeyPayload { key apiKey { prefix scopes allowedIps } } } }',
