@@ -102,6 +102,7 @@ export async function createRamp(config: Config, options: { logger?: Logger; tra
   // The client's address (keys' IP allowlists, rate limits, logs): X-Forwarded-For only from TRUST_PROXY's proxies.
   const addresses = clientAddresses(config.TRUST_PROXY);
   const fieldScopes = scopeTable(features.map((feature) => feature.scopes?.graphql));
+  const readableTypes = scopeTable(features.map((feature) => feature.scopes?.readableTypes));
   // Each API key's GraphQL cost bucket: in Redis when REDIS_URL is set, else in this instance's memory.
   const costBudget = await createCostBudget(config, logger);
   // What both faces are built from; each adds its own below.
@@ -112,7 +113,8 @@ export async function createRamp(config: Config, options: { logger?: Logger; tra
     auditActions: { ofOperation: actionOfOperation },
     // Readiness reports each live chain apart from the database: a chain down degrades the service, reads still answer.
     chainReadiness: () => chainReadiness(rails.liveChains()),
-    mount: (app) => mountGraphQL(app, { ...shared, keyWatch, schema, fieldScopes, costBudget }),
+    mount: (app) =>
+      mountGraphQL(app, { ...shared, keyWatch, schema, fieldScopes, readableTypes, costBudget, mutationActions: { ofMutation: actionOfMutation } }),
   });
   dispatcher.start();
   const jobs = startJobRunner({

@@ -346,6 +346,8 @@ const DEVELOPMENT_WEBHOOK_SECRET_KEY = createHash('sha256').update('ramp develop
 // Same: `npm start` and the tests need no configuration, and a sandbox database holds no real person's data.
 const DEVELOPMENT_ENCRYPTION_MASTER_KEY = createHash('sha256').update('ramp development encryption master key').digest();
 
+const isDevelopmentKey = (base64: string | undefined, development: Buffer) => base64 !== undefined && Buffer.from(base64, 'base64').equals(development);
+
 /** Parses the environment once at start; a bad value stops the process with a clear message. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = ConfigSchema.safeParse(env);
@@ -364,6 +366,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (isProduction && !parsed.data.ENCRYPTION_MASTER_KEY) {
     throw new Refusal(
       "Invalid configuration: ENCRYPTION_MASTER_KEY is required when NODE_ENV=production (32 random bytes, base64: openssl rand -base64 32); it protects customers' personal data at rest",
+    );
+  }
+  // Set, but to the development key anyone can derive from this file: as good as no key at all.
+  if (isProduction && isDevelopmentKey(parsed.data.ENCRYPTION_MASTER_KEY, DEVELOPMENT_ENCRYPTION_MASTER_KEY)) {
+    throw new Refusal(
+      'Invalid configuration: ENCRYPTION_MASTER_KEY is the public development key, which protects nothing; set 32 random bytes of your own (openssl rand -base64 32)',
+    );
+  }
+  if (isProduction && isDevelopmentKey(parsed.data.WEBHOOK_SECRET_KEY, DEVELOPMENT_WEBHOOK_SECRET_KEY)) {
+    throw new Refusal(
+      'Invalid configuration: WEBHOOK_SECRET_KEY is the public development key, which protects nothing; set 32 random bytes of your own (openssl rand -base64 32)',
     );
   }
   const webhookSecretKey = parsed.data.WEBHOOK_SECRET_KEY ? Buffer.from(parsed.data.WEBHOOK_SECRET_KEY, 'base64') : DEVELOPMENT_WEBHOOK_SECRET_KEY;

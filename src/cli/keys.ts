@@ -1,5 +1,6 @@
 // First, before any dependency loads: refuses a Node too old for them in one sentence.
 import '../platform/supported-node.js';
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/sql';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.js';
@@ -79,10 +80,20 @@ const create =
     } catch (error) {
       throw error instanceof ValidationError ? refusalOf(error) : error;
     }
-    const key = await em.transactional(async (tx) => {
-      const { partner, created } = await ensurePartner(tx, partnerName);
-      say(`${created ? 'Created' : 'Found'} partner "${partner.name}" (${partner.id})`);
-      return issueApiKey(tx, partner, environment, grant);
+    const issue = () =>
+      em.fork().transactional(async (tx) => {
+        const { partner, created } = await ensurePartner(tx, partnerName);
+        say(`${created ? 'Created' : 'Found'} partner "${partner.name}" (${partner.id})`);
+        return issueApiKey(tx, partner, environment, grant);
+      });
+    // Another command created the same new partner between our look and our insert: it exists now, so look again.
+    const raced = (error: unknown) => error instanceof UniqueConstraintViolationException;
+    const key = await issue().catch((error) => {
+      if (!raced(error)) throw error;
+      return issue().catch((again) => {
+        if (!raced(again)) throw again;
+        throw new Refusal(`Another command was creating partner "${partnerName}" at the same moment; run this command again to add the key.`);
+      });
     });
     const scopes = grant.scopes?.join(', ') ?? 'every scope';
     const from = grant.allowedIps?.length ? `from ${grant.allowedIps.join(', ')} only` : 'from anywhere';

@@ -15,6 +15,7 @@ export const STATUS_OF_CODE = {
   rails_not_connected: 403,
   insufficient_scope: 403,
   ip_not_allowed: 403,
+  scope_escalation: 403,
   not_found: 404,
   route_not_found: 404,
   method_not_allowed: 405,

@@ -3,6 +3,7 @@ import { defaultFieldResolver, type GraphQLField, type GraphQLSchema } from 'gra
 import {
   REFUSALS_AUDITED_ON_READS,
   type AuditCall,
+  type CallOrigin,
   appendAuditRow,
   auditRowLost,
   currentCallOrigin,
@@ -11,7 +12,9 @@ import {
   rowOfCall,
   runAuditCall,
 } from '../platform/audit.js';
+import type { Actor } from '../domain/environment.js';
 import type { GraphQLContext } from './context.js';
+import type { ScopeRefusal } from './scopes.js';
 
 /** The audit log's names of the mutations (the audit module's table, handed in by app.ts). */
 export interface MutationActions {
@@ -58,19 +61,48 @@ function auditMutation(field: Field, action: string) {
   };
 }
 
+/** A read refused with a code audited on reads: a row of its own, `read.<field>`. */
+async function auditReadRefusal(ctx: GraphQLContext, field: string, error: unknown) {
+  const code = codeOf(error);
+  if (!ctx.actor || !REFUSALS_AUDITED_ON_READS.has(code)) return;
+  const call = newAuditCall(ctx.actor, `read.${field}`, originOf(ctx));
+  await appendAuditRow(ctx.em, rowOfCall(call, 'refused', code)).catch((lost) => auditRowLost(ctx.log, lost));
+}
+
+/**
+ * A query field's refusal, thrown or returned: a field may answer with an Error rather than throw it (the relay
+ * plugin's node(id:) hands back its loader's failure), which GraphQL then reports as the field's error.
+ */
 function auditRefusedRead(field: Field) {
   const resolve = field.resolve ?? defaultFieldResolver;
   field.resolve = async (parent, args, ctx, info) => {
+    let result: unknown;
     try {
-      return await resolve(parent, args, ctx, info);
+      result = await resolve(parent, args, ctx, info);
     } catch (error) {
-      const code = codeOf(error);
-      if (ctx.actor && REFUSALS_AUDITED_ON_READS.has(code)) {
-        const call = newAuditCall(ctx.actor, `read.${field.name}`, originOf(ctx));
-        await appendAuditRow(ctx.em, rowOfCall(call, 'refused', code)).catch((lost) => auditRowLost(ctx.log, lost));
-      }
+      await auditReadRefusal(ctx, field.name, error);
       throw error;
     }
+    const refused = result instanceof Error ? result : Array.isArray(result) ? result.find((item) => item instanceof Error) : undefined;
+    if (refused) await auditReadRefusal(ctx, field.name, refused);
+    return result;
+  };
+}
+
+/** What a refusal before execution is audited with: the request's own context, or a graphql-ws subscription's. */
+export type RefusalContext = Pick<GraphQLContext, 'em' | 'log' | 'requestId'> & { actor?: Actor | null };
+
+/**
+ * The audit of an operation refused before it ran (a root field outside the key's scopes): a mutation under the
+ * action its table names, as if it had run and been refused; a query or subscription field as `read.<field>`, as a
+ * refused query field is. `origin` is the graphql-ws connection's; over HTTP the request's is current.
+ */
+export function scopeRefusalAudit(actions: MutationActions) {
+  return async (ctx: RefusalContext, refusal: ScopeRefusal, origin?: CallOrigin): Promise<void> => {
+    if (!ctx.actor) return;
+    const action = refusal.type === 'Mutation' ? (actions.ofMutation(refusal.field) ?? `graphql.${refusal.field}`) : `read.${refusal.field}`;
+    const call = newAuditCall(ctx.actor, action, origin ?? currentCallOrigin() ?? { ip: null, userAgent: null, requestId: ctx.requestId });
+    await appendAuditRow(ctx.em, rowOfCall(call, 'refused', refusal.error.code)).catch((lost) => auditRowLost(ctx.log, lost));
   };
 }
 

@@ -12,12 +12,14 @@ import { createGraphQLError } from 'graphql-yoga';
 import type { Actor } from '../domain/environment.js';
 import { ForbiddenError } from '../domain/errors.js';
 import { type Scope, requireScope } from '../domain/scopes.js';
+import type { GraphQLContext } from './context.js';
 import { screamingSnake } from './enums.js';
+import { payloadRefusal } from './payload-scopes.js';
 
 /** The root fields no feature owns (graphql/node.ts): reads. */
 const SHARED_ROOT_FIELDS: Readonly<Record<string, Scope>> = { 'Query.node': 'read', 'Query.nodes': 'read' };
 
-const TYPE_OF_OPERATION: Record<OperationTypeNode, string> = { query: 'Query', mutation: 'Mutation', subscription: 'Subscription' };
+const TYPE_OF_OPERATION: Record<OperationTypeNode, ScopeRefusal['type']> = { query: 'Query', mutation: 'Mutation', subscription: 'Subscription' };
 
 /**
  * The scope of every root field of the schema (`Mutation.createCustomer` → `write`): the features'
@@ -49,6 +51,13 @@ function rootFieldsOf(selections: SelectionSetNode, fragments: ReadonlyMap<strin
   });
 }
 
+/** An operation refused for a root field outside the key's scopes: the field (the first such) and the refusal. */
+export interface ScopeRefusal {
+  type: 'Query' | 'Mutation' | 'Subscription';
+  field: string;
+  error: ForbiddenError;
+}
+
 /**
  * The refusal of an operation that selects a root field the caller's key lacks the scope of, or
  * null: checked on the whole operation before any of it runs, so a mutation that selects an allowed
@@ -59,7 +68,7 @@ export function scopeRefusal(
   document: DocumentNode,
   operationName: string | null | undefined,
   actor: Actor | null | undefined,
-): ForbiddenError | null {
+): ScopeRefusal | null {
   if (!actor?.scopes) return null;
   const operation = getOperationAST(document, operationName);
   if (!operation) return null; // validation refuses it
@@ -71,7 +80,7 @@ export function scopeRefusal(
     try {
       requireScope(actor, scope);
     } catch (error) {
-      if (error instanceof ForbiddenError) return error;
+      if (error instanceof ForbiddenError) return { type, field, error };
       throw error;
     }
   }
@@ -84,18 +93,28 @@ export const forbidden = (error: ForbiddenError, http?: { status: number }) =>
 
 /**
  * Refuses, before execution, an operation over HTTP or a subscription whose root fields the key's
- * scopes do not all cover (403, `INSUFFICIENT_SCOPE`). graphql-ws asks the same of each subscription
- * in its own onSubscribe (graphql/server.ts), so a refused one gets graphql-ws's `error` message.
+ * scopes do not all cover, or a mutation whose answer selects what a key without `read` may not see
+ * (payload-scopes.ts) (403, `INSUFFICIENT_SCOPE`), and has the refusal audited before the answer
+ * leaves. graphql-ws asks the same of each subscription in its own onSubscribe (graphql/server.ts), so
+ * a refused one gets graphql-ws's `error` message.
  */
-export function useRootFieldScopes(table: ReadonlyMap<string, Scope>): Plugin<{ actor?: Actor | null }> {
+export function useRootFieldScopes(
+  table: ReadonlyMap<string, Scope>,
+  readableTypes: ReadonlyMap<string, Scope>,
+  audit: (ctx: GraphQLContext, refusal: ScopeRefusal) => Promise<void>,
+): Plugin<GraphQLContext> {
+  // Synchronous for an operation it lets through: only a refusal waits, for its audit row.
   const refuse = ({ args, setResultAndStopExecution }: RefusableHook) => {
-    const refusal = scopeRefusal(table, args.document, args.operationName, args.contextValue.actor);
-    if (refusal) setResultAndStopExecution({ errors: [forbidden(refusal, { status: 403 })] });
+    const { schema, document, operationName, contextValue } = args;
+    const refusal =
+      scopeRefusal(table, document, operationName, contextValue.actor) ?? payloadRefusal(schema, readableTypes, document, operationName, contextValue.actor);
+    if (!refusal) return;
+    return audit(contextValue, refusal).then(() => setResultAndStopExecution({ errors: [forbidden(refusal.error, { status: 403 })] }));
   };
   return { onExecute: refuse, onSubscribe: refuse };
 }
 
 type RefusableHook = {
-  args: { document: DocumentNode; operationName?: string | null; contextValue: { actor?: Actor | null } };
+  args: { schema: GraphQLSchema; document: DocumentNode; operationName?: string | null; contextValue: GraphQLContext };
   setResultAndStopExecution: (result: { errors: readonly Error[] }) => void;
 };

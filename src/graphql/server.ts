@@ -32,6 +32,7 @@ import { useCompiledQueries, useErrorLocations } from './execution.js';
 import { useIncrementalDelivery } from './incremental.js';
 import { useQueryLimits } from './limits.js';
 import { forbidden, rootFieldScopes, scopeRefusal, useRootFieldScopes } from './scopes.js';
+import { type MutationActions, scopeRefusalAudit } from './audit.js';
 import { useCostBudget } from './cost.js';
 import type { CostBudget } from '../platform/cost-budget.js';
 import { TrustedDocuments } from './trusted-documents.js';
@@ -150,6 +151,8 @@ type Connection = {
   authorization?: string;
   /** The client's address, from the upgrade request (TRUST_PROXY's proxies' X-Forwarded-For). */
   clientIp?: string;
+  /** The client's User-Agent, from the upgrade request, for the audit of its refusals. */
+  userAgent?: string;
   actor?: Actor;
   unwatchKey?: () => void;
   counted?: Set<string>;
@@ -173,12 +176,17 @@ export interface GraphQLDeps {
   fieldScopes: ReadonlyMap<string, Scope>;
   /** Who sent a graphql-ws upgrade request (platform/client-address.ts). */
   clientAddresses: ClientAddresses;
+  /** The object types a key without `read` sees whole in a mutation's answer, and the scope that lets it (payload-scopes.ts). */
+  readableTypes: ReadonlyMap<string, Scope>;
+  /** The audit log's names of the mutations, for those refused before they run. */
+  mutationActions: MutationActions;
 }
 
 export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
   const { config, db, services, logger, authenticate, keyWatch, schema } = deps;
   // Every root field has a scope, or this throws and Ramp does not start.
   const fieldScopes = rootFieldScopes(schema, deps.fieldScopes);
+  const auditScopeRefusal = scopeRefusalAudit(deps.mutationActions);
   const trusted = config.GRAPHQL_TRUSTED_DOCUMENTS ? TrustedDocuments.fromFile(config.GRAPHQL_TRUSTED_DOCUMENTS) : null;
   const log = (): OperationLog => currentRequest.getStore()?.log ?? logger;
   // One key for every cursor a client is handed: page cursors are sealed under their own subkeys of it.
@@ -297,7 +305,7 @@ export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
     plugins: [
       useQueryLimits(),
       // Before anything runs: an operation with a root field outside the key's scopes does nothing.
-      useRootFieldScopes(fieldScopes),
+      useRootFieldScopes(fieldScopes, deps.readableTypes, auditScopeRefusal),
       useIncrementalDelivery(maskError),
       ...(deps.costBudget ? [useCostBudget(deps.costBudget, deps.metrics)] : []),
       useSubscriptionsOverWebSocketOnly(),
@@ -351,6 +359,7 @@ export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
       onConnect: async (ctx) => {
         const authorization = ctx.connectionParams?.authorization;
         const clientIp = deps.clientAddresses.of(ctx.extra.request);
+        const userAgent = ctx.extra.request.headers['user-agent'];
         // Nothing reads the upgrade request after this: not held for the connection's life.
         (ctx.extra as { request?: unknown }).request = undefined;
         try {
@@ -359,6 +368,7 @@ export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
           const actor = await authenticate(db.fork(), typeof authorization === 'string' ? authorization : undefined, { fresh: true, clientIp });
           ctx.extra.authorization = authorization as string;
           ctx.extra.clientIp = clientIp;
+          ctx.extra.userAgent = userAgent;
           // Its subscriptions run as this caller; a revoked key closes the connection (below).
           ctx.extra.actor = actor;
           // Gone while we looked the key up: onClose has run already, so nothing would unwatch it.
@@ -367,6 +377,11 @@ export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
           ctx.extra.unwatchKey = keyWatch.watch(actor.apiKeyId, () => ctx.extra.socket.close(CLOSE_KEY_REVOKED, 'API key revoked'));
           return true;
         } catch (error) {
+          // A valid key from an address its allowlist leaves out: in the key's audit log before the 4403 leaves.
+          if (error instanceof AddressNotAllowed) {
+            const origin = { ip: clientIp ?? null, userAgent: userAgent ?? null, requestId: randomUUID() };
+            await auditRefusal(db.fork(), error.actor, 'graphql.connection', error.code, origin, logger);
+          }
           // 1013 Try Again Later: graphql-ws clients retry it, where 4403 would stop them for good.
           if (isDatabaseUnavailable(error)) ctx.extra.socket.close(1013, 'Database unavailable; try again later');
           return false; // graphql-ws closes with 4403 Forbidden
@@ -406,7 +421,11 @@ export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
         if (!actor) return [wsRefusal('Not authenticated', 'UNAUTHENTICATED')];
         // Subscriptions are reads: a key without `read` is refused here, as graphql-ws's error message.
         const refusal = scopeRefusal(fieldScopes, document, params.operationName, actor);
-        if (refusal) return [forbidden(refusal)];
+        if (refusal) {
+          const origin = { ip: ctx.extra.clientIp ?? null, userAgent: ctx.extra.userAgent ?? null, requestId };
+          await auditScopeRefusal({ em: db.fork(), log: logger, requestId, actor }, refusal, origin);
+          return [forbidden(refusal.error)];
+        }
         const held = subscriptionsByKey.get(actor.apiKeyId) ?? 0;
         if (held >= config.SUBSCRIPTIONS_PER_KEY) {
           return [wsRefusal(`At most ${config.SUBSCRIPTIONS_PER_KEY} subscriptions at a time per API key on this instance`, 'TOO_MANY_SUBSCRIPTIONS')];

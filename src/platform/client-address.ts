@@ -24,6 +24,22 @@ export function parseAddressRange(text: string): AddressRange | null {
 /** The canonical spelling kept and shown: the address, and its prefix when it is a range. */
 export const rangeText = (range: AddressRange) => (range.prefix === (range.family === 'ipv4' ? 32 : 128) ? range.address : `${range.address}/${range.prefix}`);
 
+/**
+ * Whether every address of `inner` is inside one of the `outer` ranges: a range of the same family whose prefix is no
+ * longer than inner's and which holds inner's address (inner's other addresses share the bits that range compares).
+ */
+export function rangeWithin(inner: string, outer: readonly string[]): boolean {
+  const range = parseAddressRange(inner);
+  if (!range) return false;
+  return outer.some((text) => {
+    const candidate = parseAddressRange(text);
+    if (!candidate || candidate.family !== range.family || candidate.prefix > range.prefix) return false;
+    const list = new BlockList();
+    list.addSubnet(candidate.address, candidate.prefix, candidate.family);
+    return list.check(range.address, range.family);
+  });
+}
+
 /** `::ffff:127.0.0.1` (an IPv4 client of a dual-stack socket) is 127.0.0.1. */
 const unmapped = (address: string) => (/^::ffff:[0-9.]+$/i.test(address) ? address.slice(7) : address);
 

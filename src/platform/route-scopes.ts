@@ -9,6 +9,11 @@ import type { Scope } from '../domain/scopes.js';
 export interface FeatureScopes {
   rest?: Readonly<Record<string, Scope>>;
   graphql?: Readonly<Record<string, Scope>>;
+  /**
+   * The GraphQL object types a key without `read` sees whole in a mutation's answer, by the scope that manages
+   * them (`ApiKey` with `admin`); every other object there shows its ids only.
+   */
+  readableTypes?: Readonly<Record<string, Scope>>;
 }
 
 declare module 'fastify' {

@@ -14,6 +14,7 @@ const committed = JSON.parse(readFileSync(new URL('../../openapi.json', import.m
 
 /** Codes no REST route declares, each answered before or outside any route, with where. */
 const OUTSIDE_ROUTES: Partial<Record<ErrorCode, string>> = {
+  scope_escalation: 'GraphQL only: creating an API key has no REST route',
   route_not_found: 'the not-found handler: no route matched',
   method_not_allowed: 'the not-found handler: the path is a route, not with this method',
   throttled: "GraphQL only: an operation over its key's cost budget (graphql/cost.ts)",

@@ -3,6 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { apiClient, freshDatabaseEnv, onPostgres, startRamp } from '../support/ramp.js';
 import { wsClient } from '../support/subscriptions.js';
@@ -80,6 +81,48 @@ describe('npm run keys -- create', () => {
       expect(failure.stderr).toContain('usage: npm run keys -- list');
     }
   });
+});
+
+// Two commands racing for one new partner: only PostgreSQL lets two processes at one database (the embedded one
+// is held by one process at a time, and the other is refused in one sentence, above).
+describe.skipIf(!onPostgres)('npm run keys -- create racing another create of the same new partner', () => {
+  const cleanups: Array<() => Promise<void>> = [];
+  afterAll(async () => {
+    for (const cleanup of cleanups) await cleanup();
+  });
+
+  it('finds the partner the other made and adds its key, where it used to die on the unique name with a stack trace', async () => {
+    const { env } = await (async () => {
+      const database = await freshDatabaseEnv();
+      cleanups.push(database.drop);
+      return database;
+    })();
+    await keys(env, 'list'); // migrates the database
+    // The other command: its partner inserted, not yet committed, so this command's look finds nothing and its insert waits.
+    const [other, watcher] = [new pg.Client({ connectionString: env.DATABASE_URL }), new pg.Client({ connectionString: env.DATABASE_URL })];
+    await Promise.all([other.connect(), watcher.connect()]);
+    cleanups.unshift(
+      () => other.end(),
+      () => watcher.end(),
+    );
+    await other.query('begin');
+    await other.query("insert into partners (id, name, client_id) values (gen_random_uuid(), 'Racing Partner', 'client_racing')");
+    const racing = keys(env, 'create', '--partner', 'Racing Partner').catch((e) => e);
+    // Watched from outside the open transaction, whose view of pg_stat_activity would not change.
+    const waiting = async () =>
+      (await watcher.query("select 1 from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'")).rowCount;
+    const deadline = Date.now() + 20_000;
+    while (!(await waiting()) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    await other.query('commit');
+
+    const created = await racing;
+    expect(created.stderr ?? '').not.toContain('UniqueConstraintViolation');
+    expect(created.code ?? 0).toBe(0);
+    expect(created.stdout).toContain('Found partner "Racing Partner"');
+    expect(lastLine(created.stdout)).toMatch(/^rk_sandbox_[A-Za-z0-9]{40}$/);
+    const { rows } = await other.query("select count(*)::int as n from api_keys k join partners p on p.id = k.partner_id where p.name = 'Racing Partner'");
+    expect(rows).toEqual([{ n: 1 }]);
+  }, 60_000);
 });
 
 describe('npm run keys -- list and revoke', () => {

@@ -1,4 +1,5 @@
 import { execFile, execFileSync, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -89,5 +90,23 @@ describe('starting Ramp', () => {
     }).catch((e) => e);
     expect(failure.code).toBe(1);
     expect(failure.stderr.trim()).toMatch(/^Invalid configuration: PORT: [^\n]+$/);
+  }, 30_000);
+
+  it('refuses, in production, the public development master key in one sentence, exit 1', async () => {
+    // The key anyone can derive from src/config.ts: set, it would be as good as none.
+    const developmentKey = createHash('sha256').update('ramp development encryption master key').digest('base64');
+    const failure = await run(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      cwd: root,
+      env: {
+        ...process.env,
+        NODE_ENV: 'production',
+        DATA_DIR: 'memory://',
+        PORT: '0',
+        WEBHOOK_SECRET_KEY: Buffer.alloc(32, 7).toString('base64'),
+        ENCRYPTION_MASTER_KEY: developmentKey,
+      },
+    }).catch((e) => e);
+    expect(failure.code).toBe(1);
+    expect(failure.stderr.trim()).toMatch(/^Invalid configuration: ENCRYPTION_MASTER_KEY is the public development key[^\n]+$/);
   }, 30_000);
 });

@@ -1,4 +1,4 @@
-import { NotFoundError, ValidationError } from '../../domain/errors.js';
+import { ForbiddenError, NotFoundError, ValidationError } from '../../domain/errors.js';
 import { SCOPES, type Scope } from '../../domain/scopes.js';
 import { withoutNulls } from '../../graphql/arguments.js';
 import { builder } from '../../graphql/builder.js';
@@ -96,9 +96,10 @@ const shownKeys = new WeakMap<ApiKeyRow, string>();
 builder.mutationFields((t) => ({
   createApiKey: t.field({
     type: ApiKeyRef,
-    description: 'A new API key with these scopes and allowlist. The key itself is in the payload, once: only its hash is stored. Needs the admin scope.',
+    description:
+      'A new API key with these scopes and allowlist. The key itself is in the payload, once: only its hash is stored. Needs the admin scope. ForbiddenError scope_escalation for a scope the calling key lacks, or, when the calling key is locked to addresses, an allowlist outside its own.',
     errors: {
-      ...payloadOf('CreateApiKey', 'apiKey', [ValidationError]),
+      ...payloadOf('CreateApiKey', 'apiKey', [ValidationError, ForbiddenError]),
       result: {
         name: 'CreateApiKeyPayload',
         description: 'The key created, and its clear value shown this once',

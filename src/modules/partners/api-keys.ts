@@ -155,3 +155,19 @@ export const apiKeyStore: ApiKeyStore = {
     return new Set(active.map((key) => key.id));
   },
 };
+
+/** An unrevoked key as the work it started later runs: its public prefix and what it may do now. */
+export interface ActiveKey {
+  id: string;
+  prefix: string;
+  scopes: ReadonlySet<Scope>;
+}
+
+/**
+ * The key with this id as it is now, or null when it is revoked or unknown: what a webhook's subscription query runs
+ * with at each delivery, so a key narrowed or revoked since it registered the webhook reads no more through it.
+ */
+export async function activeKey(em: EntityManager, id: string): Promise<ActiveKey | null> {
+  const key = isUuid(id) ? await em.findOne(ApiKey, { id: id.toLowerCase(), revokedAt: null }, { fields: ['id', 'prefix', 'scopes'] }) : null;
+  return key && { id: key.id, prefix: key.prefix, scopes: new Set(key.scopes as Scope[]) };
+}

@@ -148,3 +148,5 @@ export const ApiKeyGrant = z.object({
     .optional(),
 });
 export type ApiKeyGrant = z.input<typeof ApiKeyGrant>;
+/** A grant as its rules leave it: scopes in SCOPES' order, ranges in their canonical spelling. */
+export type ApiKeyGrantParsed = z.output<typeof ApiKeyGrant>;

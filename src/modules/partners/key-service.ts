@@ -1,11 +1,13 @@
-import { requireScope } from '../../domain/scopes.js';
-import { NotFoundError } from '../../domain/errors.js';
+import { SCOPES, type Scope as KeyScope, requireScope } from '../../domain/scopes.js';
+import { ForbiddenError, NotFoundError } from '../../domain/errors.js';
+import { parseInput } from '../../domain/validation.js';
+import { rangeWithin } from '../../platform/client-address.js';
 import { isUuid } from '../../domain/identifiers/uuid.js';
 import type { KeysetPage } from '../../platform/pagination.js';
 import type { Scope } from '../../platform/scope.js';
 import { createApiKey, revokeApiKey } from './api-keys.js';
 import { ApiKey, Partner } from './entities.js';
-import type { ApiKeyGrant } from './inputs.js';
+import { ApiKeyGrant, type ApiKeyGrantParsed } from './inputs.js';
 import { type ApiKeyRow, apiKeyPage } from './queries.js';
 
 /**
@@ -26,6 +28,29 @@ export interface ApiKeyService {
 
 const ownedBy = ({ actor }: Scope) => ({ partner: actor.partnerId, environment: actor.environment });
 
+/**
+ * A key makes only keys it could stand in for: scopes among its own, and, when it is locked to addresses, an
+ * allowlist inside its own (an empty list is anywhere, so it is outside any list). Otherwise an admin key locked to
+ * one office could mint an every-scope key usable from anywhere. 403 `scope_escalation`, naming what is beyond it.
+ */
+function refuseEscalation(wanted: ApiKeyGrantParsed, own: { scopes: readonly KeyScope[]; allowedIps: readonly string[] }) {
+  const scopes = wanted.scopes ?? SCOPES;
+  const beyond = scopes.filter((scope) => !own.scopes.includes(scope));
+  if (beyond.length) {
+    const named = beyond.map((scope) => `\`${scope}\``).join(', ');
+    throw new ForbiddenError('scope_escalation', `This API key can create keys only with scopes it has itself; it lacks ${named}`);
+  }
+  if (!own.allowedIps.length) return;
+  const allowedIps = wanted.allowedIps ?? [];
+  const outside = allowedIps.length ? allowedIps.filter((range) => !rangeWithin(range, own.allowedIps)) : ['anywhere (an empty allowlist)'];
+  if (outside.length) {
+    throw new ForbiddenError(
+      'scope_escalation',
+      `This API key is locked to ${own.allowedIps.join(', ')}, so the keys it creates must be too; outside it: ${outside.join(', ')}`,
+    );
+  }
+}
+
 export function createApiKeyService(): ApiKeyService {
   const admin = (scope: Scope) => requireScope(scope.actor, 'admin');
   return {
@@ -41,11 +66,14 @@ export function createApiKeyService(): ApiKeyService {
       admin(scope);
       return scope.em.find(ApiKey, { ...ownedBy(scope), id: { $in: ids.filter(isUuid) } });
     },
-    create(scope, grant) {
+    async create(scope, grant) {
       admin(scope);
+      const wanted = parseInput(ApiKeyGrant, grant);
       return scope.em.transactional(async (tx) => {
         const partner = await tx.findOne(Partner, { id: scope.actor.partnerId });
         if (!partner) throw new NotFoundError('Partner');
+        const own = isUuid(scope.actor.apiKeyId) ? await tx.findOne(ApiKey, { ...ownedBy(scope), id: scope.actor.apiKeyId }) : null;
+        refuseEscalation(wanted, { scopes: own ? (own.scopes as KeyScope[]) : [...SCOPES], allowedIps: own?.allowedIps ?? [] });
         return createApiKey(tx, partner, scope.actor.environment, grant);
       });
     },

@@ -19,4 +19,6 @@ export const NEEDED_SCOPES = {
     'Mutation.createApiKey': 'admin',
     'Mutation.revokeApiKey': 'admin',
   },
+  // The key createApiKey made or revokeApiKey revoked: managing keys is seeing them.
+  readableTypes: { ApiKey: 'admin' },
 } as const satisfies FeatureScopes;

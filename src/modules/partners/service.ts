@@ -151,6 +151,9 @@ export function createPartnerService({ customers }: PartnerServiceDeps): Partner
 
 export const DEMO_PARTNER_NAME = 'Demo Partner';
 
+// What work a key started later runs with (a webhook's subscription query): the key store's answer.
+export { type ActiveKey, activeKey } from './api-keys.js';
+
 /** Finds the partner by name or creates it. */
 export async function ensurePartner(em: EntityManager, name: string): Promise<{ partner: Partner; created: boolean }> {
   const existing = await em.findOne(Partner, { name });

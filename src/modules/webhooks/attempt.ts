@@ -4,7 +4,8 @@ import type { Database } from '../../platform/db.js';
 import { presentEvent } from '../events/presenters.js';
 import { type AttemptOutcome, type WebhookAgents, isSuccess, postWebhook } from './delivery.js';
 import { policyFor } from './destination.js';
-import type { RenderQueryBody } from './query-body.js';
+import type { RegisteringKey, RenderQueryBody } from './query-body.js';
+import type { Scope } from '../../domain/scopes.js';
 import { delayBeforeNextAttempt } from './retry-schedule.js';
 import { type SigningSecrets, signDelivery, signingSecretsOf } from './secrets.js';
 import { ATTR_HTTP_REQUEST_METHOD, ATTR_HTTP_RESPONSE_STATUS_CODE, ATTR_SERVER_ADDRESS } from '@opentelemetry/semantic-conventions';
@@ -29,6 +30,11 @@ export interface DeliveryClaim {
   url: string;
   /** The endpoint's subscription query; null: the Align-compatible body. */
   subscriptionQuery: string | null;
+  /** The key that registered the endpoint, whose scopes the subscription query runs with (null: every scope). */
+  apiKeyId: string | null;
+  /** That key's prefix and scopes now; null when it is revoked. */
+  apiKeyPrefix: string | null;
+  apiKeyScopes: string[] | string | null;
   secretEncrypted: string;
   previousSecretEncrypted: string | null;
   previousSecretExpiresAt: Date | string | null;
@@ -92,6 +98,20 @@ function secretsOf(claim: DeliveryClaim, keys: SigningSecrets): string[] {
   return secrets;
 }
 
+/** The key whose scopes an endpoint's query runs with, as the claim read it (a text[] may arrive as its literal). */
+function registeringKeyOf({ apiKeyId, apiKeyPrefix, apiKeyScopes }: DeliveryClaim): RegisteringKey {
+  if (apiKeyId === null) return null;
+  if (apiKeyPrefix === null || apiKeyScopes === null) return 'revoked';
+  const scopes =
+    typeof apiKeyScopes === 'string'
+      ? apiKeyScopes
+          .replace(/^\{|\}$/g, '')
+          .split(',')
+          .filter(Boolean)
+      : apiKeyScopes;
+  return { id: apiKeyId, prefix: apiKeyPrefix, scopes: new Set(scopes as Scope[]) };
+}
+
 /** The body of a delivery: its endpoint's subscription query's result for the event, or the Align-compatible event. */
 async function bodyOf(render: RenderQueryBody, claim: DeliveryClaim): Promise<{ body: string } | { error: string }> {
   const event = {
@@ -104,7 +124,13 @@ async function bodyOf(render: RenderQueryBody, claim: DeliveryClaim): Promise<{ 
   };
   if (claim.subscriptionQuery === null) return { body: JSON.stringify(presentEvent(event)) };
   const { partnerId, environment, eventCursor: position } = claim;
-  return render(claim.subscriptionQuery, { ...event, subject: claim.subject === null ? null : jsonOf(claim.subject), partnerId, environment, position });
+  return render(claim.subscriptionQuery, registeringKeyOf(claim), {
+    ...event,
+    subject: claim.subject === null ? null : jsonOf(claim.subject),
+    partnerId,
+    environment,
+    position,
+  });
 }
 
 type SendDeps = { config: AttemptConfig; agents: WebhookAgents; signal: AbortSignal; render: RenderQueryBody; tracing: Tracing };

@@ -147,6 +147,7 @@ export function createDispatcher(deps: {
               c.event_id as "eventId", c.partner_id as "partnerId", c.environment, a.id as "attemptId",
               w.url, w.secret_encrypted as "secretEncrypted", w.previous_secret_encrypted as "previousSecretEncrypted",
               w.previous_secret_expires_at as "previousSecretExpiresAt", w.subscription_query as "subscriptionQuery",
+              w.api_key_id as "apiKeyId", k.prefix as "apiKeyPrefix", k.scopes as "apiKeyScopes",
               e.cursor::text as "eventCursor", e.type as "eventType", e.entity_type as "entityType", e.entity_id as "entityId",
               e.created_at as "eventCreatedAt", e.payload,
               -- Only a subscription query reads the kept subject (the default body does not carry it)
@@ -154,6 +155,8 @@ export function createDispatcher(deps: {
               e.traceparent, e.tracestate
        from claimed c join attempts a on a.delivery_id = c.id
        join webhook_endpoints w on w.id = c.endpoint_id
+       -- The key that registered the endpoint, unless revoked: its subscription query runs with the key's scopes now
+       left join api_keys k on k.id = w.api_key_id and k.revoked_at is null
        join events e on e.id = c.event_id`,
       [...busy, limit, leaseSeconds, instance],
     );

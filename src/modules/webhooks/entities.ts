@@ -34,6 +34,11 @@ const WebhookEndpointSchema = defineEntity({
     subscriptionQuery: p.text().nullable(),
     /** The query's `types` argument: only these event types are delivered (null: every type). */
     subscriptionTypes: p.array().nullable(),
+    /**
+     * The API key that registered the endpoint: the subscription query runs with its scopes as they are at each
+     * delivery (null: registered before keys were recorded, and run with every scope).
+     */
+    apiKeyId: p.uuid().nullable(),
     createdAt: createdAtColumn(),
     updatedAt: p.datetime(),
     deletedAt: p.datetime().nullable(),

@@ -1,6 +1,7 @@
 import { type DocumentNode, type ExecutionResult, GraphQLError, type GraphQLSchema, execute, parse, validate } from 'graphql';
 import { randomUUID } from 'node:crypto';
-import type { Environment } from '../../domain/environment.js';
+import type { Actor, Environment } from '../../domain/environment.js';
+import type { Scope } from '../../domain/scopes.js';
 import { DomainError, ValidationError } from '../../domain/errors.js';
 import type { GraphQLContext } from '../../graphql/context.js';
 import { screamingSnake } from '../../graphql/enums.js';
@@ -22,8 +23,14 @@ export interface DeliveredEvent extends Omit<PartnerEvent, 'cursor'> {
 /** A delivery's body, or why it could not be made (the attempt then fails and is retried on schedule). */
 export type RenderedBody = { body: string } | { error: string };
 
-/** Runs an endpoint's subscription query for one event: the body its delivery carries. */
-export type RenderQueryBody = (query: string, event: DeliveredEvent) => Promise<RenderedBody>;
+/**
+ * The key that registered an endpoint, with its scopes as they are now: `revoked` when it was revoked since, null
+ * for an endpoint registered before keys were recorded.
+ */
+export type RegisteringKey = { id: string; prefix: string; scopes: ReadonlySet<Scope> } | 'revoked' | null;
+
+/** Runs an endpoint's subscription query, as the key that registered it, for one event: the body its delivery carries. */
+export type RenderQueryBody = (query: string, registeredBy: RegisteringKey, event: DeliveredEvent) => Promise<RenderedBody>;
 
 /** Parsed queries by text: an endpoint's deliveries parse and validate its query once per instance. */
 const PARSED_MAX = 1000;
@@ -73,9 +80,23 @@ export function queryBodies(deps: { schema: GraphQLSchema; db: Database; service
     return document;
   }
 
-  return async (query, delivered) => {
+  /**
+   * Who the query runs as: the key that registered the endpoint, with its scopes as they are now, or a refusal when
+   * it was revoked or may no longer read (the attempt fails, and the body never leaves); an endpoint registered
+   * before keys were recorded runs with every scope.
+   */
+  function actorOf({ partnerId, environment }: DeliveredEvent, key: RegisteringKey): Actor | string {
+    if (key === null) return { partnerId, environment, apiKeyId: 'webhook', apiKeyPrefix: 'webhook' };
+    if (key === 'revoked') return 'the API key that registered this webhook was revoked: its subscription query no longer runs (register the webhook again)';
+    if (!key.scopes.has('read')) return 'the API key that registered this webhook no longer has the `read` scope its subscription query needs';
+    return { partnerId, environment, apiKeyId: key.id, apiKeyPrefix: key.prefix, scopes: key.scopes };
+  }
+
+  return async (query, registeredBy, delivered) => {
     const document = documentOf(query);
     if (typeof document === 'string') return { error: document };
+    const actor = actorOf(delivered, registeredBy);
+    if (typeof actor === 'string') return { error: actor };
     const { partnerId, environment, position, ...event } = delivered;
     const root: PartnerEvent = {
       ...event,
@@ -86,7 +107,7 @@ export function queryBodies(deps: { schema: GraphQLSchema; db: Database; service
     };
     const context: GraphQLContext = {
       em: deps.db.fork(),
-      actor: { partnerId, environment, apiKeyId: 'webhook', apiKeyPrefix: 'webhook' },
+      actor,
       requestId: randomUUID(),
       services: deps.services,
       pageCursors: pages,

@@ -22,4 +22,6 @@ export const NEEDED_SCOPES = {
     'Mutation.rotateWebhookSecret': 'webhooks',
     'Mutation.redeliverEvent': 'webhooks',
   },
+  // The endpoint registerWebhook made or a webhook mutation changed: its own settings, no customer's data.
+  readableTypes: { WebhookEndpoint: 'webhooks' },
 } as const satisfies FeatureScopes;

@@ -4,7 +4,8 @@ import type { EntityManager } from '@mikro-orm/sql';
 import { randomUUID } from 'node:crypto';
 import type { Config } from '../../config.js';
 import type { EventType } from '../../domain/events.js';
-import { ConflictError, type FieldError, NotFoundError, ValidationError } from '../../domain/errors.js';
+import { ConflictError, type FieldError, ForbiddenError, NotFoundError, ValidationError } from '../../domain/errors.js';
+import { requireScope } from '../../domain/scopes.js';
 import { parseInput } from '../../domain/validation.js';
 import { OutboxEvent, lockOutbox, outboxHead } from '../../platform/outbox.js';
 import { lockUntilCommit, webhookEndpointsLock } from '../../platform/locks.js';
@@ -17,6 +18,7 @@ import { DeliveryFilter, NewWebhook } from './inputs.js';
 import { type WebhookDeliveryRow, type WebhookEndpointRow, deliveryPage, endpointPage } from './queries.js';
 import { newSigningSecret, signingSecretsOf } from './secrets.js';
 import type { CheckSubscriptionQuery } from './subscription-query.js';
+import { activeKey } from '../partners/service.js';
 
 /**
  * Webhook endpoints and their deliveries. Inputs are the domain's
@@ -85,6 +87,21 @@ export interface CheckedRegistration {
   /** The query's `types`: the only event types the endpoint receives (null: all). */
   subscriptionTypes: EventType[] | null;
   checked: true;
+}
+
+/**
+ * A redelivery of an endpoint with a subscription query is refused (403 `insufficient_scope`) when the key that
+ * registered it was revoked or lost `read` since: its query would run with what the key may no longer see.
+ */
+async function requireQueryRunnable(em: EntityManager, endpoint: WebhookEndpoint): Promise<void> {
+  if (!endpoint.subscriptionQuery || !endpoint.apiKeyId) return;
+  const key = await activeKey(em, endpoint.apiKeyId);
+  if (!key?.scopes.has('read')) {
+    throw new ForbiddenError(
+      'insufficient_scope',
+      'The API key that registered this webhook was revoked or no longer has the `read` scope its subscription query needs: register the webhook again',
+    );
+  }
 }
 
 /** Field errors of a check, collected so that one answer lists the problems of every field. */
@@ -192,6 +209,8 @@ export function createWebhookService(options: WebhookServiceOptions): WebhookSer
     async prepareRegistration(scope: Scope, webhook: NewWebhook): Promise<CheckedRegistration> {
       const data = parseInput(NewWebhook, webhook);
       const query = data.subscriptionQuery ?? null;
+      // The query runs with this key's scopes at each delivery: it is a read, as a subscription over graphql-ws is.
+      if (query) requireScope(scope.actor, 'read');
       let subscriptionTypes: EventType[] | null = null;
       const queryErrors = await fieldErrorsOf(async () => {
         if (query) subscriptionTypes = options.checkQuery(query, '/subscriptionQuery').types;
@@ -229,6 +248,7 @@ export function createWebhookService(options: WebhookServiceOptions): WebhookSer
           startsAfterCursor: head,
           subscriptionQuery: registration.subscriptionQuery,
           subscriptionTypes: registration.subscriptionTypes,
+          apiKeyId: isUuid(scope.actor.apiKeyId) ? scope.actor.apiKeyId : null,
           createdAt: now,
           updatedAt: now,
           deletedAt: null,
@@ -315,6 +335,7 @@ export function createWebhookService(options: WebhookServiceOptions): WebhookSer
         if (!event) throw new NotFoundError('Event');
         const endpoint = await get({ ...scope, em }, endpointId);
         if (endpoint.status !== 'enabled') throw new ConflictError('webhook_disabled', 'The webhook is disabled; enable it first');
+        await requireQueryRunnable(em, endpoint);
         const now = new Date();
         const created = em.create(WebhookDelivery, {
           id: randomUUID(),
