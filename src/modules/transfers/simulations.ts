@@ -107,6 +107,7 @@ export function simulations(deps: TransferDeps, quoting: Quoting, onramps: Retur
   async function payOutFiat(em: Scope['em'], transfer: Transfer, quote: Quote): Promise<void> {
     const bank = deps.rails.bank(transfer.environment);
     if (!bank) throw railsNotConnected('bank');
+    if (bank.kind !== 'in_process') throw new Error('an ISO 20022 bank pays out through a stored payment order');
     const account = await payoutAccountOf(em, deps.dataKeys, transfer);
     if (!account) return;
     // Sent once the settlement committed: the sandbox bank only checks the account. A bank file stored in this
