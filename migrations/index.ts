@@ -23,6 +23,7 @@ import { Migration20261127000200_audit_events } from './Migration20261127000200_
 import { Migration20261127000100_api_key_scopes } from './Migration20261127000100_api_key_scopes.js';
 import { Migration20261128000100_chain_mints } from './Migration20261128000100_chain_mints.js';
 import { Migration20261128000400_deposits_add_up } from './Migration20261128000400_deposits_add_up.js';
+import { Migration20261128150000_bank_payment_orders } from './Migration20261128150000_bank_payment_orders.js';
 import { Migration20261128000500_top_up_replacement } from './Migration20261128000500_top_up_replacement.js';
 
 /** Applied in this order at start; a migration once landed is never edited, only followed. */
@@ -53,4 +54,5 @@ export const migrations = [
   Migration20261128000100_chain_mints,
   Migration20261128000400_deposits_add_up,
   Migration20261128000500_top_up_replacement,
+  Migration20261128150000_bank_payment_orders,
 ];

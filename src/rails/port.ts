@@ -231,6 +231,17 @@ export interface StatusReport {
   statuses: StatusOfPayment[];
 }
 
+/**
+ * A bank file refused whole: not well-formed, not valid against its message's schema, or naming a payment Ramp never
+ * sent. Nothing of it is applied; `reason` is what the operator reads beside it.
+ */
+export class BankFileRefused extends Error {
+  constructor(readonly reason: string) {
+    super(reason);
+    this.name = 'BankFileRefused';
+  }
+}
+
 /** A file between Ramp and its bank: its name in the transport and its content. */
 export interface BankFile {
   name: string;

@@ -1,21 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { XmlDocument, XmlParseError, XmlValidateError, XsdValidator } from 'libxml2-wasm';
+import { BankFileRefused } from '../../port.js';
+
+export { BankFileRefused };
 
 /** The ISO 20022 messages Ramp writes or reads, each with its schema in xsd/ (xsd/README.md says where they came from). */
 export type MessageName = 'pain.001.001.09' | 'pain.002.001.10';
 
 export const namespaceOf = (message: MessageName) => `urn:iso:std:iso:20022:tech:xsd:${message}`;
-
-/**
- * A bank file refused whole: not well-formed XML, not valid against its message's schema, or naming what Ramp never
- * sent. Nothing of it is applied; `reason` is what the operator reads beside it.
- */
-export class BankFileRefused extends Error {
-  constructor(readonly reason: string) {
-    super(reason);
-    this.name = 'BankFileRefused';
-  }
-}
 
 // One validator per message for the process's life: compiling a schema costs far more than validating a file.
 const validators = new Map<MessageName, XsdValidator>();
