@@ -5,6 +5,7 @@ import { EVM_NETWORKS, type Network } from '../domain/money.js';
 import type { Logger } from '../platform/logging.js';
 import { Refusal } from '../platform/refusal.js';
 import { iso20022Bank } from './bank/iso20022/bank.js';
+import { type BankSimulator, bankSimulator } from './bank/iso20022/simulator.js';
 import { sandboxBank, sandboxCollectionAccount } from './bank/sandbox-bank.js';
 import { evmChain } from './evm/chain.js';
 import { accountXpub, depositSignerFrom, signerFromMnemonic, signerFromPrivateKey } from './evm/hd.js';
@@ -25,6 +26,8 @@ export interface Rails {
   liveChains(): readonly LiveChain[];
   /** The fiat leg of an environment, or null when no bank is connected there. */
   bank(environment: Environment): BankRails | null;
+  /** The sandbox's bank on the other side of BANK_ISO20022_DIR (SANDBOX_BANK=iso20022, BANK_SIMULATOR=on), or null. */
+  sandboxBankSimulator: BankSimulator | null;
   /** The sandbox's local chain, when Ramp runs one (SANDBOX_CHAIN=local). */
   sandboxChain: SandboxChainTools | null;
   close(): Promise<void>;
@@ -85,6 +88,10 @@ export async function openRails(config: Config, logger: Logger): Promise<Rails> 
       return environment === 'sandbox' ? { mode: 'simulated', environment, network } : null;
     },
     liveChains: () => [...live.values()],
+    sandboxBankSimulator:
+      config.SANDBOX_BANK === 'iso20022' && config.BANK_SIMULATOR === 'on'
+        ? guardedTools('bank simulator', bankSimulator(config.BANK_ISO20022_DIR!), ['answer'])
+        : null,
     bank: (environment) => (environment === 'sandbox' ? sandboxBankRails : null),
     sandboxChain,
     close: async () => node?.stop(),

@@ -24,9 +24,12 @@ export function chainJobs(deps: TransferDeps): Job[] {
  * jobs (CHAIN_POLL_INTERVAL_MS, 1 s by default), so a status report is read within the 2 s a bank link expects.
  */
 function bankJobs(deps: TransferDeps): Job[] {
+  const simulator = deps.rails.sandboxBankSimulator;
+  // The simulator answers between Ramp's writing and reading, so one round takes a payout from its file to its status.
+  const simulatorJob: Job[] = simulator ? [{ name: 'sandbox-bank-simulator', batchSize: 10, run: () => simulator.answer(10) }] : [];
   return ENVIRONMENTS.flatMap((environment) => {
     const bank = deps.rails.bank(environment);
-    return bank?.kind === 'iso20022' ? [bankOrderSenderJob(bank, deps.dataKeys), bankStatusReaderJob(bank, bankPaymentCalls)] : [];
+    return bank?.kind === 'iso20022' ? [bankOrderSenderJob(bank, deps.dataKeys), ...simulatorJob, bankStatusReaderJob(bank, bankPaymentCalls)] : [];
   });
 }
 

@@ -1,4 +1,5 @@
 import type { XmlElement } from 'libxml2-wasm';
+import { create } from 'xmlbuilder2';
 import type { PaymentStatus, StatusOfPayment, StatusReport } from '../../port.js';
 import { reasonWords } from './reasons.js';
 import { BankFileRefused, namespaceOf, parseValid } from './schemas.js';
@@ -56,4 +57,44 @@ function text(element: XmlElement, path: string): string | null {
   const found = element.get(path, NS);
   const value = found?.content.trim();
   return value ? value : null;
+}
+
+/** What a status report says of one credit transfer of the original file. */
+export interface TransactionStatus {
+  endToEndId: string;
+  uetr: string | null;
+  /** ACSC, ACCC, RJCT … */
+  code: string;
+  /** The ISO reason code of a rejection. */
+  reasonCode?: string;
+}
+
+/**
+ * A pain.002.001.10 reporting on the transactions of one pain.001, validated before it is returned: what the sandbox's
+ * bank simulator answers with, in the form a bank would.
+ */
+export function paymentStatusReport(report: { messageId: string; createdAt: Date; originalMessageId: string; transactions: TransactionStatus[] }): string {
+  const xml = create(
+    { version: '1.0', encoding: 'UTF-8' },
+    {
+      Document: {
+        '@xmlns': namespaceOf(MESSAGE),
+        CstmrPmtStsRpt: {
+          GrpHdr: { MsgId: report.messageId, CreDtTm: `${report.createdAt.toISOString().slice(0, 19)}Z` },
+          OrgnlGrpInfAndSts: { OrgnlMsgId: report.originalMessageId, OrgnlMsgNmId: 'pain.001.001.09' },
+          OrgnlPmtInfAndSts: {
+            OrgnlPmtInfId: report.originalMessageId,
+            TxInfAndSts: report.transactions.map((transaction) => ({
+              OrgnlEndToEndId: transaction.endToEndId,
+              ...(transaction.uetr && { OrgnlUETR: transaction.uetr }),
+              TxSts: transaction.code,
+              ...(transaction.reasonCode && { StsRsnInf: { Rsn: { Cd: transaction.reasonCode } } }),
+            })),
+          },
+        },
+      },
+    },
+  ).end({ prettyPrint: true });
+  parseValid(xml, MESSAGE).dispose();
+  return xml;
 }
