@@ -1,7 +1,8 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
 import { type ApiClient, type TestRamp, startRamp } from '../support/ramp.js';
 import { createCustomer, ibanAccount, idempotencyKey, offrampQuoteBody } from '../support/transfers.js';
 
@@ -11,7 +12,7 @@ let t: TestRamp;
 let api: ApiClient;
 let customerId: string;
 beforeAll(async () => {
-  t = await startRamp({ SANDBOX_BANK: 'iso20022', BANK_ISO20022_DIR: dir });
+  t = await startRamp({ SANDBOX_BANK: 'iso20022', BANK_ISO20022_DIR: dir, ...DEBTOR });
   api = t.client(t.key);
   customerId = await createCustomer(api);
 });
@@ -19,6 +20,9 @@ afterAll(async () => {
   await t?.close();
   rmSync(dir, { recursive: true, force: true });
 });
+
+/** Ramp's own paying account, configured: the debtor of every pain.001 instead of the sandbox's collection account. */
+const DEBTOR = { BANK_DEBTOR_NAME: 'Ramp Payments B.V.', BANK_DEBTOR_IBAN: 'NL91ABNA0417164300', BANK_DEBTOR_BIC: 'ABNANL2AXXX' };
 
 const files = (folder: string) => readdirSync(join(dir, folder)).filter((name) => !name.startsWith('.'));
 
@@ -40,8 +44,24 @@ describe('the sandbox bank simulator', () => {
     expect((await api.get(`${path}/${id}`)).body).toMatchObject({ status: 'completed', uetr: settled.body.uetr });
     expect(files('outbox')).toEqual([]);
     expect(files('bank')).toHaveLength(1);
+    const sent = readFileSync(join(dir, 'bank', files('bank')[0]!), 'utf8');
+    expect(sent).toMatch(/<Dbtr>\s*<Nm>Ramp Payments B\.V\.<\/Nm>/);
+    expect(sent).toMatch(/<DbtrAcct>\s*<Id>\s*<IBAN>NL91ABNA0417164300<\/IBAN>/);
+    expect(sent).toContain('<BICFI>ABNANL2AXXX</BICFI>');
     expect(files('inbox')).toEqual([]);
     expect(files('processed')).toEqual([expect.stringMatching(/^pain\.002-[0-9a-f]{16}\.xml$/)]);
     expect(files('rejected')).toEqual([]);
+  });
+});
+
+describe('the bank link’s configuration', () => {
+  it('refuses SANDBOX_BANK=iso20022 without BANK_ISO20022_DIR, and a debtor account named in part', () => {
+    expect(() => loadConfig({ NODE_ENV: 'test', SANDBOX_BANK: 'iso20022' })).toThrow(/SANDBOX_BANK=iso20022 needs BANK_ISO20022_DIR/);
+    expect(() => loadConfig({ NODE_ENV: 'test', BANK_DEBTOR_NAME: 'Ramp', BANK_DEBTOR_IBAN: 'NL91ABNA0417164300' })).toThrow(
+      /BANK_DEBTOR_\* name Ramp's paying account whole/,
+    );
+    expect(() => loadConfig({ NODE_ENV: 'test', BANK_DEBTOR_ROUTING_NUMBER: '12345' })).toThrow(
+      /BANK_DEBTOR_ROUTING_NUMBER: must be a 9-digit ABA routing number/,
+    );
   });
 });
