@@ -201,6 +201,27 @@ const ConfigSchema = z.object({
    * chain leg up, as solana and tron's. Default local, simulated under NODE_ENV=test.
    */
   SANDBOX_CHAIN: z.enum(['local', 'simulated']).optional(),
+  /**
+   * The sandbox's fiat leg: `in_process` (default) settles an off-ramp's payout at once; `iso20022` runs it through the
+   * ISO 20022 bank adapter over BANK_ISO20022_DIR (a pain.001 written, settled by the bank's pain.002).
+   */
+  SANDBOX_BANK: z.enum(['in_process', 'iso20022']).default('in_process'),
+  /** The ISO 20022 bank's folder: Ramp writes outbox/, reads inbox/ and moves what it read to processed/ or rejected/. */
+  BANK_ISO20022_DIR: z.string().min(1).optional(),
+  /** `off` leaves the folders to whoever plays the bank (a test, a partner's QA); `on` (default) answers each pain.001 itself. */
+  BANK_SIMULATOR: z.enum(['on', 'off']).default('on'),
+  /** Ramp's paying account at its bank (the pain.001's debtor). Unset in the sandbox: its collection account of each currency. */
+  BANK_DEBTOR_NAME: z.string().min(1).max(140).optional(),
+  BANK_DEBTOR_IBAN: z.string().min(15).max(34).optional(),
+  BANK_DEBTOR_BIC: z
+    .string()
+    .regex(/^[A-Z0-9]{8}([A-Z0-9]{3})?$/, 'must be a BIC (8 or 11 letters and digits)')
+    .optional(),
+  BANK_DEBTOR_ACCOUNT_NUMBER: z.string().min(1).max(34).optional(),
+  BANK_DEBTOR_ROUTING_NUMBER: z
+    .string()
+    .regex(/^[0-9]{9}$/, 'must be a 9-digit ABA routing number')
+    .optional(),
   /** Use this already running local chain (anvil, hardhat) instead of starting one: instances of one sandbox share it. */
   SANDBOX_CHAIN_RPC_URL: z.string().url().optional(),
   /** The local chain mines a block this often, so confirmations advance; 0 mines one per transaction. Default 2, 0 under NODE_ENV=test. */
@@ -283,11 +304,42 @@ export type Config = z.infer<typeof ConfigSchema> & {
   /** SANDBOX_CHAIN_SWEEPS, or its default for NODE_ENV. */
   sandboxChainSweeps: boolean;
   chainPollIntervalMs: number;
+  /** Ramp's paying account at its bank, when BANK_DEBTOR_* name one (rails/registry.ts reads it). */
+  bankDebtor: BankDebtorConfig | null;
   /** Production's configured EVM networks (rails/registry.ts reads them). */
   productionChains: ProductionChainConfig[];
   /** Where spans are exported (OTLP/HTTP), or null: tracing off, only a caller's traceparent is carried (platform/tracing.ts). */
   otlpTracesUrl: string | null;
 };
+
+/** Ramp's own account that pays fiat payouts: an IBAN with its BIC, or a US account and routing number. */
+export interface BankDebtorConfig {
+  name: string;
+  iban: { ibanNumber: string; bic: string } | null;
+  us: { accountNumber: string; routingNumber: string } | null;
+}
+
+function bankDebtorOf(env: Partial<Record<`BANK_DEBTOR_${string}`, string>>): BankDebtorConfig | null {
+  const {
+    BANK_DEBTOR_NAME: name,
+    BANK_DEBTOR_IBAN: iban,
+    BANK_DEBTOR_BIC: bic,
+    BANK_DEBTOR_ACCOUNT_NUMBER: account,
+    BANK_DEBTOR_ROUTING_NUMBER: routing,
+  } = env;
+  if ([name, iban, bic, account, routing].every((value) => value === undefined)) return null;
+  const complete = name !== undefined && ((iban !== undefined && bic !== undefined) || (account !== undefined && routing !== undefined));
+  if (!complete) {
+    throw new Refusal(
+      "Invalid configuration: BANK_DEBTOR_* name Ramp's paying account whole: BANK_DEBTOR_NAME with BANK_DEBTOR_IBAN and BANK_DEBTOR_BIC, or with BANK_DEBTOR_ACCOUNT_NUMBER and BANK_DEBTOR_ROUTING_NUMBER",
+    );
+  }
+  return {
+    name,
+    iban: iban !== undefined && bic !== undefined ? { ibanNumber: iban, bic } : null,
+    us: account !== undefined && routing !== undefined ? { accountNumber: account, routingNumber: routing } : null,
+  };
+}
 
 export interface ProductionChainConfig {
   network: Network;
@@ -379,6 +431,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       'Invalid configuration: WEBHOOK_SECRET_KEY is the public development key, which protects nothing; set 32 random bytes of your own (openssl rand -base64 32)',
     );
   }
+  if (parsed.data.SANDBOX_BANK === 'iso20022' && !parsed.data.BANK_ISO20022_DIR) {
+    throw new Refusal('Invalid configuration: SANDBOX_BANK=iso20022 needs BANK_ISO20022_DIR, the folder the bank files travel through');
+  }
+  const debtor = bankDebtorOf(parsed.data);
   const webhookSecretKey = parsed.data.WEBHOOK_SECRET_KEY ? Buffer.from(parsed.data.WEBHOOK_SECRET_KEY, 'base64') : DEVELOPMENT_WEBHOOK_SECRET_KEY;
   return {
     ...parsed.data,
@@ -394,6 +450,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sandboxBlockTimeSeconds: parsed.data.SANDBOX_CHAIN_BLOCK_TIME_SECONDS ?? (isTest ? 0 : 2),
     chainPollIntervalMs: parsed.data.CHAIN_POLL_INTERVAL_MS ?? (isTest ? 0 : 1000),
     productionChains: productionChainsOf(parsed.data),
+    bankDebtor: debtor,
     otlpTracesUrl: otlpTracesUrlOf(parsed.data),
     // Derived rather than required, so production needs no new secret; its own setting lets it change without the other.
     eventCursorKey: parsed.data.EVENT_CURSOR_KEY

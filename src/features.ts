@@ -1,5 +1,6 @@
 import { auditFeature } from './modules/audit/feature.js';
 import { bankAccountsFeature } from './modules/bank-accounts/feature.js';
+import { bankPaymentsFeature } from './modules/bank-payments/feature.js';
 import { consoleFeature } from './modules/console/feature.js';
 import { customersFeature } from './modules/customers/feature.js';
 import { custodyFeature } from './modules/custody/feature.js';
@@ -28,6 +29,7 @@ export const features: readonly Feature<Services>[] = [
   virtualAccountsFeature,
   transfersFeature,
   custodyFeature,
+  bankPaymentsFeature,
   partnersFeature,
   webhooksFeature,
   eventsFeature,

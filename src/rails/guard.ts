@@ -1,5 +1,5 @@
 import { assertOutsideTransaction } from '../platform/db/unit-of-work.js';
-import type { BankRails, LiveChain } from './port.js';
+import type { BankRails, FiatPayout, LiveChain } from './port.js';
 
 /**
  * The members of a chain that talk to its node: each is refused inside a database transaction. Signing is not among
@@ -35,14 +35,18 @@ export function guardedChain(chain: LiveChain): LiveChain {
   return Object.freeze({ ...chain, ...guarded }) as LiveChain;
 }
 
+/** The bank as use cases get it: each call that talks to the outside (a payout, a file sent or read) refused in a transaction. */
 export function guardedBank(bank: BankRails): BankRails {
-  return Object.freeze({
-    ...bank,
-    payOut: (payout: Parameters<BankRails['payOut']>[0]) => {
-      assertOutsideTransaction(`bank payOut ${payout.transferId}`);
-      return bank.payOut(payout);
-    },
-  });
+  if (bank.kind === 'in_process') {
+    return Object.freeze({
+      ...bank,
+      payOut: (payout: FiatPayout) => {
+        assertOutsideTransaction(`bank payOut ${payout.transferId}`);
+        return bank.payOut(payout);
+      },
+    });
+  }
+  return Object.freeze({ ...bank, transport: guardedTools('bank transport', bank.transport, ['send', 'received', 'processed', 'rejected']) });
 }
 
 /** Wraps the named members of an object in the guard (the sandbox chain's tools that talk to its node). */

@@ -208,14 +208,96 @@ export interface FiatPayout {
   holderName: string;
 }
 
+/** What a bank said of one credit transfer Ramp sent: accepted (settled), rejected with a reason, or still on its way. */
+export type PaymentStatus =
+  | { kind: 'accepted'; code: 'ACSC' | 'ACCC' }
+  | { kind: 'rejected'; reasonCode: string; reasonWords: string }
+  | { kind: 'pending'; code: string };
+
+/** One status of a bank's status report: for one transaction (by its EndToEndId), or for a whole file (by its MsgId). */
+export interface StatusOfPayment {
+  /** The report's MsgId and what the status is of: applying each key once makes a file dropped twice change nothing. */
+  key: string;
+  originalMessageId: string;
+  /** Null for a group status, which speaks for every transaction of the original file. */
+  endToEndId: string | null;
+  uetr: string | null;
+  status: PaymentStatus;
+}
+
+/** A bank's status report on files Ramp sent (an ISO 20022 pain.002). */
+export interface StatusReport {
+  messageId: string;
+  statuses: StatusOfPayment[];
+}
+
 /**
- * The fiat leg. Today the sandbox bank alone (rails/bank/sandbox-bank.ts); a bank adapter speaking
- * ISO 20022 comes next, behind these members.
+ * A bank file refused whole: not well-formed, not valid against its message's schema, or naming a payment Ramp never
+ * sent. Nothing of it is applied; `reason` is what the operator reads beside it.
  */
-export interface BankRails {
+export class BankFileRefused extends Error {
+  constructor(readonly reason: string) {
+    super(reason);
+    this.name = 'BankFileRefused';
+  }
+}
+
+/** A file between Ramp and its bank: its name in the transport and its content. */
+export interface BankFile {
+  name: string;
+  content: string;
+}
+
+/**
+ * How bank files travel. A folder today (rails/bank/iso20022/folder.ts, BANK_ISO20022_DIR); SFTP or a bank's HTTP API
+ * can sit behind the same members. Every member talks to the outside, so each is refused inside a transaction.
+ */
+export interface BankTransport {
+  /** Hands `file` to the bank whole or not at all; sending the same name again replaces it, never adds a second. */
+  send(file: BankFile): Promise<void>;
+  /** Files the bank left for Ramp and Ramp has not yet moved aside, oldest first, at most `limit`. */
+  received(limit: number): Promise<BankFile[]>;
+  /** A received file was read and applied (or changed nothing): moved out of the way. */
+  processed(name: string): Promise<void>;
+  /** A received file was refused whole: set aside, with `reason` beside it for the operator. */
+  rejected(name: string, reason: string): Promise<void>;
+}
+
+/** A payment order as stored before its file is written: the ids the file and the transfer share. */
+export interface PaymentOrderIds {
+  /** The stored order's id: the file's name and its MsgId derive from it. */
+  orderId: string;
+  /** UUID v4. */
+  uetr: string;
+  createdAt: Date;
+}
+
+/** What every fiat leg has. */
+interface BankRailsBase {
   readonly mode: RailsMode;
   /** Ramp's collection account for a currency over its rails, where on-ramp customers pay in. */
   collectionAccount(currency: FiatCurrency, rails: PaymentRails): CollectionAccount;
+}
+
+/** A bank Ramp calls and that answers at once: the sandbox's in-process bank (rails/bank/sandbox-bank.ts). */
+export interface InProcessBank extends BankRailsBase {
+  readonly kind: 'in_process';
   /** Sends an off-ramp's fiat to the customer's account. */
   payOut(payout: FiatPayout): Promise<void>;
 }
+
+/**
+ * A bank that speaks ISO 20022 files (rails/bank/iso20022/): a payout is a pain.001 built and stored in the payout's
+ * transaction, sent after it commits, and settled or rejected later by the bank's pain.002.
+ */
+export interface Iso20022Bank extends BankRailsBase {
+  readonly kind: 'iso20022';
+  /** The pain.001 of one payout, schema-valid, and its name: pure, so it is built inside the payout's transaction. */
+  creditTransfer(payout: FiatPayout, ids: PaymentOrderIds): BankFile;
+  /** Reads a received file as a status report, or throws BankFileRefused (rails/bank/iso20022/schemas.ts): pure. */
+  readStatusReport(content: string): StatusReport;
+  readonly transport: BankTransport;
+}
+
+/** The fiat leg of an environment. */
+export type BankRails = InProcessBank | Iso20022Bank;

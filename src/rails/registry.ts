@@ -4,7 +4,9 @@ import type { Environment } from '../domain/environment.js';
 import { EVM_NETWORKS, type Network } from '../domain/money.js';
 import type { Logger } from '../platform/logging.js';
 import { Refusal } from '../platform/refusal.js';
-import { sandboxBank } from './bank/sandbox-bank.js';
+import { iso20022Bank } from './bank/iso20022/bank.js';
+import { type BankSimulator, bankSimulator } from './bank/iso20022/simulator.js';
+import { sandboxBank, sandboxCollectionAccount } from './bank/sandbox-bank.js';
 import { evmChain } from './evm/chain.js';
 import { accountXpub, depositSignerFrom, signerFromMnemonic, signerFromPrivateKey } from './evm/hd.js';
 import { type LocalNode, startLocalNode } from './evm/local-node.js';
@@ -12,7 +14,7 @@ import { chainIdAt, holdsContract, tokenDecimals } from './evm/probe.js';
 import { SANDBOX_ACCOUNTS, SANDBOX_CHAIN_ID, SANDBOX_MNEMONIC, type SandboxChainSetup, setUpSandboxChain } from './evm/sandbox-chain.js';
 import { guardedBank, guardedChain, guardedTools } from './guard.js';
 import { sandboxTools } from './evm/sandbox-tools.js';
-import type { BankRails, ChainRails, LiveChain, SandboxChainTools, TokenContract } from './port.js';
+import type { BankRails, ChainRails, CollectionAccount, LiveChain, SandboxChainTools, TokenContract } from './port.js';
 
 export type { SandboxChainTools };
 
@@ -24,16 +26,42 @@ export interface Rails {
   liveChains(): readonly LiveChain[];
   /** The fiat leg of an environment, or null when no bank is connected there. */
   bank(environment: Environment): BankRails | null;
+  /** The sandbox's bank on the other side of BANK_ISO20022_DIR (SANDBOX_BANK=iso20022, BANK_SIMULATOR=on), or null. */
+  sandboxBankSimulator: BankSimulator | null;
   /** The sandbox's local chain, when Ramp runs one (SANDBOX_CHAIN=local). */
   sandboxChain: SandboxChainTools | null;
   close(): Promise<void>;
 }
 
-const guardedSandboxBank = guardedBank(sandboxBank);
+/**
+ * The sandbox's fiat leg: the in-process bank by default, which settles a payout at once, so a partner's first hour
+ * needs no folder and no one playing the bank; the ISO 20022 adapter over BANK_ISO20022_DIR with SANDBOX_BANK=iso20022.
+ */
+function openSandboxBank(config: Config): BankRails {
+  if (config.SANDBOX_BANK !== 'iso20022') return guardedBank(sandboxBank);
+  const debtor = config.bankDebtor;
+  const configured: CollectionAccount | null = debtor && {
+    bankName: '',
+    bankAddress: '',
+    beneficiaryName: debtor.name,
+    accountType: debtor.iban ? 'iban' : 'us',
+    ...(debtor.iban && { iban: debtor.iban }),
+    ...(debtor.us && { us: debtor.us }),
+  };
+  return guardedBank(
+    iso20022Bank({
+      mode: 'simulated',
+      dir: config.BANK_ISO20022_DIR!,
+      collectionAccount: sandboxCollectionAccount,
+      debtorAccount: (currency, rails) => configured ?? sandboxCollectionAccount(currency, rails),
+    }),
+  );
+}
 
 /** Opens every configured leg: the sandbox's chain (started or joined), production's networks (each checked). */
 export async function openRails(config: Config, logger: Logger): Promise<Rails> {
   const live = new Map<string, LiveChain>();
+  const sandboxBankRails = openSandboxBank(config);
   let node: LocalNode | null = null;
   let sandboxChain: SandboxChainTools | null = null;
   try {
@@ -60,7 +88,11 @@ export async function openRails(config: Config, logger: Logger): Promise<Rails> 
       return environment === 'sandbox' ? { mode: 'simulated', environment, network } : null;
     },
     liveChains: () => [...live.values()],
-    bank: (environment) => (environment === 'sandbox' ? guardedSandboxBank : null),
+    sandboxBankSimulator:
+      config.SANDBOX_BANK === 'iso20022' && config.BANK_SIMULATOR === 'on'
+        ? guardedTools('bank simulator', bankSimulator(config.BANK_ISO20022_DIR!), ['answer'])
+        : null,
+    bank: (environment) => (environment === 'sandbox' ? sandboxBankRails : null),
     sandboxChain,
     close: async () => node?.stop(),
   };

@@ -279,6 +279,8 @@ describe('POST /v0/customers/{customer_id}/offramp-transfer/quote/{quote_id}', (
         fee_breakdown: { currency: 'usdc', platform_fee: '0.500000', developer_fee: '1.000000', network_fee: '0.050000' },
         deposit_transaction_hash: null,
       },
+      // Ramp's extension: the payout's UETR, once an ISO 20022 bank is asked to pay it (null with the in-process bank).
+      uetr: null,
       customer_id: customerId,
       failure_reason: null,
       deposit_expire_at: expect.any(String),

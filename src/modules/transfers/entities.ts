@@ -71,6 +71,8 @@ const TransferSchema = defineEntity({
     depositMessage: p.text().nullable(),
     /** On-ramp: the hash of the token delivery, once settled. */
     payoutTransactionHash: p.text().nullable(),
+    /** An off-ramp paid through an ISO 20022 bank: its payment's UETR (UUID v4), the id banks track it by end to end. */
+    uetr: p.uuid().nullable(),
     virtualAccountId: p.uuid().nullable(),
     // Off-ramp: where the fiat goes, and where the customer sends the tokens.
     /**

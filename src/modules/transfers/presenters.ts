@@ -146,6 +146,8 @@ export function presentOfframpTransfer(transfer: TransferRow, quote: QuoteRow, d
       fee_breakdown: feeBreakdown(quote),
       deposit_transaction_hash: transfer.depositTransactionHash ?? null,
     },
+    // Ramp's extension: the payout's UETR once an ISO 20022 bank was asked to pay it (docs/api/transfers.md).
+    uetr: transfer.uetr ?? null,
     ...lifecycle(transfer),
   };
 }

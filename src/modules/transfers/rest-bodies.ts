@@ -285,6 +285,7 @@ export const OfframpTransferAnswer = named(
       ...priced,
       deposit_transaction_hash: z.string().nullable(),
     }),
+    uetr: uuidAnswer().nullable(),
     ...lifecycle,
   }),
 );

@@ -20,7 +20,8 @@ import { afterCommit, unitOfWork } from '../../platform/db/unit-of-work.js';
 import { isUuid } from '../../domain/identifiers/uuid.js';
 import { payoutAccountOf } from './payout-account.js';
 import { numberOfDetails } from '../bank-accounts/records.js';
-import type { LiveChain } from '../../rails/port.js';
+import type { FiatPayout, LiveChain } from '../../rails/port.js';
+import { orderPayment } from '../bank-payments/orders.js';
 import type { Quoting } from './quotes.js';
 
 type Moved = { transfer: Transfer; quote: Quote };
@@ -103,28 +104,43 @@ export function simulations(deps: TransferDeps, quoting: Quoting, onramps: Retur
     });
   };
 
-  /** An off-ramp's fiat leaves for the customer's account: the one read that opens its sealed number. */
-  async function payOutFiat(em: Scope['em'], transfer: Transfer, quote: Quote): Promise<void> {
+  /**
+   * An off-ramp's fiat leaves for the customer's account: the one read that opens its sealed number. Answers whether
+   * the transfer completes now (the in-process bank), or waits for the bank's status report (an ISO 20022 bank).
+   */
+  async function payOutFiat(em: Scope['em'], transfer: Transfer, quote: Quote): Promise<'completed' | 'awaiting_bank'> {
     const bank = deps.rails.bank(transfer.environment);
     if (!bank) throw railsNotConnected('bank');
     const account = await payoutAccountOf(em, deps.dataKeys, transfer);
-    if (!account) return;
-    // Sent once the settlement committed: the sandbox bank only checks the account. A bank file stored in this
-    // transaction and sent after it is what a real bank adapter does.
-    afterCommit(() =>
-      bank.payOut({
-        transferId: transfer.id,
-        currency: quote.destinationCurrency as FiatCurrency,
-        rails: quote.destinationRails as PaymentRails,
-        amount: quote.destinationAmount.toFixed(),
-        accountType: account.account_type,
-        accountNumber: numberOfDetails(account),
-        bic: account.account_type === 'us' ? null : account.account_type === 'iban' ? account.iban.bic : account.swift.bic,
-        routingNumber:
-          account.account_type === 'us' ? account.us.routing_number : account.account_type === 'swift' ? (account.swift.routing_number ?? null) : null,
-        holderName: account.account_holder_business_name ?? [account.account_holder_first_name, account.account_holder_last_name].join(' '),
-      }),
-    );
+    if (!account) return 'completed';
+    const payout: FiatPayout = {
+      transferId: transfer.id,
+      currency: quote.destinationCurrency as FiatCurrency,
+      rails: quote.destinationRails as PaymentRails,
+      amount: quote.destinationAmount.toFixed(),
+      accountType: account.account_type,
+      accountNumber: numberOfDetails(account),
+      bic: account.account_type === 'us' ? null : account.account_type === 'iban' ? account.iban.bic : account.swift.bic,
+      routingNumber:
+        account.account_type === 'us' ? account.us.routing_number : account.account_type === 'swift' ? (account.swift.routing_number ?? null) : null,
+      holderName: account.account_holder_business_name ?? [account.account_holder_first_name, account.account_holder_last_name].join(' '),
+    };
+    if (bank.kind === 'iso20022') {
+      // The credit transfer and its file are stored in this transaction and written once it commits (bank-payments/).
+      const { uetr } = await orderPayment(em, bank, deps.dataKeys, {
+        ...payout,
+        customerId: transfer.customerId,
+        partnerId: transfer.partnerId,
+        environment: transfer.environment,
+      });
+      transfer.uetr = uetr;
+      transfer.updatedAt = new Date();
+      await em.flush();
+      return 'awaiting_bank';
+    }
+    // The in-process bank only checks the account, once the settlement committed.
+    afterCommit(() => bank.payOut(payout));
+    return 'completed';
   }
 
   /**
@@ -151,7 +167,8 @@ export function simulations(deps: TransferDeps, quoting: Quoting, onramps: Retur
     move(scope, transferId, where, async ({ transfer, quote }, em) => {
       if (transfer.direction === 'offramp') {
         assertTransition(transfer.status, 'completed', { fundsReceived: transfer.fundsReceivedAt != null });
-        await payOutFiat(em, transfer, quote);
+        // Paid through an ISO 20022 bank, the off-ramp stays processing until the bank's pain.002 settles or rejects it.
+        if ((await payOutFiat(em, transfer, quote)) === 'awaiting_bank') return;
       }
       const chain = transfer.direction === 'onramp' ? deps.rails.chain(transfer.environment, quote.destinationNetwork!) : null;
       if (chain?.mode !== 'live') return moveTransfer(em, transfer, quote, 'completed', 'settled');

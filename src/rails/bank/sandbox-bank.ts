@@ -1,6 +1,6 @@
 import type { FiatCurrency, PaymentRails } from '../../domain/money.js';
 import { isValidIban } from '../../domain/identifiers/bank.js';
-import type { BankRails, CollectionAccount } from '../port.js';
+import type { CollectionAccount, InProcessBank } from '../port.js';
 
 const BENEFICIARY = 'Ramp Sandbox Collections Ltd';
 
@@ -31,18 +31,21 @@ function us(bankName: string, bankAddress: string, routingNumber: string, accoun
   return { bankName, bankAddress, beneficiaryName: BENEFICIARY, accountType: 'us', us: { accountNumber, routingNumber } };
 }
 
+/** The sandbox's collection account for a currency over its rails (made up: production is never handed one). */
+export function sandboxCollectionAccount(currency: FiatCurrency, rails: PaymentRails): CollectionAccount {
+  const account = COLLECTION_ACCOUNTS[currency][rails];
+  if (!account) throw new Error(`no collection account for ${currency} over ${rails}`);
+  return account;
+}
+
 /**
- * The sandbox bank: the fiat leg of every environment until a bank adapter (ISO 20022, pain.001 out
- * and camt.054 in) takes its place behind `BankRails`. Its collection accounts are made up, so
- * production is never handed them.
+ * The sandbox's in-process bank: the sandbox's fiat leg unless SANDBOX_BANK=iso20022 puts the ISO 20022 adapter
+ * (rails/bank/iso20022/) in its place. Its collection accounts are made up, so production is never handed them.
  */
-export const sandboxBank: BankRails = {
+export const sandboxBank: InProcessBank = {
+  kind: 'in_process',
   mode: 'simulated',
-  collectionAccount(currency, rails) {
-    const account = COLLECTION_ACCOUNTS[currency][rails];
-    if (!account) throw new Error(`no collection account for ${currency} over ${rails}`);
-    return account;
-  },
+  collectionAccount: sandboxCollectionAccount,
   /** Sends nothing, but refuses what a real bank could not pay to: a hidden or still sealed number. */
   async payOut(payout) {
     const full = payout.accountType === 'iban' ? isValidIban(payout.accountNumber) : /^[0-9A-Z]{4,34}$/i.test(payout.accountNumber);

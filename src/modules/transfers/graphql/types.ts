@@ -558,6 +558,11 @@ function offrampFields(t: PothosSchemaTypes.ObjectFieldBuilder<typeof builder.$i
       extensions: reads(['depositBlockchainAddress']),
       resolve: (n) => n.transfer.depositBlockchainAddress,
     }),
+    uetr: t.string({
+      description:
+        "The payout's UETR (a UUID v4): the id every bank on its way tracks it by (SWIFT gpi, Fedwire, SEPA). Set once the payout is sent through an ISO 20022 bank; null before, and with the in-process sandbox bank",
+      ...nullableColumn('uetr'),
+    }),
     depositTransactionHash: t.string({
       description: "The customer's deposit transaction on sourceNetwork, once seen by the watcher or named by completeOfframpTransfer; else null",
       ...nullableColumn('depositTransactionHash'),

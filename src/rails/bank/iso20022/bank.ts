@@ -1,0 +1,66 @@
+import { isValidIban } from '../../../domain/identifiers/bank.js';
+import type { FiatCurrency, PaymentRails } from '../../../domain/money.js';
+import type { CollectionAccount, FiatPayout, Iso20022Bank, RailsMode } from '../../port.js';
+import { folderTransport } from './folder.js';
+import { type AccountParty, creditTransferInitiation } from './pain001.js';
+import { readStatusReport } from './pain002.js';
+
+export interface Iso20022BankOptions {
+  mode: RailsMode;
+  /** BANK_ISO20022_DIR: outbox/, inbox/, processed/, rejected/. */
+  dir: string;
+  /** Where on-ramp customers pay in. */
+  collectionAccount(currency: FiatCurrency, rails: PaymentRails): CollectionAccount;
+  /** Ramp's own account that pays a payout in `currency` over `rails`: the pain.001's debtor. */
+  debtorAccount(currency: FiatCurrency, rails: PaymentRails): CollectionAccount;
+}
+
+/** An ISO 20022 bank over a folder: pain.001 out, pain.002 in. */
+export function iso20022Bank(options: Iso20022BankOptions): Iso20022Bank {
+  return {
+    kind: 'iso20022',
+    mode: options.mode,
+    collectionAccount: options.collectionAccount,
+    transport: folderTransport(options.dir),
+    readStatusReport,
+    creditTransfer(payout, ids) {
+      const content = creditTransferInitiation({
+        messageId: compact(ids.orderId),
+        createdAt: ids.createdAt,
+        debtor: debtorParty(options.debtorAccount(payout.currency, payout.rails)),
+        creditor: creditorParty(payout),
+        currency: payout.currency,
+        rails: payout.rails,
+        amount: payout.amount,
+        endToEndId: compact(payout.transferId),
+        uetr: ids.uetr,
+      });
+      return { name: `pain.001-${ids.orderId}.xml`, content };
+    },
+  };
+}
+
+/** A UUID without its dashes: 32 characters, within every ISO 20022 identifier's 35. */
+export const compact = (uuid: string) => uuid.replaceAll('-', '');
+
+function debtorParty(account: CollectionAccount): AccountParty {
+  return {
+    name: account.beneficiaryName,
+    iban: account.iban?.ibanNumber ?? null,
+    accountNumber: account.us?.accountNumber ?? null,
+    bic: account.iban?.bic ?? null,
+    routingNumber: account.us?.routingNumber ?? null,
+  };
+}
+
+/** A SWIFT payout account holds an IBAN where the country has them, an account number elsewhere. */
+function creditorParty(payout: FiatPayout): AccountParty {
+  const iban = payout.accountType === 'iban' || (payout.accountType === 'swift' && isValidIban(payout.accountNumber));
+  return {
+    name: payout.holderName,
+    iban: iban ? payout.accountNumber.replaceAll(' ', '').toUpperCase() : null,
+    accountNumber: iban ? null : payout.accountNumber,
+    bic: payout.bic,
+    routingNumber: payout.routingNumber,
+  };
+}
