@@ -24,6 +24,7 @@ import { Migration20261127000100_api_key_scopes } from './Migration2026112700010
 import { Migration20261128000100_chain_mints } from './Migration20261128000100_chain_mints.js';
 import { Migration20261128000400_deposits_add_up } from './Migration20261128000400_deposits_add_up.js';
 import { Migration20261128000500_top_up_replacement } from './Migration20261128000500_top_up_replacement.js';
+import { Migration20261128140000_kyc_swift_rails } from './Migration20261128140000_kyc_swift_rails.js';
 
 /** Applied in this order at start; a migration once landed is never edited, only followed. */
 export const migrations = [
@@ -53,4 +54,5 @@ export const migrations = [
   Migration20261128000100_chain_mints,
   Migration20261128000400_deposits_add_up,
   Migration20261128000500_top_up_replacement,
+  Migration20261128140000_kyc_swift_rails,
 ];

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Config, ProductionChainConfig } from '../config.js';
 import type { Environment } from '../domain/environment.js';
 import { EVM_NETWORKS, type Network } from '../domain/money.js';
+import type { NetworkTokens } from '../domain/network-tokens.js';
 import type { Logger } from '../platform/logging.js';
 import { Refusal } from '../platform/refusal.js';
 import { sandboxBank } from './bank/sandbox-bank.js';
@@ -26,6 +27,8 @@ export interface Rails {
   bank(environment: Environment): BankRails | null;
   /** The sandbox's local chain, when Ramp runs one (SANDBOX_CHAIN=local). */
   sandboxChain: SandboxChainTools | null;
+  /** The stablecoins offered on each network, in every environment (NETWORK_TOKENS): other pairs are never quoted. */
+  networkTokens: NetworkTokens;
   close(): Promise<void>;
 }
 
@@ -62,6 +65,7 @@ export async function openRails(config: Config, logger: Logger): Promise<Rails> 
     liveChains: () => [...live.values()],
     bank: (environment) => (environment === 'sandbox' ? guardedSandboxBank : null),
     sandboxChain,
+    networkTokens: config.networkTokens,
     close: async () => node?.stop(),
   };
 }
