@@ -95,7 +95,10 @@ export const OnrampTransferBody = z
   .transform((b): OnrampTransferRequest => ({ destinationAddress: b.destination_address }));
 
 const destinationFields = {
-  destination_external_account_id: z.string().max(64).optional(),
+  destination_external_account_id: z.string().max(64).optional().meta({
+    'x-ramp-checks':
+      "one of the customer's external accounts, of a type the payout rails pay into and, for sepa and uaefts, in their countries (account_type_not_supported, account_not_reachable_by_rails)",
+  }),
   destination_bank_account: BankAccountBody.optional(),
   transfer_purpose: z.enum(TRANSFER_PURPOSES).optional(),
 };

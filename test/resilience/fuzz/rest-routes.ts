@@ -74,7 +74,7 @@ export async function seed(api: ApiClient): Promise<Seeded> {
       virtual_account_id: [virtualAccount],
       webhookId: [webhook],
     },
-    bodyIds: { userEmail: [corporateEmail] },
+    bodyIds: { userEmail: [corporateEmail], destination_external_account_id: [account] },
     bodies: {
       'POST /v0/customers': { email: 'fuzz@example.com', type: 'individual', first_name: 'Ada', last_name: 'Lovelace' },
       'PUT /v0/customers/:customer_id': { first_name: 'Grace' },
