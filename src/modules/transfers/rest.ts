@@ -279,7 +279,15 @@ export function transferRoutes(app: FastifyInstance, { transfers }: Services) {
       body: SimulateVirtualAccountDepositBody,
       example: { action: 'fiat_deposit', amount: '100.00' },
       responses: { 201: { description: 'The on-ramp transfer the deposit made', body: OnrampTransferAnswer } },
-      errors: ['virtual_account_not_active', 'virtual_account_has_no_destination', 'amount_out_of_range', 'kyc_not_approved', 'customer_redacted'],
+      errors: [
+        'virtual_account_not_active',
+        'virtual_account_has_no_destination',
+        'amount_out_of_range',
+        'kyc_not_approved',
+        // An account opened before its token stopped being offered on its network (NETWORK_TOKENS changed).
+        'token_not_offered_on_network',
+        'customer_redacted',
+      ],
     }),
     (request, reply) =>
       replyIdempotently(request, reply, { required: false }, async (scope) => {

@@ -320,7 +320,7 @@ builder.mutationFields((t) => ({
   simulateVirtualAccountDeposit: t.field({
     type: TransferRef,
     description:
-      'Sandbox: fiat arrives on an active virtual account, creating a funded on-ramp transfer to its destination (UnprocessableError virtual_account_not_active, virtual_account_has_no_destination, kyc_not_approved).',
+      'Sandbox: fiat arrives on an active virtual account, creating a funded on-ramp transfer to its destination (UnprocessableError virtual_account_not_active, virtual_account_has_no_destination, kyc_not_approved, token_not_offered_on_network).',
     errors: payloadOf('SimulateVirtualAccountDeposit', 'transfer', [ValidationError, NotFoundError, ForbiddenError, UnprocessableError]),
     args: {
       input: t.arg({
