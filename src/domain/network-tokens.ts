@@ -19,9 +19,6 @@ export const AVAILABLE_NETWORK_TOKENS: NetworkTokens = {
   arbitrum: ['usdc', 'usdt'],
 };
 
-/** The matrix as NETWORK_TOKENS writes it: `network:token` pairs, comma separated (`polygon:usdc,tron:usdt`). */
-export const formatNetworkTokens = (matrix: NetworkTokens) => NETWORKS.flatMap((network) => matrix[network].map((token) => `${network}:${token}`)).join(',');
-
 /** Reads NETWORK_TOKENS: each pair `network:token`; a network named by no pair offers no token. A problem is a sentence. */
 export function parseNetworkTokens(text: string): NetworkTokens | { problem: string } {
   const matrix: Record<Network, Token[]> = { polygon: [], ethereum: [], solana: [], base: [], tron: [], arbitrum: [] };
