@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { Refusal } from './platform/refusal.js';
 import { parseAddressRange } from './platform/client-address.js';
 import { EVM_NETWORKS, type Network } from './domain/money.js';
+import { AVAILABLE_NETWORK_TOKENS, type NetworkTokens, parseNetworkTokens } from './domain/network-tokens.js';
 import { isExtendedPublicKey } from './rails/evm/hd.js';
 
 /** The steps of the money paths where a crash test may kill the process (TEST_CRASH_AT). */
@@ -74,6 +75,12 @@ const ConfigSchema = z.object({
     .string()
     .regex(/^[0-9]+(\.[0-9]+)?$/, 'must be a decimal')
     .default('0.2723'),
+  /**
+   * The stablecoins offered on each network, as `network:token` pairs (comma separated); a network named by no pair offers
+   * none. Default: the pairs their issuers run (domain/network-tokens.ts). Quotes and virtual accounts on any other pair
+   * answer 422 `token_not_offered_on_network`.
+   */
+  NETWORK_TOKENS: z.string().optional(),
   /** How long a quote can be turned into a transfer. */
   QUOTE_TTL_SECONDS: z.coerce.number().int().min(1).default(900),
   /** How long a pending transfer waits for its deposit before it expires. */
@@ -308,6 +315,8 @@ export type Config = z.infer<typeof ConfigSchema> & {
   bankDebtor: BankDebtorConfig | null;
   /** Production's configured EVM networks (rails/registry.ts reads them). */
   productionChains: ProductionChainConfig[];
+  /** NETWORK_TOKENS, or the pairs their issuers run. */
+  networkTokens: NetworkTokens;
   /** Where spans are exported (OTLP/HTTP), or null: tracing off, only a caller's traceparent is carried (platform/tracing.ts). */
   otlpTracesUrl: string | null;
 };
@@ -435,6 +444,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Refusal('Invalid configuration: SANDBOX_BANK=iso20022 needs BANK_ISO20022_DIR, the folder the bank files travel through');
   }
   const debtor = bankDebtorOf(parsed.data);
+  const networkTokens = parsed.data.NETWORK_TOKENS === undefined ? AVAILABLE_NETWORK_TOKENS : parseNetworkTokens(parsed.data.NETWORK_TOKENS);
+  if ('problem' in networkTokens) throw new Refusal(`Invalid configuration: NETWORK_TOKENS: ${networkTokens.problem}`);
   const webhookSecretKey = parsed.data.WEBHOOK_SECRET_KEY ? Buffer.from(parsed.data.WEBHOOK_SECRET_KEY, 'base64') : DEVELOPMENT_WEBHOOK_SECRET_KEY;
   return {
     ...parsed.data,
@@ -451,6 +462,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     chainPollIntervalMs: parsed.data.CHAIN_POLL_INTERVAL_MS ?? (isTest ? 0 : 1000),
     productionChains: productionChainsOf(parsed.data),
     bankDebtor: debtor,
+    networkTokens,
     otlpTracesUrl: otlpTracesUrlOf(parsed.data),
     // Derived rather than required, so production needs no new secret; its own setting lets it change without the other.
     eventCursorKey: parsed.data.EVENT_CURSOR_KEY

@@ -51,6 +51,12 @@ export function alpha3OfEnglishName(name: string): string | undefined {
  */
 export const isLatinText = (value: string) => /^[\p{Script=Latin}\p{N}\p{P}\p{Zs}\p{S}]+$/u.test(value);
 
+/**
+ * isLatinText as the REST contract states it (a pattern, read with Unicode property escapes): Latin text with at least
+ * one character besides spaces, since the field is trimmed and may not be empty.
+ */
+export const LATIN_TEXT_PATTERN = String.raw`^[\p{Script=Latin}\p{N}\p{P}\p{Zs}\p{S}]*[\p{Script=Latin}\p{N}\p{P}\p{S}][\p{Script=Latin}\p{N}\p{P}\p{Zs}\p{S}]*$`;
+
 /** Document numbers are shown only by their last four characters (fewer for short numbers). */
 export function maskDocumentNumber(number: string): string {
   return `…${number.slice(-Math.min(4, Math.floor(number.length / 2)))}`;

@@ -1,4 +1,5 @@
 import { ConflictError } from './errors.js';
+import { FIAT_CURRENCIES, RAILS_OF_CURRENCY } from './money.js';
 
 /** KYC statuses of a customer, kept per currency and rails (Align's model). */
 export const KYC_STATUSES = ['not_started', 'pending', 'in_review', 'approved', 'rejected'] as const;
@@ -20,14 +21,15 @@ export interface KycRailStatus {
   status: KycStatus;
 }
 
-/** The currency/rails pairs a customer is verified for, one status each. */
-export const KYC_RAILS: ReadonlyArray<Pick<KycRailStatus, 'currency' | 'payment_rails'>> = [
-  { currency: 'usd', payment_rails: 'ach' },
-  { currency: 'usd', payment_rails: 'wire' },
-  { currency: 'usd', payment_rails: 'swift' },
-  { currency: 'eur', payment_rails: 'sepa' },
-  { currency: 'aed', payment_rails: 'uaefts' },
-];
+/**
+ * The currency/rails pairs a customer is verified for, one status each: every rails a currency moves on, so
+ * that none the API offers is out of a verified customer's reach. SWIFT asks nothing of a customer that
+ * the currency's domestic rails do not (the same identity, checked by the same verification), so one
+ * verification decides all of a currency's rails, SWIFT included (usd/swift, eur/swift, aed/swift).
+ */
+export const KYC_RAILS: ReadonlyArray<Pick<KycRailStatus, 'currency' | 'payment_rails'>> = FIAT_CURRENCIES.flatMap((currency) =>
+  RAILS_OF_CURRENCY[currency].map((payment_rails) => ({ currency, payment_rails })),
+);
 
 export function kycBreakdown(status: KycStatus): KycRailStatus[] {
   return KYC_RAILS.map((rail) => ({ ...rail, status }));

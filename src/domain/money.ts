@@ -29,6 +29,8 @@ export const SCALE: Record<Asset, number> = { usd: 2, eur: 2, aed: 2, usdc: 6, u
 
 /** `developer_fee_percent` and amounts: non-negative decimal strings. */
 export const DECIMAL_PATTERN = /^[0-9]+(\.[0-9]+)?$/;
+/** A decimal with a minus sign: a well-formed number, refused as an amount for its sign (`not_positive`), as zero is. */
+export const NEGATIVE_DECIMAL_PATTERN = /^-[0-9]+(\.[0-9]+)?$/;
 
 /** A percentage of at most 100 with at most 8 decimal places (developer fees), as a pattern for the REST contract. */
 export const FEE_PERCENT_PATTERN = '^(?:100(?:\\.0{1,8})?|[0-9]{1,2}(?:\\.[0-9]{1,8})?)$';

@@ -1,6 +1,6 @@
 import { type FieldError, UnprocessableError, ValidationError, fieldError } from './errors.js';
 import type { Problem } from './validation.js';
-import { type Asset, DECIMAL_PATTERN, Decimal, type Network, SCALE, roundPaid, roundReceived } from './money.js';
+import { type Asset, DECIMAL_PATTERN, Decimal, NEGATIVE_DECIMAL_PATTERN, type Network, SCALE, roundPaid, roundReceived } from './money.js';
 
 /**
  * Quote maths: rates, fees and amounts in both directions. Pure and exact: every amount is a
@@ -111,6 +111,7 @@ export function quoteSideProblems(given: { source: boolean; destination: boolean
  * `asset` unknown (the request named none we know): only the form and the sign are checked.
  */
 export function amountProblem(text: string, asset: Asset | undefined): Problem | null {
+  if (NEGATIVE_DECIMAL_PATTERN.test(text) && text.length <= 41) return { code: 'not_positive', detail: 'must be greater than zero' };
   if (!DECIMAL_PATTERN.test(text) || text.length > 40) return { code: 'invalid_decimal', detail: 'must be a decimal string like "100.25"' };
   const amount = exact(text);
   if (amount.lte(0)) return { code: 'not_positive', detail: 'must be greater than zero' };

@@ -194,21 +194,32 @@ export function replyWithProblem(request: FastifyRequest, reply: FastifyReply, p
 }
 
 /**
+ * A method Node's parser does not know (`FOO`): 501, as HTTP answers a method the server does not implement at all (405 is a
+ * known method that the path does not take). The method is named back only when it is a plain token of a few letters.
+ */
+function unknownMethod(packet: string): HttpProblem {
+  const method = /^([A-Za-z][A-Za-z0-9_-]{0,19}) /.exec(packet)?.[1];
+  return problemOfCode('method_not_implemented', `${method ?? 'The method'} is not a method this API answers; see /docs/api for each path's methods`);
+}
+
+/**
  * Node's HTTP parser refused the request (a control character in a header, headers over 16 KiB):
  * Fastify never sees it, so the answer is written to the socket here, in the shape of the path
  * when the request line could be read.
  */
 export function answerClientError(error: Error & { code?: string; rawPacket?: unknown }, socket: Socket) {
   if (error.code === 'ECONNRESET' || socket.destroyed || !socket.writable) return void socket.destroy();
+  const packet = Buffer.isBuffer(error.rawPacket) ? error.rawPacket.toString('latin1') : '';
   const problem =
     error.code === 'HPE_HEADER_OVERFLOW'
       ? problemOfCode('headers_too_large', 'The request headers are larger than 16 KiB')
       : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? problemOfCode('request_timeout', 'The request took too long to arrive')
-        : problemOfCode('malformed_request', 'The request is not valid HTTP (a header holds a refused character?)');
+        : error.code === 'HPE_INVALID_METHOD'
+          ? unknownMethod(packet)
+          : problemOfCode('malformed_request', 'The request is not valid HTTP (a header holds a refused character?)');
   const { status } = problem;
   const requestId = randomUUID();
-  const packet = Buffer.isBuffer(error.rawPacket) ? error.rawPacket.toString('latin1') : '';
   const target = /^[A-Z]+ (\S+)/.exec(packet)?.[1] ?? '/'; // the packet may end inside a long URL
   const shape = shapeOf(target);
   const [type, body] =

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Config, ProductionChainConfig } from '../config.js';
 import type { Environment } from '../domain/environment.js';
 import { EVM_NETWORKS, type Network } from '../domain/money.js';
+import type { NetworkTokens } from '../domain/network-tokens.js';
 import type { Logger } from '../platform/logging.js';
 import { Refusal } from '../platform/refusal.js';
 import { iso20022Bank } from './bank/iso20022/bank.js';
@@ -30,6 +31,8 @@ export interface Rails {
   sandboxBankSimulator: BankSimulator | null;
   /** The sandbox's local chain, when Ramp runs one (SANDBOX_CHAIN=local). */
   sandboxChain: SandboxChainTools | null;
+  /** The stablecoins offered on each network, in every environment (NETWORK_TOKENS): other pairs are never quoted. */
+  networkTokens: NetworkTokens;
   close(): Promise<void>;
 }
 
@@ -94,6 +97,7 @@ export async function openRails(config: Config, logger: Logger): Promise<Rails> 
         : null,
     bank: (environment) => (environment === 'sandbox' ? sandboxBankRails : null),
     sandboxChain,
+    networkTokens: config.networkTokens,
     close: async () => node?.stop(),
   };
 }

@@ -55,7 +55,7 @@ describe('GET /v0/audit-events', () => {
     expect(new Set(seen).size).toBe(6);
     const bad = await api.get('/v0/audit-events?cursor=forged');
     expect(bad.status).toBe(400);
-    expect(bad.body.errors).toContainEqual(expect.objectContaining({ pointer: '/query/cursor', code: 'invalid_cursor' }));
+    expect(bad.body.errors).toContainEqual(expect.objectContaining({ pointer: '/cursor', code: 'invalid_cursor' }));
   });
 
   it('exports every matching row as CSV with Accept: text/csv, escaped', async () => {

@@ -130,7 +130,7 @@ describe('completing an off-ramp with its deposit hash on a live chain', () => {
   });
 
   it('sends a real deposit from simulateCryptoDeposit in GraphQL, which the watcher funds', async () => {
-    const transfer = await openOfframp(api, customer, { source_network: 'base', source_token: 'usdt' });
+    const transfer = await openOfframp(api, customer, { source_network: 'arbitrum', source_token: 'usdt' });
     const res = await api.graphql(
       `mutation ($id: ID!) { simulateCryptoDeposit(input: { transferId: $id }) { __typename ... on SimulateCryptoDepositPayload { transfer { status } } } }`,
       { id: transfer.id },
@@ -139,7 +139,7 @@ describe('completing an off-ramp with its deposit hash on a live chain', () => {
       __typename: 'SimulateCryptoDepositPayload',
       transfer: { status: 'PENDING' },
     });
-    expect(await t.balanceOf('base', 'usdt', transfer.quote.deposit_blockchain_address)).toBe(100_000_000n);
+    expect(await t.balanceOf('arbitrum', 'usdt', transfer.quote.deposit_blockchain_address)).toBe(100_000_000n);
     await t.advance(2);
     expect((await statusOf(transfer.id)).status).toBe('processing');
   });

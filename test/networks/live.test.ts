@@ -14,7 +14,7 @@ describe('networks and the faucet on the sandbox’s local chain (SANDBOX_CHAIN=
   });
   afterAll(() => t?.close());
 
-  it('lists the four EVM networks live on the local chain, each with its own USDC and USDT contracts, and solana and tron simulated', async () => {
+  it('lists the four EVM networks live on the local chain, each with its own contracts of the tokens it offers, and solana and tron simulated', async () => {
     const res = await t.client(t.key).get('/v0/sandbox/networks');
     expect(res.status).toBe(200);
     const byNetwork = Object.fromEntries(res.body.items.map((n: { network: string }) => [n.network, n]));
@@ -23,17 +23,20 @@ describe('networks and the faucet on the sandbox’s local chain (SANDBOX_CHAIN=
     for (const network of ['polygon', 'ethereum', 'base', 'arbitrum'] as const) {
       const n = byNetwork[network];
       expect(n).toMatchObject({ rails: 'live', chain_id: 31337, rpc_url: t.rpcUrl, required_confirmations: 3 });
-      expect(n.tokens.map((c: { token: string }) => c.token).sort()).toEqual(['usdc', 'usdt']);
+      // Tether issues no USDT on Base: the sandbox chain has a contract, the listing shows only what Ramp quotes there.
+      const offered = network === 'base' ? ['usdc'] : ['usdc', 'usdt'];
+      expect(n.offered_tokens).toEqual(offered);
+      expect(n.tokens.map((c: { token: string }) => c.token).sort()).toEqual(offered);
       for (const c of n.tokens) {
         expect(c.decimals).toBe(6);
         expect(c.contract_address).toBe(t.chain(network).tokens.find((k) => k.token === c.token)!.contractAddress);
         contracts.add(c.contract_address);
       }
     }
-    expect(contracts.size).toBe(8);
-    for (const network of ['solana', 'tron']) {
-      expect(byNetwork[network]).toEqual({ network, rails: 'simulated', chain_id: null, rpc_url: null, required_confirmations: null, tokens: [] });
-    }
+    expect(contracts.size).toBe(7);
+    const simulated = { rails: 'simulated', chain_id: null, rpc_url: null, required_confirmations: null, tokens: [] };
+    expect(byNetwork.solana).toEqual({ network: 'solana', ...simulated, offered_tokens: ['usdc', 'usdt'] });
+    expect(byNetwork.tron).toEqual({ network: 'tron', ...simulated, offered_tokens: ['usdt'] });
     // GET /v0/networks answers the same for a sandbox key.
     expect((await t.client(t.key).get('/v0/networks')).body).toEqual(res.body);
   });
@@ -52,23 +55,23 @@ describe('networks and the faucet on the sandbox’s local chain (SANDBOX_CHAIN=
     ]);
     const base = networks.find((n: { network: string }) => n.network === 'BASE');
     expect(base).toMatchObject({ chainId: 31337, rpcUrl: t.rpcUrl, requiredConfirmations: 3 });
-    expect(base.tokens.map((c: { contractAddress: string }) => c.contractAddress).sort()).toEqual(
+    expect(base.tokens.map((c: { contractAddress: string }) => c.contractAddress)).toEqual(
       t
         .chain('base')
-        .tokens.map((c) => c.contractAddress)
-        .sort(),
+        .tokens.filter((c) => c.token === 'usdc')
+        .map((c) => c.contractAddress),
     );
   });
 
   it('mints exactly the amount asked to any address: its balanceOf grows by it, and the hash is a mined transaction', async () => {
-    const address = wallet('base', 'faucet-rest');
-    const before = await t.balanceOf('base', 'usdt', address);
-    const res = await t.client(t.key).post('/v0/sandbox/faucet', { network: 'base', token: 'usdt', address, amount: '1234.567891' });
+    const address = wallet('arbitrum', 'faucet-rest');
+    const before = await t.balanceOf('arbitrum', 'usdt', address);
+    const res = await t.client(t.key).post('/v0/sandbox/faucet', { network: 'arbitrum', token: 'usdt', address, amount: '1234.567891' });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
-    expect(res.body).toMatchObject({ network: 'base', token: 'usdt', address, amount: '1234.567891' });
+    expect(res.body).toMatchObject({ network: 'arbitrum', token: 'usdt', address, amount: '1234.567891' });
     expect(res.body.transaction_hash).toMatch(/^0x[0-9a-f]{64}$/);
-    expect((await t.balanceOf('base', 'usdt', address)) - before).toBe(parseUnits('1234.567891', 6));
-    // Only base's USDT: the same address holds none of polygon's.
+    expect((await t.balanceOf('arbitrum', 'usdt', address)) - before).toBe(parseUnits('1234.567891', 6));
+    // Only arbitrum's USDT: the same address holds none of polygon's.
     expect(await t.balanceOf('polygon', 'usdt', address)).toBe(0n);
     const receipt = await t.rpc<{ status: string }>('eth_getTransactionReceipt', [res.body.transaction_hash]);
     expect(receipt.status).toBe('0x1');
@@ -107,6 +110,9 @@ describe('networks and the faucet on the sandbox’s local chain (SANDBOX_CHAIN=
     const simulated = await api.post('/v0/sandbox/faucet', { network: 'tron', token: 'usdt', address: wallet('tron'), amount: '5' });
     expect(simulated.status).toBe(422);
     expect(simulated.body.code).toBe('network_not_live');
+    const notOffered = await api.post('/v0/sandbox/faucet', { network: 'base', token: 'usdt', address: wallet('base'), amount: '5' });
+    expect(notOffered.status).toBe(422);
+    expect(notOffered.body.code).toBe('token_not_offered_on_network');
     const bad = await api.post('/v0/sandbox/faucet', { network: 'polygon', token: 'usdc', address: wallet('tron'), amount: '1.0000001' });
     expect(bad.status).toBe(400);
     expect(bad.body.errors.map((e: { pointer: string; code: string }) => `${e.pointer} ${e.code}`).sort()).toEqual([

@@ -17,6 +17,7 @@ const OUTSIDE_ROUTES: Partial<Record<ErrorCode, string>> = {
   scope_escalation: 'GraphQL only: creating an API key has no REST route',
   route_not_found: 'the not-found handler: no route matched',
   method_not_allowed: 'the not-found handler: the path is a route, not with this method',
+  method_not_implemented: "Node's HTTP parser, before Fastify: a method it does not know",
   throttled: "GraphQL only: an operation over its key's cost budget (graphql/cost.ts)",
   malformed_request: "Node's HTTP parser, before Fastify",
   headers_too_large: "Node's HTTP parser, before Fastify",

@@ -9,7 +9,8 @@ import addFormats from 'ajv-formats';
  * schema with Ajv, so only schema-valid requests are sent. Nothing here knows Ramp's own rules: a
  * request the server refuses as validation_failed is a rule the document does not declare. A value
  * whose schema says `x-ramp-checks` (check digits, a registry: nothing JSON Schema can state) is
- * drawn from the schema's `examples`.
+ * drawn from the schema's `examples`; a refusal at a field whose schema (or a schema holding it)
+ * says `x-ramp-checks` is a rule the document declares in words (`declaresCheckAt`).
  */
 
 type Schema = Record<string, unknown> & {
@@ -66,6 +67,43 @@ export function operationsOf(document: OpenApi): DocumentedOperation[] {
     }
   }
   return operations;
+}
+
+/**
+ * Whether the document declares a rule in words (`x-ramp-checks`) at `pointer` of a request to `operation`, or at a schema
+ * that holds it (an object whose fields' rules depend on stored state): a body field (`/destination_bank_account/account_type`),
+ * a query parameter (`/cursor`) or a header (`/headers/idempotency-key`). Branches (`allOf`, `anyOf`, `oneOf`, `then`,
+ * `else`) count: a rule stated for some values is declared.
+ */
+export function declaresCheckAt(document: OpenApi, operation: DocumentedOperation, pointer: string): boolean {
+  const resolve = (schema: Schema): Schema => (schema.$ref ? resolve(document.components.schemas[schema.$ref.replace('#/components/schemas/', '')]) : schema);
+  const expand = (schema: Schema | boolean | undefined): Schema[] => {
+    if (!schema || typeof schema === 'boolean') return [];
+    const s = resolve(schema);
+    return [s, ...[...(s.allOf ?? []), ...(s.anyOf ?? []), ...(s.oneOf ?? []), s.then, s.else].flatMap(expand)];
+  };
+  const declared = (schemas: Schema[], segments: string[]): boolean => {
+    const all = schemas.flatMap(expand);
+    if (all.some((s) => s['x-ramp-checks'])) return true;
+    const [segment, ...rest] = segments;
+    if (segment === undefined) return false;
+    const inner = all.flatMap((s) =>
+      [s.properties?.[segment], /^[0-9]+$/.test(segment) ? s.items : undefined].filter((x): x is Schema => typeof x === 'object'),
+    );
+    return inner.length > 0 && declared(inner, rest);
+  };
+  const segments = pointer
+    .split('/')
+    .slice(1)
+    .map((segment) => segment.replaceAll('~1', '/').replaceAll('~0', '~'));
+  const [first, ...rest] = segments;
+  if (first === 'headers') {
+    const header = operation.parameters.find((p) => p.in === 'header' && p.name.toLowerCase() === rest[0]);
+    return header ? declared([header.schema], rest.slice(1)) : false;
+  }
+  const parameter = operation.parameters.find((p) => p.in === 'query' && p.name === first);
+  if (parameter) return declared([parameter.schema], rest);
+  return operation.body ? declared([operation.body.schema], segments) : false;
 }
 
 /** One value of `arbitrary` (a closure of its own: fc.gen() reuses an arbitrary built from equal-looking arguments, regular expressions included). */
@@ -221,13 +259,16 @@ export function schemaGenerator(document: OpenApi) {
 
 /**
  * One schema-valid request to `operation`: path parameters from `ids` (real resources) where it
- * has them, else drawn from their schema; query, headers and body drawn from theirs.
+ * has them, else drawn from their schema; query, headers and body drawn from theirs. A body field
+ * named in `bodyIds` (one that names a stored resource, such as the customer a KYB section is for)
+ * takes one of its real values half the time, so the rules behind that lookup are reached too.
  */
 export function requestOf(
   g: fc.GeneratorValue,
   generator: ReturnType<typeof schemaGenerator>,
   operation: DocumentedOperation,
   ids: Record<string, string[]>,
+  bodyIds: Record<string, string[]> = {},
 ): GeneratedRequest {
   const headers: Record<string, string> = {};
   const query = new URLSearchParams();
@@ -244,6 +285,12 @@ export function requestOf(
     }
   }
   const body = operation.body && (operation.body.required || draw(g, fc.boolean())) ? generator.sampleOf(g, operation.body.schema) : undefined;
+  if (body && typeof body === 'object' && !Array.isArray(body)) {
+    const fields = body as Record<string, unknown>;
+    for (const [name, known] of Object.entries(bodyIds)) {
+      if (typeof fields[name] === 'string' && known.length && draw(g, fc.boolean())) fields[name] = draw(g, fc.constantFrom(...known));
+    }
+  }
   const search = query.toString();
   return { operationId: operation.operationId, method: operation.method, path: search ? `${path}?${search}` : path, headers, body };
 }

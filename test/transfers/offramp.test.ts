@@ -34,7 +34,9 @@ async function quote(overrides: Record<string, unknown> = {}, customer = custome
 }
 /** A pending off-ramp transfer (created with its quote), as GET shows it. */
 async function pendingTransfer(overrides: Record<string, unknown> = {}, customer = customerId) {
-  const q = await quote({ ...withDestination, ...overrides }, customer);
+  // Tron offers USDT only (USDC is no longer issued there).
+  const token = overrides.source_network === 'tron' ? { source_token: 'usdt' } : {};
+  const q = await quote({ ...withDestination, ...token, ...overrides }, customer);
   return (await api.get(`${path(customer)}/${q.transfer_id}`)).body;
 }
 const complete = (transferId: string, hash: string, headers: Record<string, string> = idempotencyKey(), customer = customerId) =>

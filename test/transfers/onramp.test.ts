@@ -99,7 +99,7 @@ describe('POST /v0/customers/{customer_id}/onramp-transfer/quote', () => {
     [{ destination_amount: '100' }, '/source_amount', 'mutually_exclusive'],
     [{ source_amount: undefined }, '/source_amount', 'required'],
     [{ source_amount: '100.001' }, '/source_amount', 'too_many_decimals'],
-    [{ source_amount: '-5' }, '/source_amount', 'invalid_decimal'],
+    [{ source_amount: '-5' }, '/source_amount', 'not_positive'],
     [{ source_amount: '0' }, '/source_amount', 'not_positive'],
     [{ source_currency: 'gbp' }, '/source_currency', 'invalid_enum_value'],
     [{ source_payment_rails: 'ach' }, '/source_payment_rails', 'unsupported_rails'],

@@ -116,7 +116,7 @@ describe('fiat_deposit with an amount', () => {
     for (const [amount, code] of [
       ['100.001', 'too_many_decimals'],
       ['0', 'not_positive'],
-      ['-5', 'invalid_decimal'],
+      ['-5', 'not_positive'],
       ['1e3', 'invalid_decimal'],
       ['lots', 'invalid_decimal'],
     ]) {

@@ -33,7 +33,7 @@ const CREATE = `mutation ($input: CreateVirtualAccountInput!) {
   }
 }`;
 const SIMULATE = `mutation ($id: ID!) {
-  simulateVirtualAccountIssuance(input: { virtualAccountId: $id }) { __typename ... on ValidationError { code fieldErrors { path code message argumentPath } } }
+  simulateVirtualAccountIssuance(input: { virtualAccountId: $id }) { __typename ... on ConflictError { code } ... on ValidationError { code fieldErrors { path code message argumentPath } } }
 }`;
 
 describe('REST face', () => {
@@ -59,12 +59,13 @@ describe('REST face', () => {
     ]);
   });
 
-  it('maps a rule only the use case knows (an account already active) back to /virtual_account_id', async () => {
+  it('answers an account already active as a state conflict (409), not as a bad field', async () => {
     const customerId = await newCustomer();
     const { id } = (await api.post(vaOf(customerId), { source_currency: 'usd', destination_network: 'polygon' })).body;
     const res = await api.post(`${vaOf(customerId)}/simulate`, { action: 'issue_pending_virtual_account', virtual_account_id: id });
+    expect(res.status).toBe(409);
     expect(res.body.code).toBe('virtual_account_already_active');
-    expect(restFieldErrors(res, 'virtual_account_already_active')).toEqual(['/virtual_account_id already_active']);
+    expect(res.body.errors).toBeUndefined();
   });
 });
 
@@ -90,14 +91,11 @@ describe('GraphQL face', () => {
     ]);
   });
 
-  it('names virtualAccountId of the input when the account is already active', async () => {
+  it('answers an account already active as a ConflictError with the same code', async () => {
     const customerId = await newCustomer();
     const { id } = (await api.post(vaOf(customerId), { source_currency: 'usd', destination_network: 'polygon' })).body;
-    expect(await graphqlFieldErrors(api, SIMULATE, 'simulateVirtualAccountIssuance', { id }, 'VIRTUAL_ACCOUNT_ALREADY_ACTIVE')).toEqual([
-      '/virtualAccountId already_active',
-    ]);
     const res = await api.graphql(SIMULATE, { id });
-    expect(res.body.data.simulateVirtualAccountIssuance.fieldErrors[0].argumentPath).toEqual(['input', 'virtualAccountId']);
+    expect(res.body.data.simulateVirtualAccountIssuance).toEqual({ __typename: 'ConflictError', code: 'VIRTUAL_ACCOUNT_ALREADY_ACTIVE' });
   });
 });
 

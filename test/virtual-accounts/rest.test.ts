@@ -97,7 +97,7 @@ describe('POST /v0/customers/{customer_id}/virtual-account', () => {
   });
 
   it.each([
-    ['AED', { source_currency: 'aed', destination_network: 'tron' }],
+    ['AED', { source_currency: 'aed', destination_token: 'usdt', destination_network: 'tron' }],
     ['USD over SWIFT', { source_currency: 'usd', source_rails: 'swift', destination_network: 'polygon' }],
   ])('answers 202 with only id, virtual_account_id and status pending for %s', async (_, body) => {
     const res = await api.post(vaOf(await newCustomer()), body);
@@ -127,7 +127,7 @@ describe('POST /v0/customers/{customer_id}/virtual-account', () => {
 
   it('answers 409 for a second pending account with the same parameters', async () => {
     const customerId = await newCustomer();
-    const body = { source_currency: 'aed', destination_network: 'tron' };
+    const body = { source_currency: 'aed', destination_token: 'usdt', destination_network: 'tron' };
     expect((await api.post(vaOf(customerId), body)).status).toBe(202);
     expect((await api.post(vaOf(customerId), body)).status).toBe(409);
   });
@@ -251,12 +251,12 @@ describe('POST /v0/customers/{customerId}/virtual-account/simulate', () => {
     expect(isValidAbaRouting(instructions.swift.routing_number)).toBe(true);
   });
 
-  it('answers 400 virtual_account_already_active for an active account, once or concurrently', async () => {
+  it('answers 409 virtual_account_already_active for an active account, once or concurrently: a state conflict', async () => {
     const { customerId, id } = await pendingAccount();
     const both = await Promise.all([issue(customerId, id), issue(customerId, id)]);
-    expect(both.map((r) => r.status).sort()).toEqual([201, 400]);
+    expect(both.map((r) => r.status).sort()).toEqual([201, 409]);
     const again = await issue(customerId, id);
-    expect(again.status).toBe(400);
+    expect(again.status).toBe(409);
     expect(again.body.code).toBe('virtual_account_already_active');
     const activeAtOnce = (await api.post(vaOf(customerId), usd)).body.id;
     expect((await issue(customerId, activeAtOnce)).body.code).toBe('virtual_account_already_active');
@@ -425,13 +425,14 @@ describe('virtual accounts over GraphQL', () => {
 
   it('creates a pending AED account and issues it with the simulation, by its global id or databaseId', async () => {
     const customerId = await newCustomer();
-    const created = (await create(customerId, { sourceCurrency: 'AED', destinationNetwork: 'TRON' })).body.data.createVirtualAccount.virtualAccount;
+    const created = (await create(customerId, { sourceCurrency: 'AED', destinationToken: 'USDT', destinationNetwork: 'TRON' })).body.data.createVirtualAccount
+      .virtualAccount;
     expect(created).toMatchObject({ status: 'PENDING', depositInstructions: null });
     const issued = (await api.graphql(SIMULATE, { id: created.id })).body.data.simulateVirtualAccountIssuance;
     expect(issued.virtualAccount).toMatchObject({ id: created.id, status: 'ACTIVE', depositInstructions: { paymentRails: ['UAEFTS'] } });
     expect(isValidIban(issued.virtualAccount.depositInstructions.ibanNumber)).toBe(true);
     const again = (await api.graphql(SIMULATE, { id: created.databaseId })).body.data.simulateVirtualAccountIssuance;
-    expect(again).toEqual({ __typename: 'ValidationError', code: 'VIRTUAL_ACCOUNT_ALREADY_ACTIVE' });
+    expect(again).toEqual({ __typename: 'ConflictError', code: 'VIRTUAL_ACCOUNT_ALREADY_ACTIVE' });
   });
 
   it('replays createVirtualAccount for a repeated idempotencyKey and refuses the key for another input', async () => {

@@ -68,6 +68,22 @@ export function isValidTransactionHash(network: Network, hash: string): boolean 
 }
 
 /**
+ * A transaction hash of some network, as the REST contract states it: `0x` and 64 hex digits (EVM), 64 hex digits (Tron), or
+ * a base58 signature (Solana). Which of them a request must send is the transfer's network, stored with its quote, and a
+ * Solana signature's length in bytes is nothing a pattern says: hence `x-ramp-checks`, with a valid example of each.
+ */
+export const TRANSACTION_HASH_SCHEMA = {
+  pattern: '^(?:0x[0-9a-fA-F]{64}|[0-9a-fA-F]{64}|[1-9A-HJ-NP-Za-km-z]{64,88})$',
+  examples: [
+    '0x2c0dfb1e8a1f0b8f2a5e2e4ac5e9d7f21b1a4a3e6f1c0d9b8a7e6f5d4c3b2a19',
+    '2c0dfb1e8a1f0b8f2a5e2e4ac5e9d7f21b1a4a3e6f1c0d9b8a7e6f5d4c3b2a19',
+    '5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW',
+  ],
+  'x-ramp-checks':
+    "a transaction hash of the transfer's network: 0x and 64 hex digits on polygon, ethereum, base and arbitrum; 64 hex digits on tron; a base58 signature of 64 bytes on solana",
+};
+
+/**
  * The one stored form of a transaction hash, so that uniqueness checks compare like with like.
  * EVM (`0x` + 64 hex) and Tron (64 hex) hashes are hexadecimal numbers: `0xABC…` and `0xabc…` are
  * the same transaction, so they are kept in lower case. Solana signatures are base58, where case

@@ -49,7 +49,7 @@ export function createAuditService(options: { cursorKey: Buffer }): AuditService
     },
     async list(scope, filter, { limit, cursor }) {
       requireScope(scope.actor, 'admin');
-      const after = cursor === undefined ? null : cursors.positionOf(bindingOf(scope), cursor, '/query/cursor');
+      const after = cursor === undefined ? null : cursors.positionOf(bindingOf(scope), cursor, '/cursor');
       const rows = await auditPage(scope, filter, { after, limit: limit + 1, inverted: false });
       const items = rows.slice(0, limit);
       const last = items.at(-1);

@@ -54,7 +54,8 @@ const KycRef = builder.objectRef<CustomerRow>('Kyc').implement({
     }),
     statusBreakdown: t.field({
       type: [KycRailStatusRef],
-      description: 'The status on each currency and rail (usd/ach, usd/wire, usd/swift, eur/sepa, aed/uaefts); a transfer checks its own rail',
+      description:
+        'The status on each currency and rail (usd/ach, usd/wire, usd/swift, eur/sepa, eur/swift, aed/uaefts, aed/swift); a transfer checks its own rail',
       resolve: (c) => c.kycStatusBreakdown,
     }),
     subStatus: t.exposeString('kycSubStatus', {

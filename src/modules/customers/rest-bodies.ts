@@ -50,11 +50,12 @@ export const NewCustomerBody = z
  * both accept the KYC data (provider token, identifying information, documents), the address and
  * email; names go with the customer's type and are checked against it by the use case.
  */
+const ofType = (type: string) => ({ 'x-ramp-checks': `only for ${type} customers: the stored customer's type (not_allowed otherwise)` });
 export const CustomerChangesBody = z.strictObject({
   email: email.optional(),
-  first_name: name.optional(),
-  last_name: name.optional(),
-  company_name: name.optional(),
+  first_name: name.optional().meta(ofType('individual')),
+  last_name: name.optional().meta(ofType('individual')),
+  company_name: name.optional().meta(ofType('corporate')),
   address: PostalAddressInput.optional(),
   external_kyc_provider_data: z.strictObject({ provider_share_kyc_token: providerShareKycToken }).optional(),
   identifying_information: z

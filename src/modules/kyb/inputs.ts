@@ -6,6 +6,7 @@ import {
   alpha3OfEnglishName,
   isAlpha3Country,
   isCalendarDate,
+  LATIN_TEXT_PATTERN,
   isLatinText,
   todayUtc,
 } from '../../domain/kyb.js';
@@ -23,6 +24,8 @@ const email = z
   .email('must be a valid email address')
   .max(254)
   .transform((e) => e.toLowerCase());
+/** Which business a KYB section is for: stored state (a customer of the caller's, a corporate one), declared for the contract. */
+const userEmail = email.meta({ 'x-ramp-checks': 'the email of one of your corporate customers (unknown_customer or not_corporate otherwise)' });
 const invalid = (code: string, message: string) => ({ message, params: { code }, abort: true });
 
 // A string first, so a missing enum field reads `required` and a wrong one `invalid_enum_value`.
@@ -32,7 +35,8 @@ const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
     .string()
     .pipe(z.enum(values))
     .meta({ enum: [...values] });
-const latin = (max: number) => text(max).refine(isLatinText, invalid('not_latin', 'must be written in the Latin alphabet (English)'));
+const latin = (max: number) =>
+  text(max).refine(isLatinText, invalid('not_latin', 'must be written in the Latin alphabet (English)')).meta({ pattern: LATIN_TEXT_PATTERN });
 // Rules JSON Schema cannot state (a registry of codes, dates relative to today) are declared by working examples and
 // `x-ramp-checks` in the REST contract (openapi.json), so a generated client sends values that pass.
 const checked = (what: string, examples: string[]) => ({ examples, 'x-ramp-checks': what });
@@ -45,7 +49,7 @@ const notAfterToday = calendarDate.refine((d) => d <= todayUtc(), invalid('date_
 
 /** The field rules of each section, shared by the domain's inputs and REST's bodies. */
 export const basicDetailsFields = {
-  userEmail: email,
+  userEmail,
   companyName: text(200),
   registrationNumber: text(100).regex(/^[\p{L}\p{N}][\p{L}\p{N} ./()-]*$/u, 'may hold letters, digits, spaces and . / ( ) -'),
   country: alpha3,
@@ -57,7 +61,7 @@ export const BusinessBasicDetails = z.strictObject(basicDetailsFields);
 export type BusinessBasicDetails = z.input<typeof BusinessBasicDetails>;
 
 export const businessAddressFields = {
-  userEmail: email,
+  userEmail,
   street: text(200),
   streetEn: latin(200),
   town: text(100),
@@ -71,7 +75,7 @@ export const BusinessAddress = z.strictObject(businessAddressFields);
 export type BusinessAddress = z.input<typeof BusinessAddress>;
 
 export const legalRepresentativeFields = {
-  userEmail: email,
+  userEmail,
   legalRepresentationType: oneOf(LEGAL_REPRESENTATION_TYPES),
   firstName: text(100),
   lastName: text(100),

@@ -43,7 +43,13 @@ const NetworkRef = builder.objectRef<NetworkView>('Network').implement({
       nullable: true,
       description: 'Blocks a deposit or payout waits for before it counts; null where not LIVE',
     }),
-    tokens: t.field({ type: [TokenContractRef], description: 'The token contracts of this network; empty where not LIVE', resolve: (n) => n.tokens }),
+    offeredTokens: t.field({
+      type: [StablecoinEnum],
+      description:
+        'The stablecoins Ramp quotes on this network, whatever its rails; a quote or virtual account on another one is UnprocessableError token_not_offered_on_network',
+      resolve: (n) => [...n.offeredTokens],
+    }),
+    tokens: t.field({ type: [TokenContractRef], description: 'The contracts of the offered tokens; empty where not LIVE', resolve: (n) => n.tokens }),
   }),
 });
 
@@ -82,7 +88,7 @@ builder.mutationFields((t) => ({
   mintTestTokens: t.field({
     type: FaucetMintRef,
     description:
-      'Sandbox only (ForbiddenError sandbox_only in production): the faucet mints test USDC or USDT to any address of a LIVE network and gives it gas, so you can send a real deposit from your own wallet (REST: POST /v0/sandbox/faucet). UnprocessableError network_not_live for a SIMULATED network.',
+      'Sandbox only (ForbiddenError sandbox_only in production): the faucet mints test USDC or USDT to any address of a LIVE network and gives it gas, so you can send a real deposit from your own wallet (REST: POST /v0/sandbox/faucet). UnprocessableError network_not_live for a SIMULATED network, token_not_offered_on_network for a token the network does not offer.',
     errors: payloadOf(
       'MintTestTokens',
       'mint',

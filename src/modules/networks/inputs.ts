@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { addressOnNetworkSchema, isValidAddress } from '../../domain/identifiers/chain.js';
-import { DECIMAL_PATTERN, Decimal, NETWORKS, SCALE, TOKENS, positiveAmountSchema } from '../../domain/money.js';
+import { DECIMAL_PATTERN, Decimal, NEGATIVE_DECIMAL_PATTERN, NETWORKS, SCALE, TOKENS, positiveAmountSchema } from '../../domain/money.js';
 import { type Problem, acrossFields, isOneOf, refusing } from '../../domain/validation.js';
 
 /**
@@ -14,6 +14,7 @@ const FAUCET_AMOUNT_PATTERN = `^(?:${FAUCET_MAX_AMOUNT}(?:\\.0{1,${SCALE.usdc}})
 
 /** A positive decimal of a 6-decimal stablecoin, at most FAUCET_MAX_AMOUNT. */
 export function faucetAmountProblem(text: string): Problem | null {
+  if (NEGATIVE_DECIMAL_PATTERN.test(text) && text.length <= 41) return { code: 'not_positive', detail: 'must be greater than zero' };
   if (!DECIMAL_PATTERN.test(text) || text.length > 40) return { code: 'invalid_decimal', detail: 'must be a decimal string like "100.25"' };
   const amount = new Decimal(text);
   if (amount.lte(0)) return { code: 'not_positive', detail: 'must be greater than zero' };

@@ -7,6 +7,7 @@ export const presentNetwork = (n: NetworkView) => ({
   chain_id: n.chainId,
   rpc_url: n.rpcUrl,
   required_confirmations: n.requiredConfirmations,
+  offered_tokens: [...n.offeredTokens],
   tokens: n.tokens.map((t) => ({ token: t.token, contract_address: t.contractAddress, decimals: t.decimals })),
 });
 

@@ -28,7 +28,11 @@ export const NetworkAnswer = named(
     chain_id: z.number().int().nullable().meta({ description: 'The EVM chain id; null where not live' }),
     rpc_url: z.string().nullable().meta({ description: "The sandbox chain's JSON-RPC address, for your own tools; null in production and where not live" }),
     required_confirmations: z.number().int().nullable().meta({ description: 'Blocks a deposit or payout waits for; null where not live' }),
-    tokens: z.array(TokenContractAnswer).meta({ description: 'The token contracts Ramp watches and pays from; empty where not live' }),
+    offered_tokens: z.array(z.enum(TOKENS)).meta({
+      description:
+        'The stablecoins Ramp quotes on this network, in every mode; a quote or virtual account on another one answers 422 token_not_offered_on_network',
+    }),
+    tokens: z.array(TokenContractAnswer).meta({ description: 'The contracts of the offered tokens that Ramp watches and pays from; empty where not live' }),
   }),
 );
 

@@ -1,6 +1,7 @@
 import { type Actor, type Environment, assertSandbox } from '../../domain/environment.js';
 import { UnprocessableError } from '../../domain/errors.js';
 import { Decimal, NETWORKS, type Network, type Token } from '../../domain/money.js';
+import { assertTokenOffered } from '../../domain/network-tokens.js';
 import { baseUnits } from '../../domain/token-units.js';
 import { parseInput } from '../../domain/validation.js';
 import type { RailsMode, TokenContract } from '../../rails/port.js';
@@ -27,7 +28,9 @@ export interface NetworkView {
   /** The sandbox chain's RPC address; null in production (a provider's URL may carry its secret) and where not live. */
   rpcUrl: string | null;
   requiredConfirmations: number | null;
-  /** The token contracts Ramp watches and pays from; empty where not live (no contract to send to). */
+  /** The stablecoins Ramp quotes on this network (NETWORK_TOKENS), whatever its rails. */
+  offeredTokens: readonly Token[];
+  /** The token contracts Ramp watches and pays from, of the offered tokens; empty where not live (no contract to send to). */
   tokens: readonly TokenContract[];
 }
 
@@ -58,6 +61,7 @@ export function createNetworkService({ rails, crashAt = null }: { rails: Rails; 
     assertSandbox(actor);
     const data = parseInput(FaucetRequest, request);
     const chain = rails.chain('sandbox', data.network);
+    assertTokenOffered(rails.networkTokens, data.network, data.token);
     const contract = chain?.mode === 'live' ? chain.tokens.find((t) => t.token === data.token) : undefined;
     if (!contract || !rails.sandboxChain) {
       throw new UnprocessableError(
@@ -70,8 +74,9 @@ export function createNetworkService({ rails, crashAt = null }: { rails: Rails; 
 
   function view(environment: Environment, network: Network): NetworkView {
     const chain = rails.chain(environment, network);
+    const offeredTokens = rails.networkTokens[network];
     if (chain?.mode !== 'live') {
-      return { network, rails: chain ? 'simulated' : 'not_connected', chainId: null, rpcUrl: null, requiredConfirmations: null, tokens: [] };
+      return { network, rails: chain ? 'simulated' : 'not_connected', chainId: null, rpcUrl: null, requiredConfirmations: null, offeredTokens, tokens: [] };
     }
     return {
       network,
@@ -79,7 +84,8 @@ export function createNetworkService({ rails, crashAt = null }: { rails: Rails; 
       chainId: chain.chainId,
       rpcUrl: chain.publicRpcUrl,
       requiredConfirmations: chain.requiredConfirmations,
-      tokens: chain.tokens,
+      offeredTokens,
+      tokens: chain.tokens.filter((t) => offeredTokens.includes(t.token)),
     };
   }
 

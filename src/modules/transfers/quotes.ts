@@ -3,7 +3,8 @@ import type { EntityManager } from '@mikro-orm/sql';
 import { randomUUID } from 'node:crypto';
 import { NotFoundError, UnprocessableError } from '../../domain/errors.js';
 import { isKycApprovedFor } from '../../domain/kyc.js';
-import type { Asset, FiatCurrency, Network, PaymentRails } from '../../domain/money.js';
+import type { Asset, FiatCurrency, Network, PaymentRails, Token } from '../../domain/money.js';
+import { assertTokenOffered } from '../../domain/network-tokens.js';
 import { parseAmounts, parseDeveloperFeePercent, priceQuote } from '../../domain/pricing.js';
 import type { TransferDirection } from '../../domain/transfer-status.js';
 import type { Scope } from '../../platform/scope.js';
@@ -44,6 +45,7 @@ export function quoting(deps: TransferDeps) {
   async function createQuote(scope: Scope, customer: Customer, terms: QuoteTerms): Promise<Quote> {
     const { side, amount } = parseAmounts(terms, terms);
     const developerFeePercent = parseDeveloperFeePercent(terms.developerFeePercent);
+    assertTokenOffered(deps.rails.networkTokens, terms.network, (terms.direction === 'onramp' ? terms.destination : terms.source) as Token);
     assertKycApproved(customer, terms.fiat, terms.rails);
     const partner = await deps.partners.get(scope);
     const priced = priceQuote(

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { FIAT_CURRENCIES, NETWORKS, PAYMENT_RAILS, SCALE, TOKENS, positiveAmountSchema } from '../../domain/money.js';
+import { TRANSACTION_HASH_SCHEMA } from '../../domain/identifiers/chain.js';
 
 /** Decimal places of every fiat currency (all three have 2). */
 const FIAT_SCALE = Math.max(...FIAT_CURRENCIES.map((c) => SCALE[c]));
@@ -94,7 +95,10 @@ export const OnrampTransferBody = z
   .transform((b): OnrampTransferRequest => ({ destinationAddress: b.destination_address }));
 
 const destinationFields = {
-  destination_external_account_id: z.string().max(64).optional(),
+  destination_external_account_id: z.string().max(64).optional().meta({
+    'x-ramp-checks':
+      "one of the customer's external accounts, of a type the payout rails pay into and, for sepa and uaefts, in their countries (account_type_not_supported, account_not_reachable_by_rails)",
+  }),
   destination_bank_account: BankAccountBody.optional(),
   transfer_purpose: z.enum(TRANSFER_PURPOSES).optional(),
 };
@@ -130,10 +134,23 @@ export const OfframpQuoteBody = z
     }),
   );
 
-export const OfframpTransferBody = z.strictObject(destinationFields).check(exactlyOneDestination(DESTINATION, true)).transform(destinationOf);
+/**
+ * The quote's transfer: its rails are the stored quote's, so which accounts they pay into (the rule the quote's body states
+ * with if/then on destination_payment_rails) is declared here in words.
+ */
+export const OfframpTransferBody = z
+  .strictObject({
+    ...destinationFields,
+    destination_bank_account: BankAccountBody.optional().meta({
+      'x-ramp-checks':
+        "an account the quote's rails pay into: ach and wire → us; sepa → iban of a SEPA country; uaefts → iban of AE; swift → iban or swift (account_type_not_supported, account_not_reachable_by_rails)",
+    }),
+  })
+  .check(exactlyOneDestination(DESTINATION, true))
+  .transform(destinationOf);
 
 export const OfframpDepositBody = z
-  .strictObject({ deposit_transaction_hash: transactionHash })
+  .strictObject({ deposit_transaction_hash: transactionHash.meta(TRANSACTION_HASH_SCHEMA) })
   .transform((b): OfframpDeposit => ({ depositTransactionHash: b.deposit_transaction_hash }));
 
 /**

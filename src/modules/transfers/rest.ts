@@ -53,7 +53,7 @@ export function transferRoutes(app: FastifyInstance, { transfers }: Services) {
       body: OnrampQuoteBody,
       example: { source_amount: '100.00', source_currency: 'eur', source_payment_rails: 'sepa', destination_token: 'usdc', destination_network: 'polygon' },
       responses: { 201: { description: 'The quote', body: OnrampQuoteAnswer } },
-      errors: ['amount_out_of_range', 'kyc_not_approved', 'customer_redacted'],
+      errors: ['amount_out_of_range', 'kyc_not_approved', 'token_not_offered_on_network', 'customer_redacted'],
     }),
     (request, reply) =>
       replyIdempotently(request, reply, { required: false }, async (scope) => ({
@@ -96,7 +96,7 @@ export function transferRoutes(app: FastifyInstance, { transfers }: Services) {
       body: OfframpQuoteBody,
       example: { source_amount: '100.00', source_token: 'usdc', source_network: 'polygon', destination_currency: 'eur', destination_payment_rails: 'sepa' },
       responses: { 201: { description: 'The quote, and the transfer when the body named a destination', body: OfframpQuoteAnswer } },
-      errors: STARTS,
+      errors: [...STARTS, 'token_not_offered_on_network'],
     }),
     (request, reply) =>
       replyIdempotently(request, reply, { required: true }, async (scope) => {
@@ -279,7 +279,15 @@ export function transferRoutes(app: FastifyInstance, { transfers }: Services) {
       body: SimulateVirtualAccountDepositBody,
       example: { action: 'fiat_deposit', amount: '100.00' },
       responses: { 201: { description: 'The on-ramp transfer the deposit made', body: OnrampTransferAnswer } },
-      errors: ['virtual_account_not_active', 'virtual_account_has_no_destination', 'amount_out_of_range', 'kyc_not_approved', 'customer_redacted'],
+      errors: [
+        'virtual_account_not_active',
+        'virtual_account_has_no_destination',
+        'amount_out_of_range',
+        'kyc_not_approved',
+        // An account opened before its token stopped being offered on its network (NETWORK_TOKENS changed).
+        'token_not_offered_on_network',
+        'customer_redacted',
+      ],
     }),
     (request, reply) =>
       replyIdempotently(request, reply, { required: false }, async (scope) => {

@@ -168,7 +168,7 @@ builder.mutationFields((t) => ({
   createVirtualAccount: t.field({
     type: VirtualAccountRef,
     description:
-      'Opens a virtual account: ACTIVE with deposit instructions (USD, EUR) or PENDING (AED, USD over SWIFT). ConflictError virtual_account_exists when the customer has one with these parameters; ForbiddenError rails_not_connected in production.',
+      'Opens a virtual account: ACTIVE with deposit instructions (USD, EUR) or PENDING (AED, USD over SWIFT). ConflictError virtual_account_exists when the customer has one with these parameters; UnprocessableError token_not_offered_on_network when the destination network does not offer the token (see networks); ForbiddenError rails_not_connected in production.',
     errors: payloadOf('CreateVirtualAccount', 'virtualAccount', [ValidationError, NotFoundError, ConflictError, UnprocessableError, ForbiddenError]),
     args: {
       input: t.arg({
@@ -188,8 +188,8 @@ builder.mutationFields((t) => ({
   simulateVirtualAccountIssuance: t.field({
     type: VirtualAccountRef,
     description:
-      'Sandbox only: the banking partner issues a PENDING virtual account (ForbiddenError sandbox_only in production; ValidationError virtual_account_already_active once it is ACTIVE).',
-    errors: payloadOf('SimulateVirtualAccountIssuance', 'virtualAccount', [ValidationError, NotFoundError, ForbiddenError]),
+      'Sandbox only: the banking partner issues a PENDING virtual account (ForbiddenError sandbox_only in production; ConflictError virtual_account_already_active once it is ACTIVE).',
+    errors: payloadOf('SimulateVirtualAccountIssuance', 'virtualAccount', [ValidationError, NotFoundError, ForbiddenError, ConflictError]),
     args: {
       input: t.arg({
         type: SimulateVirtualAccountIssuanceInputRef,

@@ -36,7 +36,7 @@ export function virtualAccountRoutes(app: FastifyInstance, { virtualAccounts }: 
         201: { description: 'Issued at once (USD over ACH/wire, EUR over SEPA): the account with its deposit instructions', body: VirtualAccountAnswer },
         202: { description: 'Pending the banking partner (AED, USD over SWIFT)', body: PendingVirtualAccountAnswer },
       },
-      errors: ['kyc_not_approved', 'virtual_account_exists', 'rails_not_connected', 'customer_redacted'],
+      errors: ['kyc_not_approved', 'token_not_offered_on_network', 'virtual_account_exists', 'rails_not_connected', 'customer_redacted'],
     }),
     (request, reply) =>
       replyIdempotently(request, reply, { required: false }, async (scope) => {

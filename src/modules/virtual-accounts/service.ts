@@ -1,7 +1,8 @@
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import { randomUUID } from 'node:crypto';
 import { assertDepositRailsConnected, assertSandbox } from '../../domain/environment.js';
-import { ConflictError, NotFoundError, ValidationError, fieldError } from '../../domain/errors.js';
+import { assertTokenOffered, type NetworkTokens } from '../../domain/network-tokens.js';
+import { ConflictError, NotFoundError } from '../../domain/errors.js';
 import { Decimal } from '../../domain/money.js';
 import { parseInput } from '../../domain/validation.js';
 import { recordEvent } from '../../platform/outbox.js';
@@ -55,6 +56,8 @@ const accountsMatching = (filter: VirtualAccountFilter) => ({ customerId: filter
 
 export interface VirtualAccountServiceDeps {
   customers: Pick<CustomerService, 'get' | 'getForNewBusiness'>;
+  /** The stablecoins offered on each network (NETWORK_TOKENS): an account pays out only an offered one. */
+  networkTokens: NetworkTokens;
 }
 
 /** Named by the migration: the index that makes identical parameters a conflict. */
@@ -70,14 +73,10 @@ function issue(account: VirtualAccount, customer: Customer) {
   account.depositAccountNumber = depositAccountNumber(instructions);
 }
 
-const alreadyActive = () =>
-  new ValidationError(
-    [fieldError('/virtualAccountId', 'already_active', 'the virtual account is already active')],
-    'The virtual account is already active',
-    'virtual_account_already_active',
-  );
+/** A state conflict, not a bad request: the same call was right while the account was pending. */
+const alreadyActive = () => new ConflictError('virtual_account_already_active', 'The virtual account is already active: the bank issued it already');
 
-export function createVirtualAccountService({ customers }: VirtualAccountServiceDeps): VirtualAccountService {
+export function createVirtualAccountService({ customers, networkTokens }: VirtualAccountServiceDeps): VirtualAccountService {
   async function get({ em }: Scope, id: string): Promise<VirtualAccount> {
     const account = isUuid(id) ? await em.findOne(VirtualAccount, { id }) : null;
     if (!account) throw new NotFoundError('Virtual account');
@@ -116,6 +115,7 @@ export function createVirtualAccountService({ customers }: VirtualAccountService
 
     async create(scope, customerId, input) {
       const data = parseInput(NewVirtualAccount, input);
+      assertTokenOffered(networkTokens, data.destinationNetwork, data.destinationToken);
       return scope.em.transactional(async (em) => {
         // Held (FOR SHARE) until commit: an erasure of the customer waits, or ran first and is refused here.
         const customer = await customers.getForNewBusiness({ ...scope, em }, customerId);

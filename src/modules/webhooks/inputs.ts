@@ -5,6 +5,7 @@ import { DELIVERY_STATUSES } from './entities.js';
 export const webhookUrl = z.string().trim().min(1, 'is required').max(2048, 'must be at most 2048 characters').meta({
   format: 'uri',
   pattern: HTTP_URL_PATTERN,
+  'x-ramp-checks': 'a host that resolves (DNS, when registered) to public addresses',
   description:
     'An absolute http(s) URL without credentials or #fragment whose host resolves to public addresses (400 `url_not_public` otherwise), https with a production key; a sandbox key on a development deployment may also name this machine (`http://127.0.0.1:…`)',
 });

@@ -35,6 +35,8 @@ export interface Seeded {
   ids: Record<string, string[]>;
   /** A valid body per route (`METHOD path`), which the fuzzer then breaks one field at a time. */
   bodies: Record<string, Record<string, unknown>>;
+  /** Body fields that name a stored resource by a value of their own (the KYB sections' corporate customer by email). */
+  bodyIds: Record<string, string[]>;
 }
 
 export async function seed(api: ApiClient): Promise<Seeded> {
@@ -47,7 +49,19 @@ export async function seed(api: ApiClient): Promise<Seeded> {
   const virtualAccount = (await api.post(`${base}/virtual-account`, { source_currency: 'eur', destination_network: 'polygon', destination_address: wallet() }))
     .body.id as string;
   const webhook = (await api.post('/v0/webhooks', { url: 'http://127.0.0.1:9/ramp-fuzz' })).body.id as string;
-  for (const [name, id] of Object.entries({ onrampQuote, onrampTransfer, account, offrampQuote, virtualAccount, webhook })) {
+  // An off-ramp transfer, so that completing one reaches the transaction hash's rules.
+  const payoutQuote = (await api.post(`${base}/offramp-transfer/quote`, offrampQuoteBody(), idempotencyKey())).body.quote_id as string;
+  const offrampTransfer = (
+    await api.post(
+      `${base}/offramp-transfer/quote/${payoutQuote}`,
+      { destination_external_account_id: account, transfer_purpose: 'salaries' },
+      idempotencyKey(),
+    )
+  ).body.id as string;
+  const corporateEmail = `fuzz-corporate-${Date.now()}@example.com`;
+  const corporate = (await api.post('/v0/customers', { email: corporateEmail, type: 'corporate', company_name: 'Fuzz Trading LLC' })).body
+    .customer_id as string;
+  for (const [name, id] of Object.entries({ onrampQuote, onrampTransfer, account, offrampQuote, virtualAccount, webhook, offrampTransfer, corporate })) {
     if (typeof id !== 'string') throw new Error(`seeding ${name} failed`);
   }
   return {
@@ -55,11 +69,12 @@ export async function seed(api: ApiClient): Promise<Seeded> {
       customer_id: [customer],
       customerId: [customer],
       quote_id: [onrampQuote, offrampQuote],
-      transfer_id: [onrampTransfer],
+      transfer_id: [onrampTransfer, offrampTransfer],
       external_account_id: [account],
       virtual_account_id: [virtualAccount],
       webhookId: [webhook],
     },
+    bodyIds: { userEmail: [corporateEmail], destination_external_account_id: [account] },
     bodies: {
       'POST /v0/customers': { email: 'fuzz@example.com', type: 'individual', first_name: 'Ada', last_name: 'Lovelace' },
       'PUT /v0/customers/:customer_id': { first_name: 'Grace' },

@@ -179,7 +179,7 @@ builder.mutationFields((t) => ({
   createOnrampQuote: t.field({
     type: QuoteRef,
     description:
-      'Prices fiat in, a stablecoin out for a KYC-approved customer (UnprocessableError kyc_not_approved, amount_out_of_range). The quote is valid until expiresAt.',
+      'Prices fiat in, a stablecoin out for a KYC-approved customer (UnprocessableError kyc_not_approved, amount_out_of_range, token_not_offered_on_network when the network does not offer the token: see networks). The quote is valid until expiresAt.',
     errors: payloadOf('CreateOnrampQuote', 'quote', [...CREATING, NotFoundError]),
     args: {
       input: t.arg({ type: CreateOnrampQuoteInputRef, required: true, description: 'What to do, as one input object (ValidationError paths point into it)' }),
@@ -214,7 +214,7 @@ builder.mutationFields((t) => ({
   createOfframpQuote: t.field({
     type: QuoteRef,
     description:
-      'Prices a stablecoin in, fiat out; with a destination and transferPurpose its pending transfer is created too (Quote.transfer; ForbiddenError rails_not_connected in production on a network that is not LIVE there, see networks).',
+      'Prices a stablecoin in, fiat out; with a destination and transferPurpose its pending transfer is created too (Quote.transfer; ForbiddenError rails_not_connected in production on a network that is not LIVE there; UnprocessableError token_not_offered_on_network on a pair the network does not offer, see networks).',
     errors: payloadOf('CreateOfframpQuote', 'quote', [...CREATING, NotFoundError, ForbiddenError]),
     args: {
       input: t.arg({ type: CreateOfframpQuoteInputRef, required: true, description: 'What to do, as one input object (ValidationError paths point into it)' }),
@@ -320,7 +320,7 @@ builder.mutationFields((t) => ({
   simulateVirtualAccountDeposit: t.field({
     type: TransferRef,
     description:
-      'Sandbox: fiat arrives on an active virtual account, creating a funded on-ramp transfer to its destination (UnprocessableError virtual_account_not_active, virtual_account_has_no_destination, kyc_not_approved).',
+      'Sandbox: fiat arrives on an active virtual account, creating a funded on-ramp transfer to its destination (UnprocessableError virtual_account_not_active, virtual_account_has_no_destination, kyc_not_approved, token_not_offered_on_network).',
     errors: payloadOf('SimulateVirtualAccountDeposit', 'transfer', [ValidationError, NotFoundError, ForbiddenError, UnprocessableError]),
     args: {
       input: t.arg({
