@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, statSync, utimesSync } from 'node:fs';
 import type { Page } from 'playwright-core';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { bundleIsStale, generateOperationTypes } from '../../../src/modules/console/bundle.js';
 import { haveChromium, launchChromium, PRODUCTION_LIMITS, useRampInBrowser, watchProblems } from '../../support/browser.js';
 import { type ApiClient, startRamp } from '../../support/ramp.js';
@@ -11,6 +11,12 @@ import { startReceiver } from '../../support/webhook-receiver.js';
 const ARTIFACTS = 'test-artifacts';
 
 const env = useRampInBrowser();
+
+// Each test's tabs close with it: an open console keeps its subscription and refetches on every event, spending
+// the key's cost budget (every test shares the demo key) on work no later test looks at.
+afterEach(async () => {
+  if (haveChromium) await Promise.all(env.browser.contexts().map((context) => context.close()));
+});
 
 /** Everything that went wrong in the page: console errors, CSP violations, failed requests, requests leaving the origin. */
 async function watchedPage(): Promise<{ page: Page; problems: string[] }> {
@@ -330,7 +336,7 @@ describe.skipIf(!haveChromium)('the sandbox console in a real browser', () => {
     page.on('request', (r) => r.url().endsWith('/graphql') && requests++);
     await page.waitForTimeout(3_000);
     expect(requests).toBe(0);
-    expect(problems).toEqual([]);
+    expect(problems, JSON.stringify(problems)).toEqual([]);
   }, 120_000);
 
   it('opens read-only with a production key: everything visible, no sandbox buttons', async () => {
