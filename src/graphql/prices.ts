@@ -18,8 +18,8 @@ import {
 /**
  * What an operation costs, by Shopify's rules, so a partner can work a price out from the document alone:
  * a scalar or enum costs 0, an object (or union, or interface) 1 plus what it selects, and a connection 1
- * plus its page size times what one node costs. A connection's `edges`, `cursor` and `pageInfo` are free:
- * they come with the page. The same figure bounds one operation (QUERY_COMPLEXITY) and is charged to the
+ * plus its page size times what one item costs, at least 1 (a page reads its rows whatever it selects of them).
+ * A connection's `edges`, `cursor` and `pageInfo` add nothing more: they come with the page. The same figure bounds one operation (QUERY_COMPLEXITY) and is charged to the
  * key's cost bucket (cost.ts). A mutation field costs MUTATION_COST more, wherever it is written (in a fragment too).
  */
 
@@ -27,14 +27,14 @@ import {
 export const MUTATION_COST = 10;
 
 /**
- * What a field costs by its type, for every field that names no price of its own. A list without a page size
+ * What a field costs by its type, for every field that names no price of its own: one number, added to what it
+ * selects (a price per item, `{ field, multiplier }`, is for pages and lists by id). A list without a page size
  * (a transfer's statusHistory or postings, a payload's fieldErrors) is priced as one object: such lists are
  * short, and a page's are read together in one statement.
  */
 export function priceOfField<Context>(_args: unknown, _context: Context, field: GraphQLField<unknown, Context>) {
   const type = getNamedType(field.type);
-  if (isLeafType(type) || type.name === 'PageInfo') return 0;
-  return { field: 1, multiplier: 1 };
+  return isLeafType(type) || type.name === 'PageInfo' ? 0 : 1;
 }
 
 type PageArgs = { first?: number | null; last?: number | null };
@@ -48,7 +48,7 @@ export const connectionPrice =
 export const edgesCountedByPage = { edgesField: { complexity: { field: 0, multiplier: 1 } } };
 
 /** `nodes(ids:)`: one object per id asked for. */
-export const nodesPrice = ({ ids }: { ids: readonly unknown[] }) => ({ field: ids.length, multiplier: Math.max(1, ids.length) });
+export const nodesPrice = ({ ids }: { ids: readonly unknown[] }) => ({ field: 0, multiplier: ids.length });
 
 type Price = number | { field?: number; multiplier?: number };
 type PriceOption = Price | ((args: Record<string, unknown>, context: unknown, field: GraphQLField<unknown, unknown>) => Price);
@@ -81,10 +81,11 @@ export function operationPrice(
     const option = field.extensions?.complexity as PriceOption | undefined;
     const price =
       typeof option === 'function' ? option(getArgumentValues(field, node, coerced.coerced), context, field as GraphQLField<unknown, unknown>) : (option ?? 0);
-    const own = typeof price === 'number' ? price : (price.field ?? 0);
-    const multiplier = typeof price === 'number' ? 1 : Math.max(0, price.multiplier ?? 1);
     const selected = node.selectionSet ? priceOfSelection(node.selectionSet, getNamedType(field.type)) : 0;
-    return own + multiplier * selected + (parent === mutation ? MUTATION_COST : 0);
+    const write = parent === mutation ? MUTATION_COST : 0;
+    if (typeof price === 'number') return price + selected + write;
+    // A price per item (a page, its edges, nodes by id): each item costs at least 1, whatever is selected of it.
+    return (price.field ?? 0) + Math.max(0, price.multiplier ?? 1) * Math.max(1, selected) + write;
   };
 
   const priceOfSelection = (selectionSet: SelectionSetNode, type: GraphQLNamedType): number => {

@@ -151,8 +151,8 @@ describe('query cost (defect 4)', () => {
     refusedBefore(await api.graphql(`{ ${Array.from({ length: 60 }, (_, i) => `a${i}: __typename`).join(' ')} }`), 'QUERY_ALIASES');
     refusedBefore(await api.graphql(`{ ${'__typename '.repeat(6000)} }`), 'QUERY_TOO_LONG');
     const fragments = Array.from(
-      { length: 14 },
-      (_, i) => `fragment F${i} on Query { ${i === 13 ? 'customers { edges { cursor } }' : `...F${i + 1} ...F${i + 1}`} }`,
+      { length: 12 },
+      (_, i) => `fragment F${i} on Query { ${i === 11 ? 'customers { edges { cursor } }' : `...F${i + 1} ...F${i + 1}`} }`,
     );
     refusedBefore(await api.graphql(`{ ...F0 } ${fragments.join(' ')}`), 'QUERY_COMPLEXITY');
   });
