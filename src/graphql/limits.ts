@@ -184,8 +184,8 @@ const complexityRule = (
   });
 
 /**
- * The arguments a field's cost reads (connection page sizes, `nodes(ids:)`: connectionComplexity and
- * node.ts); a directive's arguments (`@include(if:)`) decide which fields count at all.
+ * The arguments a field's cost reads (connection page sizes, `nodes(ids:)`: connectionPrice and nodesPrice in
+ * prices.ts); a directive's arguments (`@include(if:)`) decide which fields count at all.
  */
 const COST_ARGUMENTS = new Set(['first', 'last', 'ids']);
 

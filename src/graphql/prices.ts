@@ -4,7 +4,10 @@ import {
   type GraphQLField,
   type GraphQLNamedType,
   type GraphQLSchema,
+  GraphQLIncludeDirective,
+  GraphQLSkipDirective,
   getArgumentValues,
+  getDirectiveValues,
   getNamedType,
   getVariableValues,
   isInterfaceType,
@@ -12,6 +15,7 @@ import {
   isObjectType,
   Kind,
   type OperationDefinitionNode,
+  type SelectionNode,
   type SelectionSetNode,
 } from 'graphql';
 
@@ -74,6 +78,11 @@ export function operationPrice(
   const priced = new Map<SelectionSetNode, Map<GraphQLNamedType, number>>();
   const inProgress = new Set<SelectionSetNode>();
 
+  // A selection left out by `@skip(if: true)` or `@include(if: false)` does not run, and costs nothing.
+  const included = (node: SelectionNode) =>
+    getDirectiveValues(GraphQLSkipDirective, node, coerced.coerced)?.if !== true &&
+    getDirectiveValues(GraphQLIncludeDirective, node, coerced.coerced)?.if !== false;
+
   const priceOfField = (node: FieldNode, parent: GraphQLNamedType): number => {
     if (node.name.value.startsWith('__') || !(isObjectType(parent) || isInterfaceType(parent))) return 0;
     const field = parent.getFields()[node.name.value];
@@ -95,6 +104,7 @@ export function operationPrice(
     inProgress.add(selectionSet);
     let total = 0;
     for (const selection of selectionSet.selections) {
+      if (!included(selection)) continue;
       if (selection.kind === Kind.FIELD) total += priceOfField(selection, type);
       else {
         const fragment = selection.kind === Kind.INLINE_FRAGMENT ? selection : fragments.get(selection.name.value);
