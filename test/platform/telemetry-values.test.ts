@@ -53,6 +53,9 @@ describe('with OpenTelemetry export on, spans carry no values', () => {
     });
     expect(rest.status).toBe(201);
     const customerId = rest.body.customer_id as string;
+    // A failure too: an error's message may quote what failed, and spans record errors.
+    const again = await api.post('/v0/customers', { email: values.restEmail, type: 'individual', first_name: 'Again', last_name: 'Again' });
+    expect(again.status).toBe(409);
     expect((await api.get(`/v0/customers?email=${encodeURIComponent(values.restEmail)}`)).status).toBe(200);
 
     // GraphQL: a mutation with variables, and a query with a literal.
