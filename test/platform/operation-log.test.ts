@@ -34,7 +34,8 @@ describe("a GraphQL request's log line", () => {
     await send('op-log-anonymous', { query: '{ partner { id } }' });
     expect(completed('op-log-anonymous')).toMatchObject({ operationType: 'query', operationName: null });
     const nested = 'query TooBig { transfers(first: 100) { edges { node { customer { transfers(first: 100) { edges { node { id } } } } } } } }';
-    expect((await send('op-log-refused', { query: nested })).status).toBe(400);
+    const refused = await send('op-log-refused', { query: nested });
+    expect(refused.status, JSON.stringify(refused.body)).toBe(400);
     expect(completed('op-log-refused')).toMatchObject({ operationType: 'query', operationName: 'TooBig', res: { statusCode: 400 } });
   });
 });
