@@ -14,7 +14,7 @@ import {
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
 import type { FieldError } from '../domain/errors.js';
 import { isAcceptableText, refusedTextError, refusedTextIn } from '../domain/validation.js';
-import { inPlaceOf } from './error-place.js';
+import { inPlaceOf, isGraphQLError } from './error-place.js';
 import { operationPrice } from './prices.js';
 
 /**
@@ -286,10 +286,14 @@ export function useQueryLimits(): Plugin {
     onValidate({ addValidationRule, context }) {
       const params = (context as { params?: Params }).params ?? {};
       for (const rule of [...variableRules(context, params), tooManyAliases]) addValidationRule(rule);
+      // Whichever way a limit's refusal came (a rule above, or a result Yoga kept for this document), it is a 400.
+      return ({ valid, result, setResult }) => {
+        if (!valid) setResult(result.map((error) => (isGraphQLError(error) ? overLimit(error) : error)));
+      };
     },
     onExecute({ args, setResultAndStopExecution }) {
       const variables = (args.variableValues ?? {}) as Record<string, unknown>;
-      const errors = [...refusedVariables(variables).map((e) => withCode(e, 'GRAPHQL_VALIDATION_FAILED')), ...costCheck(args, variables).errors];
+      const errors = [...refusedVariables(variables).map((e) => withCode(e, 'GRAPHQL_VALIDATION_FAILED')), ...costCheck(args, variables).errors.map(overLimit)];
       if (errors.length) return setResultAndStopExecution({ errors });
       return {
         onExecuteDone({ result, setResult }) {
