@@ -17,6 +17,28 @@ export interface Budget {
   restoreRate: number;
 }
 
+/** Refusals worth waiting out: THROTTLED (the cost bucket) and RATE_LIMITED, both sent before anything ran. */
+const RETRIED_STATUS = 429;
+/** How often one operation is sent again after a refusal, and the longest wait the console accepts. */
+const MAX_RETRIES = 5;
+const MAX_WAIT_SECONDS = 30;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * `fetch` that waits out a 429 and sends the same request again: a throttled operation did nothing, so
+ * sending it again is safe, mutations included. It waits the `Retry-After` it is given (1 s when absent),
+ * so a burst of screens drains the bucket at its refill rate instead of showing "Throttled" and giving up.
+ */
+export async function fetchWaitingOutThrottling(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
+  for (let retry = 0; ; retry++) {
+    const response = await fetch(input, init);
+    if (response.status !== RETRIED_STATUS || retry >= MAX_RETRIES) return response;
+    const seconds = Number(response.headers.get('retry-after'));
+    await sleep(Math.min(MAX_WAIT_SECONDS, Number.isFinite(seconds) && seconds > 0 ? seconds : 1) * 1000);
+  }
+}
+
 const socketUrl = () => `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/graphql`;
 
 /** A ping left unanswered this long means the connection is dead even if no close arrived (a cut cable, a sleeping laptop). */
@@ -54,6 +76,7 @@ export function connect(key: string): Api {
     preferGetMethod: false,
     requestPolicy: 'cache-and-network',
     fetchOptions: () => ({ headers: { authorization } }),
+    fetch: fetchWaitingOutThrottling,
     exchanges: [
       cacheExchange,
       // Every HTTP answer carries the bucket (absent when the operator turned the budget off).

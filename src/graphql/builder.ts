@@ -9,6 +9,7 @@ import { ValidationError } from '../domain/errors.js';
 import { fieldErrorsOf } from '../domain/validation.js';
 import type { GraphQLContext } from './context.js';
 import { globalIdOf, syncGlobalIdsPlugin } from './global-ids.js';
+import { priceOfField } from './prices.js';
 
 export { globalIdOf };
 
@@ -66,9 +67,11 @@ export const builder = new SchemaBuilder<{
     afterArgOptions: { description: 'Return nodes after this cursor (an endCursor or edge cursor this connection gave)' },
     beforeArgOptions: { description: 'Return nodes before this cursor (a startCursor or edge cursor this connection gave)' },
   },
+  // Shopify's prices (prices.ts): every field without its own is priced by its type; `__typename` is free.
   complexity: {
-    defaultComplexity: 1,
-    defaultListMultiplier: 10,
+    defaultComplexity: 0,
+    defaultListMultiplier: 1,
+    fieldComplexity: priceOfField,
   },
 });
 

@@ -3,7 +3,7 @@ import { type GraphQLResolveInfo, getNamedType } from 'graphql';
 import type { CursorBinding, KeysetPage, Position } from '../platform/pagination.js';
 import { builder } from './builder.js';
 import { type GraphQLContext, scopeOf } from './context.js';
-import { connectionComplexity, edgesCountedByPage } from './limits.js';
+import { connectionPrice, edgesCountedByPage } from './prices.js';
 
 /** Page sizes every connection accepts: `first` and `last` between 0 and 100. */
 export const MAX_PAGE_SIZE = 100;
@@ -30,7 +30,7 @@ export const pageSizeRule = () => [sizeRule('first'), sizeRule('last')];
 export const connectionFieldOptions = (defaultSize = DEFAULT_PAGE_SIZE) => ({
   nullable: true as const,
   validate: pageSizeRule(),
-  complexity: connectionComplexity(defaultSize),
+  complexity: connectionPrice(defaultSize),
 });
 
 /** What a connection can list: an object type of the schema. */
@@ -47,7 +47,7 @@ export function nodeConnection<Node extends ConnectionNode>(node: Node, name: st
       type: node,
       name: `${name}Connection`,
       description: `A page of ${name} nodes, with cursors to page on (Relay cursor connections)`,
-      // The page size is counted on the connection field, so `edges` is not a list of 10 again.
+      // The page size is counted on the connection field, so `edges` adds nothing.
       ...edgesCountedByPage,
       fields: (t) => ({
         totalCount: t.int({

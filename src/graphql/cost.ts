@@ -1,12 +1,9 @@
-import { type ExecutionArgs, type ExecutionResult, getOperationAST, GraphQLError } from 'graphql';
-import type { Plugin } from 'graphql-yoga';
+import { type ExecutionArgs, type ExecutionResult, GraphQLError } from 'graphql';
+import { handleStreamOrSingleExecutionResult, type Plugin } from 'graphql-yoga';
 import type { CostBudget, BucketState } from '../platform/cost-budget.js';
 import type { Metrics } from '../platform/metrics.js';
 import type { GraphQLContext } from './context.js';
 import { operationComplexity } from './limits.js';
-
-/** What a mutation's root field costs on top of its selection: a write is dearer than the fields it returns. */
-export const MUTATION_COST = 10;
 
 /** `extensions.cost` of a GraphQL response (Shopify's names). */
 export interface OperationCost {
@@ -15,14 +12,28 @@ export interface OperationCost {
   throttleStatus?: { maximumAvailable: number; currentlyAvailable: number; restoreRate: number };
 }
 
-/** The cost of the operation about to run: its complexity, and MUTATION_COST for each root field of a mutation. */
-export function requestedCost(args: ExecutionArgs): number {
-  const operation = getOperationAST(args.document, args.operationName);
-  const writes = operation?.operation === 'mutation' ? operation.selectionSet.selections.length : 0;
-  return operationComplexity(args) + writes * MUTATION_COST;
-}
+/** The cost of the operation about to run: its price (prices.ts), the figure the complexity limit checked. */
+export const requestedCost = (args: ExecutionArgs): number => operationComplexity(args);
 
-const withCost = (result: ExecutionResult, cost: OperationCost): ExecutionResult => ({ ...result, extensions: { ...result.extensions, cost } });
+const withCost = <R extends { extensions?: Record<string, unknown> }>(result: R, cost: OperationCost): R => ({
+  ...result,
+  extensions: { ...result.extensions, cost },
+});
+
+/**
+ * Sets `extensions.cost` on the answer: a single result, or the first part of an incremental one (@defer,
+ * @stream), which is what the whole operation was charged; later parts cost nothing more.
+ */
+function reportingCost(cost: OperationCost) {
+  return (payload: Parameters<typeof handleStreamOrSingleExecutionResult>[0]) => {
+    let first = true;
+    return handleStreamOrSingleExecutionResult(payload, ({ result, setResult }) => {
+      if (!first) return;
+      first = false;
+      setResult(withCost(result, cost));
+    });
+  };
+}
 
 /**
  * Charges each GraphQL operation sent over HTTP to its API key's cost bucket before it runs, and
@@ -43,14 +54,14 @@ export function useCostBudget(budget: CostBudget, metrics?: Metrics): Plugin {
       if (!context.req) return; // a subscription's event: not charged
       const requestedQueryCost = requestedCost(args);
       const cost = { requestedQueryCost, actualQueryCost: requestedQueryCost };
-      if (!context.actor) return { onExecuteDone: ({ result, setResult }) => setResult(withCost(result as ExecutionResult, cost)) };
+      if (!context.actor) return { onExecuteDone: reportingCost(cost) };
       if (requestedQueryCost > budget.maximum) {
         const error = refusal(
           `This operation costs ${requestedQueryCost} points, more than a full cost bucket holds (${budget.maximum})`,
           'MAX_COST_EXCEEDED',
           400,
         );
-        return setResultAndStopExecution(withCost({ errors: [error] }, { ...cost, actualQueryCost: 0 }));
+        return setResultAndStopExecution(withCost<ExecutionResult>({ errors: [error] }, { ...cost, actualQueryCost: 0 }));
       }
       const state = await budget.take(context.actor.apiKeyId, requestedQueryCost);
       if (!state.taken) {
@@ -61,11 +72,11 @@ export function useCostBudget(budget: CostBudget, metrics?: Metrics): Plugin {
           429,
           { 'retry-after': String(state.retryAfterSeconds) },
         );
-        return setResultAndStopExecution(withCost({ errors: [error] }, { ...cost, actualQueryCost: 0, throttleStatus: throttleStatus(state) }));
+        return setResultAndStopExecution(
+          withCost<ExecutionResult>({ errors: [error] }, { ...cost, actualQueryCost: 0, throttleStatus: throttleStatus(state) }),
+        );
       }
-      return {
-        onExecuteDone: ({ result, setResult }) => setResult(withCost(result as ExecutionResult, { ...cost, throttleStatus: throttleStatus(state) })),
-      };
+      return { onExecuteDone: reportingCost({ ...cost, throttleStatus: throttleStatus(state) }) };
     },
   };
 }

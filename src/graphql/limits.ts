@@ -1,9 +1,21 @@
 import { createComplexityRule } from '@pothos/plugin-complexity';
-import { type ASTNode, type DocumentNode, type ExecutionArgs, GraphQLError, type ValidationRule, parse, validate, visit } from 'graphql';
+import {
+  type ASTNode,
+  type ASTVisitor,
+  type DocumentNode,
+  type OperationDefinitionNode,
+  type ExecutionArgs,
+  GraphQLError,
+  type ValidationRule,
+  parse,
+  validate,
+  visit,
+} from 'graphql';
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
 import type { FieldError } from '../domain/errors.js';
 import { isAcceptableText, refusedTextError, refusedTextIn } from '../domain/validation.js';
-import { inPlaceOf } from './error-place.js';
+import { inPlaceOf, isGraphQLError } from './error-place.js';
+import { operationPrice } from './prices.js';
 
 /**
  * Query limits: deep enough for a transfer with its customer and postings, far below abuse.
@@ -14,22 +26,19 @@ export const GRAPHQL_LIMITS = { maxDepth: 12, maxComplexity: 5000, maxBreadth: 2
 export const MAX_TOKENS = 5000;
 export const MAX_ALIASES = 50;
 
-type PageArgs = { first?: number | null; last?: number | null };
-
-/**
- * The `complexity` of a connection field: the page size multiplies what one node costs, so
- * connections nested in nodes multiply too (100 × 100 × 100 is refused before anything runs).
- */
-export const connectionComplexity =
-  (defaultSize: number) =>
-  ({ first, last }: PageArgs) => ({ field: 1, multiplier: Math.max(1, first ?? last ?? defaultSize) });
-
-/** Connection options: the page size is counted on the connection field, so `edges` is not a list of 10 again. */
-export const edgesCountedByPage = { edgesField: { complexity: { field: 1, multiplier: 1 } } };
+/** Connection options that price `edges` at nothing: its nodes are priced by the page size (prices.ts). */
+export { edgesCountedByPage } from './prices.js';
 
 type Params = { variables?: Record<string, unknown>; operationName?: string | null };
 
 const refusal = (message: string, code: string, extensions: Record<string, unknown> = {}) => new GraphQLError(message, { extensions: { code, ...extensions } });
+
+/**
+ * A refusal for a document over one of the limits above: 400, never a 200 without data. `spec: false` keeps
+ * Yoga from answering it 200 as it answers graphql's own validation errors to `application/json` clients.
+ */
+const OVER_LIMIT = { http: { status: 400, spec: false } };
+const limitRefusal = (message: string, code: string) => refusal(message, code, OVER_LIMIT);
 
 /** Field problems as GraphQL's FieldError spells them (the same shape as a refused argument's). */
 const asGraphQL = (errors: FieldError[]) => errors.map((e) => ({ path: e.pointer, code: e.code, message: e.detail }));
@@ -72,13 +81,22 @@ const tooManyAliases: ValidationRule = (context) => {
     Document: {
       // Last, so a breadth or complexity error, which says more, comes first.
       leave() {
-        if (aliases > MAX_ALIASES) context.reportError(refusal(`At most ${MAX_ALIASES} aliases per document`, 'QUERY_ALIASES'));
+        if (aliases > MAX_ALIASES) context.reportError(limitRefusal(`At most ${MAX_ALIASES} aliases per document`, 'QUERY_ALIASES'));
       },
     },
   };
 };
 
 type Visit = (...args: unknown[]) => unknown;
+
+/**
+ * A limit's refusal (QUERY_COMPLEXITY, QUERY_DEPTH, QUERY_BREADTH) is answered 400, as MAX_COST_EXCEEDED
+ * is: the document will never run as written, and a client that reads only the status must not take it for data.
+ */
+const overLimit = (error: GraphQLError) =>
+  /^QUERY_/.test(String(error.extensions?.code))
+    ? inPlaceOf(error, new GraphQLError(error.message, { nodes: error.nodes, extensions: { ...error.extensions, ...OVER_LIMIT } }))
+    : error;
 
 /**
  * The complexity rule evaluates arguments to read `first`; an argument graphql itself refuses
@@ -90,7 +108,7 @@ function reportingThrown(rule: ValidationRule): ValidationRule {
     let thrown: GraphQLError | undefined;
     // graphql's own rules already name an unknown field (with its location): one error for one mistake.
     const quiet = Object.create(context, {
-      reportError: { value: (error: GraphQLError) => !error.message.startsWith('Unknown field selected') && context.reportError(error) },
+      reportError: { value: (error: GraphQLError) => !error.message.startsWith('Unknown field selected') && context.reportError(overLimit(error)) },
     });
     const visitor = rule(quiet) as { OperationDefinition?: { enter?: Visit; leave?: Visit } };
     const guarded = (visit?: Visit): Visit | undefined =>
@@ -119,16 +137,55 @@ function variableRules(context: object, params: Params): ValidationRule[] {
   return [refusedText(variables), complexityRule(context, variables, params.operationName)];
 }
 
+/**
+ * The depth and breadth limits are Pothos' count; the complexity limit is the operation's price (prices.ts),
+ * which is also what the cost budget charges, worked out as Pothos leaves each operation.
+ */
 const complexityRule = (
   context: object,
   variables: Record<string, unknown>,
   operationName?: string | null,
   onResult?: (result: { complexity: number }) => void,
-) => reportingThrown(createComplexityRule({ context, variableValues: variables, operationName: operationName ?? undefined, onResult, ...GRAPHQL_LIMITS }));
+): ValidationRule =>
+  reportingThrown((validation) => {
+    let operation: OperationDefinitionNode | undefined;
+    const { maxComplexity, ...limits } = GRAPHQL_LIMITS;
+    const visitor = createComplexityRule({
+      context,
+      variableValues: variables,
+      operationName: operationName ?? undefined,
+      ...limits,
+      validate(state, report) {
+        const complexity = operation ? operationPrice(validation.getSchema(), validation.getDocument(), operation, variables, context) : 0;
+        if (complexity > maxComplexity) {
+          report(
+            new GraphQLError(`Query complexity of ${complexity} exceeds max complexity of ${maxComplexity}`, {
+              extensions: { queryComplexity: { max: maxComplexity, actual: complexity }, code: 'QUERY_COMPLEXITY' },
+            }),
+          );
+        }
+        if (state.depth > limits.maxDepth) report(limitRefusal(`Query depth of ${state.depth} exceeds max depth of ${limits.maxDepth}`, 'QUERY_DEPTH'));
+        if (state.breadth > limits.maxBreadth)
+          report(limitRefusal(`Query breadth of ${state.breadth} exceeds max breadth of ${limits.maxBreadth}`, 'QUERY_BREADTH'));
+        onResult?.({ complexity });
+      },
+    })(validation) as { OperationDefinition?: { enter?: Visit; leave?: Visit } };
+    const enter = visitor.OperationDefinition?.enter;
+    return {
+      ...visitor,
+      OperationDefinition: {
+        enter: (...args: unknown[]) => {
+          operation = args[0] as OperationDefinitionNode;
+          return enter?.(...args);
+        },
+        leave: visitor.OperationDefinition?.leave,
+      },
+    } as ASTVisitor;
+  });
 
 /**
- * The arguments a field's cost reads (connection page sizes, `nodes(ids:)`: connectionComplexity and
- * node.ts); a directive's arguments (`@include(if:)`) decide which fields count at all.
+ * The arguments a field's cost reads (connection page sizes, `nodes(ids:)`: connectionPrice and nodesPrice in
+ * prices.ts); a directive's arguments (`@include(if:)`) decide which fields count at all.
  */
 const COST_ARGUMENTS = new Set(['first', 'last', 'ids']);
 
@@ -220,7 +277,7 @@ export function useQueryLimits(): Plugin {
         } catch (error) {
           // graphql's own message; the code says which limit it was.
           if (error instanceof GraphQLError && /tokens/.test(error.message)) {
-            throw refusal(`The document is longer than ${MAX_TOKENS} tokens`, 'QUERY_TOO_LONG');
+            throw limitRefusal(`The document is longer than ${MAX_TOKENS} tokens`, 'QUERY_TOO_LONG');
           }
           throw error;
         }
@@ -229,10 +286,14 @@ export function useQueryLimits(): Plugin {
     onValidate({ addValidationRule, context }) {
       const params = (context as { params?: Params }).params ?? {};
       for (const rule of [...variableRules(context, params), tooManyAliases]) addValidationRule(rule);
+      // Whichever way a limit's refusal came (a rule above, or a result Yoga kept for this document), it is a 400.
+      return ({ valid, result, setResult }) => {
+        if (!valid) setResult(result.map((error) => (isGraphQLError(error) ? overLimit(error) : error)));
+      };
     },
     onExecute({ args, setResultAndStopExecution }) {
       const variables = (args.variableValues ?? {}) as Record<string, unknown>;
-      const errors = [...refusedVariables(variables).map((e) => withCode(e, 'GRAPHQL_VALIDATION_FAILED')), ...costCheck(args, variables).errors];
+      const errors = [...refusedVariables(variables).map((e) => withCode(e, 'GRAPHQL_VALIDATION_FAILED')), ...costCheck(args, variables).errors.map(overLimit)];
       if (errors.length) return setResultAndStopExecution({ errors });
       return {
         onExecuteDone({ result, setResult }) {

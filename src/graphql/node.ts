@@ -2,6 +2,7 @@ import { decodeGlobalID } from '@pothos/plugin-relay';
 import { type GraphQLResolveInfo, isObjectType } from 'graphql';
 import { isUuid } from '../domain/identifiers/uuid.js';
 import { builder } from './builder.js';
+import { nodesPrice } from './prices.js';
 
 /**
  * The database id an id argument names for objects of `typename`: a global id of that type, or the
@@ -54,7 +55,7 @@ builder.queryFields((t) => ({
     description: `Objects by global id, in the order asked; null for each unknown id (at most ${MAX_NODES})`,
     args: { ids: t.arg.idList({ required: true, description: `Global ids, at most ${MAX_NODES}` }) },
     validate: [(args) => args.ids.length <= MAX_NODES, { message: `must hold at most ${MAX_NODES} ids`, path: ['ids'] }],
-    complexity: (args) => ({ field: 1, multiplier: Math.max(1, args.ids.length) }),
+    complexity: nodesPrice,
     ids: (_, { ids }, _ctx, info) => ids.map((id) => nodeIdOf(id, info)),
   }),
 }));

@@ -34,6 +34,7 @@ import { useQueryLimits } from './limits.js';
 import { forbidden, rootFieldScopes, scopeRefusal, useRootFieldScopes } from './scopes.js';
 import { type MutationActions, scopeRefusalAudit } from './audit.js';
 import { useCostBudget } from './cost.js';
+import { useOperationInLog } from './operation-log.js';
 import type { CostBudget } from '../platform/cost-budget.js';
 import { TrustedDocuments } from './trusted-documents.js';
 import { useOperationTracing } from './tracing.js';
@@ -303,6 +304,7 @@ export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
     // Each answer keeps where the failure happened (the field's `path` and `locations`): only its text is replaced.
     maskedErrors: { maskError },
     plugins: [
+      useOperationInLog(),
       useQueryLimits(),
       // Before anything runs: an operation with a root field outside the key's scopes does nothing.
       useRootFieldScopes(fieldScopes, deps.readableTypes, auditScopeRefusal),

@@ -26,8 +26,11 @@ export interface CostBudget {
 
 type CostConfig = Pick<Config, 'NODE_ENV' | 'GRAPHQL_COST_BUCKET_SIZE' | 'GRAPHQL_COST_RESTORE_RATE' | 'REDIS_URL' | 'RATE_LIMIT_REDIS_PREFIX'>;
 
+/** The bucket size when GRAPHQL_COST_BUCKET_SIZE is not set: the largest cost one operation may have. */
+export const DEFAULT_COST_BUCKET_SIZE = 5000;
+
 /** The bucket size in force: GRAPHQL_COST_BUCKET_SIZE, else 5000 (0, off, under NODE_ENV=test, whose suites compare whole responses). */
-export const costBucketSize = (config: CostConfig) => config.GRAPHQL_COST_BUCKET_SIZE ?? (config.NODE_ENV === 'test' ? 0 : 5000);
+export const costBucketSize = (config: CostConfig) => config.GRAPHQL_COST_BUCKET_SIZE ?? (config.NODE_ENV === 'test' ? 0 : DEFAULT_COST_BUCKET_SIZE);
 
 /**
  * The budget in force, or null when GRAPHQL_COST_BUCKET_SIZE is 0. With REDIS_URL the buckets are

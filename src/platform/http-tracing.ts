@@ -1,6 +1,6 @@
 import type { Context, Span } from '@opentelemetry/api';
 import { SpanStatusCode } from '@opentelemetry/api';
-import { ATTR_HTTP_REQUEST_METHOD, ATTR_HTTP_RESPONSE_STATUS_CODE, ATTR_HTTP_ROUTE, ATTR_URL_PATH } from '@opentelemetry/semantic-conventions';
+import { ATTR_HTTP_REQUEST_METHOD, ATTR_HTTP_RESPONSE_STATUS_CODE, ATTR_HTTP_ROUTE } from '@opentelemetry/semantic-conventions';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { SpanKind, type Tracing } from './tracing.js';
 
@@ -36,11 +36,11 @@ export function registerTracing(app: FastifyInstance, tracing: Tracing): void {
     if (incoming === undefined && !tracing.enabled) return done();
     const parent = tracing.continuing(incoming === undefined ? null : request.headers);
     const route = request.routeOptions.url;
-    const path = request.url.split('?', 1)[0]!;
     request.traceContext = parent;
     request.traceSpan = tracing.startSpan(
       route ? `${request.method} ${route}` : request.method,
-      { kind: SpanKind.SERVER, attributes: { [ATTR_HTTP_REQUEST_METHOD]: request.method, [ATTR_URL_PATH]: path, ...(route && { [ATTR_HTTP_ROUTE]: route }) } },
+      // The route's template, never the path: a path carries ids and, for the sandbox KYC page, a customer's link.
+      { kind: SpanKind.SERVER, attributes: { [ATTR_HTTP_REQUEST_METHOD]: request.method, ...(route && { [ATTR_HTTP_ROUTE]: route }) } },
       parent,
     );
     tracing.run(parent, request.traceSpan, done);

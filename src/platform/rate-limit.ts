@@ -18,8 +18,11 @@ const LIMITED = /^\/(v0|v1|auth)\/|^\/graphql(\?|$)/;
 
 type RateLimitConfig = Pick<Config, 'NODE_ENV' | 'RATE_LIMIT_PER_MINUTE' | 'REDIS_URL' | 'RATE_LIMIT_REDIS_PREFIX'>;
 
+/** Requests per minute per key when RATE_LIMIT_PER_MINUTE is not set. */
+export const DEFAULT_RATE_LIMIT_PER_MINUTE = 600;
+
 /** Requests per minute in force: RATE_LIMIT_PER_MINUTE, else 600 (off under NODE_ENV=test, whose suites fire bursts). */
-export const rateLimitPerMinute = (config: RateLimitConfig) => config.RATE_LIMIT_PER_MINUTE ?? (config.NODE_ENV === 'test' ? 0 : 600);
+export const rateLimitPerMinute = (config: RateLimitConfig) => config.RATE_LIMIT_PER_MINUTE ?? (config.NODE_ENV === 'test' ? 0 : DEFAULT_RATE_LIMIT_PER_MINUTE);
 
 /** The path with repeated slashes folded, as the router sees it (`/v1//partners` routes like `/v1/partners`). */
 const pathOf = (request: FastifyRequest) => request.url.split('?')[0]!.replace(/\/{2,}/g, '/');

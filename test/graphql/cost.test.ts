@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
 import type { Ramp } from '../../src/app.js';
 import { type ApiResponse, apiClient, onPostgres, startRamp, type TestRamp, uniqueRedisPrefix } from '../support/ramp.js';
 import { REDIS_URL, twoInstancesOnOneRedis, useTestRedis } from '../support/shared-redis.js';
@@ -7,7 +9,8 @@ import { REDIS_URL, twoInstancesOnOneRedis, useTestRedis } from '../support/shar
 const SIZE = 60;
 const RATE = 20;
 const BUDGET = { GRAPHQL_COST_BUCKET_SIZE: String(SIZE), GRAPHQL_COST_RESTORE_RATE: String(RATE) };
-const WEBHOOKS = 'query Webhooks { webhookEndpoints { totalCount } }';
+// 11 points: a connection (1) and ten endpoints (1 each).
+const WEBHOOKS = 'query Webhooks { webhookEndpoints(first: 10) { edges { node { id url } } } }';
 let partners = 0;
 
 const costOf = (res: ApiResponse) => res.body.extensions?.cost;
@@ -165,5 +168,110 @@ describe('with REDIS_URL', () => {
       expect(onBAfter.status).toBe(429);
       expect(onBAfter.body.errors?.[0].extensions.code).toBe('THROTTLED');
     });
+  });
+});
+
+/** The worked examples of the partner guide's "Cost of an operation": each row's operation and the cost it states. */
+function documentedExamples(): { operation: string; cost: number }[] {
+  const guide = readFileSync(new URL('../../docs/api/graphql.md', import.meta.url), 'utf8');
+  const section = guide.slice(guide.indexOf('## Cost of an operation'), guide.indexOf('## Limits and protection'));
+  return [...section.matchAll(/^\| `(.+)` \| ([\d,]+) \|/gm)].map((row) => ({ operation: row[1]!, cost: Number(row[2]!.replaceAll(',', '')) }));
+}
+
+describe('prices, with the default budget (5,000 points, 250 a second)', () => {
+  let t: TestRamp;
+  beforeAll(async () => {
+    t = await startRamp({ GRAPHQL_COST_BUCKET_SIZE: '5000', GRAPHQL_COST_RESTORE_RATE: '250' });
+  });
+  afterAll(() => t.close());
+  const newKey = () => t.keyFor(`Priced Partner ${++partners}`);
+  const RELAY_PAGE =
+    'query Page($after: String) { transfers(first: 100, after: $after) { pageInfo { hasNextPage endCursor } edges { cursor node { id status amount customer { id email } quote { id sourceAmount } } } } }';
+
+  it("charges each of the partner guide's worked examples exactly the cost the guide states", async () => {
+    const examples = documentedExamples();
+    expect(examples.length).toBeGreaterThanOrEqual(8);
+    const api = t.client(await newKey());
+    for (const { operation, cost } of examples) {
+      const res = await api.graphql(operation);
+      expect(res.status, operation).toBe(200);
+      expect(res.body.errors, operation).toBeUndefined();
+      expect({ operation, cost: costOf(res).requestedQueryCost }).toEqual({ operation, cost });
+    }
+  });
+
+  it('prices a Relay page of 100 transfers with their customers and quotes at 301, so ten pages in a row fit the default bucket', async () => {
+    const api = t.client(await newKey());
+    for (let page = 0; page < 10; page++) {
+      const res = await api.graphql(RELAY_PAGE);
+      expect(res.status).toBe(200);
+      expect(res.body.errors).toBeUndefined();
+      expect(costOf(res).requestedQueryCost).toBe(301);
+    }
+  });
+
+  it('charges the mutation surcharge per mutation field wherever it is written: directly, in a named fragment, in an inline fragment', async () => {
+    const api = t.client(await newKey());
+    const create = (alias: string) =>
+      `${alias}: createCustomer(input: { email: "${alias}-${randomUUID()}@example.com", type: INDIVIDUAL, firstName: "Ada", lastName: "Cost" }) { ... on CreateCustomerPayload { customer { id } } }`;
+    const three = () => ['a', 'b', 'c'].map(create).join(' ');
+    const direct = await api.graphql(`mutation { ${three()} }`);
+    const named = await api.graphql(`mutation { ...F } fragment F on Mutation { ${three()} }`);
+    const inline = await api.graphql(`mutation { ... on Mutation { ${three()} } }`);
+    for (const res of [direct, named, inline]) {
+      expect(res.body.errors).toBeUndefined();
+      expect(Object.keys(res.body.data)).toEqual(['a', 'b', 'c']);
+    }
+    // Each: 10 for the write, 1 for its result, 1 for the customer.
+    expect([direct, named, inline].map((res) => costOf(res).requestedQueryCost)).toEqual([36, 36, 36]);
+  });
+
+  it('charges __typename nothing, so a client that adds it everywhere (urql, Apollo) pays what the document without it costs', async () => {
+    const api = t.client(await newKey());
+    const plain = await api.graphql('{ transfers(first: 50) { edges { node { id customer { id } } } } }');
+    const typed = await api.graphql(
+      '{ __typename transfers(first: 50) { __typename edges { __typename node { __typename id customer { __typename id } } } } }',
+    );
+    expect(costOf(typed).requestedQueryCost).toBe(costOf(plain).requestedQueryCost);
+  });
+
+  it('gives an answer in parts (@defer) its extensions.cost in the first part', async () => {
+    const key = await newKey();
+    const response = await fetch(`${t.url}/graphql`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'multipart/mixed' },
+      body: JSON.stringify({ query: '{ partner { id ... @defer { name } } customers(first: 10) { edges { node { id } } } }' }),
+    });
+    expect(response.headers.get('content-type')).toMatch(/^multipart\/mixed/);
+    const parts = (await response.text())
+      .split(/\r\n---/)
+      .map((part) => part.slice(part.indexOf('\r\n\r\n') + 4).trim())
+      .filter((part) => part.startsWith('{'))
+      .map((part) => JSON.parse(part));
+    expect(parts.length).toBeGreaterThanOrEqual(2);
+    expect(parts[0].hasNext).toBe(true);
+    expect(parts[0].extensions.cost).toEqual({
+      requestedQueryCost: 12,
+      actualQueryCost: 12,
+      throttleStatus: { maximumAvailable: 5000, currentlyAvailable: expect.any(Number), restoreRate: 250 },
+    });
+  });
+
+  it('answers an operation over the complexity limit with HTTP 400 QUERY_COMPLEXITY, errors alone, whatever the client accepts', async () => {
+    const api = t.client(await newKey());
+    const nested = '{ transfers(first: 100) { edges { node { customer { transfers(first: 100) { edges { node { id } } } } } } } }';
+    for (const accept of ['application/json', 'application/graphql-response+json']) {
+      const res = await api.request('POST', '/graphql', { body: { query: nested }, headers: { accept } });
+      expect(res.status, accept).toBe(400);
+      expect(res.body.data, accept).toBeUndefined();
+      expect(res.body.errors[0].extensions).toMatchObject({ code: 'QUERY_COMPLEXITY', queryComplexity: { max: 5000, actual: 10301 } });
+    }
+    // The same figure through a variable, checked with this request's value.
+    const sized = await api.graphql(
+      'query($n: Int) { transfers(first: $n) { edges { node { customer { transfers(first: $n) { edges { node { id } } } } } } } }',
+      { n: 100 },
+    );
+    expect(sized.status).toBe(400);
+    expect(sized.body.errors?.[0].extensions.code).toBe('QUERY_COMPLEXITY');
   });
 });

@@ -6,14 +6,28 @@ import { SpanKind, inChildSpan, isTracing } from '../tracing.js';
 const operationOf = (sql: string) => /^\s*(\w+)/.exec(sql)?.[1]?.toLowerCase() ?? 'sql';
 
 /**
- * A statement run inside a trace gets a span (its text, never its values); outside one, or with export
+ * A statement's literals, each replaced by `?`: strings (with their `''` and E'' escapes, and dollar quotes) and
+ * numbers. Quoted identifiers and `$n` placeholders are kept as they are.
+ */
+const LITERAL = /("(?:[^"]|"")*")|(\$\d+)|[eE]'(?:[^'\\]|\\.|'')*'|'(?:[^']|'')*'|\$(\w*)\$[\s\S]*?\$\3\$|(?<![\w$.])\d+(?:\.\d+)?(?:[eE][+-]?\d+)?\b/g;
+
+/**
+ * The statement without its values. MikroORM sends its writes and `execute` calls with the values
+ * already inlined (a customer's email, a KYC token, a key's prefix, an encrypted secret), so the text
+ * a span records is the statement's shape only: what it did, never to whom.
+ */
+export const withoutLiterals = (sql: string): string =>
+  sql.replace(LITERAL, (_, identifier?: string, placeholder?: string) => identifier ?? placeholder ?? '?');
+
+/**
+ * A statement run inside a trace gets a span (its text without its values); outside one, or with export
  * off, it costs one lookup. Begin and commit run on the connection itself and get none.
  */
 function traced(connection: DatabaseConnection): DatabaseConnection {
   return {
     executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
       if (!isTracing()) return connection.executeQuery<R>(query);
-      const attributes = { [ATTR_DB_SYSTEM_NAME]: DB_SYSTEM_NAME_VALUE_POSTGRESQL, [ATTR_DB_QUERY_TEXT]: query.sql };
+      const attributes = { [ATTR_DB_SYSTEM_NAME]: DB_SYSTEM_NAME_VALUE_POSTGRESQL, [ATTR_DB_QUERY_TEXT]: withoutLiterals(query.sql) };
       return inChildSpan(`db ${operationOf(query.sql)}`, { kind: SpanKind.CLIENT, attributes }, () => connection.executeQuery<R>(query));
     },
     streamQuery: (query, chunkSize) => connection.streamQuery(query, chunkSize),

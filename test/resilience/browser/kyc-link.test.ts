@@ -2,7 +2,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { haveChromium, launchChromium, watchProblems } from '../../support/browser.js';
+import { haveChromium, launchChromium, PRODUCTION_LIMITS, watchProblems } from '../../support/browser.js';
 import { startRamp, type TestRamp } from '../../support/ramp.js';
 
 /** The partner's page the applicant returns to: a tiny server on another origin that records each visit. */
@@ -21,7 +21,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => partner.listen(0, '127.0.0.1', resolve));
   partnerUrl = `http://127.0.0.1:${(partner.address() as AddressInfo).port}`;
-  t = await startRamp();
+  t = await startRamp(PRODUCTION_LIMITS);
   browser = await launchChromium();
 }, 120_000);
 afterAll(async () => {
