@@ -191,7 +191,8 @@ describe('mutations of accounts, KYB and KYC import', () => {
     simulateVirtualAccountIssuance: {
       payload: 'SimulateVirtualAccountIssuance',
       field: 'virtualAccount',
-      errors: ['ValidationError', 'NotFoundError', 'ForbiddenError'],
+      // ConflictError: an account already active (virtual_account_already_active, a state conflict).
+      errors: ['ValidationError', 'NotFoundError', 'ConflictError', 'ForbiddenError'],
       creates: false,
     },
     submitBusinessBasicDetails: { payload: 'SubmitBusinessBasicDetails', field: 'businessProfile', errors: ['ValidationError'], creates: false },

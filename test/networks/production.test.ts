@@ -47,6 +47,7 @@ describe("production's networks: live where configured, not_connected elsewhere"
       rpc_url: null,
       required_confirmations: 5,
       tokens: [{ token: 'usdc', contract_address: usdc, decimals: 6 }],
+      offered_tokens: ['usdc', 'usdt'],
     });
     expect(others.map((n: { network: string; rails: string }) => `${n.network}:${n.rails}`)).toEqual([
       'ethereum:not_connected',

@@ -188,7 +188,7 @@ describe('virtual account deposits', () => {
   it('turns a deposit into a funded on-ramp transfer to the account’s destination (REST)', async () => {
     const id = await virtualAccount({
       source_currency: 'eur',
-      destination_token: 'usdt',
+      destination_token: 'usdc',
       destination_network: 'base',
       destination_address: wallet('base', 'va'),
       developer_fee_percent: '0.5',
@@ -200,7 +200,7 @@ describe('virtual account deposits', () => {
       amount: '500.00',
       source_currency: 'eur',
       source_rails: 'sepa',
-      destination_token: 'usdt',
+      destination_token: 'usdc',
       destination_network: 'base',
       destination_address: wallet('base', 'va'),
       virtual_account_id: id,
