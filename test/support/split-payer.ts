@@ -44,7 +44,13 @@ function bytecode(): string {
 export async function deploySplitPayer(t: ChainTestRamp, wallet: string) {
   await t.rpc('anvil_impersonateAccount', [wallet]);
   const hash = await t.rpc<string>('eth_sendTransaction', [{ from: wallet, data: bytecode(), gas: '0x100000' }]);
-  const receipt = await t.rpc<{ contractAddress: string }>('eth_getTransactionReceipt', [hash]);
+  // Mined on the node's next block, which may not be this instant (automine answers first, or a block time is set).
+  let receipt: { contractAddress: string } | null = null;
+  for (let tries = 0; !receipt && tries < 100; tries++) {
+    receipt = await t.rpc<{ contractAddress: string } | null>('eth_getTransactionReceipt', [hash]);
+    if (!receipt) await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  if (!receipt) throw new Error(`the split payer's deployment ${hash} was not mined within 10 s`);
   const address = getAddress(receipt.contractAddress);
   return {
     address,
