@@ -1,19 +1,8 @@
-import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestRamp, startRamp } from '../support/ramp.js';
 import { createCustomer, onrampQuoteBody } from '../support/transfers.js';
+import { rawRequest } from '../support/raw-request.js';
 
-/** Sends a request line fetch would refuse to send (a method Node does not know) and returns the raw answer. */
-function rawRequest(t: TestRamp, head: string): Promise<string> {
-  const { hostname, port } = new URL(t.url);
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), hostname, () => socket.write(head));
-    let answer = '';
-    socket.on('data', (chunk) => (answer += chunk.toString('latin1')));
-    socket.on('end', () => resolve(answer));
-    socket.on('error', reject);
-  });
-}
 const bodyOf = (answer: string) => JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4));
 
 describe('refusals in clear words, one pointer style, one code per rule', () => {
@@ -26,11 +15,11 @@ describe('refusals in clear words, one pointer style, one code per rule', () => 
   afterAll(() => t?.close());
 
   it('answers a method this API does not know with 501 method_not_implemented, naming it, in the shape of the path', async () => {
-    const v0 = await rawRequest(t, `FOO /v0/customers HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${t.key}\r\n\r\n`);
+    const v0 = await rawRequest(t.url, `FOO /v0/customers HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${t.key}\r\n\r\n`);
     expect(v0).toMatch(/^HTTP\/1\.1 501 /);
     expect(v0).toContain('application/problem+json');
     expect(bodyOf(v0)).toMatchObject({ status: 501, code: 'method_not_implemented', detail: expect.stringMatching(/^FOO is not a method this API answers/) });
-    const v1 = await rawRequest(t, 'BREW /v1/partners/accountInfo HTTP/1.1\r\nHost: x\r\n\r\n');
+    const v1 = await rawRequest(t.url, 'BREW /v1/partners/accountInfo HTTP/1.1\r\nHost: x\r\n\r\n');
     expect(v1).toMatch(/^HTTP\/1\.1 501 /);
     expect(bodyOf(v1)).toMatchObject({ success: false, status: 501, data: { error: 'method_not_implemented' } });
     expect(bodyOf(v1).data.detail).toMatch(/^BREW is not a method/);

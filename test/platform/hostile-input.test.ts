@@ -1,6 +1,6 @@
-import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, type ApiResponse, apiClient, startRamp, type TestRamp } from '../support/ramp.js';
+import { rawRequest } from '../support/raw-request.js';
 
 // Issue 8, defects 2, 3, 4 and 6: input no client should send still gets a documented answer.
 let t: TestRamp;
@@ -27,18 +27,6 @@ function expectProblem(res: ApiResponse, status: number, code: string) {
 function expectEnvelope(res: ApiResponse, status: number, error: string) {
   expect(res.status).toBe(status);
   expect(res.body).toMatchObject({ success: false, status, code: expect.stringMatching(/^EN-/), data: { error, request_id: expect.any(String) } });
-}
-
-/** Sends bytes Node's fetch refuses to send (control characters in headers), and returns the raw answer. */
-function rawRequest(head: string): Promise<string> {
-  const { hostname, port } = new URL(t.url);
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), hostname, () => socket.write(head));
-    let answer = '';
-    socket.on('data', (chunk) => (answer += chunk.toString('latin1')));
-    socket.on('end', () => resolve(answer));
-    socket.on('error', reject);
-  });
 }
 
 describe('a body nested thousands deep (defect 2)', () => {
@@ -198,7 +186,7 @@ describe('framework errors in the documented shapes (defect 6)', () => {
     );
     const huge = await api.request('GET', '/v1/partners/accountInfo', { headers: { 'x-padding': 'x'.repeat(20_000) } });
     expectEnvelope(huge, 431, 'headers_too_large');
-    const control = await rawRequest(`POST /v0/customers HTTP/1.1\r\nHost: x\r\nIdempotency-Key: a\u0001b\r\nContent-Length: 2\r\n\r\n{}`);
+    const control = await rawRequest(t.url, `POST /v0/customers HTTP/1.1\r\nHost: x\r\nIdempotency-Key: a\u0001b\r\nContent-Length: 2\r\n\r\n{}`);
     expect(control).toMatch(/^HTTP\/1\.1 400 /);
     expect(control).toContain('application/problem+json');
     expect(JSON.parse(control.slice(control.indexOf('\r\n\r\n') + 4))).toMatchObject({ status: 400, code: 'malformed_request' });
