@@ -208,7 +208,15 @@ export async function buildHttpApp<Services>(deps: HttpDeps<Services>): Promise<
     openApi,
     async close() {
       await mounted?.close();
-      await app.close();
+      // A keep-alive connection still answering when closing began goes idle later, and Node closes idle connections
+      // only once, at close: swept again until close ends, it is closed as soon as its answer left, so closing never
+      // waits out the keep-alive timeout (a compressed page in flight at SIGTERM did).
+      const sweep = setInterval(() => app.server.closeIdleConnections(), 100);
+      try {
+        await app.close();
+      } finally {
+        clearInterval(sweep);
+      }
     },
   };
 }
