@@ -23,9 +23,10 @@ export const launchChromium = (): Promise<Browser> =>
   chromium.launch({ executablePath, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
 
 /** What a page reports going wrong: console errors, Content-Security-Policy violations and uncaught errors. */
-export function watchProblems(page: Page): string[] {
+export function watchProblems(page: Page, expected?: RegExp): string[] {
   const problems: string[] = [];
   page.on('console', (message) => {
+    if (expected?.test(message.text())) return;
     if (message.type() === 'error' || /Content.Security.Policy/i.test(message.text())) problems.push(message.text());
   });
   page.on('pageerror', (error) => problems.push(error.message));
