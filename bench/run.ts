@@ -6,13 +6,14 @@
  *
  * BENCH_ROUNDS (3), BENCH_SECONDS (8 per measurement), BENCH_CONNECTIONS (32), BENCH_WEBHOOKS (5000 per round),
  * BENCH_CUSTOMERS (50) and BENCH_TRANSFERS (5000, spread over them): the size of the seeded data,
- * BENCH_ONLY (comma list of rows: p1-rest,p1-graphql,p1-best,p2,p5,pglite,p4), BENCH_CPU_PROF=1 (a V8 CPU profile of each of Ramp's measured windows in /tmp/ramp-prof).
+ * BENCH_ONLY (comma list of rows: p1-rest,p1-graphql,p1-best,p2,console,p5,pglite,p4), BENCH_CPU_PROF=1 (a V8 CPU profile of each of Ramp's measured windows in /tmp/ramp-prof).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { Pool } from 'undici';
+import { customerPage, transfersBoard } from './console.js';
 import { cursorCost } from './cursor-cost.js';
 import { createBenchDatabase } from './database.js';
 import { type Client, type LoadResult, runLoad, sleep } from './load.js';
@@ -151,22 +152,25 @@ async function main() {
     rows.push({ name: 'P1 GraphQL transfer(id)', unit: 'req/s', baselineName: 'best plain service (same)', goal: { ratio: 0.5 }, ...gql });
     await best.stop();
   }
+  const postgraphile =
+    wanted('p2') || wanted('console')
+      ? await startServer(
+          'postgraphile',
+          'bench/postgraphile.ts',
+          { DATABASE_URL: database.url, PORT: String(await freePort()), NODE_ENV: 'production' },
+          /listening on (http:\/\/\S+)/,
+        )
+      : null;
+  if (postgraphile) started.push(postgraphile);
+  const postgraphilePage: Target | null = postgraphile && {
+    server: postgraphile,
+    iteration: graphql(POSTGRAPHILE_TRANSFERS_PAGE, () => ({ partnerId }), fullPage),
+  };
   if (wanted('p2')) {
-    const postgraphile = await startServer(
-      'postgraphile',
-      'bench/postgraphile.ts',
-      { DATABASE_URL: database.url, PORT: String(await freePort()), NODE_ENV: 'production' },
-      /listening on (http:\/\/\S+)/,
-    );
-    started.push(postgraphile);
     log("P2: what a page's cursors cost, in process");
     rows.push(cursorCost(ROUNDS));
     log('P2 GraphQL transfers(first: 100) with customer and quote, a cursor on every edge');
-    const r = await compare(
-      'P2',
-      { server: ramp, iteration: graphql(TRANSFERS_PAGE, () => ({}), fullPage) },
-      { server: postgraphile, iteration: graphql(POSTGRAPHILE_TRANSFERS_PAGE, () => ({ partnerId }), fullPage) },
-    );
+    const r = await compare('P2', { server: ramp, iteration: graphql(TRANSFERS_PAGE, () => ({}), fullPage) }, postgraphilePage!);
     rows.push({
       name: 'P2 GraphQL transfers(first:100) + customer + quote + cursors',
       unit: 'req/s',
@@ -174,6 +178,23 @@ async function main() {
       goal: { ratio: 1.2 },
       ...r,
     });
+  }
+  if (wanted('console')) {
+    // No goal: printed to be watched, against the P2 baseline's page as a yardstick of one list read.
+    const send = (client: Client, query: string, variables: Record<string, unknown>) =>
+      client.send({ method: 'POST', path: '/graphql', headers: auth, body: JSON.stringify({ query, variables }) });
+    log('Console: the Transfers board as it opens (Transfers, TransferVolume, LatestEvents at once)');
+    const board = await compare('Console board', { server: ramp, iteration: transfersBoard(send) }, postgraphilePage!);
+    rows.push({
+      name: 'Console Transfers board (3 queries at once)',
+      unit: 'boards/s',
+      baselineName: 'PostGraphile V5 allTransfers (P2 page)',
+      goal: {},
+      ...board,
+    });
+    log("Console: a customer's page");
+    const page = await compare('Console customer', { server: ramp, iteration: customerPage(send, data.customers) }, postgraphilePage!);
+    rows.push({ name: 'Console customer page (CustomerPage)', unit: 'pages/s', baselineName: 'PostGraphile V5 allTransfers (P2 page)', goal: {}, ...page });
   }
   if (wanted('p5')) {
     log('P5 on-ramp quote + transfer over REST (pairs)');
