@@ -18,6 +18,8 @@ export interface Server {
   sqlCount(): Promise<number>;
   /** Resident memory of the process now, in MB. */
   rssMb(): number;
+  /** After a full garbage collection: resident memory, V8's heap in use and memory outside it (buffers), in MB. */
+  memoryAtRest(): Promise<MemoryAtRest>;
   /** With BENCH_CPU_PROF, starts or stops (writing /tmp/ramp-prof/<label>.cpuprofile) Ramp's CPU profile; else nothing. */
   cpuProfile(action: 'start' | 'stop', label: string): Promise<void>;
   stop(): Promise<void>;
@@ -34,11 +36,33 @@ export async function freePort(): Promise<number> {
   });
 }
 
+export interface MemoryAtRest {
+  rssMb: number;
+  heapUsedMb: number;
+  externalMb: number;
+}
+
+/** Asks the server's preloaded counter (sql-counter.ts) a question over IPC and waits for the answer carrying `field`. */
+function ask<T>(child: ChildProcess, message: string, field: string): Promise<T> {
+  return new Promise((resolve) => {
+    const onMessage = (answer: unknown) => {
+      if (answer && typeof answer === 'object' && field in answer) {
+        child.off('message', onMessage);
+        resolve((answer as Record<string, T>)[field]!);
+      }
+    };
+    child.on('message', onMessage);
+    child.send(message);
+  });
+}
+
+const MB = 2 ** 20;
+
 /** Forks `script` (TypeScript, through tsx) and waits until its output matches `ready` (the first group is its URL). */
 export async function startServer(name: string, script: string, env: Record<string, string>, ready: RegExp): Promise<Server> {
   const child: ChildProcess = fork(script, [], {
     cwd: root,
-    execArgv: ['--import', 'tsx', '--import', counter, ...(profiled(name) ? ['--import', profiler] : [])],
+    execArgv: ['--expose-gc', '--import', 'tsx', '--import', counter, ...(profiled(name) ? ['--import', profiler] : [])],
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
@@ -67,17 +91,11 @@ export async function startServer(name: string, script: string, env: Record<stri
     name,
     url,
     output,
-    sqlCount: () =>
-      new Promise((resolve) => {
-        const onMessage = (message: unknown) => {
-          if (message && typeof message === 'object' && 'sqlCount' in message) {
-            child.off('message', onMessage);
-            resolve((message as { sqlCount: number }).sqlCount);
-          }
-        };
-        child.on('message', onMessage);
-        child.send('sql-count');
-      }),
+    sqlCount: () => ask<number>(child, 'sql-count', 'sqlCount'),
+    memoryAtRest: async () => {
+      const m = await ask<{ rss: number; heapUsed: number; external: number }>(child, 'memory-at-rest', 'memoryAtRest');
+      return { rssMb: m.rss / MB, heapUsedMb: m.heapUsed / MB, externalMb: m.external / MB };
+    },
     cpuProfile: (action, label) =>
       new Promise((resolve) => {
         if (!profiled(name)) return resolve();

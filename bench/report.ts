@@ -1,5 +1,6 @@
 import { cpus, totalmem } from 'node:os';
 import type { LoadResult } from './load.js';
+import type { MemoryAtRest } from './processes.js';
 
 export interface Measurement extends LoadResult {
   /** SQL statements the server sent per iteration (per request; per pair for P5; per delivery for P4). */
@@ -40,7 +41,7 @@ function summary(ms: Measurement[], unit: string) {
 }
 
 /** The table: medians over the rounds; the ratio is the median of each round's Ramp / baseline. */
-export function printRows(rows: Row[], run: { rounds: number; seconds: number; connections: number }) {
+export function printRows(rows: Row[], run: { rounds: number; seconds: number; connections: number; atRest?: MemoryAtRest }) {
   const lines = [
     '',
     `Ramp bench — ${new Date().toISOString()}, Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GB`,
@@ -76,7 +77,19 @@ export function printRows(rows: Row[], run: { rounds: number; seconds: number; c
       `| ${row.name} | ${summary(row.ramp, row.unit)} | ${row.baselineName}: ${summary(row.baseline, row.unit)} | ${num(ratio, 2)} | ${goals.join(', ') || '–'} | ${verdict} |`,
     );
   }
-  const rss = rows.flatMap((r) => r.ramp.map((m) => m.rssMb)).filter((v) => !Number.isNaN(v));
-  if (rss.length) lines.push('', `Ramp's resident memory after its runs: up to ${Math.max(...rss).toFixed(0)} MB`);
+  const peaks = rows.flatMap((r) => {
+    const rss = r.ramp.map((m) => m.rssMb).filter((v) => !Number.isNaN(v));
+    return rss.length ? [{ name: r.name, mb: Math.max(...rss) }] : [];
+  });
+  if (peaks.length) {
+    lines.push('', `Ramp's resident memory after its runs: up to ${Math.max(...peaks.map((p) => p.mb)).toFixed(0)} MB`);
+    lines.push(`- after each row (its highest round): ${peaks.map((p) => `${p.name} ${p.mb.toFixed(0)} MB`).join('; ')}`);
+  }
+  if (run.atRest) {
+    const { rssMb, heapUsedMb, externalMb } = run.atRest;
+    lines.push(
+      `- at rest after the last row and a full garbage collection: ${rssMb.toFixed(0)} MB resident, of which V8's heap in use ${heapUsedMb.toFixed(0)} MB and buffers outside it ${externalMb.toFixed(0)} MB`,
+    );
+  }
   process.stdout.write(`${lines.join('\n')}\n`);
 }

@@ -225,7 +225,10 @@ async function main() {
   }
   if (wanted('p4')) rows.push(await webhooks(ramp, admin, partnerId));
 
-  printRows(rows, { rounds: ROUNDS, seconds: SECONDS, connections: CONNECTIONS });
+  // Memory that stays, apart from memory V8 merely had no reason to give back yet: idle, then a full collection.
+  await sleep(2000);
+  const atRest = await ramp.memoryAtRest();
+  printRows(rows, { rounds: ROUNDS, seconds: SECONDS, connections: CONNECTIONS, atRest });
 }
 
 /**

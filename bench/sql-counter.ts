@@ -58,4 +58,11 @@ try {
 
 process.on('message', (message) => {
   if (message === 'sql-count') process.send?.({ sqlCount: statements });
+  // What the process keeps once it has nothing to do: a full collection first (servers run with --expose-gc), so
+  // the figure is memory held, not garbage V8 had no reason to collect yet.
+  if (message === 'memory-at-rest') {
+    (globalThis as { gc?: () => void }).gc?.();
+    const { rss, heapUsed, external, arrayBuffers } = process.memoryUsage();
+    process.send?.({ memoryAtRest: { rss, heapUsed, external, arrayBuffers } });
+  }
 });
