@@ -1,6 +1,6 @@
 /**
- * `npm run bench:p5-breakdown`: where each millisecond of a P5 pair (on-ramp quote, then a transfer from it, over
- * REST) goes inside Ramp. Two views of the same pairs:
+ * `npm run bench:breakdown`: where each millisecond of an iteration goes inside Ramp, for P5 (a pair: on-ramp quote,
+ * then a transfer from it, over REST), P1 REST and P1 GraphQL (one transfer read). Two views of the same iterations:
  * - wall time, from Ramp's own traces (every request's server span and its database spans, exported over OTLP/HTTP
  *   to a receiver in this process): time in the database (statements, round trips and lock waits; overlapping spans
  *   counted once) and time in the process, per request, with each kind of statement;
@@ -8,7 +8,8 @@
  *   (audit, idempotency, admission, crypto, the pg driver, MikroORM, fastify, validation, tracing, logging, GC …).
  * Tracing is on for this run only, so its own cost shows in the CPU view (it is off in `npm run bench`).
  *
- * BENCH_SECONDS (8 per phase), BENCH_CONNECTIONS (32 for the loaded phase), BENCH_CUSTOMERS (10).
+ * BENCH_BREAKDOWN (comma list: p5,p1-rest,p1-graphql; all by default), BENCH_SECONDS (8 per phase),
+ * BENCH_CONNECTIONS (32 for the loaded phase), BENCH_CUSTOMERS (10).
  */
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -16,12 +17,14 @@ import type { AddressInfo } from 'node:net';
 import { createBenchDatabase } from './database.js';
 import { type Client, runLoad } from './load.js';
 import { startRampServer } from './processes.js';
+import { TRANSFER_BY_ID } from './operations.js';
 import { quoteBody, seed, transferBody } from './seed.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const CUSTOMERS = Number(process.env.BENCH_CUSTOMERS ?? 10);
 const PROFILE_DIR = '/tmp/ramp-prof';
+const WORKLOADS = (process.env.BENCH_BREAKDOWN ?? 'p5,p1-rest,p1-graphql').split(',').map((w) => w.trim());
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
 interface Span {
@@ -110,6 +113,7 @@ const CATEGORIES: [string, (url: string, fn: string) => boolean][] = [
   ['idle (waiting on I/O)', (_u, fn) => fn === '(idle)'],
   ['the profiler itself', (u) => u === 'node:inspector' || u.includes('bench/cpu-profile')],
   ['audit', (u) => /src\/platform\/audit/.test(u)],
+  ['authentication (the API key)', (u) => /src\/platform\/(auth|tenant|key-watch)/.test(u)],
   ['idempotency', (u) => /src\/platform\/idempotency/.test(u)],
   ['admission', (u) => /src\/platform\/(admission|saturation)/.test(u)],
   ['sealing, cursors, key hashes (crypto)', (u) => /src\/platform\/(sealed|sealing|page-cursor)|@noble/.test(u)],
@@ -119,6 +123,10 @@ const CATEGORIES: [string, (url: string, fn: string) => boolean][] = [
   ['MikroORM', (u) => /@mikro-orm/.test(u)],
   ['Kysely', (u) => /kysely/.test(u)],
   ['fastify, its socket writes included', (u) => /fastify|find-my-way|avvio/.test(u)],
+  [
+    'GraphQL execution (graphql-js, yoga, envelop, Pothos, src/graphql)',
+    (u) => /node_modules\/(graphql|graphql-yoga|@graphql-yoga|@envelop|@pothos|@whatwg-node)\/|src\/graphql\//.test(u),
+  ],
   ['validation (zod)', (u) => /node_modules\/zod/.test(u)],
   ['decimal.js (money)', (u) => /decimal\.js/.test(u)],
   ['use cases and domain (src/modules, src/domain)', (u) => /src\/(modules|domain)\//.test(u)],
@@ -162,8 +170,7 @@ function cpuTime(profile: CpuProfile): Map<string, number> {
   return out;
 }
 
-/** The pair's two requests (seeding's spans may still arrive in the first window). */
-const PAIR_REQUEST = /onramp-transfer\/quote/;
+type Iteration = (client: Client, worker: number, n: number) => Promise<void>;
 
 async function main() {
   process.env.BENCH_CPU_PROF = '1';
@@ -182,57 +189,88 @@ async function main() {
     const auth = { authorization: `Bearer ${ramp.key}` };
     log(`seeding ${CUSTOMERS} customers`);
     const data = await seed(ramp.url, ramp.key, { customers: CUSTOMERS, transfersPerCustomer: 1 });
-    const pair = async (client: Client, _w: number, n: number) => {
-      const customerId = data.customers[n % data.customers.length]!;
-      const quote = (await client.send({ method: 'POST', path: `/v0/customers/${customerId}/onramp-transfer/quote`, headers: auth, body: quoteBody })) as {
-        quote_id: string;
-      };
-      await client.send({ method: 'POST', path: `/v0/customers/${customerId}/onramp-transfer/quote/${quote.quote_id}`, headers: auth, body: transferBody });
+    const iterations: Record<string, { unit: string; requests: RegExp; iteration: Iteration }> = {
+      p5: {
+        unit: 'pairs',
+        requests: /onramp-transfer\/quote/,
+        iteration: async (client, _w, n) => {
+          const customerId = data.customers[n % data.customers.length]!;
+          const quote = (await client.send({ method: 'POST', path: `/v0/customers/${customerId}/onramp-transfer/quote`, headers: auth, body: quoteBody })) as {
+            quote_id: string;
+          };
+          await client.send({ method: 'POST', path: `/v0/customers/${customerId}/onramp-transfer/quote/${quote.quote_id}`, headers: auth, body: transferBody });
+        },
+      },
+      'p1-rest': {
+        unit: 'reads',
+        requests: /^GET .*onramp-transfer\/:/,
+        iteration: async (client, _w, n) => {
+          const { customerId, transferId } = data.transfers[n % data.transfers.length]!;
+          await client.send({ method: 'GET', path: `/v0/customers/${customerId}/onramp-transfer/${transferId}`, headers: auth });
+        },
+      },
+      'p1-graphql': {
+        unit: 'reads',
+        requests: /graphql/i,
+        iteration: async (client, _w, n) => {
+          const { transferId } = data.transfers[n % data.transfers.length]!;
+          await client.send({
+            method: 'POST',
+            path: '/graphql',
+            headers: auth,
+            body: JSON.stringify({ query: TRANSFER_BY_ID, variables: { id: transferId } }),
+          });
+        },
+      },
     };
     const lines: string[] = [];
-    for (const [phase, connections] of [
-      ['one writer at a time', 1],
-      [`${CONNECTIONS} writers`, CONNECTIONS],
-    ] as const) {
-      log(`P5 pairs, ${phase}, ${SECONDS} s`);
-      const profiled = connections > 1;
-      const label = `p5-breakdown-${connections}`;
-      await new Promise((r) => setTimeout(r, 1000));
-      receiver.spans.length = 0;
-      if (profiled) await ramp.cpuProfile('start', label);
-      const result = await runLoad({ url: ramp.url, connections, seconds: SECONDS, warmupSeconds: 1, iteration: pair });
-      if (profiled) await ramp.cpuProfile('stop', label);
-      await new Promise((r) => setTimeout(r, 1500)); // the last batch of spans
-      const pairs = result.iterations + result.warmupIterations;
-      lines.push(
-        '',
-        `### ${phase}: ${result.throughput.toFixed(0)} pairs/s, p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms, ${result.errors} errors`,
-        '',
-      );
-      lines.push(
-        '| request | requests | ms per request | in the database | in the process | statements | statements by kind (count, ms each) |',
-        '|---|---|---|---|---|---|---|',
-      );
-      for (const [name, r] of wallTime(receiver.spans)) {
-        if (!PAIR_REQUEST.test(name)) continue;
-        const kinds = [...r.kinds].sort((a, b) => b[1].ms - a[1].ms).map(([k, v]) => `${k.slice(3)} ${(v.n / r.n).toFixed(1)}× ${(v.ms / v.n).toFixed(2)}`);
+    for (const workload of WORKLOADS) {
+      const { unit, requests, iteration } = iterations[workload] ?? { unit: '', requests: /$^/, iteration: undefined };
+      if (!iteration) throw new Error(`BENCH_BREAKDOWN: no workload ${workload} (p5, p1-rest, p1-graphql)`);
+      lines.push('', `## ${workload}`);
+      for (const [phase, connections] of [
+        ['one client at a time', 1],
+        [`${CONNECTIONS} clients`, CONNECTIONS],
+      ] as const) {
+        log(`${workload}, ${phase}, ${SECONDS} s`);
+        const profiled = connections > 1;
+        const label = `breakdown-${workload}-${connections}`;
+        await new Promise((r) => setTimeout(r, 1500)); // the previous window's last spans
+        receiver.spans.length = 0;
+        if (profiled) await ramp.cpuProfile('start', label);
+        const result = await runLoad({ url: ramp.url, connections, seconds: SECONDS, warmupSeconds: 1, iteration });
+        if (profiled) await ramp.cpuProfile('stop', label);
+        await new Promise((r) => setTimeout(r, 1500)); // the last batch of spans
+        const count = result.iterations + result.warmupIterations;
         lines.push(
-          `| ${name} | ${r.n} | ${(r.wall / r.n).toFixed(2)} | ${(r.db / r.n).toFixed(2)} | ${((r.wall - r.db) / r.n).toFixed(2)} | ${(r.statements / r.n).toFixed(1)} | ${kinds.join(', ')} |`,
+          '',
+          `### ${phase}: ${result.throughput.toFixed(0)} ${unit}/s, p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms, ${result.errors} errors`,
+          '',
         );
-      }
-      if (profiled) {
-        const cpu = cpuTime(JSON.parse(readFileSync(`${PROFILE_DIR}/${label}.cpuprofile`, 'utf8')) as CpuProfile);
-        const busy = [...cpu].filter(([k]) => !k.startsWith('idle') && !k.includes('profiler')).reduce((sum, [, ms]) => sum + ms, 0);
-        lines.push('', `CPU time of Ramp's process per pair (${pairs} pairs, ${(busy / pairs).toFixed(2)} ms busy per pair):`, '');
-        lines.push('| what | ms per pair | share of busy time |', '|---|---|---|');
-        for (const [what, ms] of [...cpu].sort((a, b) => b[1] - a[1])) {
+        lines.push(
+          '| request | requests | ms per request | in the database | in the process | statements | statements by kind (count, ms each) |',
+          '|---|---|---|---|---|---|---|',
+        );
+        for (const [name, r] of wallTime(receiver.spans)) {
+          if (!requests.test(name)) continue;
+          const kinds = [...r.kinds].sort((a, b) => b[1].ms - a[1].ms).map(([k, v]) => `${k.slice(3)} ${(v.n / r.n).toFixed(1)}× ${(v.ms / v.n).toFixed(2)}`);
           lines.push(
-            `| ${what} | ${(ms / pairs).toFixed(3)} | ${what.startsWith('idle') || what.includes('profiler') ? '–' : `${((100 * ms) / busy).toFixed(1)} %`} |`,
+            `| ${name} | ${r.n} | ${(r.wall / r.n).toFixed(2)} | ${(r.db / r.n).toFixed(2)} | ${((r.wall - r.db) / r.n).toFixed(2)} | ${(r.statements / r.n).toFixed(1)} | ${kinds.join(', ')} |`,
           );
+        }
+        if (!profiled) continue;
+        const cpu = cpuTime(JSON.parse(readFileSync(`${PROFILE_DIR}/${label}.cpuprofile`, 'utf8')) as CpuProfile);
+        const apart = (what: string) => what.startsWith('idle') || what.includes('profiler');
+        const busy = [...cpu].filter(([what]) => !apart(what)).reduce((sum, [, ms]) => sum + ms, 0);
+        const one = unit.slice(0, -1);
+        lines.push('', `CPU time of Ramp's process per ${one} (${count} ${unit}, ${(busy / count).toFixed(2)} ms busy per ${one}):`, '');
+        lines.push(`| what | ms per ${one} | share of busy time |`, '|---|---|---|');
+        for (const [what, ms] of [...cpu].sort((a, b) => b[1] - a[1])) {
+          lines.push(`| ${what} | ${(ms / count).toFixed(3)} | ${apart(what) ? '–' : `${((100 * ms) / busy).toFixed(1)} %`} |`);
         }
       }
     }
-    process.stdout.write(`\n## P5 breakdown — ${new Date().toISOString()}\n${lines.join('\n')}\n`);
+    process.stdout.write(`\n# Breakdown — ${new Date().toISOString()}\n${lines.join('\n')}\n`);
   } finally {
     await ramp.stop();
     receiver.close();
