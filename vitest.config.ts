@@ -22,7 +22,7 @@ const suite = {
 const everyday = { ...suite, isolate: false, exclude: ['test/resilience/**', 'test/process/**'] };
 const slow = { ...suite, include: ['test/process/**/*.test.ts'] };
 
-// The slow suites of issue 8: fault injection (a private PostgreSQL cluster it breaks on purpose)
+// The slow suites: fault injection (a private PostgreSQL cluster it breaks on purpose)
 // and fuzzing (tens of thousands of generated bad requests). Their own projects, so they can be
 // run alone (`npm run test:resilience`) and never slow the everyday suite's files.
 const resilience = {

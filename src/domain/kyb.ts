@@ -11,9 +11,6 @@ export type LegalRepresentationType = (typeof LEGAL_REPRESENTATION_TYPES)[number
 export const IDENTITY_DOCUMENT_NAMES = ['PASSPORT', 'ID_CARD', 'DRIVERS', 'RESIDENCE'] as const;
 export type IdentityDocumentName = (typeof IDENTITY_DOCUMENT_NAMES)[number];
 
-/** A document without expiry is sent with this date, as the KYB import's contract says. */
-export const NO_EXPIRY_DATE = '2099-01-01';
-
 /** The parts of a business profile; a profile is complete when it has all of them. */
 export const BUSINESS_PROFILE_SECTIONS = ['basicDetails', 'address', 'legalRepresentation'] as const;
 export type BusinessProfileSection = (typeof BUSINESS_PROFILE_SECTIONS)[number];

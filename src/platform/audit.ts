@@ -69,7 +69,6 @@ export interface AuditCall extends CallOrigin {
 const calls = new AsyncLocalStorage<AuditCall>();
 const origins = new AsyncLocalStorage<CallOrigin>();
 
-export const currentAuditCall = (): AuditCall | undefined => calls.getStore();
 export const currentCallOrigin = (): CallOrigin | undefined => origins.getStore();
 /** Runs an HTTP handler with where its request came from, for the GraphQL mutations it runs. */
 export const withCallOrigin = <T>(origin: CallOrigin, run: () => T): T => origins.run(origin, run);

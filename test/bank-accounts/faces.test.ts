@@ -4,7 +4,7 @@ import { type ApiClient, startRamp, type TestRamp } from '../support/ramp.js';
 import { restFieldErrors } from '../support/faces.js';
 
 /**
- * Issue 9 items 1–2 for bank accounts: one use case (NewBankAccount), two faces. A rule of the
+ * For bank accounts: one use case (NewBankAccount), two faces. A rule of the
  * domain fails with the same code in REST and GraphQL; REST points into the spec's snake_case
  * body, GraphQL into `input`. (GraphQL paths were already these before the conversion, as the
  * camel-cased REST pointers; what changed is that the sentences name GraphQL's fields.)

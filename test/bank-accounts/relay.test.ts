@@ -4,7 +4,7 @@ import { type ApiClient, startRamp, type TestRamp } from '../support/ramp.js';
 import { createCustomer } from '../support/transfers.js';
 
 /**
- * Issue 10 for external and virtual accounts, KYB and KYC import: Relay identity of BankAccount and
+ * For external and virtual accounts, KYB and KYC import: Relay identity of BankAccount and
  * VirtualAccount, the customer's accounts as connections, and each mutation's payload and errors.
  */
 let t: TestRamp;

@@ -5,7 +5,7 @@ import { openedProfile } from '../support/sealed.js';
 import { graphqlFieldErrors, restFieldErrors } from '../support/faces.js';
 
 /**
- * Issue 9 items 1–2 for customers: one use case, two faces. A rule of the domain fails with the
+ * For customers: one use case, two faces. A rule of the domain fails with the
  * same code in REST and GraphQL; REST points into the spec's snake_case body, GraphQL into `input`.
  */
 let t: TestRamp;

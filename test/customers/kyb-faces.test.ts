@@ -5,7 +5,7 @@ import { type ApiClient, startRamp, type TestRamp } from '../support/ramp.js';
 import { graphqlFieldErrors, restFieldErrors } from '../support/faces.js';
 
 /**
- * Issue 9 items 1–2 for the business KYB import: one use case, two faces. A rule of the domain fails
+ * For the business KYB import: one use case, two faces. A rule of the domain fails
  * with the same code in REST (pointer into the spec's camelCase body) and GraphQL (path into `input`).
  */
 let t: TestRamp;

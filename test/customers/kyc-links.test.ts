@@ -3,7 +3,7 @@ import { graphqlFieldErrors, restFieldErrors } from '../support/faces.js';
 import { type ApiClient, startRamp, type TestRamp } from '../support/ramp.js';
 
 /**
- * Issue 15 item 2: KYC links as Align has them. POST /v0/customers/{id}/kycs answers the current
+ * KYC links as Align has them. POST /v0/customers/{id}/kycs answers the current
  * kycs with a fresh kyc_flow_link; the sandbox page returns a decided applicant to redirect_uri;
  * kycs.status sits at the top level of the REST customer. GraphQL: createKycLink.
  */

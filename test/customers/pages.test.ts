@@ -4,7 +4,7 @@ import { recordSqlStatements } from '../support/sql-statements.js';
 import { createCustomer } from '../support/transfers.js';
 
 /**
- * Customer lists read plain rows (issue 12): a GraphQL page is one statement, its count another,
+ * Customer lists read plain rows: a GraphQL page is one statement, its count another,
  * the KYC filter is SQL's, and the rows are the caller's alone; REST's list shows the same customers.
  */
 const sql = recordSqlStatements();

@@ -76,7 +76,7 @@ describe('GET /v0/customers/{customer_id}', () => {
       customer_id: created.body.customer_id,
       first_name: 'Grace',
       address: { country: 'US', city: 'New York', street_line_1: '1 Main St', postal_code: '10001', state: 'NY' },
-      // The link carries its page's token (issue 3): see test/customers/kyc.test.ts.
+      // The link carries its page's token: see test/customers/kyc.test.ts.
       kycs: { sub_status: null, kyc_flow_link: expect.stringMatching(new RegExp(`^${t.url}/sandbox/kyc/${created.body.customer_id}\\?token=`)) },
     });
     expect(res.body.kycs.status_breakdown).toContainEqual({ currency: 'usd', payment_rails: 'ach', status: 'not_started' });

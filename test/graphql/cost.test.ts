@@ -139,7 +139,7 @@ describe('with REDIS_URL', () => {
     }
   });
 
-  // DESIGN §8: several instances, one bucket per key.
+  // Several instances, one bucket per key.
   describe.runIf(onPostgres)('two instances on one database and one Redis', () => {
     const prefix = uniqueRedisPrefix();
     let shared: Awaited<ReturnType<typeof twoInstancesOnOneRedis>>;

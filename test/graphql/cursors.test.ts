@@ -4,7 +4,7 @@ import { sealer } from '../../src/platform/sealed.js';
 import { createCustomer, onrampQuoteBody, wallet } from '../support/transfers.js';
 
 /**
- * Page cursors are opaque and bound to their connection and caller (issue 25): a cursor tells nothing
+ * Page cursors are opaque and bound to their connection and caller: a cursor tells nothing
  * of the row it stands after, and a cursor of another connection, of another partner or changed by hand
  * is refused on the field it was given to, as `invalid_cursor`, the fields beside it answered.
  */

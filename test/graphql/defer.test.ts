@@ -14,7 +14,7 @@ import { subscribe, wsClient } from '../support/subscriptions.js';
 import { createCustomer, onrampQuoteBody, wallet } from '../support/transfers.js';
 
 /**
- * @defer and @stream over real HTTP (issue 25, item 6; decision 024): a real client (urql, whose fetch
+ * @defer and @stream over real HTTP (decision 024): a real client (urql, whose fetch
  * exchange reads multipart/mixed) gets the first payload, then the deferred parts; the nested fields of
  * streamed items still load in batches; errors in later parts are masked like the first's; and the rest
  * (trusted documents, subscriptions, one JSON answer without the directives) behaves as before.

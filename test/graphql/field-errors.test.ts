@@ -3,7 +3,7 @@ import { type ApiClient, startRamp, type TestRamp } from '../support/ramp.js';
 import { createCustomer } from '../support/transfers.js';
 
 /**
- * A field's failure is that field's error (issue 25): it names the field by `path` and `locations`,
+ * A field's failure is that field's error: it names the field by `path` and `locations`,
  * and the fields beside it keep their data. Connections are nullable so that a refused page nulls
  * the connection alone, never its parent or the whole answer.
  */

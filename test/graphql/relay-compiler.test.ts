@@ -8,7 +8,7 @@ import { createCustomer } from '../support/transfers.js';
 
 /**
  * The Relay client operations under examples/relay compile with relay-compiler against schema.graphql
- * (issue 25, item 7), so a schema change that breaks a Relay client fails CI; the documents Relay
+ * so a schema change that breaks a Relay client fails CI; the documents Relay
  * persists then run on Ramp as its trusted documents, @defer included.
  */
 const EXAMPLES = resolve('examples/relay');

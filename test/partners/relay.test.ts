@@ -4,7 +4,7 @@ import { createCustomer } from '../support/transfers.js';
 import { waitFor } from '../support/webhook-receiver.js';
 
 /**
- * Issue 10 for the partner, its whitelists, webhooks and events: Relay identity scoped to the caller,
+ * For the partner, its whitelists, webhooks and events: Relay identity scoped to the caller,
  * one payload and an exact error union per mutation, connections that count.
  */
 let t: TestRamp;

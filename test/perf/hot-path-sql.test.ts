@@ -4,7 +4,7 @@ import { type ApiClient, onPostgres, type TestRamp, startRamp } from '../support
 import { createCustomer, onrampQuoteBody, wallet } from '../support/transfers.js';
 
 /**
- * The SQL statements of the hot paths (issue 12), counted at the driver while one real HTTP request
+ * The SQL statements of the hot paths, counted at the driver while one real HTTP request
  * runs: a change that adds a round trip fails here. When a change removes one, lower the pin.
  * `npm run bench` measures what they cost; BENCH_SQL_LOG=1 npx tsx bench/capture.ts lists them.
  */

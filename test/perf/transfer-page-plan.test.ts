@@ -8,7 +8,7 @@ import { createCustomer, onrampQuoteBody, wallet } from '../support/transfers.js
  * A page of transfers reaches each transfer's quote (and customer) by its primary key, whatever the
  * planner knows of the tables. On a freshly loaded PostgreSQL database, before autovacuum's first
  * analyze, a join that also compared the tenant columns (`q.partner_id = t.partner_id and …`) was
- * planned as a scan of `quotes_customer`, thousands of rows a transfer (57–67 ms a page, issue 23).
+ * planned as a scan of `quotes_customer`, thousands of rows a transfer (57–67 ms a page).
  * The tenant is fixed by the driving table; the join is by key. Here the tables are loaded and never
  * analyzed (PGlite never analyzes; PostgreSQL's autovacuum is turned off for them), and the page's
  * own statement, as Ramp sent it, is explained as a prepared statement's generic plan.

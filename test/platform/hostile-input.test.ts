@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, type ApiResponse, apiClient, startRamp, type TestRamp } from '../support/ramp.js';
 import { rawRequest } from '../support/raw-request.js';
 
-// Issue 8, defects 2, 3, 4 and 6: input no client should send still gets a documented answer.
+// Input no client should send still gets a documented answer.
 let t: TestRamp;
 let api: ApiClient;
 let customerId: string;

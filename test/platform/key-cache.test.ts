@@ -12,7 +12,7 @@ import { recordSqlStatements } from '../support/sql-statements.js';
 import { apiClient, freshDatabaseEnv, onPostgres, startRamp, type TestRamp } from '../support/ramp.js';
 import { sleep } from '../support/webhook-receiver.js';
 
-// Issue 12: a verified API key costs no round trip per request, and a revocation still reaches every instance.
+// A verified API key costs no round trip per request, and a revocation still reaches every instance.
 const prefixOf = (key: string) => key.slice(0, key.lastIndexOf('_') + 9);
 const keyReads = (statements: string[]) => statements.filter((sql) => /from "api_keys"/i.test(sql));
 const run = promisify(execFile);

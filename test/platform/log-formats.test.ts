@@ -5,7 +5,7 @@ import { createLogger } from '../../src/platform/logging.js';
 import { migrate } from '../../src/platform/migrations.js';
 import { freshDatabaseEnv, startRamp, type TestRamp } from '../support/ramp.js';
 
-/** Issue 23: logs readable in development (one line a request), JSON in production; start-up says what it does. */
+/** Logs readable in development (one line a request), JSON in production; start-up says what it does. */
 const sink = () => {
   const stream = Object.assign(
     new Writable({

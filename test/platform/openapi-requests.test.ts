@@ -30,7 +30,7 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 /**
- * Operations whose bodies still carry a rule the document does not state (issue 25 item 4, left
+ * Operations whose bodies still carry a rule the document does not state (left
  * for the next change): their requests are generated but not yet asserted. None left.
  */
 const PENDING: Record<string, string> = {};

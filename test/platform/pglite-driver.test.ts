@@ -3,7 +3,7 @@ import { CompiledQuery, Kysely } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PgliteStatementsDialect } from '../../src/platform/db/pglite/driver.js';
 
-// Issue 12: on embedded PGlite a statement is parsed and planned once and then runs in one call into
+// On embedded PGlite a statement is parsed and planned once and then runs in one call into
 // the engine. These pin that Ramp's PGlite driver (platform/db/pglite) answers exactly what PGlite's
 // own query() answers, and stays right across schema changes, errors, transactions and
 // notifications, one session at a time. (PGlite only: no PostgreSQL server here.)

@@ -6,7 +6,7 @@ import { ensurePartner } from '../../src/modules/partners/service.js';
 import { type ApiClient, type ApiResponse, apiClient, onPostgres, startRamp, type TestRamp, uniqueRedisPrefix } from '../support/ramp.js';
 import { REDIS_URL, twoInstancesOnOneRedis, useTestRedis } from '../support/shared-redis.js';
 
-// DESIGN §3: 429 with Retry-After. docs/operations/limits.md "Rate limits".
+// 429 with Retry-After. docs/operations/limits.md "Rate limits".
 const LIMIT = 5;
 let partners = 0;
 
@@ -164,7 +164,7 @@ describe('with REDIS_URL', () => {
     }
   });
 
-  // DESIGN §8: several instances, one budget.
+  // Several instances, one budget.
   describe.runIf(onPostgres)('two instances on one database', () => {
     const prefix = uniqueRedisPrefix();
     let shared: Awaited<ReturnType<typeof twoInstancesOnOneRedis>>;

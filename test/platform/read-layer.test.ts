@@ -7,7 +7,7 @@ import { readsOver } from '../../src/platform/queries.js';
 import type { Scope } from '../../src/platform/scope.js';
 
 /**
- * The read layer's rules (issue 23): a module reads through one query file (`<module>/queries.ts`)
+ * The read layer's rules: a module reads through one query file (`<module>/queries.ts`)
  * whose statements all start from `tenant(scope, table, alias)` (platform/queries.ts), the one place
  * that calls Kysely's `selectFrom`: a read cannot forget the caller's tenant. No library is patched.
  */

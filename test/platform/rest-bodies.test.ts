@@ -6,7 +6,7 @@ import { NewVirtualAccountBody } from '../../src/modules/virtual-accounts/rest-b
 import { restBodyOf } from '../../src/platform/rest-bodies.js';
 import { ibanAccount } from '../support/transfers.js';
 
-/** Issue 23 item 6: a REST body that only snake-cases a use case's input is derived from it, rules and all. */
+/** A REST body that only snake-cases a use case's input is derived from it, rules and all. */
 const address = ibanAccount().account_holder_address;
 /** The shared IBAN account, spelled as a client may: nulls for absent fields, a lower-case BIC, a spaced IBAN. */
 const ibanBody = ibanAccount({

@@ -7,7 +7,7 @@ import { type ApiClient, startRamp, type TestRamp } from '../support/ramp.js';
 import { createCustomer } from '../support/transfers.js';
 
 /**
- * Issue 9 item 5: the tenant is MikroORM's `tenant` filter on every tenant-owned entity, not a
+ * The tenant is MikroORM's `tenant` filter on every tenant-owned entity, not a
  * spread each query must remember. A query on an EntityManager with no tenant fails; one with a
  * tenant sees only that tenant's rows, in find, count, update and delete; a new row takes the
  * tenant of the EntityManager that creates it.

@@ -3,7 +3,7 @@ import type { ApiClient, ApiResponse } from '../support/ramp.js';
 import { createCustomer, ibanAccount, idempotencyKey, offrampQuoteBody, onrampQuoteBody, useTransferFixture } from '../support/transfers.js';
 
 /**
- * Issue 9 item 3: a body with several problems answers one 400 (one typed ValidationError in
+ * A body with several problems answers one 400 (one typed ValidationError in
  * GraphQL) naming every one of them, in Ramp's own words.
  */
 const fixture = useTransferFixture();

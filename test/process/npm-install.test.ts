@@ -14,7 +14,7 @@ const root = join(import.meta.dirname, '..', '..');
 const shellEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.toLowerCase().startsWith('npm_config_')));
 const npm = (args: string[]) => run('npm', args, { cwd: root, env: { ...shellEnv, PATH: `${join(root, 'node_modules', '.bin')}:${process.env.PATH}` } });
 
-// Issue 23: a fresh `npm install` on the machine's Node 20 printed 56 EBADENGINE blocks and a warning on
+// A fresh `npm install` on the machine's Node 20 printed 56 EBADENGINE blocks and a warning on
 // @scarf/scarf's install script. .npmrc says why installs show errors only; these keep that reason true.
 describe('npm install', () => {
   it('shows errors only (the project’s .npmrc sets loglevel=error)', async () => {

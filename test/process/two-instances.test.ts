@@ -11,7 +11,7 @@ import { apiClient, freshDatabaseEnv, onPostgres } from '../support/ramp.js';
 import { subscribe, wsClient } from '../support/subscriptions.js';
 import { type Receiver, sleep, startReceiver, waitFor } from '../support/webhook-receiver.js';
 
-// DESIGN §8: instances are stateless; PostgreSQL is the record and the job queue.
+// Instances are stateless; PostgreSQL is the record and the job queue.
 describe.runIf(onPostgres)('two instances on one PostgreSQL database', () => {
   let database: Awaited<ReturnType<typeof freshDatabaseEnv>>;
   let env: Record<string, string>;

@@ -28,7 +28,7 @@ export function useTestRedis() {
 
 /**
  * Two Ramp instances on one fresh PostgreSQL database, sharing Redis under `prefix`: several instances behind
- * a load balancer, as a budget per key must hold across them (DESIGN §8). `env` adds each one's settings.
+ * a load balancer, as a budget per key must hold across them. `env` adds each one's settings.
  */
 export async function twoInstancesOnOneRedis(prefix: string, env: Record<string, string>) {
   const database = await freshDatabaseEnv();

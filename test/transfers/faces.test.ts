@@ -4,7 +4,7 @@ import { type ApiClient, startRamp, type TestRamp } from '../support/ramp.js';
 import { createCustomer, ibanAccount, onrampQuoteBody } from '../support/transfers.js';
 
 /**
- * Issue 9 items 1–3 for transfers: the use cases take camelCase inputs (transfers/inputs.ts); REST
+ * For transfers: the use cases take camelCase inputs (transfers/inputs.ts); REST
  * parses the spec's snake_case bodies and points into them, GraphQL passes its inputs as they are
  * and points into `input`. A rule fails with the same code in both, and every problem of one
  * request is reported at once, nested ones (an inline bank account's IBAN) included.

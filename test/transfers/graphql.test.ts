@@ -42,7 +42,7 @@ const CREATE_ONRAMP_TRANSFER = (fields: string) =>
   `mutation ($input: CreateOnrampTransferInput!) { createOnrampTransfer(input: $input) { ${result('CreateOnrampTransferPayload', 'transfer', fields)} } }`;
 
 describe('a complete on-ramp in GraphQL', () => {
-  it('quotes, creates, deposits and settles, reading every field of spec §2.4', async () => {
+  it('quotes, creates, deposits and settles, reading every field of the on-ramp transfer', async () => {
     const { quote } = await gql(CREATE_ONRAMP_QUOTE(QUOTE_FIELDS), {
       input: {
         customerId,
@@ -171,7 +171,7 @@ describe('a complete off-ramp in GraphQL', () => {
   const CREATE_OFFRAMP_QUOTE = (fields: string) =>
     `mutation ($input: CreateOfframpQuoteInput!) { createOfframpQuote(input: $input) { ${result('CreateOfframpQuotePayload', 'quote', fields)} } }`;
 
-  it('quotes a bare quote, creates its transfer, completes and settles it, reading every field of spec §2.5', async () => {
+  it('quotes a bare quote, creates its transfer, completes and settles it, reading every field of the off-ramp transfer', async () => {
     const { quote } = await gql(CREATE_OFFRAMP_QUOTE(`${QUOTE_FIELDS} transfer { id }`), { input: { ...offrampInput(), idempotencyKey: randomUUID() } });
     expect(quote).toMatchObject({
       direction: 'OFFRAMP',

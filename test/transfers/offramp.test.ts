@@ -243,7 +243,7 @@ describe('POST /v0/customers/{customer_id}/offramp-transfer/quote', () => {
 });
 
 describe('POST /v0/customers/{customer_id}/offramp-transfer/quote/{quote_id}', () => {
-  it('creates the transfer of a bare quote: 201 with spec §2.5 and the account in full', async () => {
+  it('creates the transfer of a bare quote: 201 with every off-ramp field and the account in full', async () => {
     const q = await quote();
     const res = await api.post(`${path()}/quote/${q.quote_id}`, withDestination);
     expect(res.status).toBe(201);

@@ -25,7 +25,7 @@ const newTransfer = async (customer = customerId, overrides: Record<string, unkn
 };
 
 describe('POST /v0/customers/{customer_id}/onramp-transfer/quote', () => {
-  it('answers 201 with every quote field, fees in the source currency and the rounding of DESIGN §1', async () => {
+  it('answers 201 with every quote field, fees in the source currency and the rounding of the quote rules', async () => {
     const res = await api.post(quotePath(), onrampQuoteBody());
     expect(res.status).toBe(201);
     // EUR 100.00 at 1.08: platform 0.5 % = 0.50, developer 1 % = 1.00, polygon gas USD 0.05 = EUR 0.0463 → 0.05 (rounded up).
@@ -143,7 +143,7 @@ describe('POST /v0/customers/{customer_id}/onramp-transfer/quote', () => {
 });
 
 describe('POST /v0/customers/{customer_id}/onramp-transfer/quote/{quote_id}', () => {
-  it('answers 201 with the transfer of spec §2.4, pending, with deposit instructions', async () => {
+  it('answers 201 with the on-ramp transfer in full, pending, with deposit instructions', async () => {
     const quote = await newQuote();
     const address = wallet('polygon', 'a');
     const res = await api.post(`${quotePath()}/${quote.quote_id}`, { destination_address: address });

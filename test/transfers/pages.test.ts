@@ -5,7 +5,7 @@ import { createCustomer, ibanAccount, idempotencyKey, offrampQuoteBody, onrampQu
 
 /**
  * A page of transfers is one statement: the quotes and customers its selection shows are joined
- * into it (issue 12), whichever way the client selects them, and it shows exactly what a transfer
+ * into it, whichever way the client selects them, and it shows exactly what a transfer
  * read alone shows. The joined rows are the caller's own like every other read.
  */
 const sql = recordSqlStatements();

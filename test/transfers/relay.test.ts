@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient, TestRamp } from '../support/ramp.js';
 import { createCustomer, ibanAccount, idempotencyKey, offrampQuoteBody, onrampQuoteBody, useTransferFixture, wallet } from '../support/transfers.js';
 
-/** Issue 10 for quotes and transfers: Relay identity, one TransferConnection, per-mutation result unions. */
+/** For quotes and transfers: Relay identity, one TransferConnection, per-mutation result unions. */
 const fixture = useTransferFixture();
 let t: TestRamp;
 let api: ApiClient;

@@ -4,7 +4,7 @@ import { type ApiClient, startRamp, type TestRamp } from '../support/ramp.js';
 import { graphqlFieldErrors, restFieldErrors } from '../support/faces.js';
 
 /**
- * Issue 9 items 1–2 for virtual accounts: one use case, two faces. A rule of the domain fails with
+ * For virtual accounts: one use case, two faces. A rule of the domain fails with
  * the same code in REST and GraphQL; REST points into the spec's snake_case body, GraphQL into `input`.
  */
 let t: TestRamp;

@@ -3,7 +3,7 @@ import { type ApiClient, startRamp, type TestRamp } from '../support/ramp.js';
 import { graphqlFieldErrors, restFieldErrors } from '../support/faces.js';
 
 /**
- * Issue 9 items 1–2 for webhooks: one use case, two faces. A rule of the domain (the URL rules of
+ * For webhooks: one use case, two faces. A rule of the domain (the URL rules of
  * the caller's environment) fails with the same code in REST and GraphQL, both naming `/url`.
  */
 let t: TestRamp;

@@ -6,7 +6,7 @@ import { type ApiClient, startRamp, type TestRamp } from '../support/ramp.js';
 import { waitFor } from '../support/webhook-receiver.js';
 
 /**
- * Issue 25: a stock Node receiver (keep-alive 5 s) failed a delivery with ECONNRESET on a reused connection, and the
+ * A stock Node receiver (keep-alive 5 s) failed a delivery with ECONNRESET on a reused connection, and the
  * delivery then waited for the retry schedule's 5 s. Real receivers here, plain node:http servers.
  */
 let t: TestRamp;

@@ -6,7 +6,7 @@ import { createCustomer, onrampQuoteBody, wallet } from '../support/transfers.js
 import { type Receiver, type ReceivedRequest, sleep, startReceiver, waitFor } from '../support/webhook-receiver.js';
 
 /**
- * Webhooks defined by a subscription query (issue 11, item 5): each delivery's body is the query's
+ * Webhooks defined by a subscription query: each delivery's body is the query's
  * result for the event, as a graphql-ws client with the same query receives it, signed as ever.
  */
 const sql = recordSqlStatements();

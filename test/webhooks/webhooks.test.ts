@@ -177,7 +177,7 @@ describe('DELETE /v0/webhooks/{webhookId}', () => {
 });
 
 describe('delivery', () => {
-  it('delivers every event signed, verifiable with standardwebhooks and x-hmac-signature, with the DESIGN §7 payload', async () => {
+  it('delivers every event signed, verifiable with standardwebhooks and x-hmac-signature, with the documented payload', async () => {
     const api = await newPartner();
     const r = await receiver();
     const { secret } = (await api.post('/v0/webhooks', { url: r.url })).body;

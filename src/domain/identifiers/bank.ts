@@ -126,7 +126,7 @@ const ALPHANUMERIC = LETTERS + DIGITS;
 /** An endless, deterministic stream of characters drawn from a seed (SHA-256 in counter mode). */
 function seededChars(kind: string, seed: string) {
   let block = 0;
-  let bytes = new Uint8Array();
+  let bytes: Uint8Array = new Uint8Array();
   let at = 0;
   const nextByte = () => {
     if (at === bytes.length) {

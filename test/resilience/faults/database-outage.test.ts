@@ -11,7 +11,7 @@ import { type PrivatePostgres, startPrivatePostgres } from '../../support/privat
 import { type Receiver, sleep, startReceiver, waitFor } from '../../support/webhook-receiver.js';
 
 /**
- * Issue 8: Ramp on a PostgreSQL cluster of the test's own, under a steady read+write load, while
+ * Ramp on a PostgreSQL cluster of the test's own, under a steady read+write load, while
  * that cluster is restarted, crashed, has its connections killed, or stays down. For each fault:
  * requests fail fast with 503 database_unavailable (never hang, never 500), /readyz tells the truth
  * within a second, Ramp serves 2xx again within 2 s of PostgreSQL accepting connections, and at the

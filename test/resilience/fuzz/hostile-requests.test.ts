@@ -10,7 +10,7 @@ import { headerText } from './hostile-values.js';
 import { type Route, type Seeded, hostileRequest, routeTable, seed } from './rest-routes.js';
 
 /**
- * Issue 8: tens of thousands of generated bad requests at every REST route and GraphQL operation.
+ * Tens of thousands of generated bad requests at every REST route and GraphQL operation.
  * Every answer: no 5xx, no hang, in the shape its prefix documents, with a stable code.
  * FUZZ_SEED replays a run (each failure message names it); FUZZ_SCALE multiplies the request counts.
  */
