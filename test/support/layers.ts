@@ -105,3 +105,42 @@ function ruleBroken(from: string, to: string): string | null {
   if (source && target && source !== target && MODULE_INTERNALS.test(to)) return `modules talk through services: ${to} is ${target}'s own`;
   return null;
 }
+
+/**
+ * Circles between modules: groups of modules that reach one another through their imports (Tarjan's strongly
+ * connected components over the module graph), each as its sorted module names joined by ` ⇄ `. A circle means
+ * neither side can be read, tested or moved without the other; modules that must talk both ways do it through
+ * named calls one of them declares and the other implements, wired by the composition root.
+ */
+export function moduleCycles(graph: readonly Import[]): string[] {
+  const edges = new Map<string, Set<string>>();
+  for (const { from, to } of graph) {
+    const [source, target] = [moduleOf(from), moduleOf(to)];
+    if (!source || !target || source === target) continue;
+    edges.set(source, (edges.get(source) ?? new Set()).add(target));
+  }
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const circles: string[] = [];
+  const visit = (node: string) => {
+    index.set(node, index.size);
+    low.set(node, index.get(node)!);
+    stack.push(node);
+    for (const next of edges.get(node) ?? []) {
+      if (!index.has(next)) {
+        visit(next);
+        low.set(node, Math.min(low.get(node)!, low.get(next)!));
+      } else if (stack.includes(next)) low.set(node, Math.min(low.get(node)!, index.get(next)!));
+    }
+    if (low.get(node) !== index.get(node)) return;
+    const group: string[] = [];
+    for (let member = stack.pop(); member !== undefined; member = stack.pop()) {
+      group.push(member);
+      if (member === node) break;
+    }
+    if (group.length > 1) circles.push(group.sort().join(' ⇄ '));
+  };
+  for (const node of edges.keys()) if (!index.has(node)) visit(node);
+  return circles.sort();
+}

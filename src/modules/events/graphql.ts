@@ -4,12 +4,8 @@ import { connectionFieldOptions, resolvePage } from '../../graphql/connection.js
 import { scopeOf } from '../../graphql/context.js';
 import { domainEnum } from '../../graphql/enums.js';
 import { edgesCountedByPage } from '../../graphql/limits.js';
-import { NotFoundError } from '../../domain/errors.js';
-import { databaseIdOf } from '../../graphql/node.js';
-import { type TransferNode, TransferRef, TransferSnapshotUnion } from '../transfers/graphql/types.js';
 import type { PartnerEvent } from './service.js';
-import { EventSubjectUnion, liveSubject, subjectOf } from './subjects.js';
-import type { Kept } from './snapshots.js';
+import { EventSubjectUnion, subjectOf } from './subjects.js';
 
 export const EventTypeEnum = domainEnum('EventType', EVENT_TYPES, {
   description: 'What an event announces (REST and webhooks spell it in lower case with dots: CUSTOMER_KYCS_UPDATED is customer.kycs.updated)',
@@ -116,30 +112,6 @@ builder.queryFields((t) => ({
   ),
 }));
 
-const TransferUpdateRef = builder.objectRef<PartnerEvent>('TransferUpdate').implement({
-  description: 'One change of a transfer: the transfer as it is now, and as this event left it',
-  fields: (t) => ({
-    cursor: t.exposeString('cursor', { description: "Pass it as `after` to resume after this update (it is the event's cursor)" }),
-    event: t.field({ type: EventTypeEnum, description: 'What changed: created, or a status change', resolve: (e) => e.type as EventType }),
-    transfer: t.field({
-      type: TransferRef,
-      description: 'The transfer as it is now, read when this update is sent (a replayed update shows the current state too): what a cache should hold',
-      resolve: async (e, _, ctx) => {
-        const transfer = await liveSubject(e, ctx);
-        if (!transfer) throw new NotFoundError('Transfer');
-        return transfer as TransferNode;
-      },
-    }),
-    snapshot: t.field({
-      type: TransferSnapshotUnion,
-      nullable: true,
-      description: 'The transfer as this event left it, with an id of its own: the history, never the live object',
-      resolve: async (e, _, ctx) => (await subjectOf(e, ctx)) as Kept<TransferNode> | null,
-    }),
-    occurredAt: t.expose('createdAt', { type: 'DateTime', description: 'When the change was committed' }),
-  }),
-});
-
 builder.subscriptionType({
   description: 'Live streams over graphql-ws (the API key in connectionParams.authorization); each resumes from a cursor without losing events',
   authScopes: { partner: true },
@@ -158,21 +130,6 @@ builder.subscriptionFields((t) => ({
       types: t.arg({ type: [EventTypeEnum], description: 'Only these event types' }),
     },
     subscribe: (_, args, ctx) => ctx.services.events.stream(scopeOf(ctx), args, ctx.connection),
-    // Each event runs with a context of its own (platform/shared-subscriptions.ts), so relations are read afresh.
-    resolve: (event: PartnerEvent) => event,
-  }),
-  transferUpdated: t.field({
-    type: TransferUpdateRef,
-    description:
-      "One of the caller's transfers as each of its events left it (created, each status change), from now on or after `after` (a cursor of an earlier update or event).",
-    args: {
-      id: t.arg.id({ required: true, description: 'The transfer: global id or databaseId' }),
-      after: t.arg.string({
-        description: 'Replay the updates after this cursor (TransferUpdate.cursor or Event.cursor) first; none starts with the next update',
-      }),
-    },
-    subscribe: (_, args, ctx) =>
-      ctx.services.events.transferUpdates(scopeOf(ctx), databaseIdOf(args.id, 'OnrampTransfer', 'OfframpTransfer'), args.after, ctx.connection),
     // Each event runs with a context of its own (platform/shared-subscriptions.ts), so relations are read afresh.
     resolve: (event: PartnerEvent) => event,
   }),
