@@ -1,10 +1,10 @@
 import { createHash, hkdfSync } from 'node:crypto';
 import { z } from 'zod';
-import { Refusal } from './platform/refusal.js';
-import { parseAddressRange } from './platform/client-address.js';
+import { Refusal } from './refusal.js';
+import { parseAddressRange } from './domain/identifiers/address-range.js';
+import { isExtendedPublicKeyText } from './domain/identifiers/chain.js';
 import { EVM_NETWORKS, type Network } from './domain/money.js';
 import { AVAILABLE_NETWORK_TOKENS, type NetworkTokens, parseNetworkTokens } from './domain/network-tokens.js';
-import { isExtendedPublicKey } from './rails/evm/hd.js';
 
 /** The steps of the money paths where a crash test may kill the process (TEST_CRASH_AT). */
 export const CRASH_POINTS = ['payout-signed', 'settle-committed', 'top-up-signed', 'sweep-signed', 'mint-signed'] as const;
@@ -282,7 +282,7 @@ function productionChainSettings() {
         .regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x address')
         .optional(),
       [`${prefix}CONFIRMATIONS`]: z.coerce.number().int().min(1).max(10_000).optional(),
-      [`${prefix}XPUB`]: z.string().refine(isExtendedPublicKey, 'must be a BIP-32 extended public key (xpub…), never a private one').optional(),
+      [`${prefix}XPUB`]: z.string().refine(isExtendedPublicKeyText, 'must be a BIP-32 extended public key (xpub…), never a private one').optional(),
       [`${prefix}TREASURY_KEY_FILE`]: z.string().min(1).optional(),
       [`${prefix}SWEEP_KEY_FILE`]: z.string().min(1).optional(),
     });

@@ -2,7 +2,7 @@
 import './platform/supported-node.js';
 import { loadConfig } from './config.js';
 import { createLogger } from './platform/logging.js';
-import { exitIfRefused } from './platform/refusal.js';
+import { exitIfRefused } from './refusal.js';
 
 const config = (() => {
   try {

@@ -5,7 +5,7 @@ import { loadConfig } from '../config.js';
 import { entities } from '../features.js';
 import { type ChainReport, type ExpectedHead, verifyAuditChain } from '../modules/audit/chain.js';
 import { openDatabase } from '../platform/db.js';
-import { Refusal, exitIfRefused } from '../platform/refusal.js';
+import { Refusal, exitIfRefused } from '../refusal.js';
 
 const USAGE = `usage: npm run audit:verify -- [--grace-seconds <n>] [--expect <partner>/<environment>/<position>/<hash> …]`;
 /** Beyond the sealing delay, how long a row may wait for the sealing job (which runs every few seconds) before it counts as skipped. */

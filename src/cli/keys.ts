@@ -13,7 +13,7 @@ import { ApiKeyGrant } from '../modules/partners/inputs.js';
 import { parseInput } from '../domain/validation.js';
 import { ensurePartner } from '../modules/partners/service.js';
 import { openDatabase } from '../platform/db.js';
-import { Refusal, exitIfRefused } from '../platform/refusal.js';
+import { Refusal, exitIfRefused } from '../refusal.js';
 
 const USAGE = `usage: npm run keys -- list [--partner <name>]
        npm run keys -- create --partner <name> [--environment sandbox|production]

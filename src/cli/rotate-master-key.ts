@@ -6,7 +6,7 @@ import { createDataKeys } from '../modules/customers/data-keys.js';
 import { resealSigningSecrets } from '../modules/webhooks/jobs.js';
 import { signingSecretsOf } from '../modules/webhooks/secrets.js';
 import { openDatabase } from '../platform/db.js';
-import { Refusal, exitIfRefused } from '../platform/refusal.js';
+import { Refusal, exitIfRefused } from '../refusal.js';
 
 /**
  * `npm run keys:rotate-master`: re-wraps every customer data key that ENCRYPTION_PREVIOUS_MASTER_KEY

@@ -1,7 +1,7 @@
 import { lockSync } from 'proper-lockfile';
 import { lstatSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Refusal } from './refusal.js';
+import { Refusal } from '../refusal.js';
 
 /** The holder refreshes the lock's mtime every UPDATE_MS; one not refreshed for STALE_MS was left by a process that died. */
 export const LOCK_STALE_MS = 10_000;

@@ -1,5 +1,5 @@
 import { createServer } from 'node:net';
-import { Refusal } from './refusal.js';
+import { Refusal } from '../refusal.js';
 
 /** The refusal of a port another process holds: what to do about it, in one sentence. */
 export const portTaken = (host: string, port: number) =>

@@ -4,12 +4,12 @@ import type { Environment } from '../domain/environment.js';
 import { EVM_NETWORKS, type Network } from '../domain/money.js';
 import type { NetworkTokens } from '../domain/network-tokens.js';
 import type { Logger } from '../platform/logging.js';
-import { Refusal } from '../platform/refusal.js';
+import { Refusal } from '../refusal.js';
 import { iso20022Bank } from './bank/iso20022/bank.js';
 import { type BankSimulator, bankSimulator } from './bank/iso20022/simulator.js';
 import { sandboxBank, sandboxCollectionAccount } from './bank/sandbox-bank.js';
 import { evmChain } from './evm/chain.js';
-import { accountXpub, depositSignerFrom, signerFromMnemonic, signerFromPrivateKey } from './evm/hd.js';
+import { accountXpub, depositSignerFrom, isExtendedPublicKey, signerFromMnemonic, signerFromPrivateKey } from './evm/hd.js';
 import { type LocalNode, startLocalNode } from './evm/local-node.js';
 import { chainIdAt, holdsContract, tokenDecimals } from './evm/probe.js';
 import { SANDBOX_ACCOUNTS, SANDBOX_CHAIN_ID, SANDBOX_MNEMONIC, type SandboxChainSetup, setUpSandboxChain } from './evm/sandbox-chain.js';
@@ -167,6 +167,9 @@ async function openProductionChain(network: ProductionChainConfig): Promise<Live
   };
   const key = readKey('TREASURY_KEY_FILE', network.treasuryKeyFile);
   if (!/^(0x)?[0-9a-fA-F]{64}$/.test(key)) throw new Refusal(`Invalid configuration: ${name}_TREASURY_KEY_FILE must hold one hex private key`);
+  // The configuration checked how the key is written; its point must also lie on the curve.
+  if (!isExtendedPublicKey(network.xpub))
+    throw new Refusal(`Invalid configuration: ${name}_XPUB must be a BIP-32 extended public key (xpub…), never a private one`);
   let depositSigner: ReturnType<typeof depositSignerFrom> = null;
   if (network.sweepKeyFile) {
     const xprv = readKey('SWEEP_KEY_FILE', network.sweepKeyFile);

@@ -5,7 +5,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRamp, type Ramp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
-import { Refusal } from '../../src/platform/refusal.js';
+import { Refusal } from '../../src/refusal.js';
 import { type ApiClient, apiClient, freshDatabaseEnv, onPostgres } from '../support/ramp.js';
 import { withAdmin } from '../support/template-database.js';
 

@@ -54,6 +54,8 @@ describe('the layers of src/ (support/layers.ts)', () => {
       { from: 'config.ts', to: 'npm:@scure/bip39' },
       { from: 'rails/registry.ts', to: 'modules/transfers/service.ts' },
       { from: 'rails/evm/chain.ts', to: 'graphql/builder.ts' },
+      { from: 'config.ts', to: 'platform/client-address.ts' },
+      { from: 'config.ts', to: 'rails/evm/hd.ts' },
     ];
     const found = layerViolations(graph);
     expect(found).toHaveLength(graph.length);
@@ -78,6 +80,8 @@ describe('the layers of src/ (support/layers.ts)', () => {
       'only rails/evm/ speaks to a chain library',
       'rails imports only domain/, platform/ and itself',
       'rails imports only domain/, platform/ and itself',
+      'config imports only domain/ and refusal.ts',
+      'config imports only domain/ and refusal.ts',
     ]);
   });
 
@@ -94,9 +98,10 @@ describe('the layers of src/ (support/layers.ts)', () => {
       { from: 'rails/evm/hd.ts', to: 'npm:@noble/curves' },
       { from: 'rails/evm/hd.ts', to: 'npm:@scure/bip39' },
       { from: 'rails/registry.ts', to: 'config.ts' },
-      { from: 'rails/registry.ts', to: 'platform/refusal.ts' },
+      { from: 'rails/registry.ts', to: 'refusal.ts' },
+      { from: 'config.ts', to: 'refusal.ts' },
+      { from: 'config.ts', to: 'domain/network-tokens.ts' },
       { from: 'rails/evm/chain.ts', to: 'domain/money.ts' },
-      { from: 'config.ts', to: 'rails/evm/hd.ts' },
       { from: 'domain/identifiers/chain.ts', to: 'npm:@noble/hashes' },
       { from: 'modules/transfers/offramp.ts', to: 'npm:zod' },
     ];

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { issueApiKey } from '../../src/modules/partners/api-keys.js';
 import { ensurePartner } from '../../src/modules/partners/service.js';
-import { addressAllowlist, parseAddressRange } from '../../src/platform/client-address.js';
+import { parseAddressRange } from '../../src/domain/identifiers/address-range.js';
+import { addressAllowlist } from '../../src/platform/client-address.js';
 import { startRamp, type TestRamp } from '../support/ramp.js';
 
 /*

@@ -59,8 +59,11 @@ const REST = /^(modules\/[^/]+\/rest[^/]*|platform\/(rest|http|http-errors|reque
  */
 const CHAIN_LIBRARIES = /^npm:(viem|@noble\/curves|@scure\/[^/]+)$/;
 
-/** What rails/ may import of ours: the domain, the plumbing, itself, and the configuration's types. */
-const RAILS_MAY_IMPORT = /^(domain\/|platform\/|rails\/|config\.ts$)/;
+/** What rails/ may import of ours: the domain, the plumbing, itself, the configuration's types and the operator's refusal. */
+const RAILS_MAY_IMPORT = /^(domain\/|platform\/|rails\/|config\.ts$|refusal\.ts$)/;
+
+/** What the configuration may import of ours: the domain's rules and the operator's refusal. It is read before anything runs. */
+const CONFIG_MAY_IMPORT = /^(domain\/|refusal\.ts$)/;
 
 /** The composition root: it knows every feature, so no layer below it may import it. */
 const COMPOSITION_ROOT = /^(app|main|features|services)\.ts$/;
@@ -73,6 +76,7 @@ const COMPOSITION_ROOT = /^(app|main|features|services)\.ts$/;
  * - graphql/ assembles what the features register: it knows no feature, not the composition root,
  *   and no REST (each face maps errors and shapes its own way).
  * - modules/ talk to each other only through services (MODULE_INTERNALS above).
+ * - config.ts reads the environment with the domain's rules: it imports no plumbing, rails or feature.
  * - rails/ (the ports to the money world) imports only domain/, platform/ and itself, and only
  *   rails/evm/ imports a chain library (CHAIN_LIBRARIES above).
  * `allowed` lists single imports the rules would refuse, each with the reason it stays; an entry that
@@ -91,6 +95,7 @@ function ruleBroken(from: string, to: string): string | null {
   }
   if (from.startsWith('domain/') && !to.startsWith('domain/')) return 'domain imports nothing of ours outside domain/';
   if (from.startsWith('rails/') && !RAILS_MAY_IMPORT.test(to)) return 'rails imports only domain/, platform/ and itself';
+  if (from === 'config.ts' && !CONFIG_MAY_IMPORT.test(to)) return 'config imports only domain/ and refusal.ts';
   if (from.startsWith('platform/')) {
     if (to.startsWith('modules/')) return 'platform knows no feature';
     if (to.startsWith('graphql/')) return 'platform knows no schema';

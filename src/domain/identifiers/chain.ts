@@ -50,6 +50,22 @@ function isValidTronAddress(address: string): boolean {
   return expected.every((byte, i) => byte === bytes[21 + i]);
 }
 
+/** BIP-32's version bytes of a serialized public node: `xpub` (mainnet) and `tpub` (testnets). A private node (`xprv`, `tprv`) has others. */
+const PUBLIC_NODE_VERSIONS = [0x0488b21e, 0x043587cf];
+
+/**
+ * Whether `text` is a BIP-32 extended public key as written: base58check of 78 bytes whose version says public. The
+ * curve point inside is checked where the key is used (rails/evm/hd.ts), when the chain adapter opens.
+ */
+export function isExtendedPublicKeyText(text: string): boolean {
+  const bytes = decodeBase58(text);
+  if (bytes?.length !== 82) return false;
+  const expected = doubleSha256Checksum(bytes.slice(0, 78));
+  if (!expected.every((byte, i) => byte === bytes[78 + i])) return false;
+  const version = new DataView(bytes.buffer, bytes.byteOffset, 4).getUint32(0);
+  return PUBLIC_NODE_VERSIONS.includes(version);
+}
+
 /** Solana addresses are ed25519 public keys (32 bytes) in base58; signatures (tx ids) are 64 bytes. */
 const isBase58OfLength = (text: string, length: number) => decodeBase58(text)?.length === length;
 

@@ -13,7 +13,7 @@ import { addressOnNetworkSchema, isValidAddress } from '../../domain/identifiers
 import { FIAT_CURRENCIES, NETWORKS, type Network, TOKENS } from '../../domain/money.js';
 import { type Report, acrossFields } from '../../domain/validation.js';
 import { SCOPES } from '../../domain/scopes.js';
-import { parseAddressRange, rangeText } from '../../platform/client-address.js';
+import { parseAddressRange, rangeText } from '../../domain/identifiers/address-range.js';
 
 /*
  * The whitelists' use cases take these inputs (NewWhitelistedWalletAddress, NewWhitelistedBankAccount).
