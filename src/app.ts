@@ -27,7 +27,6 @@ import { scopeTable } from './platform/route-scopes.js';
 import { createCostBudget } from './platform/cost-budget.js';
 import { openRails, type Rails } from './rails/registry.js';
 import { chainReadiness } from './rails/readiness.js';
-import { useRpcTimeout } from './rails/evm/rpc.js';
 import type { SpanExporter } from '@opentelemetry/sdk-trace';
 import { openTracing } from './platform/tracing.js';
 
@@ -59,8 +58,6 @@ export async function createRamp(config: Config, options: { logger?: Logger; tra
   const tracing = await openTracing(config, options.traceExporter);
   logger.info(config.DATABASE_URL ? 'connecting to PostgreSQL…' : `opening the embedded PGlite database in ${config.DATA_DIR} (a first start creates it)…`);
   const db = await openDatabase({ ...config, entities, log: (message) => logger.info(message) });
-  // Before any RPC client exists: each takes this bound.
-  useRpcTimeout(config.CHAIN_RPC_TIMEOUT_MS);
   const rails = await openRails(config, logger).catch(async (error) => {
     await db.close();
     throw error;

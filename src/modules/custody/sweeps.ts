@@ -12,7 +12,7 @@ import { crashAt } from './crash-points.js';
 import { type SendingSettings, replacementFees } from './fees.js';
 import { ChainSweep, type CustodyTables } from './entities.js';
 import type { DepositTables } from './deposits/entities.js';
-import type { TransferTables } from '../transfers/service.js';
+import type { DepositCalls } from './deposits/calls.js';
 import { type SenderReading, readSender, takeNonces } from './nonces.js';
 
 /** A top-up's gas above the sweep's cost at its fees, in per mille: room for two 12.5 % replacements (1.125² ≈ 1.266). */
@@ -39,6 +39,9 @@ interface SweepReading {
   addressNonce: number | null;
 }
 
+/** What the sweeper asks transfers: which key derived a deposit's address. */
+export type SweepCalls = Pick<DepositCalls, 'depositAddressIndexes'>;
+
 /** What one pass knows of the chain, read before its transaction opens. */
 interface Pass {
   chain: LiveChain;
@@ -63,12 +66,12 @@ interface Pass {
  * again, so neither the treasury's nonce sequence nor the sweep stalls. Custody moves; whose money it is does not,
  * so a sweep posts nothing to the ledger.
  */
-export function sweeperJob(chain: LiveChain, settings: SendingSettings): Job {
+export function sweeperJob(chain: LiveChain, settings: SendingSettings, calls: SweepCalls): Job {
   return {
     name: `sweeper ${chain.key}`,
     batchSize: BATCH,
     async run(em) {
-      await openSweeps(em, chain);
+      await openSweeps(em, chain, calls);
       const seen = await em.find(
         ChainSweep,
         { chain: chain.key, status: { $in: ['funding', 'sweeping'] } },
@@ -148,22 +151,27 @@ async function readSweep(chain: LiveChain, sweep: ChainSweep): Promise<SweepRead
   };
 }
 
-/** A sweep for every confirmed deposit of the chain that has none yet; safe for two instances at once (one per deposit). */
-async function openSweeps(em: EntityManager, chain: LiveChain): Promise<void> {
-  const deposits = await readsOver<DepositTables & TransferTables & CustodyTables>()
+/**
+ * A sweep for every confirmed deposit of the chain that has none yet, signed for by its address's key (transfers say
+ * which index derived it); safe for two instances at once (one sweep per deposit).
+ */
+async function openSweeps(em: EntityManager, chain: LiveChain, calls: SweepCalls): Promise<void> {
+  const deposits = await readsOver<DepositTables & CustodyTables>()
     .acrossTenants(em, 'chain_deposits', 'd')
-    .innerJoin('transfers as t', 't.id', 'd.transfer_id')
-    .select(['d.id', 'd.to_address', 't.deposit_address_index as address_index', 'd.token', sql<string>`d.amount::text`.as('amount')])
+    .select(['d.id', 'd.transfer_id', 'd.to_address', 'd.token', sql<string>`d.amount::text`.as('amount')])
     .where('d.chain_key', '=', chain.key)
     .where('d.status', 'in', SWEPT_STATUSES)
-    .where('t.deposit_address_index', 'is not', null)
     // Those without a sweep yet.
     .leftJoin('chain_sweeps as s', 's.deposit_id', 'd.id')
     .where('s.id', 'is', null)
     .orderBy('d.created_at')
     .limit(BATCH * 10)
     .execute();
+  const indexes = await calls.depositAddressIndexes(em, [...new Set(deposits.map((d) => d.transfer_id))]);
   for (const d of deposits) {
+    const addressIndex = indexes.get(d.transfer_id);
+    // An address Ramp did not derive holds no key of Ramp's: nothing to sign its sweep with.
+    if (addressIndex === undefined) continue;
     const now = new Date();
     await em
       .createQueryBuilder(ChainSweep)
@@ -172,7 +180,7 @@ async function openSweeps(em: EntityManager, chain: LiveChain): Promise<void> {
         depositId: d.id,
         chain: chain.key,
         address: d.to_address,
-        addressIndex: Number(d.address_index),
+        addressIndex,
         token: d.token as Token,
         amount: new Decimal(d.amount),
         status: 'funding',
