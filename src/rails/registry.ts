@@ -72,7 +72,7 @@ export async function openRails(config: Config, logger: Logger): Promise<Rails> 
     if (config.sandboxChain === 'local') {
       const opened = await openSandboxChain(config, logger);
       node = opened.node;
-      sandboxChain = guardedTools('sandbox chain', opened.tools, ['readMinter', 'sendMint', 'receipt', 'faucet', 'sendFromCustomer']);
+      sandboxChain = guardedTools('sandbox chain', opened.tools, ['readMinter', 'sendMint', 'receipt', 'head', 'faucet', 'sendFromCustomer']);
       for (const chain of opened.chains) live.set(chain.key, chain);
     }
     for (const network of config.productionChains) {

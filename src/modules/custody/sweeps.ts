@@ -8,8 +8,9 @@ import { afterCommit, unitOfWork } from '../../platform/db/unit-of-work.js';
 import type { Job } from '../../platform/jobs.js';
 import { readsOver } from '../../platform/queries.js';
 import type { BlockRef, Fees, LiveChain, Receipt } from '../../rails/port.js';
+import { receiptOfAny, takenHash } from './attempts.js';
 import { crashAt } from './crash-points.js';
-import { type SendingSettings, replacementFees } from './fees.js';
+import { type SendingSettings, feesOf, replacementFees, wei } from './fees.js';
 import { ChainSweep, type CustodyTables } from './entities.js';
 import type { DepositTables } from './deposits/entities.js';
 import type { DepositCalls } from './deposits/calls.js';
@@ -121,19 +122,6 @@ export function sweeperJob(chain: LiveChain, settings: SendingSettings, calls: S
   };
 }
 
-/** The receipt of a transaction that may have been replaced: the mined one of its hashes (latest first), else pending. */
-async function receiptOfAny(
-  chain: LiveChain,
-  latest: string | null | undefined,
-  earlier: readonly string[],
-): Promise<{ receipt: Receipt | null; minedHash: string | null }> {
-  if (!latest) return { receipt: null, minedHash: null };
-  const hashes = [latest, ...earlier];
-  const receipts = await Promise.all(hashes.map((hash) => chain.receipt(hash)));
-  const minedAt = receipts.findIndex((r) => r.status === 'mined');
-  return { receipt: receipts[minedAt] ?? receipts[0]!, minedHash: hashes[minedAt] ?? null };
-}
-
 async function readSweep(chain: LiveChain, sweep: ChainSweep): Promise<SweepReading> {
   const gas = await receiptOfAny(chain, sweep.gasTransactionHash, sweep.gasEarlierHashes);
   const swept = await receiptOfAny(chain, sweep.sweepTransactionHash, sweep.sweepEarlierHashes);
@@ -209,12 +197,12 @@ async function advance(tx: EntityManager, pass: Pass, sweep: ChainSweep): Promis
   sweep.updatedAt = pass.now;
   // A top-up this one replaced may be the one the chain took: that is the top-up's hash now.
   if (reading.gasMinedHash && reading.gasMinedHash !== sweep.gasTransactionHash) {
-    sweep.gasEarlierHashes = [sweep.gasTransactionHash!, ...sweep.gasEarlierHashes].filter((h) => h !== reading.gasMinedHash);
-    sweep.gasTransactionHash = reading.gasMinedHash;
+    const taken = takenHash(sweep.gasTransactionHash!, sweep.gasEarlierHashes, reading.gasMinedHash);
+    [sweep.gasTransactionHash, sweep.gasEarlierHashes] = [taken.latest, taken.earlier];
   }
   if (reading.sweepMinedHash && reading.sweepMinedHash !== sweep.sweepTransactionHash) {
-    sweep.sweepEarlierHashes = [sweep.sweepTransactionHash!, ...sweep.sweepEarlierHashes].filter((h) => h !== reading.sweepMinedHash);
-    sweep.sweepTransactionHash = reading.sweepMinedHash;
+    const taken = takenHash(sweep.sweepTransactionHash!, sweep.sweepEarlierHashes, reading.sweepMinedHash);
+    [sweep.sweepTransactionHash, sweep.sweepEarlierHashes] = [taken.latest, taken.earlier];
   }
   const stuckSince = new Date(pass.now.getTime() - pass.settings.replaceAfterSeconds * 1000);
   if (sweep.status === 'sweeping') {
@@ -344,15 +332,6 @@ async function signSweep(pass: Pass, sweep: ChainSweep, fees: Fees): Promise<voi
   pass.toBroadcast.push(signed.raw);
   pass.signedSweep = true;
 }
-
-/** Wei as the numeric(78,0) columns keep it. */
-const wei = (amount: bigint) => new Decimal(amount.toString());
-
-/** Fees as the columns keep them, back in wei. */
-const feesOf = (maxFeePerGas: Decimal, maxPriorityFeePerGas: Decimal): Fees => ({
-  maxFeePerGas: BigInt(maxFeePerGas.toFixed()),
-  maxPriorityFeePerGas: BigInt(maxPriorityFeePerGas.toFixed()),
-});
 
 /** A token amount in base units, by the decimals the token's contract on this chain declares (read at start). */
 function baseUnitsOf(chain: LiveChain, amount: Decimal, token: Token): bigint {
