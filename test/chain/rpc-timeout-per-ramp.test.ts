@@ -6,9 +6,9 @@ import { createCustomer, idempotencyKey } from '../support/transfers.js';
 
 /** The two Ramps' bounds: far enough apart that one answering after the other's bound cannot pass for its own. */
 const SHORT_MS = 1000;
-const LONG_MS = 4000;
-/** The work around the RPC call (a request, its transaction, a loaded machine). */
-const MARGIN_MS = 1500;
+const LONG_MS = 6000;
+/** The work around the RPC call (a request, its transaction, a loaded machine): well short of the gap between the bounds. */
+const MARGIN_MS = 2500;
 
 /**
  * Two Ramps in one process, each with its own CHAIN_RPC_TIMEOUT_MS, before one hung node (a loopback server that takes

@@ -122,6 +122,12 @@ describe('a crash on each money path, between storing what must be sent and send
       { transaction_hash: stored!.transaction_hash, nonce: stored!.nonce },
     ]);
     expect(await chain.balanceOf(usdc, onramp.destination)).toBe(units(onramp.amount));
+    // The stored nonce was the one spent, once: the treasury's sequence has no gap and no second payout.
+    expect(await ethereum.minedNonce(ethereum.treasury)).toBe(Number(stored!.nonce) + 1);
+    // The transfer names the hash that was stored before the crash and then sent.
+    expect(await sql('select payout_transaction_hash from transfers where id = ?', [onramp.id])).toEqual([
+      { payout_transaction_hash: stored!.transaction_hash },
+    ]);
     await ramps.close(successor);
   });
 

@@ -7,7 +7,12 @@ import type { RpcEndpoint } from './rpc.js';
  * The sandbox adapter over the local chain at `rpc`: Ramp's minter signs mints (their nonces come from Ramp's
  * allocator), and the sandbox plays its customers' wallets. `node` is any chain of the local node (they share it).
  */
-export function sandboxTools(options: { rpc: RpcEndpoint; chainId: number; node: ChainIdentity & ChainReader & TreasurySender; minter: Signer }): SandboxChainTools {
+export function sandboxTools(options: {
+  rpc: RpcEndpoint;
+  chainId: number;
+  node: ChainIdentity & ChainReader & TreasurySender;
+  minter: Signer;
+}): SandboxChainTools {
   const { rpc, chainId, node, minter } = options;
   const customerWallet = (index: number) => signerFromMnemonic(SANDBOX_MNEMONIC, SANDBOX_ACCOUNTS.customers, index).address;
   return {
