@@ -1,3 +1,4 @@
+import { refuseResetSandboxChain } from './modules/custody/chain-reset.js';
 import type { Config } from './config.js';
 import { publicUrl } from './config.js';
 import { apiKeyStore } from './modules/partners/api-keys.js';
@@ -59,6 +60,12 @@ export async function createRamp(config: Config, options: { logger?: Logger; tra
   logger.info(config.DATABASE_URL ? 'connecting to PostgreSQL…' : `opening the embedded PGlite database in ${config.DATA_DIR} (a first start creates it)…`);
   const db = await openDatabase({ ...config, entities, log: (message) => logger.info(message) });
   const rails = await openRails(config, logger).catch(async (error) => {
+    await db.close();
+    throw error;
+  });
+  // A sandbox chain reset under a kept database is refused before anything signs on it.
+  await refuseResetSandboxChain(db.fork(), rails).catch(async (error) => {
+    await rails.close();
     await db.close();
     throw error;
   });

@@ -158,6 +158,8 @@ export type WatchedChain = ChainIdentity & ChainReader;
  */
 export interface SandboxChainTools {
   rpcUrl: string;
+  /** Whether Ramp started this node itself (no SANDBOX_CHAIN_RPC_URL): its chain is this Ramp's alone. */
+  ownNode: boolean;
   /** The minter's nonce sequence (custody's allocator): one account mints on the one local chain, for every network. */
   mintSequence: string;
   minter: string;

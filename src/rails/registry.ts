@@ -150,7 +150,7 @@ async function openSandboxChain(config: Config, logger: Logger) {
         }),
       ),
     );
-    const tools = sandboxTools({ rpc, chainId, node: chains[0]!, minter });
+    const tools = sandboxTools({ rpc, ownNode: node !== null, chainId, node: chains[0]!, minter });
     return { node, chains, tools };
   } catch (error) {
     await node?.stop();

@@ -9,6 +9,7 @@ import type { RpcEndpoint } from './rpc.js';
  */
 export function sandboxTools(options: {
   rpc: RpcEndpoint;
+  ownNode: boolean;
   chainId: number;
   node: ChainIdentity & ChainReader & TreasurySender;
   minter: Signer;
@@ -17,6 +18,7 @@ export function sandboxTools(options: {
   const customerWallet = (index: number) => signerFromMnemonic(SANDBOX_MNEMONIC, SANDBOX_ACCOUNTS.customers, index).address;
   return {
     rpcUrl: rpc.url,
+    ownNode: options.ownNode,
     mintSequence: `sandbox:chain-${chainId}:minter`,
     minter: minter.address.toLowerCase(),
     readMinter: async () => ({ minedNonce: await node.minedNonce(minter.address), fees: await node.fees() }),
