@@ -3,6 +3,7 @@ import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxAddress } from '../../src/domain/identifiers/chain.js';
 import { instances, sharedDatabaseEnv } from '../support/crash.js';
+import { chainRampEnv } from '../support/local-chain.js';
 import { apiClient, onPostgres } from '../support/ramp.js';
 import { idempotencyKey } from '../support/transfers.js';
 import { waitFor } from '../support/webhook-receiver.js';
@@ -19,16 +20,7 @@ describe("a reset of the sandbox's own chain under a kept database", () => {
 
   beforeAll(async () => {
     database = await sharedDatabaseEnv();
-    env = {
-      NODE_ENV: 'test',
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-      ...database.env,
-      SANDBOX_CHAIN: 'local',
-      SANDBOX_CONFIRMATIONS: '1',
-      CHAIN_POLL_INTERVAL_MS: '0',
-    };
+    env = chainRampEnv(database, null, { SANDBOX_CONFIRMATIONS: '1', CHAIN_POLL_INTERVAL_MS: '0' });
   });
   afterAll(async () => {
     await ramps.close();
