@@ -157,11 +157,18 @@ describe('a crash on each money path, between storing what must be sent and send
       30_000,
       'the stored mint was sent after the restart',
     );
-    // Followed until mined, then left alone: sending it again mints nothing more.
-    await successor.chainJobs.runOnce();
+    // Followed until it has the confirmations, then left alone: sending it again mints nothing more.
+    await waitFor(
+      async () => {
+        await chain.client.request({ method: 'anvil_mine' as never, params: ['0x1'] as never });
+        await successor.chainJobs.runOnce();
+        return (await sql<{ status: string }>('select status from chain_mints where "to" = ?', [address.toLowerCase()]))[0]!.status === 'confirmed';
+      },
+      30_000,
+      'the mint confirmed',
+    );
     await successor.chainJobs.runOnce();
     expect(await chain.balanceOf(usdcOf(successor), address)).toBe(units('12.5'));
-    expect(await sql('select status from chain_mints where "to" = ?', [address.toLowerCase()])).toEqual([{ status: 'mined' }]);
     await ramps.close(successor);
   });
 
