@@ -30,6 +30,7 @@ import { Migration20261128000500_top_up_replacement } from './Migration202611280
 import { Migration20261128110000_webhook_registering_key } from './Migration20261128110000_webhook_registering_key.js';
 import { Migration20261128120000_copies_know_their_customer } from './Migration20261128120000_copies_know_their_customer.js';
 import { Migration20261128140000_kyc_swift_rails } from './Migration20261128140000_kyc_swift_rails.js';
+import { Migration20261129020000_mints_followed } from './Migration20261129020000_mints_followed.js';
 
 /** Applied in this order at start; a migration once landed is never edited, only followed. */
 export const migrations = [
@@ -65,4 +66,5 @@ export const migrations = [
   Migration20261128120000_copies_know_their_customer,
   Migration20261128150000_bank_payment_orders,
   Migration20261128140000_kyc_swift_rails,
+  Migration20261129020000_mints_followed,
 ];

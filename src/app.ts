@@ -1,3 +1,4 @@
+import { refuseResetSandboxChain } from './modules/custody/chain-reset.js';
 import type { Config } from './config.js';
 import { publicUrl } from './config.js';
 import { apiKeyStore } from './modules/partners/api-keys.js';
@@ -27,7 +28,6 @@ import { scopeTable } from './platform/route-scopes.js';
 import { createCostBudget } from './platform/cost-budget.js';
 import { openRails, type Rails } from './rails/registry.js';
 import { chainReadiness } from './rails/readiness.js';
-import { useRpcTimeout } from './rails/evm/rpc.js';
 import type { SpanExporter } from '@opentelemetry/sdk-trace';
 import { openTracing } from './platform/tracing.js';
 
@@ -59,9 +59,13 @@ export async function createRamp(config: Config, options: { logger?: Logger; tra
   const tracing = await openTracing(config, options.traceExporter);
   logger.info(config.DATABASE_URL ? 'connecting to PostgreSQL…' : `opening the embedded PGlite database in ${config.DATA_DIR} (a first start creates it)…`);
   const db = await openDatabase({ ...config, entities, log: (message) => logger.info(message) });
-  // Before any RPC client exists: each takes this bound.
-  useRpcTimeout(config.CHAIN_RPC_TIMEOUT_MS);
   const rails = await openRails(config, logger).catch(async (error) => {
+    await db.close();
+    throw error;
+  });
+  // A sandbox chain reset under a kept database is refused before anything signs on it.
+  await refuseResetSandboxChain(db.fork(), rails).catch(async (error) => {
+    await rails.close();
     await db.close();
     throw error;
   });

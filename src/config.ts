@@ -257,8 +257,6 @@ const ConfigSchema = z.object({
    * what must be sent was stored and committed, before it is sent (modules/custody/crash-points.ts).
    */
   TEST_CRASH_AT: z.enum(CRASH_POINTS).optional(),
-  /** The old spelling of TEST_CRASH_AT=payout-signed. */
-  TEST_CRASH_AFTER_PAYOUT_SIGNED: z.enum(['true', 'false']).optional(),
   ...productionChainSettings(),
 });
 

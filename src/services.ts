@@ -67,7 +67,7 @@ export function buildServices(options: ServiceOptions) {
     apiKeys: createApiKeyService(),
     transfers,
     ledger: createLedgerService(),
-    networks: createNetworkService({ rails: options.rails, crashAt: options.transfers.payouts.crashAt }),
+    networks: createNetworkService({ rails: options.rails, sending: options.transfers.payouts }),
     events,
     webhooks,
     erasure: createErasureService({ customers, kyb, bankAccounts, virtualAccounts, transfers, events, webhooks }),

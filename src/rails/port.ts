@@ -158,6 +158,8 @@ export type WatchedChain = ChainIdentity & ChainReader;
  */
 export interface SandboxChainTools {
   rpcUrl: string;
+  /** Whether Ramp started this node itself (no SANDBOX_CHAIN_RPC_URL): its chain is this Ramp's alone. */
+  ownNode: boolean;
   /** The minter's nonce sequence (custody's allocator): one account mints on the one local chain, for every network. */
   mintSequence: string;
   minter: string;
@@ -168,6 +170,10 @@ export interface SandboxChainTools {
   /** Gives `to` gas and broadcasts a signed mint (one the node has is not an error). */
   sendMint(raw: string, to: string): Promise<void>;
   receipt(hash: string): Promise<Receipt>;
+  /** The local chain's head: a mint is followed until it has `requiredConfirmations` below it. */
+  head(): Promise<BlockRef>;
+  /** The sandbox's confirmations (SANDBOX_CONFIRMATIONS), the same on every network of the local chain. */
+  requiredConfirmations: number;
   /** Gives a wallet `amount` (base units) more of a token, and gas, by writing the chain's state: no transaction. */
   faucet(contract: TokenContract, address: string, amount: bigint): Promise<void>;
   /** A customer wallet of the sandbox (one per `walletIndex`), funded, then sending `amount` to `to`: the transfer's hash. */

@@ -12,6 +12,7 @@ import { evmChain } from './evm/chain.js';
 import { accountXpub, depositSignerFrom, isExtendedPublicKey, signerFromMnemonic, signerFromPrivateKey } from './evm/hd.js';
 import { type LocalNode, startLocalNode } from './evm/local-node.js';
 import { chainIdAt, holdsContract, tokenDecimals } from './evm/probe.js';
+import type { RpcEndpoint } from './evm/rpc.js';
 import { SANDBOX_ACCOUNTS, SANDBOX_CHAIN_ID, SANDBOX_MNEMONIC, type SandboxChainSetup, setUpSandboxChain } from './evm/sandbox-chain.js';
 import { guardedBank, guardedChain, guardedTools } from './guard.js';
 import { sandboxTools } from './evm/sandbox-tools.js';
@@ -71,11 +72,11 @@ export async function openRails(config: Config, logger: Logger): Promise<Rails> 
     if (config.sandboxChain === 'local') {
       const opened = await openSandboxChain(config, logger);
       node = opened.node;
-      sandboxChain = guardedTools('sandbox chain', opened.tools, ['readMinter', 'sendMint', 'receipt', 'faucet', 'sendFromCustomer']);
+      sandboxChain = guardedTools('sandbox chain', opened.tools, ['readMinter', 'sendMint', 'receipt', 'head', 'faucet', 'sendFromCustomer']);
       for (const chain of opened.chains) live.set(chain.key, chain);
     }
     for (const network of config.productionChains) {
-      const chain = await openProductionChain(network);
+      const chain = await openProductionChain(network, config.CHAIN_RPC_TIMEOUT_MS);
       live.set(chain.key, chain);
       logger.info(`production ${network.network}: live on chain ${network.chainId}, ${network.confirmations} confirmations`);
     }
@@ -114,22 +115,23 @@ async function openSandboxChain(config: Config, logger: Logger) {
       });
   try {
     const rpcUrl = config.SANDBOX_CHAIN_RPC_URL ?? node!.rpcUrl;
+    const rpc: RpcEndpoint = { url: rpcUrl, timeoutMs: config.CHAIN_RPC_TIMEOUT_MS };
     const minter = signerFromMnemonic(SANDBOX_MNEMONIC, SANDBOX_ACCOUNTS.minter, 0);
     // Each network pays from a treasury of its own: one sender, one nonce sequence per network, though they share a chain.
     const treasuries = EVM_NETWORKS.map((_, i) => signerFromMnemonic(SANDBOX_MNEMONIC, SANDBOX_ACCOUNTS.minter, 1 + i));
     const setup: SandboxChainSetup = await setUpSandboxChain(
-      rpcUrl,
+      rpc,
       minter.address,
       treasuries.map((t) => t.address),
     );
-    const chainId = await chainIdAt(rpcUrl);
+    const chainId = await chainIdAt(rpc);
     logger.info(
       setup.deployed
         ? `sandbox chain at ${rpcUrl}: a new chain; deployed USDC and USDT for ${EVM_NETWORKS.join(', ')} and funded the treasuries`
         : `sandbox chain at ${rpcUrl}: found its USDC and USDT contracts`,
     );
     const depositXpub = accountXpub(SANDBOX_MNEMONIC, SANDBOX_ACCOUNTS.deposits);
-    const tokens = await Promise.all(EVM_NETWORKS.map((network) => withDecimals(rpcUrl, setup.tokens[network]!)));
+    const tokens = await Promise.all(EVM_NETWORKS.map((network) => withDecimals(rpc, setup.tokens[network]!)));
     const chains = EVM_NETWORKS.map((network, i) =>
       guardedChain(
         evmChain({
@@ -137,6 +139,7 @@ async function openSandboxChain(config: Config, logger: Logger) {
           network,
           chainId,
           rpcUrls: [rpcUrl],
+          rpcTimeoutMs: rpc.timeoutMs,
           publicRpcUrl: rpcUrl,
           requiredConfirmations: config.SANDBOX_CONFIRMATIONS,
           tokens: tokens[i]!,
@@ -147,7 +150,7 @@ async function openSandboxChain(config: Config, logger: Logger) {
         }),
       ),
     );
-    const tools = sandboxTools({ rpcUrl, chainId, node: chains[0]!, minter });
+    const tools = sandboxTools({ rpc, ownNode: node !== null, chainId, node: chains[0]!, minter });
     return { node, chains, tools };
   } catch (error) {
     await node?.stop();
@@ -155,8 +158,8 @@ async function openSandboxChain(config: Config, logger: Logger) {
   }
 }
 
-/** One production network, checked against its chain now rather than at the first deposit. */
-async function openProductionChain(network: ProductionChainConfig): Promise<LiveChain> {
+/** One production network, checked against its chain now rather than at the first deposit, each request bounded by `rpcTimeoutMs`. */
+async function openProductionChain(network: ProductionChainConfig, rpcTimeoutMs: number): Promise<LiveChain> {
   const name = `EVM_${network.network.toUpperCase()}`;
   const readKey = (variable: string, file: string) => {
     try {
@@ -180,21 +183,21 @@ async function openProductionChain(network: ProductionChainConfig): Promise<Live
     }
     if (!depositSigner) throw new Refusal(`Invalid configuration: ${name}_SWEEP_KEY_FILE must hold the extended private key of ${name}_XPUB`);
   }
-  const rpcUrl = network.rpcUrls[0]!;
+  const rpc: RpcEndpoint = { url: network.rpcUrls[0]!, timeoutMs: rpcTimeoutMs };
   let chainId: number;
   try {
-    chainId = await chainIdAt(rpcUrl);
+    chainId = await chainIdAt(rpc);
   } catch {
     throw new Refusal(`Invalid configuration: ${name}_RPC_URLS: ${network.rpcUrls[0]} does not answer eth_chainId`);
   }
   if (chainId !== network.chainId) throw new Refusal(`Invalid configuration: ${name}_CHAIN_ID is ${network.chainId} but the RPC serves chain ${chainId}`);
   for (const token of network.tokens) {
-    if (!(await holdsContract(rpcUrl, token.contractAddress)))
+    if (!(await holdsContract(rpc, token.contractAddress)))
       throw new Refusal(`Invalid configuration: ${name}_${token.token.toUpperCase()}_ADDRESS holds no contract on chain ${chainId}`);
   }
   let tokens: TokenContract[];
   try {
-    tokens = await withDecimals(rpcUrl, network.tokens);
+    tokens = await withDecimals(rpc, network.tokens);
   } catch {
     throw new Refusal(`Invalid configuration: a token contract of ${name} does not answer decimals() on chain ${chainId}`);
   }
@@ -204,6 +207,7 @@ async function openProductionChain(network: ProductionChainConfig): Promise<Live
       network: network.network,
       chainId,
       rpcUrls: network.rpcUrls,
+      rpcTimeoutMs,
       publicRpcUrl: null,
       requiredConfirmations: network.confirmations,
       tokens,
@@ -215,6 +219,6 @@ async function openProductionChain(network: ProductionChainConfig): Promise<Live
 }
 
 /** Each contract with the decimals it declares, read from the chain once, here, and nowhere else. */
-async function withDecimals(rpcUrl: string, tokens: readonly Omit<TokenContract, 'decimals'>[]): Promise<TokenContract[]> {
-  return Promise.all(tokens.map(async (t) => ({ ...t, decimals: await tokenDecimals(rpcUrl, t.contractAddress) })));
+async function withDecimals(rpc: RpcEndpoint, tokens: readonly Omit<TokenContract, 'decimals'>[]): Promise<TokenContract[]> {
+  return Promise.all(tokens.map(async (t) => ({ ...t, decimals: await tokenDecimals(rpc, t.contractAddress) })));
 }

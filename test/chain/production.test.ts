@@ -32,7 +32,7 @@ describe('production networks from configuration', () => {
   beforeAll(async () => {
     node = await startLocalNode({ chainId: SANDBOX_CHAIN_ID, mnemonic: SANDBOX_MNEMONIC, blockTimeSeconds: 0, stateDir: null });
     const treasury = mnemonicToAccount(SANDBOX_MNEMONIC, { addressIndex: 1 });
-    const setup = await setUpSandboxChain(node.rpcUrl, mnemonicToAccount(SANDBOX_MNEMONIC).address, [treasury.address]);
+    const setup = await setUpSandboxChain({ url: node.rpcUrl, timeoutMs: 5000 }, mnemonicToAccount(SANDBOX_MNEMONIC).address, [treasury.address]);
     const keyFile = join(mkdtempSync(join(tmpdir(), 'ramp-treasury-')), 'polygon.key');
     writeFileSync(keyFile, bytesToHex(treasury.getHdKey().privateKey!), { mode: 0o600 });
     env = {

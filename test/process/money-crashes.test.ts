@@ -112,6 +112,8 @@ describe('a crash on each money path, between storing what must be sent and send
     expect(await ethereum.lookUpTransaction(stored!.transaction_hash)).toEqual({ found: false });
     await waitFor(
       async () => {
+        // A block a tick, whichever test ran before: the payout's confirmations rise.
+        await chain.client.request({ method: 'anvil_mine' as never, params: ['0x1'] as never });
         await successor.chainJobs.runOnce();
         return (await sql<{ status: string }>('select status from transfers where id = ?', [onramp.id]))[0]!.status === 'completed';
       },
@@ -122,6 +124,12 @@ describe('a crash on each money path, between storing what must be sent and send
       { transaction_hash: stored!.transaction_hash, nonce: stored!.nonce },
     ]);
     expect(await chain.balanceOf(usdc, onramp.destination)).toBe(units(onramp.amount));
+    // The stored nonce was the one spent, once: the treasury's sequence has no gap and no second payout.
+    expect(await ethereum.minedNonce(ethereum.treasury)).toBe(Number(stored!.nonce) + 1);
+    // The transfer names the hash that was stored before the crash and then sent.
+    expect(await sql('select payout_transaction_hash from transfers where id = ?', [onramp.id])).toEqual([
+      { payout_transaction_hash: stored!.transaction_hash },
+    ]);
     await ramps.close(successor);
   });
 
@@ -149,11 +157,18 @@ describe('a crash on each money path, between storing what must be sent and send
       30_000,
       'the stored mint was sent after the restart',
     );
-    // Followed until mined, then left alone: sending it again mints nothing more.
-    await successor.chainJobs.runOnce();
+    // Followed until it has the confirmations, then left alone: sending it again mints nothing more.
+    await waitFor(
+      async () => {
+        await chain.client.request({ method: 'anvil_mine' as never, params: ['0x1'] as never });
+        await successor.chainJobs.runOnce();
+        return (await sql<{ status: string }>('select status from chain_mints where "to" = ?', [address.toLowerCase()]))[0]!.status === 'confirmed';
+      },
+      30_000,
+      'the mint confirmed',
+    );
     await successor.chainJobs.runOnce();
     expect(await chain.balanceOf(usdcOf(successor), address)).toBe(units('12.5'));
-    expect(await sql('select status from chain_mints where "to" = ?', [address.toLowerCase()])).toEqual([{ status: 'mined' }]);
     await ramps.close(successor);
   });
 

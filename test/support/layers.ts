@@ -77,6 +77,8 @@ const COMPOSITION_ROOT = /^(app|main|features|services)\.ts$/;
  *   and no REST (each face maps errors and shapes its own way).
  * - modules/ talk to each other only through services (MODULE_INTERNALS above).
  * - config.ts reads the environment with the domain's rules: it imports no plumbing, rails or feature.
+ * - custody imports nothing of transfers: it names the calls it makes (deposits/calls.ts, payouts/calls.ts) and
+ *   transfers implement them, so custody never reads a transfer's table or column, not even as a type.
  * - rails/ (the ports to the money world) imports only domain/, platform/ and itself, and only
  *   rails/evm/ imports a chain library (CHAIN_LIBRARIES above).
  * `allowed` lists single imports the rules would refuse, each with the reason it stays; an entry that
@@ -107,6 +109,7 @@ function ruleBroken(from: string, to: string): string | null {
     if (COMPOSITION_ROOT.test(to)) return 'graphql knows no Services or features';
   }
   const [source, target] = [moduleOf(from), moduleOf(to)];
+  if (source === 'custody' && target === 'transfers') return 'custody talks to transfers only through the calls it names';
   if (source && target && source !== target && MODULE_INTERNALS.test(to)) return `modules talk through services: ${to} is ${target}'s own`;
   return null;
 }

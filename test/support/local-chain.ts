@@ -28,15 +28,18 @@ export async function startLocalChain() {
   };
 }
 
-/** The environment of a Ramp (in this process or a child) on `database`, joining the chain at `rpcUrl`, 2 confirmations. */
-export const chainRampEnv = (database: { env: Record<string, string> }, rpcUrl: string, extra: Record<string, string> = {}): Record<string, string> => ({
+/**
+ * The environment of a Ramp (in this process or a child) on `database`, joining the chain at `rpcUrl` (null: starting a
+ * node of its own), 2 confirmations.
+ */
+export const chainRampEnv = (database: { env: Record<string, string> }, rpcUrl: string | null, extra: Record<string, string> = {}): Record<string, string> => ({
   NODE_ENV: 'test',
   PORT: '0',
   HOST: '127.0.0.1',
   LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
   ...database.env,
   SANDBOX_CHAIN: 'local',
-  SANDBOX_CHAIN_RPC_URL: rpcUrl,
+  ...(rpcUrl && { SANDBOX_CHAIN_RPC_URL: rpcUrl }),
   SANDBOX_CONFIRMATIONS: '2',
   ...extra,
 });

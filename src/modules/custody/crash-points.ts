@@ -10,7 +10,7 @@ export type { CrashPoint };
 /** The configured crash point: only under NODE_ENV=test, a fault to inject and never a way to run. */
 export function crashPointOf(config: Config): CrashPoint | null {
   if (config.NODE_ENV !== 'test') return null;
-  return config.TEST_CRASH_AT ?? (config.TEST_CRASH_AFTER_PAYOUT_SIGNED === 'true' ? 'payout-signed' : null);
+  return config.TEST_CRASH_AT ?? null;
 }
 
 /** Kills the process, as a power cut would (no exit handler runs), when `point` is the configured one. */

@@ -25,8 +25,11 @@ const ChainSenderSchema = defineEntity({
 export class ChainSender extends ChainSenderSchema.class {}
 ChainSenderSchema.setClass(ChainSender);
 
-/** `signed` (stored, maybe not yet broadcast) → `sent` → `mined`. */
-export const MINT_STATUSES = ['signed', 'sent', 'mined'] as const;
+/**
+ * `signed` (stored, maybe not yet broadcast) → `sent` → `mined` (in a block, gaining confirmations) → `confirmed`; a
+ * reorganisation takes a mined one back to `sent` (sent again), and a replacement of a stuck one is `signed` again.
+ */
+export const MINT_STATUSES = ['signed', 'sent', 'mined', 'confirmed'] as const;
 export type MintStatus = (typeof MINT_STATUSES)[number];
 
 /** Base units or wei, which outgrow a bigint column: numeric(78,0), a Decimal in memory. */
@@ -34,7 +37,9 @@ const units = () => p.type(DecimalColumn).$type<Decimal>().precision(78).scale(0
 
 /**
  * A sandbox faucet mint: signed under the minter's nonce lock and stored before it is broadcast, so a crash or a
- * timeout never mints twice (a nonce is mined once) and never loses one (the follower broadcasts it again).
+ * timeout never mints twice (a nonce is mined once) and never loses one (the follower broadcasts it again). Followed
+ * like a payout until it has the chain's confirmations: one a reorganisation drops is sent again, and one stuck unmined
+ * is signed again under its nonce at higher fees (it holds every later mint up).
  */
 const ChainMintSchema = defineEntity({
   name: 'ChainMint',
@@ -50,6 +55,13 @@ const ChainMintSchema = defineEntity({
     amount: units(),
     rawTransaction: p.text(),
     transactionHash: p.text(),
+    /** Hashes of mints the latest replaced: any of them may be the one mined. */
+    earlierHashes: p.json<string[]>(),
+    /** The latest signature's fees; null for a mint stored before they were kept (never replaced, only sent again). */
+    maxFeePerGas: units().nullable(),
+    maxPriorityFeePerGas: units().nullable(),
+    /** When the latest signature was first sent: a mint still unmined PAYOUT_REPLACE_AFTER_SECONDS later is replaced. */
+    sentAt: p.datetime().nullable(),
     status: p.enum(MINT_STATUSES),
     createdAt: createdAtColumn(),
     updatedAt: p.datetime(),

@@ -1,3 +1,4 @@
+import { Decimal } from '../../domain/money.js';
 import type { Fees } from '../../rails/port.js';
 import type { CrashPoint } from './crash-points.js';
 
@@ -27,3 +28,12 @@ export function replacementFees(stuck: Fees, current: Fees, ceiling: bigint): Fe
   if (maxFeePerGas * 10n < stuck.maxFeePerGas * 11n || maxPriorityFeePerGas * 10n < stuck.maxPriorityFeePerGas * 11n) return null;
   return { maxFeePerGas, maxPriorityFeePerGas };
 }
+
+/** Wei as the numeric(78,0) columns keep it. */
+export const wei = (amount: bigint) => new Decimal(amount.toString());
+
+/** Fees as the columns keep them, back in wei. */
+export const feesOf = (maxFeePerGas: Decimal, maxPriorityFeePerGas: Decimal): Fees => ({
+  maxFeePerGas: BigInt(maxFeePerGas.toFixed()),
+  maxPriorityFeePerGas: BigInt(maxPriorityFeePerGas.toFixed()),
+});

@@ -8,11 +8,12 @@ import { afterCommit, unitOfWork } from '../../platform/db/unit-of-work.js';
 import type { Job } from '../../platform/jobs.js';
 import { readsOver } from '../../platform/queries.js';
 import type { BlockRef, Fees, LiveChain, Receipt } from '../../rails/port.js';
+import { receiptOfAny, takenHash } from './attempts.js';
 import { crashAt } from './crash-points.js';
-import { type SendingSettings, replacementFees } from './fees.js';
+import { type SendingSettings, feesOf, replacementFees, wei } from './fees.js';
 import { ChainSweep, type CustodyTables } from './entities.js';
 import type { DepositTables } from './deposits/entities.js';
-import type { TransferTables } from '../transfers/service.js';
+import type { DepositCalls } from './deposits/calls.js';
 import { type SenderReading, readSender, takeNonces } from './nonces.js';
 
 /** A top-up's gas above the sweep's cost at its fees, in per mille: room for two 12.5 % replacements (1.125² ≈ 1.266). */
@@ -39,6 +40,9 @@ interface SweepReading {
   addressNonce: number | null;
 }
 
+/** What the sweeper asks transfers: which key derived a deposit's address. */
+export type SweepCalls = Pick<DepositCalls, 'depositAddressIndexes'>;
+
 /** What one pass knows of the chain, read before its transaction opens. */
 interface Pass {
   chain: LiveChain;
@@ -63,12 +67,12 @@ interface Pass {
  * again, so neither the treasury's nonce sequence nor the sweep stalls. Custody moves; whose money it is does not,
  * so a sweep posts nothing to the ledger.
  */
-export function sweeperJob(chain: LiveChain, settings: SendingSettings): Job {
+export function sweeperJob(chain: LiveChain, settings: SendingSettings, calls: SweepCalls): Job {
   return {
     name: `sweeper ${chain.key}`,
     batchSize: BATCH,
     async run(em) {
-      await openSweeps(em, chain);
+      await openSweeps(em, chain, calls);
       const seen = await em.find(
         ChainSweep,
         { chain: chain.key, status: { $in: ['funding', 'sweeping'] } },
@@ -118,19 +122,6 @@ export function sweeperJob(chain: LiveChain, settings: SendingSettings): Job {
   };
 }
 
-/** The receipt of a transaction that may have been replaced: the mined one of its hashes (latest first), else pending. */
-async function receiptOfAny(
-  chain: LiveChain,
-  latest: string | null | undefined,
-  earlier: readonly string[],
-): Promise<{ receipt: Receipt | null; minedHash: string | null }> {
-  if (!latest) return { receipt: null, minedHash: null };
-  const hashes = [latest, ...earlier];
-  const receipts = await Promise.all(hashes.map((hash) => chain.receipt(hash)));
-  const minedAt = receipts.findIndex((r) => r.status === 'mined');
-  return { receipt: receipts[minedAt] ?? receipts[0]!, minedHash: hashes[minedAt] ?? null };
-}
-
 async function readSweep(chain: LiveChain, sweep: ChainSweep): Promise<SweepReading> {
   const gas = await receiptOfAny(chain, sweep.gasTransactionHash, sweep.gasEarlierHashes);
   const swept = await receiptOfAny(chain, sweep.sweepTransactionHash, sweep.sweepEarlierHashes);
@@ -148,22 +139,27 @@ async function readSweep(chain: LiveChain, sweep: ChainSweep): Promise<SweepRead
   };
 }
 
-/** A sweep for every confirmed deposit of the chain that has none yet; safe for two instances at once (one per deposit). */
-async function openSweeps(em: EntityManager, chain: LiveChain): Promise<void> {
-  const deposits = await readsOver<DepositTables & TransferTables & CustodyTables>()
+/**
+ * A sweep for every confirmed deposit of the chain that has none yet, signed for by its address's key (transfers say
+ * which index derived it); safe for two instances at once (one sweep per deposit).
+ */
+async function openSweeps(em: EntityManager, chain: LiveChain, calls: SweepCalls): Promise<void> {
+  const deposits = await readsOver<DepositTables & CustodyTables>()
     .acrossTenants(em, 'chain_deposits', 'd')
-    .innerJoin('transfers as t', 't.id', 'd.transfer_id')
-    .select(['d.id', 'd.to_address', 't.deposit_address_index as address_index', 'd.token', sql<string>`d.amount::text`.as('amount')])
+    .select(['d.id', 'd.transfer_id', 'd.to_address', 'd.token', sql<string>`d.amount::text`.as('amount')])
     .where('d.chain_key', '=', chain.key)
     .where('d.status', 'in', SWEPT_STATUSES)
-    .where('t.deposit_address_index', 'is not', null)
     // Those without a sweep yet.
     .leftJoin('chain_sweeps as s', 's.deposit_id', 'd.id')
     .where('s.id', 'is', null)
     .orderBy('d.created_at')
     .limit(BATCH * 10)
     .execute();
+  const indexes = await calls.depositAddressIndexes(em, [...new Set(deposits.map((d) => d.transfer_id))]);
   for (const d of deposits) {
+    const addressIndex = indexes.get(d.transfer_id);
+    // An address Ramp did not derive holds no key of Ramp's: nothing to sign its sweep with.
+    if (addressIndex === undefined) continue;
     const now = new Date();
     await em
       .createQueryBuilder(ChainSweep)
@@ -172,7 +168,7 @@ async function openSweeps(em: EntityManager, chain: LiveChain): Promise<void> {
         depositId: d.id,
         chain: chain.key,
         address: d.to_address,
-        addressIndex: Number(d.address_index),
+        addressIndex,
         token: d.token as Token,
         amount: new Decimal(d.amount),
         status: 'funding',
@@ -201,12 +197,12 @@ async function advance(tx: EntityManager, pass: Pass, sweep: ChainSweep): Promis
   sweep.updatedAt = pass.now;
   // A top-up this one replaced may be the one the chain took: that is the top-up's hash now.
   if (reading.gasMinedHash && reading.gasMinedHash !== sweep.gasTransactionHash) {
-    sweep.gasEarlierHashes = [sweep.gasTransactionHash!, ...sweep.gasEarlierHashes].filter((h) => h !== reading.gasMinedHash);
-    sweep.gasTransactionHash = reading.gasMinedHash;
+    const taken = takenHash(sweep.gasTransactionHash!, sweep.gasEarlierHashes, reading.gasMinedHash);
+    [sweep.gasTransactionHash, sweep.gasEarlierHashes] = [taken.latest, taken.earlier];
   }
   if (reading.sweepMinedHash && reading.sweepMinedHash !== sweep.sweepTransactionHash) {
-    sweep.sweepEarlierHashes = [sweep.sweepTransactionHash!, ...sweep.sweepEarlierHashes].filter((h) => h !== reading.sweepMinedHash);
-    sweep.sweepTransactionHash = reading.sweepMinedHash;
+    const taken = takenHash(sweep.sweepTransactionHash!, sweep.sweepEarlierHashes, reading.sweepMinedHash);
+    [sweep.sweepTransactionHash, sweep.sweepEarlierHashes] = [taken.latest, taken.earlier];
   }
   const stuckSince = new Date(pass.now.getTime() - pass.settings.replaceAfterSeconds * 1000);
   if (sweep.status === 'sweeping') {
@@ -336,15 +332,6 @@ async function signSweep(pass: Pass, sweep: ChainSweep, fees: Fees): Promise<voi
   pass.toBroadcast.push(signed.raw);
   pass.signedSweep = true;
 }
-
-/** Wei as the numeric(78,0) columns keep it. */
-const wei = (amount: bigint) => new Decimal(amount.toString());
-
-/** Fees as the columns keep them, back in wei. */
-const feesOf = (maxFeePerGas: Decimal, maxPriorityFeePerGas: Decimal): Fees => ({
-  maxFeePerGas: BigInt(maxFeePerGas.toFixed()),
-  maxPriorityFeePerGas: BigInt(maxPriorityFeePerGas.toFixed()),
-});
 
 /** A token amount in base units, by the decimals the token's contract on this chain declares (read at start). */
 function baseUnitsOf(chain: LiveChain, amount: Decimal, token: Token): bigint {

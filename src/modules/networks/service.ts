@@ -9,7 +9,7 @@ import type { Rails } from '../../rails/registry.js';
 import { FaucetRequest } from './inputs.js';
 import type { Job } from '../../platform/jobs.js';
 import type { Scope } from '../../platform/scope.js';
-import type { CrashPoint } from '../custody/crash-points.js';
+import type { SendingSettings } from '../custody/fees.js';
 import { type MintReading, mintFollowerJob, storeMint } from '../custody/mints.js';
 
 /**
@@ -55,7 +55,7 @@ export interface NetworkService {
   chainJobs(): readonly Job[];
 }
 
-export function createNetworkService({ rails, crashAt = null }: { rails: Rails; crashAt?: CrashPoint | null }): NetworkService {
+export function createNetworkService({ rails, sending }: { rails: Rails; sending: SendingSettings }): NetworkService {
   /** The live network's token contract to mint, and the sandbox chain's tools; network_not_live otherwise. */
   function mintable(actor: Actor, request: FaucetRequest) {
     assertSandbox(actor);
@@ -97,10 +97,10 @@ export function createNetworkService({ rails, crashAt = null }: { rails: Rails; 
     async faucet(scope, request, reading) {
       const { data, contract, tools } = mintable(scope.actor, request);
       const units = baseUnits(new Decimal(data.amount), contract.decimals);
-      const mint = await storeMint(scope.em, tools, reading, { contract: contract.contractAddress, to: data.address, amount: units }, crashAt);
+      const mint = await storeMint(scope.em, tools, reading, { contract: contract.contractAddress, to: data.address, amount: units }, sending.crashAt);
       return { network: data.network, token: data.token, address: data.address, amount: data.amount, transactionHash: mint.transactionHash };
     },
 
-    chainJobs: () => (rails.sandboxChain ? [mintFollowerJob(rails.sandboxChain)] : []),
+    chainJobs: () => (rails.sandboxChain ? [mintFollowerJob(rails.sandboxChain, sending)] : []),
   };
 }

@@ -40,6 +40,6 @@ function liveChainJobs(deps: TransferDeps): Job[] {
       depositWatcher(chain, depositCalls),
       payoutSenderJob(chain, deps.payouts, payoutCalls),
       payoutConfirmationJob(chain, deps.payouts, payoutCalls),
-      ...(chain.sweeps ? [sweeperJob(chain, deps.payouts)] : []),
+      ...(chain.sweeps ? [sweeperJob(chain, deps.payouts, depositCalls)] : []),
     ]);
 }

@@ -234,6 +234,10 @@ export function transferRoutes(app: FastifyInstance, { transfers }: Services) {
       contract({
         operationId: `simulate${named(direction)}Transfer`,
         summary: `Sandbox: move an ${direction} transfer (${onramp ? 'fiat_deposit' : 'crypto_deposit'}, complete_transfer, fail_transfer, refund_transfer)`,
+        ...(onramp && {
+          description:
+            'complete_transfer on a live network: the real payout is signed and stored with the settlement and sent right after it commits; the transfer stays processing with its destination_transaction_hash and completes once the payout has the confirmations.',
+        }),
         tag,
         idempotencyKey: 'optional',
         sandboxOnly: true,

@@ -30,7 +30,6 @@ import { sealedNumbersOfCustomer } from './payout-account.js';
 
 export type { Transfer, TransferWithQuote };
 /** The transfer tables as typed reads see them: custody's jobs read a deposit's transfer (its deposit address index). */
-export type { TransferTables } from './entities.js';
 
 /** Which transfer a REST path names: one of this customer's, in this direction. */
 export interface TransferWithin {

@@ -20,8 +20,8 @@ export interface EvmChainOptions {
   treasury: Signer;
   /** The signer of the deposit address at an index, when Ramp holds the deposit keys (sweeping). */
   depositSigner: ((index: number) => Signer) | null;
-  /** How long one RPC request may take (CHAIN_RPC_TIMEOUT_MS); the process's configured bound when not given. */
-  rpcTimeoutMs?: number;
+  /** How long one RPC request may take (CHAIN_RPC_TIMEOUT_MS), to each of `rpcUrls`. */
+  rpcTimeoutMs: number;
 }
 
 /**
@@ -33,7 +33,7 @@ export function evmChain(options: EvmChainOptions): LiveChain {
   const client: PublicClient = createPublicClient({
     // Not retried as a whole either: each URL already had its bounded chance.
     transport: fallback(
-      options.rpcUrls.map((url) => rpcTransport(url, options.rpcTimeoutMs)),
+      options.rpcUrls.map((url) => rpcTransport({ url, timeoutMs: options.rpcTimeoutMs })),
       { retryCount: 0 },
     ),
   });

@@ -7,28 +7,20 @@ import type { Network } from '../../domain/money.js';
  * outage (503 `chain_unavailable`), never mistaken for the database's or for a bug.
  */
 
-/** CHAIN_RPC_TIMEOUT_MS's default. */
-export const DEFAULT_RPC_TIMEOUT_MS = 5000;
-
-let configuredTimeoutMs = DEFAULT_RPC_TIMEOUT_MS;
-
 /**
- * Sets the bound every RPC client of this process takes unless it is given its own (CHAIN_RPC_TIMEOUT_MS, set by the
- * composition root before the rails open). Process-wide because the adapters are built in several places from the
- * configuration, and a client built without a bound must not exist.
+ * One node as Ramp reaches it: its URL, and how long one request to it may take (CHAIN_RPC_TIMEOUT_MS). Every client
+ * is built from one, so each Ramp's adapters keep the bound of its own configuration, whatever else runs in the process.
  */
-export function useRpcTimeout(timeoutMs: number): void {
-  configuredTimeoutMs = timeoutMs;
+export interface RpcEndpoint {
+  url: string;
+  timeoutMs: number;
 }
 
-/** The bound an RPC client takes when it is given none. */
-export const rpcTimeoutMs = () => configuredTimeoutMs;
-
 /**
- * One RPC endpoint, each request given up after `timeoutMs` and never retried here: a retry of a hung node multiplies
+ * One RPC endpoint, each request given up after its timeout and never retried here: a retry of a hung node multiplies
  * the wait, and the callers (jobs on their next tick, clients after `Retry-After`) retry anyway.
  */
-export const rpcTransport = (url: string, timeoutMs = rpcTimeoutMs()): Transport => http(url, { retryCount: 0, timeout: timeoutMs });
+export const rpcTransport = (rpc: RpcEndpoint): Transport => http(rpc.url, { retryCount: 0, timeout: rpc.timeoutMs });
 
 /** HTTP statuses of an endpoint that is down or refusing work, as opposed to one answering the request. */
 const unavailableStatus = (status: number | undefined) => status === undefined || status === 408 || status === 429 || status >= 500;

@@ -16,7 +16,7 @@ import {
 } from 'viem';
 import { EVM_NETWORKS, type Network, TOKENS, type Token } from '../../domain/money.js';
 import type { Fees, SignedPayout, Signer, TokenContract } from '../port.js';
-import { chainFailure, rpcTransport } from './rpc.js';
+import { type RpcEndpoint, chainFailure, rpcTransport } from './rpc.js';
 import { sandboxTokenAbi, sandboxTokenBytecode } from './sandbox-token.js';
 
 /**
@@ -50,9 +50,9 @@ export interface SandboxChainSetup {
   deployed: boolean;
 }
 
-const clients = (rpcUrl: string) => ({
-  publicClient: createPublicClient({ transport: rpcTransport(rpcUrl) }),
-  walletClient: createWalletClient({ transport: rpcTransport(rpcUrl) }),
+const clients = (rpc: RpcEndpoint) => ({
+  publicClient: createPublicClient({ transport: rpcTransport(rpc) }),
+  walletClient: createWalletClient({ transport: rpcTransport(rpc) }),
 });
 
 /** Longest wait for a transaction the local chain accepted to be mined: many block times of a busy sandbox. */
@@ -78,9 +78,9 @@ async function mined(client: PublicClient, hash: Hex): Promise<TransactionReceip
 /** A sandbox tool's failure: a node that does not answer is the sandbox chain's outage (one node serves every network). */
 const sandboxChainFailure = (error: unknown) => chainFailure(null, error);
 
-/** Finds or deploys the sandbox contracts and funds the `treasuries` (one per EVM network, in EVM_NETWORKS order), on the chain at `rpcUrl`. */
-export async function setUpSandboxChain(rpcUrl: string, minter: string, treasuries: readonly string[]): Promise<SandboxChainSetup> {
-  const { publicClient, walletClient } = clients(rpcUrl);
+/** Finds or deploys the sandbox contracts and funds the `treasuries` (one per EVM network, in EVM_NETWORKS order), on the chain at `rpc`. */
+export async function setUpSandboxChain(rpc: RpcEndpoint, minter: string, treasuries: readonly string[]): Promise<SandboxChainSetup> {
+  const { publicClient, walletClient } = clients(rpc);
   const from = getAddress(minter);
   const addresses = DEPLOY_ORDER.map((_, nonce) => getContractAddress({ from, nonce: BigInt(nonce) }));
   const code = await publicClient.getCode({ address: addresses[addresses.length - 1]! });
@@ -94,7 +94,7 @@ export async function setUpSandboxChain(rpcUrl: string, minter: string, treasuri
   if (!code || code === '0x') {
     const nonce = await publicClient.getTransactionCount({ address: from });
     if (nonce !== 0)
-      throw new Error(`the chain at ${rpcUrl} was not set up by Ramp: its deployer ${from} has sent ${nonce} transactions but holds no token contracts`);
+      throw new Error(`the chain at ${rpc.url} was not set up by Ramp: its deployer ${from} has sent ${nonce} transactions but holds no token contracts`);
     // Sent one after another without waiting (the node numbers them in order), awaited together: a chain that
     // mines every few seconds sets up in one or two blocks.
     const sent: Hex[] = [];
@@ -116,12 +116,12 @@ export async function setUpSandboxChain(rpcUrl: string, minter: string, treasuri
     for (const [i, network] of EVM_NETWORKS.entries()) {
       const treasury = treasuries[i];
       if (!treasury) continue;
-      await giveGas(rpcUrl, treasury);
-      for (const contract of tokens[network]!) sent.push(await sendMint(rpcUrl, from, contract.contractAddress as Address, treasury, TREASURY_FLOAT));
+      await giveGas(rpc, treasury);
+      for (const contract of tokens[network]!) sent.push(await sendMint(rpc, from, contract.contractAddress as Address, treasury, TREASURY_FLOAT));
     }
     for (const hash of sent) {
       const receipt = await mined(publicClient, hash);
-      if (receipt.status !== 'success') throw new Error(`setting up the sandbox chain at ${rpcUrl} failed: transaction ${hash} reverted`);
+      if (receipt.status !== 'success') throw new Error(`setting up the sandbox chain at ${rpc.url} failed: transaction ${hash} reverted`);
     }
     deployed = true;
   }
@@ -129,14 +129,14 @@ export async function setUpSandboxChain(rpcUrl: string, minter: string, treasuri
 }
 
 /** Sends a mint (the node assigns the minter's nonce) and answers its hash without waiting for a block. */
-function sendMint(rpcUrl: string, minter: Address, contract: Address, to: string, amount: bigint): Promise<Hex> {
+function sendMint(rpc: RpcEndpoint, minter: Address, contract: Address, to: string, amount: bigint): Promise<Hex> {
   const data = encodeFunctionData({ abi: sandboxTokenAbi, functionName: 'mint', args: [getAddress(to), amount] });
-  return clients(rpcUrl).walletClient.sendTransaction({ account: minter, to: contract, data, chain: null });
+  return clients(rpc).walletClient.sendTransaction({ account: minter, to: contract, data, chain: null });
 }
 
 /** Gas for a wallet of the local chain (anvil's own cheat code): enough for many token transfers. */
-export async function giveGas(rpcUrl: string, address: string): Promise<void> {
-  const { publicClient } = clients(rpcUrl);
+export async function giveGas(rpc: RpcEndpoint, address: string): Promise<void> {
+  const { publicClient } = clients(rpc);
   await publicClient.request({ method: 'anvil_setBalance' as never, params: [getAddress(address), '0x8AC7230489E80000'] as never }).catch(sandboxChainFailure);
 }
 
@@ -161,13 +161,13 @@ const balanceSlot = (holder: string) => keccak256(encodeAbiParameters([{ type: '
  * Funds a wallet the sandbox plays (a customer's) with `amount` more of a token, and gas, by writing the contract's
  * storage (anvil's cheat code): no transaction, so no one's nonce. Ramp's own mints go through its nonce allocator.
  */
-export async function fundWallet(rpcUrl: string, contract: string, wallet: string, amount: bigint): Promise<void> {
-  const { publicClient } = clients(rpcUrl);
+export async function fundWallet(rpc: RpcEndpoint, contract: string, wallet: string, amount: bigint): Promise<void> {
+  const { publicClient } = clients(rpc);
   try {
     const held = await publicClient.readContract({ address: getAddress(contract), abi: erc20Abi, functionName: 'balanceOf', args: [getAddress(wallet)] });
     const value = `0x${(held + amount).toString(16).padStart(64, '0')}`;
     await publicClient.request({ method: 'anvil_setStorageAt' as never, params: [getAddress(contract), balanceSlot(wallet), value] as never });
-    await giveGas(rpcUrl, wallet);
+    await giveGas(rpc, wallet);
   } catch (error) {
     sandboxChainFailure(error);
   }
@@ -178,8 +178,8 @@ export async function fundWallet(rpcUrl: string, contract: string, wallet: strin
  * wallet: a real `transfer` transaction. The local node signs for the wallet (anvil's impersonation),
  * so the sandbox holds no key for it. Answers the transaction's hash once mined.
  */
-export async function sendFromWallet(rpcUrl: string, wallet: string, contract: string, to: string, amount: bigint): Promise<string> {
-  const { publicClient, walletClient } = clients(rpcUrl);
+export async function sendFromWallet(rpc: RpcEndpoint, wallet: string, contract: string, to: string, amount: bigint): Promise<string> {
+  const { publicClient, walletClient } = clients(rpc);
   const from = getAddress(wallet);
   try {
     await publicClient.request({ method: 'anvil_impersonateAccount' as never, params: [from] as never });

@@ -1,23 +1,12 @@
 import type { EntityManager } from '@mikro-orm/sql';
-import { readsOver } from '../../../platform/queries.js';
-import { sql } from 'kysely';
 import { randomUUID } from 'node:crypto';
-import type { Token } from '../../../domain/money.js';
 import { tokenUnits } from '../../../domain/token-units.js';
 import type { WatchedChain, TokenTransfer } from '../../../rails/port.js';
-import type { TransferTables } from '../../transfers/service.js';
+import type { DepositTarget } from './calls.js';
 import type { DepositStatus } from './entities.js';
 
 /** Confirmations of a transaction in `block` when the chain's head is `head` (its own block counts one). */
 export const confirmationsAt = (head: bigint, block: bigint) => (head >= block ? Number(head - block + 1n) : 0);
-
-/** The off-ramp a deposit address belongs to, as far as deciding a new deposit's status needs. */
-export interface DepositTarget {
-  transferId: string;
-  token: Token;
-  status: string;
-  depositExpiresAt: Date;
-}
 
 /**
  * How a new deposit starts: `observed` when its transfer waits for it (pending, in its window, the
@@ -28,26 +17,6 @@ export function statusOfNewDeposit(log: TokenTransfer, target: DepositTarget, no
   if (log.token !== target.token) return 'wrong_token';
   if (target.status !== 'pending' || target.depositExpiresAt <= now) return 'late';
   return 'observed';
-}
-
-/** Off-ramps of the chain's environment and network whose deposit address is one of `addresses` (lower case). */
-export async function targetsOf(em: EntityManager, chain: WatchedChain, addresses: readonly string[]): Promise<Map<string, DepositTarget>> {
-  if (!addresses.length) return new Map();
-  const rows = await readsOver<TransferTables>()
-    .acrossTenants(em, 'transfers', 't')
-    .innerJoin('quotes as q', 'q.id', 't.quote_id')
-    .select(['t.id', 't.deposit_blockchain_address as address', 'q.source_currency as token', 't.status', 't.deposit_expires_at'])
-    .where('t.deposit_address_index', 'is not', null)
-    .where(sql<string>`lower(t.deposit_blockchain_address)`, 'in', addresses)
-    .where('t.environment', '=', chain.environment)
-    .where('q.source_network', '=', chain.network)
-    .execute();
-  return new Map(
-    rows.map((r) => [
-      r.address!.toLowerCase(),
-      { transferId: r.id, token: r.token as Token, status: r.status, depositExpiresAt: new Date(r.deposit_expires_at) },
-    ]),
-  );
 }
 
 /**

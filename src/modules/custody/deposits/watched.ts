@@ -1,7 +1,6 @@
 import type { EntityManager } from '@mikro-orm/sql';
-import { readsOver } from '../../../platform/queries.js';
 import type { WatchedChain, TokenTransfer } from '../../../rails/port.js';
-import type { TransferTables } from '../../transfers/service.js';
+import type { DepositCalls } from './calls.js';
 
 /**
  * How long after its window closes an address is still watched: a deposit that arrives late is
@@ -15,22 +14,9 @@ export const LATE_DEPOSIT_WATCH_MS = 24 * 3600 * 1000;
  */
 export const RECIPIENTS_PER_CALL = 100;
 
-/**
- * The deposit addresses of the chain's off-ramps whose window is open or closed less than
- * LATE_DEPOSIT_WATCH_MS ago, in lower case: the only recipients whose token transfers Ramp reads.
- */
-export async function watchedAddresses(em: EntityManager, chain: WatchedChain, now: Date): Promise<string[]> {
-  const rows = await readsOver<TransferTables>()
-    .acrossTenants(em, 'transfers', 't')
-    .innerJoin('quotes as q', 'q.id', 't.quote_id')
-    .select('t.deposit_blockchain_address as address')
-    .where('t.deposit_address_index', 'is not', null)
-    .where('t.environment', '=', chain.environment)
-    .where('q.source_network', '=', chain.network)
-    .where('t.deposit_expires_at', '>', new Date(now.getTime() - LATE_DEPOSIT_WATCH_MS))
-    .execute();
-  return [...new Set(rows.flatMap((r) => (r.address ? [r.address.toLowerCase()] : [])))];
-}
+/** The deposit addresses of the chain's off-ramps whose window is open or closed less than LATE_DEPOSIT_WATCH_MS ago. */
+export const watchedAddresses = (em: EntityManager, chain: WatchedChain, calls: DepositCalls, now: Date): Promise<string[]> =>
+  calls.depositAddresses(em, chain, new Date(now.getTime() - LATE_DEPOSIT_WATCH_MS));
 
 /** The configured tokens' transfers to `recipients` in [from, to], RECIPIENTS_PER_CALL to a request, in chain order. */
 export async function transfersTo(chain: WatchedChain, from: bigint, to: bigint, recipients: readonly string[]): Promise<TokenTransfer[]> {

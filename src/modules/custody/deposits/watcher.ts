@@ -5,7 +5,7 @@ import { type Cursor, WINDOW, advanceCursor, claimCursor, readCursor, rewindCurs
 import { ChainDeposit } from './entities.js';
 import type { DepositCalls } from './calls.js';
 import { followDeposit } from './follow.js';
-import { recordDeposit, statusOfNewDeposit, targetsOf } from './record.js';
+import { recordDeposit, statusOfNewDeposit } from './record.js';
 import { type Unwind, applyUnwind, planUnwind } from './reorg.js';
 import { transfersTo, watchedAddresses } from './watched.js';
 
@@ -45,7 +45,7 @@ async function poll(em: EntityManager, chain: WatchedChain, calls: DepositCalls)
     await startCursor(em, chain, (await chain.block(head.number > WINDOW ? head.number - WINDOW : 0n)) ?? head);
     return 1;
   }
-  const reading = await readChain(em, chain, read);
+  const reading = await readChain(em, chain, calls, read);
   return em.transactional(async (tx) => {
     const cursor = await claimCursor(tx, chain, read);
     if (!cursor) return 0;
@@ -56,7 +56,7 @@ async function poll(em: EntityManager, chain: WatchedChain, calls: DepositCalls)
       at = reading.unwind.fork;
     }
     if (reading.range) {
-      await recordLogs(tx, chain, reading.range.logs);
+      await recordLogs(tx, chain, calls, reading.range.logs);
       await advanceCursor(tx, cursor, reading.range.tip);
       at = reading.range.tip;
     }
@@ -66,7 +66,7 @@ async function poll(em: EntityManager, chain: WatchedChain, calls: DepositCalls)
 }
 
 /** Every chain read of a poll, from the cursor as read. */
-async function readChain(em: EntityManager, chain: WatchedChain, read: Cursor): Promise<Reading> {
+async function readChain(em: EntityManager, chain: WatchedChain, calls: DepositCalls, read: Cursor): Promise<Reading> {
   const head = await chain.head();
   const stored = await chain.block(read.number);
   const unwind = stored?.hash === read.hash ? null : await planUnwind(em, chain, read);
@@ -75,13 +75,13 @@ async function readChain(em: EntityManager, chain: WatchedChain, read: Cursor): 
   const to = head.number < from.number + RANGE ? head.number : from.number + RANGE;
   const tip = to === head.number ? head : await chain.block(to);
   if (!tip) return { head, unwind, range: null };
-  const logs = await transfersTo(chain, from.number + 1n, to, await watchedAddresses(em, chain, new Date()));
+  const logs = await transfersTo(chain, from.number + 1n, to, await watchedAddresses(em, chain, calls, new Date()));
   return { head, unwind, range: { tip, logs } };
 }
 
 /** Records the range's token transfers to deposit addresses of this chain's off-ramps. */
-async function recordLogs(tx: EntityManager, chain: WatchedChain, logs: readonly TokenTransfer[]): Promise<void> {
-  const targets = await targetsOf(tx, chain, [...new Set(logs.map((log) => log.to))]);
+async function recordLogs(tx: EntityManager, chain: WatchedChain, calls: DepositCalls, logs: readonly TokenTransfer[]): Promise<void> {
+  const targets = await calls.depositTargets(tx, chain, [...new Set(logs.map((log) => log.to))]);
   const now = new Date();
   for (const log of logs) {
     const target = targets.get(log.to);

@@ -2,7 +2,6 @@ import type { EntityManager } from '@mikro-orm/sql';
 import { readsOver } from '../../../platform/queries.js';
 import { Decimal } from '../../../domain/money.js';
 import type { Job } from '../../../platform/jobs.js';
-import type { TransferTables } from '../../transfers/service.js';
 import type { DepositCalls, DepositingTransfer } from './calls.js';
 import { ChainDeposit, type DepositTables } from './entities.js';
 
@@ -13,6 +12,8 @@ import { ChainDeposit, type DepositTables } from './entities.js';
  */
 
 const BATCH = 100;
+/** Transfers with confirmed deposits asked about at once. */
+const WAITING_PAGE = 500;
 
 /**
  * Adds up a pending transfer's confirmed deposits (its row locked by the caller). At the deposit
@@ -47,22 +48,38 @@ export const closeDepositWindowsJob = (calls: DepositCalls): Job => ({
   batchSize: BATCH,
   async run(em) {
     const now = new Date();
-    const due = await readsOver<TransferTables & DepositTables>()
-      .acrossTenants(em, 'chain_deposits', 'd')
-      .innerJoin('transfers as t', 't.id', 'd.transfer_id')
-      .select('d.transfer_id')
-      .distinct()
-      .where('d.status', '=', 'confirmed')
-      .where((w) => w.or([w('t.status', '<>', 'pending'), w('t.deposit_expires_at', '<=', now)]))
-      .limit(BATCH)
-      .execute();
+    const due = await windowsDue(em, calls, now);
     let closed = 0;
-    for (const { transfer_id } of due) {
-      if (await em.transactional((tx) => closeWindow(tx, calls, transfer_id, now))) closed++;
+    for (const transferId of due) {
+      if (await em.transactional((tx) => closeWindow(tx, calls, transferId, now))) closed++;
     }
     return closed;
   },
 });
+
+/**
+ * Up to BATCH transfers with confirmed deposits whose window is due (transfers say which): their deposits read a page
+ * of transfers at a time, so those still waiting in their window never hide the due ones behind them.
+ */
+async function windowsDue(em: EntityManager, calls: DepositCalls, now: Date): Promise<string[]> {
+  const due: string[] = [];
+  let after: string | null = null;
+  for (;;) {
+    const page = await readsOver<DepositTables>()
+      .acrossTenants(em, 'chain_deposits', 'd')
+      .select('d.transfer_id')
+      .distinct()
+      .where('d.status', '=', 'confirmed')
+      .$if(after !== null, (q) => q.where('d.transfer_id', '>', after!))
+      .orderBy('d.transfer_id')
+      .limit(WAITING_PAGE)
+      .execute();
+    const ids = page.map((r) => r.transfer_id);
+    due.push(...(await calls.windowsDue(em, ids, now)));
+    if (due.length >= BATCH || ids.length < WAITING_PAGE) return due.slice(0, BATCH);
+    after = ids.at(-1)!;
+  }
+}
 
 async function closeWindow(tx: EntityManager, calls: DepositCalls, transferId: string, now: Date): Promise<boolean> {
   const transfer = await calls.lockForDeposit(tx, transferId);

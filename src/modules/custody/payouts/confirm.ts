@@ -1,8 +1,9 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/sql';
 import { unitOfWork } from '../../../platform/db/unit-of-work.js';
-import { type SendingSettings, replacementFees } from '../fees.js';
-import { Decimal, type Token } from '../../../domain/money.js';
+import { takenHash } from '../attempts.js';
+import { type SendingSettings, feesOf, replacementFees, wei } from '../fees.js';
+import type { Token } from '../../../domain/money.js';
 import type { Job } from '../../../platform/jobs.js';
 import type { BlockRef, Fees, LiveChain, Receipt } from '../../../rails/port.js';
 import type { PayoutCalls } from './calls.js';
@@ -42,8 +43,8 @@ async function follow(tx: EntityManager, pass: Pass, payout: ChainPayout, receip
   if (minedAt >= 0) {
     const receipt = receipts[minedAt] as Extract<Receipt, { status: 'mined' }>;
     // An attempt this one replaced may be the one the chain took: that is the payout's hash now.
-    payout.transactionHash = hashes[minedAt]!;
-    payout.earlierHashes = hashes.filter((_, i) => i !== minedAt);
+    const taken = takenHash(payout.transactionHash, payout.earlierHashes, hashes[minedAt]!);
+    [payout.transactionHash, payout.earlierHashes] = [taken.latest, taken.earlier];
     if (!receipt.succeeded) return { changed: await fail(tx, pass, payout, 'payout_reverted') };
     payout.status = 'mined';
     payout.blockNumber = Number(receipt.blockNumber);
@@ -87,16 +88,15 @@ async function fail(tx: EntityManager, pass: Pass, payout: ChainPayout, reason: 
  */
 async function replace(tx: EntityManager, pass: Pass, payout: ChainPayout, current: Fees): Promise<ChainPayout | null> {
   const { chain } = pass;
-  const stuck = { maxFeePerGas: BigInt(payout.maxFeePerGas.toFixed()), maxPriorityFeePerGas: BigInt(payout.maxPriorityFeePerGas.toFixed()) };
-  const fees = replacementFees(stuck, current, pass.feeCeiling);
+  const fees = replacementFees(feesOf(payout.maxFeePerGas, payout.maxPriorityFeePerGas), current, pass.feeCeiling);
   if (!fees) return null;
   const token = payout.token as Token;
   const signed = await chain.signPayout({ token, to: payout.to, amount: tokenBaseUnits(chain, payout.amount, token), nonce: payout.nonce, fees });
   payout.earlierHashes = [payout.transactionHash, ...payout.earlierHashes];
   payout.transactionHash = signed.hash;
   payout.rawTransaction = signed.raw;
-  payout.maxFeePerGas = new Decimal(fees.maxFeePerGas.toString());
-  payout.maxPriorityFeePerGas = new Decimal(fees.maxPriorityFeePerGas.toString());
+  payout.maxFeePerGas = wei(fees.maxFeePerGas);
+  payout.maxPriorityFeePerGas = wei(fees.maxPriorityFeePerGas);
   payout.status = 'signed';
   await pass.calls.payoutsSigned(tx, [{ transferId: payout.transferId, transactionHash: signed.hash }], chain.requiredConfirmations);
   return payout;

@@ -337,7 +337,7 @@ builder.mutationFields((t) => ({
   simulateTransferSettlement: t.field({
     type: TransferRef,
     description:
-      'Sandbox: the payout leaves (PROCESSING → COMPLETED). An on-ramp to a live network is paid for real now: it stays PROCESSING with its destinationTransactionHash and completes once the payout has the confirmations (FAILED treasury_insufficient_funds when the treasury is short).',
+      "Sandbox: the payout leaves (PROCESSING → COMPLETED). On a live network the on-ramp's real payout is signed and stored with the settlement and sent right after it commits: the transfer stays PROCESSING with its destinationTransactionHash and completes once the payout has the confirmations (FAILED treasury_insufficient_funds when the treasury is short).",
     errors: payloadOf('SimulateTransferSettlement', 'transfer', SANDBOX_STEP),
     args: {
       input: t.arg({
