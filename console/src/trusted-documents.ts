@@ -8,7 +8,7 @@ declare const CONSOLE_TRUSTED_DOCUMENTS: Readonly<Record<string, string>>;
 const idsByDocument = new Map(Object.entries(CONSOLE_TRUSTED_DOCUMENTS));
 
 /** The hash (`sha256:<hex>`) of a document the console sends, if it is one of its own. */
-export const documentIdOf = (document: string): string | undefined => idsByDocument.get(document);
+const documentIdOf = (document: string): string | undefined => idsByDocument.get(document);
 
 /**
  * A JSON request body with its document replaced by the document's hash (`documentId`, GraphQL over HTTP's persisted

@@ -35,7 +35,7 @@ const typesInputsTime = (dir: string) => Math.max(newestSourceTime(`${dir}src/op
  * The console's trusted documents, beside its bundle: graphql-codegen's persisted-documents shape, `{ "sha256:<hex>":
  * document }`, what the console feature registers with the GraphQL server (feature.ts).
  */
-export const TRUSTED_DOCUMENTS_FILE = 'trusted-documents.json';
+const TRUSTED_DOCUMENTS_FILE = 'trusted-documents.json';
 
 /** Whether console/dist is missing or older than a source file, index.html or schema.graphql. */
 export function bundleIsStale(dir = consoleDir()): boolean {

@@ -378,7 +378,7 @@ async function onramp(api: ApiClient, customerId: string, amount: string, curren
   return created.body.data.createOnrampTransfer.transfer.databaseId;
 }
 
-describe.skipIf(!haveChromium)("the console's first hour (issue 25)", () => {
+describe.skipIf(!haveChromium)("the console's first hour", () => {
   it("opens on what already happened: latest events, the week in its most used currency, a customer's transfers newest first", async () => {
     const key = await env.t.keyFor('Console First Hour Partner');
     const api = byHash(env.t.client(key));
