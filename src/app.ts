@@ -118,7 +118,16 @@ export async function createRamp(config: Config, options: { logger?: Logger; tra
     // Readiness reports each live chain apart from the database: a chain down degrades the service, reads still answer.
     chainReadiness: () => chainReadiness(rails.liveChains()),
     mount: (app) =>
-      mountGraphQL(app, { ...shared, keyWatch, schema, fieldScopes, readableTypes, costBudget, mutationActions: { ofMutation: actionOfMutation } }),
+      mountGraphQL(app, {
+        ...shared,
+        keyWatch,
+        schema,
+        fieldScopes,
+        readableTypes,
+        costBudget,
+        mutationActions: { ofMutation: actionOfMutation },
+        frontendDocuments: features.flatMap((feature) => feature.trustedDocuments ?? []),
+      }),
   });
   dispatcher.start();
   const jobs = startJobRunner({

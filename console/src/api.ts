@@ -1,5 +1,6 @@
 import { Client, cacheExchange, fetchExchange, mapExchange, subscriptionExchange } from '@urql/core';
 import { type Client as SocketClient, createClient as createSocketClient } from 'graphql-ws';
+import { naming, subscribePayload } from './trusted-documents.js';
 
 /** The two connections of one signed-in tab: urql over HTTP for queries and mutations, graphql-ws for the events stream. */
 export interface Api {
@@ -76,7 +77,8 @@ export function connect(key: string): Api {
     preferGetMethod: false,
     requestPolicy: 'cache-and-network',
     fetchOptions: () => ({ headers: { authorization } }),
-    fetch: fetchWaitingOutThrottling,
+    // Each operation by its hash: the console's documents are trusted documents (trusted-documents.ts).
+    fetch: (input, init) => fetchWaitingOutThrottling(input, init && { ...init, body: naming(init.body) }),
     exchanges: [
       cacheExchange,
       // Every HTTP answer carries the bucket (absent when the operator turned the budget off).
@@ -88,7 +90,7 @@ export function connect(key: string): Api {
       }),
       subscriptionExchange({
         forwardSubscription: (request) => ({
-          subscribe: (sink) => ({ unsubscribe: socket.subscribe({ query: request.query ?? '', variables: request.variables }, sink) }),
+          subscribe: (sink) => ({ unsubscribe: socket.subscribe(subscribePayload(request.query ?? '', request.variables ?? {}), sink) }),
         }),
       }),
       fetchExchange,

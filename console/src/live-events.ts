@@ -1,6 +1,7 @@
 import { stringifyDocument } from '@urql/core';
 import type { Api } from './api.js';
 import { LatestEventsDocument, type LiveEventsSubscription, LiveEventsDocument } from './gql/graphql.js';
+import { subscribePayload } from './trusted-documents.js';
 
 export type LiveEvent = LiveEventsSubscription['events'];
 export type StreamState = { kind: 'connecting' } | { kind: 'live' } | { kind: 'reconnecting'; after: string | null; attempt: number; reason: string };
@@ -36,19 +37,16 @@ export function followEvents(api: Api, after: string | null, onEvent: (event: Li
     if (stopped) return;
     unsubscribe();
     onState(attempt === 0 ? { kind: 'connecting' } : { kind: 'reconnecting', after: cursor, attempt, reason: 'connecting again' });
-    unsubscribe = api.socket.subscribe<LiveEventsSubscription>(
-      { query, variables: { after: cursor } },
-      {
-        next: (result) => {
-          const event = result.data?.events;
-          if (!event) return;
-          cursor = event.cursor;
-          onEvent(event);
-        },
-        error: (error) => retry(describe(error)),
-        complete: () => retry('the server ended the stream'),
+    unsubscribe = api.socket.subscribe<LiveEventsSubscription>(subscribePayload(query, { after: cursor }), {
+      next: (result) => {
+        const event = result.data?.events;
+        if (!event) return;
+        cursor = event.cursor;
+        onEvent(event);
       },
-    );
+      error: (error) => retry(describe(error)),
+      complete: () => retry('the server ended the stream'),
+    });
   };
   const retry = (reason: string) => {
     if (stopped) return;

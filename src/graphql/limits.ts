@@ -11,7 +11,7 @@ import {
   validate,
   visit,
 } from 'graphql';
-import { createGraphQLError, type Plugin } from 'graphql-yoga';
+import { createGraphQLError, isAsyncIterable, type Plugin } from 'graphql-yoga';
 import type { FieldError } from '../domain/errors.js';
 import { isAcceptableText, refusedTextError, refusedTextIn } from '../domain/validation.js';
 import { inPlaceOf, isGraphQLError } from './error-place.js';
@@ -33,12 +33,8 @@ type Params = { variables?: Record<string, unknown>; operationName?: string | nu
 
 const refusal = (message: string, code: string, extensions: Record<string, unknown> = {}) => new GraphQLError(message, { extensions: { code, ...extensions } });
 
-/**
- * A refusal for a document over one of the limits above: 400, never a 200 without data. `spec: false` keeps
- * Yoga from answering it 200 as it answers graphql's own validation errors to `application/json` clients.
- */
-const OVER_LIMIT = { http: { status: 400, spec: false } };
-const limitRefusal = (message: string, code: string) => refusal(message, code, OVER_LIMIT);
+/** A refusal for a document over one of the limits above; its HTTP status is set as the answer leaves (useQueryLimits). */
+const limitRefusal = (message: string, code: string) => refusal(message, code);
 
 /** Field problems as GraphQL's FieldError spells them (the same shape as a refused argument's). */
 const asGraphQL = (errors: FieldError[]) => errors.map((e) => ({ path: e.pointer, code: e.code, message: e.detail }));
@@ -89,14 +85,18 @@ const tooManyAliases: ValidationRule = (context) => {
 
 type Visit = (...args: unknown[]) => unknown;
 
+const isLimitRefusal = (error: unknown): error is GraphQLError => isGraphQLError(error) && /^QUERY_/.test(String(error.extensions?.code));
+
 /**
- * A limit's refusal (QUERY_COMPLEXITY, QUERY_DEPTH, QUERY_BREADTH) is answered 400, as MAX_COST_EXCEEDED
- * is: the document will never run as written, and a client that reads only the status must not take it for data.
+ * A limit's refusal (QUERY_COMPLEXITY, QUERY_DEPTH, QUERY_BREADTH, QUERY_ALIASES, QUERY_TOO_LONG) is answered 400, as
+ * MAX_COST_EXCEEDED is: the document will never run as written, and a client that reads only the status must not take
+ * it for data. `spec: false` keeps Yoga from answering it 200 as it answers graphql's own validation errors to
+ * `application/json` clients. The `http` object is made for this one answer, as the last step before the status is
+ * chosen: Yoga's own hooks write into the `http` of the errors they pass (a parse error's `spec ||= true`), so one
+ * shared or earlier-made object would carry that write into every later refusal of the process, of every Ramp in it.
  */
-const overLimit = (error: GraphQLError) =>
-  /^QUERY_/.test(String(error.extensions?.code))
-    ? inPlaceOf(error, new GraphQLError(error.message, { nodes: error.nodes, extensions: { ...error.extensions, ...OVER_LIMIT } }))
-    : error;
+const answeredAsBadRequest = (error: GraphQLError) =>
+  inPlaceOf(error, new GraphQLError(error.message, { nodes: error.nodes, extensions: { ...error.extensions, http: { status: 400, spec: false } } }));
 
 /**
  * The complexity rule evaluates arguments to read `first`; an argument graphql itself refuses
@@ -108,7 +108,7 @@ function reportingThrown(rule: ValidationRule): ValidationRule {
     let thrown: GraphQLError | undefined;
     // graphql's own rules already name an unknown field (with its location): one error for one mistake.
     const quiet = Object.create(context, {
-      reportError: { value: (error: GraphQLError) => !error.message.startsWith('Unknown field selected') && context.reportError(overLimit(error)) },
+      reportError: { value: (error: GraphQLError) => !error.message.startsWith('Unknown field selected') && context.reportError(error) },
     });
     const visitor = rule(quiet) as { OperationDefinition?: { enter?: Visit; leave?: Visit } };
     const guarded = (visit?: Visit): Visit | undefined =>
@@ -286,14 +286,10 @@ export function useQueryLimits(): Plugin {
     onValidate({ addValidationRule, context }) {
       const params = (context as { params?: Params }).params ?? {};
       for (const rule of [...variableRules(context, params), tooManyAliases]) addValidationRule(rule);
-      // Whichever way a limit's refusal came (a rule above, or a result Yoga kept for this document), it is a 400.
-      return ({ valid, result, setResult }) => {
-        if (!valid) setResult(result.map((error) => (isGraphQLError(error) ? overLimit(error) : error)));
-      };
     },
     onExecute({ args, setResultAndStopExecution }) {
       const variables = (args.variableValues ?? {}) as Record<string, unknown>;
-      const errors = [...refusedVariables(variables).map((e) => withCode(e, 'GRAPHQL_VALIDATION_FAILED')), ...costCheck(args, variables).errors.map(overLimit)];
+      const errors = [...refusedVariables(variables).map((e) => withCode(e, 'GRAPHQL_VALIDATION_FAILED')), ...costCheck(args, variables).errors];
       if (errors.length) return setResultAndStopExecution({ errors });
       return {
         onExecuteDone({ result, setResult }) {
@@ -301,6 +297,12 @@ export function useQueryLimits(): Plugin {
           setResult({ ...result, errors: result.errors.map((e) => withCode(e, 'BAD_USER_INPUT')) });
         },
       };
+    },
+    // Whichever way a limit's refusal came (parsing, a rule, a validation result Yoga kept for the document, the check
+    // before execution), it is a 400.
+    onResultProcess({ result, setResult }) {
+      if (isAsyncIterable(result) || Array.isArray(result) || !result.errors?.some(isLimitRefusal)) return;
+      setResult({ ...result, errors: result.errors.map((error) => (isLimitRefusal(error) ? answeredAsBadRequest(error) : error)) });
     },
   };
 }

@@ -36,7 +36,7 @@ import { type MutationActions, scopeRefusalAudit } from './audit.js';
 import { useCostBudget } from './cost.js';
 import { useOperationInLog } from './operation-log.js';
 import type { CostBudget } from '../platform/cost-budget.js';
-import { TrustedDocuments } from './trusted-documents.js';
+import { type FrontendDocuments, TrustedDocuments } from './trusted-documents.js';
 import { useOperationTracing } from './tracing.js';
 
 type ServerContext = { req?: FastifyRequest; reply?: FastifyReply; authorization?: string; requestId?: string; params?: unknown };
@@ -181,6 +181,8 @@ export interface GraphQLDeps {
   readableTypes: ReadonlyMap<string, Scope>;
   /** The audit log's names of the mutations, for those refused before they run. */
   mutationActions: MutationActions;
+  /** The documents Ramp's own frontends send by hash (the console's): trusted documents whatever the operator's manifest. */
+  frontendDocuments?: readonly FrontendDocuments[];
 }
 
 export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
@@ -188,7 +190,10 @@ export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
   // Every root field has a scope, or this throws and Ramp does not start.
   const fieldScopes = rootFieldScopes(schema, deps.fieldScopes);
   const auditScopeRefusal = scopeRefusalAudit(deps.mutationActions);
-  const trusted = config.GRAPHQL_TRUSTED_DOCUMENTS ? TrustedDocuments.fromFile(config.GRAPHQL_TRUSTED_DOCUMENTS) : null;
+  const trusted = new TrustedDocuments(
+    config.GRAPHQL_TRUSTED_DOCUMENTS ? TrustedDocuments.readManifest(config.GRAPHQL_TRUSTED_DOCUMENTS) : null,
+    deps.frontendDocuments,
+  );
   const log = (): OperationLog => currentRequest.getStore()?.log ?? logger;
   // One key for every cursor a client is handed: page cursors are sealed under their own subkeys of it.
   const pageCursorsOf = pageCursors(config.eventCursorKey);
@@ -314,7 +319,7 @@ export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
       useOperationMetrics(deps.metrics),
       useCSRFPrevention({ requestHeaders: ['x-graphql-yoga-csrf', 'apollo-require-preflight'] }),
       ...(config.graphiqlEnabled ? [] : [useDisableIntrospection()]),
-      ...(trusted ? [trusted.plugin()] : []),
+      trusted.plugin(),
       useCompiledQueries((result) => log().info({ errors: result.errors?.map((e) => e.message) }, 'query not compiled')),
       useErrorLocations(),
       useOperationTracing(),
@@ -398,13 +403,18 @@ export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
       subscribe: (args: ExecutionArgs) => (args.rootValue as { subscribe: (a: ExecutionArgs) => unknown }).subscribe(args) as never,
       onSubscribe: async (ctx, id, params) => {
         const requestId = randomUUID();
-        // With trusted documents on, a subscription names one by hash like an HTTP request does.
+        // A subscription names a trusted document by hash like an HTTP request does; with trusted documents only, it must.
         let query = params.query;
-        if (trusted) {
-          const id = TrustedDocuments.idOf(params);
-          const trustedQuery = id && trusted.document(id);
+        const documentId = TrustedDocuments.idOf(params);
+        if (documentId !== null || trusted.only) {
+          const trustedQuery = documentId === null ? null : await trusted.document(documentId);
           if (!trustedQuery)
-            return [wsRefusal('Only trusted documents run here: name one with documentId', id ? 'PERSISTED_QUERY_NOT_IN_LIST' : 'PERSISTED_QUERY_ID_REQUIRED')];
+            return [
+              wsRefusal(
+                documentId === null ? 'Only trusted documents run here: name one with documentId' : 'This documentId is not one of the trusted documents',
+                documentId === null ? 'PERSISTED_QUERY_ID_REQUIRED' : 'PERSISTED_QUERY_NOT_IN_LIST',
+              ),
+            ];
           query = trustedQuery;
         }
         const enveloped = yoga.getEnveloped({ authorization: ctx.extra.authorization, requestId, params: { ...params, query } });

@@ -44,6 +44,11 @@ export interface Feature<Services> {
   types?(features: readonly FeatureTypes[]): Promise<unknown>;
   /** The objects this feature's events are about, by the events' `entityType` (events/subjects.ts). */
   subjects?(): Promise<Readonly<Record<string, EventSubject>>>;
+  /**
+   * The GraphQL documents the feature's own frontend sends by hash (`{ "sha256:<hex>": document }`): trusted whatever
+   * GRAPHQL_TRUSTED_DOCUMENTS holds. Asked again when a hash is not among those it gave last (a rebuilt frontend).
+   */
+  trustedDocuments?: () => Promise<Readonly<Record<string, string>>>;
   /** Background jobs the job runner polls (platform/jobs.ts). */
   jobs?: (config: Config) => readonly Job[];
   /** Jobs that follow the chains (watchers, payout senders), polled every CHAIN_POLL_INTERVAL_MS by a runner of their own. */

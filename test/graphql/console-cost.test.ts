@@ -1,25 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
-import { type OperationDefinitionNode, parse, print, separateOperations } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_COST_BUCKET_SIZE } from '../../src/platform/cost-budget.js';
+import { consoleOperations, onlyTrustedDocuments } from '../support/console-documents.js';
 import { startRamp, type TestRamp } from '../support/ramp.js';
-
-const OPERATIONS = new URL('../../console/src/operations/', import.meta.url);
-
-/** Every query the sandbox console sends, each as the document it sends (the operation and the fragments it spreads). */
-function consoleQueries(): { name: string; document: string; variables: string[] }[] {
-  const source = readdirSync(OPERATIONS)
-    .filter((file) => file.endsWith('.graphql'))
-    .map((file) => readFileSync(new URL(file, OPERATIONS), 'utf8'))
-    .join('\n');
-  return Object.entries(separateOperations(parse(source))).flatMap(([name, document]) => {
-    const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === 'OperationDefinition' && d.name?.value === name);
-    return operation?.operation === 'query'
-      ? [{ name, document: print(document), variables: (operation.variableDefinitions ?? []).map((v) => v.variable.name.value) }]
-      : [];
-  });
-}
 
 /** The costliest values a console query's variables can take: page sizes at the maximum, ids of nothing. */
 const WORST: Record<string, () => unknown> = {
@@ -34,18 +17,19 @@ const WORST: Record<string, () => unknown> = {
 describe('the sandbox console within the default cost budget', () => {
   let t: TestRamp;
   beforeAll(async () => {
-    t = await startRamp({ GRAPHQL_COST_BUCKET_SIZE: String(DEFAULT_COST_BUCKET_SIZE) });
+    t = await startRamp({ GRAPHQL_COST_BUCKET_SIZE: String(DEFAULT_COST_BUCKET_SIZE), ...onlyTrustedDocuments() });
   });
   afterAll(() => t.close());
 
   it('asks nothing of a key that a full bucket cannot give: every query costs under a fifth of it, and all of them together fit in one', async () => {
-    const queries = consoleQueries();
+    // The queries the console's build registered as trusted documents, each sent as the console sends it: by hash.
+    const queries = (await consoleOperations()).filter((operation) => operation.kind === 'query');
     expect(queries.map((q) => q.name)).toEqual(expect.arrayContaining(['Transfers', 'TransferVolume', 'CustomerPage', 'Customers', 'LatestEvents']));
     const api = t.client(await t.keyFor('Console Cost Partner'));
     const costs: Record<string, number> = {};
-    for (const { name, document, variables } of queries) {
+    for (const { name, documentId, variables } of queries) {
       const values = Object.fromEntries(variables.map((v) => [v, WORST[v]!()]));
-      const res = await api.request('POST', '/graphql', { body: { query: document, operationName: name, variables: values } });
+      const res = await api.request('POST', '/graphql', { body: { documentId, variables: values } });
       expect(res.status, name).toBe(200);
       costs[name] = res.body.extensions.cost.requestedQueryCost;
     }

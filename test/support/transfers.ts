@@ -8,6 +8,9 @@ import { type ApiClient, startRamp, type TestRamp } from './ramp.js';
 
 let customers = 0;
 
+/** The GraphQL mutation createCustomer approves a customer's KYC with (a test limited to trusted documents registers it). */
+export const APPROVE_KYC = 'mutation ($id: ID!) { simulateKycDecision(input: { customerId: $id, decision: APPROVED }) { __typename } }';
+
 /** A new individual customer; KYC-approved on every rail unless told otherwise. */
 export async function createCustomer(api: ApiClient, options: { approved?: boolean } = {}): Promise<string> {
   const created = await api.post('/v0/customers', {
@@ -19,7 +22,7 @@ export async function createCustomer(api: ApiClient, options: { approved?: boole
   if (created.status !== 201) throw new Error(`customer not created: ${JSON.stringify(created.body)}`);
   const id = created.body.customer_id as string;
   if (options.approved ?? true) {
-    const res = await api.graphql(`mutation ($id: ID!) { simulateKycDecision(input: { customerId: $id, decision: APPROVED }) { __typename } }`, { id });
+    const res = await api.graphql(APPROVE_KYC, { id });
     if (res.body.data?.simulateKycDecision?.__typename !== 'SimulateKycDecisionPayload') {
       throw new Error(`KYC not approved: ${JSON.stringify(res.body)}`);
     }

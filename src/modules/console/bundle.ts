@@ -1,5 +1,7 @@
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { runInNewContext } from 'node:vm';
 
 /** One file of the built console, ready to send. */
 export interface ConsoleAsset {
@@ -29,10 +31,16 @@ const modified = (path: string) => (existsSync(path) ? statSync(path).mtimeMs : 
 /** What the typed operations are generated from: the operations, their codegen config and the committed schema. */
 const typesInputsTime = (dir: string) => Math.max(newestSourceTime(`${dir}src/operations`), modified(`${dir}codegen.yml`), modified(`${dir}../schema.graphql`));
 
+/**
+ * The console's trusted documents, beside its bundle: graphql-codegen's persisted-documents shape, `{ "sha256:<hex>":
+ * document }`, what the console feature registers with the GraphQL server (feature.ts).
+ */
+const TRUSTED_DOCUMENTS_FILE = 'trusted-documents.json';
+
 /** Whether console/dist is missing or older than a source file, index.html or schema.graphql. */
 export function bundleIsStale(dir = consoleDir()): boolean {
   const built = `${dir}dist/app.js`;
-  if (!existsSync(built) || !existsSync(`${dir}dist/app.css`)) return true;
+  if (!existsSync(built) || !existsSync(`${dir}dist/app.css`) || !existsSync(`${dir}dist/${TRUSTED_DOCUMENTS_FILE}`)) return true;
   // An image that ships only the built console has nothing to compare with.
   if (!existsSync(`${dir}src`)) return false;
   const sources = Math.max(newestSourceTime(`${dir}src`), modified(`${dir}index.html`), typesInputsTime(dir));
@@ -50,15 +58,61 @@ export async function generateOperationTypes(dir = consoleDir()): Promise<void> 
   await generate({ ...config, cwd: fileURLToPath(new URL('..', `file://${dir}`)), silent: true }, true);
 }
 
+type Esbuild = typeof import('esbuild');
+
 /**
- * Bundles console/src with esbuild (under a second) into console/dist, generating the operations'
- * types first when needed. Each file is written to a
- * temporary name and renamed, so a second Ramp building at the same moment never serves half a file.
+ * Every operation of the console as the console sends it: urql adds `__typename` to each selection set of a query
+ * or a mutation (its document cache reads the types an answer holds) and prints the result; a subscription goes as
+ * written. The texts come from the console's own documents (src/gql) run through the same urql code, bundled by
+ * esbuild as the console is and run in a fresh context, so the hashes match what the browser sends, byte for byte.
+ */
+async function operationTexts(esbuild: Esbuild, dir: string): Promise<string[]> {
+  const entry = `
+    import * as generated from './gql/graphql';
+    import { createRequest, formatDocument, stringifyDocument } from '@urql/core';
+    export const texts = Object.values(generated)
+      .map((value) => ({ document: value, operation: value && value.kind === 'Document' && value.definitions.find((d) => d.kind === 'OperationDefinition') }))
+      .filter(({ operation }) => operation)
+      .map(({ document, operation }) => {
+        const { query } = createRequest(document, {});
+        return stringifyDocument(operation.operation === 'subscription' ? query : formatDocument(query));
+      });`;
+  const result = await esbuild.build({
+    stdin: { contents: entry, resolveDir: `${dir}src`, loader: 'ts' },
+    bundle: true,
+    format: 'iife',
+    globalName: 'consoleOperations',
+    platform: 'browser',
+    write: false,
+    logLevel: 'silent',
+  });
+  const texts = runInNewContext(`${result.outputFiles[0]!.text}; consoleOperations.texts`) as unknown;
+  if (!Array.isArray(texts) || !texts.length) throw new Error('the console has no GraphQL operations to register');
+  return texts as string[];
+}
+
+/** The trusted-documents manifest of these operation texts: the sha256 of each, hex, prefixed as codegen writes it. */
+const manifestOf = (texts: readonly string[]): Record<string, string> =>
+  Object.fromEntries(texts.map((text) => [`sha256:${createHash('sha256').update(text).digest('hex')}`, text]));
+
+/** Writes `contents` to a temporary name and renames it, so a Ramp building at the same moment never reads half a file. */
+function writeWhole(path: string, contents: string | Uint8Array) {
+  const temporary = `${path}.${process.pid}.tmp`;
+  writeFileSync(temporary, contents);
+  renameSync(temporary, path);
+}
+
+/**
+ * Bundles console/src with esbuild (under a second) into console/dist, generating the operations' types first when
+ * needed, and writes the console's trusted documents beside it. The bundle carries the same manifest, inverted
+ * (document → hash), so the console sends each operation by its hash (console/src/trusted-documents.ts).
  */
 export async function buildConsole(dir = consoleDir()): Promise<void> {
   await generateOperationTypes(dir);
   // esbuild and codegen are development dependencies: a production image ships a prebuilt console/dist instead.
   const esbuild = await import('esbuild');
+  const manifest = manifestOf(await operationTexts(esbuild, dir));
+  const idsByDocument = Object.fromEntries(Object.entries(manifest).map(([id, text]) => [text, id]));
   const result = await esbuild.build({
     entryPoints: { app: `${dir}src/main.tsx` },
     bundle: true,
@@ -71,17 +125,27 @@ export async function buildConsole(dir = consoleDir()): Promise<void> {
     write: false,
     logLevel: 'silent',
     legalComments: 'none',
+    define: { CONSOLE_TRUSTED_DOCUMENTS: JSON.stringify(idsByDocument) },
   });
   mkdirSync(`${dir}dist`, { recursive: true });
-  for (const file of result.outputFiles) {
-    const temporary = `${file.path}.${process.pid}.tmp`;
-    writeFileSync(temporary, file.contents);
-    renameSync(temporary, file.path);
-  }
+  writeWhole(`${dir}dist/${TRUSTED_DOCUMENTS_FILE}`, `${JSON.stringify(manifest, null, 2)}\n`);
+  for (const file of result.outputFiles) writeWhole(file.path, file.contents);
 }
 
-/** The console's three files (building them first when stale), keyed by their name under /console/. */
-export async function consoleAssets(): Promise<Map<string, ConsoleAsset>> {
+/** The console's trusted documents as built (TRUSTED_DOCUMENTS_FILE), by hash. */
+export function readTrustedDocuments(dir = consoleDir()): Record<string, string> {
+  return JSON.parse(readFileSync(`${dir}dist/${TRUSTED_DOCUMENTS_FILE}`, 'utf8')) as Record<string, string>;
+}
+
+/** One build of the console: its three files, keyed by their name under /console/, and the documents they send. */
+export interface ConsoleBuild {
+  files: Map<string, ConsoleAsset>;
+  /** The trusted documents of this build, by hash (TRUSTED_DOCUMENTS_FILE). */
+  documents: Readonly<Record<string, string>>;
+}
+
+/** The built console, building it first when stale. */
+export async function consoleAssets(): Promise<ConsoleBuild> {
   const dir = consoleDir();
   if (bundleIsStale(dir)) await buildConsole(dir);
   const files: Array<[string, string]> = [
@@ -89,7 +153,10 @@ export async function consoleAssets(): Promise<Map<string, ConsoleAsset>> {
     ['app.js', `${dir}dist/app.js`],
     ['app.css', `${dir}dist/app.css`],
   ];
-  return new Map(files.map(([name, path]) => [name, { contentType: CONTENT_TYPES[path.slice(path.lastIndexOf('.'))]!, body: readFileSync(path) }]));
+  return {
+    files: new Map(files.map(([name, path]) => [name, { contentType: CONTENT_TYPES[path.slice(path.lastIndexOf('.'))]!, body: readFileSync(path) }])),
+    documents: readTrustedDocuments(dir),
+  };
 }
 
 // `npm run console:build`: builds when stale (CI, a production image); `--force` always.

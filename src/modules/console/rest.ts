@@ -1,12 +1,12 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { CONSOLE_CONTENT_SECURITY_POLICY } from '../../platform/security-headers.js';
-import { bundleIsStale, type ConsoleAsset, consoleAssets } from './bundle.js';
+import { bundleIsStale, type ConsoleAsset, type ConsoleBuild, consoleAssets } from './bundle.js';
 
 /**
  * The console's files, one set per process (every Ramp in it serves the same console/): a build in flight is
  * shared, so instances started together build once.
  */
-let assets: Promise<Map<string, ConsoleAsset>> | undefined;
+let assets: Promise<ConsoleBuild> | undefined;
 const load = (refresh: boolean) => {
   // An edited source rebuilds on the next page load (a stat of each source file, no more).
   if (!assets || (refresh && bundleIsStale())) {
@@ -15,6 +15,16 @@ const load = (refresh: boolean) => {
   }
   return assets;
 };
+
+/**
+ * The documents the console sends by hash, of the build it serves now (an edited source rebuilds on the next page
+ * load, and its new documents count from then on); none where the console cannot be built.
+ */
+export const consoleDocuments = (): Promise<Readonly<Record<string, string>>> =>
+  load(false).then(
+    (build) => build.documents,
+    () => ({}),
+  );
 
 /**
  * The sandbox console: a single page built from console/ (Preact + urql over /graphql). The bundle is built as
@@ -28,7 +38,7 @@ export async function consoleRoutes(app: FastifyInstance) {
   const send = async (name: string, reply: FastifyReply) => {
     let files: Map<string, ConsoleAsset>;
     try {
-      files = await load(name === '');
+      ({ files } = await load(name === ''));
     } catch (error) {
       reply.log.error({ err: error }, 'the console bundle could not be built');
       return reply

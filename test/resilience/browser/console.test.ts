@@ -4,13 +4,27 @@ import type { Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bundleIsStale, generateOperationTypes } from '../../../src/modules/console/bundle.js';
 import { haveChromium, launchChromium, PRODUCTION_LIMITS, useRampInBrowser, watchProblems } from '../../support/browser.js';
+import { byHash, onlyTrustedDocuments } from '../../support/console-documents.js';
 import { type ApiClient, startRamp } from '../../support/ramp.js';
-import { createCustomer, ibanAccount, idempotencyKey, offrampQuoteBody } from '../../support/transfers.js';
+import { APPROVE_KYC, createCustomer, ibanAccount, idempotencyKey, offrampQuoteBody } from '../../support/transfers.js';
 import { startReceiver } from '../../support/webhook-receiver.js';
 
 const ARTIFACTS = 'test-artifacts';
 
-const env = useRampInBrowser();
+/**
+ * What the tests send themselves, around the console (making transfers outside it, checking what it did): an
+ * operator's manifest of them, as a partner's frontend's would be, sent by hash.
+ */
+const QUOTE = 'mutation ($input: CreateOnrampQuoteInput!) { createOnrampQuote(input: $input) { ... on CreateOnrampQuotePayload { quote { id } } } }';
+const TRANSFER =
+  'mutation ($input: CreateOnrampTransferInput!) { createOnrampTransfer(input: $input) { ... on CreateOnrampTransferPayload { transfer { id databaseId } } } }';
+const LAST_TRANSFER = '{ transfers(last: 1) { edges { node { databaseId status customer { email } } } } }';
+const SIMULATIONS = ['simulateFiatDeposit', 'simulateTransferSettlement'];
+const simulation = (mutation: string) =>
+  `mutation ($input: ${mutation[0]!.toUpperCase()}${mutation.slice(1)}Input!) { ${mutation}(input: $input) { __typename } }`;
+
+// As production may run it: only trusted documents. The console's are, and it sends their hashes.
+const env = useRampInBrowser(onlyTrustedDocuments([APPROVE_KYC, QUOTE, TRANSFER, LAST_TRANSFER, ...SIMULATIONS.map(simulation)]));
 
 // Each test's tabs close with it: an open console keeps its subscription and refetches on every event, spending
 // the key's cost budget (every test shares the demo key) on work no later test looks at.
@@ -29,6 +43,10 @@ async function watchedPage(): Promise<{ page: Page; problems: string[] }> {
   const origin = new URL(env.t.url).origin;
   page.on('request', (r) => !r.url().startsWith(origin) && !r.url().startsWith(origin.replace('http', 'ws')) && problems.push(`left the origin: ${r.url()}`));
   page.on('response', (r) => r.status() >= 400 && r.status() !== 429 && problems.push(`${r.status()} ${r.url()}`));
+  page.on('request', (r) => {
+    if (r.method() === 'POST' && r.url().endsWith('/graphql') && !('documentId' in (r.postDataJSON() ?? {})))
+      problems.push(`sent a document, not its hash: ${r.postData()}`);
+  });
   await page.addInitScript(() => {
     document.addEventListener('securitypolicyviolation', (e) => console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`));
   });
@@ -84,7 +102,7 @@ describe.skipIf(!haveChromium)('the sandbox console in a real browser', () => {
     await page.getByText(/created, pending the deposit/).waitFor({ timeout: 10_000 });
     await page.locator('table.transfers tbody tr').waitFor({ timeout: 10_000 });
     await screenshot(page, 'console-customer');
-    const listed = await env.t.client(env.t.key).graphql('{ transfers(last: 1) { edges { node { databaseId status customer { email } } } } }');
+    const listed = await byHash(env.t.client(env.t.key)).graphql(LAST_TRANSFER);
     const transfer = listed.body.data.transfers.edges[0].node;
     expect(transfer).toMatchObject({ status: 'PENDING', customer: { email: 'console-buyer@example.com' } });
 
@@ -143,18 +161,14 @@ describe.skipIf(!haveChromium)('the sandbox console in a real browser', () => {
     await expect.poll(() => page.locator('[data-stream]').getAttribute('data-stream'), { timeout: 15_000 }).toBe('live');
 
     // A second transfer, made outside the console: it appears live.
-    const api = env.t.client(env.t.key);
+    const api = byHash(env.t.client(env.t.key));
     const customerId = await createCustomer(api);
-    const quoted = await api.graphql(
-      `mutation ($input: CreateOnrampQuoteInput!) { createOnrampQuote(input: $input) { ... on CreateOnrampQuotePayload { quote { id } } } }`,
-      {
-        input: { customerId, sourceAmount: '42.00', sourceCurrency: 'USD', sourcePaymentRails: 'ACH', destinationToken: 'USDC', destinationNetwork: 'POLYGON' },
-      },
-    );
-    const created = await api.graphql(
-      `mutation ($input: CreateOnrampTransferInput!) { createOnrampTransfer(input: $input) { ... on CreateOnrampTransferPayload { transfer { id databaseId } } } }`,
-      { input: { quoteId: quoted.body.data.createOnrampQuote.quote.id, destinationAddress: '0x9AD0BAD1900a8a37f840c197B961847A3a32f0c9' } },
-    );
+    const quoted = await api.graphql(QUOTE, {
+      input: { customerId, sourceAmount: '42.00', sourceCurrency: 'USD', sourcePaymentRails: 'ACH', destinationToken: 'USDC', destinationNetwork: 'POLYGON' },
+    });
+    const created = await api.graphql(TRANSFER, {
+      input: { quoteId: quoted.body.data.createOnrampQuote.quote.id, destinationAddress: '0x9AD0BAD1900a8a37f840c197B961847A3a32f0c9' },
+    });
     const transfer = created.body.data.createOnrampTransfer.transfer;
     await expect.poll(() => statusOf(page, transfer.databaseId), { timeout: 10_000 }).toBe('PENDING');
 
@@ -166,9 +180,9 @@ describe.skipIf(!haveChromium)('the sandbox console in a real browser', () => {
     expect(subscribedAfter).toHaveLength(1);
 
     // Meanwhile the transfer is funded and settled.
-    for (const mutation of ['simulateFiatDeposit', 'simulateTransferSettlement']) {
+    for (const mutation of SIMULATIONS) {
       const name = `${mutation[0]!.toUpperCase()}${mutation.slice(1)}`;
-      const done = await api.graphql(`mutation ($input: ${name}Input!) { ${mutation}(input: $input) { __typename } }`, { input: { transferId: transfer.id } });
+      const done = await api.graphql(simulation(mutation), { input: { transferId: transfer.id } });
       expect(done.body.data[mutation].__typename).toBe(`${name}Payload`);
     }
     expect(await statusOf(page, transfer.databaseId)).toBe('PENDING');
@@ -269,25 +283,21 @@ describe.skipIf(!haveChromium)('the sandbox console in a real browser', () => {
     await page.getByRole('button', { name: 'Reject KYC' }).click();
     await page.locator('[data-kyc-status="REJECTED"]').waitFor({ timeout: 10_000 });
 
-    const api = env.t.client(env.t.key);
+    const api = byHash(env.t.client(env.t.key));
     const customerId = await createCustomer(api);
-    const quoted = await api.graphql(
-      `mutation ($input: CreateOnrampQuoteInput!) { createOnrampQuote(input: $input) { ... on CreateOnrampQuotePayload { quote { id } } } }`,
-      {
-        input: {
-          customerId,
-          sourceAmount: '7.00',
-          sourceCurrency: 'EUR',
-          sourcePaymentRails: 'SEPA',
-          destinationToken: 'USDC',
-          destinationNetwork: 'POLYGON',
-        },
+    const quoted = await api.graphql(QUOTE, {
+      input: {
+        customerId,
+        sourceAmount: '7.00',
+        sourceCurrency: 'EUR',
+        sourcePaymentRails: 'SEPA',
+        destinationToken: 'USDC',
+        destinationNetwork: 'POLYGON',
       },
-    );
-    const created = await api.graphql(
-      `mutation ($input: CreateOnrampTransferInput!) { createOnrampTransfer(input: $input) { ... on CreateOnrampTransferPayload { transfer { databaseId } } } }`,
-      { input: { quoteId: quoted.body.data.createOnrampQuote.quote.id, destinationAddress: '0x9AD0BAD1900a8a37f840c197B961847A3a32f0c9' } },
-    );
+    });
+    const created = await api.graphql(TRANSFER, {
+      input: { quoteId: quoted.body.data.createOnrampQuote.quote.id, destinationAddress: '0x9AD0BAD1900a8a37f840c197B961847A3a32f0c9' },
+    });
     const transferId = created.body.data.createOnrampTransfer.transfer.databaseId;
     await page.getByRole('link', { name: 'Transfers' }).click();
     const row = page.locator(`tr[data-transfer="${transferId}"]`);
@@ -302,7 +312,7 @@ describe.skipIf(!haveChromium)('the sandbox console in a real browser', () => {
   }, 120_000);
 
   it("shows a transfer's real chain hash and its confirmations rising, polling only while they are short", async () => {
-    const api = env.t.client(env.t.key);
+    const api = byHash(env.t.client(env.t.key));
     const customerId = await createCustomer(api);
     const quote = await api.post(
       `/v0/customers/${customerId}/offramp-transfer/quote`,
@@ -361,21 +371,17 @@ describe.skipIf(!haveChromium)('the sandbox console in a real browser', () => {
 /** An on-ramp transfer of `amount` in `currency`, made outside the console; its REST id. */
 async function onramp(api: ApiClient, customerId: string, amount: string, currency: 'USD' | 'EUR'): Promise<string> {
   const input = { customerId, sourceAmount: amount, sourceCurrency: currency, sourcePaymentRails: currency === 'USD' ? 'ACH' : 'SEPA' };
-  const quoted = await api.graphql(
-    `mutation ($input: CreateOnrampQuoteInput!) { createOnrampQuote(input: $input) { ... on CreateOnrampQuotePayload { quote { id } } } }`,
-    { input: { ...input, destinationToken: 'USDC', destinationNetwork: 'POLYGON' } },
-  );
-  const created = await api.graphql(
-    `mutation ($input: CreateOnrampTransferInput!) { createOnrampTransfer(input: $input) { ... on CreateOnrampTransferPayload { transfer { databaseId } } } }`,
-    { input: { quoteId: quoted.body.data.createOnrampQuote.quote.id, destinationAddress: '0x9AD0BAD1900a8a37f840c197B961847A3a32f0c9' } },
-  );
+  const quoted = await api.graphql(QUOTE, { input: { ...input, destinationToken: 'USDC', destinationNetwork: 'POLYGON' } });
+  const created = await api.graphql(TRANSFER, {
+    input: { quoteId: quoted.body.data.createOnrampQuote.quote.id, destinationAddress: '0x9AD0BAD1900a8a37f840c197B961847A3a32f0c9' },
+  });
   return created.body.data.createOnrampTransfer.transfer.databaseId;
 }
 
 describe.skipIf(!haveChromium)("the console's first hour", () => {
   it("opens on what already happened: latest events, the week in its most used currency, a customer's transfers newest first", async () => {
     const key = await env.t.keyFor('Console First Hour Partner');
-    const api = env.t.client(key);
+    const api = byHash(env.t.client(key));
     const customerId = await createCustomer(api);
     const older = await onramp(api, customerId, '10.00', 'USD');
     const newer = await onramp(api, customerId, '20.00', 'USD');
@@ -419,7 +425,7 @@ describe.skipIf(!haveChromium)("the console's first hour", () => {
   it('waits out a throttled answer by its Retry-After and loads the board by itself, under a bucket smaller than the board asks for at once', async () => {
     // 250 points, 100 a second: the board's queries together (its transfers, the week's volume, the latest
     // events) cost more than the bucket holds, each alone less.
-    const small = await startRamp({ ...PRODUCTION_LIMITS, GRAPHQL_COST_BUCKET_SIZE: '250', GRAPHQL_COST_RESTORE_RATE: '100' });
+    const small = await startRamp({ ...PRODUCTION_LIMITS, ...onlyTrustedDocuments(), GRAPHQL_COST_BUCKET_SIZE: '250', GRAPHQL_COST_RESTORE_RATE: '100' });
     const browser = await launchChromium();
     try {
       const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
