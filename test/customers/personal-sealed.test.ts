@@ -59,6 +59,12 @@ describe("customers' personal data at rest", () => {
     expect(row.email_digest).toBeTruthy();
 
     const shown = { email: person.email.toLowerCase(), first_name: person.first_name, last_name: person.last_name, address: person.address };
+    // Its event keeps the opened values (events are rewritten on erasure), never the sealed column or the digest.
+    const [event] = await t.sql<{ payload: any; subject: any }>("select payload, subject from events where entity_id = ? and type = 'customer.created'", [id]);
+    expect(event!.payload).toMatchObject(shown);
+    expect(event!.subject).toMatchObject({ email: shown.email, firstName: person.first_name, address: person.address });
+    expect(Object.keys(event!.subject)).not.toContain('personal');
+    expect(Object.keys(event!.subject)).not.toContain('emailDigest');
     expect((await api.get(`/v0/customers/${id}`)).body).toMatchObject(shown);
     const gql = await api.graphql('query ($id: ID!) { customer(id: $id) { email firstName lastName address { streetLine1 } } }', { id });
     expect(gql.body.data.customer).toEqual({

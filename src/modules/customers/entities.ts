@@ -48,7 +48,7 @@ export class Customer extends CustomerSchema.class {}
 CustomerSchema.setClass(Customer);
 
 /**
- * The key that seals a customer's document and tax numbers (32 random bytes), wrapped by the master
+ * The key that seals a customer's personal values, document and tax numbers (32 random bytes), wrapped by the master
  * key. Erasure deletes the row: what it sealed, in this database or any copy of it, stays unreadable.
  */
 const CustomerDataKeySchema = defineEntity({
