@@ -33,6 +33,9 @@ export class Migration20261129040000_sealed_personal_data extends Migration {
     this.addSql('drop index customers_email_unique');
     // An erased customer keeps no digest (null), so its email is free again, as before.
     this.addSql('create unique index customers_email_unique on customers (partner_id, environment, email_digest)');
+    // What the job looks for on every poll: an index that is empty once every row is sealed.
+    this.addSql(`create index customers_personal_in_clear on customers (id)
+      where redacted_at is null and (personal not like 'v1:%' or email_digest is null)`);
     this.addSql('alter table customers drop column email, drop column first_name, drop column last_name, drop column company_name, drop column address');
   }
 }
