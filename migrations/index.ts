@@ -29,6 +29,7 @@ import { Migration20261128150000_bank_payment_orders } from './Migration20261128
 import { Migration20261128000500_top_up_replacement } from './Migration20261128000500_top_up_replacement.js';
 import { Migration20261128110000_webhook_registering_key } from './Migration20261128110000_webhook_registering_key.js';
 import { Migration20261128120000_copies_know_their_customer } from './Migration20261128120000_copies_know_their_customer.js';
+import { Migration20261129040000_sealed_personal_data } from './Migration20261129040000_sealed_personal_data.js';
 import { Migration20261128140000_kyc_swift_rails } from './Migration20261128140000_kyc_swift_rails.js';
 import { Migration20261129020000_mints_followed } from './Migration20261129020000_mints_followed.js';
 
@@ -67,4 +68,5 @@ export const migrations = [
   Migration20261128150000_bank_payment_orders,
   Migration20261128140000_kyc_swift_rails,
   Migration20261129020000_mints_followed,
+  Migration20261129040000_sealed_personal_data,
 ];

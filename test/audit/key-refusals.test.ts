@@ -4,6 +4,7 @@ import type { Scope } from '../../src/domain/scopes.js';
 import { issueApiKey } from '../../src/modules/partners/api-keys.js';
 import { ensurePartner } from '../../src/modules/partners/service.js';
 import { apiClient, startRamp, type TestRamp } from '../support/ramp.js';
+import { customerIdsWithEmail } from '../support/sealed.js';
 
 /** A request whose socket is bound to `from` (loopback is all of 127.0.0.0/8), so Ramp sees it come from there. */
 function sendFrom(from: string, url: string, path: string, key: string, body?: unknown) {
@@ -52,7 +53,7 @@ describe('refusals of scoped and allowlisted keys, in the audit log', () => {
     expect((await client.get('/v0/customers')).status).toBe(200);
     const refused = await client.post('/v0/customers', { email: 'audited-read-only@example.com', type: 'individual', first_name: 'Ada', last_name: 'L' });
     expect([refused.status, refused.body.code]).toEqual([403, 'insufficient_scope']);
-    expect(await t.sql('select id from customers where email = ?', ['audited-read-only@example.com'])).toEqual([]);
+    expect(await customerIdsWithEmail(t, 'audited-read-only@example.com')).toEqual([]);
 
     const [row] = await logOf('action=customer.create');
     expect(row).toMatchObject({

@@ -139,8 +139,14 @@ describe('erasure by subject', () => {
     // Every copy names its customer.
     expect(await t.sql(`select id from events where entity_id in (?, ?, ?) and customer_id is null`, [adaId, graceId, account.body.id])).toEqual([]);
 
+    // Her own row holds none of them in clear (sealed by her data key), before erasure and after it.
+    const ownRow = async () => JSON.stringify(await t.sql('select * from customers where id = ?', [adaId])).toLowerCase();
+    for (const value of [...adasOwn, ada.last_name]) expect(await ownRow()).not.toContain(escaped(value).toLowerCase());
+
     const res = await api.post(`/v0/customers/${adaId}/redact`);
     expect(res.status).toBe(200);
+    for (const value of [...adasOwn, ada.last_name]) expect(await ownRow()).not.toContain(escaped(value).toLowerCase());
+    expect(await t.sql('select customer_id from customer_data_keys where customer_id = ?', [adaId])).toEqual([]);
 
     // No copy of Ada's own values remains anywhere, as written or JSON-escaped; her last name is gone from her rows.
     expect(await whereFound(adasOwn)).toEqual([]);

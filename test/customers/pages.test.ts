@@ -4,8 +4,9 @@ import { recordSqlStatements } from '../support/sql-statements.js';
 import { createCustomer } from '../support/transfers.js';
 
 /**
- * Customer lists read plain rows: a GraphQL page is one statement, its count another,
- * the KYC filter is SQL's, and the rows are the caller's alone; REST's list shows the same customers.
+ * Customer lists read plain rows: a GraphQL page is one statement, its customers' data keys
+ * (which open their sealed personal values) one more, its count another; the KYC filter is SQL's, and the
+ * rows are the caller's alone; REST's list shows the same customers.
  */
 const sql = recordSqlStatements();
 let t: TestRamp;
@@ -36,7 +37,7 @@ async function customers(api: ApiClient, variables: Record<string, unknown> = {}
 }
 
 describe('a page of customers', () => {
-  it('is one statement, and its totalCount another', async () => {
+  it('is one statement, its data keys one more, and its totalCount another', async () => {
     await customers(mine); // the API key is verified once, then kept
     let page = { totalCount: 0, nodes: [] as unknown[] };
     const statements = await sql.during(async () => {
@@ -44,7 +45,12 @@ describe('a page of customers', () => {
     });
     expect(page.nodes).toHaveLength(3);
     expect(page.totalCount).toBe(3);
-    expect(statements, statements.join('\n')).toHaveLength(2);
+    expect(statements, statements.join('\n')).toHaveLength(3);
+    expect(
+      statements.filter((s) => s.includes('customer_data_keys')),
+      statements.join('\n'),
+    ).toHaveLength(1);
+    expect((page.nodes as { email: string }[]).every((n) => n.email.endsWith('@example.com'))).toBe(true);
   });
 
   it('filters by KYC status in the page and its count', async () => {

@@ -4,6 +4,7 @@ import { issueApiKey } from '../../src/modules/partners/api-keys.js';
 import { ensurePartner } from '../../src/modules/partners/service.js';
 import { apiClient, startRamp, type TestRamp } from '../support/ramp.js';
 import { subscribe, wsClient } from '../support/subscriptions.js';
+import { customerIdsWithEmail } from '../support/sealed.js';
 
 let t: TestRamp;
 beforeAll(async () => {
@@ -25,7 +26,7 @@ async function sibling(scopes: Scope[]): Promise<{ full: string; scoped: string 
   return { full: await issueApiKey(em, partner, 'sandbox'), scoped: await issueApiKey(em, partner, 'sandbox', { scopes }) };
 }
 
-const customersNamed = async (email: string) => (await t.sql('select id from customers where email = ?', [email])).length;
+const customersNamed = async (email: string) => (await customerIdsWithEmail(t, email)).length;
 const CREATE_CUSTOMER = `mutation($email: String!) {
   createCustomer(input: { email: $email, type: INDIVIDUAL, firstName: "Ada", lastName: "Lovelace" }) {
     __typename ... on CreateCustomerPayload { customer { id } }

@@ -20,3 +20,23 @@ export async function openedProfile(t: TestRamp, customerId: string): Promise<an
   if (identity?.tax_number !== undefined) identity.tax_number = await keys.open(em, customerId, identity.tax_number);
   return profile;
 }
+
+/**
+ * The ids of the customers, in every tenant, whose email is `email` (in any case), read from the raw rows by the
+ * email's digest under each tenant's digest key: rows keep no email in clear.
+ */
+export async function customerIdsWithEmail(t: TestRamp, email: string): Promise<string[]> {
+  const keys = createDataKeys({ current: loadConfig({ NODE_ENV: 'test' }).encryptionMasterKey });
+  const ids: string[] = [];
+  for (const tenant of await t.sql<{ partner_id: string; environment: 'sandbox' | 'production' }>('select partner_id, environment from email_digest_keys')) {
+    const em = scopeTo(t.ramp.db.fork(), { partnerId: tenant.partner_id, environment: tenant.environment });
+    const digest = await keys.emailDigest(em, email);
+    const rows = await t.sql<{ id: string }>('select id from customers where partner_id = ? and environment = ? and email_digest = ?', [
+      tenant.partner_id,
+      tenant.environment,
+      digest,
+    ]);
+    ids.push(...rows.map((row) => row.id));
+  }
+  return ids;
+}

@@ -1,13 +1,14 @@
 import type { EntityManager } from '@mikro-orm/sql';
 import { createHmac } from 'node:crypto';
 import { type SealingKey, isSealed, masterKeyring, newDataKey, open, seal, unwrap, wrap } from '../../platform/sealing.js';
+import type { Environment } from '../../domain/environment.js';
 import { tenantOfEm } from '../../platform/tenant.js';
-import { CustomerDataKey } from './entities.js';
+import { CustomerDataKey, EmailDigestKey } from './entities.js';
 
 /**
  * Each customer's data key: made on the first value it seals, wrapped by the master key, deleted by
  * erasure. A value is sealed with its customer's id as associated data, so it opens for that customer only.
- * Only writes and the reads that show a sealed field open the key: lists and events never do.
+ * Reads of a customer open its personal values with it (a list reads all its customers' keys in one statement).
  */
 export interface DataKeys {
   /** Seals a customer's value (making its data key on first use); inside the caller's transaction. */
@@ -19,9 +20,24 @@ export interface DataKeys {
   digest(em: EntityManager, customerId: string, plaintext: string): Promise<string>;
   /** The clear value; a value stored before encryption is returned as it is, one whose key was destroyed as null. */
   open(em: EntityManager, customerId: string, stored: string): Promise<string | null>;
+  /** `open` for many customers' values, their keys read in one statement. */
+  openMany(em: EntityManager, values: readonly { customerId: string; stored: string }[]): Promise<(string | null)[]>;
+  /**
+   * A new customer's data key, made before its row exists so its first values are sealed in the row's INSERT;
+   * `store` inserts the key after the row (the key references it), in the same transaction.
+   */
+  fresh(customerId: string): { seal(plaintext: string): string; store(em: EntityManager): Promise<void> };
+  /**
+   * A keyed digest of an email (trimmed, lower-cased) under the tenant's digest key, shared by its customers: what the
+   * email's uniqueness and every lookup by email compare. The key is made on first use and kept in memory after.
+   */
+  emailDigest(em: EntityManager, email: string): Promise<string>;
   /** Erasure: the customer's data key is gone, and with it every value it sealed. */
   destroy(em: EntityManager, customerId: string): Promise<void>;
-  /** Master key rotation: re-wraps up to `limit` data keys the previous master key wrapped with the current one; returns how many. */
+  /**
+   * Master key rotation: re-wraps up to `limit` data keys (and the tenants' email digest keys) the previous master key
+   * wrapped with the current one; returns how many.
+   */
   rewrap(em: EntityManager, limit: number): Promise<number>;
 }
 
@@ -40,6 +56,48 @@ export function createDataKeys(keys: MasterKeys): DataKeys {
     return row && unwrap(masters, row.wrappedKey, customerId);
   }
 
+  const insertKey = (em: EntityManager, customerId: string, key: SealingKey) => {
+    const { partnerId, environment } = tenantOfEm(em);
+    return em
+      .getConnection('write')
+      .execute(
+        'insert into customer_data_keys (customer_id, partner_id, environment, master_key_id, wrapped_key, created_at) values (?, ?, ?, ?, ?, ?) on conflict (customer_id) do nothing',
+        [customerId, partnerId, environment, current.id, wrap(current, key), new Date()],
+        'run',
+        em.getTransactionContext(),
+      );
+  };
+
+  /** Each tenant's digest key, once unwrapped and known committed: it never changes (a rotation re-wraps the same key). */
+  const digestKeys = new Map<string, Buffer>();
+
+  /**
+   * The tenant's digest key, made if it has none (`on conflict do nothing`: a second maker waits for the first's commit
+   * and reads its key). One made here is not kept in memory: the caller's transaction may still roll it back.
+   */
+  async function digestKeyOf(em: EntityManager, tenant: { partnerId: string; environment: Environment }): Promise<Buffer> {
+    const cacheKey = `${tenant.partnerId}:${tenant.environment}`;
+    const known = digestKeys.get(cacheKey);
+    if (known) return known;
+    const context = `email-digest:${tenant.partnerId}:${tenant.environment}`;
+    const found = await em.findOne(EmailDigestKey, tenant);
+    if (found) {
+      const key = unwrap(masters, found.wrappedKey, context).key;
+      digestKeys.set(cacheKey, key);
+      return key;
+    }
+    await em
+      .getConnection('write')
+      .execute(
+        'insert into email_digest_keys (partner_id, environment, master_key_id, wrapped_key, created_at) values (?, ?, ?, ?, ?) on conflict do nothing',
+        [tenant.partnerId, tenant.environment, current.id, wrap(current, newDataKey(context)), new Date()],
+        'run',
+        em.getTransactionContext(),
+      );
+    const made = await em.findOne(EmailDigestKey, tenant, { refresh: true });
+    return unwrap(masters, made!.wrappedKey, context).key;
+  }
+
   /**
    * The customer's key, made if it has none. Two first writes for one customer may run at once (two bank accounts
    * registered together hold the customer FOR SHARE only), so the new key is inserted `on conflict do nothing`: the
@@ -48,16 +106,7 @@ export function createDataKeys(keys: MasterKeys): DataKeys {
   async function keyMadeIfNone(em: EntityManager, customerId: string): Promise<SealingKey> {
     const found = await keyOf(em, customerId);
     if (found) return found;
-    const key = newDataKey(customerId);
-    const { partnerId, environment } = tenantOfEm(em);
-    await em
-      .getConnection('write')
-      .execute(
-        'insert into customer_data_keys (customer_id, partner_id, environment, master_key_id, wrapped_key, created_at) values (?, ?, ?, ?, ?, ?) on conflict (customer_id) do nothing',
-        [customerId, partnerId, environment, current.id, wrap(current, key), new Date()],
-        'run',
-        em.getTransactionContext(),
-      );
+    await insertKey(em, customerId, newDataKey(customerId));
     return (await keyOf(em, customerId, true))!;
   }
 
@@ -78,6 +127,28 @@ export function createDataKeys(keys: MasterKeys): DataKeys {
       return key && open(key, stored, customerId);
     },
 
+    async openMany(em, values) {
+      const ids = [...new Set(values.filter((v) => isSealed(v.stored)).map((v) => v.customerId))];
+      const rows = ids.length ? await em.find(CustomerDataKey, { customerId: { $in: ids } }) : [];
+      const keys = new Map(rows.map((row) => [row.customerId, unwrap(masters, row.wrappedKey, row.customerId)]));
+      return values.map(({ customerId, stored }) => {
+        if (!isSealed(stored)) return stored;
+        const key = keys.get(customerId);
+        return key ? open(key, stored, customerId) : null;
+      });
+    },
+
+    fresh(customerId) {
+      const key = newDataKey(customerId);
+      return { seal: (plaintext) => seal(key, plaintext, customerId), store: (em) => insertKey(em, customerId, key).then(() => undefined) };
+    },
+
+    async emailDigest(em, email) {
+      return createHmac('sha256', await digestKeyOf(em, tenantOfEm(em)))
+        .update(email.trim().toLowerCase())
+        .digest('base64');
+    },
+
     async destroy(em, customerId) {
       await em.nativeDelete(CustomerDataKey, { customerId });
     },
@@ -95,7 +166,20 @@ export function createDataKeys(keys: MasterKeys): DataKeys {
           const rewrapped = wrap(current, unwrap(masters, row.wrapped_key, row.customer_id));
           await tx.execute('update customer_data_keys set wrapped_key = ?, master_key_id = ? where customer_id = ?', [rewrapped, current.id, row.customer_id]);
         }
-        return rows.length;
+        const digestKeys = await tx.execute<{ partner_id: string; environment: string; wrapped_key: string }[]>(
+          'select partner_id, environment, wrapped_key from email_digest_keys where master_key_id = ? limit ? for update skip locked',
+          [previous.id, limit],
+        );
+        for (const row of digestKeys) {
+          const context = `email-digest:${row.partner_id}:${row.environment}`;
+          await tx.execute('update email_digest_keys set wrapped_key = ?, master_key_id = ? where partner_id = ? and environment = ?', [
+            wrap(current, unwrap(masters, row.wrapped_key, context)),
+            current.id,
+            row.partner_id,
+            row.environment,
+          ]);
+        }
+        return rows.length + digestKeys.length;
       });
     },
   };

@@ -77,22 +77,23 @@ export const CustomerRef = builder.loadableNodeRef<CustomerRow>('Customer', {
   sort: (customer) => customer.id,
 });
 
+/** A field showing a personal value: it reads the sealed column its value is opened from (personal-data.ts). */
+const personal = <T>(resolve: (c: CustomerRow) => T) => ({ extensions: reads(['personal']), resolve });
+
 /** The fields of a Customer (and of a snapshot of one, as an event kept it). */
 function fieldsOfCustomer(t: PothosSchemaTypes.ObjectFieldBuilder<typeof builder.$inferSchemaTypes, CustomerRow>) {
   return {
     databaseId: t.expose('id', { type: 'UUID', description: 'The id REST shows for this customer (customer_id)' }),
-    email: t.exposeString('email', { description: 'Email address, lower-cased; unique per partner and environment' }),
+    email: t.string({ description: 'Email address, lower-cased; unique per partner and environment', ...personal((c) => c.email) }),
     type: t.field({ type: CustomerTypeEnum, description: 'Person or company', extensions: reads(['type']), resolve: (c) => c.type }),
-    firstName: t.exposeString('firstName', { nullable: true, description: "An individual's first name; null for a corporate customer" }),
-    lastName: t.exposeString('lastName', { nullable: true, description: "An individual's last name; null for a corporate customer" }),
-    companyName: t.exposeString('companyName', { nullable: true, description: "A corporate customer's company name; null for an individual" }),
-    address: t.field({
-      type: AddressRef,
+    firstName: t.string({ nullable: true, description: "An individual's first name; null for a corporate customer", ...personal((c) => c.firstName ?? null) }),
+    lastName: t.string({ nullable: true, description: "An individual's last name; null for a corporate customer", ...personal((c) => c.lastName ?? null) }),
+    companyName: t.string({
       nullable: true,
-      description: 'Postal address; null when none was given',
-      extensions: reads(['address']),
-      resolve: (c) => c.address ?? null,
+      description: "A corporate customer's company name; null for an individual",
+      ...personal((c) => c.companyName ?? null),
     }),
+    address: t.field({ type: AddressRef, nullable: true, description: 'Postal address; null when none was given', ...personal((c) => c.address ?? null) }),
     kycs: t.field({ type: KycRef, description: "The customer's KYC status and verification link", resolve: (c) => c }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the customer was created' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When the customer or its KYC last changed' }),

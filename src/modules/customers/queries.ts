@@ -12,11 +12,14 @@ export type CustomerRow = Columns<Customer>;
 const { tenant } = readsOver<CustomerTables>();
 type Customers = From<CustomerTables, 'customers', 'c'>;
 
+/** A filter whose email is the digest the rows keep (the service digests it under the tenant's key). */
+export type DigestedFilter = Omit<CustomerFilter, 'email'> & { emailDigest?: string };
+
 /** The customers a filter matches, as conditions on `c`. */
-function matching<Q extends Customers>(query: Q, filter: CustomerFilter): Q {
+function matching<Q extends Customers>(query: Q, { emailDigest, ...filter }: DigestedFilter): Q {
   const f = parseInput(CustomerFilter, filter);
   let q: Customers = query;
-  if (f.email) q = q.where('c.email', '=', f.email);
+  if (emailDigest !== undefined) q = q.where('c.email_digest', '=', emailDigest);
   if (f.type) q = q.where('c.type', '=', f.type);
   if (f.kycStatus) q = q.where(sql<SqlBool>`c.kyc_status_breakdown @> ${JSON.stringify([{ status: f.kycStatus }])}::jsonb`);
   return q as Q;
@@ -30,18 +33,18 @@ async function read(scope: Scope, query: Customers): Promise<CustomerRow[]> {
 }
 
 /** GraphQL `customers`: a keyset page, oldest first, as plain rows. */
-export function customerPage(scope: Scope, filter: CustomerFilter, page: KeysetPage): Promise<CustomerRow[]> {
+export function customerPage(scope: Scope, filter: DigestedFilter, page: KeysetPage): Promise<CustomerRow[]> {
   return read(scope, keyset(matching(selectFrom(scope), filter), page, 'c'));
 }
 
 /** REST's list: `page.limit` customers after the first `page.skip`, oldest first. */
-export function customersByOffset(scope: Scope, filter: CustomerFilter, page: OffsetPage): Promise<CustomerRow[]> {
+export function customersByOffset(scope: Scope, filter: DigestedFilter, page: OffsetPage): Promise<CustomerRow[]> {
   const query = matching(selectFrom(scope), filter);
   return read(scope, query.orderBy('c.created_at', 'asc').orderBy('c.id', 'asc').limit(page.limit).offset(page.skip));
 }
 
 /** How many customers the filter matches (a connection's totalCount). */
-export async function countCustomers(scope: Scope, filter: CustomerFilter): Promise<number> {
+export async function countCustomers(scope: Scope, filter: DigestedFilter): Promise<number> {
   const query = matching(tenant(scope, 'customers', 'c').select(sql<number>`count(*)::int`.as('n')), filter);
   return (await query.executeTakeFirst())?.n ?? 0;
 }

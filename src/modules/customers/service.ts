@@ -12,22 +12,14 @@ import { type Scope, scopeFor } from '../../platform/scope.js';
 import { isUuid } from '../../domain/identifiers/uuid.js';
 import { ACROSS_TENANTS } from '../../platform/tenant.js';
 import { Customer } from './entities.js';
-import {
-  type Address,
-  CustomerChanges,
-  type CustomerFilter,
-  type NameFields,
-  NewCustomer,
-  NewKycLink,
-  namesNotAllowed,
-  providerShareKycToken,
-} from './inputs.js';
+import { type Address, CustomerChanges, CustomerFilter, type NameFields, NewCustomer, NewKycLink, namesNotAllowed, providerShareKycToken } from './inputs.js';
 import { checkedRedirectUri } from './kyc-links.js';
 import { type CustomerView, presentCustomer } from './presenters.js';
-import { type CustomerRow, countCustomers, customerPage, customersByOffset } from './queries.js';
+import { type CustomerRow, type DigestedFilter, countCustomers, customerPage, customersByOffset } from './queries.js';
+import { personalSeal } from './personal-data.js';
 import { type StoredProfile, mergedProfile, sealedNumbersOf, storedAddressOf, submitsKyc, withVerifiedDocument } from './records.js';
 import type { DataKeys } from './data-keys.js';
-import { REDACTED, addressValues } from '../../domain/redaction.js';
+import { addressValues } from '../../domain/redaction.js';
 
 /**
  * The customers' use cases. Inputs are the domain's (inputs.ts), validated here whichever face
@@ -49,6 +41,11 @@ export interface CustomerService {
    * this refuses with 409 `customer_redacted`. 404 when unknown.
    */
   getForNewBusiness(scope: Scope, id: string): Promise<Customer>;
+  /**
+   * Fills in the personal values of customers read without them (`getForNewBusiness`, which most callers use for its
+   * lock alone; rows another module's read joined in): their data keys in one read. A row without `personal` is left.
+   */
+  open(scope: Scope, customers: readonly (Partial<CustomerRow> | null)[]): Promise<void>;
   /**
    * Changes a customer. KYC data starts a verification; a provider share token instead imports the
    * provider's verification of this (individual) customer, in the same transaction as the change.
@@ -111,7 +108,7 @@ export interface CustomerServiceOptions {
   publicUrl: () => string;
   /** Provider share tokens on update (kyc-import provides them; services.ts wires them, so neither module builds the other). */
   kycShares: KycShareTokens;
-  /** The customers' data keys, which seal document and tax numbers at rest. */
+  /** The customers' data keys, which seal their personal values, document and tax numbers at rest. */
   dataKeys: DataKeys;
 }
 
@@ -172,13 +169,18 @@ const newKycPageToken = () => randomBytes(24).toString('base64url');
 const digest = (value: string) => createHash('sha256').update(value).digest();
 const sameToken = (given: string, stored: string) => timingSafeEqual(digest(given), digest(stored));
 
-/** A customer as its events keep it: the page token (a credential), its redirect and the KYC data stay in the table. */
+/**
+ * A customer as its events keep it, with its personal values opened (events keep them in clear and erasure rewrites
+ * them): the page token (a credential), its redirect, the KYC data and the sealed values stay in the table.
+ */
 const subjectOf = (customer: Customer) => ({
   entity: customer,
-  keep: ({ kycPageToken, kycRedirectUri, profile, ...shown }: Record<string, unknown>) => shown,
+  keep: ({ kycPageToken, kycRedirectUri, profile, personal, emailDigest, ...shown }: Record<string, unknown>) => shown,
 });
 
 export function createCustomerService(options: CustomerServiceOptions): CustomerService {
+  const personal = personalSeal(options.dataKeys);
+  const opened = async (em: EntityManager, customer: Customer | null) => customer && (await personal.open(em, [customer]))[0]!;
   // Production has no hosted flow (a real provider's link would go here), so no link rather than a dead one.
   // An event's snapshot of the customer has no page token, so no link.
   const kycFlowLink = (customer: CustomerRow) =>
@@ -216,14 +218,14 @@ export function createCustomerService(options: CustomerServiceOptions): Customer
   }
 
   async function get({ em }: Scope, id: string): Promise<Customer> {
-    const customer = isUuid(id) ? await em.findOne(Customer, { id }) : null;
+    const customer = isUuid(id) ? await opened(em, await em.findOne(Customer, { id })) : null;
     if (!customer) throw new NotFoundError('Customer');
     return customer;
   }
 
   /** Inside a transaction: the customer, locked, so two KYC changes cannot both start from the same status. */
   async function findForKycChange({ em }: Scope, id: string): Promise<Customer | null> {
-    return isUuid(id) ? em.findOne(Customer, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true }) : null;
+    return isUuid(id) ? opened(em, await em.findOne(Customer, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true })) : null;
   }
 
   /** The customer, locked for a change (404 when unknown); an erased one takes none: 409 `customer_redacted`. */
@@ -249,6 +251,7 @@ export function createCustomerService(options: CustomerServiceOptions): Customer
     customer.address = storedAddressOf(identity.address);
     customer.profile = await sealedProfile(em, customer.id, withVerifiedDocument(customer.profile, identity.idDocument));
     customer.updatedAt = new Date();
+    await personal.seal(em, customer);
     await em.flush();
     const status = kycStatusOf(customer.kycStatusBreakdown);
     if (status !== result) await changeKyc(em, actor, customer, moveKyc(status, result));
@@ -285,6 +288,8 @@ export function createCustomerService(options: CustomerServiceOptions): Customer
       const now = new Date();
       const customer = em.create(Customer, {
         id: randomUUID(),
+        personal: '',
+        emailDigest: null,
         email: data.email,
         type: data.type,
         firstName: data.firstName ?? null,
@@ -299,7 +304,9 @@ export function createCustomerService(options: CustomerServiceOptions): Customer
         createdAt: now,
         updatedAt: now,
       });
+      const key = await personal.sealNew(em, customer);
       await flushUnique({ ...scope, em });
+      await key.store(em);
       await recordEvent(em, scope.actor, {
         type: 'customer.created',
         entityType: 'customer',
@@ -312,9 +319,20 @@ export function createCustomerService(options: CustomerServiceOptions): Customer
     });
   }
 
-  /** The caller's customer with this email, if any (emails are stored lower-cased). */
+  /** The caller's customer with this email (trimmed, lower-cased, as uniqueness compares them), if any. */
   async function findByEmail({ em }: Scope, email: string): Promise<Customer | null> {
-    return em.findOne(Customer, { email: email.trim().toLowerCase() });
+    return opened(em, await em.findOne(Customer, { emailDigest: await options.dataKeys.emailDigest(em, email) }));
+  }
+
+  /** The filter with its email as the digest the rows keep. */
+  async function digestedFilter({ em }: Scope, filter: CustomerFilter): Promise<DigestedFilter> {
+    const { email, ...rest } = filter;
+    return { ...rest, ...(email !== undefined && { emailDigest: await options.dataKeys.emailDigest(em, parseInput(CustomerFilter, filter).email!) }) };
+  }
+
+  /** A page of plain rows with their personal values opened (their keys in one read). */
+  async function openedPage(scope: Scope, rows: Promise<CustomerRow[]>): Promise<CustomerRow[]> {
+    return personal.open(scope.em, await rows);
   }
 
   /** The profile with its document and tax numbers sealed by the customer's data key (those already sealed stay). */
@@ -336,6 +354,11 @@ export function createCustomerService(options: CustomerServiceOptions): Customer
       return customer;
     },
 
+    async open(scope: Scope, customers: readonly (Partial<CustomerRow> | null)[]): Promise<void> {
+      const sealed = customers.filter((c): c is Partial<CustomerRow> & { id: string; personal: string } => typeof c?.personal === 'string' && !!c.id);
+      if (sealed.length) await personal.open(scope.em, sealed);
+    },
+
     async lockForRedaction(scope: Scope, id: string): Promise<Customer> {
       // A redacted customer too: redacting twice answers it as it is.
       return lockedCustomer(scope, id);
@@ -353,11 +376,7 @@ export function createCustomerService(options: CustomerServiceOptions): Customer
 
     async redact({ em, actor }: Scope, customer: Customer): Promise<Customer> {
       const now = new Date();
-      customer.email = REDACTED;
-      customer.firstName &&= REDACTED;
-      customer.lastName &&= REDACTED;
-      customer.companyName &&= REDACTED;
-      customer.address = null;
+      personal.redact(customer);
       customer.profile = {};
       // The page link was a credential to act on this customer: no one holds one any more.
       customer.kycPageToken = newKycPageToken();
@@ -401,6 +420,7 @@ export function createCustomerService(options: CustomerServiceOptions): Customer
         if (data.address !== undefined) customer.address = storedAddressOf(data.address);
         customer.profile = await sealedProfile(em, customer.id, mergedProfile(customer.profile, data));
         customer.updatedAt = new Date();
+        await personal.seal(em, customer);
         await flushUnique(txScope);
         if (shared.verification) {
           // The token is used up in this transaction: a refusal below (the KYC table) leaves it unused.
@@ -420,9 +440,9 @@ export function createCustomerService(options: CustomerServiceOptions): Customer
       return customer ? namesNotAllowed(customer.type, changes) : [];
     },
 
-    list: customerPage,
-    listByOffset: customersByOffset,
-    count: countCustomers,
+    list: async (scope, filter, page) => openedPage(scope, customerPage(scope, await digestedFilter(scope, filter), page)),
+    listByOffset: async (scope, filter, page) => openedPage(scope, customersByOffset(scope, await digestedFilter(scope, filter), page)),
+    count: async (scope, filter) => countCustomers(scope, await digestedFilter(scope, filter)),
 
     /** Sandbox: the applicant submits the verification form (→ in_review), as on the hosted page. */
     async submitKyc(scope: Scope, id: string): Promise<Customer> {
@@ -459,6 +479,7 @@ export function createCustomerService(options: CustomerServiceOptions): Customer
         if (!customer.address) {
           customer.address = address;
           customer.updatedAt = new Date();
+          await personal.seal(em, customer);
           await em.flush();
         }
         return customer;
@@ -525,7 +546,7 @@ export function createCustomerService(options: CustomerServiceOptions): Customer
 
     /** Batch load for GraphQL dataloaders: only the caller's customers come back. */
     async loadMany({ em }: Scope, ids: readonly string[]): Promise<Customer[]> {
-      return em.find(Customer, { id: { $in: ids.filter(isUuid) } });
+      return personal.open(em, await em.find(Customer, { id: { $in: ids.filter(isUuid) } }));
     },
   };
 }

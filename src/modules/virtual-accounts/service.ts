@@ -55,7 +55,7 @@ export interface VirtualAccountFilter {
 const accountsMatching = (filter: VirtualAccountFilter) => ({ customerId: filter.customerId });
 
 export interface VirtualAccountServiceDeps {
-  customers: Pick<CustomerService, 'get' | 'getForNewBusiness'>;
+  customers: Pick<CustomerService, 'get' | 'getForNewBusiness' | 'open'>;
   /** The stablecoins offered on each network (NETWORK_TOKENS): an account pays out only an offered one. */
   networkTokens: NetworkTokens;
 }
@@ -136,7 +136,11 @@ export function createVirtualAccountService({ customers, networkTokens }: Virtua
           createdAt: now,
           updatedAt: now,
         });
-        if (issuedAtOnce({ currency: account.sourceCurrency, rails: account.sourceRails ?? null })) issue(account, customer);
+        if (issuedAtOnce({ currency: account.sourceCurrency, rails: account.sourceRails ?? null })) {
+          // The holder's name is opened (one key read) only when the account is issued now.
+          await customers.open({ ...scope, em }, [customer]);
+          issue(account, customer);
+        }
         await flushNew(em);
         await recordEvent(em, scope.actor, {
           type: 'virtual_account.created',

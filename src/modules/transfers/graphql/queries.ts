@@ -10,7 +10,7 @@ import { optionalDatabaseIdOf } from '../../../graphql/node.js';
 import { CustomerRef } from '../../customers/graphql.js';
 import type { TransferFilter } from '../inputs.js';
 import type { Wanted } from '../../../platform/queries.js';
-import { type Joined, countTransfers, transferById, transferPage as readTransferPage } from '../queries.js';
+import { type Joined, type ListedTransfer, countTransfers, transferById, transferPage as readTransferPage } from '../queries.js';
 import { quoteIdOf, transferIdOf } from './ids.js';
 import { QuoteRef, TransferConnection, TransferDirectionEnum, type TransferNode, TransferRef, TransferStatusEnum, transferNode } from './types.js';
 
@@ -57,6 +57,15 @@ function joinedOf(info: GraphQLResolveInfo, path: string[]): Joined {
   };
 }
 
+/** The listed transfers with their joined customers' personal values opened (their keys in one read, none when not shown). */
+async function withOpenedCustomers<L extends ListedTransfer | null>(ctx: GraphQLContext, listed: L[]): Promise<L[]> {
+  await ctx.services.customers.open(
+    scopeOf(ctx),
+    listed.map((l) => l?.customer ?? null),
+  );
+  return listed;
+}
+
 /**
  * One page of the transfers a filter matches, and their count when a client asks for totalCount.
  * The quotes and customers the page shows are read in the same statement, only the columns its
@@ -70,7 +79,7 @@ function transferPage(ctx: GraphQLContext, info: GraphQLResolveInfo, args: Defau
     info,
     args,
     (node: TransferNode) => node.transfer,
-    async (page) => (await readTransferPage(scope, filter, page, joined)).map(transferNode),
+    async (page) => (await withOpenedCustomers(ctx, await readTransferPage(scope, filter, page, joined))).map(transferNode),
     {
       count: () => countTransfers(scope, filter),
     },
@@ -80,7 +89,7 @@ function transferPage(ctx: GraphQLContext, info: GraphQLResolveInfo, args: Defau
 /** The caller's transfer an id names, or null (unknown, another partner's, or a global id of the other direction), read with what the selection shows. */
 async function transferNamed(ctx: GraphQLContext, info: GraphQLResolveInfo, idArgument: string | number): Promise<TransferNode | null> {
   const { id, within } = transferIdOf(idArgument);
-  const found = await transferById(scopeOf(ctx), id, joinedFor(info, []));
+  const [found] = await withOpenedCustomers(ctx, [await transferById(scopeOf(ctx), id, joinedFor(info, []))]);
   if (!found || (within.direction && found.transfer.direction !== within.direction)) return null;
   return transferNode(found);
 }
