@@ -275,7 +275,9 @@ export interface PaymentOrderIds {
 /** What every fiat leg has. */
 interface BankRailsBase {
   readonly mode: RailsMode;
-  /** Ramp's collection account for a currency over its rails, where on-ramp customers pay in. */
+  /** Whether this bank moves `currency` over `rails`: where it does not, that fiat is not connected (rails_not_connected). */
+  serves(currency: FiatCurrency, rails: PaymentRails): boolean;
+  /** Ramp's collection account for a currency over its rails it serves, where on-ramp customers pay in. */
   collectionAccount(currency: FiatCurrency, rails: PaymentRails): CollectionAccount;
 }
 

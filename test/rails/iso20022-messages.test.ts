@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { iso20022Bank } from '../../src/rails/bank/iso20022/bank.js';
 import { readStatusReport } from '../../src/rails/bank/iso20022/pain002.js';
 import { BankFileRefused, assertValid } from '../../src/rails/bank/iso20022/schemas.js';
-import { sandboxCollectionAccount } from '../../src/rails/bank/sandbox-bank.js';
+import { sandboxCollectionAccount, sandboxServes } from '../../src/rails/bank/sandbox-bank.js';
 import type { FiatPayout } from '../../src/rails/port.js';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,6 +13,7 @@ import { join } from 'node:path';
 const bank = iso20022Bank({
   mode: 'simulated',
   dir: mkdtempSync(join(tmpdir(), 'ramp-iso-')),
+  serves: sandboxServes,
   collectionAccount: sandboxCollectionAccount,
   debtorAccount: sandboxCollectionAccount,
 });

@@ -9,6 +9,8 @@ export interface Iso20022BankOptions {
   mode: RailsMode;
   /** BANK_ISO20022_DIR: outbox/, inbox/, processed/, rejected/. */
   dir: string;
+  /** Which currencies over which rails this bank account moves. */
+  serves(currency: FiatCurrency, rails: PaymentRails): boolean;
   /** Where on-ramp customers pay in. */
   collectionAccount(currency: FiatCurrency, rails: PaymentRails): CollectionAccount;
   /** Ramp's own account that pays a payout in `currency` over `rails`: the pain.001's debtor. */
@@ -20,6 +22,7 @@ export function iso20022Bank(options: Iso20022BankOptions): Iso20022Bank {
   return {
     kind: 'iso20022',
     mode: options.mode,
+    serves: options.serves,
     collectionAccount: options.collectionAccount,
     transport: folderTransport(options.dir),
     readStatusReport,
