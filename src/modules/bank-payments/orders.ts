@@ -5,6 +5,7 @@ import { scopeTo } from '../../platform/tenant.js';
 import type { Job } from '../../platform/jobs.js';
 import type { FiatPayout, Iso20022Bank } from '../../rails/port.js';
 import type { DataKeys } from '../customers/data-keys.js';
+import { type CrashPoint, crashAt } from '../custody/crash-points.js';
 import { BankPaymentOrder } from './entities.js';
 
 const compact = (uuid: string) => uuid.replaceAll('-', '');
@@ -18,6 +19,7 @@ export async function orderPayment(
   bank: Iso20022Bank,
   dataKeys: DataKeys,
   payout: FiatPayout & { customerId: string; partnerId: string; environment: BankPaymentOrder['environment'] },
+  crashPoint: CrashPoint | null = null,
 ): Promise<{ uetr: string }> {
   const stored = await em.findOne(BankPaymentOrder, { transferId: payout.transferId });
   if (stored) return { uetr: stored.uetr };
@@ -39,7 +41,11 @@ export async function orderPayment(
     updatedAt: ids.createdAt,
   });
   await em.flush();
-  afterCommit((after) => sendOrder(after.fork(), bank, dataKeys, ids.orderId));
+  afterCommit((after) => {
+    // The fault the crash tests inject: the order committed, its file never written by this process.
+    crashAt(crashPoint, 'bank-order-stored');
+    return sendOrder(after.fork(), bank, dataKeys, ids.orderId);
+  });
   return { uetr: ids.uetr };
 }
 

@@ -127,12 +127,18 @@ export function simulations(deps: TransferDeps, quoting: Quoting, onramps: Retur
     };
     if (bank.kind === 'iso20022') {
       // The credit transfer and its file are stored in this transaction and written once it commits (bank-payments/).
-      const { uetr } = await orderPayment(em, bank, deps.dataKeys, {
-        ...payout,
-        customerId: transfer.customerId,
-        partnerId: transfer.partnerId,
-        environment: transfer.environment,
-      });
+      const { uetr } = await orderPayment(
+        em,
+        bank,
+        deps.dataKeys,
+        {
+          ...payout,
+          customerId: transfer.customerId,
+          partnerId: transfer.partnerId,
+          environment: transfer.environment,
+        },
+        deps.payouts.crashAt,
+      );
       transfer.uetr = uetr;
       transfer.updatedAt = new Date();
       await em.flush();
