@@ -270,6 +270,8 @@ export interface PaymentOrderIds {
   /** UUID v4. */
   uetr: string;
   createdAt: Date;
+  /** The EndToEndId, when not the transfer id without dashes (a payout's): a refund's is its own order's. */
+  endToEndId?: string;
 }
 
 /** What every fiat leg has. */

@@ -35,7 +35,7 @@ export function iso20022Bank(options: Iso20022BankOptions): Iso20022Bank {
         currency: payout.currency,
         rails: payout.rails,
         amount: payout.amount,
-        endToEndId: compact(payout.transferId),
+        endToEndId: ids.endToEndId ?? compact(payout.transferId),
         uetr: ids.uetr,
       });
       return { name: `pain.001-${ids.orderId}.xml`, content };
