@@ -6,6 +6,7 @@ import type { NetworkTokens } from '../domain/network-tokens.js';
 import type { Logger } from '../platform/logging.js';
 import { Refusal } from '../platform/refusal.js';
 import { iso20022Bank } from './bank/iso20022/bank.js';
+import { folderTransport } from './bank/iso20022/folder.js';
 import { type BankSimulator, bankSimulator } from './bank/iso20022/simulator.js';
 import { sandboxBank, sandboxCollectionAccount, sandboxServes } from './bank/sandbox-bank.js';
 import { evmChain } from './evm/chain.js';
@@ -46,7 +47,7 @@ function openSandboxBank(config: Config): BankRails {
   return guardedBank(
     iso20022Bank({
       mode: 'simulated',
-      dir: config.BANK_ISO20022_DIR!,
+      transport: folderTransport(config.BANK_ISO20022_DIR!),
       serves: sandboxServes,
       collectionAccount: sandboxCollectionAccount,
       debtorAccount: (currency, rails) => configured ?? sandboxCollectionAccount(currency, rails),
@@ -91,7 +92,7 @@ function openProductionBank(bank: ProductionBankConfig): BankRails {
   return guardedBank(
     iso20022Bank({
       mode: 'live',
-      dir: bank.dir,
+      transport: folderTransport(bank.dir),
       serves: (currency, rails) => served(currency, rails, 'iban') || served(currency, rails, 'us'),
       collectionAccount: accountFor,
       debtorAccount: accountFor,

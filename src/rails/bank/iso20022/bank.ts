@@ -1,14 +1,13 @@
 import { isValidIban } from '../../../domain/identifiers/bank.js';
 import type { FiatCurrency, PaymentRails } from '../../../domain/money.js';
-import type { CollectionAccount, FiatPayout, Iso20022Bank, RailsMode } from '../../port.js';
-import { folderTransport } from './folder.js';
+import type { BankTransport, CollectionAccount, FiatPayout, Iso20022Bank, RailsMode } from '../../port.js';
 import { type AccountParty, creditTransferInitiation } from './pain001.js';
 import { readStatusReport } from './pain002.js';
 
 export interface Iso20022BankOptions {
   mode: RailsMode;
-  /** BANK_ISO20022_DIR: outbox/, inbox/, processed/, rejected/. */
-  dir: string;
+  /** How files travel to and from the bank: the folder of BANK_ISO20022_DIR today (folder.ts); SFTP or an HTTP API later. */
+  transport: BankTransport;
   /** Which currencies over which rails this bank account moves. */
   serves(currency: FiatCurrency, rails: PaymentRails): boolean;
   /** Where on-ramp customers pay in. */
@@ -17,14 +16,14 @@ export interface Iso20022BankOptions {
   debtorAccount(currency: FiatCurrency, rails: PaymentRails): CollectionAccount;
 }
 
-/** An ISO 20022 bank over a folder: pain.001 out, pain.002 in. */
+/** An ISO 20022 bank over a transport: pain.001 out, pain.002 in. The messages are the same whatever carries them. */
 export function iso20022Bank(options: Iso20022BankOptions): Iso20022Bank {
   return {
     kind: 'iso20022',
     mode: options.mode,
     serves: options.serves,
     collectionAccount: options.collectionAccount,
-    transport: folderTransport(options.dir),
+    transport: options.transport,
     readStatusReport,
     creditTransfer(payout, ids) {
       const content = creditTransferInitiation({
