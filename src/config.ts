@@ -7,7 +7,7 @@ import { EVM_NETWORKS, type Network } from './domain/money.js';
 import { AVAILABLE_NETWORK_TOKENS, type NetworkTokens, parseNetworkTokens } from './domain/network-tokens.js';
 
 /** The steps of the money paths where a crash test may kill the process (TEST_CRASH_AT). */
-export const CRASH_POINTS = ['payout-signed', 'settle-committed', 'top-up-signed', 'sweep-signed', 'mint-signed'] as const;
+export const CRASH_POINTS = ['payout-signed', 'settle-committed', 'top-up-signed', 'sweep-signed', 'mint-signed', 'bank-order-stored'] as const;
 export type CrashPoint = (typeof CRASH_POINTS)[number];
 
 const flag = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
@@ -213,8 +213,14 @@ const ConfigSchema = z.object({
    * ISO 20022 bank adapter over BANK_ISO20022_DIR (a pain.001 written, settled by the bank's pain.002).
    */
   SANDBOX_BANK: z.enum(['in_process', 'iso20022']).default('in_process'),
-  /** The ISO 20022 bank's folder: Ramp writes outbox/, reads inbox/ and moves what it read to processed/ or rejected/. */
+  /**
+   * The ISO 20022 bank's folder: Ramp writes outbox/, reads inbox/ and moves what it read to processed/ or rejected/. With
+   * BANK_DEBTOR_* and without SANDBOX_BANK=iso20022 it connects production's fiat leg to that bank.
+   */
   BANK_ISO20022_DIR: z.string().min(1).optional(),
+  /** Ramp's bank as production's deposit instructions show it: its name and its address. */
+  BANK_NAME: z.string().min(1).max(140).optional(),
+  BANK_ADDRESS: z.string().min(1).max(280).optional(),
   /** `off` leaves the folders to whoever plays the bank (a test, a partner's QA); `on` (default) answers each pain.001 itself. */
   BANK_SIMULATOR: z.enum(['on', 'off']).default('on'),
   /** Ramp's paying account at its bank (the pain.001's debtor). Unset in the sandbox: its collection account of each currency. */
@@ -311,6 +317,8 @@ export type Config = z.infer<typeof ConfigSchema> & {
   chainPollIntervalMs: number;
   /** Ramp's paying account at its bank, when BANK_DEBTOR_* name one (rails/registry.ts reads it). */
   bankDebtor: BankDebtorConfig | null;
+  /** Production's bank, when BANK_ISO20022_DIR and BANK_DEBTOR_* connect it (rails/registry.ts); null: rails_not_connected. */
+  productionBank: ProductionBankConfig | null;
   /** Production's configured EVM networks (rails/registry.ts reads them). */
   productionChains: ProductionChainConfig[];
   /** NETWORK_TOKENS, or the pairs their issuers run. */
@@ -346,6 +354,28 @@ function bankDebtorOf(env: Partial<Record<`BANK_DEBTOR_${string}`, string>>): Ba
     iban: iban !== undefined && bic !== undefined ? { ibanNumber: iban, bic } : null,
     us: account !== undefined && routing !== undefined ? { accountNumber: account, routingNumber: routing } : null,
   };
+}
+
+/** Production's ISO 20022 bank: its folder, and Ramp's account there, which pays payouts and collects on-ramps. */
+export interface ProductionBankConfig {
+  dir: string;
+  bankName: string;
+  bankAddress: string;
+  account: BankDebtorConfig;
+}
+
+/**
+ * One folder serves one environment: under SANDBOX_BANK=iso20022 it is the sandbox's (its simulator, or a test playing
+ * the bank, answers there), so production stays unconnected; otherwise a folder and Ramp's account connect production.
+ */
+function productionBankOf(env: z.infer<typeof ConfigSchema>, account: BankDebtorConfig | null): ProductionBankConfig | null {
+  if (env.SANDBOX_BANK === 'iso20022' || !env.BANK_ISO20022_DIR || !account) return null;
+  if (!env.BANK_NAME || !env.BANK_ADDRESS) {
+    throw new Refusal(
+      "Invalid configuration: BANK_ISO20022_DIR with BANK_DEBTOR_* connects production's bank; set BANK_NAME and BANK_ADDRESS too, which its deposit instructions show",
+    );
+  }
+  return { dir: env.BANK_ISO20022_DIR, bankName: env.BANK_NAME, bankAddress: env.BANK_ADDRESS, account };
 }
 
 export interface ProductionChainConfig {
@@ -460,6 +490,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     chainPollIntervalMs: parsed.data.CHAIN_POLL_INTERVAL_MS ?? (isTest ? 0 : 1000),
     productionChains: productionChainsOf(parsed.data),
     bankDebtor: debtor,
+    productionBank: productionBankOf(parsed.data, debtor),
     networkTokens,
     otlpTracesUrl: otlpTracesUrlOf(parsed.data),
     // Derived rather than required, so production needs no new secret; its own setting lets it change without the other.

@@ -43,7 +43,7 @@ export function buildServices(options: ServiceOptions) {
   const dataKeys = createDataKeys(options.encryption);
   const customers = createCustomerService({ ...options, kycShares, dataKeys });
   const bankAccounts = createBankAccountService({ customers, dataKeys });
-  const virtualAccounts = createVirtualAccountService({ customers, networkTokens: options.rails.networkTokens });
+  const virtualAccounts = createVirtualAccountService({ customers, networkTokens: options.rails.networkTokens, bank: options.rails.bank });
   const partners = createPartnerService({ customers });
   const kyb = createKybService({ customers, dataKeys });
   const transfers = createTransferService({

@@ -33,8 +33,3 @@ export function railsNotConnected(leg: 'bank' | Network): ForbiddenError {
   const what = leg === 'bank' ? 'No bank is connected' : `The ${leg} chain is not connected`;
   return new ForbiddenError('rails_not_connected', `${what} in this environment: its deposit instructions are only issued where the leg is connected`);
 }
-
-/** No bank is connected to production yet (the sandbox bank only plays one): virtual accounts and on-ramps are sandbox-only there. */
-export function assertDepositRailsConnected(actor: Actor): void {
-  if (actor.environment !== 'sandbox') throw railsNotConnected('bank');
-}

@@ -52,6 +52,7 @@ export const STATUS_OF_CODE = {
   deposit_wrong_token: 422,
   deposit_underpaid: 422,
   not_an_onramp_transfer: 422,
+  refund_account_missing: 422,
   network_not_live: 422,
   not_an_offramp_transfer: 422,
   virtual_account_not_active: 422,

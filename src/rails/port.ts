@@ -276,12 +276,16 @@ export interface PaymentOrderIds {
   /** UUID v4. */
   uetr: string;
   createdAt: Date;
+  /** The EndToEndId, when not the transfer id without dashes (a payout's): a refund's is its own order's. */
+  endToEndId?: string;
 }
 
 /** What every fiat leg has. */
 interface BankRailsBase {
   readonly mode: RailsMode;
-  /** Ramp's collection account for a currency over its rails, where on-ramp customers pay in. */
+  /** Whether this bank moves `currency` over `rails`: where it does not, that fiat is not connected (rails_not_connected). */
+  serves(currency: FiatCurrency, rails: PaymentRails): boolean;
+  /** Ramp's collection account for a currency over its rails it serves, where on-ramp customers pay in. */
   collectionAccount(currency: FiatCurrency, rails: PaymentRails): CollectionAccount;
 }
 

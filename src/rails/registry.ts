@@ -1,13 +1,14 @@
 import { readFileSync } from 'node:fs';
-import type { Config, ProductionChainConfig } from '../config.js';
+import type { BankDebtorConfig, Config, ProductionBankConfig, ProductionChainConfig } from '../config.js';
 import type { Environment } from '../domain/environment.js';
-import { EVM_NETWORKS, type Network } from '../domain/money.js';
+import { EVM_NETWORKS, type FiatCurrency, type Network, type PaymentRails } from '../domain/money.js';
 import type { NetworkTokens } from '../domain/network-tokens.js';
 import type { Logger } from '../platform/logging.js';
 import { Refusal } from '../refusal.js';
 import { iso20022Bank } from './bank/iso20022/bank.js';
+import { folderTransport } from './bank/iso20022/folder.js';
 import { type BankSimulator, bankSimulator } from './bank/iso20022/simulator.js';
-import { sandboxBank, sandboxCollectionAccount } from './bank/sandbox-bank.js';
+import { sandboxBank, sandboxCollectionAccount, sandboxServes } from './bank/sandbox-bank.js';
 import { evmChain } from './evm/chain.js';
 import { accountXpub, depositSignerFrom, isExtendedPublicKey, signerFromMnemonic, signerFromPrivateKey } from './evm/hd.js';
 import { type LocalNode, startLocalNode } from './evm/local-node.js';
@@ -43,21 +44,59 @@ export interface Rails {
  */
 function openSandboxBank(config: Config): BankRails {
   if (config.SANDBOX_BANK !== 'iso20022') return guardedBank(sandboxBank);
-  const debtor = config.bankDebtor;
-  const configured: CollectionAccount | null = debtor && {
-    bankName: '',
-    bankAddress: '',
-    beneficiaryName: debtor.name,
-    accountType: debtor.iban ? 'iban' : 'us',
-    ...(debtor.iban && { iban: debtor.iban }),
-    ...(debtor.us && { us: debtor.us }),
-  };
+  const configured = config.bankDebtor && accountOf(config.bankDebtor, '', '');
   return guardedBank(
     iso20022Bank({
       mode: 'simulated',
-      dir: config.BANK_ISO20022_DIR!,
+      transport: folderTransport(config.BANK_ISO20022_DIR!),
+      serves: sandboxServes,
       collectionAccount: sandboxCollectionAccount,
       debtorAccount: (currency, rails) => configured ?? sandboxCollectionAccount(currency, rails),
+    }),
+  );
+}
+
+/** Ramp's account at its bank as a collection account: its IBAN with its BIC, or its US account and routing number. */
+function accountOf(account: BankDebtorConfig, bankName: string, bankAddress: string): CollectionAccount {
+  return {
+    bankName,
+    bankAddress,
+    beneficiaryName: account.name,
+    accountType: account.iban ? 'iban' : 'us',
+    ...(account.iban && { iban: account.iban }),
+    ...(account.us && { us: account.us }),
+  };
+}
+
+/**
+ * Which fiat a production bank account moves: an IBAN account euros over SEPA and SWIFT, a US account dollars over
+ * ACH and Fedwire. Anything else (dirhams, dollars over SWIFT) needs an account of its own there, so it stays unconnected.
+ */
+export const PRODUCTION_RAILS = {
+  iban: { eur: ['sepa', 'swift'] },
+  us: { usd: ['ach', 'wire'] },
+} as const satisfies Record<'iban' | 'us', Partial<Record<FiatCurrency, readonly PaymentRails[]>>>;
+
+/**
+ * Production's fiat leg: the ISO 20022 bank at BANK_ISO20022_DIR, through Ramp's own account there (BANK_DEBTOR_*), which
+ * both pays payouts and collects on-ramps. Live: its files reach a real bank.
+ */
+function openProductionBank(bank: ProductionBankConfig): BankRails {
+  const served = (currency: FiatCurrency, rails: PaymentRails, kind: 'iban' | 'us') =>
+    bank.account[kind] !== null && ((PRODUCTION_RAILS[kind] as Partial<Record<FiatCurrency, readonly PaymentRails[]>>)[currency]?.includes(rails) ?? false);
+  const accountFor = (currency: FiatCurrency, rails: PaymentRails): CollectionAccount => {
+    const kind = served(currency, rails, 'iban') ? 'iban' : served(currency, rails, 'us') ? 'us' : null;
+    if (!kind) throw new Error(`production's bank account does not move ${currency} over ${rails}`);
+    const { name } = bank.account;
+    return accountOf({ name, iban: kind === 'iban' ? bank.account.iban : null, us: kind === 'us' ? bank.account.us : null }, bank.bankName, bank.bankAddress);
+  };
+  return guardedBank(
+    iso20022Bank({
+      mode: 'live',
+      transport: folderTransport(bank.dir),
+      serves: (currency, rails) => served(currency, rails, 'iban') || served(currency, rails, 'us'),
+      collectionAccount: accountFor,
+      debtorAccount: accountFor,
     }),
   );
 }
@@ -66,6 +105,7 @@ function openSandboxBank(config: Config): BankRails {
 export async function openRails(config: Config, logger: Logger): Promise<Rails> {
   const live = new Map<string, LiveChain>();
   const sandboxBankRails = openSandboxBank(config);
+  const productionBankRails = config.productionBank && openProductionBank(config.productionBank);
   let node: LocalNode | null = null;
   let sandboxChain: SandboxChainTools | null = null;
   try {
@@ -96,7 +136,7 @@ export async function openRails(config: Config, logger: Logger): Promise<Rails> 
       config.SANDBOX_BANK === 'iso20022' && config.BANK_SIMULATOR === 'on'
         ? guardedTools('bank simulator', bankSimulator(config.BANK_ISO20022_DIR!), ['answer'])
         : null,
-    bank: (environment) => (environment === 'sandbox' ? sandboxBankRails : null),
+    bank: (environment) => (environment === 'sandbox' ? sandboxBankRails : productionBankRails),
     sandboxChain,
     networkTokens: config.networkTokens,
     close: async () => node?.stop(),

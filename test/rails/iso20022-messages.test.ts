@@ -2,17 +2,19 @@ import { randomUUID } from 'node:crypto';
 import { XmlDocument, type XmlElement } from 'libxml2-wasm';
 import { describe, expect, it } from 'vitest';
 import { iso20022Bank } from '../../src/rails/bank/iso20022/bank.js';
+import { folderTransport } from '../../src/rails/bank/iso20022/folder.js';
 import { readStatusReport } from '../../src/rails/bank/iso20022/pain002.js';
 import { BankFileRefused, assertValid } from '../../src/rails/bank/iso20022/schemas.js';
-import { sandboxCollectionAccount } from '../../src/rails/bank/sandbox-bank.js';
+import { sandboxCollectionAccount, sandboxServes } from '../../src/rails/bank/sandbox-bank.js';
 import type { FiatPayout } from '../../src/rails/port.js';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const bank = iso20022Bank({
   mode: 'simulated',
-  dir: mkdtempSync(join(tmpdir(), 'ramp-iso-')),
+  transport: folderTransport(mkdtempSync(join(tmpdir(), 'ramp-iso-'))),
+  serves: sandboxServes,
   collectionAccount: sandboxCollectionAccount,
   debtorAccount: sandboxCollectionAccount,
 });
@@ -116,6 +118,28 @@ describe('pain.001.001.09, the credit transfer Ramp asks its bank to make', () =
     expect(read).toMatchObject({ creditorIban: 'AE070331234567890123456', creditorBic: 'EBILAEADXXX', currency: 'AED', serviceLevel: 'URGP' });
   });
 
+  it('pays a Fedwire transfer by account and ABA routing number, schema-valid', () => {
+    const { file, read } = pain001Of({
+      currency: 'usd',
+      rails: 'wire',
+      amount: '12500.5',
+      accountType: 'us',
+      accountNumber: '4400113377',
+      bic: null,
+      routingNumber: '121000248',
+      holderName: 'Hopper Industries LLC',
+    });
+    expect(() => assertValid(file.content, 'pain.001.001.09')).not.toThrow();
+    expect(read).toMatchObject({
+      amount: '12500.50',
+      currency: 'USD',
+      creditorAccount: '4400113377',
+      creditorClearingSystem: 'USABA',
+      creditorRouting: '121000248',
+      creditorBic: null,
+    });
+  });
+
   it('refuses an amount finer than the currency’s minor unit rather than round it', () => {
     expect(() => pain001Of({ amount: '91.155' })).toThrow(/finer than the currency's minor unit/);
   });
@@ -156,6 +180,24 @@ describe('pain.002.001.10, the bank’s status report', () => {
         status: { kind: 'rejected', reasonCode: 'FF01', reasonWords: 'invalid file format' },
       },
     ]);
+  });
+
+  it('reads a status report in the German banks’ format, published as a sample: its RJCT AC01 with its words', () => {
+    // test/fixtures/iso20022/README.md says where it comes from; it is read unchanged.
+    const sample = readFileSync(new URL('../fixtures/iso20022/pain.002.001.10-german-sepa-reject.xml', import.meta.url), 'utf8');
+    expect(() => assertValid(sample, 'pain.002.001.10')).not.toThrow();
+    expect(readStatusReport(sample)).toEqual({
+      messageId: 'Message-ID-4712',
+      statuses: [
+        {
+          key: 'Message-ID-4712/OriginatorID1234',
+          originalMessageId: 'Message-ID-4711',
+          endToEndId: 'OriginatorID1234',
+          uetr: null,
+          status: { kind: 'rejected', reasonCode: 'AC01', reasonWords: 'incorrect account number' },
+        },
+      ],
+    });
   });
 
   it('refuses a file that is not well-formed, whole', () => {

@@ -5,7 +5,7 @@ import { XmlDocument } from 'libxml2-wasm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertValid } from '../../src/rails/bank/iso20022/schemas.js';
 import { type ApiClient, type TestRamp, startRamp } from '../support/ramp.js';
-import { createCustomer, ibanAccount, idempotencyKey, offrampQuoteBody } from '../support/transfers.js';
+import { createCustomer, ibanAccount, idempotencyKey, offrampQuoteBody, onrampQuoteBody, wallet } from '../support/transfers.js';
 
 /**
  * The sandbox's fiat leg through the ISO 20022 adapter (SANDBOX_BANK=iso20022), with BANK_SIMULATOR=off: this test plays
@@ -164,5 +164,89 @@ describe('SANDBOX_BANK=iso20022: an off-ramp’s payout as a pain.001', () => {
     const [sent] = await t.sql<{ status: string }>(`select status from bank_payment_orders where transfer_id = ?`, [transfer.id]);
     expect(sent?.status).toBe('sent');
     expect(existsSync(join(dir, 'outbox', written[0]!))).toBe(true);
+  });
+});
+
+describe('SANDBOX_BANK=iso20022: an on-ramp’s deposit refunded in fiat as a pain.001', () => {
+  /** A paid on-ramp of 100 EUR over SEPA (processing), of a new customer, with an external IBAN account when `account`. */
+  async function paidOnramp(account: Record<string, unknown> | null) {
+    const customer = await createCustomer(api);
+    if (account) {
+      const created = await api.post(`/v0/customers/${customer}/external-accounts`, account, idempotencyKey());
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+    }
+    const quote = await api.post(`/v0/customers/${customer}/onramp-transfer/quote`, onrampQuoteBody());
+    const transfer = await api.post(`/v0/customers/${customer}/onramp-transfer/quote/${quote.body.quote_id}`, { destination_address: wallet() });
+    expect(transfer.status, JSON.stringify(transfer.body)).toBe(201);
+    const id: string = transfer.body.id;
+    const refund = () => api.post(`/v0/customers/${customer}/onramp-transfer/simulate`, { action: 'refund_transfer', transfer_id: id });
+    const paid = await api.post(`/v0/customers/${customer}/onramp-transfer/simulate`, { action: 'fiat_deposit', transfer_id: id });
+    expect(paid.body.status).toBe('processing');
+    const status = async () => (await api.get(`/v0/customers/${customer}/onramp-transfer/${id}`)).body.status as string;
+    return { id, refund, status };
+  }
+  const refundOrders = (transferId: string) =>
+    t.sql<{ id: string; end_to_end_id: string; uetr: string; status: string; reason_code: string | null }>(
+      `select id, end_to_end_id, uetr, status, reason_code from bank_payment_orders where transfer_id = ? and purpose = 'refund' order by created_at`,
+      [transferId],
+    );
+  const outboxFileWith = (endToEndId: string) =>
+    files('outbox')
+      .map((name) => readFileSync(join(dir, 'outbox', name), 'utf8'))
+      .filter((content) => content.includes(`<EndToEndId>${endToEndId}</EndToEndId>`));
+
+  it('sends the deposit back to the customer’s IBAN with its own EndToEndId and UETR, rejected AC04 then accepted on a second try', async () => {
+    const onramp = await paidOnramp(ibanAccount({ iban: { bic: 'COBADEFFXXX', iban_number: 'DE02120300000000202051' } }));
+    const asked = await onramp.refund();
+    expect(asked.status, JSON.stringify(asked.body)).toBe(200);
+    // Failed at once (nothing may settle it meanwhile), refunded only when the bank says the money went back.
+    expect(asked.body.status).toBe('failed');
+    const [first] = await refundOrders(onramp.id);
+    expect(first).toMatchObject({ status: 'sent', reason_code: null });
+    expect(first!.end_to_end_id).toBe(compact(first!.id));
+    expect(first!.end_to_end_id).not.toBe(compact(onramp.id));
+    const [file] = outboxFileWith(first!.end_to_end_id);
+    expect(() => assertValid(file!, 'pain.001.001.09')).not.toThrow();
+    const document = XmlDocument.fromString(file!);
+    const text = (path: string) => document.get(path, { p: 'urn:iso:std:iso:20022:tech:xsd:pain.001.001.09' })?.content;
+    expect({
+      uetr: text('//p:CdtTrfTxInf/p:PmtId/p:UETR'),
+      amount: text('//p:CdtTrfTxInf/p:Amt/p:InstdAmt'),
+      creditorIban: text('//p:CdtrAcct/p:Id/p:IBAN'),
+      creditorName: text('//p:Cdtr/p:Nm'),
+    }).toEqual({ uetr: first!.uetr, amount: '100.00', creditorIban: 'DE02120300000000202051', creditorName: 'Ada Lovelace' });
+    document.dispose();
+
+    drop('refund-reject.xml', statusReport('STS-REFUND-REJECT-1', first!.end_to_end_id, 'RJCT', 'AC04'));
+    await bankTurn();
+    expect(await onramp.status()).toBe('failed');
+    expect((await refundOrders(onramp.id))[0]).toMatchObject({ status: 'rejected', reason_code: 'AC04' });
+
+    // Asked again: a new refund order, a new EndToEndId and UETR; asking while it is in flight returns the same one.
+    expect((await onramp.refund()).body.status).toBe('failed');
+    expect((await onramp.refund()).body.status).toBe('failed');
+    const orders = await refundOrders(onramp.id);
+    expect(orders).toHaveLength(2);
+    const second = orders[1]!;
+    expect(second.end_to_end_id).not.toBe(first!.end_to_end_id);
+    expect(second.uetr).not.toBe(first!.uetr);
+    expect(outboxFileWith(second.end_to_end_id)).toHaveLength(1);
+
+    drop('refund-accept.xml', statusReport('STS-REFUND-ACCEPT-1', second.end_to_end_id, 'ACSC'));
+    await bankTurn();
+    expect(await onramp.status()).toBe('refunded');
+    drop('refund-accept.xml', statusReport('STS-REFUND-ACCEPT-1', second.end_to_end_id, 'ACSC'));
+    await bankTurn();
+    const refunds = await t.sql(`select id from ledger_transactions where transfer_id = ? and movement = 'refund'`, [onramp.id]);
+    expect(refunds).toHaveLength(1);
+  });
+
+  it('answers 422 refund_account_missing, changing nothing, when the customer has no account that takes SEPA', async () => {
+    const onramp = await paidOnramp(null);
+    const asked = await onramp.refund();
+    expect(asked.status).toBe(422);
+    expect(asked.body.code).toBe('refund_account_missing');
+    expect(await onramp.status()).toBe('processing');
+    expect(await refundOrders(onramp.id)).toEqual([]);
   });
 });

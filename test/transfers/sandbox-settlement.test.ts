@@ -507,5 +507,9 @@ describe('production keys while no bank or chain is connected', () => {
     expect(offramp.body.code).toBe('rails_not_connected');
     const transfers = await t.sql('select id from transfers where customer_id = ?', [liveCustomer]);
     expect(transfers).toEqual([]);
+    // The listing says so: no fiat is connected in production.
+    expect((await live.get('/v0/networks')).body.fiat_rails).toEqual(
+      ['usd', 'eur', 'aed'].map((currency) => ({ currency, rails: 'not_connected', payment_rails: [] })),
+    );
   });
 });

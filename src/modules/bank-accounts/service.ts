@@ -33,6 +33,11 @@ export interface BankAccountService {
    * to (and copies, sealed again, as its payout account). 404 as getForCustomer.
    */
   openForPayout(scope: Scope, customerId: string, id: string): Promise<{ account: BankAccount; details: BankAccountDetails }>;
+  /**
+   * The customer's newest account of one of `types`, its number opened, in the caller's transaction: where a deposit is
+   * sent back in fiat (a refund). Null when the customer has none.
+   */
+  openNewestForRefund(scope: Scope, customerId: string, types: readonly BankAccount['accountType'][]): Promise<BankAccountDetails | null>;
   /** One of the caller's external accounts, whoever its customer; 404 when unknown or not the caller's. */
   get(scope: Scope, id: string): Promise<BankAccount>;
   /** An account of this very customer (the REST path names both). */
@@ -92,6 +97,11 @@ export function createBankAccountService({ customers, dataKeys }: BankAccountSer
     async openForPayout(scope, customerId, id) {
       const account = await getForCustomer(scope, customerId, id);
       return { account, details: detailsOf(account, (await openNumber(scope.em, account)) ?? REDACTED) };
+    },
+
+    async openNewestForRefund(scope, customerId, types) {
+      const account = await scope.em.findOne(BankAccount, { customerId, accountType: { $in: [...types] } }, { orderBy: { createdAt: 'desc', id: 'desc' } });
+      return account && detailsOf(account, (await openNumber(scope.em, account)) ?? REDACTED);
     },
 
     async redact({ em }: Scope, customerId: string): Promise<string[]> {

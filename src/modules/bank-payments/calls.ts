@@ -9,4 +9,8 @@ export interface BankPaymentCalls {
   paymentAccepted(tx: EntityManager, transferId: string): Promise<void>;
   /** The bank rejected it: a processing off-ramp fails with `reason`, its funds held for refund. */
   paymentRejected(tx: EntityManager, transferId: string, reason: string): Promise<void>;
+  /** The bank settled a refund: the on-ramp's held deposit is back with the customer (failed → refunded). */
+  refundAccepted(tx: EntityManager, transferId: string): Promise<void>;
+  /** The bank rejected a refund: the deposit stays held on the failed on-ramp, for a refund to another account. */
+  refundRejected(tx: EntityManager, transferId: string, reason: string): Promise<void>;
 }

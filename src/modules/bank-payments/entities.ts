@@ -6,6 +6,10 @@ import { createdAtColumn, idColumn } from '../../platform/columns.js';
 export const ORDER_STATUSES = ['stored', 'sent', 'accepted', 'rejected'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
+/** What an order pays: an off-ramp's payout, or an on-ramp's deposit sent back (a refund in fiat). */
+export const ORDER_PURPOSES = ['payout', 'refund'] as const;
+export type OrderPurpose = (typeof ORDER_PURPOSES)[number];
+
 /**
  * One credit transfer Ramp asks its bank to make, stored with its file in the payout's transaction before the file is
  * written: a crash after the commit loses nothing (the sender job writes it), and the file's name is the order's, so
@@ -16,8 +20,12 @@ const BankPaymentOrderSchema = defineEntity({
   tableName: 'bank_payment_orders',
   properties: {
     id: idColumn(),
-    /** Unique: one order per transfer, whatever instance or request settles it. */
-    transferId: p.uuid().unique(),
+    /**
+     * One payout order per transfer, whatever instance or request settles it, and one refund order in flight at a time
+     * (partial unique indexes of the migration).
+     */
+    transferId: p.uuid(),
+    purpose: p.enum(ORDER_PURPOSES),
     /** The transfer's tenant: the order itself is read across tenants (by the bank's jobs), the customer's key within it. */
     partnerId: p.uuid(),
     environment: p.enum(ENVIRONMENTS),
@@ -25,7 +33,7 @@ const BankPaymentOrderSchema = defineEntity({
     customerId: p.uuid(),
     /** The file's MsgId: the order id without dashes. */
     messageId: p.text().unique(),
-    /** The transfer id without dashes. */
+    /** A payout's: the transfer id without dashes; a refund's: its own order id without dashes. */
     endToEndId: p.text().unique(),
     uetr: p.uuid().unique(),
     fileName: p.text(),

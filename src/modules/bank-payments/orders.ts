@@ -5,32 +5,40 @@ import { scopeTo } from '../../platform/tenant.js';
 import type { Job } from '../../platform/jobs.js';
 import type { FiatPayout, Iso20022Bank } from '../../rails/port.js';
 import type { DataKeys } from '../customers/data-keys.js';
-import { BankPaymentOrder } from './entities.js';
+import { type CrashPoint, crashAt } from '../custody/crash-points.js';
+import { BankPaymentOrder, type OrderPurpose, type OrderStatus } from './entities.js';
 
 const compact = (uuid: string) => uuid.replaceAll('-', '');
 
 /**
- * Stores the credit transfer of an off-ramp's payout, its pain.001 built and sealed, in the caller's unit of work, and
- * writes the file once that commits. Ordering a transfer's payout again returns the order already stored.
+ * Stores a credit transfer, its pain.001 built and sealed, in the caller's unit of work, and writes the file once that
+ * commits. A payout's EndToEndId is its transfer id without dashes, a refund's its own order id: each payment banks
+ * track on its own. Ordering a transfer's payout again, or its refund while one is in flight, returns the order stored.
  */
 export async function orderPayment(
   em: EntityManager,
   bank: Iso20022Bank,
   dataKeys: DataKeys,
-  payout: FiatPayout & { customerId: string; partnerId: string; environment: BankPaymentOrder['environment'] },
+  payout: FiatPayout & { customerId: string; partnerId: string; environment: BankPaymentOrder['environment']; purpose?: OrderPurpose },
+  crashPoint: CrashPoint | null = null,
 ): Promise<{ uetr: string }> {
-  const stored = await em.findOne(BankPaymentOrder, { transferId: payout.transferId });
+  const purpose = payout.purpose ?? 'payout';
+  const open = purpose === 'refund' ? { status: { $in: ['stored', 'sent'] as OrderStatus[] } } : {};
+  const stored = await em.findOne(BankPaymentOrder, { transferId: payout.transferId, purpose, ...open });
   if (stored) return { uetr: stored.uetr };
-  const ids = { orderId: randomUUID(), uetr: randomUUID(), createdAt: new Date() };
+  const orderId = randomUUID();
+  const endToEndId = compact(purpose === 'refund' ? orderId : payout.transferId);
+  const ids = { orderId, uetr: randomUUID(), createdAt: new Date(), endToEndId };
   const file = bank.creditTransfer(payout, ids);
   em.create(BankPaymentOrder, {
     id: ids.orderId,
     transferId: payout.transferId,
+    purpose,
     partnerId: payout.partnerId,
     environment: payout.environment,
     customerId: payout.customerId,
     messageId: compact(ids.orderId),
-    endToEndId: compact(payout.transferId),
+    endToEndId,
     uetr: ids.uetr,
     fileName: file.name,
     document: await dataKeys.seal(em, payout.customerId, file.content),
@@ -39,7 +47,11 @@ export async function orderPayment(
     updatedAt: ids.createdAt,
   });
   await em.flush();
-  afterCommit((after) => sendOrder(after.fork(), bank, dataKeys, ids.orderId));
+  afterCommit((after) => {
+    // The fault the crash tests inject: the order committed, its file never written by this process.
+    crashAt(crashPoint, 'bank-order-stored');
+    return sendOrder(after.fork(), bank, dataKeys, ids.orderId);
+  });
   return { uetr: ids.uetr };
 }
 

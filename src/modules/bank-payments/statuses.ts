@@ -54,17 +54,19 @@ async function applyStatus(tx: EntityManager, calls: BankPaymentCalls, status: S
   tx.create(BankStatusApplied, { key: status.key, orderId: order.id, status: code, fileName, createdAt: new Date() });
   // A later report cannot undo a settled or rejected payment: a return comes as its own message (camt.054).
   const open = order.status === 'stored' || order.status === 'sent';
+  const refund = order.purpose === 'refund';
   if (open && status.status.kind === 'accepted') {
     order.status = 'accepted';
     order.updatedAt = new Date();
     await tx.flush();
-    await calls.paymentAccepted(tx, order.transferId);
+    await (refund ? calls.refundAccepted(tx, order.transferId) : calls.paymentAccepted(tx, order.transferId));
   } else if (open && status.status.kind === 'rejected') {
     order.status = 'rejected';
     order.reasonCode = status.status.reasonCode;
     order.updatedAt = new Date();
     await tx.flush();
-    await calls.paymentRejected(tx, order.transferId, `bank_rejected ${status.status.reasonCode}: ${status.status.reasonWords}`);
+    const reason = `bank_rejected ${status.status.reasonCode}: ${status.status.reasonWords}`;
+    await (refund ? calls.refundRejected(tx, order.transferId, reason) : calls.paymentRejected(tx, order.transferId, reason));
   } else {
     await tx.flush();
   }

@@ -3,20 +3,21 @@ import type { TokenContract } from '../../rails/port.js';
 import { withoutNulls } from '../../graphql/arguments.js';
 import { builder } from '../../graphql/builder.js';
 import { scopeOf } from '../../graphql/context.js';
-import { BlockchainNetworkEnum, StablecoinEnum, domainEnum } from '../../graphql/enums.js';
+import { BlockchainNetworkEnum, FiatCurrencyEnum, PaymentRailsEnum, StablecoinEnum, domainEnum } from '../../graphql/enums.js';
 import { idempotentResult } from '../../graphql/idempotency.js';
 import { idempotencyKeyField, payloadOf } from '../../graphql/payload.js';
 import { FAUCET_MAX_AMOUNT } from './inputs.js';
 import type { MintReading } from '../custody/mints.js';
-import { type FaucetMint, NETWORK_RAILS, type NetworkRails, type NetworkView } from './service.js';
+import { type FaucetMint, type FiatRailsView, NETWORK_RAILS, type NetworkRails, type NetworkView } from './service.js';
 
 const RAILS_MEANINGS: Record<NetworkRails, string> = {
   live: 'An adapter talks to a real chain: deposits are watched and verified, payouts are real transactions',
   simulated: "The sandbox makes the chain's part up: addresses and hashes are well formed, nothing is on a chain",
-  not_connected: 'Production without this network configured: transfers on it answer ForbiddenError rails_not_connected',
+  not_connected:
+    'Production without this network (or, for fiat, without a bank that moves the currency) configured: transfers on it answer ForbiddenError rails_not_connected',
 };
 export const RailsModeEnum = domainEnum('RailsMode', NETWORK_RAILS, {
-  description: "How a network's chain leg runs in the caller's environment",
+  description: "How a network's chain leg, or a fiat currency's bank leg, runs in the caller's environment",
   describe: RAILS_MEANINGS,
 });
 
@@ -53,6 +54,24 @@ const NetworkRef = builder.objectRef<NetworkView>('Network').implement({
   }),
 });
 
+const FiatRailsRef = builder.objectRef<FiatRailsView>('FiatRails').implement({
+  description: "A fiat currency as the caller's environment's bank moves it (REST: fiat_rails of GET /v0/networks)",
+  fields: (t) => ({
+    currency: t.field({ type: FiatCurrencyEnum, description: 'Which currency', resolve: (f) => f.currency }),
+    rails: t.field({
+      type: RailsModeEnum,
+      description:
+        "LIVE (a real bank, through ISO 20022 files), SIMULATED (the sandbox's bank) or NOT_CONNECTED (its on-ramps and virtual accounts answer ForbiddenError rails_not_connected)",
+      resolve: (f) => f.rails,
+    }),
+    paymentRails: t.field({
+      type: [PaymentRailsEnum],
+      description: 'The payment rails it moves over here; empty where NOT_CONNECTED',
+      resolve: (f) => [...f.paymentRails],
+    }),
+  }),
+});
+
 const FaucetMintRef = builder.objectRef<FaucetMint>('FaucetMint').implement({
   description: 'Test tokens minted on the sandbox chain, with gas to move them',
   fields: (t) => ({
@@ -81,6 +100,12 @@ builder.queryFields((t) => ({
     description:
       "The six networks as the caller's environment has them: LIVE on a real chain (in the sandbox, its local chain: rpcUrl and the token contracts), SIMULATED, or NOT_CONNECTED in production (REST: GET /v0/networks; GET /v0/sandbox/networks for a sandbox key).",
     resolve: (_, __, ctx) => ctx.services.networks.list(scopeOf(ctx).actor),
+  }),
+  fiatRails: t.field({
+    type: [FiatRailsRef],
+    description:
+      "The fiat leg: USD, EUR and AED as the caller's environment's bank moves them, LIVE, SIMULATED or NOT_CONNECTED, over which payment rails (REST: fiat_rails of GET /v0/networks).",
+    resolve: (_, __, ctx) => ctx.services.networks.fiatRails(scopeOf(ctx).actor),
   }),
 }));
 

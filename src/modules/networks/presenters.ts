@@ -1,4 +1,4 @@
-import type { FaucetMint, NetworkView } from './service.js';
+import type { FaucetMint, FiatRailsView, NetworkView } from './service.js';
 
 /** A network as REST shows it (GET /v0/networks, GET /v0/sandbox/networks). */
 export const presentNetwork = (n: NetworkView) => ({
@@ -10,6 +10,9 @@ export const presentNetwork = (n: NetworkView) => ({
   offered_tokens: [...n.offeredTokens],
   tokens: n.tokens.map((t) => ({ token: t.token, contract_address: t.contractAddress, decimals: t.decimals })),
 });
+
+/** A fiat currency's rails as REST shows them (`fiat_rails` of GET /v0/networks). */
+export const presentFiatRails = (f: FiatRailsView) => ({ currency: f.currency, rails: f.rails, payment_rails: [...f.paymentRails] });
 
 /** The faucet's answer (POST /v0/sandbox/faucet). */
 export const presentFaucetMint = (m: FaucetMint) => ({

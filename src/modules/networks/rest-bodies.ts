@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { NETWORKS, TOKENS } from '../../domain/money.js';
+import { FIAT_CURRENCIES, NETWORKS, PAYMENT_RAILS, TOKENS } from '../../domain/money.js';
 import { amountAnswer, named } from '../../platform/openapi-schemas.js';
 import { FaucetRequest } from './inputs.js';
 import { NETWORK_RAILS } from './service.js';
@@ -36,7 +36,25 @@ export const NetworkAnswer = named(
   }),
 );
 
-export const NetworkListAnswer = named('NetworkList', z.strictObject({ items: z.array(NetworkAnswer) }));
+export const FiatRailsAnswer = named(
+  'FiatRails',
+  z.strictObject({
+    currency: z.enum(FIAT_CURRENCIES),
+    rails: z.enum(NETWORK_RAILS).meta({
+      description:
+        "live: a real bank moves it (ISO 20022 files); simulated: the sandbox's bank; not_connected: no bank moves it in this environment, its on-ramps and virtual accounts answer 403 rails_not_connected",
+    }),
+    payment_rails: z.array(z.enum(PAYMENT_RAILS)).meta({ description: 'The payment rails it moves over here; empty where not connected' }),
+  }),
+);
+
+export const NetworkListAnswer = named(
+  'NetworkList',
+  z.strictObject({
+    items: z.array(NetworkAnswer),
+    fiat_rails: z.array(FiatRailsAnswer).meta({ description: "The fiat leg: each currency as the key's environment's bank moves it" }),
+  }),
+);
 
 export const FaucetMintAnswer = named(
   'FaucetMint',

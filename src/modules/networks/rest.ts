@@ -1,25 +1,27 @@
 import type { FastifyInstance } from 'fastify';
-import { assertSandbox } from '../../domain/environment.js';
+import { type Actor, assertSandbox } from '../../domain/environment.js';
 import { parseInput } from '../../domain/validation.js';
 import { contract } from '../../platform/openapi-contract.js';
 import { replyIdempotently, requestScope, withRestPointers } from '../../platform/rest.js';
 import type { Services } from '../../services.js';
-import { presentFaucetMint, presentNetwork } from './presenters.js';
+import { presentFaucetMint, presentFiatRails, presentNetwork } from './presenters.js';
 import { FaucetBody, FaucetMintAnswer, NetworkListAnswer } from './rest-bodies.js';
 
 const tag = 'Networks';
 
 /** Ramp's extensions: which chains are live, and the sandbox faucet (docs/api/chains.md). */
 export function networkRoutes(app: FastifyInstance, { networks }: Services) {
+  const listing = (actor: Actor) => ({ items: networks.list(actor).map(presentNetwork), fiat_rails: networks.fiatRails(actor).map(presentFiatRails) });
+
   app.get(
     '/v0/networks',
     contract({
       operationId: 'listNetworks',
-      summary: "The six networks as the key's environment has them: live, simulated or not_connected",
+      summary: "The six networks as the key's environment has them: live, simulated or not_connected; and which fiat its bank moves (fiat_rails)",
       tag,
       responses: { 200: { description: 'Every network, in a fixed order', body: NetworkListAnswer } },
     }),
-    async (request) => ({ items: networks.list(requestScope(request).actor).map(presentNetwork) }),
+    async (request) => listing(requestScope(request).actor),
   );
 
   app.get(
@@ -34,7 +36,7 @@ export function networkRoutes(app: FastifyInstance, { networks }: Services) {
     async (request) => {
       const { actor } = requestScope(request);
       assertSandbox(actor);
-      return { items: networks.list(actor).map(presentNetwork) };
+      return listing(actor);
     },
   );
 

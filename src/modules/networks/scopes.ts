@@ -13,6 +13,7 @@ export const NEEDED_SCOPES = {
   },
   graphql: {
     'Query.networks': 'read',
+    'Query.fiatRails': 'read',
     'Mutation.mintTestTokens': 'simulate',
   },
 } as const satisfies FeatureScopes;

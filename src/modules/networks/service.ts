@@ -1,6 +1,6 @@
 import { type Actor, type Environment, assertSandbox } from '../../domain/environment.js';
 import { UnprocessableError } from '../../domain/errors.js';
-import { Decimal, NETWORKS, type Network, type Token } from '../../domain/money.js';
+import { Decimal, FIAT_CURRENCIES, type FiatCurrency, NETWORKS, type Network, type PaymentRails, RAILS_OF_CURRENCY, type Token } from '../../domain/money.js';
 import { assertTokenOffered } from '../../domain/network-tokens.js';
 import { baseUnits } from '../../domain/token-units.js';
 import { parseInput } from '../../domain/validation.js';
@@ -34,6 +34,18 @@ export interface NetworkView {
   tokens: readonly TokenContract[];
 }
 
+/**
+ * One fiat currency as the caller's environment has it: the payment rails its bank moves it over, and how: `live` (a real
+ * bank, through ISO 20022 files), `simulated` (the sandbox's bank), or `not_connected` (no bank moves it there: its
+ * on-ramps and virtual accounts answer rails_not_connected).
+ */
+export interface FiatRailsView {
+  currency: FiatCurrency;
+  rails: NetworkRails;
+  /** The rails this currency moves over; empty where not connected. */
+  paymentRails: readonly PaymentRails[];
+}
+
 /** What the faucet did: the mint's transaction, sent to the chain. */
 export interface FaucetMint {
   network: Network;
@@ -47,6 +59,8 @@ export interface FaucetMint {
 export interface NetworkService {
   /** The six networks, in the domain's order, as the caller's environment has them. */
   list(actor: Actor): NetworkView[];
+  /** The three fiat currencies, in the domain's order, as the caller's environment's bank moves them. */
+  fiatRails(actor: Actor): FiatRailsView[];
   /** What the faucet reads of the chain first, outside any transaction: the minter's nonce and the fees. */
   readFaucet(actor: Actor, request: FaucetRequest): Promise<MintReading>;
   /** Sandbox only: mints `amount` of a token to `address` on a live network (stored, sent after commit), and gives the address gas. */
@@ -91,6 +105,14 @@ export function createNetworkService({ rails, sending }: { rails: Rails; sending
 
   return {
     list: (actor) => NETWORKS.map((network) => view(actor.environment, network)),
+
+    fiatRails(actor) {
+      const bank = rails.bank(actor.environment);
+      return FIAT_CURRENCIES.map((currency) => {
+        const paymentRails = RAILS_OF_CURRENCY[currency].filter((r) => bank?.serves(currency, r));
+        return { currency, rails: bank && paymentRails.length ? bank.mode : 'not_connected', paymentRails };
+      });
+    },
 
     readFaucet: async (actor, request) => mintable(actor, request).tools.readMinter(),
 

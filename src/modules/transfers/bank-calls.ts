@@ -25,4 +25,12 @@ export const bankPaymentCalls: BankPaymentCalls = {
     const { transfer, quote } = await locked(tx, transferId);
     if (transfer.status === 'processing') await moveTransfer(scopeTo(tx, transfer), transfer, quote, 'failed', reason);
   },
+
+  async refundAccepted(tx, transferId) {
+    const { transfer, quote } = await locked(tx, transferId);
+    if (transfer.status === 'failed') await moveTransfer(scopeTo(tx, transfer), transfer, quote, 'refunded', 'deposit_returned');
+  },
+
+  // The order keeps the bank's reason; the transfer stays failed with its deposit held, as before the refund was asked.
+  async refundRejected() {},
 };

@@ -26,7 +26,7 @@ export interface TransferDeps extends TransferSettings {
   rails: Rails;
   customers: Pick<CustomerService, 'get' | 'getForNewBusiness'>;
   partners: Pick<PartnerService, 'get'>;
-  bankAccounts: Pick<BankAccountService, 'getForCustomer' | 'openForPayout'>;
+  bankAccounts: Pick<BankAccountService, 'getForCustomer' | 'openForPayout' | 'openNewestForRefund'>;
   /** The customers' data keys: an off-ramp's payout account number is sealed by its customer's. */
   dataKeys: DataKeys;
   virtualAccounts: Pick<VirtualAccountService, 'get' | 'getForCustomer'>;

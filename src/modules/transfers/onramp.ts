@@ -28,7 +28,8 @@ export function onramp(deps: TransferDeps, quoting: Quoting) {
     details: { destinationAddress: string; reason: string; virtualAccount?: { id: string; depositAccount: DepositBankAccount } },
   ) {
     const bank = deps.rails.bank(scope.actor.environment);
-    if (!bank) throw railsNotConnected('bank');
+    const currency = quote.sourceCurrency as FiatCurrency;
+    if (!bank?.serves(currency, quote.sourceRails!)) throw railsNotConnected('bank');
     const createdAt = quoting.now();
     const { virtualAccount } = details;
     const transfer = em.create(Transfer, {
@@ -38,8 +39,7 @@ export function onramp(deps: TransferDeps, quoting: Quoting) {
       direction: 'onramp',
       status: 'pending',
       destinationAddress: details.destinationAddress,
-      depositBankAccount:
-        virtualAccount?.depositAccount ?? collectionDepositAccount(bank.collectionAccount(quote.sourceCurrency as FiatCurrency, quote.sourceRails!)),
+      depositBankAccount: virtualAccount?.depositAccount ?? collectionDepositAccount(bank.collectionAccount(currency, quote.sourceRails!)),
       // Every on-ramp row carries a reference (the transfers_direction_shape constraint). One from a
       // virtual account was matched by the account's own number, so its reference is never shown.
       depositMessage: depositReference(),

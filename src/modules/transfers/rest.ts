@@ -247,7 +247,7 @@ export function transferRoutes(app: FastifyInstance, { transfers }: Services) {
         errors: [
           'transfer_transition_not_allowed',
           'transfer_expired',
-          ...(onramp ? (['not_an_onramp_transfer'] as const) : (['not_an_offramp_transfer'] as const)),
+          ...(onramp ? (['not_an_onramp_transfer', 'refund_account_missing'] as const) : (['not_an_offramp_transfer'] as const)),
           'amount_out_of_range',
         ],
       }),

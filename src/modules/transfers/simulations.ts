@@ -3,7 +3,7 @@ import { UnprocessableError, ValidationError, fieldError } from '../../domain/er
 import { type TransferDirection, assertTransition } from '../../domain/transfer-status.js';
 import { parseAmount } from '../../domain/pricing.js';
 import { normalizeTransactionHash, sandboxTransactionHash } from '../../domain/identifiers/chain.js';
-import type { FiatCurrency, Network, PaymentRails } from '../../domain/money.js';
+import type { Decimal, FiatCurrency, Network, PaymentRails } from '../../domain/money.js';
 import { parseInput } from '../../domain/validation.js';
 import type { Scope } from '../../platform/scope.js';
 import type { TransferDeps } from './context.js';
@@ -19,12 +19,37 @@ import { payoutCalls, payoutRequestOf } from './payout-calls.js';
 import { afterCommit, unitOfWork } from '../../platform/db/unit-of-work.js';
 import { isUuid } from '../../domain/identifiers/uuid.js';
 import { payoutAccountOf } from './payout-account.js';
-import { numberOfDetails } from '../bank-accounts/records.js';
-import type { FiatPayout, LiveChain } from '../../rails/port.js';
+import { type BankAccountDetails, numberOfDetails } from '../bank-accounts/records.js';
+import { depositSplit } from '../../domain/ledger.js';
+import type { FiatPayout, Iso20022Bank, LiveChain } from '../../rails/port.js';
 import { orderPayment } from '../bank-payments/orders.js';
 import type { Quoting } from './quotes.js';
 
 type Moved = { transfer: Transfer; quote: Quote };
+
+/** The external accounts a refund over each rails may go to: an IBAN for SEPA and UAEFTS, a US account for ACH and Fedwire. */
+const REFUND_ACCOUNT_TYPES: Record<PaymentRails, readonly BankAccountDetails['account_type'][]> = {
+  sepa: ['iban'],
+  uaefts: ['iban'],
+  ach: ['us'],
+  wire: ['us'],
+  swift: ['swift', 'iban'],
+};
+
+/** What the bank is asked to pay: `amount` of `currency` over `rails` to `account`, its number in full. */
+function fiatPayoutOf(transferId: string, currency: FiatCurrency, rails: PaymentRails, amount: Decimal, account: BankAccountDetails): FiatPayout {
+  return {
+    transferId,
+    currency,
+    rails,
+    amount: amount.toFixed(),
+    accountType: account.account_type,
+    accountNumber: numberOfDetails(account),
+    bic: account.account_type === 'us' ? null : account.account_type === 'iban' ? account.iban.bic : account.swift.bic,
+    routingNumber: account.account_type === 'us' ? account.us.routing_number : account.account_type === 'swift' ? (account.swift.routing_number ?? null) : null,
+    holderName: account.account_holder_business_name ?? [account.account_holder_first_name, account.account_holder_last_name].join(' '),
+  };
+}
 
 /** What settling a live-chain on-ramp read of its chain before its unit of work: the treasury. */
 export interface SettlementReading {
@@ -113,27 +138,16 @@ export function simulations(deps: TransferDeps, quoting: Quoting, onramps: Retur
     if (!bank) throw railsNotConnected('bank');
     const account = await payoutAccountOf(em, deps.dataKeys, transfer);
     if (!account) return 'completed';
-    const payout: FiatPayout = {
-      transferId: transfer.id,
-      currency: quote.destinationCurrency as FiatCurrency,
-      rails: quote.destinationRails as PaymentRails,
-      amount: quote.destinationAmount.toFixed(),
-      accountType: account.account_type,
-      accountNumber: numberOfDetails(account),
-      bic: account.account_type === 'us' ? null : account.account_type === 'iban' ? account.iban.bic : account.swift.bic,
-      routingNumber:
-        account.account_type === 'us' ? account.us.routing_number : account.account_type === 'swift' ? (account.swift.routing_number ?? null) : null,
-      holderName: account.account_holder_business_name ?? [account.account_holder_first_name, account.account_holder_last_name].join(' '),
-    };
+    const payout = fiatPayoutOf(
+      transfer.id,
+      quote.destinationCurrency as FiatCurrency,
+      quote.destinationRails as PaymentRails,
+      quote.destinationAmount,
+      account,
+    );
     if (bank.kind === 'iso20022') {
       // The credit transfer and its file are stored in this transaction and written once it commits (bank-payments/).
-      const { uetr } = await orderPayment(em, bank, deps.dataKeys, {
-        ...payout,
-        customerId: transfer.customerId,
-        partnerId: transfer.partnerId,
-        environment: transfer.environment,
-      });
-      transfer.uetr = uetr;
+      transfer.uetr = (await orderBankPayment(em, bank, transfer, payout, 'payout')).uetr;
       transfer.updatedAt = new Date();
       await em.flush();
       return 'awaiting_bank';
@@ -141,6 +155,36 @@ export function simulations(deps: TransferDeps, quoting: Quoting, onramps: Retur
     // The in-process bank only checks the account, once the settlement committed.
     afterCommit(() => bank.payOut(payout));
     return 'completed';
+  }
+
+  /** A payment order of `transfer` with its bank: its pain.001 stored in this transaction, written after commit. */
+  const orderBankPayment = (em: Scope['em'], bank: Iso20022Bank, transfer: Transfer, payout: FiatPayout, purpose: 'payout' | 'refund') =>
+    orderPayment(
+      em,
+      bank,
+      deps.dataKeys,
+      { ...payout, customerId: transfer.customerId, partnerId: transfer.partnerId, environment: transfer.environment, purpose },
+      deps.payouts.crashAt,
+    );
+
+  /**
+   * An on-ramp's held deposit sent back in fiat through an ISO 20022 bank: a refund order to the customer's newest
+   * external account that takes the deposit's rails. The transfer fails now (`refund_requested`), so nothing settles it
+   * meanwhile, and is refunded when the bank's pain.002 accepts the refund; a rejection leaves it failed, still held.
+   */
+  async function refundInFiat(em: Scope['em'], scope: Scope, bank: Iso20022Bank, transfer: Transfer, quote: Quote): Promise<void> {
+    const currency = quote.sourceCurrency as FiatCurrency;
+    const rails = quote.sourceRails!;
+    const account = await deps.bankAccounts.openNewestForRefund({ ...scope, em }, transfer.customerId, REFUND_ACCOUNT_TYPES[rails]);
+    if (!account) {
+      throw new UnprocessableError(
+        'refund_account_missing',
+        `The customer has no external account that takes ${rails} (${REFUND_ACCOUNT_TYPES[rails].join(' or ')}) to send the deposit back to; add one first`,
+      );
+    }
+    const { held } = depositSplit(transfer.depositReceivedAmount ?? quote.sourceAmount, quote.sourceAmount);
+    if (transfer.status === 'processing') await moveTransfer(em, transfer, quote, 'failed', 'refund_requested');
+    await orderBankPayment(em, bank, transfer, fiatPayoutOf(transfer.id, currency, rails, held, account), 'refund');
   }
 
   /**
@@ -184,9 +228,17 @@ export function simulations(deps: TransferDeps, quoting: Quoting, onramps: Retur
     return move(scope, transferId, where, ({ transfer, quote }, em) => moveTransfer(em, transfer, quote, 'failed', why));
   };
 
-  /** The deposit goes back to where it came from: processing or failed → refunded. */
+  /**
+   * The deposit goes back to where it came from: processing or failed → refunded. An on-ramp's fiat through an ISO
+   * 20022 bank goes back as a refund order, and is refunded once the bank accepts it (refundInFiat).
+   */
   const refund = (scope: Scope, transferId: string, where: Where = {}) =>
-    move(scope, transferId, where, ({ transfer, quote }, em) => moveTransfer(em, transfer, quote, 'refunded', 'deposit_returned'));
+    move(scope, transferId, where, async ({ transfer, quote }, em) => {
+      const bank = deps.rails.bank(transfer.environment);
+      if (transfer.direction !== 'onramp' || bank?.kind !== 'iso20022') return moveTransfer(em, transfer, quote, 'refunded', 'deposit_returned');
+      assertTransition(transfer.status, 'refunded', { fundsReceived: transfer.fundsReceivedAt != null });
+      await refundInFiat(em, scope, bank, transfer, quote);
+    });
 
   return {
     fiatDeposit,

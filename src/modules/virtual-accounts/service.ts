@@ -1,9 +1,10 @@
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import { randomUUID } from 'node:crypto';
-import { assertDepositRailsConnected, assertSandbox } from '../../domain/environment.js';
+import { type Environment, assertSandbox, railsNotConnected } from '../../domain/environment.js';
 import { assertTokenOffered, type NetworkTokens } from '../../domain/network-tokens.js';
 import { ConflictError, NotFoundError } from '../../domain/errors.js';
-import { Decimal } from '../../domain/money.js';
+import { Decimal, RAILS_OF_CURRENCY } from '../../domain/money.js';
+import type { BankRails } from '../../rails/port.js';
 import { parseInput } from '../../domain/validation.js';
 import { recordEvent } from '../../platform/outbox.js';
 import { REDACTED } from '../../domain/redaction.js';
@@ -58,6 +59,8 @@ export interface VirtualAccountServiceDeps {
   customers: Pick<CustomerService, 'get' | 'getForNewBusiness' | 'open'>;
   /** The stablecoins offered on each network (NETWORK_TOKENS): an account pays out only an offered one. */
   networkTokens: NetworkTokens;
+  /** Each environment's fiat leg (rails/registry.ts), or null where no bank is connected. */
+  bank(environment: Environment): BankRails | null;
 }
 
 /** Named by the migration: the index that makes identical parameters a conflict. */
@@ -76,7 +79,7 @@ function issue(account: VirtualAccount, customer: Customer) {
 /** A state conflict, not a bad request: the same call was right while the account was pending. */
 const alreadyActive = () => new ConflictError('virtual_account_already_active', 'The virtual account is already active: the bank issued it already');
 
-export function createVirtualAccountService({ customers, networkTokens }: VirtualAccountServiceDeps): VirtualAccountService {
+export function createVirtualAccountService({ customers, networkTokens, bank: bankOf }: VirtualAccountServiceDeps): VirtualAccountService {
   async function get({ em }: Scope, id: string): Promise<VirtualAccount> {
     const account = isUuid(id) ? await em.findOne(VirtualAccount, { id }) : null;
     if (!account) throw new NotFoundError('Virtual account');
@@ -119,7 +122,9 @@ export function createVirtualAccountService({ customers, networkTokens }: Virtua
       return scope.em.transactional(async (em) => {
         // Held (FOR SHARE) until commit: an erasure of the customer waits, or ran first and is refused here.
         const customer = await customers.getForNewBusiness({ ...scope, em }, customerId);
-        assertDepositRailsConnected(scope.actor);
+        // A currency the environment's bank does not move has no deposit instructions to issue: refused, as with no bank.
+        const bank = bankOf(scope.actor.environment);
+        if (!bank?.serves(data.sourceCurrency, data.sourceRails ?? RAILS_OF_CURRENCY[data.sourceCurrency][0]!)) throw railsNotConnected('bank');
         const now = new Date();
         const account = em.create(VirtualAccount, {
           id: randomUUID(),
@@ -136,7 +141,8 @@ export function createVirtualAccountService({ customers, networkTokens }: Virtua
           createdAt: now,
           updatedAt: now,
         });
-        if (issuedAtOnce({ currency: account.sourceCurrency, rails: account.sourceRails ?? null })) {
+        // The sandbox's numbers are made up; a real bank issues its own, so a live bank's account waits for them, pending.
+        if (bank.mode === 'simulated' && issuedAtOnce({ currency: account.sourceCurrency, rails: account.sourceRails ?? null })) {
           // The holder's name is opened (one key read) only when the account is issued now.
           await customers.open({ ...scope, em }, [customer]);
           issue(account, customer);

@@ -38,6 +38,9 @@ export function sandboxCollectionAccount(currency: FiatCurrency, rails: PaymentR
   return account;
 }
 
+/** Whether the sandbox has a collection account for a currency over one of its rails (it has one for each). */
+export const sandboxServes = (currency: FiatCurrency, rails: PaymentRails) => COLLECTION_ACCOUNTS[currency][rails] !== undefined;
+
 /**
  * The sandbox's in-process bank: the sandbox's fiat leg unless SANDBOX_BANK=iso20022 puts the ISO 20022 adapter
  * (rails/bank/iso20022/) in its place. Its collection accounts are made up, so production is never handed them.
@@ -45,6 +48,7 @@ export function sandboxCollectionAccount(currency: FiatCurrency, rails: PaymentR
 export const sandboxBank: InProcessBank = {
   kind: 'in_process',
   mode: 'simulated',
+  serves: sandboxServes,
   collectionAccount: sandboxCollectionAccount,
   /** Sends nothing, but refuses what a real bank could not pay to: a hidden or still sealed number. */
   async payOut(payout) {

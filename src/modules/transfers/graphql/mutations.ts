@@ -372,8 +372,9 @@ builder.mutationFields((t) => ({
   }),
   simulateTransferRefund: t.field({
     type: TransferRef,
-    description: 'Sandbox: the deposit goes back to the customer (PROCESSING or FAILED → REFUNDED).',
-    errors: payloadOf('SimulateTransferRefund', 'transfer', SANDBOX_STEP),
+    description:
+      "Sandbox: the deposit goes back to the customer (PROCESSING or FAILED → REFUNDED). Under SANDBOX_BANK=iso20022 an on-ramp's fiat goes back as a pain.001 to the customer's newest external account that takes its rails: the transfer is FAILED (refund_requested) until the bank's pain.002 accepts the refund, then REFUNDED; UnprocessableError refund_account_missing when the customer has no such account.",
+    errors: payloadOf('SimulateTransferRefund', 'transfer', [...SANDBOX_STEP, UnprocessableError]),
     args: {
       input: t.arg({
         type: SimulateTransferRefundInputRef,

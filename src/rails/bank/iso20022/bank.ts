@@ -1,27 +1,29 @@
 import { isValidIban } from '../../../domain/identifiers/bank.js';
 import type { FiatCurrency, PaymentRails } from '../../../domain/money.js';
-import type { CollectionAccount, FiatPayout, Iso20022Bank, RailsMode } from '../../port.js';
-import { folderTransport } from './folder.js';
+import type { BankTransport, CollectionAccount, FiatPayout, Iso20022Bank, RailsMode } from '../../port.js';
 import { type AccountParty, creditTransferInitiation } from './pain001.js';
 import { readStatusReport } from './pain002.js';
 
 export interface Iso20022BankOptions {
   mode: RailsMode;
-  /** BANK_ISO20022_DIR: outbox/, inbox/, processed/, rejected/. */
-  dir: string;
+  /** How files travel to and from the bank: the folder of BANK_ISO20022_DIR today (folder.ts); SFTP or an HTTP API later. */
+  transport: BankTransport;
+  /** Which currencies over which rails this bank account moves. */
+  serves(currency: FiatCurrency, rails: PaymentRails): boolean;
   /** Where on-ramp customers pay in. */
   collectionAccount(currency: FiatCurrency, rails: PaymentRails): CollectionAccount;
   /** Ramp's own account that pays a payout in `currency` over `rails`: the pain.001's debtor. */
   debtorAccount(currency: FiatCurrency, rails: PaymentRails): CollectionAccount;
 }
 
-/** An ISO 20022 bank over a folder: pain.001 out, pain.002 in. */
+/** An ISO 20022 bank over a transport: pain.001 out, pain.002 in. The messages are the same whatever carries them. */
 export function iso20022Bank(options: Iso20022BankOptions): Iso20022Bank {
   return {
     kind: 'iso20022',
     mode: options.mode,
+    serves: options.serves,
     collectionAccount: options.collectionAccount,
-    transport: folderTransport(options.dir),
+    transport: options.transport,
     readStatusReport,
     creditTransfer(payout, ids) {
       const content = creditTransferInitiation({
@@ -32,7 +34,7 @@ export function iso20022Bank(options: Iso20022BankOptions): Iso20022Bank {
         currency: payout.currency,
         rails: payout.rails,
         amount: payout.amount,
-        endToEndId: compact(payout.transferId),
+        endToEndId: ids.endToEndId ?? compact(payout.transferId),
         uetr: ids.uetr,
       });
       return { name: `pain.001-${ids.orderId}.xml`, content };

@@ -8,7 +8,7 @@ import type { BankFile, BankTransport } from '../../port.js';
 export const FOLDERS = ['outbox', 'inbox', 'processed', 'rejected'] as const;
 
 /**
- * The folder transport: the bank (or the host-to-host client that speaks to it) takes files from `outbox/` and leaves
+ * The folder transport, the one BankTransport (rails/port.ts) today: the bank (or the host-to-host client that speaks to it) takes files from `outbox/` and leaves
  * its own in `inbox/`. Ramp never leaves a half-written file where the other side looks: it writes a hidden temporary
  * file, flushes it to disk and renames it into place, which is atomic on one file system.
  */
