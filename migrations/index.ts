@@ -26,6 +26,7 @@ import { Migration20261127000100_api_key_scopes } from './Migration2026112700010
 import { Migration20261128000100_chain_mints } from './Migration20261128000100_chain_mints.js';
 import { Migration20261128000400_deposits_add_up } from './Migration20261128000400_deposits_add_up.js';
 import { Migration20261128150000_bank_payment_orders } from './Migration20261128150000_bank_payment_orders.js';
+import { Migration20261129060000_bank_entries } from './Migration20261129060000_bank_entries.js';
 import { Migration20261128000500_top_up_replacement } from './Migration20261128000500_top_up_replacement.js';
 import { Migration20261128110000_webhook_registering_key } from './Migration20261128110000_webhook_registering_key.js';
 import { Migration20261128120000_copies_know_their_customer } from './Migration20261128120000_copies_know_their_customer.js';
@@ -65,4 +66,5 @@ export const migrations = [
   Migration20261128120000_copies_know_their_customer,
   Migration20261128150000_bank_payment_orders,
   Migration20261128140000_kyc_swift_rails,
+  Migration20261129060000_bank_entries,
 ];

@@ -23,6 +23,7 @@ import { numberOfDetails } from '../bank-accounts/records.js';
 import type { FiatPayout, LiveChain } from '../../rails/port.js';
 import { orderPayment } from '../bank-payments/orders.js';
 import type { Quoting } from './quotes.js';
+import type { VirtualAccount } from '../virtual-accounts/service.js';
 
 type Moved = { transfer: Transfer; quote: Quote };
 
@@ -251,37 +252,48 @@ export function simulations(deps: TransferDeps, quoting: Quoting, onramps: Retur
           customerId === undefined
             ? await deps.virtualAccounts.get({ ...scope, em }, virtualAccountId)
             : await deps.virtualAccounts.getForCustomer({ ...scope, em }, customerId, virtualAccountId);
-        if (account.status !== 'active') {
-          throw new UnprocessableError('virtual_account_not_active', 'The virtual account is not active yet; it cannot receive deposits');
-        }
-        if (!account.destinationAddress) {
-          throw new UnprocessableError('virtual_account_has_no_destination', 'The virtual account has no destination_address to forward deposits to');
-        }
-        // Checked here, against the input's own field: the quote below would name it /sourceAmount.
-        parseAmount(data.amount, account.sourceCurrency, '/amount');
-        const customer = await deps.customers.getForNewBusiness({ ...scope, em }, account.customerId);
-        const rails = account.sourceRails ?? DEFAULT_RAILS[account.sourceCurrency];
-        const quote = await quoting.createQuote({ ...scope, em }, customer, {
-          direction: 'onramp',
-          source: account.sourceCurrency,
-          destination: account.destinationToken,
-          network: account.destinationNetwork,
-          fiat: account.sourceCurrency,
-          rails,
-          sourceAmount: data.amount,
-          developerFeePercent: account.developerFeePercent?.toFixed(),
-        });
-        const transfer = await onramps.openTransfer(em, scope, quote, {
-          destinationAddress: account.destinationAddress,
-          // An active account always has its instructions: they are set when it is issued.
-          virtualAccount: { id: account.id, depositAccount: virtualAccountDepositAccount(account.depositInstructions!, customer.type) },
-          reason: 'virtual_account_deposit',
-        });
-        await moveTransfer(em, transfer, quote, 'processing', 'fiat_deposit_received');
-        return { transfer, quote };
+        return virtualAccountFunded({ ...scope, em }, account, data.amount);
       });
     },
+
+    virtualAccountFunded,
   };
+
+  /**
+   * `amount` of fiat paid into `account`, in the caller's transaction (`scope.em`, of the account's tenant): the
+   * simulated deposit's use case and a bank's credit's alike.
+   */
+  async function virtualAccountFunded(scope: Scope, account: VirtualAccount, amount: string): Promise<Moved> {
+    const em = scope.em;
+    if (account.status !== 'active') {
+      throw new UnprocessableError('virtual_account_not_active', 'The virtual account is not active yet; it cannot receive deposits');
+    }
+    if (!account.destinationAddress) {
+      throw new UnprocessableError('virtual_account_has_no_destination', 'The virtual account has no destination_address to forward deposits to');
+    }
+    // Checked here, against the input's own field: the quote below would name it /sourceAmount.
+    parseAmount(amount, account.sourceCurrency, '/amount');
+    const customer = await deps.customers.getForNewBusiness(scope, account.customerId);
+    const rails = account.sourceRails ?? DEFAULT_RAILS[account.sourceCurrency];
+    const quote = await quoting.createQuote(scope, customer, {
+      direction: 'onramp',
+      source: account.sourceCurrency,
+      destination: account.destinationToken,
+      network: account.destinationNetwork,
+      fiat: account.sourceCurrency,
+      rails,
+      sourceAmount: amount,
+      developerFeePercent: account.developerFeePercent?.toFixed(),
+    });
+    const transfer = await onramps.openTransfer(em, scope, quote, {
+      destinationAddress: account.destinationAddress,
+      // An active account always has its instructions: they are set when it is issued.
+      virtualAccount: { id: account.id, depositAccount: virtualAccountDepositAccount(account.depositInstructions!, customer.type) },
+      reason: 'virtual_account_deposit',
+    });
+    await moveTransfer(em, transfer, quote, 'processing', 'fiat_deposit_received');
+    return { transfer, quote };
+  }
 }
 
 /** The domestic rails a virtual account receives on when it names none (SWIFT is opt-in for USD). */
