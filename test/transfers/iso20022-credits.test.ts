@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EntryToBook } from '../../src/rails/bank/iso20022/camt.js';
+import { bankToCustomerStatement } from '../../src/rails/bank/iso20022/camt053.js';
 import { debitCreditNotification } from '../../src/rails/bank/iso20022/camt054.js';
 import { type ApiClient, type TestRamp, startRamp } from '../support/ramp.js';
 import { ageTransfer, createCustomer, ibanAccount, idempotencyKey, offrampQuoteBody, onrampQuoteBody, wallet } from '../support/transfers.js';
@@ -177,5 +178,41 @@ describe('camt.054 returns', () => {
     const [order] = await t.sql<{ status: string; reason_code: string }>('select status, reason_code from bank_payment_orders where transfer_id = ?', [id]);
     expect(order).toEqual({ status: 'rejected', reason_code: 'AC04' });
     expect((await api.post(`${path}/simulate`, { action: 'refund_transfer', transfer_id: id })).body.status).toBe('refunded');
+  });
+});
+
+describe('camt.053 statements', () => {
+  it('reconciles a statement against the ledger: matched, one unexpected entry, one missing movement; once per statement', async () => {
+    // An account of its own, so other tests' credits today are no part of this statement.
+    const account = reference('RECON').slice(0, 34);
+    const [a, b] = [await newOnramp(), await newOnramp()];
+    const [creditA, creditB] = [credit('100.00', { remittance: a.quote.deposit_message }), credit('100.00', { remittance: b.quote.deposit_message })];
+    drop('recon-credits.xml', notification([creditA, creditB], account));
+    await bankTurn();
+    expect((await readOnramp(b.id)).status).toBe('processing');
+
+    const stranger = credit('12.34', { remittance: 'never notified' });
+    const statement = bankToCustomerStatement({
+      messageId: reference('STMT'),
+      createdAt: new Date(),
+      account,
+      currency: 'EUR',
+      date: today(),
+      entries: [creditA, stranger],
+    });
+    drop('statement.xml', statement);
+    drop('statement-again.xml', statement);
+    await bankTurn();
+    const rows = await t.sql<{
+      matched: number;
+      unmatched: unknown[];
+      unexpected: { reference: string }[];
+      missing: { reference: string; transferId: string }[];
+    }>('select matched, unmatched, unexpected, missing from bank_reconciliations where account = ?', [account]);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ matched: 1, unmatched: [] });
+    expect(rows[0]!.unexpected).toEqual([expect.objectContaining({ reference: stranger.reference, amount: '12.34', note: 'never notified' })]);
+    expect(rows[0]!.missing).toEqual([expect.objectContaining({ reference: creditB.reference, transferId: b.id })]);
+    expect(files('processed')).toEqual(expect.arrayContaining(['statement.xml', 'statement-again.xml']));
   });
 });
