@@ -35,7 +35,7 @@ async function main(argv: string[]): Promise<number> {
     for (const row of held) {
       const line = entryLine(row.outcome, {
         ...row,
-        amount: row.amount.toFixed(),
+        amount: row.amount.toFixed(Math.max(2, row.amount.decimalPlaces())),
         bookingDate: row.bookingDate ?? null,
         transferId: row.transferId ?? null,
         note: row.reason ?? null,
