@@ -3,7 +3,7 @@ import { UnprocessableError, ValidationError, fieldError } from '../../domain/er
 import { type TransferDirection, assertTransition } from '../../domain/transfer-status.js';
 import { parseAmount } from '../../domain/pricing.js';
 import { normalizeTransactionHash, sandboxTransactionHash } from '../../domain/identifiers/chain.js';
-import type { FiatCurrency, Network, PaymentRails } from '../../domain/money.js';
+import { type FiatCurrency, type Network, type PaymentRails, SCALE, toFixedPlaces } from '../../domain/money.js';
 import { parseInput } from '../../domain/validation.js';
 import type { Scope } from '../../platform/scope.js';
 import type { TransferDeps } from './context.js';
@@ -58,6 +58,8 @@ export function simulations(deps: TransferDeps, quoting: Quoting, onramps: Retur
   const fiatDeposit = (scope: Scope, transferId: string, deposit: SimulatedFiatDeposit = {}, where: Where = {}) => {
     assertSandbox(scope.actor);
     const data = parseInput(SimulatedFiatDeposit, deposit);
+    const bank = deps.rails.bank(scope.actor.environment);
+    const simulator = bank?.kind === 'iso20022' ? deps.rails.sandboxBankSimulator : null;
     return move(scope, transferId, where, async ({ transfer, quote }, em) => {
       if (transfer.direction !== 'onramp') {
         throw new UnprocessableError('not_an_onramp_transfer', 'Only on-ramp transfers receive fiat deposits; complete an off-ramp with its transaction hash');
@@ -65,6 +67,18 @@ export function simulations(deps: TransferDeps, quoting: Quoting, onramps: Retur
       assertTransition(transfer.status, 'processing', { fundsReceived: transfer.fundsReceivedAt != null });
       assertDepositWindowOpen(transfer, quoting.now());
       const received = data.amount === undefined ? quote.sourceAmount : parseAmount(data.amount, quote.sourceCurrency, '/amount');
+      if (simulator && bank) {
+        // Through the bank, as a real payer's money arrives: the simulator books a camt.054 credit naming the deposit
+        // message, and the inbox reader applies it (bank-payments/credits.ts). The transfer stays pending until then.
+        const currency = quote.sourceCurrency as FiatCurrency;
+        const collection = bank.collectionAccount(currency, quote.sourceRails as PaymentRails);
+        const account = collection.iban?.ibanNumber ?? collection.us?.accountNumber;
+        if (!account) throw new Error(`the sandbox's ${currency} collection account has no number`);
+        const credit = { account, amount: toFixedPlaces(received, SCALE[currency]), currency, remittance: transfer.depositMessage ?? '' };
+        // Once this step committed: the payer's bank pays whatever Ramp's books say meanwhile.
+        afterCommit(() => simulator.bookCredit(credit));
+        return;
+      }
       if (received.lt(quote.sourceAmount)) await moveTransfer(em, transfer, quote, 'failed', 'underpaid', { received });
       else await moveTransfer(em, transfer, quote, 'processing', 'fiat_deposit_received', { received });
     });
