@@ -2,9 +2,7 @@
 import '../platform/supported-node.js';
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.js';
-import { ENVIRONMENTS, type Environment } from '../domain/environment.js';
 import { entities } from '../features.js';
 import type { BankReconciliation } from '../modules/bank-payments/entities.js';
 import { entryLine, latestReconciliations, reconcileFile } from '../modules/bank-payments/operator.js';
@@ -12,6 +10,7 @@ import { openDatabase } from '../platform/db.js';
 import { Refusal, exitIfRefused } from '../platform/refusal.js';
 import { readMessage } from '../rails/bank/iso20022/bank.js';
 import { BankFileRefused } from '../rails/port.js';
+import { bankArguments } from './bank-arguments.js';
 
 const USAGE = 'usage: npm run bank:reconcile -- [--environment sandbox|production] [--file <camt.053.xml>] [--limit <n>]';
 const say = (line: string) => process.stdout.write(`${line}\n`);
@@ -38,34 +37,25 @@ function print(reconciliation: BankReconciliation) {
  * 2 on bad arguments.
  */
 async function main(argv: string[]): Promise<number> {
-  let values: { environment?: string; file?: string; limit?: string };
-  try {
-    ({ values } = parseArgs({ args: argv, options: { environment: { type: 'string' }, file: { type: 'string' }, limit: { type: 'string' } } }));
-  } catch {
-    process.stderr.write(`${USAGE}\n`);
-    return 2;
-  }
-  const environment = (values.environment ?? 'production') as Environment;
-  if (!ENVIRONMENTS.includes(environment) || (values.limit !== undefined && !/^[1-9][0-9]*$/.test(values.limit))) {
-    process.stderr.write(`${USAGE}\n`);
-    return 2;
-  }
+  const args = bankArguments(argv, USAGE, 5, true);
+  if (!args) return 2;
+  const { environment, file } = args;
   let message: ReturnType<typeof readMessage> | null = null;
-  if (values.file) {
+  if (file) {
     try {
-      message = readMessage(await readFile(values.file, 'utf8'));
+      message = readMessage(await readFile(file, 'utf8'));
     } catch (error) {
-      if (error instanceof BankFileRefused) throw new Refusal(`${values.file} is refused: ${error.reason}`);
+      if (error instanceof BankFileRefused) throw new Refusal(`${file} is refused: ${error.reason}`);
       throw error;
     }
   }
   const db = await openDatabase({ ...loadConfig(), entities, debug: false });
   try {
     const reconciliations = message
-      ? await reconcileFile(db.fork(), environment, message, basename(values.file!)).catch((error) => {
+      ? await reconcileFile(db.fork(), environment, message, basename(file!)).catch((error) => {
           throw error instanceof BankFileRefused ? new Refusal(error.reason) : error;
         })
-      : await latestReconciliations(db.fork(), environment, Number(values.limit ?? 5));
+      : await latestReconciliations(db.fork(), environment, args.limit);
     if (reconciliations.length === 0) say(`No ${environment} statement reconciled yet.`);
     for (const reconciliation of reconciliations) print(reconciliation);
     const clean = reconciliations.every((r) => r.unmatched.length + r.unexpected.length + r.missing.length === 0);

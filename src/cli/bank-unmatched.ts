@@ -1,12 +1,11 @@
 // First, before any dependency loads: refuses a Node too old for them in one sentence.
 import '../platform/supported-node.js';
-import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.js';
-import { ENVIRONMENTS, type Environment } from '../domain/environment.js';
 import { entities } from '../features.js';
 import { creditsToSettle, entryLine } from '../modules/bank-payments/operator.js';
 import { openDatabase } from '../platform/db.js';
 import { exitIfRefused } from '../platform/refusal.js';
+import { bankArguments } from './bank-arguments.js';
 
 const USAGE = 'usage: npm run bank:unmatched -- [--environment sandbox|production] [--limit <n>]';
 const say = (line: string) => process.stdout.write(`${line}\n`);
@@ -16,21 +15,12 @@ const say = (line: string) => process.stdout.write(`${line}\n`);
  * the server's database: exit 0 when there are none, 1 when some wait for an operator, 2 on bad arguments.
  */
 async function main(argv: string[]): Promise<number> {
-  let values: { environment?: string; limit?: string };
-  try {
-    ({ values } = parseArgs({ args: argv, options: { environment: { type: 'string' }, limit: { type: 'string' } } }));
-  } catch {
-    process.stderr.write(`${USAGE}\n`);
-    return 2;
-  }
-  const environment = (values.environment ?? 'production') as Environment;
-  if (!ENVIRONMENTS.includes(environment) || (values.limit !== undefined && !/^[1-9][0-9]*$/.test(values.limit))) {
-    process.stderr.write(`${USAGE}\n`);
-    return 2;
-  }
+  const args = bankArguments(argv, USAGE, 100);
+  if (!args) return 2;
+  const { environment } = args;
   const db = await openDatabase({ ...loadConfig(), entities, debug: false });
   try {
-    const held = await creditsToSettle(db.fork(), environment, Number(values.limit ?? 100));
+    const held = await creditsToSettle(db.fork(), environment, args.limit);
     say(`${held.length} ${environment} bank credits held or unmatched${held.length ? ':' : '.'}`);
     for (const row of held) {
       const line = entryLine(row.outcome, {
