@@ -27,6 +27,7 @@ import { Migration20261128000100_chain_mints } from './Migration20261128000100_c
 import { Migration20261128000400_deposits_add_up } from './Migration20261128000400_deposits_add_up.js';
 import { Migration20261128150000_bank_payment_orders } from './Migration20261128150000_bank_payment_orders.js';
 import { Migration20261129070000_bank_refund_orders } from './Migration20261129070000_bank_refund_orders.js';
+import { Migration20261129060000_bank_entries } from './Migration20261129060000_bank_entries.js';
 import { Migration20261128000500_top_up_replacement } from './Migration20261128000500_top_up_replacement.js';
 import { Migration20261128110000_webhook_registering_key } from './Migration20261128110000_webhook_registering_key.js';
 import { Migration20261128120000_copies_know_their_customer } from './Migration20261128120000_copies_know_their_customer.js';
@@ -71,4 +72,5 @@ export const migrations = [
   Migration20261129020000_mints_followed,
   Migration20261129040000_sealed_personal_data,
   Migration20261129070000_bank_refund_orders,
+  Migration20261129060000_bank_entries,
 ];

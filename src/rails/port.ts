@@ -238,6 +238,64 @@ export interface StatusReport {
 }
 
 /**
+ * One entry the bank booked (or reports pending) on one of Ramp's accounts, as a camt.054 notification or a camt.053
+ * statement carries it: the same ReportEntry in both.
+ */
+export interface BankEntry {
+  /** The bank's own reference (AcctSvcrRef), else the entry's (NtryRef): each entry is applied once by it. */
+  reference: string;
+  direction: 'credit' | 'debit';
+  /** In the currency's unit, a decimal string as the file wrote it. */
+  amount: string;
+  /** ISO 4217, as the file wrote it (upper case). */
+  currency: string;
+  /** BOOK (booked), PDNG (pending), INFO …: only booked entries move money. */
+  status: string;
+  /** The booking date (YYYY-MM-DD), when the bank gave one. */
+  bookingDate: string | null;
+  /** The account the report is of: its IBAN, else its other identification. */
+  account: string | null;
+  /** The account credited, from the entry's transaction details (a virtual account's number), when given. */
+  creditorAccount: string | null;
+  /** The unstructured remittance lines, joined by a space: where a payer writes the deposit reference. */
+  remittance: string | null;
+  endToEndId: string | null;
+  uetr: string | null;
+  /** The return of a payment (RtrInf): its ISO reason code and words. */
+  returned: { reasonCode: string; reasonWords: string } | null;
+  /** How many transactions the entry books (a batch booking has several): only one is matched automatically. */
+  transactions: number;
+}
+
+/** A bank's debit and credit notification (an ISO 20022 camt.054). */
+export interface BankNotification {
+  messageId: string;
+  entries: BankEntry[];
+}
+
+/** One account's statement of a bank's end-of-day statement file (an ISO 20022 camt.053). */
+export interface AccountStatement {
+  /** The statement's own id (Stmt/Id). */
+  id: string;
+  account: string | null;
+  /** The day or days it covers, when given: FrToDt, else the entries' booking dates. */
+  from: string | null;
+  to: string | null;
+  entries: BankEntry[];
+}
+
+export interface BankStatement {
+  messageId: string;
+  statements: AccountStatement[];
+}
+
+/** What a file the bank left is, read whole (or refused whole, BankFileRefused). */
+export type BankMessage =
+  | { kind: 'status_report'; report: StatusReport }
+  | { kind: 'notification'; notification: BankNotification }
+  | { kind: 'statement'; statement: BankStatement };
+
+/**
  * A bank file refused whole: not well-formed, not valid against its message's schema, or naming a payment Ramp never
  * sent. Nothing of it is applied; `reason` is what the operator reads beside it.
  */
@@ -306,6 +364,8 @@ export interface Iso20022Bank extends BankRailsBase {
   creditTransfer(payout: FiatPayout, ids: PaymentOrderIds): BankFile;
   /** Reads a received file as a status report, or throws BankFileRefused (rails/bank/iso20022/schemas.ts): pure. */
   readStatusReport(content: string): StatusReport;
+  /** Reads any file the bank leaves (pain.002, camt.054, camt.053) by its message, or throws BankFileRefused: pure. */
+  readMessage(content: string): BankMessage;
   readonly transport: BankTransport;
 }
 

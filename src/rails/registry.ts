@@ -134,7 +134,7 @@ export async function openRails(config: Config, logger: Logger): Promise<Rails> 
     liveChains: () => [...live.values()],
     sandboxBankSimulator:
       config.SANDBOX_BANK === 'iso20022' && config.BANK_SIMULATOR === 'on'
-        ? guardedTools('bank simulator', bankSimulator(config.BANK_ISO20022_DIR!), ['answer'])
+        ? guardedTools('bank simulator', bankSimulator(config.BANK_ISO20022_DIR!), ['answer', 'bookCredit'])
         : null,
     bank: (environment) => (environment === 'sandbox' ? sandboxBankRails : productionBankRails),
     sandboxChain,

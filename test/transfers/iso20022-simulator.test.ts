@@ -3,8 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
+import { Decimal } from '../../src/domain/money.js';
+import { assertValid } from '../../src/rails/bank/iso20022/schemas.js';
 import { type ApiClient, type TestRamp, startRamp } from '../support/ramp.js';
-import { createCustomer, ibanAccount, idempotencyKey, offrampQuoteBody } from '../support/transfers.js';
+import { createCustomer, ibanAccount, idempotencyKey, offrampQuoteBody, onrampQuoteBody, wallet } from '../support/transfers.js';
 
 /** SANDBOX_BANK=iso20022 with its bank simulator on (the default): the sandbox's payouts go through real files. */
 const dir = mkdtempSync(join(tmpdir(), 'ramp-bank-sim-'));
@@ -49,8 +51,46 @@ describe('the sandbox bank simulator', () => {
     expect(sent).toMatch(/<DbtrAcct>\s*<Id>\s*<IBAN>NL91ABNA0417164300<\/IBAN>/);
     expect(sent).toContain('<BICFI>ABNANL2AXXX</BICFI>');
     expect(files('inbox')).toEqual([]);
-    expect(files('processed')).toEqual([expect.stringMatching(/^pain\.002-[0-9a-f]{16}\.xml$/)]);
+    expect(files('processed').sort()).toEqual([expect.stringMatching(/^camt\.054-[0-9a-f]{16}\.xml$/), expect.stringMatching(/^pain\.002-[0-9a-f]{16}\.xml$/)]);
     expect(files('rejected')).toEqual([]);
+    // The bank booked the payment's debit on Ramp's paying account, and Ramp read it as the payout's.
+    const debits = await t.sql(
+      'select direction, outcome, amount::text as amount, account, end_to_end_id, transfer_id from bank_entries where transfer_id = ?',
+      [id],
+    );
+    expect(debits).toEqual([
+      {
+        direction: 'debit',
+        outcome: 'recorded',
+        amount: new Decimal(settled.body.destination_amount).toFixed(18),
+        account: 'NL91ABNA0417164300',
+        end_to_end_id: id.replaceAll('-', ''),
+        transfer_id: id,
+      },
+    ]);
+  });
+
+  it('books a simulated fiat deposit as a camt.054 credit, which the inbox reader applies to the on-ramp', async () => {
+    const quote = await api.post(`/v0/customers/${customerId}/onramp-transfer/quote`, onrampQuoteBody());
+    const created = await api.post(`/v0/customers/${customerId}/onramp-transfer/quote/${quote.body.quote_id}`, { destination_address: wallet() });
+    const id: string = created.body.id;
+    const deposited = await api.post(`/v0/customers/${customerId}/onramp-transfer/simulate`, { action: 'fiat_deposit', transfer_id: id, amount: '120.00' });
+    expect(deposited.status, JSON.stringify(deposited.body)).toBe(200);
+    // The money is on its way through the bank: nothing moved yet.
+    expect(deposited.body).toMatchObject({ status: 'pending', deposit_received_amount: null });
+    const notified = files('inbox');
+    expect(notified).toEqual([expect.stringMatching(/^camt\.054-[0-9a-f]{16}\.xml$/)]);
+    const content = readFileSync(join(dir, 'inbox', notified[0]!), 'utf8');
+    expect(() => assertValid(content, 'camt.054.001.08')).not.toThrow();
+    expect(content).toContain(`<Ustrd>${created.body.quote.deposit_message}</Ustrd>`);
+
+    await t.ramp.chainJobs.runOnce();
+    expect((await api.get(`/v0/customers/${customerId}/onramp-transfer/${id}`)).body).toMatchObject({
+      status: 'processing',
+      deposit_received_amount: '120.00',
+    });
+    const [credit] = await t.sql('select outcome, transfer_id from bank_entries where transfer_id = ? and direction = ?', [id, 'credit']);
+    expect(credit).toEqual({ outcome: 'credited', transfer_id: id });
   });
 });
 

@@ -1,6 +1,8 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { ENVIRONMENTS } from '../../domain/environment.js';
+import type { Decimal } from '../../domain/money.js';
 import { createdAtColumn, idColumn } from '../../platform/columns.js';
+import { DecimalColumn } from '../../platform/decimal-column.js';
 
 /** `stored` (its file maybe not yet written) → `sent` (in the bank's outbox) → `accepted` or `rejected` by the bank. */
 export const ORDER_STATUSES = ['stored', 'sent', 'accepted', 'rejected'] as const;
@@ -66,4 +68,81 @@ const BankStatusAppliedSchema = defineEntity({
 export class BankStatusApplied extends BankStatusAppliedSchema.class {}
 BankStatusAppliedSchema.setClass(BankStatusApplied);
 
-export const bankPaymentEntities = [BankPaymentOrder, BankStatusApplied];
+/**
+ * What an entry of the bank's did: `credited` a transfer; `held` for return (it names a transfer that no longer waits
+ * for it, or cannot take it); `unmatched` (it names nothing Ramp knows); `returned` a payout; `recorded` nothing to
+ * apply (a debit of a payout, an entry not booked).
+ */
+export const ENTRY_OUTCOMES = ['credited', 'held', 'unmatched', 'returned', 'recorded'] as const;
+export type EntryOutcome = (typeof ENTRY_OUTCOMES)[number];
+
+/** Each entry of a camt.054 applied once, by the bank's reference: a file dropped twice finds every entry here. */
+const BankEntryAppliedSchema = defineEntity({
+  name: 'BankEntryApplied',
+  tableName: 'bank_entries',
+  properties: {
+    id: idColumn(),
+    environment: p.enum(ENVIRONMENTS),
+    /** AcctSvcrRef, else NtryRef. */
+    reference: p.text(),
+    direction: p.enum(['credit', 'debit'] as const),
+    outcome: p.enum(ENTRY_OUTCOMES),
+    /** Why an entry is held or unmatched, or a return's reason. */
+    reason: p.text().nullable(),
+    amount: p.type(DecimalColumn).$type<Decimal>().precision(38).scale(18),
+    currency: p.text(),
+    bookingDate: p.date().nullable(),
+    account: p.text().nullable(),
+    creditorAccount: p.text().nullable(),
+    remittance: p.text().nullable(),
+    endToEndId: p.text().nullable(),
+    transferId: p.uuid().nullable(),
+    messageId: p.text(),
+    fileName: p.text(),
+    createdAt: createdAtColumn(),
+  },
+});
+export class BankEntryApplied extends BankEntryAppliedSchema.class {}
+BankEntryAppliedSchema.setClass(BankEntryApplied);
+
+/** One statement entry as reconciliation saw it. */
+export interface ReconciledEntry {
+  reference: string;
+  direction: 'credit' | 'debit';
+  /** Null for a payout the statement lacks: its order keeps its amount only inside the sealed file. */
+  amount: string | null;
+  currency: string | null;
+  bookingDate: string | null;
+  /** Why it is not matched: what Ramp knows of it, if anything. */
+  note: string;
+  transferId: string | null;
+}
+
+/** A camt.053 statement reconciled against the ledger, once per statement. */
+const BankReconciliationSchema = defineEntity({
+  name: 'BankReconciliation',
+  tableName: 'bank_reconciliations',
+  properties: {
+    id: idColumn(),
+    environment: p.enum(ENVIRONMENTS),
+    messageId: p.text(),
+    statementId: p.text(),
+    account: p.text().nullable(),
+    fromDate: p.date().nullable(),
+    toDate: p.date().nullable(),
+    /** Booked entries matched to the ledger movement they produced. */
+    matched: p.integer(),
+    /** Entries Ramp read before but that moved nothing in the ledger (held, unmatched). */
+    unmatched: p.json<ReconciledEntry[]>(),
+    /** Entries the ledger lacks: Ramp never saw them. */
+    unexpected: p.json<ReconciledEntry[]>(),
+    /** Ledger movements made on the bank's word in the statement's days that the statement lacks. */
+    missing: p.json<ReconciledEntry[]>(),
+    fileName: p.text(),
+    createdAt: createdAtColumn(),
+  },
+});
+export class BankReconciliation extends BankReconciliationSchema.class {}
+BankReconciliationSchema.setClass(BankReconciliation);
+
+export const bankPaymentEntities = [BankPaymentOrder, BankStatusApplied, BankEntryApplied, BankReconciliation];

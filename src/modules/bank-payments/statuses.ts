@@ -1,41 +1,12 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/sql';
-import { unitOfWork } from '../../platform/db/unit-of-work.js';
-import type { Job } from '../../platform/jobs.js';
-import { BankFileRefused, type BankFile, type Iso20022Bank, type StatusOfPayment } from '../../rails/port.js';
+import { BankFileRefused, type StatusOfPayment, type StatusReport } from '../../rails/port.js';
 import type { BankPaymentCalls } from './calls.js';
 import { BankPaymentOrder, BankStatusApplied } from './entities.js';
 
-const BATCH = 10;
-
-/**
- * Reads the bank's inbox: each status report applied in one transaction, every status of it or none, each status
- * once (by its key), then the file moved to `processed/`. A file refused whole goes to `rejected/` with its reason.
- */
-export function bankStatusReaderJob(bank: Iso20022Bank, calls: BankPaymentCalls): Job {
-  return {
-    name: 'bank-status-reader',
-    batchSize: BATCH,
-    async run(em) {
-      const files = await bank.transport.received(BATCH);
-      for (const file of files) await readOne(em, bank, calls, file);
-      return files.length;
-    },
-  };
-}
-
-async function readOne(em: EntityManager, bank: Iso20022Bank, calls: BankPaymentCalls, file: BankFile): Promise<void> {
-  try {
-    const report = bank.readStatusReport(file.content);
-    await unitOfWork(em.fork(), async (tx) => {
-      for (const status of report.statuses) await applyStatus(tx, calls, status, file.name);
-    });
-  } catch (error) {
-    if (!(error instanceof BankFileRefused)) throw error;
-    await bank.transport.rejected(file.name, error.reason);
-    return;
-  }
-  await bank.transport.processed(file.name);
+/** Applies every status of a pain.002 in the caller's transaction, each once (by its key). */
+export async function applyStatusReport(tx: EntityManager, calls: BankPaymentCalls, report: StatusReport, fileName: string): Promise<void> {
+  for (const status of report.statuses) await applyStatus(tx, calls, status, fileName);
 }
 
 async function applyStatus(tx: EntityManager, calls: BankPaymentCalls, status: StatusOfPayment, fileName: string): Promise<void> {

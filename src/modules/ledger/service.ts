@@ -6,6 +6,7 @@ import type { Asset, Decimal } from '../../domain/money.js';
 import { accountBalances, customerFundsHeld } from './queries.js';
 import type { Scope } from '../../platform/scope.js';
 import { isUuid } from '../../domain/identifiers/uuid.js';
+import { ACROSS_TENANTS } from '../../platform/tenant.js';
 import { LedgerEntry, LedgerTransaction } from './entities.js';
 
 export interface AccountBalance {
@@ -54,6 +55,16 @@ export async function postMovement(
  * `customer_funds` (deposits received and not yet paid out or returned). Assets never used are absent.
  */
 export const heldForCustomers: (scope: Scope) => Promise<Map<Asset, Decimal>> = customerFundsHeld;
+
+/**
+ * Which of `transferIds` have `movement` posted, whichever partner's: what reconciling a bank statement checks each
+ * entry against (a credit's deposit, a payout's payout).
+ */
+export async function transfersWithMovement(em: EntityManager, transferIds: readonly string[], movement: Movement): Promise<Set<string>> {
+  if (transferIds.length === 0) return new Set();
+  const posted = await em.find(LedgerTransaction, { transferId: { $in: [...transferIds] }, movement }, { ...ACROSS_TENANTS, fields: ['transferId'] });
+  return new Set(posted.map((row) => row.transferId));
+}
 
 export function createLedgerService() {
   return {

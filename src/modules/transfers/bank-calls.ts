@@ -5,7 +5,8 @@ import type { BankPaymentCalls } from '../bank-payments/calls.js';
 import { Quote, Transfer } from './entities.js';
 import { moveTransfer } from './lifecycle.js';
 
-async function locked(tx: EntityManager, transferId: string) {
+/** A transfer and its quote, locked `FOR UPDATE` (whichever tenant: the bank's jobs act for none). */
+export async function locked(tx: EntityManager, transferId: string) {
   const transfer = await tx.findOneOrFail(Transfer, { id: transferId }, { ...ACROSS_TENANTS, lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
   const quote = await tx.findOneOrFail(Quote, { id: transfer.quoteId }, ACROSS_TENANTS);
   return { transfer, quote };

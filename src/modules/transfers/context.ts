@@ -29,5 +29,5 @@ export interface TransferDeps extends TransferSettings {
   bankAccounts: Pick<BankAccountService, 'getForCustomer' | 'openForPayout' | 'openNewestForRefund'>;
   /** The customers' data keys: an off-ramp's payout account number is sealed by its customer's. */
   dataKeys: DataKeys;
-  virtualAccounts: Pick<VirtualAccountService, 'get' | 'getForCustomer'>;
+  virtualAccounts: Pick<VirtualAccountService, 'get' | 'getForCustomer' | 'findByDepositAccount'>;
 }

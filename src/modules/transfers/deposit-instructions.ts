@@ -63,3 +63,13 @@ export function depositReference(): string {
   for (let i = 0; i < 12; i++) out += REFERENCE_ALPHABET[randomInt(REFERENCE_ALPHABET.length)];
   return out;
 }
+
+const REFERENCE_IN_TEXT = new RegExp(`RAMP[${REFERENCE_ALPHABET}]{12}`, 'g');
+
+/**
+ * The deposit references a payer wrote in a bank transfer's remittance information, in the order written: typed by
+ * hand, so case and the spaces a banking app may put in every few characters do not count.
+ */
+export function depositReferencesIn(remittance: string): string[] {
+  return [...new Set(remittance.toUpperCase().replace(/\s+/g, '').match(REFERENCE_IN_TEXT) ?? [])];
+}

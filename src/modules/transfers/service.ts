@@ -24,6 +24,7 @@ import { quoting } from './quotes.js';
 import { type TransferWithQuote, ownTransferIds, transferOfCustomer, transfersOfCustomer } from './queries.js';
 import { type SettlementReading, simulations } from './simulations.js';
 import { chainJobs } from './chain-jobs.js';
+import { bankCreditCalls } from './bank-credit-calls.js';
 import type { Job } from '../../platform/jobs.js';
 import { type BankAccountDetails, numberOfDetails, personalValuesOfDetails, redactedDetails } from '../bank-accounts/records.js';
 import { sealedNumbersOfCustomer } from './payout-account.js';
@@ -198,7 +199,7 @@ export function createTransferService(deps: TransferDeps): TransferService {
     simulateRefund: sandbox.refund,
     simulateByAction: sandbox.simulateByAction,
     simulateVirtualAccountDeposit: sandbox.virtualAccountDeposit,
-    chainJobs: () => chainJobs(deps),
+    chainJobs: () => chainJobs(deps, bankCreditCalls(deps, sandbox, quotes.now)),
 
     async cancel(scope: Scope, transferId: string, within: TransferWithin = {}): Promise<TransferWithQuote> {
       return unitOfWork(scope.em, async (em) => {

@@ -3,7 +3,7 @@ import { UnprocessableError, ValidationError, fieldError } from '../../domain/er
 import { type TransferDirection, assertTransition } from '../../domain/transfer-status.js';
 import { parseAmount } from '../../domain/pricing.js';
 import { normalizeTransactionHash, sandboxTransactionHash } from '../../domain/identifiers/chain.js';
-import type { Decimal, FiatCurrency, Network, PaymentRails } from '../../domain/money.js';
+import { type Decimal, type FiatCurrency, type Network, type PaymentRails, SCALE, toFixedPlaces } from '../../domain/money.js';
 import { parseInput } from '../../domain/validation.js';
 import type { Scope } from '../../platform/scope.js';
 import type { TransferDeps } from './context.js';
@@ -24,6 +24,7 @@ import { depositSplit } from '../../domain/ledger.js';
 import type { FiatPayout, Iso20022Bank, LiveChain } from '../../rails/port.js';
 import { orderPayment } from '../bank-payments/orders.js';
 import type { Quoting } from './quotes.js';
+import type { VirtualAccount } from '../virtual-accounts/service.js';
 
 type Moved = { transfer: Transfer; quote: Quote };
 
@@ -82,6 +83,8 @@ export function simulations(deps: TransferDeps, quoting: Quoting, onramps: Retur
   const fiatDeposit = (scope: Scope, transferId: string, deposit: SimulatedFiatDeposit = {}, where: Where = {}) => {
     assertSandbox(scope.actor);
     const data = parseInput(SimulatedFiatDeposit, deposit);
+    const bank = deps.rails.bank(scope.actor.environment);
+    const simulator = bank?.kind === 'iso20022' ? deps.rails.sandboxBankSimulator : null;
     return move(scope, transferId, where, async ({ transfer, quote }, em) => {
       if (transfer.direction !== 'onramp') {
         throw new UnprocessableError('not_an_onramp_transfer', 'Only on-ramp transfers receive fiat deposits; complete an off-ramp with its transaction hash');
@@ -89,6 +92,18 @@ export function simulations(deps: TransferDeps, quoting: Quoting, onramps: Retur
       assertTransition(transfer.status, 'processing', { fundsReceived: transfer.fundsReceivedAt != null });
       assertDepositWindowOpen(transfer, quoting.now());
       const received = data.amount === undefined ? quote.sourceAmount : parseAmount(data.amount, quote.sourceCurrency, '/amount');
+      if (simulator && bank) {
+        // Through the bank, as a real payer's money arrives: the simulator books a camt.054 credit naming the deposit
+        // message, and the inbox reader applies it (bank-payments/credits.ts). The transfer stays pending until then.
+        const currency = quote.sourceCurrency as FiatCurrency;
+        const collection = bank.collectionAccount(currency, quote.sourceRails as PaymentRails);
+        const account = collection.iban?.ibanNumber ?? collection.us?.accountNumber;
+        if (!account) throw new Error(`the sandbox's ${currency} collection account has no number`);
+        const credit = { account, amount: toFixedPlaces(received, SCALE[currency]), currency, remittance: transfer.depositMessage ?? '' };
+        // Once this step committed: the payer's bank pays whatever Ramp's books say meanwhile.
+        afterCommit(() => simulator.bookCredit(credit));
+        return;
+      }
       if (received.lt(quote.sourceAmount)) await moveTransfer(em, transfer, quote, 'failed', 'underpaid', { received });
       else await moveTransfer(em, transfer, quote, 'processing', 'fiat_deposit_received', { received });
     });
@@ -303,37 +318,48 @@ export function simulations(deps: TransferDeps, quoting: Quoting, onramps: Retur
           customerId === undefined
             ? await deps.virtualAccounts.get({ ...scope, em }, virtualAccountId)
             : await deps.virtualAccounts.getForCustomer({ ...scope, em }, customerId, virtualAccountId);
-        if (account.status !== 'active') {
-          throw new UnprocessableError('virtual_account_not_active', 'The virtual account is not active yet; it cannot receive deposits');
-        }
-        if (!account.destinationAddress) {
-          throw new UnprocessableError('virtual_account_has_no_destination', 'The virtual account has no destination_address to forward deposits to');
-        }
-        // Checked here, against the input's own field: the quote below would name it /sourceAmount.
-        parseAmount(data.amount, account.sourceCurrency, '/amount');
-        const customer = await deps.customers.getForNewBusiness({ ...scope, em }, account.customerId);
-        const rails = account.sourceRails ?? DEFAULT_RAILS[account.sourceCurrency];
-        const quote = await quoting.createQuote({ ...scope, em }, customer, {
-          direction: 'onramp',
-          source: account.sourceCurrency,
-          destination: account.destinationToken,
-          network: account.destinationNetwork,
-          fiat: account.sourceCurrency,
-          rails,
-          sourceAmount: data.amount,
-          developerFeePercent: account.developerFeePercent?.toFixed(),
-        });
-        const transfer = await onramps.openTransfer(em, scope, quote, {
-          destinationAddress: account.destinationAddress,
-          // An active account always has its instructions: they are set when it is issued.
-          virtualAccount: { id: account.id, depositAccount: virtualAccountDepositAccount(account.depositInstructions!, customer.type) },
-          reason: 'virtual_account_deposit',
-        });
-        await moveTransfer(em, transfer, quote, 'processing', 'fiat_deposit_received');
-        return { transfer, quote };
+        return virtualAccountFunded({ ...scope, em }, account, data.amount);
       });
     },
+
+    virtualAccountFunded,
   };
+
+  /**
+   * `amount` of fiat paid into `account`, in the caller's transaction (`scope.em`, of the account's tenant): the
+   * simulated deposit's use case and a bank's credit's alike.
+   */
+  async function virtualAccountFunded(scope: Scope, account: VirtualAccount, amount: string): Promise<Moved> {
+    const em = scope.em;
+    if (account.status !== 'active') {
+      throw new UnprocessableError('virtual_account_not_active', 'The virtual account is not active yet; it cannot receive deposits');
+    }
+    if (!account.destinationAddress) {
+      throw new UnprocessableError('virtual_account_has_no_destination', 'The virtual account has no destination_address to forward deposits to');
+    }
+    // Checked here, against the input's own field: the quote below would name it /sourceAmount.
+    parseAmount(amount, account.sourceCurrency, '/amount');
+    const customer = await deps.customers.getForNewBusiness(scope, account.customerId);
+    const rails = account.sourceRails ?? DEFAULT_RAILS[account.sourceCurrency];
+    const quote = await quoting.createQuote(scope, customer, {
+      direction: 'onramp',
+      source: account.sourceCurrency,
+      destination: account.destinationToken,
+      network: account.destinationNetwork,
+      fiat: account.sourceCurrency,
+      rails,
+      sourceAmount: amount,
+      developerFeePercent: account.developerFeePercent?.toFixed(),
+    });
+    const transfer = await onramps.openTransfer(em, scope, quote, {
+      destinationAddress: account.destinationAddress,
+      // An active account always has its instructions: they are set when it is issued.
+      virtualAccount: { id: account.id, depositAccount: virtualAccountDepositAccount(account.depositInstructions!, customer.type) },
+      reason: 'virtual_account_deposit',
+    });
+    await moveTransfer(em, transfer, quote, 'processing', 'fiat_deposit_received');
+    return { transfer, quote };
+  }
 }
 
 /** The domestic rails a virtual account receives on when it names none (SWIFT is opt-in for USD). */

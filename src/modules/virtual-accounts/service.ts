@@ -10,6 +10,8 @@ import { recordEvent } from '../../platform/outbox.js';
 import { REDACTED } from '../../domain/redaction.js';
 import type { KeysetPage, OffsetPage } from '../../platform/pagination.js';
 import { type Scope, sameId } from '../../platform/scope.js';
+import { ACROSS_TENANTS } from '../../platform/tenant.js';
+import type { EntityManager } from '@mikro-orm/sql';
 import { isUuid } from '../../domain/identifiers/uuid.js';
 import type { Customer, CustomerService } from '../customers/service.js';
 import { VirtualAccount } from './entities.js';
@@ -17,6 +19,8 @@ import { type VirtualAccountRow, virtualAccountPage } from './queries.js';
 import { NewVirtualAccount, PendingIssuance } from './inputs.js';
 import { depositAccountNumber, depositInstructionsFor, issuedAtOnce } from './issuance.js';
 import { presentVirtualAccount } from './presenters.js';
+
+export type { VirtualAccount };
 
 /**
  * Virtual accounts' use cases. Inputs are the domain's (inputs.ts),
@@ -28,6 +32,11 @@ export interface VirtualAccountService {
   get(scope: Scope, id: string): Promise<VirtualAccount>;
   /** One of the customer's virtual accounts; 404 when it belongs to another customer. */
   getForCustomer(scope: Scope, customerId: string, id: string): Promise<VirtualAccount>;
+  /**
+   * The account of `environment` whose deposits arrive on `number` (an IBAN, spaces and case aside, or an account
+   * number), whichever partner's: what a bank's credit names. Null when none.
+   */
+  findByDepositAccount(em: EntityManager, environment: Environment, number: string): Promise<VirtualAccount | null>;
   /** Opens a virtual account: active with deposit instructions (USD, EUR) or pending (AED, USD over SWIFT). */
   create(scope: Scope, customerId: string, account: NewVirtualAccount): Promise<VirtualAccount>;
   /**
@@ -109,6 +118,9 @@ export function createVirtualAccountService({ customers, networkTokens, bank: ba
     },
 
     get,
+
+    findByDepositAccount: (em, environment, number) =>
+      em.findOne(VirtualAccount, { environment, depositAccountNumber: number.replaceAll(' ', '').toUpperCase() }, ACROSS_TENANTS),
 
     async getForCustomer(scope, customerId, id) {
       const account = await get(scope, id);

@@ -1,8 +1,11 @@
 import { isValidIban } from '../../../domain/identifiers/bank.js';
 import type { FiatCurrency, PaymentRails } from '../../../domain/money.js';
-import type { BankTransport, CollectionAccount, FiatPayout, Iso20022Bank, RailsMode } from '../../port.js';
+import type { BankMessage, BankTransport, CollectionAccount, FiatPayout, Iso20022Bank, RailsMode } from '../../port.js';
+import { CAMT053, readStatement } from './camt053.js';
+import { CAMT054, readNotification } from './camt054.js';
 import { type AccountParty, creditTransferInitiation } from './pain001.js';
-import { readStatusReport } from './pain002.js';
+import { readStatusReport, statusReportOf } from './pain002.js';
+import { parseValidOf } from './schemas.js';
 
 export interface Iso20022BankOptions {
   mode: RailsMode;
@@ -16,7 +19,7 @@ export interface Iso20022BankOptions {
   debtorAccount(currency: FiatCurrency, rails: PaymentRails): CollectionAccount;
 }
 
-/** An ISO 20022 bank over a transport: pain.001 out, pain.002 in. The messages are the same whatever carries them. */
+/** An ISO 20022 bank over a transport: pain.001 out; pain.002, camt.054 and camt.053 in. The messages are the same whatever carries them. */
 export function iso20022Bank(options: Iso20022BankOptions): Iso20022Bank {
   return {
     kind: 'iso20022',
@@ -25,6 +28,7 @@ export function iso20022Bank(options: Iso20022BankOptions): Iso20022Bank {
     collectionAccount: options.collectionAccount,
     transport: options.transport,
     readStatusReport,
+    readMessage,
     creditTransfer(payout, ids) {
       const content = creditTransferInitiation({
         messageId: compact(ids.orderId),
@@ -40,6 +44,21 @@ export function iso20022Bank(options: Iso20022BankOptions): Iso20022Bank {
       return { name: `pain.001-${ids.orderId}.xml`, content };
     },
   };
+}
+
+/**
+ * Any file a bank leaves for Ramp, read by the message its root names and validated against that message's schema
+ * first: a file that is none of them, not well-formed or not valid is refused whole (BankFileRefused).
+ */
+export function readMessage(xml: string): BankMessage {
+  const { document, message } = parseValidOf(xml, ['pain.002.001.10', CAMT054, CAMT053] as const);
+  try {
+    if (message === CAMT054) return { kind: 'notification', notification: readNotification(document) };
+    if (message === CAMT053) return { kind: 'statement', statement: readStatement(document) };
+    return { kind: 'status_report', report: statusReportOf(document) };
+  } finally {
+    document.dispose();
+  }
 }
 
 /** A UUID without its dashes: 32 characters, within every ISO 20022 identifier's 35. */

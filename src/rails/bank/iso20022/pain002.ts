@@ -1,4 +1,4 @@
-import type { XmlElement } from 'libxml2-wasm';
+import type { XmlDocument, XmlElement } from 'libxml2-wasm';
 import { create } from 'xmlbuilder2';
 import type { PaymentStatus, StatusOfPayment, StatusReport } from '../../port.js';
 import { reasonWords } from './reasons.js';
@@ -14,34 +14,39 @@ const NS = { p: namespaceOf(MESSAGE) };
 export function readStatusReport(xml: string): StatusReport {
   const document = parseValid(xml, MESSAGE);
   try {
-    const report = document.get('/p:Document/p:CstmrPmtStsRpt', NS) as XmlElement;
-    const messageId = text(report, 'p:GrpHdr/p:MsgId')!;
-    const originalMessageId = text(report, 'p:OrgnlGrpInfAndSts/p:OrgnlMsgId')!;
-    const statuses: StatusOfPayment[] = [];
-    const groupStatus = text(report, 'p:OrgnlGrpInfAndSts/p:GrpSts');
-    const transactions = report.find('p:OrgnlPmtInfAndSts/p:TxInfAndSts', NS) as XmlElement[];
-    // A group status without transactions speaks for the whole file (a file rejected for its form, say).
-    if (groupStatus && transactions.length === 0) {
-      const group = report.get('p:OrgnlGrpInfAndSts', NS) as XmlElement;
-      statuses.push({ key: `${messageId}/group`, originalMessageId, endToEndId: null, uetr: null, status: statusOf(groupStatus, group) });
-    }
-    transactions.forEach((transaction, index) => {
-      const code = text(transaction, 'p:TxSts');
-      if (!code) throw new BankFileRefused(`transaction ${index + 1} of status report ${messageId} has no TxSts`);
-      const endToEndId = text(transaction, 'p:OrgnlEndToEndId');
-      if (!endToEndId) throw new BankFileRefused(`transaction ${index + 1} of status report ${messageId} has no OrgnlEndToEndId`);
-      statuses.push({
-        key: `${messageId}/${endToEndId}`,
-        originalMessageId,
-        endToEndId,
-        uetr: text(transaction, 'p:OrgnlUETR'),
-        status: statusOf(code, transaction),
-      });
-    });
-    return { messageId, statuses };
+    return statusReportOf(document);
   } finally {
     document.dispose();
   }
+}
+
+/** The statuses of a pain.002.001.10 already validated (schemas.ts parseValidOf). */
+export function statusReportOf(document: XmlDocument): StatusReport {
+  const report = document.get('/p:Document/p:CstmrPmtStsRpt', NS) as XmlElement;
+  const messageId = text(report, 'p:GrpHdr/p:MsgId')!;
+  const originalMessageId = text(report, 'p:OrgnlGrpInfAndSts/p:OrgnlMsgId')!;
+  const statuses: StatusOfPayment[] = [];
+  const groupStatus = text(report, 'p:OrgnlGrpInfAndSts/p:GrpSts');
+  const transactions = report.find('p:OrgnlPmtInfAndSts/p:TxInfAndSts', NS) as XmlElement[];
+  // A group status without transactions speaks for the whole file (a file rejected for its form, say).
+  if (groupStatus && transactions.length === 0) {
+    const group = report.get('p:OrgnlGrpInfAndSts', NS) as XmlElement;
+    statuses.push({ key: `${messageId}/group`, originalMessageId, endToEndId: null, uetr: null, status: statusOf(groupStatus, group) });
+  }
+  transactions.forEach((transaction, index) => {
+    const code = text(transaction, 'p:TxSts');
+    if (!code) throw new BankFileRefused(`transaction ${index + 1} of status report ${messageId} has no TxSts`);
+    const endToEndId = text(transaction, 'p:OrgnlEndToEndId');
+    if (!endToEndId) throw new BankFileRefused(`transaction ${index + 1} of status report ${messageId} has no OrgnlEndToEndId`);
+    statuses.push({
+      key: `${messageId}/${endToEndId}`,
+      originalMessageId,
+      endToEndId,
+      uetr: text(transaction, 'p:OrgnlUETR'),
+      status: statusOf(code, transaction),
+    });
+  });
+  return { messageId, statuses };
 }
 
 /** ACSC and ACCC mean the money left and reached the creditor's bank; RJCT carries its reason; anything else is on its way. */

@@ -5,7 +5,7 @@ import { BankFileRefused } from '../../port.js';
 export { BankFileRefused };
 
 /** The ISO 20022 messages Ramp writes or reads, each with its schema in xsd/ (xsd/README.md says where they came from). */
-export type MessageName = 'pain.001.001.09' | 'pain.002.001.10';
+export type MessageName = 'pain.001.001.09' | 'pain.002.001.10' | 'camt.053.001.08' | 'camt.054.001.08';
 
 export const namespaceOf = (message: MessageName) => `urn:iso:std:iso:20022:tech:xsd:${message}`;
 
@@ -32,6 +32,14 @@ function validatorOf(message: MessageName): XsdValidator {
  * make Ramp read anything beside it.
  */
 export function parseValid(xml: string, message: MessageName): XmlDocument {
+  return parseValidOf(xml, [message]).document;
+}
+
+/**
+ * Parses `xml` as whichever of `messages` its root's namespace names, and validates it against that message's schema:
+ * the document and its message, or BankFileRefused.
+ */
+export function parseValidOf<M extends MessageName>(xml: string, messages: readonly M[]): { document: XmlDocument; message: M } {
   let document: XmlDocument;
   try {
     document = XmlDocument.fromString(xml);
@@ -39,13 +47,12 @@ export function parseValid(xml: string, message: MessageName): XmlDocument {
     if (error instanceof XmlParseError) throw new BankFileRefused(`not well-formed XML: ${firstLine(error.message)}`);
     throw error;
   }
+  const root = document.root;
+  const message = messages.find((candidate) => root.namespaceUri === namespaceOf(candidate));
   try {
-    const root = document.root;
-    if (root.namespaceUri !== namespaceOf(message)) {
-      throw new BankFileRefused(`not a ${message} message: its root is {${root.namespaceUri ?? ''}}${root.name}`);
-    }
+    if (!message) throw new BankFileRefused(`not a ${messages.join(' or ')} message: its root is {${root.namespaceUri ?? ''}}${root.name}`);
     validatorOf(message).validate(document);
-    return document;
+    return { document, message };
   } catch (error) {
     document.dispose();
     if (error instanceof XmlValidateError) throw new BankFileRefused(`not valid against the ${message} schema: ${firstLine(error.message)}`);
