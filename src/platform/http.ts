@@ -24,6 +24,7 @@ import { requireScope } from '../domain/scopes.js';
 import { ChainUnavailableError } from '../domain/errors.js';
 import type { ClientAddresses } from './client-address.js';
 import { assignRouteScopes, scopeTable } from './route-scopes.js';
+import { registerAnswerScopes } from './answer-scopes.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 /** The refusals of a request's body (problem codes, toProblem's), which a request no route takes does not get. */
@@ -138,6 +139,8 @@ export async function buildHttpApp<Services>(deps: HttpDeps<Services>): Promise<
   });
   // Every route that needs a key names the scope it needs (its module's scopes.ts), or Ramp does not start.
   assignRouteScopes(app, scopeTable(deps.features.map((feature) => feature.scopes?.rest)), needsKey);
+  // A key without `read` gets the ids of what a change changed, not the resource.
+  registerAnswerScopes(app, needsKey);
 
   app.setErrorHandler((error, request, reply) => {
     const problem = toProblem(error);

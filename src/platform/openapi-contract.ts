@@ -28,6 +28,14 @@ export interface RouteContract {
   errors?: readonly ErrorCode[];
   /** Sandbox only: answers 403 sandbox_only with a production key. */
   sandboxOnly?: boolean;
+  /**
+   * What a key without the `read` scope gets of a successful answer with a body: the fields kept, as dotted paths
+   * into it (`customer_id`, `data.id`: the ids of what changed, and an envelope's own fields), every other dropped; or
+   * `'whole'` where the route's own scope reads what it answers (a webhook endpoint to `webhooks`). Every route that
+   * changes something with a key and answers a body declares it, or Ramp does not start: a write-only key could
+   * otherwise read a customer's data through the answer of a change.
+   */
+  withoutRead?: readonly string[] | 'whole';
   /** Example request body, shown in the reference. */
   example?: unknown;
 }

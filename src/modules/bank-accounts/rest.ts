@@ -32,6 +32,7 @@ export function bankAccountRoutes(app: FastifyInstance, { bankAccounts }: Servic
         iban: { bic: 'COBADEFFXXX', iban_number: 'DE89370400440532013000' },
       },
       responses: { 201: { description: 'The account, numbers in full (the only answer that shows them)', body: ExternalAccountAnswer } },
+      withoutRead: ['id', 'external_account_id'],
       errors: ['external_account_exists', 'customer_redacted'],
     }),
     (request, reply) =>

@@ -41,6 +41,7 @@ export function customerRoutes(app: FastifyInstance, { customers }: Services) {
       body: NewCustomerBody,
       example: { email: 'ada@example.com', type: 'individual', first_name: 'Ada', last_name: 'Lovelace' },
       responses: { 201: { description: 'The new customer', body: CreatedCustomerAnswer } },
+      withoutRead: ['customer_id'],
       errors: ['customer_email_taken'],
     }),
     async (request, reply) => {
@@ -92,6 +93,7 @@ export function customerRoutes(app: FastifyInstance, { customers }: Services) {
       body: CustomerChangesBody,
       example: { address: { country: 'DE', city: 'Berlin', street_line_1: 'Unter den Linden 1', postal_code: '10117' } },
       responses: { 200: { description: 'The customer as updated', body: CustomerAnswer } },
+      withoutRead: ['customer_id'],
       errors: [
         'customer_email_taken',
         'kyc_token_already_used',
@@ -126,6 +128,8 @@ export function customerRoutes(app: FastifyInstance, { customers }: Services) {
       body: NewKycLinkBody,
       bodyOptional: true,
       responses: { 201: { description: "The customer's KYC with a new `kyc_flow_link`", body: z.strictObject({ kycs: KycsAnswer }) } },
+      // A KYC has no id of its own, and its status and link are the customer's.
+      withoutRead: [],
       errors: ['kyc_provider_not_configured', 'customer_redacted'],
     }),
     (request, reply) =>
@@ -148,6 +152,7 @@ export function customerRoutes(app: FastifyInstance, { customers }: Services) {
       body: SimulateKycBody,
       example: { action: 'approve_kyc' },
       responses: { 200: { description: 'The customer', body: CustomerAnswer } },
+      withoutRead: ['customer_id'],
       errors: ['kyc_transition_not_allowed', 'customer_redacted'],
     }),
     (request, reply) =>

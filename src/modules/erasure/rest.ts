@@ -21,6 +21,7 @@ export function erasureRoutes(app: FastifyInstance, { erasure, customers }: Serv
       body: z.strictObject({}),
       bodyOptional: true,
       responses: { 200: { description: 'The customer as it reads now, with `redacted_at`', body: CustomerAnswer } },
+      withoutRead: ['customer_id'],
       errors: ['customer_has_transfers_in_flight'],
     }),
     (request, reply) =>

@@ -49,6 +49,7 @@ export function networkRoutes(app: FastifyInstance, { networks }: Services) {
       body: FaucetBody,
       example: { network: 'polygon', token: 'usdc', address: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8', amount: '250.00' },
       responses: { 201: { description: 'The mint, mined on the chain: the tokens are in the wallet', body: FaucetMintAnswer } },
+      withoutRead: ['transaction_hash'],
       errors: ['network_not_live', 'token_not_offered_on_network'],
     }),
     (request, reply) => {

@@ -53,6 +53,7 @@ export function transferRoutes(app: FastifyInstance, { transfers }: Services) {
       body: OnrampQuoteBody,
       example: { source_amount: '100.00', source_currency: 'eur', source_payment_rails: 'sepa', destination_token: 'usdc', destination_network: 'polygon' },
       responses: { 201: { description: 'The quote', body: OnrampQuoteAnswer } },
+      withoutRead: ['quote_id'],
       errors: ['amount_out_of_range', 'kyc_not_approved', 'token_not_offered_on_network', 'customer_redacted'],
     }),
     (request, reply) =>
@@ -75,6 +76,7 @@ export function transferRoutes(app: FastifyInstance, { transfers }: Services) {
       body: OnrampTransferBody,
       example: { destination_address: '0x1111111111111111111111111111111111111111' },
       responses: { 201: { description: 'The pending transfer with its deposit instructions', body: OnrampTransferAnswer } },
+      withoutRead: ['id'],
       errors: STARTS,
     }),
     (request, reply) =>
@@ -96,6 +98,7 @@ export function transferRoutes(app: FastifyInstance, { transfers }: Services) {
       body: OfframpQuoteBody,
       example: { source_amount: '100.00', source_token: 'usdc', source_network: 'polygon', destination_currency: 'eur', destination_payment_rails: 'sepa' },
       responses: { 201: { description: 'The quote, and the transfer when the body named a destination', body: OfframpQuoteAnswer } },
+      withoutRead: ['quote_id', 'transfer_id'],
       errors: [...STARTS, 'token_not_offered_on_network'],
     }),
     (request, reply) =>
@@ -116,6 +119,7 @@ export function transferRoutes(app: FastifyInstance, { transfers }: Services) {
       body: OfframpTransferBody,
       example: { destination_external_account_id: '5f0c6a1e-8a5b-4c1d-9f5e-2b7a1c3d4e5f', transfer_purpose: 'salaries' },
       responses: { 201: { description: 'The pending transfer, payout account in full', body: OfframpTransferAnswer } },
+      withoutRead: ['id'],
       errors: STARTS,
     }),
     (request, reply) =>
@@ -142,6 +146,7 @@ export function transferRoutes(app: FastifyInstance, { transfers }: Services) {
         "this transfer's deposit address (else 422, the transfer stays pending). A confirmed deposit moves the transfer to processing; an " +
         'unconfirmed one is accepted and the transfer stays pending, showing its confirmations. On a simulated network only the form of the hash is checked.',
       responses: { 200: { description: 'The transfer: processing, or pending until the deposit has its confirmations', body: OfframpTransferAnswer } },
+      withoutRead: ['id'],
       errors: [
         'deposit_transaction_hash_used',
         'transfer_transition_not_allowed',
@@ -215,6 +220,7 @@ export function transferRoutes(app: FastifyInstance, { transfers }: Services) {
         tag,
         idempotencyKey: 'optional',
         responses: { 200: { description: 'The transfer, canceled', body: answerOf(direction) } },
+        withoutRead: ['id'],
         errors: ['transfer_transition_not_allowed'],
       }),
       (request, reply) =>
@@ -240,6 +246,7 @@ export function transferRoutes(app: FastifyInstance, { transfers }: Services) {
         body: SimulateBody,
         example: { action: 'complete_transfer', transfer_id: '5f0c6a1e-8a5b-4c1d-9f5e-2b7a1c3d4e5f' },
         responses: { 200: { description: 'The transfer after the step', body: answerOf(direction) } },
+        withoutRead: ['id'],
         errors: [
           'transfer_transition_not_allowed',
           'transfer_expired',
@@ -279,6 +286,7 @@ export function transferRoutes(app: FastifyInstance, { transfers }: Services) {
       body: SimulateVirtualAccountDepositBody,
       example: { action: 'fiat_deposit', amount: '100.00' },
       responses: { 201: { description: 'The on-ramp transfer the deposit made', body: OnrampTransferAnswer } },
+      withoutRead: ['id'],
       errors: [
         'virtual_account_not_active',
         'virtual_account_has_no_destination',

@@ -25,6 +25,8 @@ export function webhookRoutes(app: FastifyInstance, { webhooks }: Services) {
       body: NewWebhookBody,
       example: { url: 'http://127.0.0.1:8080/ramp/webhooks' },
       responses: { 201: { description: 'The webhook and its signing secret (shown only here)', body: RegisteredWebhookAnswer } },
+      // Registering needs `webhooks`, which reads the endpoint it made (its secret is shown only here).
+      withoutRead: 'whole',
       errors: ['webhook_url_taken', 'webhook_endpoint_limit'],
     }),
     async (request, reply) => {
