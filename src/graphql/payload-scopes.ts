@@ -12,7 +12,7 @@ import {
 } from 'graphql';
 import type { Actor } from '../domain/environment.js';
 import { ForbiddenError } from '../domain/errors.js';
-import type { Scope } from '../domain/scopes.js';
+import type { KeyScope } from '../domain/scopes.js';
 import type { ScopeRefusal } from './scopes.js';
 
 /** What every object shows to any key in a mutation's answer: what names it, nothing of its data. */
@@ -67,7 +67,7 @@ function unreadableSelection(
  */
 export function payloadRefusal(
   schema: GraphQLSchema,
-  readableTypes: ReadonlyMap<string, Scope>,
+  readableTypes: ReadonlyMap<string, KeyScope>,
   document: DocumentNode,
   operationName: string | null | undefined,
   actor: Actor | null | undefined,

@@ -11,13 +11,13 @@ import {
 import { createGraphQLError } from 'graphql-yoga';
 import type { Actor } from '../domain/environment.js';
 import { ForbiddenError } from '../domain/errors.js';
-import { type Scope, requireScope } from '../domain/scopes.js';
+import { type KeyScope, requireScope } from '../domain/scopes.js';
 import type { GraphQLContext } from './context.js';
 import { screamingSnake } from './enums.js';
 import { payloadRefusal } from './payload-scopes.js';
 
 /** The root fields no feature owns (graphql/node.ts): reads. */
-const SHARED_ROOT_FIELDS: Readonly<Record<string, Scope>> = { 'Query.node': 'read', 'Query.nodes': 'read' };
+const SHARED_ROOT_FIELDS: Readonly<Record<string, KeyScope>> = { 'Query.node': 'read', 'Query.nodes': 'read' };
 
 const TYPE_OF_OPERATION: Record<OperationTypeNode, ScopeRefusal['type']> = { query: 'Query', mutation: 'Mutation', subscription: 'Subscription' };
 
@@ -26,7 +26,7 @@ const TYPE_OF_OPERATION: Record<OperationTypeNode, ScopeRefusal['type']> = { que
  * tables (each module's scopes.ts) and the shared fields. A root field no table names, or a name no
  * field has, stops the start: no field can be reached with a key of any scope by being forgotten.
  */
-export function rootFieldScopes(schema: GraphQLSchema, features: ReadonlyMap<string, Scope>): ReadonlyMap<string, Scope> {
+export function rootFieldScopes(schema: GraphQLSchema, features: ReadonlyMap<string, KeyScope>): ReadonlyMap<string, KeyScope> {
   const table = new Map([...features, ...Object.entries(SHARED_ROOT_FIELDS)]);
   const fields = [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()].flatMap((type) =>
     type ? Object.keys(type.getFields()).map((field) => `${type.name}.${field}`) : [],
@@ -64,7 +64,7 @@ export interface ScopeRefusal {
  * field and a forbidden one does neither. One Set lookup per root field.
  */
 export function scopeRefusal(
-  table: ReadonlyMap<string, Scope>,
+  table: ReadonlyMap<string, KeyScope>,
   document: DocumentNode,
   operationName: string | null | undefined,
   actor: Actor | null | undefined,
@@ -99,8 +99,8 @@ export const forbidden = (error: ForbiddenError, http?: { status: number }) =>
  * a refused one gets graphql-ws's `error` message.
  */
 export function useRootFieldScopes(
-  table: ReadonlyMap<string, Scope>,
-  readableTypes: ReadonlyMap<string, Scope>,
+  table: ReadonlyMap<string, KeyScope>,
+  readableTypes: ReadonlyMap<string, KeyScope>,
   audit: (ctx: GraphQLContext, refusal: ScopeRefusal) => Promise<void>,
 ): Plugin<GraphQLContext> {
   // Synchronous for an operation it lets through: only a refusal waits, for its audit row.

@@ -11,7 +11,7 @@ import { WebSocket, WebSocketServer } from 'ws';
 import type { Config } from '../config.js';
 import type { Actor } from '../domain/environment.js';
 import { ChainUnavailableError, DomainError, ForbiddenError, ValidationError } from '../domain/errors.js';
-import type { Scope } from '../domain/scopes.js';
+import type { KeyScope } from '../domain/scopes.js';
 import type { ClientAddresses } from '../platform/client-address.js';
 import { AddressNotAllowed, type Authenticate } from '../platform/auth.js';
 import { auditRefusal } from '../platform/audit.js';
@@ -174,11 +174,11 @@ export interface GraphQLDeps {
   /** Subscription pushes continue the trace of the request that caused their event. */
   tracing?: Tracing;
   /** The scope each root field needs, from the features' scopes.ts (`Mutation.createCustomer` → write). */
-  fieldScopes: ReadonlyMap<string, Scope>;
+  fieldScopes: ReadonlyMap<string, KeyScope>;
   /** Who sent a graphql-ws upgrade request (platform/client-address.ts). */
   clientAddresses: ClientAddresses;
   /** The object types a key without `read` sees whole in a mutation's answer, and the scope that lets it (payload-scopes.ts). */
-  readableTypes: ReadonlyMap<string, Scope>;
+  readableTypes: ReadonlyMap<string, KeyScope>;
   /** The audit log's names of the mutations, for those refused before they run. */
   mutationActions: MutationActions;
 }

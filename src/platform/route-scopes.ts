@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Scope } from '../domain/scopes.js';
+import type { KeyScope } from '../domain/scopes.js';
 
 /**
  * What a feature's calls need of the key (domain/scopes.ts), declared in one table per module
@@ -7,25 +7,25 @@ import type { Scope } from '../domain/scopes.js';
  * `Type.field` (`Mutation.createCustomer`, `Subscription.events`).
  */
 export interface FeatureScopes {
-  rest?: Readonly<Record<string, Scope>>;
-  graphql?: Readonly<Record<string, Scope>>;
+  rest?: Readonly<Record<string, KeyScope>>;
+  graphql?: Readonly<Record<string, KeyScope>>;
   /**
    * The GraphQL object types a key without `read` sees whole in a mutation's answer, by the scope that manages
    * them (`ApiKey` with `admin`); every other object there shows its ids only.
    */
-  readableTypes?: Readonly<Record<string, Scope>>;
+  readableTypes?: Readonly<Record<string, KeyScope>>;
 }
 
 declare module 'fastify' {
   interface FastifyContextConfig {
     /** The scope the route needs, from its feature's table (set as the route registers). */
-    scope?: Scope;
+    scope?: KeyScope;
   }
 }
 
 /** The features' tables as one; a name two features claim stops the start (one of them is wrong). */
-export function scopeTable(tables: readonly (Readonly<Record<string, Scope>> | undefined)[]): ReadonlyMap<string, Scope> {
-  const table = new Map<string, Scope>();
+export function scopeTable(tables: readonly (Readonly<Record<string, KeyScope>> | undefined)[]): ReadonlyMap<string, KeyScope> {
+  const table = new Map<string, KeyScope>();
   for (const entries of tables) {
     for (const [name, scope] of Object.entries(entries ?? {})) {
       if (table.has(name)) throw new Error(`${name} is given a scope twice`);
@@ -40,7 +40,7 @@ export function scopeTable(tables: readonly (Readonly<Record<string, Scope>> | u
  * the table leaves out stops the start, so no route can be reached with a key of any scope by
  * being forgotten. The authentication hook checks the scope before anything else runs.
  */
-export function assignRouteScopes(app: FastifyInstance, table: ReadonlyMap<string, Scope>, needsKey: (url: string) => boolean) {
+export function assignRouteScopes(app: FastifyInstance, table: ReadonlyMap<string, KeyScope>, needsKey: (url: string) => boolean) {
   app.addHook('onRoute', (route) => {
     if (!needsKey(route.url)) return;
     const operationId = route.config?.contract?.operationId;

@@ -1,7 +1,7 @@
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { Scope } from '../../src/domain/scopes.js';
+import type { KeyScope } from '../../src/domain/scopes.js';
 import { issueApiKey } from '../../src/modules/partners/api-keys.js';
 import { ensurePartner } from '../../src/modules/partners/service.js';
 import { registerAnswerScopes } from '../../src/platform/answer-scopes.js';
@@ -21,7 +21,7 @@ describe('what a REST change answers a key without read', () => {
   let t: TestRamp;
   let full: ApiClient;
   let writeOnly: ApiClient;
-  let keyWith: (scopes: Scope[]) => Promise<ApiClient>;
+  let keyWith: (scopes: KeyScope[]) => Promise<ApiClient>;
   let customerId: string;
   beforeAll(async () => {
     t = await startRamp();

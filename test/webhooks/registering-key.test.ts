@@ -1,6 +1,6 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Scope } from '../../src/domain/scopes.js';
+import type { KeyScope } from '../../src/domain/scopes.js';
 import { issueApiKey, revokeApiKey } from '../../src/modules/partners/api-keys.js';
 import { ensurePartner } from '../../src/modules/partners/service.js';
 import { type ApiClient, apiClient, startRamp, type TestRamp } from '../support/ramp.js';
@@ -31,10 +31,10 @@ afterAll(async () => {
 });
 
 /** A partner of its own, with a key of every scope and a key maker for the scopes a test names. */
-async function partner(): Promise<{ full: ApiClient; keyWith: (scopes: Scope[]) => Promise<{ key: string; client: ApiClient }> }> {
+async function partner(): Promise<{ full: ApiClient; keyWith: (scopes: KeyScope[]) => Promise<{ key: string; client: ApiClient }> }> {
   const em = t.ramp.db.fork();
   const { partner } = await ensurePartner(em, `Registering Key Partner ${++partners}`);
-  const keyWith = async (scopes: Scope[]) => {
+  const keyWith = async (scopes: KeyScope[]) => {
     const key = await issueApiKey(t.ramp.db.fork(), partner, 'sandbox', { scopes });
     return { key, client: apiClient(t.url, key) };
   };

@@ -1,5 +1,5 @@
 import { ForbiddenError, NotFoundError, ValidationError } from '../../domain/errors.js';
-import { SCOPES, type Scope } from '../../domain/scopes.js';
+import { SCOPES, type KeyScope } from '../../domain/scopes.js';
 import { withoutNulls } from '../../graphql/arguments.js';
 import { builder } from '../../graphql/builder.js';
 import { connectionFieldOptions, nodeConnection, ownPosition, resolveKeysetPage } from '../../graphql/connection.js';
@@ -15,7 +15,7 @@ import type { ApiKeyRow } from './queries.js';
  * field's scope is in scopes.ts): listed, created (the clear key shown once) and revoked.
  */
 
-const SCOPE_MEANINGS: Record<Scope, string> = {
+const SCOPE_MEANINGS: Record<KeyScope, string> = {
   read: 'Every query and subscription, and every GET of the REST API',
   write: 'Creating and changing customers, bank accounts, virtual accounts, quotes and transfers, and the whitelists',
   simulate: "The sandbox's simulations (deposits, KYC decisions, settlement, the faucet)",
@@ -39,7 +39,7 @@ ApiKeyRef.implement({
   fields: (t) => ({
     databaseId: t.expose('id', { type: 'UUID', description: 'The id `npm run keys -- revoke` takes too' }),
     prefix: t.exposeString('prefix', { description: 'The public start of the key (rk_sandbox_AbCd1234), which logs and lists show' }),
-    scopes: t.field({ type: [ApiKeyScopeEnum], description: 'What the key may do', resolve: (k) => k.scopes as Scope[] }),
+    scopes: t.field({ type: [ApiKeyScopeEnum], description: 'What the key may do', resolve: (k) => k.scopes as KeyScope[] }),
     allowedIps: t.exposeStringList('allowedIps', { description: 'The addresses and CIDR ranges the key may be used from; empty: anywhere' }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the key was created' }),
     lastUsedAt: t.field({

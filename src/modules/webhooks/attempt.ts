@@ -5,7 +5,7 @@ import { presentEvent } from '../events/presenters.js';
 import { type AttemptOutcome, type WebhookAgents, isSuccess, postWebhook } from './delivery.js';
 import { policyFor } from './destination.js';
 import type { RegisteringKey, RenderQueryBody } from './query-body.js';
-import type { Scope } from '../../domain/scopes.js';
+import type { KeyScope } from '../../domain/scopes.js';
 import { delayBeforeNextAttempt } from './retry-schedule.js';
 import { type SigningSecrets, signDelivery, signingSecretsOf } from './secrets.js';
 import { ATTR_HTTP_REQUEST_METHOD, ATTR_HTTP_RESPONSE_STATUS_CODE, ATTR_SERVER_ADDRESS } from '@opentelemetry/semantic-conventions';
@@ -109,7 +109,7 @@ function registeringKeyOf({ apiKeyId, apiKeyPrefix, apiKeyScopes }: DeliveryClai
           .split(',')
           .filter(Boolean)
       : apiKeyScopes;
-  return { id: apiKeyId, prefix: apiKeyPrefix, scopes: new Set(scopes as Scope[]) };
+  return { id: apiKeyId, prefix: apiKeyPrefix, scopes: new Set(scopes as KeyScope[]) };
 }
 
 /**
