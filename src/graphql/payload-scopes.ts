@@ -27,7 +27,7 @@ type Fragments = ReadonlyMap<string, FragmentDefinitionNode>;
  * The first field a mutation's answer selects that a key without `read` may not see, as `Type.field`, or null.
  * A mutation's payload shows its own fields (the created key's secret, a link, a failure's code and field errors);
  * an object it reaches (the customer of `updateCustomer`) shows only its ids, unless the key reads that object's type
- * by another scope (`readableTypes`: an API key with `admin`, a webhook endpoint with `webhooks`). Otherwise a
+ * by another scope (a type's `readableBy`: an API key with `admin`, a webhook endpoint with `webhooks`). Otherwise a
  * write-only key could read any customer's email and transfers through the answer of a change that changed nothing.
  */
 function unreadableSelection(

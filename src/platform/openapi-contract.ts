@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { ErrorCode } from '../domain/error-codes.js';
+import type { KeyScope } from '../domain/scopes.js';
 
 /**
  * What a REST route promises, declared beside the route (`app.post(path, { config: { contract } }, …)`)
@@ -14,6 +15,11 @@ export interface RouteContract {
   tag: string;
   /** Answered without an API key. */
   public?: boolean;
+  /**
+   * What the route needs of the API key, checked before its body is read or anything runs. Every route that takes a
+   * key declares it, or Ramp does not start (route-scopes.ts).
+   */
+  scope?: KeyScope;
   /** POSTs go through the idempotency store; `required` answers 400 idempotency_key_missing without the header. */
   idempotencyKey?: 'required' | 'optional';
   /** The spec's path parameters, described. */

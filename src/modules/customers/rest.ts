@@ -34,6 +34,7 @@ export function customerRoutes(app: FastifyInstance, { customers }: Services) {
     '/v0/customers',
     contract({
       operationId: 'createCustomer',
+      scope: 'write',
       summary: 'Create a customer',
       description: 'A duplicate email is 409 `customer_email_taken`, naming the existing customer in `customer_id`.',
       tag,
@@ -65,6 +66,7 @@ export function customerRoutes(app: FastifyInstance, { customers }: Services) {
     '/v0/customers',
     contract({
       operationId: 'listCustomers',
+      scope: 'read',
       summary: 'List customers',
       description: 'Oldest first, `limit` at a time after the first `skip`; `email` finds the customer with that email.',
       tag,
@@ -80,7 +82,13 @@ export function customerRoutes(app: FastifyInstance, { customers }: Services) {
 
   app.get<CustomerParams>(
     '/v0/customers/:customer_id',
-    contract({ operationId: 'getCustomer', summary: 'Get a customer', tag, responses: { 200: { description: 'The customer', body: CustomerAnswer } } }),
+    contract({
+      operationId: 'getCustomer',
+      scope: 'read',
+      summary: 'Get a customer',
+      tag,
+      responses: { 200: { description: 'The customer', body: CustomerAnswer } },
+    }),
     async (request) => customers.view(await customers.get(requestScope(request), request.params.customer_id)),
   );
 
@@ -88,6 +96,7 @@ export function customerRoutes(app: FastifyInstance, { customers }: Services) {
     '/v0/customers/:customer_id',
     contract({
       operationId: 'updateCustomer',
+      scope: 'write',
       summary: 'Update a customer (KYC data, address, names of its type)',
       tag,
       body: CustomerChangesBody,
@@ -122,6 +131,7 @@ export function customerRoutes(app: FastifyInstance, { customers }: Services) {
     '/v0/customers/:customer_id/kycs',
     contract({
       operationId: 'createKycLink',
+      scope: 'write',
       summary: 'Create a KYC session (a fresh hosted verification link)',
       tag,
       idempotencyKey: 'optional',
@@ -145,6 +155,7 @@ export function customerRoutes(app: FastifyInstance, { customers }: Services) {
     '/v0/customers/:customer_id/kycs/simulate',
     contract({
       operationId: 'simulateKyc',
+      scope: 'simulate',
       summary: "Sandbox: move a customer's KYC (submit, approve, reject)",
       tag,
       idempotencyKey: 'optional',

@@ -98,6 +98,7 @@ const EVENT_PAGE_SIZE = 50;
 builder.queryFields((t) => ({
   events: t.connection(
     {
+      keyScope: 'read',
       type: EventRef,
       description: "The caller's events in commit order, to reconcile after downtime (at most 100 a page).",
       args: { types: t.arg({ type: [EventTypeEnum], description: 'Only these event types' }) },
@@ -147,6 +148,7 @@ builder.subscriptionType({
 
 builder.subscriptionFields((t) => ({
   events: t.field({
+    keyScope: 'read',
     type: EventRef,
     description:
       "The caller's events: first every event after `after` (a cursor from an earlier event), then live ones as they commit. " +
@@ -162,6 +164,7 @@ builder.subscriptionFields((t) => ({
     resolve: (event: PartnerEvent) => event,
   }),
   transferUpdated: t.field({
+    keyScope: 'read',
     type: TransferUpdateRef,
     description:
       "One of the caller's transfers as each of its events left it (created, each status change), from now on or after `after` (a cursor of an earlier update or event).",

@@ -60,6 +60,7 @@ export function kybRoutes(app: FastifyInstance, { kyb }: Services) {
       `/v1/partners/kyc/business/${path}`,
       contract({
         operationId,
+        scope: 'write',
         summary: `KYB: ${message.toLowerCase().replace(/ saved$/, '')}`,
         tag: 'Business KYB (/v1)',
         idempotencyKey: 'optional',

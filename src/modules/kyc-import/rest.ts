@@ -15,6 +15,7 @@ export function kycImportRoutes(app: FastifyInstance, { customers, kycImport }: 
     '/auth/importKYC',
     contract({
       operationId: 'importKyc',
+      scope: 'write',
       summary: "Import a KYC provider's verification by share token",
       tag: 'Customers',
       idempotencyKey: 'optional',

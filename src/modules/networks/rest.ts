@@ -15,6 +15,7 @@ export function networkRoutes(app: FastifyInstance, { networks }: Services) {
     '/v0/networks',
     contract({
       operationId: 'listNetworks',
+      scope: 'read',
       summary: "The six networks as the key's environment has them: live, simulated or not_connected",
       tag,
       responses: { 200: { description: 'Every network, in a fixed order', body: NetworkListAnswer } },
@@ -26,6 +27,7 @@ export function networkRoutes(app: FastifyInstance, { networks }: Services) {
     '/v0/sandbox/networks',
     contract({
       operationId: 'listSandboxNetworks',
+      scope: 'read',
       summary: "Sandbox: the six networks, which run on the sandbox's local chain (live) and which are simulated",
       tag,
       sandboxOnly: true,
@@ -42,6 +44,7 @@ export function networkRoutes(app: FastifyInstance, { networks }: Services) {
     '/v0/sandbox/faucet',
     contract({
       operationId: 'mintTestTokens',
+      scope: 'simulate',
       summary: 'Sandbox: mint test USDC or USDT to any address of a live network, with gas to move them',
       tag,
       idempotencyKey: 'optional',

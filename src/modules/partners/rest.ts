@@ -31,6 +31,7 @@ export function partnerRoutes(app: FastifyInstance, { partners }: Services) {
     '/v1/partners/accountInfo',
     contract({
       operationId: 'getAccountInfo',
+      scope: 'read',
       summary: "The partner's account: whitelists, customers, deposit addresses, balances",
       tag,
       responses: { 200: { description: 'The account, under `info`', body: AccountInfoAnswer } },
@@ -45,6 +46,7 @@ export function partnerRoutes(app: FastifyInstance, { partners }: Services) {
     '/v1/partners/forensics/whitelist/walletAddress',
     contract({
       operationId: 'whitelistWalletAddress',
+      scope: 'write',
       summary: 'Whitelist a wallet address',
       tag,
       idempotencyKey: 'optional',
@@ -66,6 +68,7 @@ export function partnerRoutes(app: FastifyInstance, { partners }: Services) {
     '/v1/partners/forensics/whitelist/bankAccount',
     contract({
       operationId: 'whitelistBankAccount',
+      scope: 'write',
       summary: 'Whitelist a bank account',
       tag,
       idempotencyKey: 'optional',

@@ -46,6 +46,7 @@ export function transferRoutes(app: FastifyInstance, { transfers }: Services) {
     `${base('onramp')}/quote`,
     contract({
       operationId: 'createOnrampQuote',
+      scope: 'write',
       summary: 'Quote an on-ramp (fiat → stablecoin)',
       description: 'Exactly one of `source_amount` (what the customer pays) and `destination_amount` (what they receive).',
       tag: ONRAMP,
@@ -70,6 +71,7 @@ export function transferRoutes(app: FastifyInstance, { transfers }: Services) {
     `${base('onramp')}/quote/:quote_id`,
     contract({
       operationId: 'createOnrampTransfer',
+      scope: 'write',
       summary: 'Accept an on-ramp quote: the transfer, with where to send the fiat',
       tag: ONRAMP,
       idempotencyKey: 'optional',
@@ -92,6 +94,7 @@ export function transferRoutes(app: FastifyInstance, { transfers }: Services) {
     `${base('offramp')}/quote`,
     contract({
       operationId: 'createOfframpQuote',
+      scope: 'write',
       summary: 'Quote an off-ramp (stablecoin → fiat); with a destination, also the transfer',
       tag: OFFRAMP,
       idempotencyKey: 'required',
@@ -113,6 +116,7 @@ export function transferRoutes(app: FastifyInstance, { transfers }: Services) {
     `${base('offramp')}/quote/:quote_id`,
     contract({
       operationId: 'createOfframpTransfer',
+      scope: 'write',
       summary: 'Accept an off-ramp quote: the transfer, with where to send the stablecoin',
       tag: OFFRAMP,
       idempotencyKey: 'optional',
@@ -136,6 +140,7 @@ export function transferRoutes(app: FastifyInstance, { transfers }: Services) {
     `${base('offramp')}/:transfer_id/complete`,
     contract({
       operationId: 'completeOfframpTransfer',
+      scope: 'write',
       summary: 'Report the stablecoin deposit of an off-ramp transfer',
       tag: OFFRAMP,
       idempotencyKey: 'required',
@@ -181,6 +186,7 @@ export function transferRoutes(app: FastifyInstance, { transfers }: Services) {
       `${base(direction)}/:transfer_id`,
       contract({
         operationId: `get${named(direction)}Transfer`,
+        scope: 'read',
         summary: `Get an ${direction} transfer`,
         tag,
         responses: { 200: { description: 'The transfer', body: answerOf(direction) } },
@@ -195,6 +201,7 @@ export function transferRoutes(app: FastifyInstance, { transfers }: Services) {
       base(direction),
       contract({
         operationId: `list${named(direction)}Transfers`,
+        scope: 'read',
         summary: `List a customer's ${direction} transfers, newest first`,
         tag,
         query: OffsetPageQuery,
@@ -216,6 +223,7 @@ export function transferRoutes(app: FastifyInstance, { transfers }: Services) {
       `${base(direction)}/:transfer_id/cancel`,
       contract({
         operationId: `cancel${named(direction)}Transfer`,
+        scope: 'write',
         summary: `Cancel a pending ${direction} transfer`,
         tag,
         idempotencyKey: 'optional',
@@ -239,6 +247,7 @@ export function transferRoutes(app: FastifyInstance, { transfers }: Services) {
       `${base(direction)}/simulate`,
       contract({
         operationId: `simulate${named(direction)}Transfer`,
+        scope: 'simulate',
         summary: `Sandbox: move an ${direction} transfer (${onramp ? 'fiat_deposit' : 'crypto_deposit'}, complete_transfer, fail_transfer, refund_transfer)`,
         tag,
         idempotencyKey: 'optional',
@@ -279,6 +288,7 @@ export function transferRoutes(app: FastifyInstance, { transfers }: Services) {
     '/v0/customers/:customer_id/virtual-account/:virtual_account_id/simulate',
     contract({
       operationId: 'simulateVirtualAccountDeposit',
+      scope: 'simulate',
       summary: 'Sandbox: fiat arrives on a virtual account (a funded on-ramp transfer to its destination)',
       tag: 'Virtual accounts',
       idempotencyKey: 'optional',

@@ -22,6 +22,7 @@ export function virtualAccountRoutes(app: FastifyInstance, { virtualAccounts }: 
     '/v0/customers/:customer_id/virtual-account',
     contract({
       operationId: 'createVirtualAccount',
+      scope: 'write',
       summary: 'Open a virtual account (fiat in, stablecoin out to a fixed address)',
       tag,
       idempotencyKey: 'optional',
@@ -51,6 +52,7 @@ export function virtualAccountRoutes(app: FastifyInstance, { virtualAccounts }: 
     '/v0/customers/:customer_id/virtual-account/simulate',
     contract({
       operationId: 'simulateVirtualAccountIssuance',
+      scope: 'simulate',
       summary: 'Sandbox: the banking partner issues a pending virtual account',
       tag,
       idempotencyKey: 'optional',
@@ -76,6 +78,7 @@ export function virtualAccountRoutes(app: FastifyInstance, { virtualAccounts }: 
     '/v0/customers/:customer_id/virtual-account',
     contract({
       operationId: 'listVirtualAccounts',
+      scope: 'read',
       summary: "List a customer's virtual accounts",
       tag,
       query: OffsetPageQuery,
@@ -92,6 +95,7 @@ export function virtualAccountRoutes(app: FastifyInstance, { virtualAccounts }: 
     '/v0/customers/:customer_id/virtual-account/:virtual_account_id',
     contract({
       operationId: 'getVirtualAccount',
+      scope: 'read',
       summary: 'Get a virtual account',
       tag,
       responses: { 200: { description: 'The virtual account', body: VirtualAccountAnswer } },

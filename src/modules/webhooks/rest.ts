@@ -19,6 +19,7 @@ export function webhookRoutes(app: FastifyInstance, { webhooks }: Services) {
     '/v0/webhooks',
     contract({
       operationId: 'registerWebhook',
+      scope: 'webhooks',
       summary: 'Register a webhook endpoint',
       tag,
       idempotencyKey: 'optional',
@@ -49,6 +50,7 @@ export function webhookRoutes(app: FastifyInstance, { webhooks }: Services) {
     '/v0/webhooks',
     contract({
       operationId: 'listWebhooks',
+      scope: 'read',
       summary: 'List webhook endpoints (never their secrets)',
       tag,
       responses: { 200: { description: 'Every webhook endpoint', body: listOf(WebhookAnswer) } },
@@ -58,7 +60,7 @@ export function webhookRoutes(app: FastifyInstance, { webhooks }: Services) {
 
   app.delete<WebhookParams>(
     '/v0/webhooks/:webhookId',
-    contract({ operationId: 'deleteWebhook', summary: 'Delete a webhook endpoint', tag, responses: { 204: { description: 'Deleted' } } }),
+    contract({ operationId: 'deleteWebhook', scope: 'webhooks', summary: 'Delete a webhook endpoint', tag, responses: { 204: { description: 'Deleted' } } }),
     async (request, reply) => {
       await webhooks.delete(requestScope(request), request.params.webhookId);
       return reply.code(204).send();
