@@ -24,7 +24,6 @@ import { type JobRunner, startJobRunner } from './platform/jobs.js';
 import { createMetrics } from './platform/metrics.js';
 import { startKeyWatch } from './platform/key-watch.js';
 import { clientAddresses } from './platform/client-address.js';
-import { scopeTable } from './platform/route-scopes.js';
 import { createCostBudget } from './platform/cost-budget.js';
 import { openRails, type Rails } from './rails/registry.js';
 import { chainReadiness } from './rails/readiness.js';
@@ -105,8 +104,6 @@ export async function createRamp(config: Config, options: { logger?: Logger; tra
   const keyWatch = startKeyWatch({ db, keys: apiKeyStore, logger });
   // The client's address (keys' IP allowlists, rate limits, logs): X-Forwarded-For only from TRUST_PROXY's proxies.
   const addresses = clientAddresses(config.TRUST_PROXY);
-  const fieldScopes = scopeTable(features.map((feature) => feature.scopes?.graphql));
-  const readableTypes = scopeTable(features.map((feature) => feature.scopes?.readableTypes));
   // Each API key's GraphQL cost bucket: in Redis when REDIS_URL is set, else in this instance's memory.
   const costBudget = await createCostBudget(config, logger);
   // What both faces are built from; each adds its own below.
@@ -122,8 +119,6 @@ export async function createRamp(config: Config, options: { logger?: Logger; tra
         ...shared,
         keyWatch,
         schema,
-        fieldScopes,
-        readableTypes,
         costBudget,
         mutationActions: { ofMutation: actionOfMutation },
         frontendDocuments: features.flatMap((feature) => feature.trustedDocuments ?? []),

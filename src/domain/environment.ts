@@ -10,12 +10,12 @@ export interface Actor {
   /** The key's public prefix (`rk_sandbox_AbCd1234`), or the pseudo-key of a call Ramp makes itself (`system`). */
   apiKeyPrefix: string;
   /** What the key may do (domain/scopes.ts); absent for Ramp's own calls, which may do everything. */
-  scopes?: ReadonlySet<Scope>;
+  scopes?: ReadonlySet<KeyScope>;
 }
 
 import { ForbiddenError } from './errors.js';
 import type { Network } from './money.js';
-import type { Scope } from './scopes.js';
+import type { KeyScope } from './scopes.js';
 
 /** Simulations exist only in the sandbox; production answers 403. */
 export function assertSandbox(actor: Actor): void {

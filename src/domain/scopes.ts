@@ -7,10 +7,10 @@ import { ForbiddenError } from './errors.js';
  * the audit log. A key created with no scope has all of them.
  */
 export const SCOPES = ['read', 'write', 'simulate', 'webhooks', 'admin'] as const;
-export type Scope = (typeof SCOPES)[number];
+export type KeyScope = (typeof SCOPES)[number];
 
 /** Refuses a call the key's scopes do not cover, naming the scope it needed. */
-export function requireScope(actor: Actor, scope: Scope): void {
+export function requireScope(actor: Actor, scope: KeyScope): void {
   if (actor.scopes && !actor.scopes.has(scope)) {
     throw new ForbiddenError('insufficient_scope', `This API key lacks the \`${scope}\` scope this operation needs`);
   }

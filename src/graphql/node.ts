@@ -47,11 +47,13 @@ function nodeIdOf(id: string | number, info: GraphQLResolveInfo): { type: string
 // Each type loads through its dataloader, scoped to the caller: another partner's or environment's id reads as null.
 builder.queryFields((t) => ({
   node: t.node({
+    keyScope: 'read',
     description: "Any object by its global id; null when unknown (or another partner's or environment's)",
     args: { id: t.arg.id({ required: true, description: 'Its global id, or its databaseId (the id REST shows)' }) },
     id: (_, { id }, _ctx, info) => nodeIdOf(id, info),
   }),
   nodes: t.nodeList({
+    keyScope: 'read',
     description: `Objects by global id, in the order asked; null for each unknown id (at most ${MAX_NODES})`,
     args: { ids: t.arg.idList({ required: true, description: `Global ids, at most ${MAX_NODES}` }) },
     validate: [(args) => args.ids.length <= MAX_NODES, { message: `must hold at most ${MAX_NODES} ids`, path: ['ids'] }],

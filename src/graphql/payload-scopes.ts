@@ -12,7 +12,7 @@ import {
 } from 'graphql';
 import type { Actor } from '../domain/environment.js';
 import { ForbiddenError } from '../domain/errors.js';
-import type { Scope } from '../domain/scopes.js';
+import type { KeyScope } from '../domain/scopes.js';
 import type { ScopeRefusal } from './scopes.js';
 
 /** What every object shows to any key in a mutation's answer: what names it, nothing of its data. */
@@ -27,7 +27,7 @@ type Fragments = ReadonlyMap<string, FragmentDefinitionNode>;
  * The first field a mutation's answer selects that a key without `read` may not see, as `Type.field`, or null.
  * A mutation's payload shows its own fields (the created key's secret, a link, a failure's code and field errors);
  * an object it reaches (the customer of `updateCustomer`) shows only its ids, unless the key reads that object's type
- * by another scope (`readableTypes`: an API key with `admin`, a webhook endpoint with `webhooks`). Otherwise a
+ * by another scope (a type's `readableBy`: an API key with `admin`, a webhook endpoint with `webhooks`). Otherwise a
  * write-only key could read any customer's email and transfers through the answer of a change that changed nothing.
  */
 function unreadableSelection(
@@ -67,7 +67,7 @@ function unreadableSelection(
  */
 export function payloadRefusal(
   schema: GraphQLSchema,
-  readableTypes: ReadonlyMap<string, Scope>,
+  readableTypes: ReadonlyMap<string, KeyScope>,
   document: DocumentNode,
   operationName: string | null | undefined,
   actor: Actor | null | undefined,

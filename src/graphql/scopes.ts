@@ -1,4 +1,5 @@
 import type { Plugin } from '@envelop/core';
+import type { FieldNullability, InputFieldMap, SchemaTypes, TypeParam } from '@pothos/core';
 import {
   type DocumentNode,
   type FragmentDefinitionNode,
@@ -11,31 +12,71 @@ import {
 import { createGraphQLError } from 'graphql-yoga';
 import type { Actor } from '../domain/environment.js';
 import { ForbiddenError } from '../domain/errors.js';
-import { type Scope, requireScope } from '../domain/scopes.js';
+import { type KeyScope, requireScope } from '../domain/scopes.js';
 import type { GraphQLContext } from './context.js';
 import { screamingSnake } from './enums.js';
 import { payloadRefusal } from './payload-scopes.js';
 
-/** The root fields no feature owns (graphql/node.ts): reads. */
-const SHARED_ROOT_FIELDS: Readonly<Record<string, Scope>> = { 'Query.node': 'read', 'Query.nodes': 'read' };
+declare global {
+  export namespace PothosSchemaTypes {
+    interface FieldOptions<
+      Types extends SchemaTypes = SchemaTypes,
+      ParentShape = unknown,
+      Type extends TypeParam<Types> = TypeParam<Types>,
+      Nullable extends FieldNullability<Type> = FieldNullability<Type>,
+      Args extends InputFieldMap = InputFieldMap,
+      ResolveShape = unknown,
+      ResolveReturnShape = unknown,
+    > {
+      /**
+       * What a root field needs of the API key, declared beside the field (`keyScope: 'write'`): checked on the whole
+       * operation before any of it runs. Every root field declares one, or Ramp does not start.
+       */
+      keyScope?: KeyScope;
+    }
+    interface BaseTypeOptions<Types extends SchemaTypes = SchemaTypes> {
+      /**
+       * The scope that reads this object type whole in a mutation's answer to a key without `read` (`ApiKey` with
+       * `admin`): managing it is seeing it (payload-scopes.ts). Every other object shows its ids only there.
+       */
+      readableBy?: KeyScope;
+    }
+  }
+}
+
+/** What Pothos kept of a field's or type's options, on the built schema. */
+const declared = (extensions: unknown): { keyScope?: KeyScope; readableBy?: KeyScope } =>
+  ((extensions as { pothosOptions?: object } | null | undefined)?.pothosOptions ?? {}) as never;
 
 const TYPE_OF_OPERATION: Record<OperationTypeNode, ScopeRefusal['type']> = { query: 'Query', mutation: 'Mutation', subscription: 'Subscription' };
 
 /**
- * The scope of every root field of the schema (`Mutation.createCustomer` → `write`): the features'
- * tables (each module's scopes.ts) and the shared fields. A root field no table names, or a name no
- * field has, stops the start: no field can be reached with a key of any scope by being forgotten.
+ * The scope of every root field of the schema (`Mutation.createCustomer` → `write`), as each field declares it
+ * (`keyScope`). A root field that declares none stops the start: no field can be reached with a key of any scope by
+ * being forgotten.
  */
-export function rootFieldScopes(schema: GraphQLSchema, features: ReadonlyMap<string, Scope>): ReadonlyMap<string, Scope> {
-  const table = new Map([...features, ...Object.entries(SHARED_ROOT_FIELDS)]);
-  const fields = [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()].flatMap((type) =>
-    type ? Object.keys(type.getFields()).map((field) => `${type.name}.${field}`) : [],
-  );
-  const unmapped = fields.filter((field) => !table.has(field));
-  if (unmapped.length) throw new Error(`Root fields without a scope (add them to their module's scopes.ts): ${unmapped.join(', ')}`);
-  const unknown = [...table.keys()].filter((name) => !fields.includes(name));
-  if (unknown.length) throw new Error(`Scopes given to root fields the schema does not have: ${unknown.join(', ')}`);
+export function rootFieldScopes(schema: GraphQLSchema): ReadonlyMap<string, KeyScope> {
+  const table = new Map<string, KeyScope>();
+  const undeclared: string[] = [];
+  for (const type of [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()]) {
+    for (const field of Object.values(type?.getFields() ?? {})) {
+      const scope = declared(field.extensions).keyScope;
+      if (scope) table.set(`${type!.name}.${field.name}`, scope);
+      else undeclared.push(`${type!.name}.${field.name}`);
+    }
+  }
+  if (undeclared.length) throw new Error(`Root fields without a scope (declare keyScope on the field): ${undeclared.join(', ')}`);
   return table;
+}
+
+/** The object types a key without `read` sees whole in a mutation's answer, by the scope that reads them (`readableBy`). */
+export function readableTypes(schema: GraphQLSchema): ReadonlyMap<string, KeyScope> {
+  return new Map(
+    Object.values(schema.getTypeMap()).flatMap((type) => {
+      const scope = declared(type.extensions).readableBy;
+      return scope ? [[type.name, scope] as const] : [];
+    }),
+  );
 }
 
 /** The root fields an operation selects, through fragments and inline fragments (introspection's `__` fields need none). */
@@ -64,7 +105,7 @@ export interface ScopeRefusal {
  * field and a forbidden one does neither. One Set lookup per root field.
  */
 export function scopeRefusal(
-  table: ReadonlyMap<string, Scope>,
+  table: ReadonlyMap<string, KeyScope>,
   document: DocumentNode,
   operationName: string | null | undefined,
   actor: Actor | null | undefined,
@@ -99,8 +140,8 @@ export const forbidden = (error: ForbiddenError, http?: { status: number }) =>
  * a refused one gets graphql-ws's `error` message.
  */
 export function useRootFieldScopes(
-  table: ReadonlyMap<string, Scope>,
-  readableTypes: ReadonlyMap<string, Scope>,
+  table: ReadonlyMap<string, KeyScope>,
+  readableTypes: ReadonlyMap<string, KeyScope>,
   audit: (ctx: GraphQLContext, refusal: ScopeRefusal) => Promise<void>,
 ): Plugin<GraphQLContext> {
   // Synchronous for an operation it lets through: only a refusal waits, for its audit row.

@@ -11,7 +11,6 @@ import { WebSocket, WebSocketServer } from 'ws';
 import type { Config } from '../config.js';
 import type { Actor } from '../domain/environment.js';
 import { ChainUnavailableError, DomainError, ForbiddenError, ValidationError } from '../domain/errors.js';
-import type { Scope } from '../domain/scopes.js';
 import type { ClientAddresses } from '../platform/client-address.js';
 import { AddressNotAllowed, type Authenticate } from '../platform/auth.js';
 import { auditRefusal } from '../platform/audit.js';
@@ -31,7 +30,7 @@ import { inPlaceOf, isGraphQLError } from './error-place.js';
 import { useCompiledQueries, useErrorLocations } from './execution.js';
 import { useIncrementalDelivery } from './incremental.js';
 import { useQueryLimits } from './limits.js';
-import { forbidden, rootFieldScopes, scopeRefusal, useRootFieldScopes } from './scopes.js';
+import { forbidden, readableTypes, rootFieldScopes, scopeRefusal, useRootFieldScopes } from './scopes.js';
 import { type MutationActions, scopeRefusalAudit } from './audit.js';
 import { useCostBudget } from './cost.js';
 import { useOperationInLog } from './operation-log.js';
@@ -173,12 +172,8 @@ export interface GraphQLDeps {
   schema: GraphQLSchema;
   /** Subscription pushes continue the trace of the request that caused their event. */
   tracing?: Tracing;
-  /** The scope each root field needs, from the features' scopes.ts (`Mutation.createCustomer` → write). */
-  fieldScopes: ReadonlyMap<string, Scope>;
   /** Who sent a graphql-ws upgrade request (platform/client-address.ts). */
   clientAddresses: ClientAddresses;
-  /** The object types a key without `read` sees whole in a mutation's answer, and the scope that lets it (payload-scopes.ts). */
-  readableTypes: ReadonlyMap<string, Scope>;
   /** The audit log's names of the mutations, for those refused before they run. */
   mutationActions: MutationActions;
   /** The documents Ramp's own frontends send by hash (the console's): trusted documents whatever the operator's manifest. */
@@ -187,8 +182,8 @@ export interface GraphQLDeps {
 
 export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
   const { config, db, services, logger, authenticate, keyWatch, schema } = deps;
-  // Every root field has a scope, or this throws and Ramp does not start.
-  const fieldScopes = rootFieldScopes(schema, deps.fieldScopes);
+  // Every root field declares its scope, or this throws and Ramp does not start.
+  const fieldScopes = rootFieldScopes(schema);
   const auditScopeRefusal = scopeRefusalAudit(deps.mutationActions);
   const trusted = new TrustedDocuments(
     config.GRAPHQL_TRUSTED_DOCUMENTS ? TrustedDocuments.readManifest(config.GRAPHQL_TRUSTED_DOCUMENTS) : null,
@@ -312,7 +307,7 @@ export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
       useOperationInLog(),
       useQueryLimits(),
       // Before anything runs: an operation with a root field outside the key's scopes does nothing.
-      useRootFieldScopes(fieldScopes, deps.readableTypes, auditScopeRefusal),
+      useRootFieldScopes(fieldScopes, readableTypes(schema), auditScopeRefusal),
       useIncrementalDelivery(maskError),
       ...(deps.costBudget ? [useCostBudget(deps.costBudget, deps.metrics)] : []),
       useSubscriptionsOverWebSocketOnly(),

@@ -2,7 +2,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/sql';
 import { ForbiddenError, UnauthenticatedError } from '../domain/errors.js';
 import type { Actor, Environment } from '../domain/environment.js';
-import type { Scope } from '../domain/scopes.js';
+import type { KeyScope } from '../domain/scopes.js';
 import { addressAllowlist } from './client-address.js';
 
 const KEY_PATTERN = /^rk_(sandbox|live)_([A-Za-z0-9]{8})([A-Za-z0-9]{32})$/;
@@ -45,7 +45,7 @@ export interface StoredApiKey {
   environment: Environment;
   secretHash: string;
   lastUsedAt: Date | null;
-  scopes: readonly Scope[];
+  scopes: readonly KeyScope[];
   /** CIDR ranges the key may be used from; empty: anywhere. */
   allowedIps: readonly string[];
 }

@@ -2,7 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import type { EntityClass, Options } from '@mikro-orm/core';
 import type { Config } from '../config.js';
 import type { Job } from './jobs.js';
-import type { FeatureScopes } from './route-scopes.js';
 
 /** MikroORM entity definitions, as the ORM's `entities` option takes them. */
 export type EntityDefinitions = NonNullable<Options['entities']>;
@@ -22,7 +21,7 @@ export interface EventSubject {
 }
 
 /** What building the GraphQL schema needs of a feature (graphql/schema.ts). */
-export type FeatureTypes = Pick<Feature<never>, 'types' | 'subjects' | 'scopes'>;
+export type FeatureTypes = Pick<Feature<never>, 'types' | 'subjects'>;
 
 /**
  * What one feature module contributes to the service: its entities, REST routes, GraphQL types,
@@ -32,8 +31,6 @@ export type FeatureTypes = Pick<Feature<never>, 'types' | 'subjects' | 'scopes'>
 export interface Feature<Services> {
   name: string;
   entities?: EntityDefinitions;
-  /** What each REST route and GraphQL root field of the feature needs of the key (its `scopes.ts`). */
-  scopes?: FeatureScopes;
   /** Registers the feature's routes; called once at start with the shared services. */
   routes?: (app: FastifyInstance, services: Services) => void | Promise<void>;
   /**

@@ -23,7 +23,8 @@ import { API_VERSION, allowedMethods, type OpenApi, registerOpenApi } from './op
 import { requireScope } from '../domain/scopes.js';
 import { ChainUnavailableError } from '../domain/errors.js';
 import type { ClientAddresses } from './client-address.js';
-import { assignRouteScopes, scopeTable } from './route-scopes.js';
+import { requireRouteScopes } from './route-scopes.js';
+import { registerAnswerScopes } from './answer-scopes.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 /** The refusals of a request's body (problem codes, toProblem's), which a request no route takes does not get. */
@@ -132,12 +133,14 @@ export async function buildHttpApp<Services>(deps: HttpDeps<Services>): Promise<
         throw error;
       }
       // Before the body is read or anything runs: a key without the route's scope does nothing.
-      const scope = request.routeOptions.config?.scope;
+      const scope = request.routeOptions.config?.contract?.scope;
       if (scope) requireScope(request.actor, scope);
     }
   });
-  // Every route that needs a key names the scope it needs (its module's scopes.ts), or Ramp does not start.
-  assignRouteScopes(app, scopeTable(deps.features.map((feature) => feature.scopes?.rest)), needsKey);
+  // Every route that needs a key declares the scope it needs in its contract, or Ramp does not start.
+  requireRouteScopes(app, needsKey);
+  // A key without `read` gets the ids of what a change changed, not the resource.
+  registerAnswerScopes(app, needsKey);
 
   app.setErrorHandler((error, request, reply) => {
     const problem = toProblem(error);

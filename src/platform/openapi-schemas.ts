@@ -112,6 +112,9 @@ export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
 export const encryptusSuccessOf = <T extends z.ZodType>(data: T) =>
   z.strictObject({ success: z.literal(true), status: z.number().int(), code: z.literal('EN-SUCCESS-001'), message: z.string(), data });
 
+/** The envelope's own fields: kept, with the ids under `data`, in what a change answers a key without `read`. */
+export const ENVELOPE_FIELDS = ['success', 'status', 'code', 'message'] as const;
+
 /** `{ items, has_more }`: one page of a REST list. */
 export const listOf = <T extends z.ZodType>(item: T) =>
   z.strictObject({

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { contract, type RouteContract } from './openapi-contract.js';
+import { describedWithoutRead, keptSchema, keptWithoutRead } from './answer-scopes.js';
 import { type AnsweredCode, STATUS_OF_ANSWERED_CODE, codesOf } from './openapi-errors.js';
 import { IDEMPOTENCY_KEY_MAX_LENGTH } from './idempotency.js';
 import { COMPONENT_SCHEMAS, IDEMPOTENCY_KEY_DESCRIPTION, jsonSchemaOf } from './openapi-schemas.js';
@@ -129,7 +130,13 @@ interface Components {
 function operationOf(route: RegisteredRoute & { contract: RouteContract }, components: Components): JsonObject {
   const c = route.contract;
   const success: Record<string, JsonObject> = {};
-  for (const [status, answer] of Object.entries(c.responses)) {
+  const kept = keptWithoutRead(c);
+  for (const [status, declared] of Object.entries(c.responses)) {
+    // A change answers a key without `read` its ids only: the reference gives both shapes.
+    const cut = kept && declared.body && Number(status) < 300;
+    const answer = cut
+      ? { ...declared, description: describedWithoutRead(declared.description, kept), body: z.union([declared.body!, keptSchema(declared.body!, kept)]) }
+      : declared;
     success[status] = {
       description: answer.description,
       ...(answer.body ? { content: jsonContent(jsonSchemaOf(answer.body, 'output', components.schemas), answer.contentType) } : {}),

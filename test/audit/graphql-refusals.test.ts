@@ -1,7 +1,7 @@
 import { createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import type { Scope } from '../../src/domain/scopes.js';
+import type { KeyScope } from '../../src/domain/scopes.js';
 import { issueApiKey } from '../../src/modules/partners/api-keys.js';
 import { ensurePartner } from '../../src/modules/partners/service.js';
 import { apiClient, startRamp, type TestRamp } from '../support/ramp.js';
@@ -17,7 +17,7 @@ describe('refusals over GraphQL and graphql-ws, in the audit log', () => {
   let t: TestRamp;
   let admin: ReturnType<typeof apiClient>;
   let adminKeyId: string;
-  let keyOf: (grant: { scopes?: Scope[]; allowedIps?: string[] }) => Promise<string>;
+  let keyOf: (grant: { scopes?: KeyScope[]; allowedIps?: string[] }) => Promise<string>;
   beforeAll(async () => {
     t = await startRamp();
     const em = t.ramp.db.fork();

@@ -1,6 +1,6 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Scope } from '../../src/domain/scopes.js';
+import type { KeyScope } from '../../src/domain/scopes.js';
 import { issueApiKey } from '../../src/modules/partners/api-keys.js';
 import { ensurePartner } from '../../src/modules/partners/service.js';
 import { apiClient, startRamp, type TestRamp } from '../support/ramp.js';
@@ -30,7 +30,7 @@ const postFrom = (from: string, url: string, path: string, key: string, body: un
 describe('refusals of scoped and allowlisted keys, in the audit log', () => {
   let t: TestRamp;
   let admin: ReturnType<typeof apiClient>;
-  let keyOf: (grant: { scopes?: Scope[]; allowedIps?: string[] }) => Promise<string>;
+  let keyOf: (grant: { scopes?: KeyScope[]; allowedIps?: string[] }) => Promise<string>;
   beforeAll(async () => {
     t = await startRamp();
     const em = t.ramp.db.fork();

@@ -1,6 +1,6 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Scope } from '../../src/domain/scopes.js';
+import type { KeyScope } from '../../src/domain/scopes.js';
 import { issueApiKey } from '../../src/modules/partners/api-keys.js';
 import { ensurePartner } from '../../src/modules/partners/service.js';
 import { apiClient, type ApiClient, startRamp, type TestRamp } from '../support/ramp.js';
@@ -26,7 +26,7 @@ const CREATE = (input: string) => `mutation { createApiKey(input: { ${input} }) 
 /** A key makes only keys within itself: its own scopes at most, and, when locked to addresses, an allowlist inside its own. */
 describe('a key creating keys', () => {
   let t: TestRamp;
-  let keyWith: (scopes: Scope[] | undefined, allowedIps?: string[]) => Promise<string>;
+  let keyWith: (scopes: KeyScope[] | undefined, allowedIps?: string[]) => Promise<string>;
   let admin: ApiClient;
   beforeAll(async () => {
     t = await startRamp();

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Scope } from '../../src/domain/scopes.js';
+import type { KeyScope } from '../../src/domain/scopes.js';
 import { issueApiKey } from '../../src/modules/partners/api-keys.js';
 import { ensurePartner } from '../../src/modules/partners/service.js';
 import { apiClient, type ApiClient, startRamp, type TestRamp } from '../support/ramp.js';
@@ -11,7 +11,7 @@ import { apiClient, type ApiClient, startRamp, type TestRamp } from '../support/
 describe("what a key without read sees in a mutation's answer", () => {
   let t: TestRamp;
   let customerId: string;
-  let keyWith: (scopes: Scope[]) => Promise<ApiClient>;
+  let keyWith: (scopes: KeyScope[]) => Promise<ApiClient>;
   let admin: ApiClient;
   beforeAll(async () => {
     t = await startRamp();

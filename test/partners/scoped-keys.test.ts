@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Scope } from '../../src/domain/scopes.js';
+import type { KeyScope } from '../../src/domain/scopes.js';
 import { issueApiKey } from '../../src/modules/partners/api-keys.js';
 import { ensurePartner } from '../../src/modules/partners/service.js';
 import { apiClient, startRamp, type TestRamp } from '../support/ramp.js';
@@ -14,13 +14,13 @@ afterAll(() => t?.close());
 
 let partners = 0;
 /** A key of a partner of its own with these scopes. */
-async function keyWith(scopes: Scope[]): Promise<string> {
+async function keyWith(scopes: KeyScope[]): Promise<string> {
   const em = t.ramp.db.fork();
   const { partner } = await ensurePartner(em, `Scoped Partner ${++partners}`);
   return issueApiKey(em, partner, 'sandbox', { scopes });
 }
 /** A key of the same partner as `fullKey` (every scope), so what one creates the other can see. */
-async function sibling(scopes: Scope[]): Promise<{ full: string; scoped: string }> {
+async function sibling(scopes: KeyScope[]): Promise<{ full: string; scoped: string }> {
   const em = t.ramp.db.fork();
   const { partner } = await ensurePartner(em, `Scoped Partner ${++partners}`);
   return { full: await issueApiKey(em, partner, 'sandbox'), scoped: await issueApiKey(em, partner, 'sandbox', { scopes }) };
@@ -133,7 +133,7 @@ describe('subscriptions over graphql-ws', () => {
 });
 
 /** A second key, with these scopes, of the partner `key` belongs to. */
-async function keyWithSameAs(key: string, scopes: Scope[]): Promise<{ scoped: string }> {
+async function keyWithSameAs(key: string, scopes: KeyScope[]): Promise<{ scoped: string }> {
   const prefix = key.slice(0, key.lastIndexOf('_') + 9);
   const [row] = await t.sql<{ partner_id: string }>('select partner_id from api_keys where prefix = ?', [prefix]);
   const em = t.ramp.db.fork();

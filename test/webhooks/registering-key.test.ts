@@ -1,6 +1,6 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Scope } from '../../src/domain/scopes.js';
+import type { KeyScope } from '../../src/domain/scopes.js';
 import { issueApiKey, revokeApiKey } from '../../src/modules/partners/api-keys.js';
 import { ensurePartner } from '../../src/modules/partners/service.js';
 import { type ApiClient, apiClient, startRamp, type TestRamp } from '../support/ramp.js';
@@ -31,10 +31,10 @@ afterAll(async () => {
 });
 
 /** A partner of its own, with a key of every scope and a key maker for the scopes a test names. */
-async function partner(): Promise<{ full: ApiClient; keyWith: (scopes: Scope[]) => Promise<{ key: string; client: ApiClient }> }> {
+async function partner(): Promise<{ full: ApiClient; keyWith: (scopes: KeyScope[]) => Promise<{ key: string; client: ApiClient }> }> {
   const em = t.ramp.db.fork();
   const { partner } = await ensurePartner(em, `Registering Key Partner ${++partners}`);
-  const keyWith = async (scopes: Scope[]) => {
+  const keyWith = async (scopes: KeyScope[]) => {
     const key = await issueApiKey(t.ramp.db.fork(), partner, 'sandbox', { scopes });
     return { key, client: apiClient(t.url, key) };
   };
@@ -115,5 +115,55 @@ describe("a webhook's subscription query", () => {
     expect(redelivered.body.errors![0].message).toContain('revoked');
     await sleep(200);
     expect(r.received).toHaveLength(1);
+  });
+});
+
+/**
+ * A webhook without a query carries the event's object only when the key that registered it reads, as it is at each
+ * delivery: a webhooks-only key would otherwise receive every customer's data it may not read. Without `read` a
+ * delivery is a thin event (its ids and type), as Stripe's thin events are.
+ */
+describe('a webhook without a subscription query', () => {
+  const thin = (eventId: string, entityId: string) => ({
+    event_id: eventId,
+    event_type: 'customer.created',
+    entity_id: entityId,
+    entity_type: 'customer',
+    created_at: expect.any(String),
+  });
+
+  it('delivers thin events to a webhook a key without read registered, signed as any delivery', async () => {
+    const { full, keyWith } = await partner();
+    const r = await receiver();
+    const registered = await (await keyWith(['webhooks'])).client.post('/v0/webhooks', { url: r.url });
+    expect(registered.status).toBe(201);
+    const customer = await createCustomer(full, 'thin-event@example.com');
+    const [delivery] = await waitFor(() => r.received.length && r.received, 10_000, 'the customer delivery');
+    const body = new Webhook(registered.body.secret).verify(delivery!.body, delivery!.headers as Record<string, string>) as any;
+    expect(body).toEqual(thin(body.event_id, customer.body.customer_id));
+    expect(delivery!.body).not.toContain('thin-event@example.com');
+  });
+
+  it('carries the object while the registering key reads, and thin events once it no longer does, on a redelivery too', async () => {
+    const { full, keyWith } = await partner();
+    const registering = await keyWith(['read', 'webhooks']);
+    const r = await receiver();
+    const registered = await registering.client.post('/v0/webhooks', { url: r.url });
+    await createCustomer(full, 'read-while-it-could@example.com');
+    const [first] = await waitFor(() => r.received.length && r.received, 10_000, 'the first delivery');
+    const whole = JSON.parse(first!.body);
+    expect(whole.event_payload).toMatchObject({ email: 'read-while-it-could@example.com' });
+
+    const [key] = await t.sql<{ id: string }>('select id from api_keys where prefix = ?', [prefixOf(registering.key)]);
+    await t.sql("update api_keys set scopes = '{webhooks}' where id = ?", [key!.id]);
+    const later = await createCustomer(full, 'no-longer-read@example.com');
+    await waitFor(() => r.received.length >= 2, 10_000, 'the second delivery');
+    expect(JSON.parse(r.received[1]!.body)).toEqual(thin(expect.any(String), later.body.customer_id));
+
+    const redelivered = await full.graphql(REDELIVER, { eventId: whole.event_id, endpointId: registered.body.id });
+    expect(redelivered.body.errors).toBeUndefined();
+    await waitFor(() => r.received.length >= 3, 10_000, 'the redelivery');
+    expect(JSON.parse(r.received[2]!.body)).toEqual(thin(whole.event_id, whole.entity_id));
+    expect(JSON.stringify(r.received.slice(1).map((request) => request.body))).not.toContain('@example.com');
   });
 });

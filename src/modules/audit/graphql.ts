@@ -49,6 +49,7 @@ const AuditEventConnection = nodeConnection(AuditEventRef, 'AuditEvent');
 builder.queryFields((t) => ({
   auditEvents: t.connection(
     {
+      keyScope: 'admin',
       type: AuditEventRef,
       description: "The caller's audit log in this environment, newest first (`after` pages to older rows). Needs the admin scope.",
       args: {

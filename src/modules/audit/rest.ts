@@ -17,6 +17,7 @@ export function auditRoutes(app: FastifyInstance, { audit }: Services) {
     '/v0/audit-events',
     contract({
       operationId: 'listAuditEvents',
+      scope: 'admin',
       summary: 'The audit log: every state-changing call, succeeded or refused',
       description:
         "Newest first; `cursor` is the previous page's `next_cursor`. Filters: `action`, `entity_id`. With `Accept: text/csv`, every matching row as one CSV download. Needs the `admin` scope.",

@@ -4,12 +4,10 @@ import { BankAccount, bankAccountEntities } from './entities.js';
 import { bankAccountKeyJobs } from './jobs.js';
 import { bankAccountRoutes } from './rest.js';
 import { createDataKeys } from '../customers/data-keys.js';
-import { NEEDED_SCOPES } from './scopes.js';
 
 /** Customers' external bank accounts. */
 export const bankAccountsFeature: Feature<Services> = {
   name: 'bank-accounts',
-  scopes: NEEDED_SCOPES,
   types: () => import('./graphql.js'),
   subjects: async () => {
     const { BankAccountRef, BankAccountSnapshotRef } = await import('./graphql.js');

@@ -157,6 +157,7 @@ const bankAccountIdOf = (id: string | number) => databaseIdOf(id, 'BankAccount')
 
 builder.queryFields((t) => ({
   bankAccount: t.field({
+    keyScope: 'read',
     type: BankAccountRef,
     nullable: true,
     description: "One of the caller's external accounts by global id or databaseId; null when unknown (or another partner's).",
@@ -167,6 +168,7 @@ builder.queryFields((t) => ({
 
 builder.mutationFields((t) => ({
   addBankAccount: t.field({
+    keyScope: 'write',
     type: BankAccountRef,
     description:
       'Registers an external bank account for a customer (REST: POST /v0/customers/{id}/external-accounts, where Idempotency-Key is required; here idempotencyKey is optional). ConflictError external_account_exists when the customer already has it, customer_redacted when the customer was redacted.',

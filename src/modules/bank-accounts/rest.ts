@@ -18,6 +18,7 @@ export function bankAccountRoutes(app: FastifyInstance, { bankAccounts }: Servic
     '/v0/customers/:customer_id/external-accounts',
     contract({
       operationId: 'createExternalAccount',
+      scope: 'write',
       summary: "Register a customer's bank account (payout destination)",
       tag,
       idempotencyKey: 'required',
@@ -32,6 +33,7 @@ export function bankAccountRoutes(app: FastifyInstance, { bankAccounts }: Servic
         iban: { bic: 'COBADEFFXXX', iban_number: 'DE89370400440532013000' },
       },
       responses: { 201: { description: 'The account, numbers in full (the only answer that shows them)', body: ExternalAccountAnswer } },
+      withoutRead: ['id', 'external_account_id'],
       errors: ['external_account_exists', 'customer_redacted'],
     }),
     (request, reply) =>
@@ -46,6 +48,7 @@ export function bankAccountRoutes(app: FastifyInstance, { bankAccounts }: Servic
     '/v0/customers/:customer_id/external-accounts',
     contract({
       operationId: 'listExternalAccounts',
+      scope: 'read',
       summary: "List a customer's bank accounts (numbers masked)",
       tag,
       query: OffsetPageQuery,
@@ -66,6 +69,7 @@ export function bankAccountRoutes(app: FastifyInstance, { bankAccounts }: Servic
     '/v0/customers/:customer_id/external-accounts/:external_account_id',
     contract({
       operationId: 'getExternalAccount',
+      scope: 'read',
       summary: 'Get a bank account (numbers masked)',
       tag,
       responses: { 200: { description: 'The account', body: ExternalAccountAnswer } },

@@ -5,12 +5,10 @@ import { customerRoutes } from './rest.js';
 import { kycPageRoutes } from './kyc-page.js';
 import { createDataKeys } from './data-keys.js';
 import { customerKeyJobs } from './jobs.js';
-import { NEEDED_SCOPES } from './scopes.js';
 
 /** Customers, their KYC status and the sandbox KYC page. */
 export const customersFeature: Feature<Services> = {
   name: 'customers',
-  scopes: NEEDED_SCOPES,
   types: () => import('./graphql.js'),
   subjects: async () => {
     const { CustomerRef, CustomerSnapshotRef } = await import('./graphql.js');

@@ -194,6 +194,7 @@ const customerIdOf = (id: string | number) => databaseIdOf(id, 'Customer');
 
 builder.queryFields((t) => ({
   customer: t.field({
+    keyScope: 'read',
     type: CustomerRef,
     nullable: true,
     description: "One of the caller's customers by global id or databaseId; null when unknown (or another partner's).",
@@ -202,6 +203,7 @@ builder.queryFields((t) => ({
   }),
   customers: t.connection(
     {
+      keyScope: 'read',
       type: CustomerRef,
       description: 'Customers, oldest first, with cursor pagination (at most 100 a page).',
       args: {
@@ -223,6 +225,7 @@ builder.queryFields((t) => ({
 
 builder.mutationFields((t) => ({
   createCustomer: t.field({
+    keyScope: 'write',
     type: CustomerRef,
     description:
       'Creates a customer (REST: POST /v0/customers), KYC NOT_STARTED. ValidationError for invalid fields, ConflictError customer_email_taken when the email is in use.',
@@ -237,6 +240,7 @@ builder.mutationFields((t) => ({
     }),
   }),
   createKycLink: t.field({
+    keyScope: 'write',
     type: KycRef,
     description:
       'A fresh kycFlowLink for the customer (REST: POST /v0/customers/{id}/kycs): earlier links stop working. After a decision the sandbox page returns the applicant to redirectUri with customer_id and status added. Sandbox only for now: ForbiddenError kyc_provider_not_configured in production. ConflictError customer_redacted for an erased customer.',
@@ -256,6 +260,7 @@ builder.mutationFields((t) => ({
     }),
   }),
   simulateKycDecision: t.field({
+    keyScope: 'simulate',
     type: CustomerRef,
     description:
       'Sandbox only: approve or reject the customer as the KYC provider would (ForbiddenError in production; ConflictError kyc_transition_not_allowed when the transition table forbids it, e.g. once approved; customer_redacted for an erased customer).',
@@ -266,6 +271,7 @@ builder.mutationFields((t) => ({
     resolve: (_, { input }, ctx) => ctx.services.customers.decideKyc(scopeOf(ctx), customerIdOf(input.customerId), input.decision),
   }),
   simulateKycSubmission: t.field({
+    keyScope: 'simulate',
     type: CustomerRef,
     description:
       'Sandbox only: the applicant submits the verification form, moving KYC to IN_REVIEW (as on the hosted page). ConflictError customer_redacted for an erased customer.',
@@ -280,6 +286,7 @@ builder.mutationFields((t) => ({
     resolve: (_, { input }, ctx) => ctx.services.customers.submitKyc(scopeOf(ctx), customerIdOf(input.customerId)),
   }),
   updateCustomer: t.field({
+    keyScope: 'write',
     type: CustomerRef,
     description:
       "Changes a customer and submits KYC data (REST: PUT /v0/customers/{customer_id}); a providerShareKycToken imports a KYC provider's verification instead. ConflictError customer_redacted for a redacted customer.",

@@ -34,6 +34,7 @@ export function customerRoutes(app: FastifyInstance, { customers }: Services) {
     '/v0/customers',
     contract({
       operationId: 'createCustomer',
+      scope: 'write',
       summary: 'Create a customer',
       description: 'A duplicate email is 409 `customer_email_taken`, naming the existing customer in `customer_id`.',
       tag,
@@ -41,6 +42,7 @@ export function customerRoutes(app: FastifyInstance, { customers }: Services) {
       body: NewCustomerBody,
       example: { email: 'ada@example.com', type: 'individual', first_name: 'Ada', last_name: 'Lovelace' },
       responses: { 201: { description: 'The new customer', body: CreatedCustomerAnswer } },
+      withoutRead: ['customer_id'],
       errors: ['customer_email_taken'],
     }),
     async (request, reply) => {
@@ -64,6 +66,7 @@ export function customerRoutes(app: FastifyInstance, { customers }: Services) {
     '/v0/customers',
     contract({
       operationId: 'listCustomers',
+      scope: 'read',
       summary: 'List customers',
       description: 'Oldest first, `limit` at a time after the first `skip`; `email` finds the customer with that email.',
       tag,
@@ -79,7 +82,13 @@ export function customerRoutes(app: FastifyInstance, { customers }: Services) {
 
   app.get<CustomerParams>(
     '/v0/customers/:customer_id',
-    contract({ operationId: 'getCustomer', summary: 'Get a customer', tag, responses: { 200: { description: 'The customer', body: CustomerAnswer } } }),
+    contract({
+      operationId: 'getCustomer',
+      scope: 'read',
+      summary: 'Get a customer',
+      tag,
+      responses: { 200: { description: 'The customer', body: CustomerAnswer } },
+    }),
     async (request) => customers.view(await customers.get(requestScope(request), request.params.customer_id)),
   );
 
@@ -87,11 +96,13 @@ export function customerRoutes(app: FastifyInstance, { customers }: Services) {
     '/v0/customers/:customer_id',
     contract({
       operationId: 'updateCustomer',
+      scope: 'write',
       summary: 'Update a customer (KYC data, address, names of its type)',
       tag,
       body: CustomerChangesBody,
       example: { address: { country: 'DE', city: 'Berlin', street_line_1: 'Unter den Linden 1', postal_code: '10117' } },
       responses: { 200: { description: 'The customer as updated', body: CustomerAnswer } },
+      withoutRead: ['customer_id'],
       errors: [
         'customer_email_taken',
         'kyc_token_already_used',
@@ -120,12 +131,15 @@ export function customerRoutes(app: FastifyInstance, { customers }: Services) {
     '/v0/customers/:customer_id/kycs',
     contract({
       operationId: 'createKycLink',
+      scope: 'write',
       summary: 'Create a KYC session (a fresh hosted verification link)',
       tag,
       idempotencyKey: 'optional',
       body: NewKycLinkBody,
       bodyOptional: true,
       responses: { 201: { description: "The customer's KYC with a new `kyc_flow_link`", body: z.strictObject({ kycs: KycsAnswer }) } },
+      // A KYC has no id of its own, and its status and link are the customer's.
+      withoutRead: [],
       errors: ['kyc_provider_not_configured', 'customer_redacted'],
     }),
     (request, reply) =>
@@ -141,6 +155,7 @@ export function customerRoutes(app: FastifyInstance, { customers }: Services) {
     '/v0/customers/:customer_id/kycs/simulate',
     contract({
       operationId: 'simulateKyc',
+      scope: 'simulate',
       summary: "Sandbox: move a customer's KYC (submit, approve, reject)",
       tag,
       idempotencyKey: 'optional',
@@ -148,6 +163,7 @@ export function customerRoutes(app: FastifyInstance, { customers }: Services) {
       body: SimulateKycBody,
       example: { action: 'approve_kyc' },
       responses: { 200: { description: 'The customer', body: CustomerAnswer } },
+      withoutRead: ['customer_id'],
       errors: ['kyc_transition_not_allowed', 'customer_redacted'],
     }),
     (request, reply) =>

@@ -1,12 +1,10 @@
 import type { Feature } from '../../platform/feature.js';
 import type { Services } from '../../services.js';
-import { NEEDED_SCOPES } from './scopes.js';
 import { erasureRoutes } from './rest.js';
 
 /** Erasing a customer's personal data while its transfers and ledger stay. */
 export const erasureFeature: Feature<Services> = {
   name: 'erasure',
-  scopes: NEEDED_SCOPES,
   types: () => import('./graphql.js'),
   routes: erasureRoutes,
 };

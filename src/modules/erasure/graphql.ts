@@ -12,6 +12,7 @@ const RedactCustomerInputRef = builder.inputType('RedactCustomerInput', {
 
 builder.mutationFields((t) => ({
   redactCustomer: t.field({
+    keyScope: 'admin',
     type: CustomerRef,
     description:
       "Erases a customer's personal data (needs the admin scope: ForbiddenError insufficient_scope otherwise). Names, email, address, KYC and KYB data, bank account holders and numbers become [redacted] or null everywhere Ramp keeps them; ids, amounts, statuses and the ledger stay, and one customer.redacted event announces it. ConflictError customer_has_transfers_in_flight while a transfer of the customer is pending or processing. A redacted customer is returned as it is.",

@@ -1,12 +1,10 @@
 import type { Feature } from '../../platform/feature.js';
 import type { Services } from '../../services.js';
 import { eventRoutes } from './rest.js';
-import { NEEDED_SCOPES } from './scopes.js';
 
 /** The events API over the outbox. */
 export const eventsFeature: Feature<Services> = {
   name: 'events',
-  scopes: NEEDED_SCOPES,
   // The subjects every feature registers (customers, transfers, …) make the EventSubject union.
   async types(features) {
     const { registerEventSubjects } = await import('./subjects.js');

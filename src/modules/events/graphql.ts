@@ -94,6 +94,7 @@ const EVENT_PAGE_SIZE = 50;
 builder.queryFields((t) => ({
   events: t.connection(
     {
+      keyScope: 'read',
       type: EventRef,
       description: "The caller's events in commit order, to reconcile after downtime (at most 100 a page).",
       args: { types: t.arg({ type: [EventTypeEnum], description: 'Only these event types' }) },
@@ -119,6 +120,7 @@ builder.subscriptionType({
 
 builder.subscriptionFields((t) => ({
   events: t.field({
+    keyScope: 'read',
     type: EventRef,
     description:
       "The caller's events: first every event after `after` (a cursor from an earlier event), then live ones as they commit. " +

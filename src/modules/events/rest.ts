@@ -13,6 +13,7 @@ export function eventRoutes(app: FastifyInstance, { events }: Services) {
     '/v0/events',
     contract({
       operationId: 'listEvents',
+      scope: 'read',
       summary: 'Events after a cursor (reconcile after downtime)',
       description: '`after` is a cursor from an earlier event or `0` for the start; `types` filters (comma-separated or repeated).',
       tag: 'Events',

@@ -4,12 +4,10 @@ import { kybEntities } from './entities.js';
 import { kybRoutes } from './rest.js';
 import { kybKeyJobs } from './jobs.js';
 import { createDataKeys } from '../customers/data-keys.js';
-import { NEEDED_SCOPES } from './scopes.js';
 
 /** Business KYB import (/v1/partners/kyc/business/…). */
 export const kybFeature: Feature<Services> = {
   name: 'kyb',
-  scopes: NEEDED_SCOPES,
   types: () => import('./graphql.js'),
   entities: kybEntities,
   jobs: (config) => kybKeyJobs(createDataKeys({ current: config.encryptionMasterKey, previous: config.previousEncryptionMasterKey })),

@@ -175,6 +175,7 @@ const errors = (verbNoun: string) => payloadOf(verbNoun, 'businessProfile', [Val
 
 builder.mutationFields((t) => ({
   submitBusinessBasicDetails: t.field({
+    keyScope: 'write',
     type: BusinessProfileRef,
     description: `Saves a corporate customer's basic details (REST: POST /v1/partners/kyc/business/basic-details). ${REVIEW} ${UPSERT}`,
     errors: errors('SubmitBusinessBasicDetails'),
@@ -184,6 +185,7 @@ builder.mutationFields((t) => ({
     resolve: (_, { input }, ctx) => withInputPaths(ctx.services.kyb.submitBasicDetails(scopeOf(ctx), withoutNulls(input))),
   }),
   submitBusinessAddress: t.field({
+    keyScope: 'write',
     type: BusinessProfileRef,
     description: `Saves a corporate customer's registered address (REST: POST /v1/partners/kyc/business/address); it becomes the customer's address when it has none. ${REVIEW} ${UPSERT}`,
     errors: errors('SubmitBusinessAddress'),
@@ -191,6 +193,7 @@ builder.mutationFields((t) => ({
     resolve: (_, { input }, ctx) => withInputPaths(ctx.services.kyb.submitAddress(scopeOf(ctx), withoutNulls(input))),
   }),
   submitBusinessLegalRepresentative: t.field({
+    keyScope: 'write',
     type: BusinessProfileRef,
     description: `Adds a director, or updates the one with the same identity document (REST: POST /v1/partners/kyc/business/legalRepresentation). ${REVIEW} ${UPSERT}`,
     errors: errors('SubmitBusinessLegalRepresentative'),

@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { parseInput } from '../../domain/validation.js';
 import { encryptusSuccess } from '../../platform/http-errors.js';
 import { contract } from '../../platform/openapi-contract.js';
-import { encryptusSuccessOf } from '../../platform/openapi-schemas.js';
+import { encryptusSuccessOf, ENVELOPE_FIELDS } from '../../platform/openapi-schemas.js';
 import { replyIdempotently, withRestPointers } from '../../platform/rest.js';
 import type { Scope } from '../../platform/scope.js';
 import type { Services } from '../../services.js';
@@ -60,11 +60,13 @@ export function kybRoutes(app: FastifyInstance, { kyb }: Services) {
       `/v1/partners/kyc/business/${path}`,
       contract({
         operationId,
+        scope: 'write',
         summary: `KYB: ${message.toLowerCase().replace(/ saved$/, '')}`,
         tag: 'Business KYB (/v1)',
         idempotencyKey: 'optional',
         body,
         responses: { 201: { description: `${message}: the business profile so far`, body: encryptusSuccessOf(BusinessProfileAnswer) } },
+        withoutRead: [...ENVELOPE_FIELDS, 'data.customerId'],
         errors: ['kyc_transition_not_allowed'],
       }),
       (request, reply) =>

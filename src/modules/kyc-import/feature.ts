@@ -2,12 +2,10 @@ import type { Feature } from '../../platform/feature.js';
 import type { Services } from '../../services.js';
 import { kycImportEntities } from './entities.js';
 import { kycImportRoutes } from './rest.js';
-import { NEEDED_SCOPES } from './scopes.js';
 
 /** KYC imported from a provider's share token (/auth/importKYC). */
 export const kycImportFeature: Feature<Services> = {
   name: 'kyc-import',
-  scopes: NEEDED_SCOPES,
   types: () => import('./graphql.js'),
   entities: kycImportEntities,
   routes: kycImportRoutes,

@@ -17,6 +17,7 @@ const ImportKycInputRef = builder.inputType('ImportKycInput', {
 
 builder.mutationFields((t) => ({
   importKyc: t.field({
+    keyScope: 'write',
     type: CustomerRef,
     description:
       'Imports a verification an external KYC provider already did (REST: POST /auth/importKYC): the individual customer with the ' +

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { encryptusSuccess } from '../../platform/http-errors.js';
 import { parseInput } from '../../domain/validation.js';
+import { ENVELOPE_FIELDS } from '../../platform/openapi-schemas.js';
 import { contract } from '../../platform/openapi-contract.js';
 import { replyIdempotently, withRestPointers } from '../../platform/rest.js';
 import type { Services } from '../../services.js';
@@ -14,12 +15,14 @@ export function kycImportRoutes(app: FastifyInstance, { customers, kycImport }: 
     '/auth/importKYC',
     contract({
       operationId: 'importKyc',
+      scope: 'write',
       summary: "Import a KYC provider's verification by share token",
       tag: 'Customers',
       idempotencyKey: 'optional',
       body: ImportKycBody,
       example: { providersharedtoken: SANDBOX_EXAMPLE_TOKEN },
       responses: { 201: { description: 'The customer the verification made or updated', body: ImportedKycAnswer } },
+      withoutRead: [...ENVELOPE_FIELDS, 'data.customer_id'],
       errors: ['kyc_token_already_used', 'kyc_import_customer_is_corporate', 'kyc_provider_not_configured', 'kyc_transition_not_allowed'],
     }),
     (request, reply) =>

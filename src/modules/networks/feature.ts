@@ -1,12 +1,10 @@
 import type { Feature } from '../../platform/feature.js';
 import type { Services } from '../../services.js';
 import { networkRoutes } from './rest.js';
-import { NEEDED_SCOPES } from './scopes.js';
 
 /** The networks Ramp moves stablecoins on, live or simulated, and the sandbox faucet. */
 export const networksFeature: Feature<Services> = {
   name: 'networks',
-  scopes: NEEDED_SCOPES,
   types: () => import('./graphql.js'),
   routes: networkRoutes,
   chainJobs: (services) => services.networks.chainJobs(),

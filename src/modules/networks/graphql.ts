@@ -96,12 +96,14 @@ const MintTestTokensInputRef = builder.inputType('MintTestTokensInput', {
 
 builder.queryFields((t) => ({
   networks: t.field({
+    keyScope: 'read',
     type: [NetworkRef],
     description:
       "The six networks as the caller's environment has them: LIVE on a real chain (in the sandbox, its local chain: rpcUrl and the token contracts), SIMULATED, or NOT_CONNECTED in production (REST: GET /v0/networks; GET /v0/sandbox/networks for a sandbox key).",
     resolve: (_, __, ctx) => ctx.services.networks.list(scopeOf(ctx).actor),
   }),
   fiatRails: t.field({
+    keyScope: 'read',
     type: [FiatRailsRef],
     description:
       "The fiat leg: USD, EUR and AED as the caller's environment's bank moves them, LIVE, SIMULATED or NOT_CONNECTED, over which payment rails (REST: fiat_rails of GET /v0/networks).",
@@ -111,6 +113,7 @@ builder.queryFields((t) => ({
 
 builder.mutationFields((t) => ({
   mintTestTokens: t.field({
+    keyScope: 'simulate',
     type: FaucetMintRef,
     description:
       'Sandbox only (ForbiddenError sandbox_only in production): the faucet mints test USDC or USDT to any address of a LIVE network and gives it gas, so you can send a real deposit from your own wallet (REST: POST /v0/sandbox/faucet). UnprocessableError network_not_live for a SIMULATED network, token_not_offered_on_network for a token the network does not offer.',

@@ -17,6 +17,7 @@ export function networkRoutes(app: FastifyInstance, { networks }: Services) {
     '/v0/networks',
     contract({
       operationId: 'listNetworks',
+      scope: 'read',
       summary: "The six networks as the key's environment has them: live, simulated or not_connected; and which fiat its bank moves (fiat_rails)",
       tag,
       responses: { 200: { description: 'Every network, in a fixed order', body: NetworkListAnswer } },
@@ -28,6 +29,7 @@ export function networkRoutes(app: FastifyInstance, { networks }: Services) {
     '/v0/sandbox/networks',
     contract({
       operationId: 'listSandboxNetworks',
+      scope: 'read',
       summary: "Sandbox: the six networks, which run on the sandbox's local chain (live) and which are simulated",
       tag,
       sandboxOnly: true,
@@ -44,6 +46,7 @@ export function networkRoutes(app: FastifyInstance, { networks }: Services) {
     '/v0/sandbox/faucet',
     contract({
       operationId: 'mintTestTokens',
+      scope: 'simulate',
       summary: 'Sandbox: mint test USDC or USDT to any address of a live network, with gas to move them',
       tag,
       idempotencyKey: 'optional',
@@ -51,6 +54,7 @@ export function networkRoutes(app: FastifyInstance, { networks }: Services) {
       body: FaucetBody,
       example: { network: 'polygon', token: 'usdc', address: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8', amount: '250.00' },
       responses: { 201: { description: 'The mint, mined on the chain: the tokens are in the wallet', body: FaucetMintAnswer } },
+      withoutRead: ['transaction_hash'],
       errors: ['network_not_live', 'token_not_offered_on_network'],
     }),
     (request, reply) => {

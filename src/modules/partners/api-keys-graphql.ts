@@ -1,5 +1,5 @@
 import { ForbiddenError, NotFoundError, ValidationError } from '../../domain/errors.js';
-import { SCOPES, type Scope } from '../../domain/scopes.js';
+import { SCOPES, type KeyScope } from '../../domain/scopes.js';
 import { withoutNulls } from '../../graphql/arguments.js';
 import { builder } from '../../graphql/builder.js';
 import { connectionFieldOptions, nodeConnection, ownPosition, resolveKeysetPage } from '../../graphql/connection.js';
@@ -11,11 +11,11 @@ import { payloadOf } from '../../graphql/payload.js';
 import type { ApiKeyRow } from './queries.js';
 
 /*
- * A partner's own API keys, managed over GraphQL with a key that has the `admin` scope (each root
- * field's scope is in scopes.ts): listed, created (the clear key shown once) and revoked.
+ * A partner's own API keys, managed over GraphQL with a key that has the `admin` scope (declared on each root
+ * field): listed, created (the clear key shown once) and revoked.
  */
 
-const SCOPE_MEANINGS: Record<Scope, string> = {
+const SCOPE_MEANINGS: Record<KeyScope, string> = {
   read: 'Every query and subscription, and every GET of the REST API',
   write: 'Creating and changing customers, bank accounts, virtual accounts, quotes and transfers, and the whitelists',
   simulate: "The sandbox's simulations (deposits, KYC decisions, settlement, the faucet)",
@@ -36,10 +36,12 @@ const ApiKeyRef = builder.loadableNodeRef<ApiKeyRow>('ApiKey', {
 
 ApiKeyRef.implement({
   description: "One of the partner's API keys in this environment: never its secret, which is shown once, at creation",
+  // The key createApiKey made or revokeApiKey revoked: managing keys is seeing them.
+  readableBy: 'admin',
   fields: (t) => ({
     databaseId: t.expose('id', { type: 'UUID', description: 'The id `npm run keys -- revoke` takes too' }),
     prefix: t.exposeString('prefix', { description: 'The public start of the key (rk_sandbox_AbCd1234), which logs and lists show' }),
-    scopes: t.field({ type: [ApiKeyScopeEnum], description: 'What the key may do', resolve: (k) => k.scopes as Scope[] }),
+    scopes: t.field({ type: [ApiKeyScopeEnum], description: 'What the key may do', resolve: (k) => k.scopes as KeyScope[] }),
     allowedIps: t.exposeStringList('allowedIps', { description: 'The addresses and CIDR ranges the key may be used from; empty: anywhere' }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the key was created' }),
     lastUsedAt: t.field({
@@ -62,6 +64,7 @@ const ApiKeyConnection = nodeConnection(ApiKeyRef, 'ApiKey');
 builder.queryFields((t) => ({
   apiKeys: t.connection(
     {
+      keyScope: 'admin',
       type: ApiKeyRef,
       description: "The partner's API keys in the caller's environment, oldest first, revoked ones included. Needs the admin scope.",
       ...connectionFieldOptions(),
@@ -95,6 +98,7 @@ const shownKeys = new WeakMap<ApiKeyRow, string>();
 
 builder.mutationFields((t) => ({
   createApiKey: t.field({
+    keyScope: 'admin',
     type: ApiKeyRef,
     description:
       'A new API key with these scopes and allowlist. The key itself is in the payload, once: only its hash is stored. Needs the admin scope. ForbiddenError scope_escalation for a scope the calling key lacks, or, when the calling key is locked to addresses, an allowlist outside its own.',
@@ -123,6 +127,7 @@ builder.mutationFields((t) => ({
     },
   }),
   revokeApiKey: t.field({
+    keyScope: 'admin',
     type: ApiKeyRef,
     description:
       'Revokes the key: every instance refuses it within moments and closes its subscriptions. Revoking it again keeps the first time. Needs the admin scope.',

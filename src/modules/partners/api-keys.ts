@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Environment } from '../../domain/environment.js';
 import { NotFoundError } from '../../domain/errors.js';
 import { isUuid } from '../../domain/identifiers/uuid.js';
-import type { Scope } from '../../domain/scopes.js';
+import type { KeyScope } from '../../domain/scopes.js';
 import { parseInput } from '../../domain/validation.js';
 import { type ApiKeyStore, KEY_REVOKED_CHANNEL, LAST_USED_RESOLUTION_MS, mintApiKey } from '../../platform/auth.js';
 import { auditAdministration } from '../../platform/audit.js';
@@ -70,7 +70,7 @@ export interface ApiKeySummary {
   /** To the minute (LAST_USED_RESOLUTION_MS); null when the key never authenticated. */
   lastUsedAt: Date | null;
   revokedAt: Date | null;
-  scopes: readonly Scope[];
+  scopes: readonly KeyScope[];
   /** Empty: the key may be used from anywhere. */
   allowedIps: readonly string[];
 }
@@ -83,7 +83,7 @@ const summaryOf = (key: ApiKey): ApiKeySummary => ({
   createdAt: key.createdAt,
   lastUsedAt: key.lastUsedAt ?? null,
   revokedAt: key.revokedAt ?? null,
-  scopes: key.scopes as Scope[],
+  scopes: key.scopes as KeyScope[],
   allowedIps: key.allowedIps,
 });
 
@@ -135,7 +135,7 @@ export const apiKeyStore: ApiKeyStore = {
         environment: found.environment,
         secretHash: found.secretHash,
         lastUsedAt: found.lastUsedAt ?? null,
-        scopes: found.scopes as Scope[],
+        scopes: found.scopes as KeyScope[],
         allowedIps: found.allowedIps,
       }
     );
@@ -160,7 +160,7 @@ export const apiKeyStore: ApiKeyStore = {
 export interface ActiveKey {
   id: string;
   prefix: string;
-  scopes: ReadonlySet<Scope>;
+  scopes: ReadonlySet<KeyScope>;
 }
 
 /**
@@ -169,5 +169,5 @@ export interface ActiveKey {
  */
 export async function activeKey(em: EntityManager, id: string): Promise<ActiveKey | null> {
   const key = isUuid(id) ? await em.findOne(ApiKey, { id: id.toLowerCase(), revokedAt: null }, { fields: ['id', 'prefix', 'scopes'] }) : null;
-  return key && { id: key.id, prefix: key.prefix, scopes: new Set(key.scopes as Scope[]) };
+  return key && { id: key.id, prefix: key.prefix, scopes: new Set(key.scopes as KeyScope[]) };
 }

@@ -2,12 +2,10 @@ import type { Feature } from '../../platform/feature.js';
 import type { Services } from '../../services.js';
 import { partnerEntities } from './entities.js';
 import { partnerRoutes } from './rest.js';
-import { NEEDED_SCOPES } from './scopes.js';
 
 /** Partners, API keys, account info and whitelists. */
 export const partnersFeature: Feature<Services> = {
   name: 'partners',
-  scopes: NEEDED_SCOPES,
   types: () => Promise.all([import('./graphql.js'), import('./api-keys-graphql.js')]),
   entities: partnerEntities,
   routes: partnerRoutes,

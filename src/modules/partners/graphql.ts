@@ -199,6 +199,7 @@ PartnerRef.implement({
 
 builder.queryFields((t) => ({
   partner: t.field({
+    keyScope: 'read',
     type: PartnerRef,
     description: "The caller's partner account",
     resolve: (_, __, ctx) => ctx.services.partners.get(scopeOf(ctx)),
@@ -238,6 +239,7 @@ const WhitelistBankAccountInputRef = builder.inputType('WhitelistBankAccountInpu
 // and their errors' paths are the input's. Both create an entry: input rules, a duplicate (ConflictError) and idempotency.
 builder.mutationFields((t) => ({
   whitelistWalletAddress: t.field({
+    keyScope: 'write',
     type: WhitelistedWalletAddressRef,
     description: 'ConflictError wallet_address_already_whitelisted when the address is already there for its coin and network',
     errors: payloadOf('WhitelistWalletAddress', 'whitelistedWalletAddress', [ValidationError, ConflictError, UnprocessableError]),
@@ -254,6 +256,7 @@ builder.mutationFields((t) => ({
     }),
   }),
   whitelistBankAccount: t.field({
+    keyScope: 'write',
     type: WhitelistedBankAccountRef,
     description:
       'The result shows the account number in clear, once; every later read masks it. ConflictError bank_account_already_whitelisted when the account is already there for its currency',

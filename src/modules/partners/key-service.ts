@@ -1,4 +1,4 @@
-import { SCOPES, type Scope as KeyScope, requireScope } from '../../domain/scopes.js';
+import { SCOPES, type KeyScope, requireScope } from '../../domain/scopes.js';
 import { ForbiddenError, NotFoundError } from '../../domain/errors.js';
 import { parseInput } from '../../domain/validation.js';
 import { rangeWithin } from '../../platform/client-address.js';

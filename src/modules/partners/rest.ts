@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { parseInput } from '../../domain/validation.js';
 import { encryptusSuccess } from '../../platform/http-errors.js';
 import { contract } from '../../platform/openapi-contract.js';
-import { encryptusSuccessOf } from '../../platform/openapi-schemas.js';
+import { encryptusSuccessOf, ENVELOPE_FIELDS } from '../../platform/openapi-schemas.js';
 import { replyIdempotently, requestScope, withRestPointers } from '../../platform/rest.js';
 import type { Services } from '../../services.js';
 import { presentAccountInfo, presentBankAccount, presentWalletAddress } from './presenters.js';
@@ -31,6 +31,7 @@ export function partnerRoutes(app: FastifyInstance, { partners }: Services) {
     '/v1/partners/accountInfo',
     contract({
       operationId: 'getAccountInfo',
+      scope: 'read',
       summary: "The partner's account: whitelists, customers, deposit addresses, balances",
       tag,
       responses: { 200: { description: 'The account, under `info`', body: AccountInfoAnswer } },
@@ -45,12 +46,14 @@ export function partnerRoutes(app: FastifyInstance, { partners }: Services) {
     '/v1/partners/forensics/whitelist/walletAddress',
     contract({
       operationId: 'whitelistWalletAddress',
+      scope: 'write',
       summary: 'Whitelist a wallet address',
       tag,
       idempotencyKey: 'optional',
       body: WhitelistWalletAddressBody,
       example: { address: '0x1111111111111111111111111111111111111111', coin: 'usdc', network: 'polygon', label: 'treasury' },
       responses: { 200: { description: 'The whitelisted address', body: encryptusSuccessOf(WhitelistedWalletAddressAnswer) } },
+      withoutRead: [...ENVELOPE_FIELDS, 'data.id'],
       errors: ['wallet_address_already_whitelisted'],
     }),
     (request, reply) =>
@@ -65,6 +68,7 @@ export function partnerRoutes(app: FastifyInstance, { partners }: Services) {
     '/v1/partners/forensics/whitelist/bankAccount',
     contract({
       operationId: 'whitelistBankAccount',
+      scope: 'write',
       summary: 'Whitelist a bank account',
       tag,
       idempotencyKey: 'optional',
@@ -80,6 +84,7 @@ export function partnerRoutes(app: FastifyInstance, { partners }: Services) {
         fiatCurrency: 'EUR',
       },
       responses: { 200: { description: 'The whitelisted account, number in full (only here)', body: encryptusSuccessOf(WhitelistedBankAccountAnswer) } },
+      withoutRead: [...ENVELOPE_FIELDS, 'data.id'],
       errors: ['bank_account_already_whitelisted'],
     }),
     (request, reply) =>

@@ -6,12 +6,10 @@ import { transferJobs } from './jobs.js';
 import { payoutAccountJobs } from './payout-account.js';
 import { createDataKeys } from '../customers/data-keys.js';
 import { EVM_NETWORKS } from '../../domain/money.js';
-import { NEEDED_SCOPES } from './scopes.js';
 
 /** Quotes, on-ramp and off-ramp transfers, sandbox settlement. */
 export const transfersFeature: Feature<Services> = {
   name: 'transfers',
-  scopes: NEEDED_SCOPES,
   types: () => import('./graphql/index.js'),
   async subjects() {
     const { OfframpTransferRef, OfframpTransferSnapshotRef, OnrampTransferRef, OnrampTransferSnapshotRef, transferNode } = await import('./graphql/types.js');

@@ -46,6 +46,7 @@ export function transferRoutes(app: FastifyInstance, { transfers }: Services) {
     `${base('onramp')}/quote`,
     contract({
       operationId: 'createOnrampQuote',
+      scope: 'write',
       summary: 'Quote an on-ramp (fiat → stablecoin)',
       description: 'Exactly one of `source_amount` (what the customer pays) and `destination_amount` (what they receive).',
       tag: ONRAMP,
@@ -53,6 +54,7 @@ export function transferRoutes(app: FastifyInstance, { transfers }: Services) {
       body: OnrampQuoteBody,
       example: { source_amount: '100.00', source_currency: 'eur', source_payment_rails: 'sepa', destination_token: 'usdc', destination_network: 'polygon' },
       responses: { 201: { description: 'The quote', body: OnrampQuoteAnswer } },
+      withoutRead: ['quote_id'],
       errors: ['amount_out_of_range', 'kyc_not_approved', 'token_not_offered_on_network', 'customer_redacted'],
     }),
     (request, reply) =>
@@ -69,12 +71,14 @@ export function transferRoutes(app: FastifyInstance, { transfers }: Services) {
     `${base('onramp')}/quote/:quote_id`,
     contract({
       operationId: 'createOnrampTransfer',
+      scope: 'write',
       summary: 'Accept an on-ramp quote: the transfer, with where to send the fiat',
       tag: ONRAMP,
       idempotencyKey: 'optional',
       body: OnrampTransferBody,
       example: { destination_address: '0x1111111111111111111111111111111111111111' },
       responses: { 201: { description: 'The pending transfer with its deposit instructions', body: OnrampTransferAnswer } },
+      withoutRead: ['id'],
       errors: STARTS,
     }),
     (request, reply) =>
@@ -90,12 +94,14 @@ export function transferRoutes(app: FastifyInstance, { transfers }: Services) {
     `${base('offramp')}/quote`,
     contract({
       operationId: 'createOfframpQuote',
+      scope: 'write',
       summary: 'Quote an off-ramp (stablecoin → fiat); with a destination, also the transfer',
       tag: OFFRAMP,
       idempotencyKey: 'required',
       body: OfframpQuoteBody,
       example: { source_amount: '100.00', source_token: 'usdc', source_network: 'polygon', destination_currency: 'eur', destination_payment_rails: 'sepa' },
       responses: { 201: { description: 'The quote, and the transfer when the body named a destination', body: OfframpQuoteAnswer } },
+      withoutRead: ['quote_id', 'transfer_id'],
       errors: [...STARTS, 'token_not_offered_on_network'],
     }),
     (request, reply) =>
@@ -110,12 +116,14 @@ export function transferRoutes(app: FastifyInstance, { transfers }: Services) {
     `${base('offramp')}/quote/:quote_id`,
     contract({
       operationId: 'createOfframpTransfer',
+      scope: 'write',
       summary: 'Accept an off-ramp quote: the transfer, with where to send the stablecoin',
       tag: OFFRAMP,
       idempotencyKey: 'optional',
       body: OfframpTransferBody,
       example: { destination_external_account_id: '5f0c6a1e-8a5b-4c1d-9f5e-2b7a1c3d4e5f', transfer_purpose: 'salaries' },
       responses: { 201: { description: 'The pending transfer, payout account in full', body: OfframpTransferAnswer } },
+      withoutRead: ['id'],
       errors: STARTS,
     }),
     (request, reply) =>
@@ -132,6 +140,7 @@ export function transferRoutes(app: FastifyInstance, { transfers }: Services) {
     `${base('offramp')}/:transfer_id/complete`,
     contract({
       operationId: 'completeOfframpTransfer',
+      scope: 'write',
       summary: 'Report the stablecoin deposit of an off-ramp transfer',
       tag: OFFRAMP,
       idempotencyKey: 'required',
@@ -142,6 +151,7 @@ export function transferRoutes(app: FastifyInstance, { transfers }: Services) {
         "this transfer's deposit address (else 422, the transfer stays pending). A confirmed deposit moves the transfer to processing; an " +
         'unconfirmed one is accepted and the transfer stays pending, showing its confirmations. On a simulated network only the form of the hash is checked.',
       responses: { 200: { description: 'The transfer: processing, or pending until the deposit has its confirmations', body: OfframpTransferAnswer } },
+      withoutRead: ['id'],
       errors: [
         'deposit_transaction_hash_used',
         'transfer_transition_not_allowed',
@@ -176,6 +186,7 @@ export function transferRoutes(app: FastifyInstance, { transfers }: Services) {
       `${base(direction)}/:transfer_id`,
       contract({
         operationId: `get${named(direction)}Transfer`,
+        scope: 'read',
         summary: `Get an ${direction} transfer`,
         tag,
         responses: { 200: { description: 'The transfer', body: answerOf(direction) } },
@@ -190,6 +201,7 @@ export function transferRoutes(app: FastifyInstance, { transfers }: Services) {
       base(direction),
       contract({
         operationId: `list${named(direction)}Transfers`,
+        scope: 'read',
         summary: `List a customer's ${direction} transfers, newest first`,
         tag,
         query: OffsetPageQuery,
@@ -211,10 +223,12 @@ export function transferRoutes(app: FastifyInstance, { transfers }: Services) {
       `${base(direction)}/:transfer_id/cancel`,
       contract({
         operationId: `cancel${named(direction)}Transfer`,
+        scope: 'write',
         summary: `Cancel a pending ${direction} transfer`,
         tag,
         idempotencyKey: 'optional',
         responses: { 200: { description: 'The transfer, canceled', body: answerOf(direction) } },
+        withoutRead: ['id'],
         errors: ['transfer_transition_not_allowed'],
       }),
       (request, reply) =>
@@ -233,6 +247,7 @@ export function transferRoutes(app: FastifyInstance, { transfers }: Services) {
       `${base(direction)}/simulate`,
       contract({
         operationId: `simulate${named(direction)}Transfer`,
+        scope: 'simulate',
         summary: `Sandbox: move an ${direction} transfer (${onramp ? 'fiat_deposit' : 'crypto_deposit'}, complete_transfer, fail_transfer, refund_transfer)`,
         ...(onramp && {
           description:
@@ -244,6 +259,7 @@ export function transferRoutes(app: FastifyInstance, { transfers }: Services) {
         body: SimulateBody,
         example: { action: 'complete_transfer', transfer_id: '5f0c6a1e-8a5b-4c1d-9f5e-2b7a1c3d4e5f' },
         responses: { 200: { description: 'The transfer after the step', body: answerOf(direction) } },
+        withoutRead: ['id'],
         errors: [
           'transfer_transition_not_allowed',
           'transfer_expired',
@@ -276,6 +292,7 @@ export function transferRoutes(app: FastifyInstance, { transfers }: Services) {
     '/v0/customers/:customer_id/virtual-account/:virtual_account_id/simulate',
     contract({
       operationId: 'simulateVirtualAccountDeposit',
+      scope: 'simulate',
       summary: 'Sandbox: fiat arrives on a virtual account (a funded on-ramp transfer to its destination)',
       tag: 'Virtual accounts',
       idempotencyKey: 'optional',
@@ -283,6 +300,7 @@ export function transferRoutes(app: FastifyInstance, { transfers }: Services) {
       body: SimulateVirtualAccountDepositBody,
       example: { action: 'fiat_deposit', amount: '100.00' },
       responses: { 201: { description: 'The on-ramp transfer the deposit made', body: OnrampTransferAnswer } },
+      withoutRead: ['id'],
       errors: [
         'virtual_account_not_active',
         'virtual_account_has_no_destination',

@@ -2,12 +2,10 @@ import type { Feature } from '../../platform/feature.js';
 import type { Services } from '../../services.js';
 import { VirtualAccount, virtualAccountEntities } from './entities.js';
 import { virtualAccountRoutes } from './rest.js';
-import { NEEDED_SCOPES } from './scopes.js';
 
 /** Virtual accounts that turn deposits into on-ramps. */
 export const virtualAccountsFeature: Feature<Services> = {
   name: 'virtual-accounts',
-  scopes: NEEDED_SCOPES,
   types: () => import('./graphql.js'),
   subjects: async () => {
     const { VirtualAccountRef, VirtualAccountSnapshotRef } = await import('./graphql.js');

@@ -156,6 +156,7 @@ const virtualAccountIdOf = (id: string | number) => databaseIdOf(id, 'VirtualAcc
 
 builder.queryFields((t) => ({
   virtualAccount: t.field({
+    keyScope: 'read',
     type: VirtualAccountRef,
     nullable: true,
     description: "One of the caller's virtual accounts by global id or databaseId; null when unknown (or another partner's).",
@@ -166,6 +167,7 @@ builder.queryFields((t) => ({
 
 builder.mutationFields((t) => ({
   createVirtualAccount: t.field({
+    keyScope: 'write',
     type: VirtualAccountRef,
     description:
       'Opens a virtual account: ACTIVE with deposit instructions (USD, EUR) or PENDING (AED, USD over SWIFT). ConflictError virtual_account_exists when the customer has one with these parameters; UnprocessableError token_not_offered_on_network when the destination network does not offer the token (see networks); ForbiddenError rails_not_connected in production.',
@@ -186,6 +188,7 @@ builder.mutationFields((t) => ({
     }),
   }),
   simulateVirtualAccountIssuance: t.field({
+    keyScope: 'simulate',
     type: VirtualAccountRef,
     description:
       'Sandbox only: the banking partner issues a PENDING virtual account (ForbiddenError sandbox_only in production; ConflictError virtual_account_already_active once it is ACTIVE).',

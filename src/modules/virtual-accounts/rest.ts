@@ -22,6 +22,7 @@ export function virtualAccountRoutes(app: FastifyInstance, { virtualAccounts }: 
     '/v0/customers/:customer_id/virtual-account',
     contract({
       operationId: 'createVirtualAccount',
+      scope: 'write',
       summary: 'Open a virtual account (fiat in, stablecoin out to a fixed address)',
       tag,
       idempotencyKey: 'optional',
@@ -36,6 +37,7 @@ export function virtualAccountRoutes(app: FastifyInstance, { virtualAccounts }: 
         201: { description: 'Issued at once (USD over ACH/wire, EUR over SEPA): the account with its deposit instructions', body: VirtualAccountAnswer },
         202: { description: 'Pending the banking partner (AED, USD over SWIFT)', body: PendingVirtualAccountAnswer },
       },
+      withoutRead: ['id', 'virtual_account_id'],
       errors: ['kyc_not_approved', 'token_not_offered_on_network', 'virtual_account_exists', 'rails_not_connected', 'customer_redacted'],
     }),
     (request, reply) =>
@@ -50,6 +52,7 @@ export function virtualAccountRoutes(app: FastifyInstance, { virtualAccounts }: 
     '/v0/customers/:customer_id/virtual-account/simulate',
     contract({
       operationId: 'simulateVirtualAccountIssuance',
+      scope: 'simulate',
       summary: 'Sandbox: the banking partner issues a pending virtual account',
       tag,
       idempotencyKey: 'optional',
@@ -57,6 +60,7 @@ export function virtualAccountRoutes(app: FastifyInstance, { virtualAccounts }: 
       body: SimulationBody,
       example: { action: 'issue_pending_virtual_account', virtual_account_id: '5f0c6a1e-8a5b-4c1d-9f5e-2b7a1c3d4e5f' },
       responses: { 201: { description: 'The account, now active', body: VirtualAccountAnswer } },
+      withoutRead: ['id', 'virtual_account_id'],
       errors: ['virtual_account_already_active'],
     }),
     (request, reply) =>
@@ -74,6 +78,7 @@ export function virtualAccountRoutes(app: FastifyInstance, { virtualAccounts }: 
     '/v0/customers/:customer_id/virtual-account',
     contract({
       operationId: 'listVirtualAccounts',
+      scope: 'read',
       summary: "List a customer's virtual accounts",
       tag,
       query: OffsetPageQuery,
@@ -90,6 +95,7 @@ export function virtualAccountRoutes(app: FastifyInstance, { virtualAccounts }: 
     '/v0/customers/:customer_id/virtual-account/:virtual_account_id',
     contract({
       operationId: 'getVirtualAccount',
+      scope: 'read',
       summary: 'Get a virtual account',
       tag,
       responses: { 200: { description: 'The virtual account', body: VirtualAccountAnswer } },

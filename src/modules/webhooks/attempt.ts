@@ -5,7 +5,7 @@ import { presentEvent } from '../events/presenters.js';
 import { type AttemptOutcome, type WebhookAgents, isSuccess, postWebhook } from './delivery.js';
 import { policyFor } from './destination.js';
 import type { RegisteringKey, RenderQueryBody } from './query-body.js';
-import type { Scope } from '../../domain/scopes.js';
+import type { KeyScope } from '../../domain/scopes.js';
 import { delayBeforeNextAttempt } from './retry-schedule.js';
 import { type SigningSecrets, signDelivery, signingSecretsOf } from './secrets.js';
 import { ATTR_HTTP_REQUEST_METHOD, ATTR_HTTP_RESPONSE_STATUS_CODE, ATTR_SERVER_ADDRESS } from '@opentelemetry/semantic-conventions';
@@ -109,7 +109,25 @@ function registeringKeyOf({ apiKeyId, apiKeyPrefix, apiKeyScopes }: DeliveryClai
           .split(',')
           .filter(Boolean)
       : apiKeyScopes;
-  return { id: apiKeyId, prefix: apiKeyPrefix, scopes: new Set(scopes as Scope[]) };
+  return { id: apiKeyId, prefix: apiKeyPrefix, scopes: new Set(scopes as KeyScope[]) };
+}
+
+/**
+ * Whether the key that registered an endpoint reads what an event carries, as it is now: not when it lacks `read` or
+ * was revoked. An endpoint registered before keys were recorded does (nothing tells whose it was).
+ */
+const reads = (key: RegisteringKey) => key === null || (key !== 'revoked' && key.scopes.has('read'));
+
+/**
+ * The Align-compatible event; a thin one (its ids and type, no `event_payload`) when the registering key cannot read
+ * it, as Stripe's thin events: a webhooks-only key would otherwise receive customers' data it may not read. The
+ * receiver fetches the object with a key that reads.
+ */
+function plainEventOf(event: Parameters<typeof presentEvent>[0], key: RegisteringKey) {
+  const whole = presentEvent(event);
+  if (reads(key)) return whole;
+  const { event_payload: _withheld, ...thin } = whole;
+  return thin;
 }
 
 /** The body of a delivery: its endpoint's subscription query's result for the event, or the Align-compatible event. */
@@ -122,7 +140,7 @@ async function bodyOf(render: RenderQueryBody, claim: DeliveryClaim): Promise<{ 
     createdAt: dateOf(claim.eventCreatedAt),
     payload: jsonOf(claim.payload),
   };
-  if (claim.subscriptionQuery === null) return { body: JSON.stringify(presentEvent(event)) };
+  if (claim.subscriptionQuery === null) return { body: JSON.stringify(plainEventOf(event, registeringKeyOf(claim))) };
   const { partnerId, environment, eventCursor: position } = claim;
   return render(claim.subscriptionQuery, registeringKeyOf(claim), {
     ...event,

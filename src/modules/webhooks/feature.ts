@@ -4,12 +4,10 @@ import { webhookEntities } from './entities.js';
 import { webhookKeyJobs } from './jobs.js';
 import { signingSecretsOf } from './secrets.js';
 import { webhookRoutes } from './rest.js';
-import { NEEDED_SCOPES } from './scopes.js';
 
 /** Webhook endpoints, deliveries and their attempt log. */
 export const webhooksFeature: Feature<Services> = {
   name: 'webhooks',
-  scopes: NEEDED_SCOPES,
   types: () => import('./graphql.js'),
   entities: webhookEntities,
   routes: webhookRoutes,

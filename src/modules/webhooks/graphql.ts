@@ -39,6 +39,8 @@ export const WebhookEndpointRef = builder.loadableNodeRef<WebhookEndpoint>('Webh
 
 WebhookEndpointRef.implement({
   description: 'A URL that receives your events as signed POSTs (Standard Webhooks headers), at least once, with retries',
+  // The endpoint registerWebhook made or a webhook mutation changed: its own settings, no customer's data.
+  readableBy: 'webhooks',
   fields: (t) => ({
     databaseId: t.expose('id', { type: 'UUID', description: 'The id REST shows for this webhook (id)' }),
     url: t.exposeString('url', { description: 'Where events are POSTed' }),
@@ -130,6 +132,7 @@ const webhookIdOf = (id: string | number) => databaseIdOf(id, 'WebhookEndpoint')
 builder.queryFields((t) => ({
   webhookEndpoints: t.connection(
     {
+      keyScope: 'read',
       type: WebhookEndpointRef,
       description: `The caller's webhooks in this environment, oldest first (never their secrets).`,
       ...connectionFieldOptions(),
@@ -141,6 +144,7 @@ builder.queryFields((t) => ({
     WebhookEndpointConnection,
   ),
   webhookEndpoint: t.field({
+    keyScope: 'read',
     type: WebhookEndpointRef,
     nullable: true,
     description: "One of the caller's webhooks by global id or databaseId; null when unknown, deleted or another partner's.",
@@ -149,6 +153,7 @@ builder.queryFields((t) => ({
   }),
   webhookDeliveries: t.connection(
     {
+      keyScope: 'read',
       type: WebhookDeliveryRef,
       description: 'Webhook deliveries with every attempt, oldest first (use `last` for the newest), at most 100 a page.',
       args: {
@@ -223,6 +228,7 @@ const RedeliverEventInputRef = builder.inputType('RedeliverEventInput', {
 
 builder.mutationFields((t) => ({
   registerWebhook: t.field({
+    keyScope: 'webhooks',
     type: WebhookEndpointRef,
     description:
       'POST /v0/webhooks: production keys need a public https URL. ConflictError webhook_url_taken or webhook_endpoint_limit. The payload carries the signing secret, once.',
@@ -252,6 +258,7 @@ builder.mutationFields((t) => ({
     },
   }),
   deleteWebhook: t.field({
+    keyScope: 'webhooks',
     type: 'ID',
     description: 'The webhook receives nothing more; pending deliveries are canceled. Returns its global id (drop it from your store).',
     errors: payloadOf('DeleteWebhook', 'deletedWebhookId', [NotFoundError], 'The global id the deleted webhook had (drop it from your store)'),
@@ -265,6 +272,7 @@ builder.mutationFields((t) => ({
     },
   }),
   enableWebhook: t.field({
+    keyScope: 'webhooks',
     type: WebhookEndpointRef,
     description: 'Receives the events committed from now on; what happened while disabled is in the events query.',
     errors: payloadOf('EnableWebhook', 'webhookEndpoint', [NotFoundError]),
@@ -274,6 +282,7 @@ builder.mutationFields((t) => ({
     resolve: (_, { input }, ctx) => ctx.services.webhooks.enable(scopeOf(ctx), webhookIdOf(input.id)),
   }),
   disableWebhook: t.field({
+    keyScope: 'webhooks',
     type: WebhookEndpointRef,
     description: 'Stops deliveries and cancels pending ones; events go on being recorded (see the events query).',
     errors: payloadOf('DisableWebhook', 'webhookEndpoint', [NotFoundError]),
@@ -283,6 +292,7 @@ builder.mutationFields((t) => ({
     resolve: (_, { input }, ctx) => ctx.services.webhooks.disable(scopeOf(ctx), webhookIdOf(input.id)),
   }),
   rotateWebhookSecret: t.field({
+    keyScope: 'webhooks',
     type: WebhookEndpointRef,
     description: 'A new signing secret (in the payload, once); for 24 hours deliveries carry a signature with the old one too.',
     errors: {
@@ -299,6 +309,7 @@ builder.mutationFields((t) => ({
     resolve: (_, { input }, ctx) => ctx.services.webhooks.rotateSecret(scopeOf(ctx), webhookIdOf(input.id)).then(showingSecret),
   }),
   redeliverEvent: t.field({
+    keyScope: 'webhooks',
     type: WebhookDeliveryRef,
     description:
       'Sends an event to a webhook again (same webhook-id), as a new delivery with a new retry schedule. ConflictError webhook_disabled when the webhook is disabled.',

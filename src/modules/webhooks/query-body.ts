@@ -1,7 +1,7 @@
 import { type DocumentNode, type ExecutionResult, GraphQLError, type GraphQLSchema, execute, parse, validate } from 'graphql';
 import { randomUUID } from 'node:crypto';
 import type { Actor, Environment } from '../../domain/environment.js';
-import type { Scope } from '../../domain/scopes.js';
+import type { KeyScope } from '../../domain/scopes.js';
 import { DomainError, ValidationError } from '../../domain/errors.js';
 import type { GraphQLContext } from '../../graphql/context.js';
 import { screamingSnake } from '../../graphql/enums.js';
@@ -27,7 +27,7 @@ export type RenderedBody = { body: string } | { error: string };
  * The key that registered an endpoint, with its scopes as they are now: `revoked` when it was revoked since, null
  * for an endpoint registered before keys were recorded.
  */
-export type RegisteringKey = { id: string; prefix: string; scopes: ReadonlySet<Scope> } | 'revoked' | null;
+export type RegisteringKey = { id: string; prefix: string; scopes: ReadonlySet<KeyScope> } | 'revoked' | null;
 
 /** Runs an endpoint's subscription query, as the key that registered it, for one event: the body its delivery carries. */
 export type RenderQueryBody = (query: string, registeredBy: RegisteringKey, event: DeliveredEvent) => Promise<RenderedBody>;

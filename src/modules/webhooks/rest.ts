@@ -19,12 +19,15 @@ export function webhookRoutes(app: FastifyInstance, { webhooks }: Services) {
     '/v0/webhooks',
     contract({
       operationId: 'registerWebhook',
+      scope: 'webhooks',
       summary: 'Register a webhook endpoint',
       tag,
       idempotencyKey: 'optional',
       body: NewWebhookBody,
       example: { url: 'http://127.0.0.1:8080/ramp/webhooks' },
       responses: { 201: { description: 'The webhook and its signing secret (shown only here)', body: RegisteredWebhookAnswer } },
+      // Registering needs `webhooks`, which reads the endpoint it made (its secret is shown only here).
+      withoutRead: 'whole',
       errors: ['webhook_url_taken', 'webhook_endpoint_limit'],
     }),
     async (request, reply) => {
@@ -47,6 +50,7 @@ export function webhookRoutes(app: FastifyInstance, { webhooks }: Services) {
     '/v0/webhooks',
     contract({
       operationId: 'listWebhooks',
+      scope: 'read',
       summary: 'List webhook endpoints (never their secrets)',
       tag,
       responses: { 200: { description: 'Every webhook endpoint', body: listOf(WebhookAnswer) } },
@@ -56,7 +60,7 @@ export function webhookRoutes(app: FastifyInstance, { webhooks }: Services) {
 
   app.delete<WebhookParams>(
     '/v0/webhooks/:webhookId',
-    contract({ operationId: 'deleteWebhook', summary: 'Delete a webhook endpoint', tag, responses: { 204: { description: 'Deleted' } } }),
+    contract({ operationId: 'deleteWebhook', scope: 'webhooks', summary: 'Delete a webhook endpoint', tag, responses: { 204: { description: 'Deleted' } } }),
     async (request, reply) => {
       await webhooks.delete(requestScope(request), request.params.webhookId);
       return reply.code(204).send();

@@ -177,6 +177,7 @@ const SANDBOX_STEP = [NotFoundError, ForbiddenError, ConflictError] as const;
 
 builder.mutationFields((t) => ({
   createOnrampQuote: t.field({
+    keyScope: 'write',
     type: QuoteRef,
     description:
       'Prices fiat in, a stablecoin out for a KYC-approved customer (UnprocessableError kyc_not_approved, amount_out_of_range, token_not_offered_on_network when the network does not offer the token: see networks). The quote is valid until expiresAt.',
@@ -191,6 +192,7 @@ builder.mutationFields((t) => ({
   }),
 
   createOnrampTransfer: t.field({
+    keyScope: 'write',
     type: TransferRef,
     description:
       "A pending on-ramp transfer from a quote, with deposit instructions; the quote's customer is the transfer's, and the quote is used once (UnprocessableError quote_used, quote_expired). ForbiddenError rails_not_connected in production, where no bank is connected yet.",
@@ -212,6 +214,7 @@ builder.mutationFields((t) => ({
   }),
 
   createOfframpQuote: t.field({
+    keyScope: 'write',
     type: QuoteRef,
     description:
       'Prices a stablecoin in, fiat out; with a destination and transferPurpose its pending transfer is created too (Quote.transfer; ForbiddenError rails_not_connected in production on a network that is not LIVE there; UnprocessableError token_not_offered_on_network on a pair the network does not offer, see networks).',
@@ -227,6 +230,7 @@ builder.mutationFields((t) => ({
   }),
 
   createOfframpTransfer: t.field({
+    keyScope: 'write',
     type: TransferRef,
     description:
       "The off-ramp transfer of a bare quote (Align's POST …/offramp-transfer/quote/{quote_id}); the quote's customer is the transfer's. ForbiddenError rails_not_connected in production on a network that is not LIVE there (see networks).",
@@ -248,6 +252,7 @@ builder.mutationFields((t) => ({
   }),
 
   completeOfframpTransfer: t.field({
+    keyScope: 'write',
     type: TransferRef,
     description:
       "The customer sent the tokens. On a live chain the hash is looked up: it must be a successful transaction paying at least the deposit amount of the quoted token to the deposit address (UnprocessableError deposit_transaction_not_found, deposit_transaction_failed, deposit_wrong_recipient, deposit_wrong_token, deposit_underpaid; the transfer stays PENDING). Confirmed: PENDING → PROCESSING; not yet: accepted, the transfer stays PENDING showing its confirmations until the network's count. On a simulated network only the form of the hash is checked (PENDING → PROCESSING). ConflictError transfer_transition_not_allowed from any other status, deposit_transaction_hash_used for a hash that funded another transfer; UnprocessableError transfer_expired.",
@@ -272,6 +277,7 @@ builder.mutationFields((t) => ({
   }),
 
   cancelTransfer: t.field({
+    keyScope: 'write',
     type: TransferRef,
     description: 'Calls off a pending transfer (ConflictError transfer_transition_not_allowed from any other status).',
     errors: payloadOf('CancelTransfer', 'transfer', [NotFoundError, ConflictError]),
@@ -286,6 +292,7 @@ builder.mutationFields((t) => ({
 
   // ——— Sandbox settlement (ForbiddenError sandbox_only in production) ———
   simulateFiatDeposit: t.field({
+    keyScope: 'simulate',
     type: TransferRef,
     description:
       'Sandbox: the fiat of an on-ramp transfer arrives, amount of it (the deposit amount when omitted). The deposit amount or more: PENDING → PROCESSING, any excess returned at once; less: PENDING → FAILED (underpaid), holding what arrived until refunded. UnprocessableError not_an_onramp_transfer, transfer_expired.',
@@ -300,6 +307,7 @@ builder.mutationFields((t) => ({
     },
   }),
   simulateCryptoDeposit: t.field({
+    keyScope: 'simulate',
     type: TransferRef,
     description:
       "Sandbox: an off-ramp's customer sends the tokens, amount of them (the deposit amount when omitted). On a live chain: a real token transfer from a faucet-funded wallet to the deposit address; the transfer stays PENDING until the watcher has seen the deposit confirmed. On a simulated network: at once, with a made-up hash (PENDING → PROCESSING; less than the deposit amount: PENDING → FAILED underpaid). UnprocessableError not_an_offramp_transfer, transfer_expired.",
@@ -318,6 +326,7 @@ builder.mutationFields((t) => ({
     },
   }),
   simulateVirtualAccountDeposit: t.field({
+    keyScope: 'simulate',
     type: TransferRef,
     description:
       'Sandbox: fiat arrives on an active virtual account, creating a funded on-ramp transfer to its destination (UnprocessableError virtual_account_not_active, virtual_account_has_no_destination, kyc_not_approved, token_not_offered_on_network).',
@@ -335,6 +344,7 @@ builder.mutationFields((t) => ({
     },
   }),
   simulateTransferSettlement: t.field({
+    keyScope: 'simulate',
     type: TransferRef,
     description:
       "Sandbox: the payout leaves (PROCESSING → COMPLETED). On a live network the on-ramp's real payout is signed and stored with the settlement and sent right after it commits: the transfer stays PROCESSING with its destinationTransactionHash and completes once the payout has the confirmations (FAILED treasury_insufficient_funds when the treasury is short).",
@@ -355,6 +365,7 @@ builder.mutationFields((t) => ({
     },
   }),
   simulateTransferFailure: t.field({
+    keyScope: 'simulate',
     type: TransferRef,
     description: 'Sandbox: the transfer fails (from PENDING or PROCESSING); deposited funds stay held until refunded.',
     errors: payloadOf('SimulateTransferFailure', 'transfer', [ValidationError, ...SANDBOX_STEP]),
@@ -371,6 +382,7 @@ builder.mutationFields((t) => ({
     },
   }),
   simulateTransferRefund: t.field({
+    keyScope: 'simulate',
     type: TransferRef,
     description:
       "Sandbox: the deposit goes back to the customer (PROCESSING or FAILED → REFUNDED). Under SANDBOX_BANK=iso20022 an on-ramp's fiat goes back as a pain.001 to the customer's newest external account that takes its rails: the transfer is FAILED (refund_requested) until the bank's pain.002 accepts the refund, then REFUNDED; UnprocessableError refund_account_missing when the customer has no such account.",

@@ -96,6 +96,7 @@ async function transferNamed(ctx: GraphQLContext, info: GraphQLResolveInfo, idAr
 
 builder.queryFields((t) => ({
   transfer: t.field({
+    keyScope: 'read',
     type: TransferRef,
     nullable: true,
     description:
@@ -105,6 +106,7 @@ builder.queryFields((t) => ({
   }),
   transfers: t.connection(
     {
+      keyScope: 'read',
       type: TransferRef,
       description: 'Transfers, oldest first, with cursor pagination (at most 100 a page) and filters.',
       args: {
@@ -127,6 +129,7 @@ builder.queryFields((t) => ({
     TransferConnection,
   ),
   quote: t.field({
+    keyScope: 'read',
     type: QuoteRef,
     nullable: true,
     description: "One of the caller's quotes by global id or databaseId; null when unknown (or another partner's).",

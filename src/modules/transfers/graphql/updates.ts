@@ -39,6 +39,7 @@ const TransferUpdateRef = builder.objectRef<PartnerEvent>('TransferUpdate').impl
 
 builder.subscriptionFields((t) => ({
   transferUpdated: t.field({
+    keyScope: 'read',
     type: TransferUpdateRef,
     description:
       "One of the caller's transfers as each of its events left it (created, each status change), from now on or after `after` (a cursor of an earlier update or event).",
