@@ -39,10 +39,15 @@ export function virtualAccountRoutes(app: FastifyInstance, { virtualAccounts }: 
       errors: ['kyc_not_approved', 'token_not_offered_on_network', 'virtual_account_exists', 'rails_not_connected', 'customer_redacted'],
     }),
     (request, reply) =>
-      replyIdempotently(request, reply, { required: false }, async (scope) => {
-        const account = parseInput(NewVirtualAccountBody, request.body);
-        return presentCreatedVirtualAccount(await withRestPointers(virtualAccounts.create(scope, request.params.customer_id, account)));
-      }),
+      replyIdempotently(
+        request,
+        reply,
+        { required: false },
+        {
+          run: (scope) => withRestPointers(virtualAccounts.create(scope, request.params.customer_id, parseInput(NewVirtualAccountBody, request.body))),
+          answer: presentCreatedVirtualAccount,
+        },
+      ),
   );
 
   // Sandbox only: 403 with a production key, before the body is read (as the use case would).
@@ -60,14 +65,20 @@ export function virtualAccountRoutes(app: FastifyInstance, { virtualAccounts }: 
       errors: ['virtual_account_already_active'],
     }),
     (request, reply) =>
-      replyIdempotently(request, reply, { required: false }, async (scope) => {
-        assertSandbox(scope.actor);
-        const issuance = pendingIssuanceOf(parseInput(SimulationBody, request.body));
-        return {
-          status: 201,
-          body: presentVirtualAccount(await withRestPointers(virtualAccounts.issuePending(scope, request.params.customer_id, issuance))),
-        };
-      }),
+      replyIdempotently(
+        request,
+        reply,
+        { required: false },
+        {
+          run: (scope) => {
+            assertSandbox(scope.actor);
+            return withRestPointers(
+              virtualAccounts.issuePending(scope, request.params.customer_id, pendingIssuanceOf(parseInput(SimulationBody, request.body))),
+            );
+          },
+          answer: (account) => ({ status: 201, body: presentVirtualAccount(account) }),
+        },
+      ),
   );
 
   app.get<CustomerParams>(
