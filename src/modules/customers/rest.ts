@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import { assertSandbox } from '../../domain/environment.js';
 import { ConflictError, ValidationError } from '../../domain/errors.js';
 import { checkInput, parseInput } from '../../domain/validation.js';
 import { withProblemExtensions } from '../../platform/http-errors.js';
@@ -167,10 +166,9 @@ export function customerRoutes(app: FastifyInstance, { customers }: Services) {
       replyIdempotently(
         request,
         reply,
-        { required: false },
+        { required: false, sandboxOnly: true },
         {
           run: (scope) => {
-            assertSandbox(scope.actor);
             const { action } = parseInput(SimulateKycBody, request.body);
             const id = request.params.customer_id;
             return action === 'submit_kyc'

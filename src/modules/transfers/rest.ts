@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import { assertSandbox } from '../../domain/environment.js';
 import type { TransferDirection } from '../../domain/transfer-status.js';
 import { parseInput } from '../../domain/validation.js';
 import { type RouteContract, contract } from '../../platform/openapi-contract.js';
@@ -307,10 +306,9 @@ export function transferRoutes(app: FastifyInstance, { transfers }: Services) {
       replyIdempotently(
         request,
         reply,
-        { required: false },
+        { required: false, sandboxOnly: true },
         {
           run: (scope) => {
-            assertSandbox(scope.actor);
             const deposit = parseInput(SimulateVirtualAccountDepositBody, request.body);
             return withRestPointers(transfers.simulateVirtualAccountDeposit(scope, request.params.virtual_account_id, deposit, request.params.customer_id));
           },

@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import { assertSandbox } from '../../domain/environment.js';
 import { parseInput } from '../../domain/validation.js';
 import { contract } from '../../platform/openapi-contract.js';
 import { listOf } from '../../platform/openapi-schemas.js';
@@ -68,10 +67,9 @@ export function virtualAccountRoutes(app: FastifyInstance, { virtualAccounts }: 
       replyIdempotently(
         request,
         reply,
-        { required: false },
+        { required: false, sandboxOnly: true },
         {
           run: (scope) => {
-            assertSandbox(scope.actor);
             return withRestPointers(
               virtualAccounts.issuePending(scope, request.params.customer_id, pendingIssuanceOf(parseInput(SimulationBody, request.body))),
             );
