@@ -12,7 +12,7 @@ import { apiKeyAuthentication, VerifiedKeys } from './platform/auth.js';
 import { type Database, openDatabase } from './platform/db.js';
 import { buildHttpApp, type HttpApp } from './platform/http.js';
 import { createLogger, type Logger } from './platform/logging.js';
-import { buildServices } from './services.js';
+import { type Services, buildServices } from './services.js';
 import { createDispatcher, type Dispatcher } from './modules/webhooks/dispatcher.js';
 import { queryBodies } from './modules/webhooks/query-body.js';
 import { checkSubscriptionQuery } from './modules/webhooks/subscription-query.js';
@@ -35,6 +35,8 @@ export interface Ramp {
   db: Database;
   http: HttpApp;
   logger: Logger;
+  /** The use cases the faces call (tests call them straight, as a face would). */
+  services: Services;
   /** The demo partner's sandbox key, when this start created it. */
   demoKey: string | null;
   /** This instance's webhook dispatcher (its `instance` names it in the delivery attempt log). */
@@ -142,6 +144,7 @@ export async function createRamp(config: Config, options: { logger?: Logger; tra
     db,
     http,
     logger,
+    services,
     demoKey,
     dispatcher,
     jobs,

@@ -1,4 +1,3 @@
-import { TransactionPropagation } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/sql';
 import type { Job } from './jobs.js';
 import { createHash, randomUUID } from 'node:crypto';
@@ -7,8 +6,8 @@ import { ConflictError, UnprocessableError, ValidationError, fieldError } from '
 import { isDatabaseUnavailable } from './database-errors.js';
 import { type ErasedValues, blankCopies } from './redaction.js';
 import { noteAuditReplay } from './audit.js';
+import type { Scope } from './scope.js';
 import { isAcceptableText, refusedTextError } from '../domain/validation.js';
-import { unitOfWork } from './db/unit-of-work.js';
 
 /** What a use case answered: stored under the key and replayed on a repeat. */
 export interface IdempotentResponse {
@@ -18,6 +17,7 @@ export interface IdempotentResponse {
   customerId?: string | null;
 }
 
+/** What a face answers: the response, whether it is a replay, and (on a fresh run) the use case's own result. */
 export interface IdempotentOutcome<T> extends IdempotentResponse {
   replayed: boolean;
   /** The use case's own result; absent on a replay. */
@@ -111,30 +111,71 @@ export function checkIdempotencyKey(key: string | undefined, required: boolean):
   return key;
 }
 
-/** A use case's reads of the outside world (a chain, a bank), made before its transaction opens; none by default. */
-export type Prepare<P> = () => Promise<P>;
+/**
+ * What a face declares of a request it hands a use case: the key (none when the client sent none), the
+ * fingerprint a repeat must match, and how the use case's result is kept as the answer a repeat replays.
+ * The face puts it on the scope (`scope.idempotency`); the use case it calls claims the key, runs, and
+ * stores the answer in its own unit of work (platform/use-case.ts). A face never opens a transaction.
+ */
+export interface IdempotentRequest<T = never> {
+  key: string | undefined;
+  fingerprint: string;
+  /** Rendered in the use case's transaction, right after its work: what the face answers now and a repeat replays. */
+  answer: (result: T) => IdempotentResponse | Promise<IdempotentResponse>;
+}
+
+/** A declared request on its way through one use case: taken by the first that opens its unit of work, answered there. */
+export class DeclaredRequest {
+  taken = false;
+  answered: IdempotentResponse | undefined;
+  /** The result the answer was rendered from: the face must get this very result back, or it rendered from another. */
+  answeredFrom: unknown;
+  constructor(readonly request: IdempotentRequest<unknown>) {}
+}
 
 /**
- * Runs a use case at most once per key. The key is claimed first, in its own statement, so a
- * concurrent repeat sees it in flight; then `prepare` reads what the use case needs from outside
- * (never inside a transaction); then the use case and the stored response commit in one unit of
- * work (platform/db/unit-of-work.ts), so a crash leaves either both or neither, and what the use
- * case must send is sent after that commit. Failures are not stored: the client may fix its
- * request and retry with the same key.
+ * Thrown by a use case whose key already completed: it did not run, and the face answers what was stored
+ * (REST: that body with `Idempotent-Replayed: true`; GraphQL: the stored resource loaded again).
  */
-export async function runIdempotently<T, P = undefined>(
-  em: EntityManager,
-  actor: Actor,
-  request: { key: string | undefined; fingerprint: string },
-  run: (tx: EntityManager, prepared: P) => Promise<IdempotentResponse & { result: T }>,
-  prepare: Prepare<P> = async () => undefined as P,
-): Promise<IdempotentOutcome<T>> {
-  if (!request.key) {
-    const prepared = await prepare();
-    return { ...(await unitOfWork(em, (tx) => run(joiningTransactions(tx), prepared))), replayed: false };
+export class Replayed extends Error {
+  constructor(readonly answer: IdempotentResponse) {
+    super('replayed: the request with this Idempotency-Key already completed');
+    this.name = 'Replayed';
   }
-  const scope = [actor.partnerId, actor.environment, request.key];
+}
 
+/**
+ * Runs `call` (a face calling one use case) with `request` declared on its scope: a fresh run answers what
+ * the use case rendered and stored, a completed key what was stored the first time. A call that reached no
+ * use case's unit of work is a bug of the face or the service (the key would be neither claimed nor stored).
+ */
+export async function answerDeclared<T>(scope: Scope, request: IdempotentRequest<T>, call: (scope: Scope) => Promise<T>): Promise<IdempotentOutcome<T>> {
+  const declared = new DeclaredRequest(request as IdempotentRequest<unknown>);
+  try {
+    const result = await call({ ...scope, idempotency: declared });
+    if (!declared.answered) throw new Error('a request declared idempotent reached no use case: its key was neither claimed nor stored');
+    if (declared.answeredFrom !== result) throw new Error("a face's call must return its use case's result as is: the answer was rendered from that");
+    return { ...declared.answered, replayed: false, result };
+  } catch (error) {
+    if (error instanceof Replayed) return { ...error.answer, replayed: true };
+    throw error;
+  }
+}
+
+/** A claimed key: the use case stores its answer under the claim in its transaction, or releases the key when it fails. */
+export interface ClaimedKey {
+  store(tx: EntityManager, answer: IdempotentResponse): Promise<void>;
+  release(): Promise<void>;
+}
+
+/**
+ * Claims the key in its own committed statement, so a concurrent repeat sees it in flight (409
+ * `idempotency_key_in_use`); a key stored for another request is 422 `idempotency_key_reused`; a
+ * completed one throws Replayed with the stored answer. A key abandoned by a request that died
+ * (in flight past ABANDONED_AFTER) or past its retention is claimed afresh.
+ */
+export async function claimKey(em: EntityManager, actor: Actor, request: { key: string; fingerprint: string }): Promise<ClaimedKey> {
+  const scope = [actor.partnerId, actor.environment, request.key];
   for (let attempt = 0; attempt < 3; attempt++) {
     const claim = randomUUID();
     const claimed = await em.execute(
@@ -148,7 +189,7 @@ export async function runIdempotently<T, P = undefined>(
        returning key`,
       [...scope, request.fingerprint, claim],
     );
-    if (claimed.length === 1) return runClaimed(em, scope, claim, run, prepare);
+    if (claimed.length === 1) return claimedKey(em, scope, claim);
 
     const [stored] = await em.execute<{ fingerprint: string; state: string; response_status: number; response_body: unknown }[]>(
       'select fingerprint, state, response_status, response_body from idempotency_keys where partner_id = ? and environment = ? and key = ?',
@@ -162,57 +203,36 @@ export async function runIdempotently<T, P = undefined>(
       throw new ConflictError('idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed; retry later');
     }
     noteAuditReplay();
-    return { status: stored.response_status, body: stored.response_body, replayed: true };
+    throw new Replayed({ status: stored.response_status, body: stored.response_body });
   }
   throw new ConflictError('idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed; retry later');
 }
 
-async function runClaimed<T, P>(
-  em: EntityManager,
-  scope: string[],
-  claim: string,
-  run: (tx: EntityManager, prepared: P) => Promise<IdempotentResponse & { result: T }>,
-  prepare: Prepare<P>,
-): Promise<IdempotentOutcome<T>> {
-  try {
-    const prepared = await prepare();
-    return await unitOfWork(em, async (tx) => {
-      const response = await run(joiningTransactions(tx), prepared);
+function claimedKey(em: EntityManager, scope: string[], claim: string): ClaimedKey {
+  return {
+    async store(tx, answer) {
       const stored = await tx.execute(
         `update idempotency_keys set state = 'completed', response_status = ?, response_body = ?::json, customer_id = ?
          where partner_id = ? and environment = ? and key = ? and claim_token = ? returning key`,
-        [response.status, JSON.stringify(response.body ?? null), response.customerId ?? null, ...scope, claim],
+        [answer.status, JSON.stringify(answer.body ?? null), answer.customerId ?? null, ...scope, claim],
       );
       // Taken over while this request stalled: the other request owns the key; undo this one's work.
       if (stored.length === 0) throw keyTakenOver();
-      return { ...response, replayed: false };
-    });
-  } catch (error) {
-    const release = () =>
-      em.execute(`delete from idempotency_keys where partner_id = ? and environment = ? and key = ? and state = 'in_progress' and claim_token = ?`, [
-        ...scope,
-        claim,
-      ]);
-    // In an outage the release fails too; keep trying in the background so the client's retry with the
-    // same key runs once the database is back instead of answering idempotency_key_in_use for minutes.
-    await release().catch((releaseError) => {
-      if (!isDatabaseUnavailable(releaseError)) throw releaseError;
-      retryInBackground(release);
-    });
-    throw error;
-  }
-}
-
-/**
- * One transaction per request: a use case that opens its own (`em.transactional`) inside the
- * request's joins it instead of nesting a savepoint (MikroORM's default), which cost two statements
- * and a round trip each. Its work still commits or rolls back with the stored response: a failure
- * anywhere fails the request, whose transaction is then rolled back whole.
- */
-function joiningTransactions(tx: EntityManager): EntityManager {
-  const transactional = tx.transactional.bind(tx);
-  tx.transactional = ((work, options = {}) => transactional(work, { propagation: TransactionPropagation.REQUIRED, ...options })) as typeof tx.transactional;
-  return tx;
+    },
+    async release() {
+      const release = () =>
+        em.execute(`delete from idempotency_keys where partner_id = ? and environment = ? and key = ? and state = 'in_progress' and claim_token = ?`, [
+          ...scope,
+          claim,
+        ]);
+      // In an outage the release fails too; keep trying in the background so the client's retry with the
+      // same key runs once the database is back instead of answering idempotency_key_in_use for minutes.
+      await release().catch((releaseError) => {
+        if (!isDatabaseUnavailable(releaseError)) throw releaseError;
+        retryInBackground(release);
+      });
+    },
+  };
 }
 
 const RELEASE_RETRY_MS = 500;

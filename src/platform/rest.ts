@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type Actor, assertSandbox } from '../domain/environment.js';
 import { type FieldError, UnauthenticatedError, ValidationError } from '../domain/errors.js';
 import { type PointerRenames, renamedPointer } from '../domain/validation.js';
-import { fingerprint, idempotencyKeyOfHeader, type IdempotentResponse, runIdempotently } from './idempotency.js';
+import { answerDeclared, fingerprint, idempotencyKeyOfHeader, type IdempotentResponse } from './idempotency.js';
 import type { OffsetPage } from './pagination.js';
 import { snakeCaseOf } from './rest-bodies.js';
 import { isUuid } from '../domain/identifiers/uuid.js';
@@ -24,31 +24,33 @@ export function requestScope(request: FastifyRequest): Scope {
 }
 
 /**
- * Answers a POST through the idempotency store: the first response is stored and a repeat
- * with the same Idempotency-Key replays it with `Idempotent-Replayed: true`. `prepare` is the
- * use case's reading of the outside world, before its unit of work opens (runIdempotently).
+ * Answers a POST through the idempotency store. The route declares the request (its key, its
+ * fingerprint: method, route, params and body) and how the use case's result is answered; `run`
+ * calls the use case, which claims, runs and stores in its own unit of work (platform/use-case.ts).
+ * A repeat with the same Idempotency-Key answers the stored response with `Idempotent-Replayed: true`.
  */
-export async function replyIdempotently<P = undefined>(
+export async function replyIdempotently<T>(
   request: FastifyRequest,
   reply: FastifyReply,
-  options: { required: boolean; sandboxOnly?: boolean; prepare?: (scope: Scope) => Promise<P> },
-  run: (scope: Scope, prepared: P) => Promise<IdempotentResponse>,
+  options: { required: boolean; sandboxOnly?: boolean },
+  call: { run: (scope: Scope) => Promise<T>; answer: (result: T) => IdempotentResponse | Promise<IdempotentResponse> },
 ): Promise<FastifyReply> {
   const scope = requestScope(request);
   // Refused first with a production key: before the key, the body or anything outside is read.
   if (options.sandboxOnly) assertSandbox(scope.actor);
   const key = idempotencyKeyOfHeader(request.headers['idempotency-key'], options.required);
   const operation = `${request.method} ${request.routeOptions.url} ${JSON.stringify(request.params)}`;
-  const prepare = options.prepare;
-  const outcome = await runIdempotently(
-    scope.em,
-    scope.actor,
-    { key, fingerprint: fingerprint(operation, request.body ?? null) },
-    async (em, prepared: P) => {
-      const response = await run({ ...scope, em }, prepared);
-      return { ...response, customerId: response.customerId ?? customerOfAnswer(request.params, response.body), result: undefined };
+  const outcome = await answerDeclared(
+    scope,
+    {
+      key,
+      fingerprint: fingerprint(operation, request.body ?? null),
+      answer: async (result: T) => {
+        const response = await call.answer(result);
+        return { ...response, customerId: response.customerId ?? customerOfAnswer(request.params, response.body) };
+      },
     },
-    prepare ? () => prepare(scope) : undefined,
+    call.run,
   );
   if (outcome.replayed) reply.header('Idempotent-Replayed', 'true');
   return reply.code(outcome.status).send(outcome.body);

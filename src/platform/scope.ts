@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/sql';
 import type { Actor } from '../domain/environment.js';
+import type { DeclaredRequest } from './idempotency.js';
 import { scopeTo } from './tenant.js';
 
 export { tenantOf } from './tenant.js';
@@ -8,6 +9,8 @@ export { tenantOf } from './tenant.js';
 export interface Scope {
   em: EntityManager;
   actor: Actor;
+  /** The request a face declared idempotent (its key, fingerprint and kept answer): the use case it calls claims and stores it (platform/use-case.ts). */
+  idempotency?: DeclaredRequest;
 }
 
 /** A use case's scope: `em` narrowed to the caller's tenant (platform/tenant.ts), so no query can leave it. */

@@ -187,6 +187,33 @@ describe('one name, one home', () => {
     expect(factories.filter((name) => !/^create[A-Z]\w*Service$/.test(name))).toEqual([]);
   });
 
+  it('opens a request use case through useCase alone: em.transactional only in jobs and at start; faces open none', () => {
+    // What a module opens with em.transactional is no request's use case: a job's batch, a delivery attempt, the
+    // demo partner at start. Shrinks only: a request use case calls useCase (platform/use-case.ts), which claims
+    // and stores its idempotency key in the same unit of work.
+    const ownTransactions = [
+      'modules/bank-accounts/jobs.ts',
+      'modules/custody/deposits/watcher.ts',
+      'modules/custody/deposits/window.ts',
+      'modules/custody/payouts/send.ts',
+      'modules/customers/data-keys.ts',
+      'modules/customers/jobs.ts',
+      'modules/kyb/jobs.ts',
+      'modules/partners/service.ts',
+      'modules/transfers/bank-credit-calls.ts',
+      'modules/transfers/jobs.ts',
+      'modules/transfers/payout-account.ts',
+      'modules/webhooks/attempt.ts',
+      'modules/webhooks/jobs.ts',
+    ];
+    expect(filesMatching(/\.transactional\(/).filter((file) => file.startsWith('modules/'))).toEqual(ownTransactions);
+    // A face declares the request and calls the service: it opens no transaction and joins none into its own.
+    const faces = sources().filter(([file]) => /(^|\/)(rest|graphql|mutations|idempotency)\.ts$/.test(file) && !file.startsWith('platform/'));
+    expect(faces.length).toBeGreaterThan(20);
+    expect(faces.filter(([, text]) => /\.transactional\(|\bunitOfWork\(|\buseCase\(/.test(text)).map(([file]) => file)).toEqual([]);
+    expect(filesMatching(/joiningTransactions|runIdempotently/)).toEqual([]);
+  });
+
   it('keeps the API-key store in partners/api-keys.ts, apart from the partner use cases', () => {
     expect(filesMatching(/export const apiKeyStore\b/)).toEqual(['modules/partners/api-keys.ts']);
     expect(readFileSync('src/modules/partners/service.ts', 'utf8')).not.toMatch(/\bApiKey\b/);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fingerprint, runIdempotently } from '../../src/platform/idempotency.js';
+import { answerDeclared, fingerprint } from '../../src/platform/idempotency.js';
+import { useCase } from '../../src/platform/use-case.js';
 import { type ApiClient, onPostgres, startRamp, type TestRamp } from '../support/ramp.js';
 import { customerIdsWithEmail } from '../support/sealed.js';
 
@@ -120,12 +121,14 @@ describe('Idempotency-Key', () => {
   it.skipIf(!onPostgres)('undoes a stalled request whose key a retry took over, and leaves the retry’s claim alone', async () => {
     const [owner] = await t.sql<{ partner_id: string }>('select partner_id from api_keys limit 1');
     const actor = { partnerId: owner!.partner_id, environment: 'sandbox' as const, apiKeyId: 'test', apiKeyPrefix: 'rk_sandbox_test0000' };
-    const stalled = runIdempotently(t.ramp.db.fork(), actor, { key: 'k-taken-over', fingerprint: 'f' }, async (tx) => {
-      await tx.execute(`insert into partners (id, name, client_id) values (gen_random_uuid(), 'Stalled Work', 'client_stalled')`);
-      // Meanwhile a retry (past the takeover time) claims the key on its own connection.
-      await t.sql(`update idempotency_keys set claim_token = gen_random_uuid(), locked_at = now() where key = 'k-taken-over'`);
-      return { status: 201, body: { ok: true }, result: undefined };
-    });
+    const request = { key: 'k-taken-over', fingerprint: 'f', answer: () => ({ status: 201, body: { ok: true } }) };
+    const stalled = answerDeclared({ em: t.ramp.db.fork(), actor }, request, (scope) =>
+      useCase(scope, async (tx) => {
+        await tx.execute(`insert into partners (id, name, client_id) values (gen_random_uuid(), 'Stalled Work', 'client_stalled')`);
+        // Meanwhile a retry (past the takeover time) claims the key on its own connection.
+        await t.sql(`update idempotency_keys set claim_token = gen_random_uuid(), locked_at = now() where key = 'k-taken-over'`);
+      }),
+    );
     await expect(stalled).rejects.toMatchObject({ code: 'idempotency_key_in_use' });
     expect(await t.sql(`select 1 from partners where name = 'Stalled Work'`)).toEqual([]);
     expect(await t.sql(`select state from idempotency_keys where key = 'k-taken-over'`)).toEqual([{ state: 'in_progress' }]);

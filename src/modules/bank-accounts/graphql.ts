@@ -180,8 +180,8 @@ builder.mutationFields((t) => ({
     // The customer's id is fingerprinted as its databaseId, so a retry may spell it either way.
     resolve: creatingMutation({
       prepare: (input) => ({ ...input, customerId: databaseIdOf(input.customerId, 'Customer') }),
-      run: ({ customerId, ...account }, scope, { services }) =>
-        services.bankAccounts.create(scope, customerId, withoutNulls(account)).then((created) => created.account),
+      run: ({ customerId, ...account }, scope, { services }) => services.bankAccounts.create(scope, customerId, withoutNulls(account)),
+      answer: (created) => created.account,
       load: (id, scope, { services }) => services.bankAccounts.get(scope, id),
     }),
   }),

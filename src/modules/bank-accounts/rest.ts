@@ -37,11 +37,15 @@ export function bankAccountRoutes(app: FastifyInstance, { bankAccounts }: Servic
       errors: ['external_account_exists', 'customer_redacted'],
     }),
     (request, reply) =>
-      replyIdempotently(request, reply, { required: true }, async (scope) => {
-        const account = parseInput(BankAccountBody, request.body);
-        const created = await withRestPointers(bankAccounts.create(scope, request.params.customer_id, account));
-        return { status: 201, body: presentBankAccount(created.account, created.details) };
-      }),
+      replyIdempotently(
+        request,
+        reply,
+        { required: true },
+        {
+          run: (scope) => withRestPointers(bankAccounts.create(scope, request.params.customer_id, parseInput(BankAccountBody, request.body))),
+          answer: (created) => ({ status: 201, body: presentBankAccount(created.account, created.details) }),
+        },
+      ),
   );
 
   app.get<CustomerParams>(

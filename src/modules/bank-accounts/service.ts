@@ -1,4 +1,5 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { useCase } from '../../platform/use-case.js';
 import { randomUUID } from 'node:crypto';
 import { ConflictError, NotFoundError } from '../../domain/errors.js';
 import { parseInput } from '../../domain/validation.js';
@@ -125,7 +126,7 @@ export function createBankAccountService({ customers, dataKeys }: BankAccountSer
 
     async create(scope: Scope, customerId: string, newAccount: NewBankAccount) {
       const data = parseInput(NewBankAccount, newAccount);
-      return scope.em.transactional(async (em) => {
+      return useCase(scope, async (em) => {
         // Held (FOR SHARE) until commit: an erasure of the customer waits, or ran first and is refused here.
         const customer = await customers.getForNewBusiness({ ...scope, em }, customerId);
         const columns = columnsOf(data);

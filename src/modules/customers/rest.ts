@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import { assertSandbox } from '../../domain/environment.js';
 import { ConflictError, ValidationError } from '../../domain/errors.js';
 import { checkInput, parseInput } from '../../domain/validation.js';
 import { withProblemExtensions } from '../../platform/http-errors.js';
@@ -48,11 +47,19 @@ export function customerRoutes(app: FastifyInstance, { customers }: Services) {
     async (request, reply) => {
       let email = '';
       try {
-        return await replyIdempotently(request, reply, { required: false }, async (scope) => {
-          const customer = newCustomerOf(parseInput(NewCustomerBody, request.body));
-          email = customer.email;
-          return { status: 201, body: presentCreatedCustomer(await withRestPointers(customers.create(scope, customer), CUSTOMER_POINTERS)) };
-        });
+        return await replyIdempotently(
+          request,
+          reply,
+          { required: false },
+          {
+            run: (scope) => {
+              const customer = newCustomerOf(parseInput(NewCustomerBody, request.body));
+              email = customer.email;
+              return withRestPointers(customers.create(scope, customer), CUSTOMER_POINTERS);
+            },
+            answer: (created) => ({ status: 201, body: presentCreatedCustomer(created) }),
+          },
+        );
       } catch (error) {
         // The integrator's next step is the customer that has the email: name it (RFC 9457 extension member).
         if (!(error instanceof ConflictError) || error.code !== 'customer_email_taken' || !email) throw error;
@@ -143,11 +150,16 @@ export function customerRoutes(app: FastifyInstance, { customers }: Services) {
       errors: ['kyc_provider_not_configured', 'customer_redacted'],
     }),
     (request, reply) =>
-      replyIdempotently(request, reply, { required: false }, async (scope) => {
-        const link = newKycLinkOf(parseInput(NewKycLinkBody, request.body ?? {}));
-        const customer = await withRestPointers(customers.createKycLink(scope, request.params.customer_id, link));
-        return { status: 201, body: { kycs: customers.view(customer).kycs } };
-      }),
+      replyIdempotently(
+        request,
+        reply,
+        { required: false },
+        {
+          run: (scope) =>
+            withRestPointers(customers.createKycLink(scope, request.params.customer_id, newKycLinkOf(parseInput(NewKycLinkBody, request.body ?? {})))),
+          answer: (customer) => ({ status: 201, body: { kycs: customers.view(customer).kycs } }),
+        },
+      ),
   );
 
   // Sandbox (403 first with a production key): { action: submit_kyc | approve_kyc | reject_kyc } → 200 with the customer.
@@ -167,15 +179,20 @@ export function customerRoutes(app: FastifyInstance, { customers }: Services) {
       errors: ['kyc_transition_not_allowed', 'customer_redacted'],
     }),
     (request, reply) =>
-      replyIdempotently(request, reply, { required: false }, async (scope) => {
-        assertSandbox(scope.actor);
-        const { action } = parseInput(SimulateKycBody, request.body);
-        const id = request.params.customer_id;
-        const customer =
-          action === 'submit_kyc'
-            ? await customers.submitKyc(scope, id)
-            : await customers.decideKyc(scope, id, action === 'approve_kyc' ? 'approved' : 'rejected');
-        return { status: 200, body: customers.view(customer) };
-      }),
+      replyIdempotently(
+        request,
+        reply,
+        { required: false, sandboxOnly: true },
+        {
+          run: (scope) => {
+            const { action } = parseInput(SimulateKycBody, request.body);
+            const id = request.params.customer_id;
+            return action === 'submit_kyc'
+              ? customers.submitKyc(scope, id)
+              : customers.decideKyc(scope, id, action === 'approve_kyc' ? 'approved' : 'rejected');
+          },
+          answer: (customer) => ({ status: 200, body: customers.view(customer) }),
+        },
+      ),
   );
 }

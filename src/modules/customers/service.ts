@@ -1,4 +1,5 @@
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
+import { useCase } from '../../platform/use-case.js';
 import type { EntityManager } from '@mikro-orm/sql';
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { RecordedAddress } from '../../domain/address.js';
@@ -210,7 +211,7 @@ export function createCustomerService(options: CustomerServiceOptions): Customer
 
   /** Moves one customer's KYC to `to` through the transition table (409 when the table has no way). */
   async function moveCustomerKyc(scope: Scope, id: string, to: KycStatus): Promise<Customer> {
-    return scope.em.transactional(async (em) => {
+    return useCase(scope, async (em) => {
       const customer = await getForKycChange({ ...scope, em }, id);
       await changeKyc(em, scope.actor, customer, moveKyc(kycStatusOf(customer.kycStatusBreakdown), to));
       return customer;
@@ -284,7 +285,7 @@ export function createCustomerService(options: CustomerServiceOptions): Customer
 
   async function create(scope: Scope, newCustomer: NewCustomer): Promise<Customer> {
     const data = parseInput(NewCustomer, newCustomer);
-    return scope.em.transactional(async (em) => {
+    return useCase(scope, async (em) => {
       const now = new Date();
       const customer = em.create(Customer, {
         id: randomUUID(),
@@ -399,7 +400,7 @@ export function createCustomerService(options: CustomerServiceOptions): Customer
     async update(scope: Scope, id: string, changes: CustomerChanges): Promise<Customer> {
       const checked = checkInput(CustomerChanges, changes);
       const shared = await verificationIn(scope, changes);
-      return scope.em.transactional(async (em) => {
+      return useCase(scope, async (em) => {
         const txScope = { ...scope, em };
         // The names allowed depend on the stored type: those problems join the input's own in one answer.
         const customer = await findForKycChange(txScope, id);
@@ -464,7 +465,7 @@ export function createCustomerService(options: CustomerServiceOptions): Customer
      * or approved stay where they are: more documents do not restart a verification.
      */
     async requestKycReview(scope: Scope, id: string): Promise<Customer> {
-      return scope.em.transactional(async (em) => {
+      return useCase(scope, async (em) => {
         const customer = await getForKycChange({ ...scope, em }, id);
         const status = kycStatusOf(customer.kycStatusBreakdown);
         if (status !== 'in_review' && status !== 'approved') await changeKyc(em, scope.actor, customer, moveKyc(status, 'in_review'));
@@ -473,7 +474,7 @@ export function createCustomerService(options: CustomerServiceOptions): Customer
     },
 
     async adoptAddress(scope: Scope, id: string, address: RecordedAddress): Promise<Customer> {
-      return scope.em.transactional(async (em) => {
+      return useCase(scope, async (em) => {
         // Locked as an update locks it, so an address the partner is setting right now is not overwritten.
         const customer = await getForKycChange({ ...scope, em }, id);
         if (!customer.address) {
@@ -492,7 +493,7 @@ export function createCustomerService(options: CustomerServiceOptions): Customer
      * (unchanged when already there; 409 when the table forbids it, e.g. approved → rejected).
      */
     async applyVerifiedIdentity(scope: Scope, identity: VerifiedIdentity, result: KycStatus): Promise<{ customer: Customer; created: boolean }> {
-      return scope.em.transactional(async (em) => {
+      return useCase(scope, async (em) => {
         const txScope = { ...scope, em };
         const found = await findByEmail(txScope, identity.email);
         const existing = found && (await getForKycChange(txScope, found.id));
@@ -516,7 +517,7 @@ export function createCustomerService(options: CustomerServiceOptions): Customer
     async createKycLink(scope: Scope, id: string, link: NewKycLink): Promise<Customer> {
       const data = parseInput(NewKycLink, link);
       const redirectUri = data.redirectUri === undefined ? null : checkedRedirectUri(data.redirectUri, scope.actor.environment);
-      return scope.em.transactional(async (em) => {
+      return useCase(scope, async (em) => {
         const customer = await getForKycChange({ ...scope, em }, id);
         if (scope.actor.environment !== 'sandbox') {
           throw new ForbiddenError(

@@ -26,9 +26,14 @@ export function erasureRoutes(app: FastifyInstance, { erasure, customers }: Serv
       errors: ['customer_has_transfers_in_flight'],
     }),
     (request, reply) =>
-      replyIdempotently(request, reply, { required: false }, async (scope) => ({
-        status: 200,
-        body: customers.view(await erasure.redactCustomer(scope, request.params.customer_id)),
-      })),
+      replyIdempotently(
+        request,
+        reply,
+        { required: false },
+        {
+          run: (scope) => erasure.redactCustomer(scope, request.params.customer_id),
+          answer: (customer) => ({ status: 200, body: customers.view(customer) }),
+        },
+      ),
   );
 }

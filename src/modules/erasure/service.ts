@@ -1,4 +1,5 @@
 import { ConflictError } from '../../domain/errors.js';
+import { useCase } from '../../platform/use-case.js';
 import { requireScope } from '../../domain/scopes.js';
 import { blankStoredResponses } from '../../platform/idempotency.js';
 import { ErasedValues } from '../../platform/redaction.js';
@@ -40,7 +41,7 @@ export function createErasureService(deps: ErasureDeps): ErasureService {
   return {
     async redactCustomer(scope, customerId) {
       requireScope(scope.actor, 'admin');
-      return scope.em.transactional(async (em) => {
+      return useCase(scope, async (em) => {
         const tx = { ...scope, em };
         // Locked first (FOR UPDATE): no KYC change or update of this customer runs beside its erasure, and a quote,
         // transfer or account being made for it (which holds the row FOR SHARE) commits before the check below sees it.

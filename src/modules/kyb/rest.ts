@@ -70,10 +70,15 @@ export function kybRoutes(app: FastifyInstance, { kyb }: Services) {
         errors: ['kyc_transition_not_allowed'],
       }),
       (request, reply) =>
-        replyIdempotently(request, reply, { required: false }, async (scope) => ({
-          status: 201,
-          body: encryptusSuccess(201, message, await withRestPointers(submit(scope, request.body), KYB_POINTERS)),
-        })),
+        replyIdempotently(
+          request,
+          reply,
+          { required: false },
+          {
+            run: (scope) => withRestPointers(submit(scope, request.body), KYB_POINTERS),
+            answer: (profile) => ({ status: 201, body: encryptusSuccess(201, message, profile) }),
+          },
+        ),
     );
   }
 }

@@ -1,4 +1,5 @@
 import { LockMode } from '@mikro-orm/core';
+import { useCase } from '../../platform/use-case.js';
 import type { EntityManager } from '@mikro-orm/sql';
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
@@ -103,7 +104,7 @@ export function createKybService({ customers, dataKeys }: { customers: CustomerS
     save: Section<S>,
   ): Promise<BusinessProfileView> {
     const data = parseInput(schema, input);
-    return scope.em.transactional(async (em) => {
+    return useCase(scope, async (em) => {
       const tx = { ...scope, em };
       const customer = await corporateCustomer(tx, data.userEmail);
       const profile = await lockedProfile(em, scope.actor, customer.id);

@@ -26,9 +26,14 @@ export function kycImportRoutes(app: FastifyInstance, { customers, kycImport }: 
       errors: ['kyc_token_already_used', 'kyc_import_customer_is_corporate', 'kyc_provider_not_configured', 'kyc_transition_not_allowed'],
     }),
     (request, reply) =>
-      replyIdempotently(request, reply, { required: false }, async (scope) => {
-        const customer = await withRestPointers(kycImport.importKyc(scope, parseInput(ImportKycBody, request.body)), IMPORT_KYC_POINTERS);
-        return { status: 201, body: encryptusSuccess(201, 'KYC imported', customers.view(customer)) };
-      }),
+      replyIdempotently(
+        request,
+        reply,
+        { required: false },
+        {
+          run: (scope) => withRestPointers(kycImport.importKyc(scope, parseInput(ImportKycBody, request.body)), IMPORT_KYC_POINTERS),
+          answer: (customer) => ({ status: 201, body: encryptusSuccess(201, 'KYC imported', customers.view(customer)) }),
+        },
+      ),
   );
 }

@@ -1,4 +1,5 @@
 import { ConflictError } from '../../domain/errors.js';
+import { useCase } from '../../platform/use-case.js';
 import { parseInput } from '../../domain/validation.js';
 import type { Scope } from '../../platform/scope.js';
 import type { Customer, CustomerService, SharedVerification } from '../customers/service.js';
@@ -25,14 +26,16 @@ export function createKycImportService({ customers, shares }: KycImportOptions):
   return {
     async importKyc(scope: Scope, request: KycShareImport): Promise<Customer> {
       const { providerSharedToken: token } = parseInput(KycShareImport, request);
-      // Asked before the transaction: a real provider is a network call.
-      const verification = await shares.redeem(scope, token, '/providerSharedToken');
-      return scope.em.transactional(async (em) => {
-        // Claim the token first: a concurrent second use waits on the unique key, then fails here.
-        const claim = await claimOrConflict(shares, { ...scope, em }, verification);
-        const { customer } = await customers.applyVerifiedIdentity({ ...scope, em }, verification.identity, verification.result);
-        await em.nativeUpdate(KycImport, { id: claim }, { customerId: customer.id });
-        return customer;
+      return useCase(scope, {
+        // Asked before the transaction: a real provider is a network call.
+        read: () => shares.redeem(scope, token, '/providerSharedToken'),
+        work: async (em, verification) => {
+          // Claim the token first: a concurrent second use waits on the unique key, then fails here.
+          const claim = await claimOrConflict(shares, { ...scope, em }, verification);
+          const { customer } = await customers.applyVerifiedIdentity({ ...scope, em }, verification.identity, verification.result);
+          await em.nativeUpdate(KycImport, { id: claim }, { customerId: customer.id });
+          return customer;
+        },
       });
     },
   };

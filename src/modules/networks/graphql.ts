@@ -7,7 +7,6 @@ import { BlockchainNetworkEnum, FiatCurrencyEnum, PaymentRailsEnum, StablecoinEn
 import { idempotentResult } from '../../graphql/idempotency.js';
 import { idempotencyKeyField, payloadOf } from '../../graphql/payload.js';
 import { FAUCET_MAX_AMOUNT } from './inputs.js';
-import type { MintReading } from '../custody/mints.js';
 import { type FaucetMint, type FiatRailsView, NETWORK_RAILS, type NetworkRails, type NetworkView } from './service.js';
 
 const RAILS_MEANINGS: Record<NetworkRails, string> = {
@@ -127,13 +126,6 @@ builder.mutationFields((t) => ({
       input: t.arg({ type: MintTestTokensInputRef, required: true, description: 'What to do, as one input object (ValidationError paths point into it)' }),
     },
     resolve: (_, { input }, ctx) =>
-      idempotentResult<typeof input, FaucetMint, MintReading>(
-        ctx,
-        'mintTestTokens',
-        input,
-        (scope, request, reading) => ctx.services.networks.faucet(scope, withoutNulls(request), reading),
-        // The minter's nonce and the fees are read first, outside any transaction.
-        (scope, request) => ctx.services.networks.readFaucet(scope.actor, withoutNulls(request)),
-      ),
+      idempotentResult<typeof input, FaucetMint>(ctx, 'mintTestTokens', input, (scope, request) => ctx.services.networks.faucet(scope, withoutNulls(request))),
   }),
 }));

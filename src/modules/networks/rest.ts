@@ -57,18 +57,15 @@ export function networkRoutes(app: FastifyInstance, { networks }: Services) {
       withoutRead: ['transaction_hash'],
       errors: ['network_not_live', 'token_not_offered_on_network'],
     }),
-    (request, reply) => {
-      const mintRequest = () => parseInput(FaucetBody, request.body);
-      return replyIdempotently(
+    (request, reply) =>
+      replyIdempotently(
         request,
         reply,
-        // The minter's nonce and the fees are read first, outside any transaction.
-        { required: false, sandboxOnly: true, prepare: (scope) => withRestPointers(networks.readFaucet(scope.actor, mintRequest())) },
-        async (scope, reading) => {
-          const mint = await withRestPointers(networks.faucet(scope, mintRequest(), reading));
-          return { status: 201, body: presentFaucetMint(mint) };
+        { required: false, sandboxOnly: true },
+        {
+          run: (scope) => withRestPointers(networks.faucet(scope, parseInput(FaucetBody, request.body))),
+          answer: (mint) => ({ status: 201, body: presentFaucetMint(mint) }),
         },
-      );
-    },
+      ),
   );
 }

@@ -9,8 +9,9 @@ import type { Rails } from '../../rails/registry.js';
 import { FaucetRequest } from './inputs.js';
 import type { Job } from '../../platform/jobs.js';
 import type { Scope } from '../../platform/scope.js';
+import { useCase } from '../../platform/use-case.js';
 import type { SendingSettings } from '../custody/fees.js';
-import { type MintReading, mintFollowerJob, storeMint } from '../custody/mints.js';
+import { mintFollowerJob, storeMint } from '../custody/mints.js';
 
 /**
  * Where each network's chain leg stands for the caller's environment: `live` (an adapter talks to a
@@ -61,10 +62,11 @@ export interface NetworkService {
   list(actor: Actor): NetworkView[];
   /** The three fiat currencies, in the domain's order, as the caller's environment's bank moves them. */
   fiatRails(actor: Actor): FiatRailsView[];
-  /** What the faucet reads of the chain first, outside any transaction: the minter's nonce and the fees. */
-  readFaucet(actor: Actor, request: FaucetRequest): Promise<MintReading>;
-  /** Sandbox only: mints `amount` of a token to `address` on a live network (stored, sent after commit), and gives the address gas. */
-  faucet(scope: Scope, request: FaucetRequest, reading: MintReading): Promise<FaucetMint>;
+  /**
+   * Sandbox only: mints `amount` of a token to `address` on a live network (stored, sent after commit), and gives the
+   * address gas. The minter's nonce and the fees are read first, outside the transaction.
+   */
+  faucet(scope: Scope, request: FaucetRequest): Promise<FaucetMint>;
   /** The sandbox chain's mint follower, when Ramp runs a sandbox chain. */
   chainJobs(): readonly Job[];
 }
@@ -114,13 +116,16 @@ export function createNetworkService({ rails, sending }: { rails: Rails; sending
       });
     },
 
-    readFaucet: async (actor, request) => mintable(actor, request).tools.readMinter(),
-
-    async faucet(scope, request, reading) {
+    async faucet(scope, request) {
       const { data, contract, tools } = mintable(scope.actor, request);
       const units = baseUnits(new Decimal(data.amount), contract.decimals);
-      const mint = await storeMint(scope.em, tools, reading, { contract: contract.contractAddress, to: data.address, amount: units }, sending.crashAt);
-      return { network: data.network, token: data.token, address: data.address, amount: data.amount, transactionHash: mint.transactionHash };
+      return useCase(scope, {
+        read: () => tools.readMinter(),
+        work: async (em, reading) => {
+          const mint = await storeMint(em, tools, reading, { contract: contract.contractAddress, to: data.address, amount: units }, sending.crashAt);
+          return { network: data.network, token: data.token, address: data.address, amount: data.amount, transactionHash: mint.transactionHash };
+        },
+      });
     },
 
     chainJobs: () => (rails.sandboxChain ? [mintFollowerJob(rails.sandboxChain, sending)] : []),

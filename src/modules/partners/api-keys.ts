@@ -7,6 +7,7 @@ import type { KeyScope } from '../../domain/scopes.js';
 import { parseInput } from '../../domain/validation.js';
 import { type ApiKeyStore, KEY_REVOKED_CHANNEL, LAST_USED_RESOLUTION_MS, mintApiKey } from '../../platform/auth.js';
 import { auditAdministration } from '../../platform/audit.js';
+import { unitOfWork } from '../../platform/db/unit-of-work.js';
 import { API_KEY_ACTIONS } from '../audit/actions.js';
 import { ApiKey, Partner } from './entities.js';
 import { ApiKeyGrant } from './inputs.js';
@@ -32,7 +33,7 @@ export async function createApiKey(
 ): Promise<{ key: string; apiKey: ApiKey }> {
   const { scopes, allowedIps } = parseInput(ApiKeyGrant, grant);
   const minted = mintApiKey(environment);
-  return em.transactional(async (tx) => {
+  return unitOfWork(em, async (tx) => {
     const apiKey = tx.create(ApiKey, {
       id: randomUUID(),
       partner,
@@ -112,7 +113,7 @@ export async function revokeApiKey(
 ): Promise<{ key: ApiKeySummary; alreadyRevoked: boolean }> {
   const which = isUuid(prefixOrId) ? { id: prefixOrId.toLowerCase() } : { prefix: prefixOrId };
   const where = owner ? { ...which, partner: owner.partnerId, environment: owner.environment } : which;
-  return em.transactional(async (tx) => {
+  return unitOfWork(em, async (tx) => {
     // Conditional, so two revocations racing leave the first one's time.
     const revoked = await tx.nativeUpdate(ApiKey, { ...where, revokedAt: null }, { revokedAt: new Date() });
     const key = await tx.findOne(ApiKey, where, { populate: ['partner'], refresh: true });

@@ -269,7 +269,8 @@ builder.mutationFields((t) => ({
       }),
     },
     resolve: creatingMutation({
-      run: (account, scope, { services }) => services.partners.whitelistBankAccount(scope, withoutNulls(account)).then(created),
+      run: (account, scope, { services }) => services.partners.whitelistBankAccount(scope, withoutNulls(account)),
+      answer: created,
       load: (id, scope, { services }) => services.partners.getBankAccount(scope, id).then(created),
     }),
   }),

@@ -1,4 +1,5 @@
 import { SCOPES, type KeyScope, requireScope } from '../../domain/scopes.js';
+import { useCase } from '../../platform/use-case.js';
 import { ForbiddenError, NotFoundError } from '../../domain/errors.js';
 import { parseInput } from '../../domain/validation.js';
 import { rangeWithin } from '../../platform/client-address.js';
@@ -69,7 +70,7 @@ export function createApiKeyService(): ApiKeyService {
     async create(scope, grant) {
       admin(scope);
       const wanted = parseInput(ApiKeyGrant, grant);
-      return scope.em.transactional(async (tx) => {
+      return useCase(scope, async (tx) => {
         const partner = await tx.findOne(Partner, { id: scope.actor.partnerId });
         if (!partner) throw new NotFoundError('Partner');
         const own = isUuid(scope.actor.apiKeyId) ? await tx.findOne(ApiKey, { ...ownedBy(scope), id: scope.actor.apiKeyId }) : null;
@@ -80,7 +81,7 @@ export function createApiKeyService(): ApiKeyService {
     async revoke(scope, id) {
       admin(scope);
       if (!isUuid(id)) throw new NotFoundError('API key');
-      await revokeApiKey(scope.em, id, { partnerId: scope.actor.partnerId, environment: scope.actor.environment });
+      await useCase(scope, (em) => revokeApiKey(em, id, { partnerId: scope.actor.partnerId, environment: scope.actor.environment }));
       const key = await scope.em.findOne(ApiKey, { ...ownedBy(scope), id: id.toLowerCase() }, { refresh: true });
       if (!key) throw new NotFoundError('API key');
       return key;

@@ -57,11 +57,16 @@ export function partnerRoutes(app: FastifyInstance, { partners }: Services) {
       errors: ['wallet_address_already_whitelisted'],
     }),
     (request, reply) =>
-      replyIdempotently(request, reply, { required: false }, async (scope) => {
-        const entry = walletAddressOf(parseInput(WhitelistWalletAddressBody, request.body));
-        const whitelisted = await withRestPointers(partners.whitelistWalletAddress(scope, entry), PARTNER_POINTERS);
-        return { status: 200, body: encryptusSuccess(200, 'Wallet address whitelisted successfully', presentWalletAddress(whitelisted)) };
-      }),
+      replyIdempotently(
+        request,
+        reply,
+        { required: false },
+        {
+          run: (scope) =>
+            withRestPointers(partners.whitelistWalletAddress(scope, walletAddressOf(parseInput(WhitelistWalletAddressBody, request.body))), PARTNER_POINTERS),
+          answer: (whitelisted) => ({ status: 200, body: encryptusSuccess(200, 'Wallet address whitelisted successfully', presentWalletAddress(whitelisted)) }),
+        },
+      ),
   );
 
   app.post(
@@ -88,10 +93,18 @@ export function partnerRoutes(app: FastifyInstance, { partners }: Services) {
       errors: ['bank_account_already_whitelisted'],
     }),
     (request, reply) =>
-      replyIdempotently(request, reply, { required: false }, async (scope) => {
-        const account = bankAccountOf(parseInput(WhitelistBankAccountBody, request.body));
-        const whitelisted = await withRestPointers(partners.whitelistBankAccount(scope, account), PARTNER_POINTERS);
-        return { status: 200, body: encryptusSuccess(200, 'Bank account whitelisted successfully', presentBankAccount(whitelisted, 'clear')) };
-      }),
+      replyIdempotently(
+        request,
+        reply,
+        { required: false },
+        {
+          run: (scope) =>
+            withRestPointers(partners.whitelistBankAccount(scope, bankAccountOf(parseInput(WhitelistBankAccountBody, request.body))), PARTNER_POINTERS),
+          answer: (whitelisted) => ({
+            status: 200,
+            body: encryptusSuccess(200, 'Bank account whitelisted successfully', presentBankAccount(whitelisted, 'clear')),
+          }),
+        },
+      ),
   );
 }

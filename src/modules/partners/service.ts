@@ -1,4 +1,5 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { useCase } from '../../platform/use-case.js';
 import type { EntityManager } from '@mikro-orm/sql';
 import { randomUUID } from 'node:crypto';
 import { ConflictError, NotFoundError } from '../../domain/errors.js';
@@ -110,7 +111,7 @@ export function createPartnerService({ customers }: PartnerServiceDeps): Partner
 
     async whitelistWalletAddress(scope: Scope, entry: NewWhitelistedWalletAddress): Promise<WhitelistedWalletAddress> {
       const data = parseInput(NewWhitelistedWalletAddress, entry);
-      return scope.em.transactional(async (em) => {
+      return useCase(scope, async (em) => {
         const entry = em.create(WhitelistedWalletAddress, { id: randomUUID(), ...data, createdAt: new Date() });
         await flushOrConflict(
           em,
@@ -122,7 +123,7 @@ export function createPartnerService({ customers }: PartnerServiceDeps): Partner
 
     async whitelistBankAccount(scope: Scope, account: NewWhitelistedBankAccount): Promise<WhitelistedBankAccount> {
       const data = parseInput(NewWhitelistedBankAccount, account);
-      return scope.em.transactional(async (em) => {
+      return useCase(scope, async (em) => {
         const entry = em.create(WhitelistedBankAccount, { id: randomUUID(), ...data, createdAt: new Date() });
         await flushOrConflict(em, () => new ConflictError('bank_account_already_whitelisted', 'This bank account is already whitelisted for this currency'));
         return entry;

@@ -1,4 +1,5 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { useCase } from '../../platform/use-case.js';
 import { railsNotConnected } from '../../domain/environment.js';
 import type { EntityManager } from '@mikro-orm/sql';
 import { randomUUID } from 'node:crypto';
@@ -9,7 +10,6 @@ import { assertTransition } from '../../domain/transfer-status.js';
 import { isUuid } from '../../domain/identifiers/uuid.js';
 import { parseInput } from '../../domain/validation.js';
 import type { Scope } from '../../platform/scope.js';
-import { unitOfWork } from '../../platform/db/unit-of-work.js';
 import type { LiveChain, TokenTransfer } from '../../rails/port.js';
 import type { Customer } from '../customers/service.js';
 import { type BankAccountDetails, bankAccountDetailsOf } from '../bank-accounts/records.js';
@@ -139,7 +139,7 @@ export function offramp(deps: TransferDeps, quoting: Quoting) {
       request: OfframpQuoteRequest,
     ): Promise<{ quote: Quote; transfer: Transfer | null; destination: BankAccountDetails | null }> {
       const data = parseInput(OfframpQuoteRequest, request);
-      return scope.em.transactional(async (em) => {
+      return useCase(scope, async (em) => {
         const customer = await deps.customers.getForNewBusiness({ ...scope, em }, customerId);
         const quote = await quoting.createQuote({ ...scope, em }, customer, {
           ...data,
@@ -164,7 +164,7 @@ export function offramp(deps: TransferDeps, quoting: Quoting) {
       destination: OfframpDestination,
     ): Promise<{ transfer: Transfer; quote: Quote; destination: BankAccountDetails }> {
       const data = parseInput(OfframpDestination, destination);
-      return scope.em.transactional(async (em) => {
+      return useCase(scope, async (em) => {
         // The customer the path names is read once, held (FOR SHARE) as openTransfer would hold the quote's.
         const customer = customerId === undefined ? undefined : await deps.customers.getForNewBusiness({ ...scope, em }, customerId);
         const quote = await quoting.lockUsableQuote(em, { id: quoteId, direction: 'offramp', ...(customer && { customerId: customer.id }) });
@@ -173,61 +173,50 @@ export function offramp(deps: TransferDeps, quoting: Quoting) {
     },
 
     /**
-     * What `complete` reads of the chain, before its unit of work opens: the deposit the hash names, checked against
-     * the transfer (422 when it does not pay it); null on a simulated network.
-     */
-    async readDeposit(scope: Scope, customerId: string | undefined, transferId: string, deposit: OfframpDeposit): Promise<DepositLookup | null> {
-      const data = parseInput(OfframpDeposit, deposit);
-      const customer = customerId === undefined ? undefined : await deps.customers.get(scope, customerId);
-      return lookUpDeposit(scope, { id: transferId, direction: 'offramp', ...(customer && { customerId: customer.id }) }, data.depositTransactionHash);
-    },
-
-    /**
      * The customer sent the tokens: the deposit's hash (valid for the quote's network). On a live
-     * chain it was looked up first, by readDeposit, outside any transaction, and must pay this transfer (verify.ts;
+     * chain it is looked up first, outside any transaction, and must pay this transfer (verify.ts;
      * 422 otherwise, the transfer left pending): it is recorded as the watcher would record it, and
      * the transfer moves to processing once the network's confirmations are reached (at once when
      * they already are; else it stays pending and shows them). On a simulated network the hash's
      * form alone is checked, and the transfer moves to processing. Any status but pending → 409; a
      * hash that already funded another transfer → 409. Without `customerId`, the transfer's own customer.
      */
-    async complete(
-      scope: Scope,
-      customerId: string | undefined,
-      transferId: string,
-      deposit: OfframpDeposit,
-      onChain: DepositLookup | null,
-    ): Promise<{ transfer: Transfer; quote: Quote }> {
+    async complete(scope: Scope, customerId: string | undefined, transferId: string, deposit: OfframpDeposit): Promise<{ transfer: Transfer; quote: Quote }> {
       const data = parseInput(OfframpDeposit, deposit);
       const customer = customerId === undefined ? undefined : await deps.customers.get(scope, customerId);
       const where = { id: transferId, direction: 'offramp' as const, ...(customer && { customerId: customer.id }) };
       try {
-        return await unitOfWork(scope.em, async (em) => {
-          // Read before the transaction for another transfer, or for none (a simulated network then): refused as a bug.
-          if (onChain && onChain.transferId.toLowerCase() !== transferId.toLowerCase())
-            throw new Error('the deposit read before this completion is of another transfer');
-          // The deposit first, then the transfer: the watcher takes its locks in the same order.
-          if (onChain) await recordDeposit(em, onChain.chain, onChain.log, onChain.transferId, 'observed');
-          const { transfer, quote } = await lockTransfer(em, where);
-          const network = quote.sourceNetwork as Network;
-          assertTransition(transfer.status, 'processing', { fundsReceived: transfer.fundsReceivedAt != null });
-          assertDepositWindowOpen(transfer, quoting.now());
-          // Stored normalised: the unique constraint (environment, deposit_transaction_hash) must see
-          // `0xABC…` and `0xabc…` as the one transaction they are, or one deposit funds two transfers.
-          transfer.depositTransactionHash = normalizeTransactionHash(network, data.depositTransactionHash);
-          if (!onChain) {
-            await moveTransfer(em, transfer, quote, 'processing', 'deposit_transaction_submitted');
+        return await useCase(scope, {
+          // The chain is asked first, outside any transaction: the deposit the hash names, checked against the
+          // transfer (422 when it does not pay it); null on a simulated network.
+          read: () => lookUpDeposit(scope, where, data.depositTransactionHash),
+          work: async (em, onChain) => {
+            // Read before the transaction for another transfer, or for none (a simulated network then): refused as a bug.
+            if (onChain && onChain.transferId.toLowerCase() !== transferId.toLowerCase())
+              throw new Error('the deposit read before this completion is of another transfer');
+            // The deposit first, then the transfer: the watcher takes its locks in the same order.
+            if (onChain) await recordDeposit(em, onChain.chain, onChain.log, onChain.transferId, 'observed');
+            const { transfer, quote } = await lockTransfer(em, where);
+            const network = quote.sourceNetwork as Network;
+            assertTransition(transfer.status, 'processing', { fundsReceived: transfer.fundsReceivedAt != null });
+            assertDepositWindowOpen(transfer, quoting.now());
+            // Stored normalised: the unique constraint (environment, deposit_transaction_hash) must see
+            // `0xABC…` and `0xabc…` as the one transaction they are, or one deposit funds two transfers.
+            transfer.depositTransactionHash = normalizeTransactionHash(network, data.depositTransactionHash);
+            if (!onChain) {
+              await moveTransfer(em, transfer, quote, 'processing', 'deposit_transaction_submitted');
+              return { transfer, quote };
+            }
+            await em.flush();
+            const [recorded] = await em.execute<{ id: string }[]>('select id from chain_deposits where chain_key = ? and tx_hash = ? and log_index = ?', [
+              onChain.chain.key,
+              onChain.log.txHash,
+              onChain.log.logIndex,
+            ]);
+            // Credits it now when the chain already has its confirmations; else the transfer shows them and waits.
+            await followDeposit(em, onChain.chain, depositCalls, recorded!.id, onChain.head);
             return { transfer, quote };
-          }
-          await em.flush();
-          const [recorded] = await em.execute<{ id: string }[]>('select id from chain_deposits where chain_key = ? and tx_hash = ? and log_index = ?', [
-            onChain.chain.key,
-            onChain.log.txHash,
-            onChain.log.logIndex,
-          ]);
-          // Credits it now when the chain already has its confirmations; else the transfer shows them and waits.
-          await followDeposit(em, onChain.chain, depositCalls, recorded!.id, onChain.head);
-          return { transfer, quote };
+          },
         });
       } catch (error) {
         if (error instanceof UniqueConstraintViolationException && String(error.message).includes('transfers_deposit_hash_once')) {

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/sql';
+import { useCase } from '../../platform/use-case.js';
 import { railsNotConnected } from '../../domain/environment.js';
 import { randomUUID } from 'node:crypto';
 import { ValidationError, fieldError } from '../../domain/errors.js';
@@ -58,7 +59,7 @@ export function onramp(deps: TransferDeps, quoting: Quoting) {
 
     async createQuote(scope: Scope, customerId: string, request: OnrampQuoteRequest): Promise<Quote> {
       const data = parseInput(OnrampQuoteRequest, request);
-      return scope.em.transactional(async (em) => {
+      return useCase(scope, async (em) => {
         // Held (FOR SHARE) until commit: an erasure of the customer waits, or ran first and is refused here.
         const customer = await deps.customers.getForNewBusiness({ ...scope, em }, customerId);
         return quoting.createQuote({ ...scope, em }, customer, {
@@ -84,7 +85,7 @@ export function onramp(deps: TransferDeps, quoting: Quoting) {
       request: OnrampTransferRequest,
     ): Promise<{ transfer: Transfer; quote: Quote }> {
       const data = parseInput(OnrampTransferRequest, request);
-      return scope.em.transactional(async (em) => {
+      return useCase(scope, async (em) => {
         // Held (FOR SHARE) until commit: an erasure waits for this transfer (and then sees it in flight), or ran first and
         // refuses it here. The customer the path names is read once, under that lock; else the quote's, once it is known.
         const named = customerId === undefined ? undefined : await deps.customers.getForNewBusiness({ ...scope, em }, customerId);

@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import { assertSandbox } from '../../domain/environment.js';
 import type { TransferDirection } from '../../domain/transfer-status.js';
 import { parseInput } from '../../domain/validation.js';
 import { type RouteContract, contract } from '../../platform/openapi-contract.js';
@@ -58,13 +57,15 @@ export function transferRoutes(app: FastifyInstance, { transfers }: Services) {
       errors: ['amount_out_of_range', 'kyc_not_approved', 'token_not_offered_on_network', 'customer_redacted'],
     }),
     (request, reply) =>
-      replyIdempotently(request, reply, { required: false }, async (scope) => ({
-        status: 201,
-        body: presentQuote(
-          await withRestPointers(transfers.createOnrampQuote(scope, request.params.customer_id, parseInput(OnrampQuoteBody, request.body))),
-          null,
-        ),
-      })),
+      replyIdempotently(
+        request,
+        reply,
+        { required: false },
+        {
+          run: (scope) => withRestPointers(transfers.createOnrampQuote(scope, request.params.customer_id, parseInput(OnrampQuoteBody, request.body))),
+          answer: (quote) => ({ status: 201, body: presentQuote(quote, null) }),
+        },
+      ),
   );
 
   app.post<QuoteParams>(
@@ -82,11 +83,18 @@ export function transferRoutes(app: FastifyInstance, { transfers }: Services) {
       errors: STARTS,
     }),
     (request, reply) =>
-      replyIdempotently(request, reply, { required: false }, async (scope) => {
-        const body = parseInput(OnrampTransferBody, request.body);
-        const { transfer, quote } = await withRestPointers(transfers.createOnrampTransfer(scope, request.params.customer_id, request.params.quote_id, body));
-        return { status: 201, body: presentTransfer(transfer, quote) };
-      }),
+      replyIdempotently(
+        request,
+        reply,
+        { required: false },
+        {
+          run: (scope) =>
+            withRestPointers(
+              transfers.createOnrampTransfer(scope, request.params.customer_id, request.params.quote_id, parseInput(OnrampTransferBody, request.body)),
+            ),
+          answer: ({ transfer, quote }) => ({ status: 201, body: presentTransfer(transfer, quote) }),
+        },
+      ),
   );
 
   // ——— Off-ramp (§4.5) ———
@@ -105,11 +113,15 @@ export function transferRoutes(app: FastifyInstance, { transfers }: Services) {
       errors: [...STARTS, 'token_not_offered_on_network'],
     }),
     (request, reply) =>
-      replyIdempotently(request, reply, { required: true }, async (scope) => {
-        const body = parseInput(OfframpQuoteBody, request.body);
-        const { quote, transfer, destination } = await withRestPointers(transfers.createOfframpQuote(scope, request.params.customer_id, body));
-        return { status: 201, body: presentOfframpQuote(quote, transfer, destination) };
-      }),
+      replyIdempotently(
+        request,
+        reply,
+        { required: true },
+        {
+          run: (scope) => withRestPointers(transfers.createOfframpQuote(scope, request.params.customer_id, parseInput(OfframpQuoteBody, request.body))),
+          answer: ({ quote, transfer, destination }) => ({ status: 201, body: presentOfframpQuote(quote, transfer, destination) }),
+        },
+      ),
   );
 
   app.post<QuoteParams>(
@@ -127,13 +139,18 @@ export function transferRoutes(app: FastifyInstance, { transfers }: Services) {
       errors: STARTS,
     }),
     (request, reply) =>
-      replyIdempotently(request, reply, { required: false }, async (scope) => {
-        const body = parseInput(OfframpTransferBody, request.body);
-        const { transfer, quote, destination } = await withRestPointers(
-          transfers.createOfframpTransfer(scope, request.params.customer_id, request.params.quote_id, body),
-        );
-        return { status: 201, body: presentOfframpTransfer(transfer, quote, destination) };
-      }),
+      replyIdempotently(
+        request,
+        reply,
+        { required: false },
+        {
+          run: (scope) =>
+            withRestPointers(
+              transfers.createOfframpTransfer(scope, request.params.customer_id, request.params.quote_id, parseInput(OfframpTransferBody, request.body)),
+            ),
+          answer: ({ transfer, quote, destination }) => ({ status: 201, body: presentOfframpTransfer(transfer, quote, destination) }),
+        },
+      ),
   );
 
   app.post<TransferParams>(
@@ -163,20 +180,19 @@ export function transferRoutes(app: FastifyInstance, { transfers }: Services) {
         'deposit_underpaid',
       ],
     }),
-    (request, reply) => {
-      const { customer_id, transfer_id } = request.params;
-      const deposit = () => parseInput(OfframpDepositBody, request.body);
-      return replyIdempotently(
+    (request, reply) =>
+      replyIdempotently(
         request,
         reply,
-        // The chain is asked first, outside any transaction: the deposit the hash names.
-        { required: true, prepare: (scope) => withRestPointers(transfers.readOfframpDeposit(scope, customer_id, transfer_id, deposit())) },
-        async (scope, onChain) => {
-          const { transfer, quote } = await withRestPointers(transfers.completeOfframpTransfer(scope, customer_id, transfer_id, deposit(), onChain));
-          return { status: 200, body: presentTransfer(transfer, quote) };
+        { required: true },
+        {
+          run: (scope) =>
+            withRestPointers(
+              transfers.completeOfframpTransfer(scope, request.params.customer_id, request.params.transfer_id, parseInput(OfframpDepositBody, request.body)),
+            ),
+          answer: ({ transfer, quote }) => ({ status: 200, body: presentTransfer(transfer, quote) }),
         },
-      );
-    },
+      ),
   );
 
   // ——— Reads, both directions ———
@@ -232,11 +248,15 @@ export function transferRoutes(app: FastifyInstance, { transfers }: Services) {
         errors: ['transfer_transition_not_allowed'],
       }),
       (request, reply) =>
-        replyIdempotently(request, reply, { required: false }, async (scope) => {
-          const { customer_id, transfer_id } = request.params;
-          const { transfer, quote } = await transfers.cancel(scope, transfer_id, { customerId: customer_id, direction });
-          return { status: 200, body: presentTransfer(transfer, quote) };
-        }),
+        replyIdempotently(
+          request,
+          reply,
+          { required: false },
+          {
+            run: (scope) => transfers.cancel(scope, request.params.transfer_id, { customerId: request.params.customer_id, direction }),
+            answer: ({ transfer, quote }) => ({ status: 200, body: presentTransfer(transfer, quote) }),
+          },
+        ),
     );
 
     // Sandbox (403 first with a production key): { action: fiat_deposit (on-ramp only) | crypto_deposit (off-ramp only) |
@@ -267,23 +287,16 @@ export function transferRoutes(app: FastifyInstance, { transfers }: Services) {
           'amount_out_of_range',
         ],
       }),
-      (request, reply) => {
-        const step = () => parseInput(SimulateBody, request.body);
-        return replyIdempotently(
+      (request, reply) =>
+        replyIdempotently(
           request,
           reply,
-          // Settling reads the treasury first, outside any transaction; the other steps read nothing.
+          { required: false, sandboxOnly: true },
           {
-            required: false,
-            sandboxOnly: true,
-            prepare: (scope) => withRestPointers(transfers.readSimulatedStep(scope, request.params.customer_id, direction, step())),
+            run: (scope) => withRestPointers(transfers.simulateByAction(scope, request.params.customer_id, direction, parseInput(SimulateBody, request.body))),
+            answer: ({ transfer, quote }) => ({ status: 200, body: presentTransfer(transfer, quote) }),
           },
-          async (scope, reading) => {
-            const { transfer, quote } = await withRestPointers(transfers.simulateByAction(scope, request.params.customer_id, direction, step(), reading));
-            return { status: 200, body: presentTransfer(transfer, quote) };
-          },
-        );
-      },
+        ),
     );
   }
 
@@ -312,13 +325,17 @@ export function transferRoutes(app: FastifyInstance, { transfers }: Services) {
       ],
     }),
     (request, reply) =>
-      replyIdempotently(request, reply, { required: false }, async (scope) => {
-        assertSandbox(scope.actor);
-        const deposit = parseInput(SimulateVirtualAccountDepositBody, request.body);
-        const { transfer, quote } = await withRestPointers(
-          transfers.simulateVirtualAccountDeposit(scope, request.params.virtual_account_id, deposit, request.params.customer_id),
-        );
-        return { status: 201, body: presentTransfer(transfer, quote) };
-      }),
+      replyIdempotently(
+        request,
+        reply,
+        { required: false, sandboxOnly: true },
+        {
+          run: (scope) => {
+            const deposit = parseInput(SimulateVirtualAccountDepositBody, request.body);
+            return withRestPointers(transfers.simulateVirtualAccountDeposit(scope, request.params.virtual_account_id, deposit, request.params.customer_id));
+          },
+          answer: ({ transfer, quote }) => ({ status: 201, body: presentTransfer(transfer, quote) }),
+        },
+      ),
   );
 }

@@ -1,8 +1,8 @@
 import { NotFoundError } from '../../domain/errors.js';
+import { useCase } from '../../platform/use-case.js';
 import type { TransferDirection } from '../../domain/transfer-status.js';
 import type { OffsetPage } from '../../platform/pagination.js';
 import type { Scope } from '../../platform/scope.js';
-import { unitOfWork } from '../../platform/db/unit-of-work.js';
 import { isUuid } from '../../domain/identifiers/uuid.js';
 import type { TransferDeps } from './context.js';
 import { Quote, Transfer, TransferStatusChange } from './entities.js';
@@ -18,11 +18,11 @@ import type {
   SimulatedVirtualAccountDeposit,
 } from './inputs.js';
 import { lockTransfer, moveTransfer } from './lifecycle.js';
-import { type DepositLookup, offramp } from './offramp.js';
+import { offramp } from './offramp.js';
 import { onramp } from './onramp.js';
 import { quoting } from './quotes.js';
 import { type TransferWithQuote, ownTransferIds, transferOfCustomer, transfersOfCustomer } from './queries.js';
-import { type SettlementReading, simulations } from './simulations.js';
+import { simulations } from './simulations.js';
 import { chainJobs } from './chain-jobs.js';
 import { bankCreditCalls } from './bank-credit-calls.js';
 import type { Job } from '../../platform/jobs.js';
@@ -68,16 +68,11 @@ export interface TransferService {
     quoteId: string,
     destination: OfframpDestination,
   ): Promise<TransferWithQuote & { destination: BankAccountDetails }>;
-  /** What completing reads of the chain first, outside any transaction: the deposit the hash names (null on a simulated network). */
-  readOfframpDeposit(scope: Scope, customerId: string | undefined, transferId: string, deposit: OfframpDeposit): Promise<DepositLookup | null>;
-  /** The customer sent the tokens: the deposit's hash moves the transfer pending → processing (`customerId` as above). */
-  completeOfframpTransfer(
-    scope: Scope,
-    customerId: string | undefined,
-    transferId: string,
-    deposit: OfframpDeposit,
-    onChain: DepositLookup | null,
-  ): Promise<TransferWithQuote>;
+  /**
+   * The customer sent the tokens: the deposit's hash moves the transfer pending → processing (`customerId` as above). On a
+   * live chain the deposit the hash names is read first, outside the transaction.
+   */
+  completeOfframpTransfer(scope: Scope, customerId: string | undefined, transferId: string, deposit: OfframpDeposit): Promise<TransferWithQuote>;
   /** The partner calls a pending transfer off: pending → canceled (409 from any other status). */
   cancel(scope: Scope, transferId: string, within?: TransferWithin): Promise<TransferWithQuote>;
 
@@ -96,21 +91,12 @@ export interface TransferService {
    * address (the transfer stays pending for the watcher); on a simulated one it arrives at once.
    */
   simulateCryptoDeposit(scope: Scope, transferId: string, deposit?: SimulatedCryptoDeposit, within?: TransferWithin): Promise<TransferWithQuote>;
-  /** What settling reads of the chain first, outside any transaction: the treasury, for an on-ramp paid on a live chain. */
-  readSettlement(scope: Scope, transferId: string, within?: TransferWithin): Promise<SettlementReading | null>;
-  simulateSettlement(scope: Scope, transferId: string, within?: TransferWithin, reading?: SettlementReading | null): Promise<TransferWithQuote>;
+  /** The payout leaves: processing → completed (an on-ramp on a live chain reads its treasury first, outside the transaction). */
+  simulateSettlement(scope: Scope, transferId: string, within?: TransferWithin): Promise<TransferWithQuote>;
   simulateFailure(scope: Scope, transferId: string, reason?: string, within?: TransferWithin): Promise<TransferWithQuote>;
   simulateRefund(scope: Scope, transferId: string, within?: TransferWithin): Promise<TransferWithQuote>;
-  /** What the REST simulate extension's step reads of the chain first (settling's reading; null for the other steps). */
-  readSimulatedStep(scope: Scope, customerId: string, direction: TransferDirection, step: SimulatedStep): Promise<SettlementReading | null>;
   /** The REST simulate extension: one of the steps above, named by action. */
-  simulateByAction(
-    scope: Scope,
-    customerId: string,
-    direction: TransferDirection,
-    step: SimulatedStep,
-    reading?: SettlementReading | null,
-  ): Promise<TransferWithQuote>;
+  simulateByAction(scope: Scope, customerId: string, direction: TransferDirection, step: SimulatedStep): Promise<TransferWithQuote>;
   /** Fiat paid into an active virtual account: a funded on-ramp transfer to its destination. */
   simulateVirtualAccountDeposit(
     scope: Scope,
@@ -187,14 +173,11 @@ export function createTransferService(deps: TransferDeps): TransferService {
     createOnrampTransfer: onramps.createTransfer,
     createOfframpQuote: offramps.createQuote,
     createOfframpTransfer: offramps.createTransfer,
-    readOfframpDeposit: offramps.readDeposit,
     completeOfframpTransfer: offramps.complete,
 
     simulateFiatDeposit: sandbox.fiatDeposit,
     simulateCryptoDeposit: sandbox.cryptoDeposit,
-    readSettlement: sandbox.readSettlement,
     simulateSettlement: sandbox.settle,
-    readSimulatedStep: sandbox.readStep,
     simulateFailure: sandbox.fail,
     simulateRefund: sandbox.refund,
     simulateByAction: sandbox.simulateByAction,
@@ -202,7 +185,7 @@ export function createTransferService(deps: TransferDeps): TransferService {
     chainJobs: () => chainJobs(deps, bankCreditCalls(deps, sandbox, quotes.now)),
 
     async cancel(scope: Scope, transferId: string, within: TransferWithin = {}): Promise<TransferWithQuote> {
-      return unitOfWork(scope.em, async (em) => {
+      return useCase(scope, async (em) => {
         const moved = await lockTransfer(em, { id: transferId, ...within });
         await moveTransfer(em, moved.transfer, moved.quote, 'canceled', 'canceled_by_partner');
         return moved;

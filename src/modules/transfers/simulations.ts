@@ -1,4 +1,5 @@
 import { assertSandbox, railsNotConnected } from '../../domain/environment.js';
+import { useCase } from '../../platform/use-case.js';
 import { UnprocessableError, ValidationError, fieldError } from '../../domain/errors.js';
 import { type TransferDirection, assertTransition } from '../../domain/transfer-status.js';
 import { parseAmount } from '../../domain/pricing.js';
@@ -16,7 +17,7 @@ import type { onramp } from './onramp.js';
 import { payNow } from '../custody/payouts/send.js';
 import { type TreasuryReading, readTreasury } from '../custody/payouts/sign.js';
 import { payoutCalls, payoutRequestOf } from './payout-calls.js';
-import { afterCommit, unitOfWork } from '../../platform/db/unit-of-work.js';
+import { afterCommit } from '../../platform/db/unit-of-work.js';
 import { isUuid } from '../../domain/identifiers/uuid.js';
 import { payoutAccountOf } from './payout-account.js';
 import { type BankAccountDetails, numberOfDetails } from '../bank-accounts/records.js';
@@ -65,12 +66,22 @@ type Where = { customerId?: string; direction?: TransferDirection };
  * like real progress would (history, ledger, events).
  */
 export function simulations(deps: TransferDeps, quoting: Quoting, onramps: ReturnType<typeof onramp>) {
-  async function move(scope: Scope, transferId: string, where: Where, step: (moved: Moved, em: Scope['em']) => Promise<void>): Promise<Moved> {
+  /** One step's use case: `read` (the chain, before the transaction), then the transfer locked and moved. */
+  async function move<R = undefined>(
+    scope: Scope,
+    transferId: string,
+    where: Where,
+    step: (moved: Moved, em: Scope['em'], read: R) => Promise<void>,
+    read?: () => Promise<R>,
+  ): Promise<Moved> {
     assertSandbox(scope.actor);
-    return unitOfWork(scope.em, async (em) => {
-      const moved = await lockTransfer(em, { id: transferId, ...where });
-      await step(moved, em);
-      return moved;
+    return useCase(scope, {
+      read,
+      work: async (em, reading: R) => {
+        const moved = await lockTransfer(em, { id: transferId, ...where });
+        await step(moved, em, reading);
+        return moved;
+      },
     });
   }
 
@@ -222,20 +233,26 @@ export function simulations(deps: TransferDeps, quoting: Quoting, onramps: Retur
    * its destination_transaction_hash, and completes once the payout has the chain's confirmations (or
    * fails `treasury_insufficient_funds` at once when the treasury is short).
    */
-  const settle = (scope: Scope, transferId: string, where: Where = {}, reading: SettlementReading | null = null) =>
-    move(scope, transferId, where, async ({ transfer, quote }, em) => {
-      if (transfer.direction === 'offramp') {
+  const settle = (scope: Scope, transferId: string, where: Where = {}) =>
+    move(
+      scope,
+      transferId,
+      where,
+      async ({ transfer, quote }, em, reading) => {
+        if (transfer.direction === 'offramp') {
+          assertTransition(transfer.status, 'completed', { fundsReceived: transfer.fundsReceivedAt != null });
+          // Paid through an ISO 20022 bank, the off-ramp stays processing until the bank's pain.002 settles or rejects it.
+          if ((await payOutFiat(em, transfer, quote)) === 'awaiting_bank') return;
+        }
+        const chain = transfer.direction === 'onramp' ? deps.rails.chain(transfer.environment, quote.destinationNetwork!) : null;
+        if (chain?.mode !== 'live') return moveTransfer(em, transfer, quote, 'completed', 'settled');
+        // Read before the transaction for another chain, or for none: a bug, since signing never asks the chain itself.
+        if (reading?.chain.key !== chain.key) throw new Error(`settling an on-ramp on ${chain.key} needs its treasury read first (readSettlement)`);
         assertTransition(transfer.status, 'completed', { fundsReceived: transfer.fundsReceivedAt != null });
-        // Paid through an ISO 20022 bank, the off-ramp stays processing until the bank's pain.002 settles or rejects it.
-        if ((await payOutFiat(em, transfer, quote)) === 'awaiting_bank') return;
-      }
-      const chain = transfer.direction === 'onramp' ? deps.rails.chain(transfer.environment, quote.destinationNetwork!) : null;
-      if (chain?.mode !== 'live') return moveTransfer(em, transfer, quote, 'completed', 'settled');
-      // A face that did not read the treasury first (readSettlement) is a bug: signing never asks the chain itself.
-      if (reading?.chain.key !== chain.key) throw new Error(`settling an on-ramp on ${chain.key} needs its treasury read first (readSettlement)`);
-      assertTransition(transfer.status, 'completed', { fundsReceived: transfer.fundsReceivedAt != null });
-      await payNow(em, chain, reading.treasury, payoutRequestOf(transfer, quote), deps.payouts, payoutCalls);
-    });
+        await payNow(em, chain, reading.treasury, payoutRequestOf(transfer, quote), deps.payouts, payoutCalls);
+      },
+      () => readSettlement(scope, transferId, where),
+    );
 
   /** The transfer fails (from pending or processing), for `reason` or `simulated_failure`. */
   const fail = (scope: Scope, transferId: string, reason?: string, where: Where = {}) => {
@@ -258,28 +275,13 @@ export function simulations(deps: TransferDeps, quoting: Quoting, onramps: Retur
   return {
     fiatDeposit,
     cryptoDeposit,
-    readSettlement,
     settle,
 
-    /** What the REST simulate extension's step reads of the chain first: settling's reading, none for the other steps. */
-    async readStep(scope: Scope, customerId: string, direction: TransferDirection, step: SimulatedStep): Promise<SettlementReading | null> {
-      assertSandbox(scope.actor);
-      const data = parseInput(SimulatedStep, step);
-      if (data.action !== 'complete_transfer') return null;
-      const customer = await deps.customers.get(scope, customerId);
-      return readSettlement(scope, data.transferId, { customerId: customer.id, direction });
-    },
     fail,
     refund,
 
     /** REST extension `POST /v0/customers/{customer_id}/{direction}-transfer/simulate`. */
-    async simulateByAction(
-      scope: Scope,
-      customerId: string,
-      direction: TransferDirection,
-      step: SimulatedStep,
-      reading: SettlementReading | null = null,
-    ): Promise<Moved> {
+    async simulateByAction(scope: Scope, customerId: string, direction: TransferDirection, step: SimulatedStep): Promise<Moved> {
       assertSandbox(scope.actor);
       const data = parseInput(SimulatedStep, step);
       const customer = await deps.customers.get(scope, customerId);
@@ -296,7 +298,7 @@ export function simulations(deps: TransferDeps, quoting: Quoting, onramps: Retur
           }
           return cryptoDeposit(scope, data.transferId, { amount: data.amount }, where);
         case 'complete_transfer':
-          return settle(scope, data.transferId, where, reading);
+          return settle(scope, data.transferId, where);
         case 'fail_transfer':
           return fail(scope, data.transferId, data.reason, where);
         case 'refund_transfer':
@@ -312,7 +314,7 @@ export function simulations(deps: TransferDeps, quoting: Quoting, onramps: Retur
     async virtualAccountDeposit(scope: Scope, virtualAccountId: string, deposit: SimulatedVirtualAccountDeposit, customerId?: string): Promise<Moved> {
       assertSandbox(scope.actor);
       const data = parseInput(SimulatedVirtualAccountDeposit, deposit);
-      return unitOfWork(scope.em, async (em) => {
+      return useCase(scope, async (em) => {
         // Two deposits to one account are two independent transfers: nothing to lock.
         const account =
           customerId === undefined

@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import { assertSandbox } from '../../domain/environment.js';
 import { parseInput } from '../../domain/validation.js';
 import { contract } from '../../platform/openapi-contract.js';
 import { listOf } from '../../platform/openapi-schemas.js';
@@ -41,10 +40,15 @@ export function virtualAccountRoutes(app: FastifyInstance, { virtualAccounts }: 
       errors: ['kyc_not_approved', 'token_not_offered_on_network', 'virtual_account_exists', 'rails_not_connected', 'customer_redacted'],
     }),
     (request, reply) =>
-      replyIdempotently(request, reply, { required: false }, async (scope) => {
-        const account = parseInput(NewVirtualAccountBody, request.body);
-        return presentCreatedVirtualAccount(await withRestPointers(virtualAccounts.create(scope, request.params.customer_id, account)));
-      }),
+      replyIdempotently(
+        request,
+        reply,
+        { required: false },
+        {
+          run: (scope) => withRestPointers(virtualAccounts.create(scope, request.params.customer_id, parseInput(NewVirtualAccountBody, request.body))),
+          answer: presentCreatedVirtualAccount,
+        },
+      ),
   );
 
   // Sandbox only: 403 with a production key, before the body is read (as the use case would).
@@ -64,14 +68,19 @@ export function virtualAccountRoutes(app: FastifyInstance, { virtualAccounts }: 
       errors: ['virtual_account_already_active'],
     }),
     (request, reply) =>
-      replyIdempotently(request, reply, { required: false }, async (scope) => {
-        assertSandbox(scope.actor);
-        const issuance = pendingIssuanceOf(parseInput(SimulationBody, request.body));
-        return {
-          status: 201,
-          body: presentVirtualAccount(await withRestPointers(virtualAccounts.issuePending(scope, request.params.customer_id, issuance))),
-        };
-      }),
+      replyIdempotently(
+        request,
+        reply,
+        { required: false, sandboxOnly: true },
+        {
+          run: (scope) => {
+            return withRestPointers(
+              virtualAccounts.issuePending(scope, request.params.customer_id, pendingIssuanceOf(parseInput(SimulationBody, request.body))),
+            );
+          },
+          answer: (account) => ({ status: 201, body: presentVirtualAccount(account) }),
+        },
+      ),
   );
 
   app.get<CustomerParams>(

@@ -1,4 +1,5 @@
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
+import { useCase } from '../../platform/use-case.js';
 import { randomUUID } from 'node:crypto';
 import { type Environment, assertSandbox, railsNotConnected } from '../../domain/environment.js';
 import { assertTokenOffered, type NetworkTokens } from '../../domain/network-tokens.js';
@@ -131,7 +132,7 @@ export function createVirtualAccountService({ customers, networkTokens, bank: ba
     async create(scope, customerId, input) {
       const data = parseInput(NewVirtualAccount, input);
       assertTokenOffered(networkTokens, data.destinationNetwork, data.destinationToken);
-      return scope.em.transactional(async (em) => {
+      return useCase(scope, async (em) => {
         // Held (FOR SHARE) until commit: an erasure of the customer waits, or ran first and is refused here.
         const customer = await customers.getForNewBusiness({ ...scope, em }, customerId);
         // A currency the environment's bank does not move has no deposit instructions to issue: refused, as with no bank.
@@ -175,7 +176,7 @@ export function createVirtualAccountService({ customers, networkTokens, bank: ba
     async issuePending(scope, customerId, input) {
       assertSandbox(scope.actor);
       const data = parseInput(PendingIssuance, input);
-      return scope.em.transactional(async (em) => {
+      return useCase(scope, async (em) => {
         const named = customerId === null ? null : await customers.get({ ...scope, em }, customerId);
         // Locked so that two concurrent simulations cannot both issue it (and announce it twice).
         const account = await em.findOne(

@@ -252,7 +252,8 @@ builder.mutationFields((t) => ({
         ctx,
         'registerWebhook',
         input,
-        (em) => ctx.services.webhooks.register({ ...scopeOf(ctx), em }, registration).then(showingSecret),
+        (scope) => ctx.services.webhooks.register(scope, registration),
+        showingSecret,
         (id) => ctx.services.webhooks.withSecret(scopeOf(ctx), id).then(showingSecret),
       );
     },

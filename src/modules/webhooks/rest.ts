@@ -1,12 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { parseInput } from '../../domain/validation.js';
-import { fingerprint, idempotencyKeyOfHeader, runIdempotently } from '../../platform/idempotency.js';
+import { fingerprint, idempotencyKeyOfHeader, answerDeclared } from '../../platform/idempotency.js';
 import { contract } from '../../platform/openapi-contract.js';
 import { listOf } from '../../platform/openapi-schemas.js';
 import { requestScope, withRestPointers } from '../../platform/rest.js';
 import type { Services } from '../../services.js';
 import { presentRegisteredWebhook, presentWebhook } from './presenters.js';
 import { NewWebhookBody, RegisteredWebhookAnswer, WebhookAnswer, newWebhookOf } from './rest-bodies.js';
+import type { EndpointWithSecret } from './service.js';
 
 type WebhookParams = { Params: { webhookId: string } };
 const tag = 'Webhooks';
@@ -35,10 +36,15 @@ export function webhookRoutes(app: FastifyInstance, { webhooks }: Services) {
       const key = idempotencyKeyOfHeader(request.headers['idempotency-key'], false);
       const webhook = newWebhookOf(parseInput(NewWebhookBody, request.body));
       const registration = await withRestPointers(webhooks.prepareRegistration(scope, webhook));
-      const outcome = await runIdempotently(scope.em, scope.actor, { key, fingerprint: fingerprint('POST /v0/webhooks', request.body ?? null) }, async (em) => {
-        const registered = await webhooks.register({ ...scope, em }, registration);
-        return { status: 201, body: { id: registered.endpoint.id }, result: registered };
-      });
+      const outcome = await answerDeclared(
+        scope,
+        {
+          key,
+          fingerprint: fingerprint('POST /v0/webhooks', request.body ?? null),
+          answer: (registered: EndpointWithSecret) => ({ status: 201, body: { id: registered.endpoint.id } }),
+        },
+        (declared) => webhooks.register(declared, registration),
+      );
       const registered = outcome.result ?? (await webhooks.withSecret(scope, (outcome.body as { id: string }).id));
       if (outcome.replayed) reply.header('Idempotent-Replayed', 'true');
       return reply.code(outcome.status).send(presentRegisteredWebhook(registered));

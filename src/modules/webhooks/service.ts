@@ -1,4 +1,5 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { useCase } from '../../platform/use-case.js';
 import { type ErasedValues, blankCopies } from '../../platform/redaction.js';
 import type { EntityManager } from '@mikro-orm/sql';
 import { randomUUID } from 'node:crypto';
@@ -139,7 +140,7 @@ export function createWebhookService(options: WebhookServiceOptions): WebhookSer
 
   /** Runs a change to one endpoint in a transaction, the row locked against a concurrent change. */
   function change<T>(scope: Scope, id: string, apply: (endpoint: WebhookEndpoint, em: EntityManager) => Promise<T>): Promise<T> {
-    return scope.em.transactional(async (em) => {
+    return useCase(scope, async (em) => {
       if (isUuid(id)) await em.execute('select id from webhook_endpoints where id = ? for update', [id]);
       const endpoint = await get({ ...scope, em }, id);
       const result = await apply(endpoint, em);
@@ -225,7 +226,7 @@ export function createWebhookService(options: WebhookServiceOptions): WebhookSer
 
     /** POST /v0/webhooks: stores the endpoint with a new signing secret. */
     async register(scope: Scope, registration: CheckedRegistration): Promise<EndpointWithSecret> {
-      return scope.em.transactional(async (em) => {
+      return useCase(scope, async (em) => {
         // Concurrent registrations of one partner queue here, so the limit below cannot be overrun.
         await lockUntilCommit(em, webhookEndpointsLock(scope.actor.partnerId, scope.actor.environment));
         if ((await em.count(WebhookEndpoint, { deletedAt: null })) >= MAX_ENDPOINTS) {
@@ -330,7 +331,7 @@ export function createWebhookService(options: WebhookServiceOptions): WebhookSer
 
     /** Sends an event to an endpoint again, as a new delivery with a full retry schedule and the same webhook-id. */
     async redeliver(scope: Scope, eventId: string, endpointId: string): Promise<WebhookDelivery> {
-      const delivery = await scope.em.transactional(async (em) => {
+      const delivery = await useCase(scope, async (em) => {
         const event = isUuid(eventId) ? await em.findOne(OutboxEvent, { id: eventId, ...tenantOf(scope.actor) }) : null;
         if (!event) throw new NotFoundError('Event');
         const endpoint = await get({ ...scope, em }, endpointId);

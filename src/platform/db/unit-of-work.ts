@@ -1,10 +1,11 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { TransactionContext } from '@mikro-orm/core';
+import { TransactionContext, TransactionPropagation } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/sql';
 
 /*
- * A use case's unit of work: one database transaction, and the side effects it decided on, run only
- * once it committed. A side effect (a broadcast, a bank file, a mint) is first stored as what must be
+ * A unit of work: one database transaction, and the side effects it decided on, run only once it
+ * committed. A request use case opens it through `useCase` (platform/use-case.ts), which also claims
+ * and stores the request's idempotency key in it; a job opens it here directly. A side effect (a broadcast, a bank file, a mint) is first stored as what must be
  * sent, in the transaction; `afterCommit` then sends it at once, and the job that follows the stored
  * intent sends it again if this process dies first. A rolled-back transaction runs none of them.
  */
@@ -34,10 +35,11 @@ export function assertOutsideTransaction(call: string): void {
 
 /**
  * Runs `work` in a transaction, then the effects it registered with `afterCommit`, in order. Inside
- * another unit of work it joins that one: its effects wait for the outer commit.
+ * another unit of work it joins that one's transaction (no savepoint: a failure fails the whole unit,
+ * which is rolled back), and its effects wait for the outer commit.
  */
 export async function unitOfWork<T>(em: EntityManager, work: (tx: EntityManager) => Promise<T>): Promise<T> {
-  if (effectsOfTransaction.getStore() && inTransaction()) return em.transactional(work);
+  if (effectsOfTransaction.getStore() && inTransaction()) return em.transactional(work, { propagation: TransactionPropagation.REQUIRED });
   const effects: Effect[] = [];
   const result = await effectsOfTransaction.run(effects, () => em.transactional(work));
   await runEffects(em, effects);

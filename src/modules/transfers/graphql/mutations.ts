@@ -206,8 +206,8 @@ builder.mutationFields((t) => ({
     },
     resolve: answeredAsNode(
       creatingMutation({
-        run: async ({ quoteId, ...request }, scope, { services }) =>
-          (await services.transfers.createOnrampTransfer(scope, undefined, quoteIdOf(quoteId), request)).transfer,
+        run: ({ quoteId, ...request }, scope, { services }) => services.transfers.createOnrampTransfer(scope, undefined, quoteIdOf(quoteId), request),
+        answer: ({ transfer }) => transfer,
         load: loadTransfer,
       }),
     ),
@@ -223,8 +223,9 @@ builder.mutationFields((t) => ({
       input: t.arg({ type: CreateOfframpQuoteInputRef, required: true, description: 'What to do, as one input object (ValidationError paths point into it)' }),
     },
     resolve: creatingMutation({
-      run: async ({ customerId, ...request }, scope, { services }) =>
-        (await services.transfers.createOfframpQuote(scope, customerIdOf(customerId), { ...withoutNulls(request), ...destinationOf(request) })).quote,
+      run: ({ customerId, ...request }, scope, { services }) =>
+        services.transfers.createOfframpQuote(scope, customerIdOf(customerId), { ...withoutNulls(request), ...destinationOf(request) }),
+      answer: ({ quote }) => quote,
       load: loadQuote,
     }),
   }),
@@ -244,8 +245,9 @@ builder.mutationFields((t) => ({
     },
     resolve: answeredAsNode(
       creatingMutation({
-        run: async ({ quoteId, ...destination }, scope, { services }) =>
-          (await services.transfers.createOfframpTransfer(scope, undefined, quoteIdOf(quoteId), destinationOf(destination))).transfer,
+        run: ({ quoteId, ...destination }, scope, { services }) =>
+          services.transfers.createOfframpTransfer(scope, undefined, quoteIdOf(quoteId), destinationOf(destination)),
+        answer: ({ transfer }) => transfer,
         load: loadTransfer,
       }),
     ),
@@ -266,11 +268,9 @@ builder.mutationFields((t) => ({
     },
     resolve: answeredAsNode(
       creatingMutation({
-        // The chain is asked first, outside any transaction: the deposit the hash names.
-        readFirst: ({ transferId, ...deposit }, scope, { services }) =>
-          services.transfers.readOfframpDeposit(scope, undefined, databaseIdOf(transferId, 'OfframpTransfer'), deposit),
-        run: async ({ transferId, ...deposit }, scope, { services }, onChain) =>
-          (await services.transfers.completeOfframpTransfer(scope, undefined, databaseIdOf(transferId, 'OfframpTransfer'), deposit, onChain)).transfer,
+        run: ({ transferId, ...deposit }, scope, { services }) =>
+          services.transfers.completeOfframpTransfer(scope, undefined, databaseIdOf(transferId, 'OfframpTransfer'), deposit),
+        answer: ({ transfer }) => transfer,
         load: loadTransfer,
       }),
     ),
@@ -358,10 +358,7 @@ builder.mutationFields((t) => ({
     },
     resolve: async (_, { input }, ctx) => {
       const { id, within } = transferIdOf(input.transferId);
-      const scope = scopeOf(ctx);
-      // The treasury is read first, outside any transaction; the settlement's own unit of work then signs and stores.
-      const reading = await ctx.services.transfers.readSettlement(scope, id, within);
-      return transferNode(await ctx.services.transfers.simulateSettlement(scope, id, within, reading));
+      return transferNode(await ctx.services.transfers.simulateSettlement(scopeOf(ctx), id, within));
     },
   }),
   simulateTransferFailure: t.field({
