@@ -167,7 +167,7 @@ describe('mutation results', () => {
     simulateVirtualAccountDeposit: ['SimulateVirtualAccountDepositPayload', 'ValidationError', 'NotFoundError', 'ForbiddenError', 'UnprocessableError'],
     simulateTransferSettlement: ['SimulateTransferSettlementPayload', 'NotFoundError', 'ForbiddenError', 'ConflictError'],
     simulateTransferFailure: ['SimulateTransferFailurePayload', 'ValidationError', 'NotFoundError', 'ForbiddenError', 'ConflictError'],
-    simulateTransferRefund: ['SimulateTransferRefundPayload', 'NotFoundError', 'ForbiddenError', 'ConflictError'],
+    simulateTransferRefund: ['SimulateTransferRefundPayload', 'NotFoundError', 'ForbiddenError', 'ConflictError', 'UnprocessableError'],
   };
   const FIELD = { Quote: 'quote', Transfer: 'transfer' } as const;
 
