@@ -1,43 +1,31 @@
-import { existsSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { XmlDocument } from 'libxml2-wasm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { assertValid } from '../../src/rails/bank/iso20022/schemas.js';
-import { type ApiClient, type TestRamp, startRamp } from '../support/ramp.js';
+import { playingTheBank } from '../support/bank-folder.js';
 import { createCustomer, ibanAccount, idempotencyKey, offrampQuoteBody, onrampQuoteBody, wallet } from '../support/transfers.js';
 
 /**
  * The sandbox's fiat leg through the ISO 20022 adapter (SANDBOX_BANK=iso20022), with BANK_SIMULATOR=off: this test plays
  * the bank on BANK_ISO20022_DIR, reading outbox/ and dropping pain.002 files in inbox/.
  */
-const dir = mkdtempSync(join(tmpdir(), 'ramp-bank-'));
-let t: TestRamp;
-let api: ApiClient;
-let customerId: string;
-beforeAll(async () => {
-  t = await startRamp({ SANDBOX_BANK: 'iso20022', BANK_ISO20022_DIR: dir, BANK_SIMULATOR: 'off' });
-  api = t.client(t.key);
-  customerId = await createCustomer(api);
-});
-afterAll(async () => {
-  await t.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const bank = playingTheBank('ramp-bank-');
+const { dir } = bank;
 
-const path = () => `/v0/customers/${customerId}/offramp-transfer`;
-const simulate = (action: string, transferId: string) => api.post(`${path()}/simulate`, { action, transfer_id: transferId });
-const read = async (id: string) => (await api.get(`${path()}/${id}`)).body;
+const path = () => `/v0/customers/${bank.customerId}/offramp-transfer`;
+const simulate = (action: string, transferId: string) => bank.api.post(`${path()}/simulate`, { action, transfer_id: transferId });
+const read = async (id: string) => (await bank.api.get(`${path()}/${id}`)).body;
 const files = (folder: string) => readdirSync(join(dir, folder)).sort();
 const outboxFileOf = (transferId: string) =>
   files('outbox').find((name) => readFileSync(join(dir, 'outbox', name), 'utf8').includes(`<EndToEndId>${compact(transferId)}</EndToEndId>`));
 const compact = (id: string) => id.replaceAll('-', '');
 /** The bank's jobs: the stored orders' files written, the inbox read. */
-const bankTurn = () => t.ramp.chainJobs.runOnce();
+const bankTurn = () => bank.t.ramp.chainJobs.runOnce();
 
 /** An off-ramp paid in and settled: its payout ordered from the bank, the transfer still processing. */
 async function paidOut(account: Record<string, unknown> = ibanAccount()) {
-  const quote = await api.post(
+  const quote = await bank.api.post(
     `${path()}/quote`,
     offrampQuoteBody({ destination_bank_account: account, transfer_purpose: 'personal_expenses' }),
     idempotencyKey(),
@@ -78,7 +66,7 @@ describe('SANDBOX_BANK=iso20022: an off-ramp’s payout as a pain.001', () => {
     expect(transfer.status).toBe('processing');
     expect(transfer.uetr).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect((await read(transfer.id)).uetr).toBe(transfer.uetr);
-    const gql = await api.graphql(`query ($id: ID!) { transfer(id: $id) { ... on OfframpTransfer { uetr status } } }`, { id: transfer.id });
+    const gql = await bank.api.graphql(`query ($id: ID!) { transfer(id: $id) { ... on OfframpTransfer { uetr status } } }`, { id: transfer.id });
     expect(gql.body.data.transfer).toEqual({ uetr: transfer.uetr, status: 'PROCESSING' });
 
     const name = outboxFileOf(transfer.id);
@@ -107,7 +95,7 @@ describe('SANDBOX_BANK=iso20022: an off-ramp’s payout as a pain.001', () => {
     await bankTurn();
     expect((await read(transfer.id)).status).toBe('completed');
     expect(files('processed')).toEqual(expect.arrayContaining(['accept.xml', 'accept.xml.1']));
-    const history = await t.sql<{ to_status: string }>(`select to_status from transfer_status_history where transfer_id = ? and to_status = 'completed'`, [
+    const history = await bank.t.sql<{ to_status: string }>(`select to_status from transfer_status_history where transfer_id = ? and to_status = 'completed'`, [
       transfer.id,
     ]);
     expect(history).toHaveLength(1);
@@ -118,7 +106,7 @@ describe('SANDBOX_BANK=iso20022: an off-ramp’s payout as a pain.001', () => {
     drop('reject.xml', statusReport('STS-REJECT-1', compact(transfer.id), 'RJCT', 'AC01'));
     await bankTurn();
     expect(await read(transfer.id)).toMatchObject({ status: 'failed', failure_reason: 'bank_rejected AC01: incorrect account number' });
-    const gql = await api.graphql(`query ($id: ID!) { transfer(id: $id) { ... on OfframpTransfer { failureReason } } }`, { id: transfer.id });
+    const gql = await bank.api.graphql(`query ($id: ID!) { transfer(id: $id) { ... on OfframpTransfer { failureReason } } }`, { id: transfer.id });
     expect(gql.body.data.transfer.failureReason).toBe('bank_rejected AC01: incorrect account number');
     // An accept arriving after the rejection does not revive the payout.
     drop('late-accept.xml', statusReport('STS-LATE-1', compact(transfer.id), 'ACSC'));
@@ -154,14 +142,14 @@ describe('SANDBOX_BANK=iso20022: an off-ramp’s payout as a pain.001', () => {
     rmSync(join(dir, 'outbox'));
     renameSync(join(dir, 'outbox-away'), join(dir, 'outbox'));
     expect(outboxFileOf(transfer.id)).toBeUndefined();
-    const [order] = await t.sql<{ status: string }>(`select status from bank_payment_orders where transfer_id = ?`, [transfer.id]);
+    const [order] = await bank.t.sql<{ status: string }>(`select status from bank_payment_orders where transfer_id = ?`, [transfer.id]);
     expect(order?.status).toBe('stored');
 
     await bankTurn();
     await bankTurn();
     const written = files('outbox').filter((name) => readFileSync(join(dir, 'outbox', name), 'utf8').includes(compact(transfer.id)));
     expect(written).toHaveLength(1);
-    const [sent] = await t.sql<{ status: string }>(`select status from bank_payment_orders where transfer_id = ?`, [transfer.id]);
+    const [sent] = await bank.t.sql<{ status: string }>(`select status from bank_payment_orders where transfer_id = ?`, [transfer.id]);
     expect(sent?.status).toBe('sent');
     expect(existsSync(join(dir, 'outbox', written[0]!))).toBe(true);
   });
@@ -170,23 +158,23 @@ describe('SANDBOX_BANK=iso20022: an off-ramp’s payout as a pain.001', () => {
 describe('SANDBOX_BANK=iso20022: an on-ramp’s deposit refunded in fiat as a pain.001', () => {
   /** A paid on-ramp of 100 EUR over SEPA (processing), of a new customer, with an external IBAN account when `account`. */
   async function paidOnramp(account: Record<string, unknown> | null) {
-    const customer = await createCustomer(api);
+    const customer = await createCustomer(bank.api);
     if (account) {
-      const created = await api.post(`/v0/customers/${customer}/external-accounts`, account, idempotencyKey());
+      const created = await bank.api.post(`/v0/customers/${customer}/external-accounts`, account, idempotencyKey());
       expect(created.status, JSON.stringify(created.body)).toBe(201);
     }
-    const quote = await api.post(`/v0/customers/${customer}/onramp-transfer/quote`, onrampQuoteBody());
-    const transfer = await api.post(`/v0/customers/${customer}/onramp-transfer/quote/${quote.body.quote_id}`, { destination_address: wallet() });
+    const quote = await bank.api.post(`/v0/customers/${customer}/onramp-transfer/quote`, onrampQuoteBody());
+    const transfer = await bank.api.post(`/v0/customers/${customer}/onramp-transfer/quote/${quote.body.quote_id}`, { destination_address: wallet() });
     expect(transfer.status, JSON.stringify(transfer.body)).toBe(201);
     const id: string = transfer.body.id;
-    const refund = () => api.post(`/v0/customers/${customer}/onramp-transfer/simulate`, { action: 'refund_transfer', transfer_id: id });
-    const paid = await api.post(`/v0/customers/${customer}/onramp-transfer/simulate`, { action: 'fiat_deposit', transfer_id: id });
+    const refund = () => bank.api.post(`/v0/customers/${customer}/onramp-transfer/simulate`, { action: 'refund_transfer', transfer_id: id });
+    const paid = await bank.api.post(`/v0/customers/${customer}/onramp-transfer/simulate`, { action: 'fiat_deposit', transfer_id: id });
     expect(paid.body.status).toBe('processing');
-    const status = async () => (await api.get(`/v0/customers/${customer}/onramp-transfer/${id}`)).body.status as string;
+    const status = async () => (await bank.api.get(`/v0/customers/${customer}/onramp-transfer/${id}`)).body.status as string;
     return { id, refund, status };
   }
   const refundOrders = (transferId: string) =>
-    t.sql<{ id: string; end_to_end_id: string; uetr: string; status: string; reason_code: string | null }>(
+    bank.t.sql<{ id: string; end_to_end_id: string; uetr: string; status: string; reason_code: string | null }>(
       `select id, end_to_end_id, uetr, status, reason_code from bank_payment_orders where transfer_id = ? and purpose = 'refund' order by created_at`,
       [transferId],
     );
@@ -237,7 +225,7 @@ describe('SANDBOX_BANK=iso20022: an on-ramp’s deposit refunded in fiat as a pa
     expect(await onramp.status()).toBe('refunded');
     drop('refund-accept.xml', statusReport('STS-REFUND-ACCEPT-1', second.end_to_end_id, 'ACSC'));
     await bankTurn();
-    const refunds = await t.sql(`select id from ledger_transactions where transfer_id = ? and movement = 'refund'`, [onramp.id]);
+    const refunds = await bank.t.sql(`select id from ledger_transactions where transfer_id = ? and movement = 'refund'`, [onramp.id]);
     expect(refunds).toHaveLength(1);
   });
 

@@ -1,30 +1,18 @@
-import { mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { EntryToBook } from '../../src/rails/bank/iso20022/camt.js';
 import { bankToCustomerStatement } from '../../src/rails/bank/iso20022/camt053.js';
 import { debitCreditNotification } from '../../src/rails/bank/iso20022/camt054.js';
-import { type ApiClient, type TestRamp, startRamp } from '../support/ramp.js';
-import { ageTransfer, createCustomer, ibanAccount, idempotencyKey, offrampQuoteBody, onrampQuoteBody, wallet } from '../support/transfers.js';
+import { playingTheBank } from '../support/bank-folder.js';
+import { ageTransfer, ibanAccount, idempotencyKey, offrampQuoteBody, onrampQuoteBody, wallet } from '../support/transfers.js';
 
 /**
  * The bank's camt.054 notifications in, through the ISO 20022 adapter (SANDBOX_BANK=iso20022, BANK_SIMULATOR=off):
  * this test plays the bank, dropping files in BANK_ISO20022_DIR/inbox/.
  */
-const dir = mkdtempSync(join(tmpdir(), 'ramp-camt-'));
-let t: TestRamp;
-let api: ApiClient;
-let customerId: string;
-beforeAll(async () => {
-  t = await startRamp({ SANDBOX_BANK: 'iso20022', BANK_ISO20022_DIR: dir, BANK_SIMULATOR: 'off' });
-  api = t.client(t.key);
-  customerId = await createCustomer(api);
-});
-afterAll(async () => {
-  await t.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const bank = playingTheBank('ramp-camt-');
+const { dir } = bank;
 
 const RAMP_ACCOUNT = 'DE89370400440532013000';
 const today = () => new Date().toISOString().slice(0, 10);
@@ -32,7 +20,7 @@ let sequence = 0;
 const reference = (label: string) => `${label}-${Date.now()}-${++sequence}`;
 const files = (folder: string) => readdirSync(join(dir, folder)).sort();
 /** The bank's jobs: the inbox read. */
-const bankTurn = () => t.ramp.chainJobs.runOnce();
+const bankTurn = () => bank.t.ramp.chainJobs.runOnce();
 
 function drop(name: string, content: string) {
   writeFileSync(join(dir, 'inbox', `.${name}`), content);
@@ -50,16 +38,16 @@ const credit = (amount: string, more: Partial<EntryToBook> = {}): EntryToBook =>
 });
 
 async function newOnramp(overrides: Record<string, unknown> = {}) {
-  const quote = await api.post(`/v0/customers/${customerId}/onramp-transfer/quote`, onrampQuoteBody(overrides));
+  const quote = await bank.api.post(`/v0/customers/${bank.customerId}/onramp-transfer/quote`, onrampQuoteBody(overrides));
   expect(quote.status, JSON.stringify(quote.body)).toBe(201);
-  const res = await api.post(`/v0/customers/${customerId}/onramp-transfer/quote/${quote.body.quote_id}`, { destination_address: wallet() });
+  const res = await bank.api.post(`/v0/customers/${bank.customerId}/onramp-transfer/quote/${quote.body.quote_id}`, { destination_address: wallet() });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body as { id: string; status: string; quote: { deposit_message: string } };
 }
-const readOnramp = async (id: string) => (await api.get(`/v0/customers/${customerId}/onramp-transfer/${id}`)).body;
+const readOnramp = async (id: string) => (await bank.api.get(`/v0/customers/${bank.customerId}/onramp-transfer/${id}`)).body;
 const entryRow = async (ref: string) =>
   (
-    await t.sql<{ outcome: string; reason: string | null; transfer_id: string | null }>(
+    await bank.t.sql<{ outcome: string; reason: string | null; transfer_id: string | null }>(
       'select outcome, reason, transfer_id from bank_entries where reference = ?',
       [ref],
     )
@@ -81,14 +69,14 @@ describe('camt.054 credits', () => {
     drop('credit.xml', file);
     await bankTurn();
     expect(files('processed')).toEqual(expect.arrayContaining(['credit.xml', 'credit.xml.1']));
-    const history = await t.sql('select 1 from transfer_status_history where transfer_id = ?', [transfer.id]);
-    const deposits = await t.sql(`select 1 from ledger_transactions where transfer_id = ? and movement = 'deposit'`, [transfer.id]);
+    const history = await bank.t.sql('select 1 from transfer_status_history where transfer_id = ?', [transfer.id]);
+    const deposits = await bank.t.sql(`select 1 from ledger_transactions where transfer_id = ? and movement = 'deposit'`, [transfer.id]);
     expect({ history: history.length, deposits: deposits.length }).toEqual({ history: 2, deposits: 1 });
   });
 
   it('follows today’s rules for fiat deposits: less fails it underpaid, more funds it and returns the excess, late is held', async () => {
     const [under, over, late] = [await newOnramp(), await newOnramp(), await newOnramp()];
-    await ageTransfer(t, late.id);
+    await ageTransfer(bank.t, late.id);
     const entries = [
       credit('60.00', { remittance: under.quote.deposit_message }),
       credit('130.00', { remittance: over.quote.deposit_message }),
@@ -98,14 +86,14 @@ describe('camt.054 credits', () => {
     await bankTurn();
     expect(await readOnramp(under.id)).toMatchObject({ status: 'failed', failure_reason: 'underpaid', deposit_received_amount: '60.00' });
     expect(await readOnramp(over.id)).toMatchObject({ status: 'processing', deposit_received_amount: '130.00' });
-    const excess = await t.sql(`select 1 from ledger_transactions where transfer_id = ? and movement = 'excess_return'`, [over.id]);
+    const excess = await bank.t.sql(`select 1 from ledger_transactions where transfer_id = ? and movement = 'excess_return'`, [over.id]);
     expect(excess).toHaveLength(1);
     expect((await readOnramp(late.id)).status).toBe('pending');
     expect(await entryRow(entries[2]!.reference)).toEqual({ outcome: 'held', reason: 'late', transfer_id: late.id });
   });
 
   it('credits a virtual account by the account the payer paid into: a new on-ramp, funded', async () => {
-    const opened = await api.post(`/v0/customers/${customerId}/virtual-account`, {
+    const opened = await bank.api.post(`/v0/customers/${bank.customerId}/virtual-account`, {
       source_currency: 'eur',
       destination_token: 'usdc',
       destination_network: 'polygon',
@@ -127,7 +115,7 @@ describe('camt.054 credits', () => {
     drop('unmatched.xml', notification([entry]));
     await bankTurn();
     expect(await entryRow(entry.reference)).toEqual({ outcome: 'unmatched', reason: 'no_deposit_message_or_account', transfer_id: null });
-    const [listed] = await t.sql<{ amount: string; remittance: string }>(
+    const [listed] = await bank.t.sql<{ amount: string; remittance: string }>(
       `select amount::text as amount, remittance from bank_entries where outcome = 'unmatched' and reference = ?`,
       [entry.reference],
     );
@@ -149,16 +137,16 @@ describe('camt.054 credits', () => {
 
 describe('camt.054 returns', () => {
   it('fails the payout the beneficiary’s bank sent back with its ISO reason, its funds held until refunded', async () => {
-    const path = `/v0/customers/${customerId}/offramp-transfer`;
-    const quote = await api.post(
+    const path = `/v0/customers/${bank.customerId}/offramp-transfer`;
+    const quote = await bank.api.post(
       `${path}/quote`,
       offrampQuoteBody({ destination_bank_account: ibanAccount(), transfer_purpose: 'personal_expenses' }),
       idempotencyKey(),
     );
     expect(quote.status, JSON.stringify(quote.body)).toBe(201);
     const id: string = quote.body.transfer_id;
-    expect((await api.post(`${path}/simulate`, { action: 'crypto_deposit', transfer_id: id })).body.status).toBe('processing');
-    const settled = await api.post(`${path}/simulate`, { action: 'complete_transfer', transfer_id: id });
+    expect((await bank.api.post(`${path}/simulate`, { action: 'crypto_deposit', transfer_id: id })).body.status).toBe('processing');
+    const settled = await bank.api.post(`${path}/simulate`, { action: 'complete_transfer', transfer_id: id });
     expect(settled.body.status).toBe('processing');
 
     const entry: EntryToBook = {
@@ -172,12 +160,14 @@ describe('camt.054 returns', () => {
     };
     drop('return.xml', notification([entry]));
     await bankTurn();
-    const transfer = (await api.get(`${path}/${id}`)).body;
+    const transfer = (await bank.api.get(`${path}/${id}`)).body;
     expect(transfer).toMatchObject({ status: 'failed', failure_reason: 'bank_returned AC04: closed account number' });
     expect(await entryRow(entry.reference)).toMatchObject({ outcome: 'returned', transfer_id: id });
-    const [order] = await t.sql<{ status: string; reason_code: string }>('select status, reason_code from bank_payment_orders where transfer_id = ?', [id]);
+    const [order] = await bank.t.sql<{ status: string; reason_code: string }>('select status, reason_code from bank_payment_orders where transfer_id = ?', [
+      id,
+    ]);
     expect(order).toEqual({ status: 'rejected', reason_code: 'AC04' });
-    expect((await api.post(`${path}/simulate`, { action: 'refund_transfer', transfer_id: id })).body.status).toBe('refunded');
+    expect((await bank.api.post(`${path}/simulate`, { action: 'refund_transfer', transfer_id: id })).body.status).toBe('refunded');
   });
 });
 
@@ -203,7 +193,7 @@ describe('camt.053 statements', () => {
     drop('statement.xml', statement);
     drop('statement-again.xml', statement);
     await bankTurn();
-    const rows = await t.sql<{
+    const rows = await bank.t.sql<{
       matched: number;
       unmatched: unknown[];
       unexpected: { reference: string }[];
