@@ -30,15 +30,17 @@ describe('the shared fan-out of subscriptions', () => {
     const measure = async (count: number) => {
       while (subscribers.length < count) connect(subscribers.length % 4 === 3 ? other : key);
       const ours = subscribers.filter((_, i) => i % 4 !== 3);
-      // Every subscription is in the fan-out once it has received an event committed after it started.
-      for (let n = 0; !ours.every((s) => s.cursors.length > 0); n++) {
+      // Every subscription is in the fan-out once it has received an event committed after it started. Two events at
+      // least: the tenant's email digest key, made by the first customer, is kept in memory from the second on.
+      for (let n = 0; n < 2 || !ours.every((s) => s.cursors.length > 0); n++) {
         await commitEvent(quiet.ramp.client(key), 1000 + n);
         await sleep(500);
       }
       const perEvent: number[] = [];
       for (let n = 1; n <= 3; n++) {
-        // The key watch reads once a second for all connections; it is not per event.
-        perEvent.push((await statementsOfOneEvent(key, ours, n)).filter((s) => !/api_keys/.test(s)).length);
+        // The key watch reads once a second for all connections, and a background job claims its batch (`skip
+        // locked`) on its own schedule: neither is per event.
+        perEvent.push((await statementsOfOneEvent(key, ours, n)).filter((s) => !/api_keys|skip locked/i.test(s)).length);
       }
       return perEvent;
     };
