@@ -18,11 +18,12 @@ export const TRANSFERS_PAGE = `query Transfers {
 
 /**
  * P2 baseline: the same page from PostGraphile V5 (its default inflection on the same tables),
- * with the same relations.
+ * with the same relations. A customer's email is sealed in `personal` (with its data key): PostGraphile
+ * reads that column as stored, and cannot open it, so it does less than Ramp, which shows the email.
  */
 export const POSTGRAPHILE_TRANSFERS_PAGE = `query Transfers($partnerId: UUID!) {
   allTransfers(first: 100, orderBy: [CREATED_AT_ASC, PRIMARY_KEY_ASC], condition: { partnerId: $partnerId, environment: "sandbox" }) {
-    edges { cursor node { id status createdAt customerByCustomerId { id email } quoteByQuoteId { id sourceAmount destinationAmount exchangeRate } } }
+    edges { cursor node { id status createdAt customerByCustomerId { id personal } quoteByQuoteId { id sourceAmount destinationAmount exchangeRate } } }
   }
 }`;
 
