@@ -15,6 +15,7 @@ const pagesPerSecond = (throughput: number): Measurement => ({
   warmupIterations: 0,
   errors: 0,
   sqlPerIteration: 0,
+  cpuMsPerIteration: 1000 / throughput,
   rssMb: Math.round(process.memoryUsage().rss / 2 ** 20),
 });
 

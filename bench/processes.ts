@@ -18,6 +18,8 @@ export interface Server {
   sqlCount(): Promise<number>;
   /** Resident memory of the process now, in MB. */
   rssMb(): number;
+  /** CPU time the process has used so far (user and system), in ms: what a request costs, whatever else runs. */
+  cpuMs(): number;
   /** After a full garbage collection: resident memory, V8's heap in use and memory outside it (buffers), in MB. */
   memoryAtRest(): Promise<MemoryAtRest>;
   /** With BENCH_CPU_PROF, starts or stops (writing /tmp/ramp-prof/<label>.cpuprofile) Ramp's CPU profile; else nothing. */
@@ -108,6 +110,15 @@ export async function startServer(name: string, script: string, env: Record<stri
         child.on('message', onMessage);
         child.send({ cpuProfile: action, label });
       }),
+    cpuMs: () => {
+      try {
+        // /proc/<pid>/stat: utime and stime (fields 14 and 15) in clock ticks, 100 a second on Linux.
+        const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+        return (Number(fields[11]) + Number(fields[12])) * 10;
+      } catch {
+        return Number.NaN;
+      }
+    },
     rssMb: () => {
       try {
         const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1];

@@ -5,6 +5,11 @@ import type { MemoryAtRest } from './processes.js';
 export interface Measurement extends LoadResult {
   /** SQL statements the server sent per iteration (per request; per pair for P5; per delivery for P4). */
   sqlPerIteration: number;
+  /**
+   * CPU time of the server's process per iteration (user and system, warm-up included): what an iteration costs the
+   * process, steadier than throughput on a machine that also runs other work.
+   */
+  cpuMsPerIteration: number;
   rssMb: number;
   /** P4: deliveries of an event already received. */
   duplicates?: number;
@@ -36,8 +41,9 @@ function summary(ms: Measurement[], unit: string) {
     ? ''
     : `, p50 ${num(median(ms.map((m) => m.p50)), 1)} ms, p99 ${num(median(ms.map((m) => m.p99)), 1)} ms`;
   const sql = Number.isNaN(median(ms.map((m) => m.sqlPerIteration))) ? '' : `, ${num(median(ms.map((m) => m.sqlPerIteration)), 2)} SQL`;
+  const cpu = Number.isNaN(median(ms.map((m) => m.cpuMsPerIteration))) ? '' : `, ${num(median(ms.map((m) => m.cpuMsPerIteration)), 2)} ms CPU`;
   const failures = unit === 'deliveries/s' ? `, ${errors} lost, ${duplicates} duplicated` : errors ? `, ${errors} FAILED` : '';
-  return `${num(median(ms.map((m) => m.throughput)))} ${unit}${latency}${sql}${failures}`;
+  return `${num(median(ms.map((m) => m.throughput)))} ${unit}${latency}${sql}${cpu}${failures}`;
 }
 
 /** The table: medians over the rounds; the ratio is the median of each round's Ramp / baseline. */

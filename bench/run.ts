@@ -46,13 +46,20 @@ interface Target {
 /** One load run against one server, with the statements it sent per iteration. */
 async function measure({ server, iteration }: Target, label: string): Promise<Measurement> {
   const before = await server.sqlCount();
+  const cpuBefore = server.cpuMs();
   await server.cpuProfile('start', label);
   const result: LoadResult = await runLoad({ url: server.url, connections: CONNECTIONS, seconds: SECONDS, iteration });
   await server.cpuProfile('stop', label);
   const after = await server.sqlCount();
+  const cpu = server.cpuMs() - cpuBefore;
   // Statements of the warm-up and the measured window, per iteration of both: warm-up iterations are not in `iterations`.
   const total = result.iterations + result.warmupIterations;
-  return { ...result, sqlPerIteration: total ? (after - before) / total : Number.NaN, rssMb: server.rssMb() };
+  return {
+    ...result,
+    sqlPerIteration: total ? (after - before) / total : Number.NaN,
+    cpuMsPerIteration: total ? cpu / total : Number.NaN,
+    rssMb: server.rssMb(),
+  };
 }
 
 /** Rounds of baseline and Ramp, alternating which goes first. */
@@ -64,7 +71,7 @@ async function compare(name: string, ramp: Target, baseline: Target): Promise<{ 
       const m = await measure(which === 'ramp' ? ramp : baseline, `${name.replace(/\W+/g, '-')}-round${round + 1}-${which}`);
       out[which].push(m);
       log(
-        `  ${name} round ${round + 1} ${which}: ${m.throughput.toFixed(0)}/s p50 ${m.p50.toFixed(1)} ms p99 ${m.p99.toFixed(1)} ms, ${m.sqlPerIteration.toFixed(2)} SQL, ${m.errors} errors${m.firstError ? ` (${m.firstError})` : ''}`,
+        `  ${name} round ${round + 1} ${which}: ${m.throughput.toFixed(0)}/s p50 ${m.p50.toFixed(1)} ms p99 ${m.p99.toFixed(1)} ms, ${m.sqlPerIteration.toFixed(2)} SQL, ${m.cpuMsPerIteration.toFixed(2)} ms CPU, ${m.errors} errors${m.firstError ? ` (${m.firstError})` : ''}`,
       );
       await sleep(500);
     }
@@ -313,6 +320,7 @@ const baseMeasurement = (throughput: number, lost: number, duplicates: number, s
   errors: lost,
   duplicates,
   sqlPerIteration,
+  cpuMsPerIteration: Number.NaN,
   rssMb,
 });
 

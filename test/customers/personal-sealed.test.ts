@@ -164,4 +164,17 @@ describe("customers' personal data at rest", () => {
     // Its email is free again.
     expect((await api.post('/v0/customers', person, idempotencyKey())).status).toBe(201);
   });
+
+  it('opens a list from memory only while the data key is there: a key destroyed under a sealed row opens to nothing', async () => {
+    const person = personOf();
+    const id = await create(person);
+    const listed = async () =>
+      ((await api.get('/v0/customers?limit=100')).body.items as { customer_id: string; email: string }[]).find((c) => c.customer_id === id)!;
+    // Read twice: the second page is answered from the values opened by the first.
+    expect((await listed()).email).toBe(person.email.toLowerCase());
+    expect((await listed()).email).toBe(person.email.toLowerCase());
+    // The key goes, the sealed row stays (a shredded key, as erasure and a restored backup leave it).
+    await t.sql('delete from customer_data_keys where customer_id = ?', [id]);
+    expect((await listed()).email).toBe('[redacted]');
+  });
 });

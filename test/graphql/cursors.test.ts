@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, startRamp, type TestRamp } from '../support/ramp.js';
+import { createHmac, hash, hkdfSync } from 'node:crypto';
 import { sealer } from '../../src/platform/sealed.js';
 import { createCustomer, onrampQuoteBody, wallet } from '../support/transfers.js';
 
@@ -95,6 +96,32 @@ describe('page cursors', () => {
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data.customers.edges).toEqual([{ cursor: second.cursor }]);
     const elsewhere = earlier.seal(`${partner.databaseId}/sandbox/TransferConnection/`, position);
+    const refused = await api.graphql('query ($after: String) { customers(first: 1, after: $after) { totalCount } }', { after: elsewhere });
+    expect(refused.body.errors).toEqual([refusal(['customers'], '/after')]);
+  });
+
+  it('still takes a cursor of the previous shape (tag first, then the position masked by a hash of the tag)', async () => {
+    const page = await api.graphql('{ partner { databaseId } customers(first: 2) { edges { cursor node { databaseId createdAt } } } }');
+    const { partner, customers } = page.body.data;
+    const [first, second] = customers.edges;
+    const position = Buffer.alloc(24);
+    position.writeBigInt64BE(BigInt(new Date(first.node.createdAt).getTime()));
+    position.write(first.node.databaseId.replaceAll('-', ''), 8, 'hex');
+    // That shape, made here as it was made then: k = HMAC(root, binding), tag = SHA-256(k ‖ 1 ‖ position)[:16],
+    // then the position XOR SHA-256(k ‖ 2 ‖ tag).
+    const root = Buffer.from(hkdfSync('sha256', t.ramp.config.eventCursorKey, '', 'ramp page cursor v2', 32));
+    const previous = (binding: string) => {
+      const k = createHmac('sha256', root).update(binding).digest();
+      const tag = hash('sha256', Buffer.concat([k, Buffer.from([1]), position]), 'buffer').subarray(0, 16);
+      const pad = hash('sha256', Buffer.concat([k, Buffer.from([2]), tag]), 'buffer');
+      return Buffer.concat([tag, position.map((byte, i) => byte ^ pad[i]!)]).toString('base64url');
+    };
+    const after = previous(`${partner.databaseId}/sandbox/CustomerConnection/`);
+    expect(after).not.toBe(first.cursor);
+    const res = await api.graphql('query ($after: String) { customers(first: 1, after: $after) { edges { cursor } } }', { after });
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data.customers.edges).toEqual([{ cursor: second.cursor }]);
+    const elsewhere = previous(`${partner.databaseId}/sandbox/TransferConnection/`);
     const refused = await api.graphql('query ($after: String) { customers(first: 1, after: $after) { totalCount } }', { after: elsewhere });
     expect(refused.body.errors).toEqual([refusal(['customers'], '/after')]);
   });

@@ -47,13 +47,67 @@ export interface MasterKeys {
   previous?: Buffer | null;
 }
 
+/** Most data keys, and most opened values, a Ramp keeps in memory (each cache); past it the least recently used goes. */
+const CACHED = 10_000;
+
+/**
+ * A Map kept to `max` entries, the least recently used dropped first (a Map iterates in insertion order, and a hit is
+ * re-inserted). Ten lines here rather than a dependency: nothing else in Ramp needs an LRU.
+ */
+function recentlyUsed<V>(max: number) {
+  const entries = new Map<string, V>();
+  return {
+    get(key: string): V | undefined {
+      const value = entries.get(key);
+      if (value !== undefined) {
+        entries.delete(key);
+        entries.set(key, value);
+      }
+      return value;
+    },
+    set(key: string, value: V): void {
+      entries.delete(key);
+      entries.set(key, value);
+      if (entries.size > max) entries.delete(entries.keys().next().value!);
+    },
+  };
+}
+
 export function createDataKeys(keys: MasterKeys): DataKeys {
   const ring = masterKeyring(keys.current, keys.previous ?? null);
   const { current, all: masters } = ring;
 
+  /*
+   * What reads of lists spend nothing on twice: data keys by their wrapped form, and values by their sealed form. Both
+   * are keyed by exactly what is stored (and the customer it is bound to), and consulted only once the customer's key
+   * row has been read in the same statement as always: so erasure, which deletes that row, is seen by the next read
+   * at once, on every instance, and a cached value is never served for a customer whose key is gone.
+   */
+  const unwrapped = recentlyUsed<{ wrapped: string; key: SealingKey }>(CACHED);
+  const openedValues = recentlyUsed<{ stored: string; value: string }>(CACHED);
+  // Entries are found by the customer and the stored value's tail (its random IV, tag and last bytes differ at every
+  // sealing), and taken only when the whole stored value is the one cached: a short key to hash, an exact match.
+  const entryOf = (customerId: string, stored: string) => `${customerId}${stored.slice(-40)}`;
+  const unwrapCached = (customerId: string, wrapped: string) => {
+    const cacheKey = entryOf(customerId, wrapped);
+    const cached = unwrapped.get(cacheKey);
+    if (cached?.wrapped === wrapped) return cached.key;
+    const key = unwrap(masters, wrapped, customerId);
+    unwrapped.set(cacheKey, { wrapped, key });
+    return key;
+  };
+  const openCached = (key: SealingKey, stored: string, customerId: string) => {
+    const cacheKey = entryOf(customerId, stored);
+    const cached = openedValues.get(cacheKey);
+    if (cached?.stored === stored) return cached.value;
+    const value = open(key, stored, customerId);
+    openedValues.set(cacheKey, { stored, value });
+    return value;
+  };
+
   async function keyOf(em: EntityManager, customerId: string, refresh = false): Promise<SealingKey | null> {
     const row = await em.findOne(CustomerDataKey, { customerId }, { refresh });
-    return row && unwrap(masters, row.wrappedKey, customerId);
+    return row && unwrapCached(customerId, row.wrappedKey);
   }
 
   const insertKey = (em: EntityManager, customerId: string, key: SealingKey) => {
@@ -124,17 +178,28 @@ export function createDataKeys(keys: MasterKeys): DataKeys {
     async open(em, customerId, stored) {
       if (!isSealed(stored)) return stored;
       const key = await keyOf(em, customerId);
-      return key && open(key, stored, customerId);
+      return key && openCached(key, stored, customerId);
     },
 
     async openMany(em, values) {
       const ids = [...new Set(values.filter((v) => isSealed(v.stored)).map((v) => v.customerId))];
-      const rows = ids.length ? await em.find(CustomerDataKey, { customerId: { $in: ids } }) : [];
-      const keys = new Map(rows.map((row) => [row.customerId, unwrap(masters, row.wrappedKey, row.customerId)]));
+      // Plain rows, not entities: a page reads up to a hundred keys, and hydrating each into the identity map cost
+      // more than the statement.
+      const rows = ids.length
+        ? await em
+            .getConnection('read')
+            .execute<{ customer_id: string; wrapped_key: string }[]>(
+              `select customer_id, wrapped_key from customer_data_keys where customer_id in (${ids.map(() => '?').join(', ')})`,
+              ids,
+              'all',
+              em.getTransactionContext(),
+            )
+        : [];
+      const keys = new Map(rows.map((row) => [row.customer_id, unwrapCached(row.customer_id, row.wrapped_key)]));
       return values.map(({ customerId, stored }) => {
         if (!isSealed(stored)) return stored;
         const key = keys.get(customerId);
-        return key ? open(key, stored, customerId) : null;
+        return key ? openCached(key, stored, customerId) : null;
       });
     },
 
