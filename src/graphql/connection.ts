@@ -78,13 +78,25 @@ class Edge<N> {
 }
 
 /**
+ * A page's cursors made all at once when the first is asked for (a client that asks for one edge's cursor asks
+ * for every edge's), through `cursors`, which makes a page's for about the cost of one.
+ */
+export function pageOfCursors<N>(cursors: (nodes: readonly N[]) => string[]): (node: N, page: readonly N[]) => string {
+  let made: Map<N, string> | null = null;
+  return (node, page) => {
+    made ??= new Map(cursors(page).map((cursor, i) => [page[i]!, cursor]));
+    return made.get(node) ?? cursors([node])[0]!;
+  };
+}
+
+/**
  * One page of a connection, by keyset, as the Relay spec describes it: `first` then `last` when
  * both are given, `first: 0` an empty page that still says whether nodes follow, and `null`
  * cursors on an empty page. `count` answers `totalCount` (only run when a client selects it).
  */
 export async function resolvePage<N>(
   args: DefaultConnectionArguments,
-  toCursor: (node: N) => string,
+  toCursor: ((node: N) => string) | { ofPage: (node: N, page: readonly N[]) => string },
   load: (page: ResolveCursorConnectionArgs) => Promise<N[]>,
   options: { defaultSize?: number; count?: () => Promise<number> } = {},
 ) {
@@ -93,7 +105,9 @@ export async function resolvePage<N>(
     { args: bothSizes ? { ...args, last: null } : args, toCursor: noCursor, defaultSize: options.defaultSize ?? DEFAULT_PAGE_SIZE, maxSize: MAX_PAGE_SIZE },
     load,
   );
-  let edges = connection.edges.map((edge) => new Edge(edge!.node, toCursor));
+  const nodes = connection.edges.map((edge) => edge!.node);
+  const cursorOf = typeof toCursor === 'function' ? toCursor : (node: N) => toCursor.ofPage(node, nodes);
+  let edges = nodes.map((node) => new Edge(node, cursorOf));
   let { hasPreviousPage } = connection.pageInfo;
   if (bothSizes && edges.length > (args.last ?? 0)) {
     edges = edges.slice(edges.length - (args.last ?? 0));
@@ -134,7 +148,7 @@ export function resolveKeysetPage<N>(
   const before = args.before == null ? null : ctx.pageCursors.positionOf(binding, args.before, '/before');
   return resolvePage(
     args,
-    (node: N) => ctx.pageCursors.cursorOf(binding, positionOf(node)),
+    { ofPage: pageOfCursors((nodes: readonly N[]) => ctx.pageCursors.cursorsOf(binding, nodes.map(positionOf))) },
     (page) => load({ ...page, after, before }),
     options,
   );

@@ -37,11 +37,13 @@ export interface CursorBinding {
 /**
  * Cursors of keyset pages: a row's position bound to its binding, so a cursor of another list (a customers cursor
  * given to transfers), another tenant or key, or a changed or made-up one is refused as `invalid_cursor`. The position
- * is in clear (the node's own createdAt and id, which the client sees anyway); what binds it is one truncated keyed
- * hash (platform/page-cursor-codec.ts), because a page of 100 edges makes 100 cursors and Relay clients ask for all.
+ * is under a pad (the node's own createdAt and id, which the client sees anyway); what binds it is a MAC, a page's made
+ * together (platform/page-cursor-codec.ts), because a page of 100 edges makes 100 cursors and Relay clients ask for all.
  */
 export interface PageCursors {
   cursorOf(binding: CursorBinding, row: Position): string;
+  /** The cursors of a page's rows, made together (a page's tags cost what one does). */
+  cursorsOf(binding: CursorBinding, rows: readonly Position[]): string[];
   /** The position `cursor` names; a ValidationError `invalid_cursor` on the argument at `pointer` when it is not one of this binding's. */
   positionOf(binding: CursorBinding, cursor: string, pointer: string): Position;
 }
@@ -49,6 +51,17 @@ export interface PageCursors {
 /** The contents of a page cursor: created_at in milliseconds (int64) and the id's 16 bytes. */
 const MILLIS_BYTES = 8;
 const POSITION_BYTES = MILLIS_BYTES + 16;
+
+/** A row's position as a cursor holds it: the int64 of its milliseconds, then its id's 16 bytes. */
+function contentsOf(row: Position): Buffer {
+  const contents = Buffer.allocUnsafe(POSITION_BYTES);
+  // The int64 as two words: the same bytes as writeBigInt64BE for any time after 1970, without a BigInt per edge.
+  const millis = row.createdAt.getTime();
+  contents.writeUInt32BE(Math.floor(millis / 2 ** 32), 0);
+  contents.writeUInt32BE(millis % 2 ** 32, 4);
+  contents.write(row.id.replaceAll('-', ''), MILLIS_BYTES, 'hex');
+  return contents;
+}
 
 export function pageCursors(key: Buffer): PageCursors {
   const codec = pageCursorCodec(key, POSITION_BYTES);
@@ -58,14 +71,10 @@ export function pageCursors(key: Buffer): PageCursors {
   const contextOf = (b: CursorBinding) => `${b.partnerId}/${b.environment}/${b.list}/`;
   return {
     cursorOf(binding, row) {
-      const contents = Buffer.allocUnsafe(POSITION_BYTES);
-      // The int64 of the milliseconds, as two words: the same bytes as writeBigInt64BE for any time after 1970,
-      // without a BigInt per edge.
-      const millis = row.createdAt.getTime();
-      contents.writeUInt32BE(Math.floor(millis / 2 ** 32), 0);
-      contents.writeUInt32BE(millis % 2 ** 32, 4);
-      contents.write(row.id.replaceAll('-', ''), MILLIS_BYTES, 'hex');
-      return codec.seal(contextOf(binding), contents);
+      return codec.seal(contextOf(binding), contentsOf(row));
+    },
+    cursorsOf(binding, rows) {
+      return codec.sealMany(contextOf(binding), rows.map(contentsOf));
     },
     positionOf(binding, cursor, pointer) {
       const context = contextOf(binding);

@@ -78,10 +78,12 @@ export function createDataKeys(keys: MasterKeys): DataKeys {
   const { current, all: masters } = ring;
 
   /*
-   * What reads of lists spend nothing on twice: data keys by their wrapped form, and values by their sealed form. Both
-   * are keyed by exactly what is stored (and the customer it is bound to), and consulted only once the customer's key
-   * row has been read in the same statement as always: so erasure, which deletes that row, is seen by the next read
-   * at once, on every instance, and a cached value is never served for a customer whose key is gone.
+   * What reads of lists spend nothing on twice: data keys by their wrapped form, and values by their sealed form, each
+   * keyed by exactly what is stored and the customer it is bound to. A list (`openMany`) serves a value it opened
+   * before without reading the key again: the value is the one the row holds in this read's snapshot, and erasure
+   * never leaves a sealed value behind its destroyed key (it rewrites the row with markers, in the transaction that
+   * deletes the key), so a row that still holds the sealed value still has its key. A single value (`open`: a tax or
+   * bank number) reads its key first, always. Bounded per instance; a restart starts empty.
    */
   const unwrapped = recentlyUsed<{ wrapped: string; key: SealingKey }>(CACHED);
   const openedValues = recentlyUsed<{ stored: string; value: string }>(CACHED);
@@ -182,7 +184,12 @@ export function createDataKeys(keys: MasterKeys): DataKeys {
     },
 
     async openMany(em, values) {
-      const ids = [...new Set(values.filter((v) => isSealed(v.stored)).map((v) => v.customerId))];
+      const cached = (customerId: string, stored: string) => {
+        const entry = openedValues.get(entryOf(customerId, stored));
+        return entry?.stored === stored ? entry.value : undefined;
+      };
+      const missing = values.filter((v) => isSealed(v.stored) && cached(v.customerId, v.stored) === undefined);
+      const ids = [...new Set(missing.map((v) => v.customerId))];
       // Plain rows, not entities: a page reads up to a hundred keys, and hydrating each into the identity map cost
       // more than the statement.
       const rows = ids.length
@@ -198,6 +205,8 @@ export function createDataKeys(keys: MasterKeys): DataKeys {
       const keys = new Map(rows.map((row) => [row.customer_id, unwrapCached(row.customer_id, row.wrapped_key)]));
       return values.map(({ customerId, stored }) => {
         if (!isSealed(stored)) return stored;
+        const known = cached(customerId, stored);
+        if (known !== undefined) return known;
         const key = keys.get(customerId);
         return key ? openCached(key, stored, customerId) : null;
       });
