@@ -18,6 +18,11 @@ export interface Server {
   sqlCount(): Promise<number>;
   /** Resident memory of the process now, in MB. */
   rssMb(): number;
+  /**
+   * CPU time the process has used so far (user + system, ms), from /proc. Per request, it is the server's own
+   * cost: what the other processes of a shared machine take changes it little, unlike throughput.
+   */
+  cpuMs(): number;
   /** After a full garbage collection: resident memory, V8's heap in use and memory outside it (buffers), in MB. */
   memoryAtRest(): Promise<MemoryAtRest>;
   /** With BENCH_CPU_PROF, starts or stops (writing /tmp/ramp-prof/<label>.cpuprofile) Ramp's CPU profile; else nothing. */
@@ -115,6 +120,11 @@ export async function startServer(name: string, script: string, env: Record<stri
       } catch {
         return Number.NaN;
       }
+    },
+    cpuMs: () => {
+      // utime and stime, the 14th and 15th fields, in clock ticks (100 a second on Linux); the name may hold spaces.
+      const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      return (Number(fields[11]) + Number(fields[12])) * 10;
     },
     stop: () =>
       new Promise((resolve) => {
