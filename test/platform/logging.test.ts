@@ -43,6 +43,36 @@ describe('logs', () => {
   });
 });
 
+describe('bindings of child loggers (each request has one)', () => {
+  it('write plain values as they are, and still redact a secret by its name or inside an object', () => {
+    const written = capturedLog();
+    const child = createLogger('info', written.stream).child({
+      reqId: 'req-bindings-0001',
+      attempt: 2,
+      replayed: false,
+      operationName: null,
+      secret: 'whsec_bound',
+      account: { iban: 'DE89370400440532013000', bank: 'Bound Bank' },
+    });
+    child.setBindings({ operationType: 'query' });
+    child.info({ nested: { deeper: { apiKey: 'rk_live_bound' } } }, 'bound');
+    const [line] = written.lines();
+    expect(line).toMatchObject({ reqId: 'req-bindings-0001', attempt: 2, replayed: false, operationName: null, operationType: 'query' });
+    expect(line).toMatchObject({ secret: '[redacted]', account: { iban: '[redacted]', bank: 'Bound Bank' }, nested: { deeper: { apiKey: '[redacted]' } } });
+    for (const value of ['whsec_bound', 'DE89370400440532013000', 'rk_live_bound']) expect(written.text()).not.toContain(value);
+  });
+
+  it('cost about a microsecond per request, not a redaction pass over each string', () => {
+    const logger = createLogger('warn', capturedLog().stream);
+    const n = 20_000;
+    const started = process.cpuUsage();
+    for (let i = 0; i < n; i++) logger.child({ reqId: `req-${i}` }).setBindings({ operationType: 'query', operationName: 'Transfer' });
+    const used = process.cpuUsage(started);
+    // Measured: 11 µs per request with every string through the redactor, 0.5 µs written straight. CPU time, so a busy machine barely moves it.
+    expect((used.user + used.system) / n).toBeLessThan(4);
+  });
+});
+
 describe('client mistakes', () => {
   it('are logged below error level, each line with the id of the request that made it', async () => {
     const from = log.length;
