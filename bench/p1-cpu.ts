@@ -4,7 +4,8 @@
  * time a server's own process used per request (/proc, user + system) moves much less, and it is what stands
  * between Ramp and the best plain service (bench/best.ts): both send one statement per read.
  *
- * Rows: the best plain service (REST path), Ramp REST `GET …/onramp-transfer/{id}` and Ramp GraphQL `transfer(id)`;
+ * Rows: the best plain service (REST path), the same read on bare Fastify and on bare Yoga in Fastify (best-fastify.ts:
+ * what the frameworks alone cost), Ramp REST `GET …/onramp-transfer/{id}` and Ramp GraphQL `transfer(id)`;
  * with BENCH_AGAINST=<another checkout> (e.g. /work/main), that checkout's Ramp too, on the same database and key,
  * so a change is measured against the code before it in one run. After a warm-up of each, BENCH_ROUNDS (3) interleaved rounds of
  * BENCH_SECONDS (5) at BENCH_CONNECTIONS (32), medians.
@@ -48,8 +49,17 @@ async function main() {
     };
     const best = await startServer('best', 'bench/best.ts', { DATABASE_URL: database.url, PORT: String(await freePort()) }, /listening on (http:\/\/\S+)/);
     started.push(best);
+    const frameworks = await startServer(
+      'best-fastify',
+      'bench/best-fastify.ts',
+      { DATABASE_URL: database.url, PORT: String(await freePort()) },
+      /listening on (http:\/\/\S+)/,
+    );
+    started.push(frameworks);
     const rows: { name: string; server: Server; iteration: Iteration }[] = [
       { name: 'best plain service, REST', server: best, iteration: rest },
+      { name: 'the same on bare Fastify, REST', server: frameworks, iteration: rest },
+      { name: 'the same on bare Yoga in Fastify, GraphQL', server: frameworks, iteration: graphql },
       { name: 'Ramp REST', server: ramp, iteration: rest },
       { name: 'Ramp GraphQL', server: ramp, iteration: graphql },
     ];
