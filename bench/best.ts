@@ -4,44 +4,8 @@
  * customer, the transfer and its quote come back from ONE named prepared statement. It shows where the limit is
  * on this machine; the floor (floor.ts) is what the same use case costs with Ramp's statements.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import pg from 'pg';
-
-const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
-const KEY = /^Bearer (rk_(sandbox|live)_[A-Za-z0-9]{8})[A-Za-z0-9]{32}$/;
-const sha256 = (text: string) => createHash('sha256').update(text).digest();
-
-interface Actor {
-  partnerId: string;
-  environment: string;
-  secretHash: Buffer;
-}
-const keys = new Map<string, Actor>();
-
-async function authenticate(header: string | undefined): Promise<Actor | null> {
-  const match = KEY.exec(header ?? '');
-  if (!match) return null;
-  let key = keys.get(match[1]!);
-  if (!key) {
-    const { rows } = await pool.query('select partner_id, environment, secret_hash from api_keys where prefix = $1 and revoked_at is null', [match[1]]);
-    if (!rows[0]) return null;
-    key = { partnerId: rows[0].partner_id, environment: rows[0].environment, secretHash: Buffer.from(rows[0].secret_hash, 'hex') };
-    keys.set(match[1]!, key);
-  }
-  return timingSafeEqual(key.secretHash, sha256(header!.slice(7))) ? key : null;
-}
-
-// The customer row always comes back (so an unknown customer is told apart from an unknown transfer); the
-// transfer and its quote are joined by their keys within the caller's tenant.
-const READ = {
-  name: 'best_transfer_read',
-  text: `select c.id as customer_id, to_jsonb(t) as transfer, to_jsonb(q) as quote
-           from customers c
-           left join transfers t on t.id = $4 and t.customer_id = c.id and t.direction = 'onramp'
-           left join quotes q on q.id = t.quote_id
-          where c.id = $3 and c.partner_id = $1 and c.environment = $2`,
-};
+import { authenticate, endPool, readTransfer } from './best-read.js';
 
 const PATH = /^\/v0\/customers\/([0-9a-f-]{36})\/onramp-transfer\/([0-9a-f-]{36})$/;
 
@@ -50,9 +14,8 @@ async function answer(req: IncomingMessage): Promise<{ status: number; body: unk
   if (!path) return { status: 404, body: { error: 'not_found' } };
   const actor = await authenticate(req.headers.authorization);
   if (!actor) return { status: 401, body: { error: 'unauthorized' } };
-  const { rows } = await pool.query({ ...READ, values: [actor.partnerId, actor.environment, path[1], path[2]] });
-  if (!rows[0]?.transfer) return { status: 404, body: { error: 'not_found' } };
-  return { status: 200, body: { ...rows[0].transfer, quote: rows[0].quote } };
+  const found = await readTransfer(actor, path[1]!, path[2]!);
+  return found ? { status: 200, body: found } : { status: 404, body: { error: 'not_found' } };
 }
 
 const server = createServer((req: IncomingMessage, res: ServerResponse) => {
@@ -63,4 +26,4 @@ const server = createServer((req: IncomingMessage, res: ServerResponse) => {
 });
 server.keepAliveTimeout = 60_000;
 server.listen(Number(process.env.PORT), '127.0.0.1', () => process.stdout.write(`best listening on http://127.0.0.1:${process.env.PORT}\n`));
-process.on('SIGTERM', () => server.close(() => void pool.end().then(() => process.exit(0))));
+process.on('SIGTERM', () => server.close(() => void endPool().then(() => process.exit(0))));

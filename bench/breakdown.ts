@@ -23,7 +23,7 @@ import { quoteBody, seed, transferBody } from './seed.js';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const CUSTOMERS = Number(process.env.BENCH_CUSTOMERS ?? 10);
-const PROFILE_DIR = '/tmp/ramp-prof';
+const PROFILE_DIR = process.env.BENCH_PROF_DIR ?? '/tmp/ramp-prof';
 const WORKLOADS = (process.env.BENCH_BREAKDOWN ?? 'p5,p1-rest,p1-graphql').split(',').map((w) => w.trim());
 const log = (line: string) => process.stderr.write(`${line}\n`);
 

@@ -1,13 +1,14 @@
 /**
  * Preloaded (`--import`) into Ramp when BENCH_CPU_PROF=1: a V8 CPU profile of each of Ramp's measured
- * windows only, one file per window in /tmp/ramp-prof. A profile of the whole process (`--cpu-prof`)
+ * windows only, one file per window in /tmp/ramp-prof (or BENCH_PROF_DIR, so two benches on one machine keep
+ * their own files). A profile of the whole process (`--cpu-prof`)
  * also holds the seeding and the baseline's rounds, when Ramp waits for requests that go elsewhere:
  * it shows Ramp idle about half of the time, which says nothing about Ramp under load.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 
-const DIR = '/tmp/ramp-prof';
+const DIR = process.env.BENCH_PROF_DIR ?? '/tmp/ramp-prof';
 const session = new Session();
 session.connect();
 await session.post('Profiler.enable');

@@ -18,7 +18,10 @@ export interface Server {
   sqlCount(): Promise<number>;
   /** Resident memory of the process now, in MB. */
   rssMb(): number;
-  /** CPU time the process has used so far (user and system), in ms: what a request costs, whatever else runs. */
+  /**
+   * CPU time the process has used so far (user + system, ms), from /proc. Per request, it is the server's own
+   * cost: what the other processes of a shared machine take changes it little, unlike throughput.
+   */
   cpuMs(): number;
   /** After a full garbage collection: resident memory, V8's heap in use and memory outside it (buffers), in MB. */
   memoryAtRest(): Promise<MemoryAtRest>;

@@ -43,6 +43,26 @@ describe('logs', () => {
   });
 });
 
+describe('bindings of child loggers (each request has one)', () => {
+  it('write plain values as they are, and still redact a secret by its name or inside an object', () => {
+    const written = capturedLog();
+    const child = createLogger('info', written.stream).child({
+      reqId: 'req-bindings-0001',
+      attempt: 2,
+      replayed: false,
+      operationName: null,
+      secret: 'whsec_bound',
+      account: { iban: 'DE89370400440532013000', bank: 'Bound Bank' },
+    });
+    child.setBindings({ operationType: 'query' });
+    child.info({ nested: { deeper: { apiKey: 'rk_live_bound' } } }, 'bound');
+    const [line] = written.lines();
+    expect(line).toMatchObject({ reqId: 'req-bindings-0001', attempt: 2, replayed: false, operationName: null, operationType: 'query' });
+    expect(line).toMatchObject({ secret: '[redacted]', account: { iban: '[redacted]', bank: 'Bound Bank' }, nested: { deeper: { apiKey: '[redacted]' } } });
+    for (const value of ['whsec_bound', 'DE89370400440532013000', 'rk_live_bound']) expect(written.text()).not.toContain(value);
+  });
+});
+
 describe('client mistakes', () => {
   it('are logged below error level, each line with the id of the request that made it', async () => {
     const from = log.length;

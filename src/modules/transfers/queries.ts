@@ -6,7 +6,7 @@ import type { DepositBankAccount } from './deposit-instructions.js';
 import type { TransferDirection } from '../../domain/transfer-status.js';
 import { parseInput } from '../../domain/validation.js';
 import type { KeysetPage, OffsetPage } from '../../platform/pagination.js';
-import { type Columns, type From, type Wanted, keyset, readsOver, rowShape, selecting } from '../../platform/queries.js';
+import { type Columns, type From, type Wanted, keyset, preparedRead, readsOver, rowShape, selecting } from '../../platform/queries.js';
 import type { Scope } from '../../platform/scope.js';
 import { isUuid } from '../../domain/identifiers/uuid.js';
 import { Customer, type CustomerTables } from '../customers/entities.js';
@@ -92,8 +92,11 @@ function selectFrom(scope: Scope, joined: Joined, key?: string): Transfers {
 }
 
 async function listed(scope: Scope, query: Transfers, joined: Joined): Promise<ListedTransfer[]> {
+  return readListed(scope, await query.execute(), joined);
+}
+
+function readListed(scope: Scope, rows: object[], joined: Joined): ListedTransfer[] {
   const { em } = scope;
-  const rows = await query.execute();
   const transfers = rowShape(em, Transfer, 't', joined.transfer);
   const quotes = joined.quote ? rowShape(em, Quote, 'q', joined.quote) : null;
   const customers = joined.customer ? rowShape(em, Customer, 'c', joined.customer) : null;
@@ -113,9 +116,15 @@ export async function transferPage(scope: Scope, filter: TransferFilter, page: K
 /** GraphQL `transfer(id)`: one of the caller's transfers with what `joined` asks for, in one statement; null when unknown. */
 export async function transferById(scope: Scope, id: string, joined: Joined): Promise<ListedTransfer | null> {
   if (!isUuid(id)) return null;
-  const [found] = await listed(scope, selectFrom(scope, joined, id), joined);
+  const [found] = readListed(scope, await byId(scope, { id }, joined), joined);
   return found ?? null;
 }
+
+/** One statement per selection (what it selects of the transfer, which relations it joins), compiled once each. */
+const byId = preparedRead(
+  (scope, { id }: { id: string }, joined: Joined) => selectFrom(scope, joined, id),
+  (joined) => JSON.stringify([joined.transfer ?? 'all', joined.quote ?? null, joined.customer ?? null]),
+);
 
 /** How many transfers the filter matches (a connection's totalCount). */
 export async function countTransfers(scope: Scope, filter: TransferFilter): Promise<number> {
@@ -140,22 +149,27 @@ export async function transfersOfCustomer(scope: Scope, customerId: string, dire
  */
 export async function transferOfCustomer(scope: Scope, customerId: string, direction: TransferDirection, transferId: string): Promise<TransferWithQuote> {
   if (!isUuid(customerId)) throw new NotFoundError('Customer');
-  const { em } = scope;
-  const t = rowShape(em, Transfer, 't');
-  const q = rowShape(em, Quote, 'q');
   // A malformed transfer id matches no row (null never equals), which reads as an unknown transfer.
   const id = isUuid(transferId) ? transferId : null;
-  const customer = tenant(scope, 'customers', 'c')
-    .leftJoin('transfers as t', (join) => join.on('t.id', '=', id).onRef('t.customer_id', '=', 'c.id').on('t.direction', '=', direction))
-    .leftJoin('quotes as q', 'q.id', 't.quote_id')
-    .where('c.id', '=', customerId);
-  const row = await selecting(customer, t, q).executeTakeFirst();
+  const [row] = await ofCustomer(scope, { customerId, direction, id }, undefined);
   if (!row) throw new NotFoundError('Customer');
-  const transfer = t.read(row);
-  const quote = q.read(row);
+  const transfer = rowShape(scope.em, Transfer, 't').read(row);
+  const quote = rowShape(scope.em, Quote, 'q').read(row);
   if (!transfer || !quote) throw new NotFoundError('Transfer');
   return { transfer, quote };
 }
+
+/** transferOfCustomer's statement: the same text on every call, compiled once. */
+const ofCustomer = preparedRead((scope, { customerId, direction, id }: { customerId: string; direction: TransferDirection; id: string | null }) =>
+  selecting(
+    tenant(scope, 'customers', 'c')
+      .leftJoin('transfers as t', (join) => join.on('t.id', '=', id).onRef('t.customer_id', '=', 'c.id').on('t.direction', '=', direction))
+      .leftJoin('quotes as q', 'q.id', 't.quote_id')
+      .where('c.id', '=', customerId),
+    rowShape(scope.em, Transfer, 't'),
+    rowShape(scope.em, Quote, 'q'),
+  ),
+);
 
 /** Which of `ids` are the caller's transfers (a plain read of ids, so no half-loaded Transfer enters the identity map). */
 export async function ownTransferIds(scope: Scope, ids: readonly string[]): Promise<string[]> {
