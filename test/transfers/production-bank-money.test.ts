@@ -7,10 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountXpub } from '../../src/rails/evm/hd.js';
 import { type LocalNode, startLocalNode } from '../../src/rails/evm/local-node.js';
 import { SANDBOX_CHAIN_ID, SANDBOX_MNEMONIC, fundWallet, sendFromWallet, setUpSandboxChain } from '../../src/rails/evm/sandbox-chain.js';
+import { debitCreditNotification } from '../../src/rails/bank/iso20022/camt054.js';
 import { paymentStatusReport } from '../../src/rails/bank/iso20022/pain002.js';
 import { assertValid } from '../../src/rails/bank/iso20022/schemas.js';
 import { openOfframp } from '../support/chain.js';
 import { type ApiClient, type TestRamp, startRamp } from '../support/ramp.js';
+import { isValidIban } from '../../src/domain/identifiers/bank.js';
 import { createCustomer, ibanAccount, wallet } from '../support/transfers.js';
 
 /**
@@ -25,6 +27,10 @@ const BANK = {
   BANK_DEBTOR_NAME: 'Ramp Payments B.V.',
   BANK_DEBTOR_IBAN: 'NL91ABNA0417164300',
   BANK_DEBTOR_BIC: 'ABNANL2AXXX',
+  BANK_DEBTOR_ACCOUNT_NUMBER: '000222333444',
+  BANK_DEBTOR_ROUTING_NUMBER: '026009593',
+  // The numbers the bank reserved for Ramp's virtual accounts: the last ten digits of its IBAN's account number.
+  BANK_VIRTUAL_ACCOUNTS: '0417200000-0417200001',
 };
 let node: LocalNode;
 let usdc: string;
@@ -112,5 +118,49 @@ describe('a production off-ramp with a bank configured', () => {
     await jobs();
     expect((await live.get(`/v0/customers/${customerId}/offramp-transfer/${transfer.id}`)).body).toMatchObject({ status: 'completed', failure_reason: null });
     expect(files('processed')).toContain('accept.xml');
+  });
+});
+
+describe('a production virtual account with a bank configured', () => {
+  const open = (body: Record<string, unknown>) =>
+    live.post(`/v0/customers/${customerId}/virtual-account`, { destination_token: 'usdc', destination_network: 'polygon', ...body });
+
+  it('is issued numbers of the range the bank reserved, and a camt.054 credit to that number funds it', async () => {
+    const eur = await open({ source_currency: 'eur', destination_address: wallet('polygon', 'va-1') });
+    expect(eur.status, JSON.stringify(eur.body)).toBe(201);
+    expect(eur.body.status).toBe('active');
+    // Ramp's own IBAN with the range's first number as its account number: the bank code kept, the check digits computed.
+    const iban: string = eur.body.deposit_instructions.iban.iban_number;
+    expect(iban).toMatch(/^NL[0-9]{2}ABNA0417200000$/);
+    expect(isValidIban(iban)).toBe(true);
+    expect(eur.body.deposit_instructions).toMatchObject({ bank_name: BANK.BANK_NAME, iban: { bic: BANK.BANK_DEBTOR_BIC } });
+    const next = await open({ source_currency: 'eur', destination_address: wallet('polygon', 'va-2') });
+    expect(next.body.deposit_instructions.iban.iban_number).toMatch(/^NL[0-9]{2}ABNA0417200001$/);
+    // The range is used up: the next account waits, pending, for numbers the bank issues itself.
+    const third = await open({ source_currency: 'eur', destination_address: wallet('polygon', 'va-3') });
+    expect(third.status).toBe(202);
+    expect(third.body.status).toBe('pending');
+    // Dollars: the range's number at Ramp's routing number, counted apart from the euros'.
+    const usd = await open({ source_currency: 'usd', destination_address: wallet('polygon', 'va-4') });
+    expect(usd.body.deposit_instructions.us).toEqual({ routing_number: BANK.BANK_DEBTOR_ROUTING_NUMBER, account_number: '0417200000' });
+
+    const reference = 'PRODUCTION-VA-CREDIT-1';
+    drop(
+      'va-credit.xml',
+      debitCreditNotification({
+        messageId: 'PRODUCTION-VA-NTFCTN-1',
+        createdAt: new Date(),
+        account: BANK.BANK_DEBTOR_IBAN,
+        entries: [
+          { reference, direction: 'credit', amount: '250.00', currency: 'EUR', bookingDate: new Date().toISOString().slice(0, 10), creditorAccount: iban },
+        ],
+      }),
+    );
+    await jobs();
+    const [entry] = await t.sql<{ outcome: string; transfer_id: string }>('select outcome, transfer_id from bank_entries where reference = ?', [reference]);
+    expect(entry).toMatchObject({ outcome: 'credited' });
+    const transfer = (await live.get(`/v0/customers/${customerId}/onramp-transfer/${entry!.transfer_id}`)).body;
+    expect(transfer).toMatchObject({ virtual_account_id: eur.body.id, amount: '250.00' });
+    expect(['processing', 'completed']).toContain(transfer.status);
   });
 });
