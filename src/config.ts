@@ -7,7 +7,15 @@ import { EVM_NETWORKS, type Network } from './domain/money.js';
 import { AVAILABLE_NETWORK_TOKENS, type NetworkTokens, parseNetworkTokens } from './domain/network-tokens.js';
 
 /** The steps of the money paths where a crash test may kill the process (TEST_CRASH_AT). */
-export const CRASH_POINTS = ['payout-signed', 'settle-committed', 'top-up-signed', 'sweep-signed', 'mint-signed', 'bank-order-stored'] as const;
+export const CRASH_POINTS = [
+  'payout-signed',
+  'settle-committed',
+  'top-up-signed',
+  'sweep-signed',
+  'mint-signed',
+  'bank-order-stored',
+  'bank-entry-applied',
+] as const;
 export type CrashPoint = (typeof CRASH_POINTS)[number];
 
 const flag = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');

@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/sql';
 import type { Environment } from '../../domain/environment.js';
 import { Decimal } from '../../domain/money.js';
 import type { BankEntry, BankNotification } from '../../rails/port.js';
+import { type CrashPoint, crashAt } from '../custody/crash-points.js';
 import type { BankCreditCalls } from './calls.js';
 import { BankEntryApplied, BankPaymentOrder, type EntryOutcome } from './entities.js';
 
@@ -13,7 +14,14 @@ type Applied = { outcome: EntryOutcome; reason: string | null; transferId: strin
  * NtryRef) was applied before changes nothing, so a file dropped twice, or an entry a later file repeats, is read
  * and left alone.
  */
-export async function applyNotification(tx: EntityManager, environment: Environment, calls: BankCreditCalls, notification: BankNotification, fileName: string) {
+export async function applyNotification(
+  tx: EntityManager,
+  environment: Environment,
+  calls: BankCreditCalls,
+  notification: BankNotification,
+  fileName: string,
+  crashPoint: CrashPoint | null = null,
+) {
   for (const entry of notification.entries) {
     if (await tx.findOne(BankEntryApplied, { environment, reference: entry.reference })) continue;
     const applied = await apply(tx, environment, calls, entry);
@@ -35,6 +43,8 @@ export async function applyNotification(tx: EntityManager, environment: Environm
     });
     // Written now: an entry repeated later in the same file finds this one.
     await tx.flush();
+    // The fault the crash tests inject: an entry applied, the file's transaction still open.
+    crashAt(crashPoint, 'bank-entry-applied');
   }
 }
 

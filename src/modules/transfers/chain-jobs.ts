@@ -34,7 +34,12 @@ function bankJobs(deps: TransferDeps, bankCredits: BankCreditCalls): Job[] {
     if (bank?.kind !== 'iso20022') return [];
     // A live bank pays funded off-ramps by itself; the sandbox's wait for complete_transfer, as its partners test them.
     const payouts = bank.mode === 'live' ? [fiatPayouts(deps).livePayoutJob(environment)] : [];
-    return [...payouts, bankOrderSenderJob(bank, deps.dataKeys), ...simulatorJob, bankInboxJob(environment, bank, bankPaymentCalls, bankCredits)];
+    return [
+      ...payouts,
+      bankOrderSenderJob(bank, deps.dataKeys),
+      ...simulatorJob,
+      bankInboxJob(environment, bank, bankPaymentCalls, bankCredits, deps.payouts.crashAt),
+    ];
   });
 }
 
