@@ -53,6 +53,15 @@ const entryRow = async (ref: string) =>
     )
   )[0];
 
+const statusReport = (messageId: string, endToEndId: string, status: string) => `<?xml version="1.0" encoding="UTF-8"?>
+<Document xmlns="urn:iso:std:iso:20022:tech:xsd:pain.002.001.10">
+  <CstmrPmtStsRpt>
+    <GrpHdr><MsgId>${messageId}</MsgId><CreDtTm>2026-11-28T16:00:00Z</CreDtTm></GrpHdr>
+    <OrgnlGrpInfAndSts><OrgnlMsgId>ANY</OrgnlMsgId><OrgnlMsgNmId>pain.001.001.09</OrgnlMsgNmId></OrgnlGrpInfAndSts>
+    <OrgnlPmtInfAndSts><OrgnlPmtInfId>ANY</OrgnlPmtInfId><TxInfAndSts><OrgnlEndToEndId>${endToEndId}</OrgnlEndToEndId><TxSts>${status}</TxSts></TxInfAndSts></OrgnlPmtInfAndSts>
+  </CstmrPmtStsRpt>
+</Document>`;
+
 describe('camt.054 credits', () => {
   it('credits the on-ramp whose deposit message the payer wrote, however spaced; the same file dropped again changes nothing', async () => {
     const transfer = await newOnramp();
@@ -202,7 +211,37 @@ describe('camt.053 statements', () => {
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ matched: 1, unmatched: [] });
     expect(rows[0]!.unexpected).toEqual([expect.objectContaining({ reference: stranger.reference, amount: '12.34', note: 'never notified' })]);
-    expect(rows[0]!.missing).toEqual([expect.objectContaining({ reference: creditB.reference, transferId: b.id })]);
+    expect(rows[0]!.missing).toEqual([expect.objectContaining({ reference: creditB.reference, transferId: b.id, amount: '100.00', currency: 'EUR' })]);
     expect(files('processed')).toEqual(expect.arrayContaining(['statement.xml', 'statement-again.xml']));
+  });
+
+  it('lists a payout the bank accepted but the statement lacks with its amount and currency', async () => {
+    const path = `/v0/customers/${bank.customerId}/offramp-transfer`;
+    const quote = await bank.api.post(
+      `${path}/quote`,
+      offrampQuoteBody({ destination_bank_account: ibanAccount(), transfer_purpose: 'personal_expenses' }),
+      idempotencyKey(),
+    );
+    const id: string = quote.body.transfer_id;
+    await bank.api.post(`${path}/simulate`, { action: 'crypto_deposit', transfer_id: id });
+    const settled = await bank.api.post(`${path}/simulate`, { action: 'complete_transfer', transfer_id: id });
+    expect(settled.body.status).toBe('processing');
+    drop('payout-accepted.xml', statusReport(reference('STS'), id.replaceAll('-', ''), 'ACSC'));
+    await bankTurn();
+    expect((await bank.api.get(`${path}/${id}`)).body.status).toBe('completed');
+
+    const account = reference('PAYOUTS').slice(0, 34);
+    drop(
+      'payout-statement.xml',
+      bankToCustomerStatement({ messageId: reference('STMT'), createdAt: new Date(), account, currency: 'EUR', date: today(), entries: [] }),
+    );
+    await bankTurn();
+    const [row] = await bank.t.sql<{ missing: { reference: string; direction: string; amount: string | null; currency: string | null }[] }>(
+      'select missing from bank_reconciliations where account = ?',
+      [account],
+    );
+    expect(row!.missing).toContainEqual(
+      expect.objectContaining({ reference: id.replaceAll('-', ''), direction: 'debit', amount: settled.body.destination_amount, currency: 'EUR' }),
+    );
   });
 });
