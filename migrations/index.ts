@@ -36,6 +36,7 @@ import { Migration20261128140000_kyc_swift_rails } from './Migration202611281400
 import { Migration20261129020000_mints_followed } from './Migration20261129020000_mints_followed.js';
 import { Migration20261130010000_virtual_account_numbers } from './Migration20261130010000_virtual_account_numbers.js';
 import { Migration20261130010100_bank_order_amounts } from './Migration20261130010100_bank_order_amounts.js';
+import { Migration20261130010200_bank_entries_sealed } from './Migration20261130010200_bank_entries_sealed.js';
 
 /** Applied in this order at start; a migration once landed is never edited, only followed. */
 export const migrations = [
@@ -77,4 +78,5 @@ export const migrations = [
   Migration20261129060000_bank_entries,
   Migration20261130010000_virtual_account_numbers,
   Migration20261130010100_bank_order_amounts,
+  Migration20261130010200_bank_entries_sealed,
 ];

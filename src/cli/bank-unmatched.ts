@@ -31,7 +31,8 @@ async function main(argv: string[]): Promise<number> {
         transferId: row.transferId ?? null,
         note: row.reason ?? null,
       });
-      say(`  ${line}  ${row.remittance ?? ''}  (${row.fileName})`);
+      // A known customer's words are sealed by their key: the transfer id says whose, the words stay out of a terminal.
+      say(`  ${line}  ${row.customerId ? '[sealed]' : (row.remittance ?? '')}  (${row.fileName})`);
     }
     return held.length === 0 ? 0 : 1;
   } finally {

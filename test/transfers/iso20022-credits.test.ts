@@ -4,8 +4,11 @@ import { describe, expect, it } from 'vitest';
 import type { EntryToBook } from '../../src/rails/bank/iso20022/camt.js';
 import { bankToCustomerStatement } from '../../src/rails/bank/iso20022/camt053.js';
 import { debitCreditNotification } from '../../src/rails/bank/iso20022/camt054.js';
+import { loadConfig } from '../../src/config.js';
+import { createDataKeys } from '../../src/modules/customers/data-keys.js';
+import { scopeTo } from '../../src/platform/tenant.js';
 import { playingTheBank } from '../support/bank-folder.js';
-import { ageTransfer, ibanAccount, idempotencyKey, offrampQuoteBody, onrampQuoteBody, wallet } from '../support/transfers.js';
+import { ageTransfer, createCustomer, ibanAccount, idempotencyKey, offrampQuoteBody, onrampQuoteBody, wallet } from '../support/transfers.js';
 
 /**
  * The bank's camt.054 notifications in, through the ISO 20022 adapter (SANDBOX_BANK=iso20022, BANK_SIMULATOR=off):
@@ -243,5 +246,47 @@ describe('camt.053 statements', () => {
     expect(row!.missing).toContainEqual(
       expect.objectContaining({ reference: id.replaceAll('-', ''), direction: 'debit', amount: settled.body.destination_amount, currency: 'EUR' }),
     );
+  });
+
+  it('seals a known customer’s remittance words and the account paid into by their key, and erasure redacts them', async () => {
+    const customer = await createCustomer(bank.api);
+    const path = `/v0/customers/${customer}/onramp-transfer`;
+    const quote = await bank.api.post(`${path}/quote`, onrampQuoteBody());
+    const onramp = (await bank.api.post(`${path}/quote/${quote.body.quote_id}`, { destination_address: wallet() })).body;
+    const words = `Rent for Ada Lovelace ${onramp.quote.deposit_message}`;
+    const entry = credit('100.00', { remittance: words, creditorAccount: 'DE02120300000000202051' });
+    drop('sealed.xml', notification([entry]));
+    await bankTurn();
+    const stored = () =>
+      bank.t.sql<{ outcome: string; customer_id: string | null; remittance: string | null; creditor_account: string | null; amount: string }>(
+        'select outcome, customer_id, remittance, creditor_account, amount::text as amount from bank_entries where reference = ?',
+        [entry.reference],
+      );
+    const [sealed] = await stored();
+    expect(sealed).toMatchObject({ outcome: 'credited', customer_id: customer });
+    // Neither the payer's words nor the account appear in the row: each is sealed, and opens with the customer's key.
+    expect(JSON.stringify(sealed)).not.toContain('Lovelace');
+    expect(JSON.stringify(sealed)).not.toContain('DE02120300000000202051');
+    const [{ partner_id }] = (await bank.t.sql<{ partner_id: string }>('select partner_id from customers where id = ?', [customer])) as [
+      { partner_id: string },
+    ];
+    const dataKeys = createDataKeys({ current: loadConfig({ NODE_ENV: 'test' }).encryptionMasterKey });
+    const em = scopeTo(bank.t.ramp.db.fork(), { partnerId: partner_id, environment: 'sandbox' });
+    expect(await dataKeys.open(em, customer, sealed!.remittance!)).toBe(words);
+
+    // A credit for no one Ramp knows stays in clear, for the operator who must place it.
+    const stray = credit('5.00', { remittance: 'for nobody in particular' });
+    drop('stray.xml', notification([stray]));
+    await bankTurn();
+    expect((await bank.t.sql('select remittance, customer_id from bank_entries where reference = ?', [stray.reference]))[0]).toEqual({
+      remittance: 'for nobody in particular',
+      customer_id: null,
+    });
+
+    expect((await bank.api.post(`${path}/simulate`, { action: 'complete_transfer', transfer_id: onramp.id })).body.status).toBe('completed');
+    const redacted = await bank.api.post(`/v0/customers/${customer}/redact`);
+    expect(redacted.status, JSON.stringify(redacted.body)).toBe(200);
+    const [after] = await stored();
+    expect(after).toMatchObject({ outcome: 'credited', remittance: '[redacted]', creditor_account: '[redacted]', amount: '100.000000000000000000' });
   });
 });

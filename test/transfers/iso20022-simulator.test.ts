@@ -107,11 +107,11 @@ describe('the sandbox bank simulator', () => {
     expect(deposited.status, JSON.stringify(deposited.body)).toBe(201);
     expect(deposited.body).toMatchObject({ status: 'processing', virtual_account_id: opened.body.id, amount: '80.00' });
     // The bank's notification, read and applied: the credit's entry names the transfer it created.
-    const [entry] = await t.sql<{ outcome: string; creditor_account: string; file_name: string }>(
-      'select outcome, creditor_account, file_name from bank_entries where transfer_id = ?',
+    const [entry] = await t.sql<{ outcome: string; customer_id: string; file_name: string }>(
+      'select outcome, customer_id, file_name from bank_entries where transfer_id = ?',
       [deposited.body.id],
     );
-    expect(entry).toMatchObject({ outcome: 'credited', creditor_account: iban, file_name: expect.stringMatching(/^camt\.054-/) });
+    expect(entry).toMatchObject({ outcome: 'credited', customer_id: customerId, file_name: expect.stringMatching(/^camt\.054-/) });
     expect(files('processed')).toHaveLength(before + 1);
     const content = readFileSync(join(dir, 'processed', entry!.file_name), 'utf8');
     expect(() => assertValid(content, 'camt.054.001.08')).not.toThrow();

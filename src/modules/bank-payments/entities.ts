@@ -96,11 +96,16 @@ const BankEntryAppliedSchema = defineEntity({
     amount: p.type(DecimalColumn).$type<Decimal>().precision(38).scale(18),
     currency: p.text(),
     bookingDate: p.date().nullable(),
+    /** The account the notification is of: Ramp's own, in clear (reconciliation matches statements by it). */
     account: p.text().nullable(),
+    /** The account paid into and the payer's words: sealed by the customer's data key when the customer is known. */
     creditorAccount: p.text().nullable(),
     remittance: p.text().nullable(),
     endToEndId: p.text().nullable(),
     transferId: p.uuid().nullable(),
+    /** Whose entry it is, when Ramp knows (what it credited or returned): whose key seals it, whose erasure redacts it. */
+    customerId: p.uuid().nullable(),
+    partnerId: p.uuid().nullable(),
     messageId: p.text(),
     fileName: p.text(),
     createdAt: createdAtColumn(),

@@ -4,6 +4,7 @@ import { unitOfWork } from '../../platform/db/unit-of-work.js';
 import type { Job } from '../../platform/jobs.js';
 import { type BankFile, BankFileRefused, type Iso20022Bank } from '../../rails/port.js';
 import { type CrashPoint } from '../custody/crash-points.js';
+import type { DataKeys } from '../customers/data-keys.js';
 import type { BankCreditCalls, BankPaymentCalls } from './calls.js';
 import { applyNotification } from './credits.js';
 import { reconcileStatement } from './reconcile.js';
@@ -21,6 +22,7 @@ export function bankInboxJob(
   bank: Iso20022Bank,
   calls: BankPaymentCalls,
   credits: BankCreditCalls,
+  dataKeys: DataKeys,
   crashPoint: CrashPoint | null = null,
 ): Job {
   return {
@@ -28,7 +30,7 @@ export function bankInboxJob(
     batchSize: BATCH,
     async run(em) {
       const files = await bank.transport.received(BATCH);
-      for (const file of files) await readOne(em, environment, bank, calls, credits, file, crashPoint);
+      for (const file of files) await readOne(em, environment, bank, { calls, credits, dataKeys, crashPoint }, file);
       return files.length;
     },
   };
@@ -38,16 +40,14 @@ async function readOne(
   em: EntityManager,
   environment: Environment,
   bank: Iso20022Bank,
-  calls: BankPaymentCalls,
-  credits: BankCreditCalls,
+  { calls, credits, dataKeys, crashPoint }: { calls: BankPaymentCalls; credits: BankCreditCalls; dataKeys: DataKeys; crashPoint: CrashPoint | null },
   file: BankFile,
-  crashPoint: CrashPoint | null,
 ) {
   try {
     const message = bank.readMessage(file.content);
     await unitOfWork(em.fork(), async (tx) => {
       if (message.kind === 'status_report') await applyStatusReport(tx, calls, message.report, file.name);
-      else if (message.kind === 'notification') await applyNotification(tx, environment, credits, message.notification, file.name, crashPoint);
+      else if (message.kind === 'notification') await applyNotification(tx, environment, credits, message.notification, file.name, dataKeys, crashPoint);
       else for (const statement of message.statement.statements) await reconcileStatement(tx, environment, statement, message.statement.messageId, file.name);
     });
   } catch (error) {

@@ -38,7 +38,7 @@ function bankJobs(deps: TransferDeps, bankCredits: BankCreditCalls): Job[] {
       ...payouts,
       bankOrderSenderJob(bank, deps.dataKeys),
       ...simulatorJob,
-      bankInboxJob(environment, bank, bankPaymentCalls, bankCredits, deps.payouts.crashAt),
+      bankInboxJob(environment, bank, bankPaymentCalls, bankCredits, deps.dataKeys, deps.payouts.crashAt),
     ];
   });
 }

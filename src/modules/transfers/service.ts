@@ -186,7 +186,7 @@ export function createTransferService(deps: TransferDeps): TransferService {
     simulateRefund: sandbox.refund,
     simulateByAction: sandbox.simulateByAction,
     simulateVirtualAccountDeposit: virtualAccountDepositThroughBank(deps, sandbox, (environment, bank, em) =>
-      bankInboxJob(environment, bank, bankPaymentCalls, credits).run(em),
+      bankInboxJob(environment, bank, bankPaymentCalls, credits, deps.dataKeys).run(em),
     ),
     chainJobs: () => chainJobs(deps, credits),
 
