@@ -32,6 +32,12 @@ export async function redactBankEntries(em: EntityManager, customerId: string): 
   );
 }
 
+/** What a camt.054 entry did, by its reference, once applied: null until then. */
+export async function entryApplied(em: EntityManager, environment: Environment, reference: string) {
+  const row = await em.findOne(BankEntryApplied, { environment, reference });
+  return row && { outcome: row.outcome, reason: row.reason ?? null, transferId: row.transferId ?? null };
+}
+
 /** The latest statements' reconciliations, newest first. */
 export function latestReconciliations(em: EntityManager, environment: Environment, limit: number): Promise<BankReconciliation[]> {
   return em.find(BankReconciliation, { environment }, { orderBy: { createdAt: 'desc' }, limit });

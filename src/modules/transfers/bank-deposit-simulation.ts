@@ -9,7 +9,7 @@ import type { Scope } from '../../platform/scope.js';
 import { scopeTo } from '../../platform/tenant.js';
 import { useCase } from '../../platform/use-case.js';
 import type { Iso20022Bank } from '../../rails/port.js';
-import { BankEntryApplied } from '../bank-payments/entities.js';
+import { entryApplied } from '../bank-payments/operator.js';
 import type { TransferDeps } from './context.js';
 import { Quote, Transfer } from './entities.js';
 import { SimulatedVirtualAccountDeposit } from './inputs.js';
@@ -62,12 +62,12 @@ export function virtualAccountDepositThroughBank(
         });
         for (const started = Date.now(); Date.now() - started < APPLIED_WITHIN_MS; await sleep(50)) {
           await readInbox(environment, bank, scope.em.fork());
-          if (await scope.em.fork().findOne(BankEntryApplied, { environment, reference })) return reference;
+          if (await entryApplied(scope.em.fork(), environment, reference)) return reference;
         }
         throw new Error(`the bank's credit ${reference} was not applied within ${APPLIED_WITHIN_MS} ms`);
       },
       work: async (em, reference) => {
-        const entry = await em.findOneOrFail(BankEntryApplied, { environment, reference });
+        const entry = (await entryApplied(em, environment, reference))!;
         if (entry.outcome !== 'credited' || !entry.transferId) {
           // Refused between the dry run and the credit (the customer erased meanwhile): the credit is held for an operator.
           throw new Error(`the bank's credit ${reference} funded nothing (${entry.outcome}: ${entry.reason}); it is held for an operator`);
