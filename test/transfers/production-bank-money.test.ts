@@ -14,6 +14,7 @@ import { openOfframp } from '../support/chain.js';
 import { type ApiClient, type TestRamp, startRamp } from '../support/ramp.js';
 import { isValidIban } from '../../src/domain/identifiers/bank.js';
 import { createCustomer, ibanAccount, wallet } from '../support/transfers.js';
+import { productionBankEnv } from '../support/bank-folder.js';
 
 /**
  * Production's money through its configured bank, end to end: a chain standing in for polygon (a local node) and a
@@ -21,14 +22,7 @@ import { createCustomer, ibanAccount, wallet } from '../support/transfers.js';
  */
 const dir = mkdtempSync(join(tmpdir(), 'ramp-production-money-'));
 const BANK = {
-  BANK_ISO20022_DIR: dir,
-  BANK_NAME: 'Ramp Payments Bank N.V.',
-  BANK_ADDRESS: 'Gustav Mahlerlaan 10, 1082 PP Amsterdam, NL',
-  BANK_DEBTOR_NAME: 'Ramp Payments B.V.',
-  BANK_DEBTOR_IBAN: 'NL91ABNA0417164300',
-  BANK_DEBTOR_BIC: 'ABNANL2AXXX',
-  BANK_DEBTOR_ACCOUNT_NUMBER: '000222333444',
-  BANK_DEBTOR_ROUTING_NUMBER: '026009593',
+  ...productionBankEnv(dir),
   // The numbers the bank reserved for Ramp's virtual accounts: the last ten digits of its IBAN's account number.
   BANK_VIRTUAL_ACCOUNTS: '0417200000-0417200001',
 };

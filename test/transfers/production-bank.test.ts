@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { type ApiClient, type TestRamp, startRamp } from '../support/ramp.js';
 import { createCustomer, onrampQuoteBody, wallet } from '../support/transfers.js';
+import { productionBankEnv } from '../support/bank-folder.js';
 
 /**
  * Production's fiat leg once a bank is configured: BANK_ISO20022_DIR and Ramp's account there (BANK_DEBTOR_*, here both
@@ -12,14 +13,7 @@ import { createCustomer, onrampQuoteBody, wallet } from '../support/transfers.js
  */
 const dir = mkdtempSync(join(tmpdir(), 'ramp-production-bank-'));
 const BANK = {
-  BANK_ISO20022_DIR: dir,
-  BANK_NAME: 'Ramp Payments Bank N.V.',
-  BANK_ADDRESS: 'Gustav Mahlerlaan 10, 1082 PP Amsterdam, NL',
-  BANK_DEBTOR_NAME: 'Ramp Payments B.V.',
-  BANK_DEBTOR_IBAN: 'NL91ABNA0417164300',
-  BANK_DEBTOR_BIC: 'ABNANL2AXXX',
-  BANK_DEBTOR_ACCOUNT_NUMBER: '000222333444',
-  BANK_DEBTOR_ROUTING_NUMBER: '026009593',
+  ...productionBankEnv(dir),
 };
 let t: TestRamp;
 let live: ApiClient;
