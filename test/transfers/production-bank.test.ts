@@ -110,5 +110,14 @@ describe('production bank configuration', () => {
     // Under SANDBOX_BANK=iso20022 the folder is the sandbox's: its simulator (or a test) answers there.
     expect(loadConfig({ ...env, SANDBOX_BANK: 'iso20022' }).productionBank).toBeNull();
     expect(() => loadConfig({ ...env, BANK_NAME: undefined })).toThrow(/set BANK_NAME and BANK_ADDRESS too/);
+    // The bank's range for virtual accounts: ascending, as long as each other, within the IBAN's trailing digits.
+    expect(loadConfig({ ...env, BANK_VIRTUAL_ACCOUNTS: '0417200000-0417299999' }).productionBank!.virtualAccounts).toEqual({
+      first: 417200000n,
+      last: 417299999n,
+      digits: 10,
+    });
+    expect(() => loadConfig({ ...env, BANK_VIRTUAL_ACCOUNTS: '0417299999-0417200000' })).toThrow(/from the lower number to the higher/);
+    expect(() => loadConfig({ ...env, BANK_VIRTUAL_ACCOUNTS: '00417200000-00417299999' })).toThrow(/more digits than the account number/);
+    expect(() => loadConfig({ ...env, BANK_VIRTUAL_ACCOUNTS: 'NL00-NL99' })).toThrow(/BANK_VIRTUAL_ACCOUNTS/);
   });
 });
