@@ -34,6 +34,9 @@ import { Migration20261128120000_copies_know_their_customer } from './Migration2
 import { Migration20261129040000_sealed_personal_data } from './Migration20261129040000_sealed_personal_data.js';
 import { Migration20261128140000_kyc_swift_rails } from './Migration20261128140000_kyc_swift_rails.js';
 import { Migration20261129020000_mints_followed } from './Migration20261129020000_mints_followed.js';
+import { Migration20261130010000_virtual_account_numbers } from './Migration20261130010000_virtual_account_numbers.js';
+import { Migration20261130010100_bank_order_amounts } from './Migration20261130010100_bank_order_amounts.js';
+import { Migration20261130010200_bank_entries_sealed } from './Migration20261130010200_bank_entries_sealed.js';
 
 /** Applied in this order at start; a migration once landed is never edited, only followed. */
 export const migrations = [
@@ -73,4 +76,7 @@ export const migrations = [
   Migration20261129040000_sealed_personal_data,
   Migration20261129070000_bank_refund_orders,
   Migration20261129060000_bank_entries,
+  Migration20261130010000_virtual_account_numbers,
+  Migration20261130010100_bank_order_amounts,
+  Migration20261130010200_bank_entries_sealed,
 ];

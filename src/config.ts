@@ -7,7 +7,15 @@ import { EVM_NETWORKS, type Network } from './domain/money.js';
 import { AVAILABLE_NETWORK_TOKENS, type NetworkTokens, parseNetworkTokens } from './domain/network-tokens.js';
 
 /** The steps of the money paths where a crash test may kill the process (TEST_CRASH_AT). */
-export const CRASH_POINTS = ['payout-signed', 'settle-committed', 'top-up-signed', 'sweep-signed', 'mint-signed', 'bank-order-stored'] as const;
+export const CRASH_POINTS = [
+  'payout-signed',
+  'settle-committed',
+  'top-up-signed',
+  'sweep-signed',
+  'mint-signed',
+  'bank-order-stored',
+  'bank-entry-applied',
+] as const;
 export type CrashPoint = (typeof CRASH_POINTS)[number];
 
 const flag = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
@@ -235,6 +243,15 @@ const ConfigSchema = z.object({
     .string()
     .regex(/^[0-9]{9}$/, 'must be a 9-digit ABA routing number')
     .optional(),
+  /**
+   * The account numbers production's bank reserved for Ramp's virtual accounts, `first-last` (digits, as long as each
+   * other): a EUR account's virtual IBAN is Ramp's IBAN with these as the last digits of its account number, a USD
+   * account's number is one of them at Ramp's routing number. Unset: a production virtual account waits, pending.
+   */
+  BANK_VIRTUAL_ACCOUNTS: z
+    .string()
+    .regex(/^([0-9]{4,17})-([0-9]{4,17})$/, 'must be a range of account numbers, first-last')
+    .optional(),
   /** Use this already running local chain (anvil, hardhat) instead of starting one: instances of one sandbox share it. */
   SANDBOX_CHAIN_RPC_URL: z.string().url().optional(),
   /** The local chain mines a block this often, so confirmations advance; 0 mines one per transaction. Default 2, 0 under NODE_ENV=test. */
@@ -362,6 +379,28 @@ export interface ProductionBankConfig {
   bankName: string;
   bankAddress: string;
   account: BankDebtorConfig;
+  /** The bank's range for virtual accounts (BANK_VIRTUAL_ACCOUNTS), or null: none issued by Ramp. */
+  virtualAccounts: VirtualAccountRange | null;
+}
+
+/** Account numbers `first` to `last`, each written with `digits` digits. */
+export interface VirtualAccountRange {
+  first: bigint;
+  last: bigint;
+  digits: number;
+}
+
+function virtualAccountRangeOf(range: string | undefined, account: BankDebtorConfig): VirtualAccountRange | null {
+  if (range === undefined) return null;
+  const [first, last] = range.split('-') as [string, string];
+  if (first.length !== last.length || BigInt(first) > BigInt(last)) {
+    throw new Refusal('Invalid configuration: BANK_VIRTUAL_ACCOUNTS must run from the lower number to the higher, both with as many digits');
+  }
+  // The virtual IBAN keeps Ramp's bank code: only trailing digits of its account number (of the BBAN) may vary.
+  if (account.iban && first.length > /[0-9]*$/.exec(account.iban.ibanNumber.slice(4))![0].length) {
+    throw new Refusal('Invalid configuration: BANK_VIRTUAL_ACCOUNTS has more digits than the account number of BANK_DEBTOR_IBAN ends with');
+  }
+  return { first: BigInt(first), last: BigInt(last), digits: first.length };
 }
 
 /**
@@ -375,7 +414,13 @@ function productionBankOf(env: z.infer<typeof ConfigSchema>, account: BankDebtor
       "Invalid configuration: BANK_ISO20022_DIR with BANK_DEBTOR_* connects production's bank; set BANK_NAME and BANK_ADDRESS too, which its deposit instructions show",
     );
   }
-  return { dir: env.BANK_ISO20022_DIR, bankName: env.BANK_NAME, bankAddress: env.BANK_ADDRESS, account };
+  return {
+    dir: env.BANK_ISO20022_DIR,
+    bankName: env.BANK_NAME,
+    bankAddress: env.BANK_ADDRESS,
+    account,
+    virtualAccounts: virtualAccountRangeOf(env.BANK_VIRTUAL_ACCOUNTS, account),
+  };
 }
 
 export interface ProductionChainConfig {

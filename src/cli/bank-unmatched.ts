@@ -3,6 +3,7 @@ import '../platform/supported-node.js';
 import { loadConfig } from '../config.js';
 import { entities } from '../features.js';
 import { creditsToSettle, entryLine } from '../modules/bank-payments/operator.js';
+import { shownAmount } from '../modules/bank-payments/reconcile.js';
 import { openDatabase } from '../platform/db.js';
 import { exitIfRefused } from '../refusal.js';
 import { bankArguments } from './bank-arguments.js';
@@ -25,12 +26,13 @@ async function main(argv: string[]): Promise<number> {
     for (const row of held) {
       const line = entryLine(row.outcome, {
         ...row,
-        amount: row.amount.toFixed(Math.max(2, row.amount.decimalPlaces())),
+        amount: shownAmount(row.amount),
         bookingDate: row.bookingDate ?? null,
         transferId: row.transferId ?? null,
         note: row.reason ?? null,
       });
-      say(`  ${line}  ${row.remittance ?? ''}  (${row.fileName})`);
+      // A known customer's words are sealed by their key: the transfer id says whose, the words stay out of a terminal.
+      say(`  ${line}  ${row.customerId ? '[sealed]' : (row.remittance ?? '')}  (${row.fileName})`);
     }
     return held.length === 0 ? 0 : 1;
   } finally {

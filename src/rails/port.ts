@@ -345,6 +345,19 @@ interface BankRailsBase {
   serves(currency: FiatCurrency, rails: PaymentRails): boolean;
   /** Ramp's collection account for a currency over its rails it serves, where on-ramp customers pay in. */
   collectionAccount(currency: FiatCurrency, rails: PaymentRails): CollectionAccount;
+  /**
+   * The numbers a live bank reserved for Ramp's virtual accounts, or null: the sandbox makes its own up, and a bank
+   * without a range issues none (its virtual accounts wait, pending).
+   */
+  readonly virtualAccounts: VirtualAccountNumbers | null;
+}
+
+/** A bank's range of account numbers for virtual accounts (BANK_VIRTUAL_ACCOUNTS). */
+export interface VirtualAccountNumbers {
+  /** How many accounts the range holds, per currency. */
+  readonly size: number;
+  /** The `nth` (from 0) account of the range for `currency` over `rails`, at Ramp's bank: null where this bank has none. */
+  account(currency: FiatCurrency, rails: PaymentRails, nth: number): CollectionAccount | null;
 }
 
 /** A bank Ramp calls and that answers at once: the sandbox's in-process bank (rails/bank/sandbox-bank.ts). */

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import type { BankDebtorConfig, Config, ProductionBankConfig, ProductionChainConfig } from '../config.js';
+import type { BankDebtorConfig, Config, ProductionBankConfig, ProductionChainConfig, VirtualAccountRange } from '../config.js';
+import { composeIBAN } from 'ibantools';
 import type { Environment } from '../domain/environment.js';
 import { EVM_NETWORKS, type FiatCurrency, type Network, type PaymentRails } from '../domain/money.js';
 import type { NetworkTokens } from '../domain/network-tokens.js';
@@ -17,7 +18,7 @@ import type { RpcEndpoint } from './evm/rpc.js';
 import { SANDBOX_ACCOUNTS, SANDBOX_CHAIN_ID, SANDBOX_MNEMONIC, type SandboxChainSetup, setUpSandboxChain } from './evm/sandbox-chain.js';
 import { guardedBank, guardedChain, guardedTools } from './guard.js';
 import { sandboxTools } from './evm/sandbox-tools.js';
-import type { BankRails, ChainRails, CollectionAccount, LiveChain, SandboxChainTools, TokenContract } from './port.js';
+import type { BankRails, ChainRails, CollectionAccount, LiveChain, SandboxChainTools, TokenContract, VirtualAccountNumbers } from './port.js';
 
 export type { SandboxChainTools };
 
@@ -97,8 +98,35 @@ function openProductionBank(bank: ProductionBankConfig): BankRails {
       serves: (currency, rails) => served(currency, rails, 'iban') || served(currency, rails, 'us'),
       collectionAccount: accountFor,
       debtorAccount: accountFor,
+      virtualAccounts: bank.virtualAccounts && virtualAccountNumbers(bank.virtualAccounts, accountFor),
     }),
   );
+}
+
+/**
+ * Virtual accounts at Ramp's bank, from the range it reserved (BANK_VIRTUAL_ACCOUNTS), as banks issue virtual IBANs and
+ * sub-accounts under a master account: a EUR account's IBAN is Ramp's own with the range's number as the last digits of
+ * its account number (its bank code kept, its check digits computed again), a USD account's number is the range's at
+ * Ramp's routing number. Money paid to one lands in Ramp's account, and the bank's camt.054 names the number it was
+ * paid to (CdtrAcct), which finds the virtual account.
+ */
+function virtualAccountNumbers(
+  range: VirtualAccountRange,
+  accountFor: (currency: FiatCurrency, rails: PaymentRails) => CollectionAccount,
+): VirtualAccountNumbers {
+  return {
+    size: Number(range.last - range.first + 1n),
+    account(currency, rails, nth) {
+      const number = String(range.first + BigInt(nth)).padStart(range.digits, '0');
+      const master = accountFor(currency, rails);
+      if (master.iban) {
+        const bban = master.iban.ibanNumber.slice(4);
+        const iban = composeIBAN({ countryCode: master.iban.ibanNumber.slice(0, 2), bban: bban.slice(0, bban.length - range.digits) + number });
+        return iban ? { ...master, iban: { ...master.iban, ibanNumber: iban } } : null;
+      }
+      return master.us ? { ...master, us: { ...master.us, accountNumber: number } } : null;
+    },
+  };
 }
 
 /** Opens every configured leg: the sandbox's chain (started or joined), production's networks (each checked). */

@@ -31,3 +31,18 @@ export function playingTheBank(prefix: string): BankPlayed {
   });
   return played;
 }
+
+/**
+ * Production's bank link as an operator configures it, on `dir`: the folder, the bank's name and address, and Ramp's
+ * account there, both an IBAN and a US account.
+ */
+export const productionBankEnv = (dir: string) => ({
+  BANK_ISO20022_DIR: dir,
+  BANK_NAME: 'Ramp Payments Bank N.V.',
+  BANK_ADDRESS: 'Gustav Mahlerlaan 10, 1082 PP Amsterdam, NL',
+  BANK_DEBTOR_NAME: 'Ramp Payments B.V.',
+  BANK_DEBTOR_IBAN: 'NL91ABNA0417164300',
+  BANK_DEBTOR_BIC: 'ABNANL2AXXX',
+  BANK_DEBTOR_ACCOUNT_NUMBER: '000222333444',
+  BANK_DEBTOR_ROUTING_NUMBER: '026009593',
+});

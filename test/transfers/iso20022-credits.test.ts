@@ -4,8 +4,11 @@ import { describe, expect, it } from 'vitest';
 import type { EntryToBook } from '../../src/rails/bank/iso20022/camt.js';
 import { bankToCustomerStatement } from '../../src/rails/bank/iso20022/camt053.js';
 import { debitCreditNotification } from '../../src/rails/bank/iso20022/camt054.js';
+import { loadConfig } from '../../src/config.js';
+import { createDataKeys } from '../../src/modules/customers/data-keys.js';
+import { scopeTo } from '../../src/platform/tenant.js';
 import { playingTheBank } from '../support/bank-folder.js';
-import { ageTransfer, ibanAccount, idempotencyKey, offrampQuoteBody, onrampQuoteBody, wallet } from '../support/transfers.js';
+import { ageTransfer, createCustomer, ibanAccount, idempotencyKey, offrampQuoteBody, onrampQuoteBody, wallet } from '../support/transfers.js';
 
 /**
  * The bank's camt.054 notifications in, through the ISO 20022 adapter (SANDBOX_BANK=iso20022, BANK_SIMULATOR=off):
@@ -52,6 +55,15 @@ const entryRow = async (ref: string) =>
       [ref],
     )
   )[0];
+
+const statusReport = (messageId: string, endToEndId: string, status: string) => `<?xml version="1.0" encoding="UTF-8"?>
+<Document xmlns="urn:iso:std:iso:20022:tech:xsd:pain.002.001.10">
+  <CstmrPmtStsRpt>
+    <GrpHdr><MsgId>${messageId}</MsgId><CreDtTm>2026-11-28T16:00:00Z</CreDtTm></GrpHdr>
+    <OrgnlGrpInfAndSts><OrgnlMsgId>ANY</OrgnlMsgId><OrgnlMsgNmId>pain.001.001.09</OrgnlMsgNmId></OrgnlGrpInfAndSts>
+    <OrgnlPmtInfAndSts><OrgnlPmtInfId>ANY</OrgnlPmtInfId><TxInfAndSts><OrgnlEndToEndId>${endToEndId}</OrgnlEndToEndId><TxSts>${status}</TxSts></TxInfAndSts></OrgnlPmtInfAndSts>
+  </CstmrPmtStsRpt>
+</Document>`;
 
 describe('camt.054 credits', () => {
   it('credits the on-ramp whose deposit message the payer wrote, however spaced; the same file dropped again changes nothing', async () => {
@@ -202,7 +214,79 @@ describe('camt.053 statements', () => {
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ matched: 1, unmatched: [] });
     expect(rows[0]!.unexpected).toEqual([expect.objectContaining({ reference: stranger.reference, amount: '12.34', note: 'never notified' })]);
-    expect(rows[0]!.missing).toEqual([expect.objectContaining({ reference: creditB.reference, transferId: b.id })]);
+    expect(rows[0]!.missing).toEqual([expect.objectContaining({ reference: creditB.reference, transferId: b.id, amount: '100.00', currency: 'EUR' })]);
     expect(files('processed')).toEqual(expect.arrayContaining(['statement.xml', 'statement-again.xml']));
+  });
+
+  it('lists a payout the bank accepted but the statement lacks with its amount and currency', async () => {
+    const path = `/v0/customers/${bank.customerId}/offramp-transfer`;
+    const quote = await bank.api.post(
+      `${path}/quote`,
+      offrampQuoteBody({ destination_bank_account: ibanAccount(), transfer_purpose: 'personal_expenses' }),
+      idempotencyKey(),
+    );
+    const id: string = quote.body.transfer_id;
+    await bank.api.post(`${path}/simulate`, { action: 'crypto_deposit', transfer_id: id });
+    const settled = await bank.api.post(`${path}/simulate`, { action: 'complete_transfer', transfer_id: id });
+    expect(settled.body.status).toBe('processing');
+    drop('payout-accepted.xml', statusReport(reference('STS'), id.replaceAll('-', ''), 'ACSC'));
+    await bankTurn();
+    expect((await bank.api.get(`${path}/${id}`)).body.status).toBe('completed');
+
+    const account = reference('PAYOUTS').slice(0, 34);
+    drop(
+      'payout-statement.xml',
+      bankToCustomerStatement({ messageId: reference('STMT'), createdAt: new Date(), account, currency: 'EUR', date: today(), entries: [] }),
+    );
+    await bankTurn();
+    const [row] = await bank.t.sql<{ missing: { reference: string; direction: string; amount: string | null; currency: string | null }[] }>(
+      'select missing from bank_reconciliations where account = ?',
+      [account],
+    );
+    expect(row!.missing).toContainEqual(
+      expect.objectContaining({ reference: id.replaceAll('-', ''), direction: 'debit', amount: settled.body.destination_amount, currency: 'EUR' }),
+    );
+  });
+
+  it('seals a known customer’s remittance words and the account paid into by their key, and erasure redacts them', async () => {
+    const customer = await createCustomer(bank.api);
+    const path = `/v0/customers/${customer}/onramp-transfer`;
+    const quote = await bank.api.post(`${path}/quote`, onrampQuoteBody());
+    const onramp = (await bank.api.post(`${path}/quote/${quote.body.quote_id}`, { destination_address: wallet() })).body;
+    const words = `Rent for Ada Lovelace ${onramp.quote.deposit_message}`;
+    const entry = credit('100.00', { remittance: words, creditorAccount: 'DE02120300000000202051' });
+    drop('sealed.xml', notification([entry]));
+    await bankTurn();
+    const stored = () =>
+      bank.t.sql<{ outcome: string; customer_id: string | null; remittance: string | null; creditor_account: string | null; amount: string }>(
+        'select outcome, customer_id, remittance, creditor_account, amount::text as amount from bank_entries where reference = ?',
+        [entry.reference],
+      );
+    const [sealed] = await stored();
+    expect(sealed).toMatchObject({ outcome: 'credited', customer_id: customer });
+    // Neither the payer's words nor the account appear in the row: each is sealed, and opens with the customer's key.
+    expect(JSON.stringify(sealed)).not.toContain('Lovelace');
+    expect(JSON.stringify(sealed)).not.toContain('DE02120300000000202051');
+    const [{ partner_id }] = (await bank.t.sql<{ partner_id: string }>('select partner_id from customers where id = ?', [customer])) as [
+      { partner_id: string },
+    ];
+    const dataKeys = createDataKeys({ current: loadConfig({ NODE_ENV: 'test' }).encryptionMasterKey });
+    const em = scopeTo(bank.t.ramp.db.fork(), { partnerId: partner_id, environment: 'sandbox' });
+    expect(await dataKeys.open(em, customer, sealed!.remittance!)).toBe(words);
+
+    // A credit for no one Ramp knows stays in clear, for the operator who must place it.
+    const stray = credit('5.00', { remittance: 'for nobody in particular' });
+    drop('stray.xml', notification([stray]));
+    await bankTurn();
+    expect((await bank.t.sql('select remittance, customer_id from bank_entries where reference = ?', [stray.reference]))[0]).toEqual({
+      remittance: 'for nobody in particular',
+      customer_id: null,
+    });
+
+    expect((await bank.api.post(`${path}/simulate`, { action: 'complete_transfer', transfer_id: onramp.id })).body.status).toBe('completed');
+    const redacted = await bank.api.post(`/v0/customers/${customer}/redact`);
+    expect(redacted.status, JSON.stringify(redacted.body)).toBe(200);
+    const [after] = await stored();
+    expect(after).toMatchObject({ outcome: 'credited', remittance: '[redacted]', creditor_account: '[redacted]', amount: '100.000000000000000000' });
   });
 });

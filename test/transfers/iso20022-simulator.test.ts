@@ -92,6 +92,37 @@ describe('the sandbox bank simulator', () => {
     const [credit] = await t.sql('select outcome, transfer_id from bank_entries where transfer_id = ? and direction = ?', [id, 'credit']);
     expect(credit).toEqual({ outcome: 'credited', transfer_id: id });
   });
+
+  it('funds a simulated virtual account deposit through a camt.054 credit to the account’s IBAN, the reader applying it', async () => {
+    const opened = await api.post(`/v0/customers/${customerId}/virtual-account`, {
+      source_currency: 'eur',
+      destination_token: 'usdc',
+      destination_network: 'polygon',
+      destination_address: wallet('polygon', 'simulated-va'),
+    });
+    expect(opened.status, JSON.stringify(opened.body)).toBe(201);
+    const iban: string = opened.body.deposit_instructions.iban.iban_number;
+    const before = files('processed').length;
+    const deposited = await api.post(`/v0/customers/${customerId}/virtual-account/${opened.body.id}/simulate`, { action: 'fiat_deposit', amount: '80.00' });
+    expect(deposited.status, JSON.stringify(deposited.body)).toBe(201);
+    expect(deposited.body).toMatchObject({ status: 'processing', virtual_account_id: opened.body.id, amount: '80.00' });
+    // The bank's notification, read and applied: the credit's entry names the transfer it created.
+    const [entry] = await t.sql<{ outcome: string; customer_id: string; file_name: string }>(
+      'select outcome, customer_id, file_name from bank_entries where transfer_id = ?',
+      [deposited.body.id],
+    );
+    expect(entry).toMatchObject({ outcome: 'credited', customer_id: customerId, file_name: expect.stringMatching(/^camt\.054-/) });
+    expect(files('processed')).toHaveLength(before + 1);
+    const content = readFileSync(join(dir, 'processed', entry!.file_name), 'utf8');
+    expect(() => assertValid(content, 'camt.054.001.08')).not.toThrow();
+    expect(content).toContain(`<IBAN>${iban}</IBAN>`);
+
+    // Refused as before, and nothing booked at the bank: an amount no quote takes.
+    const refused = await api.post(`/v0/customers/${customerId}/virtual-account/${opened.body.id}/simulate`, { action: 'fiat_deposit', amount: '0.001' });
+    expect(refused.status).toBe(400);
+    expect(files('inbox')).toEqual([]);
+    expect(files('processed')).toHaveLength(before + 1);
+  });
 });
 
 describe('the bank link’s configuration', () => {

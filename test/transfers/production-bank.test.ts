@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { type ApiClient, type TestRamp, startRamp } from '../support/ramp.js';
 import { createCustomer, onrampQuoteBody, wallet } from '../support/transfers.js';
+import { productionBankEnv } from '../support/bank-folder.js';
 
 /**
  * Production's fiat leg once a bank is configured: BANK_ISO20022_DIR and Ramp's account there (BANK_DEBTOR_*, here both
@@ -12,14 +13,7 @@ import { createCustomer, onrampQuoteBody, wallet } from '../support/transfers.js
  */
 const dir = mkdtempSync(join(tmpdir(), 'ramp-production-bank-'));
 const BANK = {
-  BANK_ISO20022_DIR: dir,
-  BANK_NAME: 'Ramp Payments Bank N.V.',
-  BANK_ADDRESS: 'Gustav Mahlerlaan 10, 1082 PP Amsterdam, NL',
-  BANK_DEBTOR_NAME: 'Ramp Payments B.V.',
-  BANK_DEBTOR_IBAN: 'NL91ABNA0417164300',
-  BANK_DEBTOR_BIC: 'ABNANL2AXXX',
-  BANK_DEBTOR_ACCOUNT_NUMBER: '000222333444',
-  BANK_DEBTOR_ROUTING_NUMBER: '026009593',
+  ...productionBankEnv(dir),
 };
 let t: TestRamp;
 let live: ApiClient;
@@ -116,5 +110,14 @@ describe('production bank configuration', () => {
     // Under SANDBOX_BANK=iso20022 the folder is the sandbox's: its simulator (or a test) answers there.
     expect(loadConfig({ ...env, SANDBOX_BANK: 'iso20022' }).productionBank).toBeNull();
     expect(() => loadConfig({ ...env, BANK_NAME: undefined })).toThrow(/set BANK_NAME and BANK_ADDRESS too/);
+    // The bank's range for virtual accounts: ascending, as long as each other, within the IBAN's trailing digits.
+    expect(loadConfig({ ...env, BANK_VIRTUAL_ACCOUNTS: '0417200000-0417299999' }).productionBank!.virtualAccounts).toEqual({
+      first: 417200000n,
+      last: 417299999n,
+      digits: 10,
+    });
+    expect(() => loadConfig({ ...env, BANK_VIRTUAL_ACCOUNTS: '0417299999-0417200000' })).toThrow(/from the lower number to the higher/);
+    expect(() => loadConfig({ ...env, BANK_VIRTUAL_ACCOUNTS: '00417200000-00417299999' })).toThrow(/more digits than the account number/);
+    expect(() => loadConfig({ ...env, BANK_VIRTUAL_ACCOUNTS: 'NL00-NL99' })).toThrow(/BANK_VIRTUAL_ACCOUNTS/);
   });
 });

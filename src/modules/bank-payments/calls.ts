@@ -30,7 +30,17 @@ export interface ReceivedFiat {
  * What a credit did to the transfer it named: `credited` (the on-ramp moved, under today's rules for an under- or
  * overpaid deposit), or `held` for return with the reason it could not be applied (`late`, `wrong_currency` …).
  */
-export type CreditApplied = { outcome: 'credited'; transferId: string } | { outcome: 'held'; transferId: string | null; reason: string };
+export type CreditApplied = ({ outcome: 'credited'; transferId: string } | { outcome: 'held'; transferId: string | null; reason: string }) & {
+  /** The customer the credit was for, when known: the entry's personal values are sealed by its data key. */
+  owner?: EntryOwner;
+};
+
+/** A bank entry's customer, and its tenant (where its data key is read). */
+export interface EntryOwner {
+  customerId: string;
+  partnerId: string;
+  environment: Environment;
+}
 
 /**
  * Credits from the bank's camt.054, applied by transfers (bank-credit-calls.ts) in the caller's transaction, as the

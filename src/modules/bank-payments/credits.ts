@@ -3,20 +3,33 @@ import type { EntityManager } from '@mikro-orm/sql';
 import type { Environment } from '../../domain/environment.js';
 import { Decimal } from '../../domain/money.js';
 import type { BankEntry, BankNotification } from '../../rails/port.js';
-import type { BankCreditCalls } from './calls.js';
+import { type CrashPoint, crashAt } from '../custody/crash-points.js';
+import { scopeTo } from '../../platform/tenant.js';
+import type { DataKeys } from '../customers/data-keys.js';
+import type { BankCreditCalls, EntryOwner } from './calls.js';
 import { BankEntryApplied, BankPaymentOrder, type EntryOutcome } from './entities.js';
 
-type Applied = { outcome: EntryOutcome; reason: string | null; transferId: string | null };
+type Applied = { outcome: EntryOutcome; reason: string | null; transferId: string | null; owner?: EntryOwner };
 
 /**
  * Applies a camt.054's entries in the caller's transaction, each once: an entry whose reference (AcctSvcrRef, else
  * NtryRef) was applied before changes nothing, so a file dropped twice, or an entry a later file repeats, is read
  * and left alone.
  */
-export async function applyNotification(tx: EntityManager, environment: Environment, calls: BankCreditCalls, notification: BankNotification, fileName: string) {
+export async function applyNotification(
+  tx: EntityManager,
+  environment: Environment,
+  calls: BankCreditCalls,
+  notification: BankNotification,
+  fileName: string,
+  dataKeys: DataKeys,
+  crashPoint: CrashPoint | null = null,
+) {
   for (const entry of notification.entries) {
     if (await tx.findOne(BankEntryApplied, { environment, reference: entry.reference })) continue;
-    const applied = await apply(tx, environment, calls, entry);
+    const { owner, ...applied } = await apply(tx, environment, calls, entry);
+    // Sealed by the customer's key when the entry is known to be theirs: erasing them leaves the words unreadable.
+    const personal = async (value: string | null) => (value && owner ? dataKeys.seal(scopeTo(tx, owner), owner.customerId, value) : value);
     tx.create(BankEntryApplied, {
       environment,
       reference: entry.reference,
@@ -26,8 +39,10 @@ export async function applyNotification(tx: EntityManager, environment: Environm
       currency: entry.currency,
       bookingDate: entry.bookingDate,
       account: entry.account,
-      creditorAccount: entry.creditorAccount,
-      remittance: entry.remittance,
+      creditorAccount: await personal(entry.creditorAccount),
+      remittance: await personal(entry.remittance),
+      customerId: owner?.customerId ?? null,
+      partnerId: owner?.partnerId ?? null,
       endToEndId: entry.endToEndId,
       messageId: notification.messageId,
       fileName,
@@ -35,6 +50,8 @@ export async function applyNotification(tx: EntityManager, environment: Environm
     });
     // Written now: an entry repeated later in the same file finds this one.
     await tx.flush();
+    // The fault the crash tests inject: an entry applied, the file's transaction still open.
+    crashAt(crashPoint, 'bank-entry-applied');
   }
 }
 
@@ -56,8 +73,8 @@ async function apply(tx: EntityManager, environment: Environment, calls: BankCre
     (entry.account && entry.account !== entry.creditorAccount ? await calls.virtualAccountCredited(tx, entry.account, received) : null);
   if (!applied) return { outcome: 'unmatched', reason: 'no_deposit_message_or_account', transferId: null };
   return applied.outcome === 'credited'
-    ? { outcome: 'credited', reason: null, transferId: applied.transferId }
-    : { outcome: 'held', reason: applied.reason, transferId: applied.transferId };
+    ? { outcome: 'credited', reason: null, transferId: applied.transferId, owner: applied.owner }
+    : { outcome: 'held', reason: applied.reason, transferId: applied.transferId, owner: applied.owner };
 }
 
 /**
@@ -69,13 +86,14 @@ async function returnOf(tx: EntityManager, calls: BankCreditCalls, entry: BankEn
   const reason = `bank_returned ${why.reasonCode}: ${why.reasonWords}`;
   const order = entry.endToEndId ? await tx.findOne(BankPaymentOrder, { endToEndId: entry.endToEndId }, { lockMode: LockMode.PESSIMISTIC_WRITE }) : null;
   if (!order) return { outcome: 'unmatched', reason, transferId: null };
+  const owner = { customerId: order.customerId, partnerId: order.partnerId, environment: order.environment };
   order.status = 'rejected';
   order.reasonCode = why.reasonCode;
   order.updatedAt = new Date();
   await tx.flush();
   // A refund sent back leaves its transfer as the refund left it; the money is Ramp's again, for an operator (and a
   // rejected refund order may be placed again).
-  if (order.purpose === 'refund') return { outcome: 'held', reason: `refund ${reason}`, transferId: order.transferId };
+  if (order.purpose === 'refund') return { outcome: 'held', reason: `refund ${reason}`, transferId: order.transferId, owner };
   const failed = await calls.paymentReturned(tx, order.transferId, reason);
-  return { outcome: failed ? 'returned' : 'held', reason, transferId: order.transferId };
+  return { outcome: failed ? 'returned' : 'held', reason, transferId: order.transferId, owner };
 }

@@ -41,6 +41,10 @@ const BankPaymentOrderSchema = defineEntity({
     fileName: p.text(),
     /** The pain.001, sealed by the customer's data key (customers/data-keys.ts), opened only to write it. */
     document: p.text().lazy(),
+    /** What it pays, beside the sealed file, for reconciliation; null on orders stored before it was kept. */
+    amount: p.type(DecimalColumn).$type<Decimal>().precision(38).scale(18).nullable(),
+    /** ISO 4217, upper case as the bank writes it. */
+    currency: p.text().nullable(),
     status: p.enum(ORDER_STATUSES),
     /** The ISO reason code of a rejection. */
     reasonCode: p.text().nullable(),
@@ -92,11 +96,16 @@ const BankEntryAppliedSchema = defineEntity({
     amount: p.type(DecimalColumn).$type<Decimal>().precision(38).scale(18),
     currency: p.text(),
     bookingDate: p.date().nullable(),
+    /** The account the notification is of: Ramp's own, in clear (reconciliation matches statements by it). */
     account: p.text().nullable(),
+    /** The account paid into and the payer's words: sealed by the customer's data key when the customer is known. */
     creditorAccount: p.text().nullable(),
     remittance: p.text().nullable(),
     endToEndId: p.text().nullable(),
     transferId: p.uuid().nullable(),
+    /** Whose entry it is, when Ramp knows (what it credited or returned): whose key seals it, whose erasure redacts it. */
+    customerId: p.uuid().nullable(),
+    partnerId: p.uuid().nullable(),
     messageId: p.text(),
     fileName: p.text(),
     createdAt: createdAtColumn(),
@@ -109,7 +118,7 @@ BankEntryAppliedSchema.setClass(BankEntryApplied);
 export interface ReconciledEntry {
   reference: string;
   direction: 'credit' | 'debit';
-  /** Null for a payout the statement lacks: its order keeps its amount only inside the sealed file. */
+  /** Null for a payout ordered before orders kept their amount beside the sealed file. */
   amount: string | null;
   currency: string | null;
   bookingDate: string | null;

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/sql';
+import { REDACTED } from '../../domain/redaction.js';
 import type { Environment } from '../../domain/environment.js';
 import { unitOfWork } from '../../platform/db/unit-of-work.js';
 import { BankFileRefused, type BankMessage } from '../../rails/port.js';
@@ -14,6 +15,27 @@ import { reconcileStatement } from './reconcile.js';
 /** Credits held for return or unmatched, oldest first: each needs a person to return or apply it. */
 export function creditsToSettle(em: EntityManager, environment: Environment, limit: number): Promise<BankEntryApplied[]> {
   return em.find(BankEntryApplied, { environment, outcome: { $in: ['held', 'unmatched'] } }, { orderBy: { createdAt: 'asc' }, limit });
+}
+
+/**
+ * Erasure: the customer's bank entries keep their amounts and references (the books need them) but no personal value.
+ * Sealed ones could not open once the key is destroyed anyway; entries applied before sealing, found by their
+ * transfer, held theirs in clear.
+ */
+export async function redactBankEntries(em: EntityManager, customerId: string): Promise<void> {
+  await em.execute(
+    `update bank_entries set
+       creditor_account = case when creditor_account is null then null else ? end,
+       remittance = case when remittance is null then null else ? end
+     where customer_id = ? or transfer_id in (select id from transfers where customer_id = ?)`,
+    [REDACTED, REDACTED, customerId, customerId],
+  );
+}
+
+/** What a camt.054 entry did, by its reference, once applied: null until then. */
+export async function entryApplied(em: EntityManager, environment: Environment, reference: string) {
+  const row = await em.findOne(BankEntryApplied, { environment, reference });
+  return row && { outcome: row.outcome, reason: row.reason ?? null, transferId: row.transferId ?? null };
 }
 
 /** The latest statements' reconciliations, newest first. */

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/sql';
+import { Decimal } from '../../domain/money.js';
 import { afterCommit } from '../../platform/db/unit-of-work.js';
 import { scopeTo } from '../../platform/tenant.js';
 import type { Job } from '../../platform/jobs.js';
@@ -42,6 +43,8 @@ export async function orderPayment(
     uetr: ids.uetr,
     fileName: file.name,
     document: await dataKeys.seal(em, payout.customerId, file.content),
+    amount: new Decimal(payout.amount),
+    currency: payout.currency.toUpperCase(),
     status: 'stored',
     createdAt: ids.createdAt,
     updatedAt: ids.createdAt,

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/sql';
 import type { Environment } from '../../domain/environment.js';
+import type { Decimal } from '../../domain/money.js';
 import type { AccountStatement, BankEntry } from '../../rails/port.js';
 import { transfersWithMovement } from '../ledger/service.js';
 import { BankEntryApplied, BankPaymentOrder, BankReconciliation, type ReconciledEntry } from './entities.js';
@@ -108,7 +109,7 @@ async function missingFrom(tx: EntityManager, environment: Environment, statemen
     .map((row) => ({
       reference: row.reference,
       direction: row.direction,
-      amount: row.amount.toFixed(),
+      amount: shownAmount(row.amount),
       currency: row.currency,
       bookingDate: row.bookingDate ?? null,
       note: `${row.outcome} from ${row.fileName}, absent from the statement`,
@@ -124,8 +125,8 @@ async function missingFrom(tx: EntityManager, environment: Environment, statemen
     missing.push({
       reference: order.endToEndId,
       direction: 'debit',
-      amount: null,
-      currency: null,
+      amount: order.amount ? shownAmount(order.amount) : null,
+      currency: order.currency ?? null,
       bookingDate: order.updatedAt.toISOString().slice(0, 10),
       note: 'payout accepted by the bank (pain.002), absent from the statement',
       transferId: order.transferId,
@@ -133,5 +134,8 @@ async function missingFrom(tx: EntityManager, environment: Environment, statemen
   }
   return missing;
 }
+
+/** As a statement writes it: at least the cents. */
+export const shownAmount = (amount: Decimal) => amount.toFixed(Math.max(2, amount.decimalPlaces()));
 
 const dayAfter = (date: string) => new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000);

@@ -5,6 +5,7 @@ import { blankStoredResponses } from '../../platform/idempotency.js';
 import { ErasedValues } from '../../platform/redaction.js';
 import type { Scope } from '../../platform/scope.js';
 import type { BankAccountService } from '../bank-accounts/service.js';
+import { redactBankEntries } from '../bank-payments/operator.js';
 import type { Customer, CustomerService } from '../customers/service.js';
 import type { EventService } from '../events/service.js';
 import type { KybService } from '../kyb/service.js';
@@ -60,6 +61,7 @@ export function createErasureService(deps: ErasureDeps): ErasureService {
           ...(await deps.transfers.redactDestinations(tx, customer.id)),
         ]);
         await deps.virtualAccounts.redact(tx, customer.id);
+        await redactBankEntries(em, customer.id);
         // The copies, each naming the customer it copies: events' payloads and kept subjects, delivery logs, stored answers.
         await deps.events.blankErased(tx, customer.id, erased);
         await deps.webhooks.blankErased(tx, customer.id, erased);

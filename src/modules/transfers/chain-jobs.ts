@@ -4,6 +4,7 @@ import { bankOrderSenderJob } from '../bank-payments/orders.js';
 import type { BankCreditCalls } from '../bank-payments/calls.js';
 import { bankInboxJob } from '../bank-payments/inbox.js';
 import { bankPaymentCalls } from './bank-calls.js';
+import { fiatPayouts } from './fiat-payouts.js';
 import type { TransferDeps } from './context.js';
 import { depositWatcher } from '../custody/deposits/watcher.js';
 import { depositCalls } from './deposit-calls.js';
@@ -30,9 +31,15 @@ function bankJobs(deps: TransferDeps, bankCredits: BankCreditCalls): Job[] {
   const simulatorJob: Job[] = simulator ? [{ name: 'sandbox-bank-simulator', batchSize: 10, run: () => simulator.answer(10) }] : [];
   return ENVIRONMENTS.flatMap((environment) => {
     const bank = deps.rails.bank(environment);
-    return bank?.kind === 'iso20022'
-      ? [bankOrderSenderJob(bank, deps.dataKeys), ...simulatorJob, bankInboxJob(environment, bank, bankPaymentCalls, bankCredits)]
-      : [];
+    if (bank?.kind !== 'iso20022') return [];
+    // A live bank pays funded off-ramps by itself; the sandbox's wait for complete_transfer, as its partners test them.
+    const payouts = bank.mode === 'live' ? [fiatPayouts(deps).livePayoutJob(environment)] : [];
+    return [
+      ...payouts,
+      bankOrderSenderJob(bank, deps.dataKeys),
+      ...simulatorJob,
+      bankInboxJob(environment, bank, bankPaymentCalls, bankCredits, deps.dataKeys, deps.payouts.crashAt),
+    ];
   });
 }
 

@@ -25,6 +25,9 @@ import { type TransferWithQuote, ownTransferIds, transferOfCustomer, transfersOf
 import { simulations } from './simulations.js';
 import { chainJobs } from './chain-jobs.js';
 import { bankCreditCalls } from './bank-credit-calls.js';
+import { bankPaymentCalls } from './bank-calls.js';
+import { virtualAccountDepositThroughBank } from './bank-deposit-simulation.js';
+import { bankInboxJob } from '../bank-payments/inbox.js';
 import type { Job } from '../../platform/jobs.js';
 import { type BankAccountDetails, numberOfDetails, personalValuesOfDetails, redactedDetails } from '../bank-accounts/records.js';
 import { sealedNumbersOfCustomer } from './payout-account.js';
@@ -131,6 +134,7 @@ export function createTransferService(deps: TransferDeps): TransferService {
   const onramps = onramp(deps, quotes);
   const offramps = offramp(deps, quotes);
   const sandbox = simulations(deps, quotes, onramps);
+  const credits = bankCreditCalls(deps, sandbox, quotes.now);
 
   /** One transfer of one customer in one direction, as the REST paths name it; else 404. */
   function getForCustomer(scope: Scope, customerId: string, direction: TransferDirection, transferId: string): Promise<TransferWithQuote> {
@@ -181,8 +185,10 @@ export function createTransferService(deps: TransferDeps): TransferService {
     simulateFailure: sandbox.fail,
     simulateRefund: sandbox.refund,
     simulateByAction: sandbox.simulateByAction,
-    simulateVirtualAccountDeposit: sandbox.virtualAccountDeposit,
-    chainJobs: () => chainJobs(deps, bankCreditCalls(deps, sandbox, quotes.now)),
+    simulateVirtualAccountDeposit: virtualAccountDepositThroughBank(deps, sandbox, (environment, bank, em) =>
+      bankInboxJob(environment, bank, bankPaymentCalls, credits, deps.dataKeys).run(em),
+    ),
+    chainJobs: () => chainJobs(deps, credits),
 
     async cancel(scope: Scope, transferId: string, within: TransferWithin = {}): Promise<TransferWithQuote> {
       return useCase(scope, async (em) => {

@@ -1,10 +1,10 @@
-import { assertSandbox, railsNotConnected } from '../../domain/environment.js';
+import { assertSandbox } from '../../domain/environment.js';
 import { useCase } from '../../platform/use-case.js';
 import { UnprocessableError, ValidationError, fieldError } from '../../domain/errors.js';
 import { type TransferDirection, assertTransition } from '../../domain/transfer-status.js';
 import { parseAmount } from '../../domain/pricing.js';
 import { normalizeTransactionHash, sandboxTransactionHash } from '../../domain/identifiers/chain.js';
-import { type Decimal, type FiatCurrency, type Network, type PaymentRails, SCALE, toFixedPlaces } from '../../domain/money.js';
+import { type FiatCurrency, type Network, type PaymentRails, SCALE, toFixedPlaces } from '../../domain/money.js';
 import { parseInput } from '../../domain/validation.js';
 import type { Scope } from '../../platform/scope.js';
 import type { TransferDeps } from './context.js';
@@ -19,11 +19,10 @@ import { type TreasuryReading, readTreasury } from '../custody/payouts/sign.js';
 import { payoutCalls, payoutRequestOf } from './payout-calls.js';
 import { afterCommit } from '../../platform/db/unit-of-work.js';
 import { isUuid } from '../../domain/identifiers/uuid.js';
-import { payoutAccountOf } from './payout-account.js';
-import { type BankAccountDetails, numberOfDetails } from '../bank-accounts/records.js';
+import type { BankAccountDetails } from '../bank-accounts/records.js';
 import { depositSplit } from '../../domain/ledger.js';
-import type { FiatPayout, Iso20022Bank, LiveChain } from '../../rails/port.js';
-import { orderPayment } from '../bank-payments/orders.js';
+import type { Iso20022Bank, LiveChain } from '../../rails/port.js';
+import { fiatPayoutOf, fiatPayouts } from './fiat-payouts.js';
 import type { Quoting } from './quotes.js';
 import type { VirtualAccount } from '../virtual-accounts/service.js';
 
@@ -38,21 +37,6 @@ const REFUND_ACCOUNT_TYPES: Record<PaymentRails, readonly BankAccountDetails['ac
   swift: ['swift', 'iban'],
 };
 
-/** What the bank is asked to pay: `amount` of `currency` over `rails` to `account`, its number in full. */
-function fiatPayoutOf(transferId: string, currency: FiatCurrency, rails: PaymentRails, amount: Decimal, account: BankAccountDetails): FiatPayout {
-  return {
-    transferId,
-    currency,
-    rails,
-    amount: amount.toFixed(),
-    accountType: account.account_type,
-    accountNumber: numberOfDetails(account),
-    bic: account.account_type === 'us' ? null : account.account_type === 'iban' ? account.iban.bic : account.swift.bic,
-    routingNumber: account.account_type === 'us' ? account.us.routing_number : account.account_type === 'swift' ? (account.swift.routing_number ?? null) : null,
-    holderName: account.account_holder_business_name ?? [account.account_holder_first_name, account.account_holder_last_name].join(' '),
-  };
-}
-
 /** What settling a live-chain on-ramp read of its chain before its unit of work: the treasury. */
 export interface SettlementReading {
   chain: LiveChain;
@@ -66,6 +50,7 @@ type Where = { customerId?: string; direction?: TransferDirection };
  * like real progress would (history, ledger, events).
  */
 export function simulations(deps: TransferDeps, quoting: Quoting, onramps: ReturnType<typeof onramp>) {
+  const { payOutFiat, orderBankPayment } = fiatPayouts(deps);
   /** One step's use case: `read` (the chain, before the transaction), then the transfer locked and moved. */
   async function move<R = undefined>(
     scope: Scope,
@@ -154,44 +139,6 @@ export function simulations(deps: TransferDeps, quoting: Quoting, onramps: Retur
       else await moveTransfer(em, transfer, quote, 'processing', 'deposit_transaction_submitted', { received });
     });
   };
-
-  /**
-   * An off-ramp's fiat leaves for the customer's account: the one read that opens its sealed number. Answers whether
-   * the transfer completes now (the in-process bank), or waits for the bank's status report (an ISO 20022 bank).
-   */
-  async function payOutFiat(em: Scope['em'], transfer: Transfer, quote: Quote): Promise<'completed' | 'awaiting_bank'> {
-    const bank = deps.rails.bank(transfer.environment);
-    if (!bank) throw railsNotConnected('bank');
-    const account = await payoutAccountOf(em, deps.dataKeys, transfer);
-    if (!account) return 'completed';
-    const payout = fiatPayoutOf(
-      transfer.id,
-      quote.destinationCurrency as FiatCurrency,
-      quote.destinationRails as PaymentRails,
-      quote.destinationAmount,
-      account,
-    );
-    if (bank.kind === 'iso20022') {
-      // The credit transfer and its file are stored in this transaction and written once it commits (bank-payments/).
-      transfer.uetr = (await orderBankPayment(em, bank, transfer, payout, 'payout')).uetr;
-      transfer.updatedAt = new Date();
-      await em.flush();
-      return 'awaiting_bank';
-    }
-    // The in-process bank only checks the account, once the settlement committed.
-    afterCommit(() => bank.payOut(payout));
-    return 'completed';
-  }
-
-  /** A payment order of `transfer` with its bank: its pain.001 stored in this transaction, written after commit. */
-  const orderBankPayment = (em: Scope['em'], bank: Iso20022Bank, transfer: Transfer, payout: FiatPayout, purpose: 'payout' | 'refund') =>
-    orderPayment(
-      em,
-      bank,
-      deps.dataKeys,
-      { ...payout, customerId: transfer.customerId, partnerId: transfer.partnerId, environment: transfer.environment, purpose },
-      deps.payouts.crashAt,
-    );
 
   /**
    * An on-ramp's held deposit sent back in fiat through an ISO 20022 bank: a refund order to the customer's newest

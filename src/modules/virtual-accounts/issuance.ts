@@ -1,5 +1,6 @@
 import { sandboxAbaRouting, sandboxBic, sandboxIban, sandboxUsAccountNumber } from '../../domain/identifiers/bank.js';
 import type { FiatCurrency, PaymentRails } from '../../domain/money.js';
+import type { CollectionAccount } from '../../rails/port.js';
 
 /**
  * Which virtual accounts open at once and what their deposit instructions are. USD over ACH and
@@ -56,6 +57,14 @@ export function depositInstructionsFor(request: VirtualAccountRequest, accountId
   }
   const iban = { bic: bankBic(request.currency), iban_number: sandboxIban(request.currency === 'eur' ? 'DE' : 'AE', accountId) };
   return { ...common, payment_rails: request.currency === 'eur' ? ['sepa'] : ['uaefts'], iban };
+}
+
+/** Deposit instructions at an account the bank issued (its IBAN, or its US account at Ramp's routing number). */
+export function instructionsAt(request: VirtualAccountRequest, issued: CollectionAccount, holderName: string): DepositInstructions {
+  const common = { currency: request.currency, bank_name: issued.bankName, bank_address: issued.bankAddress, account_holder_name: holderName };
+  if (issued.iban) return { ...common, payment_rails: ['sepa'], iban: { bic: issued.iban.bic, iban_number: issued.iban.ibanNumber } };
+  if (!issued.us) throw new Error('a virtual account the bank issued has an IBAN or a US account number');
+  return { ...common, payment_rails: ['ach', 'wire'], us: { routing_number: issued.us.routingNumber, account_number: issued.us.accountNumber } };
 }
 
 /** The number a deposit is addressed to: unique across all virtual accounts. */

@@ -5,7 +5,7 @@ import { type Environment, assertSandbox, railsNotConnected } from '../../domain
 import { assertTokenOffered, type NetworkTokens } from '../../domain/network-tokens.js';
 import { ConflictError, NotFoundError } from '../../domain/errors.js';
 import { Decimal, RAILS_OF_CURRENCY } from '../../domain/money.js';
-import type { BankRails } from '../../rails/port.js';
+import type { BankRails, CollectionAccount } from '../../rails/port.js';
 import { parseInput } from '../../domain/validation.js';
 import { recordEvent } from '../../platform/outbox.js';
 import { REDACTED } from '../../domain/redaction.js';
@@ -18,7 +18,7 @@ import type { Customer, CustomerService } from '../customers/service.js';
 import { VirtualAccount } from './entities.js';
 import { type VirtualAccountRow, virtualAccountPage } from './queries.js';
 import { NewVirtualAccount, PendingIssuance } from './inputs.js';
-import { depositAccountNumber, depositInstructionsFor, issuedAtOnce } from './issuance.js';
+import { depositAccountNumber, depositInstructionsFor, instructionsAt, issuedAtOnce } from './issuance.js';
 import { presentVirtualAccount } from './presenters.js';
 
 export type { VirtualAccount };
@@ -78,12 +78,32 @@ const SAME_PARAMETERS_INDEX = 'virtual_accounts_same_parameters';
 
 const holderNameOf = (customer: Customer) => customer.companyName ?? [customer.firstName, customer.lastName].filter(Boolean).join(' ');
 
-/** Issues the account: deposit instructions from its id, addressed to the customer. */
-function issue(account: VirtualAccount, customer: Customer) {
-  const instructions = depositInstructionsFor({ currency: account.sourceCurrency, rails: account.sourceRails ?? null }, account.id, holderNameOf(customer));
+/**
+ * Issues the account, addressed to the customer: at `issued` (a number of the live bank's range), else with the
+ * sandbox's numbers, made up from its id.
+ */
+function issue(account: VirtualAccount, customer: Customer, issued: CollectionAccount | null = null) {
+  const request = { currency: account.sourceCurrency, rails: account.sourceRails ?? null };
+  const instructions = issued ? instructionsAt(request, issued, holderNameOf(customer)) : depositInstructionsFor(request, account.id, holderNameOf(customer));
   account.status = 'active';
   account.depositInstructions = instructions;
   account.depositAccountNumber = depositAccountNumber(instructions);
+}
+
+/**
+ * The next number of the bank's range for the account's currency, taken in the account's transaction (the counter's
+ * row stays locked until it ends): null when the bank reserved no range, or it is used up.
+ */
+async function numberFromBank(em: Scope['em'], bank: BankRails, environment: Environment, account: VirtualAccount): Promise<CollectionAccount | null> {
+  if (!bank.virtualAccounts) return null;
+  const [taken] = await em.execute<{ issued: string }[]>(
+    `insert into virtual_account_numbers (environment, currency, issued) values (?, ?, 1)
+     on conflict (environment, currency) do update set issued = virtual_account_numbers.issued + 1 returning issued`,
+    [environment, account.sourceCurrency],
+  );
+  const nth = Number(taken!.issued) - 1;
+  if (nth >= bank.virtualAccounts.size) return null;
+  return bank.virtualAccounts.account(account.sourceCurrency, account.sourceRails ?? RAILS_OF_CURRENCY[account.sourceCurrency][0]!, nth);
 }
 
 /** A state conflict, not a bad request: the same call was right while the account was pending. */
@@ -154,11 +174,14 @@ export function createVirtualAccountService({ customers, networkTokens, bank: ba
           createdAt: now,
           updatedAt: now,
         });
-        // The sandbox's numbers are made up; a real bank issues its own, so a live bank's account waits for them, pending.
-        if (bank.mode === 'simulated' && issuedAtOnce({ currency: account.sourceCurrency, rails: account.sourceRails ?? null })) {
+        // The sandbox's numbers are made up; a live bank's come from the range it reserved, and without one (or once it
+        // is used up) its account waits, pending, for numbers the bank issues.
+        const atOnce = issuedAtOnce({ currency: account.sourceCurrency, rails: account.sourceRails ?? null });
+        const issued = atOnce && bank.mode === 'live' ? await numberFromBank(em, bank, scope.actor.environment, account) : null;
+        if (atOnce && (bank.mode === 'simulated' || issued)) {
           // The holder's name is opened (one key read) only when the account is issued now.
           await customers.open({ ...scope, em }, [customer]);
-          issue(account, customer);
+          issue(account, customer, issued);
         }
         await flushNew(em);
         await recordEvent(em, scope.actor, {

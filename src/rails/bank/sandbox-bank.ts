@@ -50,6 +50,8 @@ export const sandboxBank: InProcessBank = {
   mode: 'simulated',
   serves: sandboxServes,
   collectionAccount: sandboxCollectionAccount,
+  // The sandbox's virtual accounts get numbers it makes up (virtual-accounts/issuance.ts).
+  virtualAccounts: null,
   /** Sends nothing, but refuses what a real bank could not pay to: a hidden or still sealed number. */
   async payOut(payout) {
     const full = payout.accountType === 'iban' ? isValidIban(payout.accountNumber) : /^[0-9A-Z]{4,34}$/i.test(payout.accountNumber);

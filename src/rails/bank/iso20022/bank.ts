@@ -1,6 +1,6 @@
 import { isValidIban } from '../../../domain/identifiers/bank.js';
 import type { FiatCurrency, PaymentRails } from '../../../domain/money.js';
-import type { BankMessage, BankTransport, CollectionAccount, FiatPayout, Iso20022Bank, RailsMode } from '../../port.js';
+import type { BankMessage, BankTransport, CollectionAccount, FiatPayout, Iso20022Bank, RailsMode, VirtualAccountNumbers } from '../../port.js';
 import { CAMT053, readStatement } from './camt053.js';
 import { CAMT054, readNotification } from './camt054.js';
 import { type AccountParty, creditTransferInitiation } from './pain001.js';
@@ -17,6 +17,8 @@ export interface Iso20022BankOptions {
   collectionAccount(currency: FiatCurrency, rails: PaymentRails): CollectionAccount;
   /** Ramp's own account that pays a payout in `currency` over `rails`: the pain.001's debtor. */
   debtorAccount(currency: FiatCurrency, rails: PaymentRails): CollectionAccount;
+  /** The range the bank reserved for virtual accounts; null: none (the sandbox makes its numbers up). */
+  virtualAccounts?: VirtualAccountNumbers | null;
 }
 
 /** An ISO 20022 bank over a transport: pain.001 out; pain.002, camt.054 and camt.053 in. The messages are the same whatever carries them. */
@@ -26,6 +28,7 @@ export function iso20022Bank(options: Iso20022BankOptions): Iso20022Bank {
     mode: options.mode,
     serves: options.serves,
     collectionAccount: options.collectionAccount,
+    virtualAccounts: options.virtualAccounts ?? null,
     transport: options.transport,
     readStatusReport,
     readMessage,
