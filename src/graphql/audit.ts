@@ -6,11 +6,9 @@ import {
   type CallOrigin,
   appendAuditRow,
   auditRowLost,
-  currentCallOrigin,
   finishAuditCall,
   newAuditCall,
   rowOfCall,
-  runAuditCall,
 } from '../platform/audit.js';
 import type { Actor } from '../domain/environment.js';
 import type { GraphQLContext } from './context.js';
@@ -33,16 +31,18 @@ const isErrorResult = (result: unknown) => result instanceof Error || (typeof re
 type Field = GraphQLField<unknown, GraphQLContext>;
 const audited = new WeakSet<GraphQLSchema>();
 
-const originOf = (ctx: GraphQLContext) => currentCallOrigin() ?? { ip: null, userAgent: null, requestId: ctx.requestId };
+/** Where the request came from, as its context was told (HTTP: the request; graphql-ws: the upgrade request). */
+export const originOf = (ctx: Pick<GraphQLContext, 'origin' | 'requestId'>): CallOrigin => ctx.origin ?? { ip: null, userAgent: null, requestId: ctx.requestId };
 
 /** After the field answered: a lost row is logged, and never turns an answer into a failure (the change is made or not). */
 const finish = (ctx: GraphQLContext, call: AuditCall, refusedWith?: string) =>
   finishAuditCall(ctx.em, call, refusedWith).catch((error) => auditRowLost(ctx.log, error));
 
 /**
- * Each mutation field runs as an audited call (platform/audit.ts): its row is appended in the transaction
- * of its change; a typed error result or a thrown failure is recorded as refused with its code, after the
- * field answered. Query fields write nothing, unless refused with a code audited on reads.
+ * Each mutation field runs as an audited call (platform/audit.ts), on its context while it runs (`scopeOf` hands it
+ * to the use case, whose unit of work appends its row in the transaction of its change); a typed error result or a
+ * thrown failure is recorded as refused with its code, after the field answered. Query fields write nothing, unless
+ * refused with a code audited on reads.
  */
 function auditMutation(field: Field, action: string) {
   const resolve = field.resolve ?? defaultFieldResolver;
@@ -50,12 +50,16 @@ function auditMutation(field: Field, action: string) {
     if (!ctx.actor) return resolve(parent, args, ctx, info);
     const call = newAuditCall(ctx.actor, action, originOf(ctx));
     let result: unknown;
+    // Mutation fields run serially: the context carries this field's call alone until it answered.
+    ctx.auditCall = call;
     try {
-      result = await runAuditCall(call, () => resolve(parent, args, ctx, info));
+      result = await resolve(parent, args, ctx, info);
     } catch (error) {
+      ctx.auditCall = undefined;
       await finish(ctx, call, codeOf(error));
       throw error;
     }
+    ctx.auditCall = undefined;
     await finish(ctx, call, isErrorResult(result) ? codeOf(result) : undefined);
     return result;
   };
@@ -90,18 +94,18 @@ function auditRefusedRead(field: Field) {
 }
 
 /** What a refusal before execution is audited with: the request's own context, or a graphql-ws subscription's. */
-export type RefusalContext = Pick<GraphQLContext, 'em' | 'log' | 'requestId'> & { actor?: Actor | null };
+export type RefusalContext = Pick<GraphQLContext, 'em' | 'log' | 'requestId' | 'origin'> & { actor?: Actor | null };
 
 /**
  * The audit of an operation refused before it ran (a root field outside the key's scopes): a mutation under the
  * action its table names, as if it had run and been refused; a query or subscription field as `read.<field>`, as a
- * refused query field is. `origin` is the graphql-ws connection's; over HTTP the request's is current.
+ * refused query field is, from where the context says the request came.
  */
 export function scopeRefusalAudit(actions: MutationActions) {
-  return async (ctx: RefusalContext, refusal: ScopeRefusal, origin?: CallOrigin): Promise<void> => {
+  return async (ctx: RefusalContext, refusal: ScopeRefusal): Promise<void> => {
     if (!ctx.actor) return;
     const action = refusal.type === 'Mutation' ? (actions.ofMutation(refusal.field) ?? `graphql.${refusal.field}`) : `read.${refusal.field}`;
-    const call = newAuditCall(ctx.actor, action, origin ?? currentCallOrigin() ?? { ip: null, userAgent: null, requestId: ctx.requestId });
+    const call = newAuditCall(ctx.actor, action, originOf(ctx));
     await appendAuditRow(ctx.em, rowOfCall(call, 'refused', refusal.error.code)).catch((lost) => auditRowLost(ctx.log, lost));
   };
 }

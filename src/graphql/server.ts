@@ -220,7 +220,8 @@ export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
     userAgent?: string,
   ): Promise<GraphQLContext> {
     const em = requestEm ?? db.fork();
-    const caller = { em, requestId, services, pageCursors: pageCursorsOf, log: log() };
+    const origin = { ip: clientIp ?? null, userAgent: userAgent ?? null, requestId };
+    const caller = { em, requestId, origin, services, pageCursors: pageCursorsOf, log: log() };
     if (known) return { ...caller, actor: known };
     // The schema is the same for every caller: tools (codegen, GraphiQL, Rover) load it with or without a key,
     // a stale or mistyped one included, so a wrong key in a tool's settings does not hide the schema.
@@ -230,7 +231,7 @@ export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
     } catch (error) {
       // A valid key from an address its allowlist leaves out: 403, the refusal kept as its cause, and in the key's audit log.
       if (error instanceof AddressNotAllowed)
-        await auditRefusal(em, error.actor, 'graphql.request', error.code, { ip: clientIp ?? null, userAgent: userAgent ?? null, requestId }, log());
+        await auditRefusal(em, error.actor, 'graphql.request', error.code, origin, log());
       if (error instanceof ForbiddenError) throw forbidden(error, { status: 403 });
       if (error instanceof DomainError) throw unauthenticated(error.message);
       if (isPoolSaturated(error)) throw overloaded();
@@ -430,7 +431,7 @@ export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
         const refusal = scopeRefusal(fieldScopes, document, params.operationName, actor);
         if (refusal) {
           const origin = { ip: ctx.extra.clientIp ?? null, userAgent: ctx.extra.userAgent ?? null, requestId };
-          await auditScopeRefusal({ em: db.fork(), log: logger, requestId, actor }, refusal, origin);
+          await auditScopeRefusal({ em: db.fork(), log: logger, requestId, actor, origin }, refusal);
           return [forbidden(refusal.error)];
         }
         const held = subscriptionsByKey.get(actor.apiKeyId) ?? 0;
@@ -446,7 +447,7 @@ export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
           document,
           variableValues: params.variables,
           contextValue: {
-            ...(await contextFor(ctx.extra.authorization, ctx.extra.clientIp, requestId, query, actor, subscribeEm)),
+            ...(await contextFor(ctx.extra.authorization, ctx.extra.clientIp, requestId, query, actor, subscribeEm, ctx.extra.userAgent)),
             connection: ctx.extra.socket,
           },
           rootValue: { execute: enveloped.execute, subscribe: enveloped.subscribe },
