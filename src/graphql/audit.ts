@@ -1,7 +1,9 @@
 import { errorTypeMap } from '@pothos/plugin-errors';
 import { defaultFieldResolver, type GraphQLField, type GraphQLSchema } from 'graphql';
+import { isAsyncIterable, type Plugin } from 'graphql-yoga';
 import {
   REFUSALS_AUDITED_ON_READS,
+  REQUEST_SHAPE_REFUSALS,
   type AuditCall,
   type CallOrigin,
   appendAuditRow,
@@ -32,7 +34,8 @@ type Field = GraphQLField<unknown, GraphQLContext>;
 const audited = new WeakSet<GraphQLSchema>();
 
 /** Where the request came from, as its context was told (HTTP: the request; graphql-ws: the upgrade request). */
-export const originOf = (ctx: Pick<GraphQLContext, 'origin' | 'requestId'>): CallOrigin => ctx.origin ?? { ip: null, userAgent: null, requestId: ctx.requestId };
+export const originOf = (ctx: Pick<GraphQLContext, 'origin' | 'requestId'>): CallOrigin =>
+  ctx.origin ?? { ip: null, userAgent: null, requestId: ctx.requestId };
 
 /** After the field answered: a lost row is logged, and never turns an answer into a failure (the change is made or not). */
 const finish = (ctx: GraphQLContext, call: AuditCall, refusedWith?: string) =>
@@ -107,6 +110,44 @@ export function scopeRefusalAudit(actions: MutationActions) {
     const action = refusal.type === 'Mutation' ? (actions.ofMutation(refusal.field) ?? `graphql.${refusal.field}`) : `read.${refusal.field}`;
     const call = newAuditCall(ctx.actor, action, originOf(ctx));
     await appendAuditRow(ctx.em, rowOfCall(call, 'refused', refusal.error.code)).catch((lost) => auditRowLost(ctx.log, lost));
+  };
+}
+
+/**
+ * The request-shape refusal (platform/audit.ts) an answer's errors name, in the audit log's spelling: a limit's or a
+ * trusted document's code rather than graphql's generic validation failure when the answer has both.
+ */
+export function requestRefusalOf(errors: readonly { extensions?: Record<string, unknown> }[] | undefined): string | undefined {
+  const codes = (errors ?? []).map((error) => String(error.extensions?.code ?? '').toLowerCase()).filter((code) => REQUEST_SHAPE_REFUSALS.has(code));
+  return codes.find((code) => code !== GENERIC_REFUSAL) ?? codes[0];
+}
+
+const GENERIC_REFUSAL = 'graphql_validation_failed';
+
+/**
+ * A GraphQL request refused for its shape before it ran (not a trusted document, over a limit, a document that does
+ * not validate, the wrong transport): `graphql.request`, refused with its code, from where the context says it came.
+ * A refusal of no key (none, or a wrong one) is not recorded, as on every face.
+ */
+export async function auditRequestRefusal(ctx: RefusalContext, errors: readonly { extensions?: Record<string, unknown> }[]): Promise<void> {
+  const code = requestRefusalOf(errors);
+  if (!ctx.actor || !code) return;
+  const call = newAuditCall(ctx.actor, 'graphql.request', originOf(ctx));
+  await appendAuditRow(ctx.em, rowOfCall(call, 'refused', code)).catch((lost) => auditRowLost(ctx.log, lost));
+}
+
+/**
+ * Audits, over HTTP, an answer refused for its shape: one with errors and no data. Many such refusals come before
+ * Yoga builds the request's context (a document refused by hash, parsing or validation), so `callerOf` resolves the key
+ * from the HTTP request itself; it runs only for a refusal.
+ */
+export function useRequestRefusalAudit<S extends Record<string, unknown>>(callerOf: (server: S) => Promise<RefusalContext | null>): Plugin<S> {
+  return {
+    async onResultProcess({ result, serverContext }) {
+      if (isAsyncIterable(result) || Array.isArray(result) || result.data != null || !requestRefusalOf(result.errors)) return;
+      const ctx = await callerOf(serverContext as unknown as S);
+      if (ctx) await auditRequestRefusal(ctx, result.errors ?? []);
+    },
   };
 }
 

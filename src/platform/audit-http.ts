@@ -1,14 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import {
-  REFUSALS_AUDITED_ON_READS,
-  type AuditCall,
-  type CallOrigin,
-  appendAuditRow,
-  auditRowLost,
-  finishAuditCall,
-  newAuditCall,
-  rowOfCall,
-} from './audit.js';
+import { REFUSALS_AUDITED_ON_READS, type AuditCall, type CallOrigin, appendAuditRow, auditRowLost, finishAuditCall, newAuditCall, rowOfCall } from './audit.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -37,8 +37,39 @@ export interface AuditRow {
   requestId?: string | null;
 }
 
-/** Refusals audited on reads too: a key used where it may not be (an IP allowlist, a missing scope). */
-export const REFUSALS_AUDITED_ON_READS: ReadonlySet<string> = new Set(['insufficient_scope', 'ip_not_allowed']);
+/**
+ * Refusals of a request's shape, whatever it asked for (decision 019): a body or arguments Ramp refuses to read, a
+ * GraphQL document that is not a trusted one, or over a limit (tokens, depth, breadth, complexity, aliases, cost), or
+ * sent on the wrong face. GraphQL's codes are written as the audit log writes every code, in snake case.
+ */
+export const REQUEST_SHAPE_REFUSALS: ReadonlySet<string> = new Set([
+  'validation_failed',
+  'bad_request',
+  'malformed_json',
+  'malformed_url',
+  'body_too_deep',
+  'unsupported_media_type',
+  'payload_too_large',
+  'persisted_query_only',
+  'persisted_query_id_required',
+  'persisted_query_not_in_list',
+  'query_too_long',
+  'query_depth',
+  'query_breadth',
+  'query_complexity',
+  'query_aliases',
+  'max_cost_exceeded',
+  'throttled',
+  'graphql_parse_failed',
+  'graphql_validation_failed',
+  'bad_user_input',
+  'subscriptions_only',
+  'subscriptions_require_websocket',
+  'too_many_subscriptions',
+]);
+
+/** Refusals audited on reads too: a key used where it may not be (an IP allowlist, a missing scope), or a request Ramp refuses to read. */
+export const REFUSALS_AUDITED_ON_READS: ReadonlySet<string> = new Set(['insufficient_scope', 'ip_not_allowed', ...REQUEST_SHAPE_REFUSALS]);
 
 /** Where a call came from, as the HTTP layer saw it. */
 export interface CallOrigin {
