@@ -3,7 +3,7 @@ import { type AuditCall, newAuditCall } from '../../src/platform/audit.js';
 import { DeclaredRequest } from '../../src/platform/idempotency.js';
 import { type Scope, scopeFor } from '../../src/platform/scope.js';
 import { customerIdsWithEmail } from '../support/sealed.js';
-import { startRamp, type TestRamp } from '../support/ramp.js';
+import { apiClient, startRamp, type TestRamp } from '../support/ramp.js';
 
 /**
  * The audit call travels on the use case's Scope, and its row is written by the use case's unit of work in the
@@ -53,6 +53,21 @@ describe('the audit row in the unit of work (platform/use-case.ts)', () => {
     expect(await rowsOf('uow-rolls-back')).toEqual([]);
     // Not recorded: the face records the call's refusal once it answers.
     expect(call).toMatchObject({ pending: false, recorded: false });
+  });
+
+  it('names the key a call issued through the API in the call’s own row, and writes no row of the keys CLI', async () => {
+    const api = apiClient(t.url, t.key);
+    const created = await api.request('POST', '/graphql', {
+      body: { query: 'mutation { createApiKey(input: { scopes: [READ] }) { ... on CreateApiKeyPayload { apiKey { databaseId } } } }' },
+      headers: { 'user-agent': 'uow-probe/2' },
+    });
+    const id = created.body.data.createApiKey.apiKey.databaseId;
+    expect(id).toEqual(expect.any(String));
+    const rows = await t.sql<{ action: string; outcome: string; actor_type: string; entity_id: string; user_agent: string }>(
+      "select action, outcome, actor_type, entity_id, user_agent from audit_events where entity_type = 'api_key' and entity_id = ?",
+      [id],
+    );
+    expect(rows).toEqual([{ action: 'api_key.create', outcome: 'succeeded', actor_type: 'api_key', entity_id: id, user_agent: 'uow-probe/2' }]);
   });
 
   it('writes no row for a use case run with no audit call on its scope', async () => {
