@@ -4,6 +4,7 @@ import WebSocket from 'ws';
 import { MAX_ALIASES } from '../../src/graphql/limits.js';
 import { issueApiKey } from '../../src/modules/partners/api-keys.js';
 import { ensurePartner } from '../../src/modules/partners/service.js';
+import { auditRowsOfKey } from '../support/audit-rows.js';
 import { apiClient, startRamp, type TestRamp } from '../support/ramp.js';
 
 /**
@@ -24,12 +25,7 @@ describe('refusals of a request’s shape, in the audit log', () => {
   });
   afterAll(() => t?.close());
 
-  const prefixOf = (key: string) => key.slice(0, 'rk_sandbox_'.length + 8);
-  const rowsOf = async (key: string) => {
-    const answer = await admin.get('/v0/audit-events?limit=100');
-    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
-    return (answer.body.items as any[]).filter((row) => row.actor.api_key_prefix === prefixOf(key));
-  };
+  const rowsOf = (key: string) => auditRowsOfKey(admin, key);
   const post = (key: string, body: unknown) => apiClient(t.url, key).request('POST', '/graphql', { body, headers: { 'user-agent': 'shape-probe/1' } });
   const refusedRow = (action: string, code: string, requestId: unknown, userAgent: string) =>
     expect.objectContaining({
