@@ -113,12 +113,18 @@ export function scopeRefusalAudit(actions: MutationActions) {
   };
 }
 
+/** An error of an answer: one with a `path` is a field's, audited as that field's refusal (above), not the request's. */
+type AnswerError = { extensions?: Record<string, unknown>; path?: readonly unknown[] };
+
 /**
- * The request-shape refusal (platform/audit.ts) an answer's errors name, in the audit log's spelling: a limit's or a
- * trusted document's code rather than graphql's generic validation failure when the answer has both.
+ * The request-shape refusal (platform/audit.ts) an answer's request errors name, in the audit log's spelling: a limit's
+ * or a trusted document's code rather than graphql's generic validation failure when the answer has both.
  */
-export function requestRefusalOf(errors: readonly { extensions?: Record<string, unknown> }[] | undefined): string | undefined {
-  const codes = (errors ?? []).map((error) => String(error.extensions?.code ?? '').toLowerCase()).filter((code) => REQUEST_SHAPE_REFUSALS.has(code));
+export function requestRefusalOf(errors: readonly AnswerError[] | undefined): string | undefined {
+  const codes = (errors ?? [])
+    .filter((error) => !error.path?.length)
+    .map((error) => String(error.extensions?.code ?? '').toLowerCase())
+    .filter((code) => REQUEST_SHAPE_REFUSALS.has(code));
   return codes.find((code) => code !== GENERIC_REFUSAL) ?? codes[0];
 }
 
@@ -129,7 +135,7 @@ const GENERIC_REFUSAL = 'graphql_validation_failed';
  * not validate, the wrong transport): `graphql.request`, refused with its code, from where the context says it came.
  * A refusal of no key (none, or a wrong one) is not recorded, as on every face.
  */
-export async function auditRequestRefusal(ctx: RefusalContext, errors: readonly { extensions?: Record<string, unknown> }[]): Promise<void> {
+export async function auditRequestRefusal(ctx: RefusalContext, errors: readonly AnswerError[]): Promise<void> {
   const code = requestRefusalOf(errors);
   if (!ctx.actor || !code) return;
   const call = newAuditCall(ctx.actor, 'graphql.request', originOf(ctx));

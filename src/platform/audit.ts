@@ -253,9 +253,9 @@ export interface AdministrativeChange {
 }
 
 /**
- * Records a change of the key store in `em`'s transaction. Inside an API call (a mutation that manages
- * keys through the same functions) the call's own row is written there, naming the key; outside one, a
- * row of the CLI (or Ramp's own) with no key, address or request.
+ * Records a change of the key store in `em`'s transaction. In the unit of work of an API call (a mutation that
+ * manages keys through the same functions) the call's own row, which its unit of work writes, names the key; outside
+ * one, a row of the actor the caller names (`cli`, or `system` for Ramp's own) with no key, address or request.
  */
 export async function auditAdministration(em: EntityManager, change: AdministrativeChange): Promise<void> {
   const call = callOfTransaction(em);

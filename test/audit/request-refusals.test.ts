@@ -55,6 +55,15 @@ describe('refusals of a request’s shape, in the audit log', () => {
     expect(await rowsOf(key)).toEqual([refusedRow('graphql.request', 'query_aliases', refused.headers.get('x-request-id'), 'shape-probe/1')]);
   });
 
+  it('GraphQL over HTTP: a field refused while it runs is recorded once, as the field’s refusal, not also as the request’s', async () => {
+    const key = await newKey();
+    const ids = JSON.stringify(Array.from({ length: 101 }, (_, i) => `id-${i}`));
+    const refused = await post(key, { query: `{ nodes(ids: ${ids}) { id } }` });
+    // A non-null root field refused: the answer has no data, as a request refused before it ran has none.
+    expect(refused.body).toMatchObject({ data: null, errors: [{ path: ['nodes'], extensions: { code: 'VALIDATION_FAILED' } }] });
+    expect(await rowsOf(key)).toEqual([refusedRow('read.nodes', 'validation_failed', refused.headers.get('x-request-id'), 'shape-probe/1')]);
+  });
+
   it('GraphQL over HTTP: the same refusal with no key or a wrong key is not recorded (no tenant to file it under)', async () => {
     const before = (await admin.get('/v0/audit-events?limit=100')).body.items.length;
     const refused = await apiClient(t.url, 'rk_sandbox_nottherightkey').request('POST', '/graphql', { body: { query: aliased } });
