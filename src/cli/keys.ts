@@ -84,7 +84,7 @@ const create =
       em.fork().transactional(async (tx) => {
         const { partner, created } = await ensurePartner(tx, partnerName);
         say(`${created ? 'Created' : 'Found'} partner "${partner.name}" (${partner.id})`);
-        return issueApiKey(tx, partner, environment, grant);
+        return issueApiKey(tx, partner, environment, grant, 'cli');
       });
     // Another command created the same new partner between our look and our insert: it exists now, so look again.
     const raced = (error: unknown) => error instanceof UniqueConstraintViolationException;
@@ -105,7 +105,7 @@ const revoke =
   (prefixOrId: string): Command =>
   async (em) => {
     const { key, alreadyRevoked } = await orRefuse(
-      revokeApiKey(em, prefixOrId),
+      revokeApiKey(em, prefixOrId, undefined, 'cli'),
       `No API key has the prefix or id "${prefixOrId}"; npm run keys -- list shows the prefixes.`,
     );
     const which = `${key.prefix} (${key.environment} key of "${key.partnerName}")`;

@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/sql';
 import type { Logger } from 'pino';
 import type { Actor } from '../domain/environment.js';
 import { UnauthenticatedError } from '../domain/errors.js';
+import type { AuditCall, CallOrigin } from '../platform/audit.js';
 import type { PageCursors } from '../platform/pagination.js';
 import { type Scope, scopeFor } from '../platform/scope.js';
 
@@ -24,6 +25,13 @@ export interface GraphQLContext {
   pageCursors: PageCursors;
   /** Where what the answer cannot say is logged (an audit row not written), with this request's id when it has one. */
   log: Pick<Logger, 'warn' | 'error'>;
+  /** Where the request came from (its client's address and User-Agent), for its audit rows; absent for a webhook's query. */
+  origin?: CallOrigin;
+  /**
+   * The audited call of the mutation field running now (graphql/audit.ts), which `scopeOf` hands to its use case.
+   * Mutation fields run one after another, so one context holds one call at a time.
+   */
+  auditCall?: AuditCall;
   /** A subscription's graphql-ws connection (closed when the subscriber falls too far behind); absent over HTTP. */
   connection?: { close(code: number, reason: string): void };
 }
@@ -31,5 +39,5 @@ export interface GraphQLContext {
 /** The use-case scope of a GraphQL request; every root field needs an authenticated caller. */
 export function scopeOf(ctx: GraphQLContext): Scope {
   if (!ctx.actor) throw new UnauthenticatedError('unauthenticated', 'An API key is required');
-  return scopeFor(ctx.em, ctx.actor);
+  return scopeFor(ctx.em, ctx.actor, ctx.auditCall);
 }

@@ -4,7 +4,8 @@ import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type ExecutionArgs, GraphQLError, type GraphQLSchema, Kind, getOperationAST, parse } from 'graphql';
 import { createGraphQLError, createYoga, isAsyncIterable, type Plugin, processRegularResult, type YogaServerInstance } from 'graphql-yoga';
-import { useServer } from 'graphql-ws/use/ws';
+import type { Context as WsServerContext, SubscribePayload } from 'graphql-ws';
+import { type Extra, useServer } from 'graphql-ws/use/ws';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { WebSocket, WebSocketServer } from 'ws';
@@ -14,6 +15,7 @@ import { ChainUnavailableError, DomainError, ForbiddenError, ValidationError } f
 import type { ClientAddresses } from '../platform/client-address.js';
 import { AddressNotAllowed, type Authenticate } from '../platform/auth.js';
 import { auditRefusal } from '../platform/audit.js';
+import { originOf } from '../platform/audit-http.js';
 import type { Database } from '../platform/db.js';
 import type { KeyWatch } from '../platform/key-watch.js';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable, isPoolSaturated } from '../platform/database-errors.js';
@@ -31,7 +33,7 @@ import { useCompiledQueries, useErrorLocations } from './execution.js';
 import { useIncrementalDelivery } from './incremental.js';
 import { useQueryLimits } from './limits.js';
 import { forbidden, readableTypes, rootFieldScopes, scopeRefusal, useRootFieldScopes } from './scopes.js';
-import { type MutationActions, scopeRefusalAudit } from './audit.js';
+import { type MutationActions, auditRequestRefusal, scopeRefusalAudit, useRequestRefusalAudit } from './audit.js';
 import { useCostBudget } from './cost.js';
 import { useOperationInLog } from './operation-log.js';
 import type { CostBudget } from '../platform/cost-budget.js';
@@ -157,6 +159,7 @@ type Connection = {
   unwatchKey?: () => void;
   counted?: Set<string>;
 };
+type WsContext = WsServerContext<{ authorization?: string }, Connection & Extra>;
 
 export interface GraphQLDeps {
   config: Config;
@@ -220,7 +223,8 @@ export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
     userAgent?: string,
   ): Promise<GraphQLContext> {
     const em = requestEm ?? db.fork();
-    const caller = { em, requestId, services, pageCursors: pageCursorsOf, log: log() };
+    const origin = { ip: clientIp ?? null, userAgent: userAgent ?? null, requestId };
+    const caller = { em, requestId, origin, services, pageCursors: pageCursorsOf, log: log() };
     if (known) return { ...caller, actor: known };
     // The schema is the same for every caller: tools (codegen, GraphiQL, Rover) load it with or without a key,
     // a stale or mistyped one included, so a wrong key in a tool's settings does not hide the schema.
@@ -229,14 +233,20 @@ export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
       return { ...caller, actor: await authenticate(em, authorization, { clientIp }) };
     } catch (error) {
       // A valid key from an address its allowlist leaves out: 403, the refusal kept as its cause, and in the key's audit log.
-      if (error instanceof AddressNotAllowed)
-        await auditRefusal(em, error.actor, 'graphql.request', error.code, { ip: clientIp ?? null, userAgent: userAgent ?? null, requestId }, log());
+      if (error instanceof AddressNotAllowed) await auditRefusal(em, error.actor, 'graphql.request', error.code, origin, log());
       if (error instanceof ForbiddenError) throw forbidden(error, { status: 403 });
       if (error instanceof DomainError) throw unauthenticated(error.message);
       if (isPoolSaturated(error)) throw overloaded();
       if (isDatabaseUnavailable(error)) throw databaseUnavailable();
       throw error;
     }
+  }
+
+  /** The caller of an HTTP request refused for its shape, from the request itself (Yoga may have built no context). */
+  async function refusedCaller({ req }: ServerContext) {
+    if (!req) return null;
+    const actor = req.actor ?? (await authenticate(req.em, req.headers.authorization, { clientIp: req.ip }).catch(() => null));
+    return { em: req.em, log: req.log, requestId: req.id, actor, origin: originOf(req) };
   }
 
   /** What a client sees of a failure: a domain error's code, an outage's own error, else a request id to quote. */
@@ -305,6 +315,8 @@ export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
     maskedErrors: { maskError },
     plugins: [
       useOperationInLog(),
+      // A refusal of the request's shape, over HTTP, in the key's audit log before the answer leaves.
+      useRequestRefusalAudit(refusedCaller),
       useQueryLimits(),
       // Before anything runs: an operation with a root field outside the key's scopes does nothing.
       useRootFieldScopes(fieldScopes, readableTypes(schema), auditScopeRefusal),
@@ -398,63 +410,74 @@ export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
       subscribe: (args: ExecutionArgs) => (args.rootValue as { subscribe: (a: ExecutionArgs) => unknown }).subscribe(args) as never,
       onSubscribe: async (ctx, id, params) => {
         const requestId = randomUUID();
-        // A subscription names a trusted document by hash like an HTTP request does; with trusted documents only, it must.
-        let query = params.query;
-        const documentId = TrustedDocuments.idOf(params);
-        if (documentId !== null || trusted.only) {
-          const trustedQuery = documentId === null ? null : await trusted.document(documentId);
-          if (!trustedQuery)
-            return [
-              wsRefusal(
-                documentId === null ? 'Only trusted documents run here: name one with documentId' : 'This documentId is not one of the trusted documents',
-                documentId === null ? 'PERSISTED_QUERY_ID_REQUIRED' : 'PERSISTED_QUERY_NOT_IN_LIST',
-              ),
-            ];
-          query = trustedQuery;
-        }
-        const enveloped = yoga.getEnveloped({ authorization: ctx.extra.authorization, requestId, params: { ...params, query } });
-        const document = enveloped.parse(query);
-        const errors = enveloped.validate(enveloped.schema, document);
-        if (errors.length) return errors;
-        // Queries and mutations go over HTTP, where rate limits and request logs apply.
-        if (getOperationAST(document, params.operationName)?.operation !== 'subscription') {
-          return [wsRefusal('The WebSocket carries subscriptions only: send queries and mutations with POST /graphql', 'SUBSCRIPTIONS_ONLY')];
-        }
-        // graphql-ws has already reserved this subscription's slot when onSubscribe runs.
-        if (Object.keys(ctx.subscriptions).length > MAX_SUBSCRIPTIONS_PER_CONNECTION) {
-          return [wsRefusal(`At most ${MAX_SUBSCRIPTIONS_PER_CONNECTION} subscriptions per connection`, 'TOO_MANY_SUBSCRIPTIONS')];
-        }
-        const { actor } = ctx.extra;
-        if (!actor) return [wsRefusal('Not authenticated', 'UNAUTHENTICATED')];
-        // Subscriptions are reads: a key without `read` is refused here, as graphql-ws's error message.
-        const refusal = scopeRefusal(fieldScopes, document, params.operationName, actor);
-        if (refusal) {
+        const answer = await subscribeOrRefuse(ctx, id, params, requestId);
+        // A subscription refused for its shape is in the key's audit log, as over HTTP, before the refusal leaves.
+        if (Array.isArray(answer)) {
           const origin = { ip: ctx.extra.clientIp ?? null, userAgent: ctx.extra.userAgent ?? null, requestId };
-          await auditScopeRefusal({ em: db.fork(), log: logger, requestId, actor }, refusal, origin);
-          return [forbidden(refusal.error)];
+          await auditRequestRefusal({ em: db.fork(), log: logger, requestId, actor: ctx.extra.actor, origin }, answer);
         }
-        const held = subscriptionsByKey.get(actor.apiKeyId) ?? 0;
-        if (held >= config.SUBSCRIPTIONS_PER_KEY) {
-          return [wsRefusal(`At most ${config.SUBSCRIPTIONS_PER_KEY} subscriptions at a time per API key on this instance`, 'TOO_MANY_SUBSCRIPTIONS')];
-        }
-        subscriptionsByKey.set(actor.apiKeyId, held + 1);
-        ctx.extra.counted ??= new Set();
-        ctx.extra.counted.add(id);
-        return {
-          schema: enveloped.schema,
-          operationName: params.operationName,
-          document,
-          variableValues: params.variables,
-          contextValue: {
-            ...(await contextFor(ctx.extra.authorization, ctx.extra.clientIp, requestId, query, actor, subscribeEm)),
-            connection: ctx.extra.socket,
-          },
-          rootValue: { execute: enveloped.execute, subscribe: enveloped.subscribe },
-        };
+        return answer;
       },
     },
     wss,
   );
+
+  /** What graphql-ws answers a subscribe with: the operation to run, or the errors that refuse it. */
+  async function subscribeOrRefuse(ctx: WsContext, id: string, params: SubscribePayload, requestId: string): Promise<ExecutionArgs | readonly GraphQLError[]> {
+    // A subscription names a trusted document by hash like an HTTP request does; with trusted documents only, it must.
+    let query = params.query;
+    const documentId = TrustedDocuments.idOf(params);
+    if (documentId !== null || trusted.only) {
+      const trustedQuery = documentId === null ? null : await trusted.document(documentId);
+      if (!trustedQuery)
+        return [
+          wsRefusal(
+            documentId === null ? 'Only trusted documents run here: name one with documentId' : 'This documentId is not one of the trusted documents',
+            documentId === null ? 'PERSISTED_QUERY_ID_REQUIRED' : 'PERSISTED_QUERY_NOT_IN_LIST',
+          ),
+        ];
+      query = trustedQuery;
+    }
+    const enveloped = yoga.getEnveloped({ authorization: ctx.extra.authorization, requestId, params: { ...params, query } });
+    const document = enveloped.parse(query);
+    const errors = enveloped.validate(enveloped.schema, document);
+    if (errors.length) return errors;
+    // Queries and mutations go over HTTP, where rate limits and request logs apply.
+    if (getOperationAST(document, params.operationName)?.operation !== 'subscription') {
+      return [wsRefusal('The WebSocket carries subscriptions only: send queries and mutations with POST /graphql', 'SUBSCRIPTIONS_ONLY')];
+    }
+    // graphql-ws has already reserved this subscription's slot when onSubscribe runs.
+    if (Object.keys(ctx.subscriptions).length > MAX_SUBSCRIPTIONS_PER_CONNECTION) {
+      return [wsRefusal(`At most ${MAX_SUBSCRIPTIONS_PER_CONNECTION} subscriptions per connection`, 'TOO_MANY_SUBSCRIPTIONS')];
+    }
+    const { actor } = ctx.extra;
+    if (!actor) return [wsRefusal('Not authenticated', 'UNAUTHENTICATED')];
+    // Subscriptions are reads: a key without `read` is refused here, as graphql-ws's error message.
+    const refusal = scopeRefusal(fieldScopes, document, params.operationName, actor);
+    if (refusal) {
+      const origin = { ip: ctx.extra.clientIp ?? null, userAgent: ctx.extra.userAgent ?? null, requestId };
+      await auditScopeRefusal({ em: db.fork(), log: logger, requestId, actor, origin }, refusal);
+      return [forbidden(refusal.error)];
+    }
+    const held = subscriptionsByKey.get(actor.apiKeyId) ?? 0;
+    if (held >= config.SUBSCRIPTIONS_PER_KEY) {
+      return [wsRefusal(`At most ${config.SUBSCRIPTIONS_PER_KEY} subscriptions at a time per API key on this instance`, 'TOO_MANY_SUBSCRIPTIONS')];
+    }
+    subscriptionsByKey.set(actor.apiKeyId, held + 1);
+    ctx.extra.counted ??= new Set();
+    ctx.extra.counted.add(id);
+    return {
+      schema: enveloped.schema,
+      operationName: params.operationName,
+      document,
+      variableValues: params.variables,
+      contextValue: {
+        ...(await contextFor(ctx.extra.authorization, ctx.extra.clientIp, requestId, query, actor, subscribeEm, ctx.extra.userAgent)),
+        connection: ctx.extra.socket,
+      },
+      rootValue: { execute: enveloped.execute, subscribe: enveloped.subscribe },
+    };
+  }
 
   return {
     async close() {

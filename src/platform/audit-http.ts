@@ -1,16 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import {
-  REFUSALS_AUDITED_ON_READS,
-  type AuditCall,
-  type CallOrigin,
-  appendAuditRow,
-  auditRowLost,
-  finishAuditCall,
-  newAuditCall,
-  rowOfCall,
-  runAuditCall,
-  withCallOrigin,
-} from './audit.js';
+import { REFUSALS_AUDITED_ON_READS, type AuditCall, type CallOrigin, appendAuditRow, auditRowLost, finishAuditCall, newAuditCall, rowOfCall } from './audit.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -38,10 +27,10 @@ export const originOf = (request: FastifyRequest): CallOrigin => {
 };
 
 /**
- * Audits REST: every route's handler runs with its request's origin (GraphQL's mutations read it), a
- * state-changing route's inside its AuditCall; when the answer is decided (before it is sent), a refusal (or a success that
- * wrote no row with its change) is appended in a statement of its own. Reads write nothing, except the
- * refusals of REFUSALS_AUDITED_ON_READS.
+ * Audits REST: a state-changing route's request carries its AuditCall, which `requestScope` hands to the use case
+ * (platform/rest.ts), whose unit of work writes the row with the change; when the answer is decided (before it is
+ * sent), a refusal (or a success that wrote no row with its change) is appended in a statement of its own. Reads
+ * write nothing, except the refusals of REFUSALS_AUDITED_ON_READS.
  */
 export function registerAudit(app: FastifyInstance, actions: AuditActions) {
   app.decorateRequest('auditCall', null);
@@ -50,12 +39,9 @@ export function registerAudit(app: FastifyInstance, actions: AuditActions) {
     const operationId = route.config?.contract?.operationId;
     const handler = route.handler;
     route.handler = function (this: unknown, request, reply) {
-      const origin = originOf(request);
       const action = operationId && STATE_CHANGING.has(request.method) ? actions.ofOperation(operationId, request.body) : undefined;
-      if (!action || !request.actor) return withCallOrigin(origin, () => handler.call(this as never, request, reply));
-      const call = newAuditCall(request.actor, action, origin);
-      request.auditCall = call;
-      return withCallOrigin(origin, () => runAuditCall(call, () => handler.call(this as never, request, reply)));
+      if (action && request.actor) request.auditCall = newAuditCall(request.actor, action, originOf(request));
+      return handler.call(this as never, request, reply);
     };
   });
   // Before the answer leaves (onSend, not onResponse): a client that reads the log once answered finds the row.

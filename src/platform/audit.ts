@@ -1,18 +1,16 @@
-import type { EntityManager, EventSubscriber, FlushEventArgs, TransactionEventArgs } from '@mikro-orm/core';
-import { AsyncLocalStorage } from 'node:async_hooks';
+import type { EntityManager, EventSubscriber, FlushEventArgs } from '@mikro-orm/core';
 import { randomUUID } from 'node:crypto';
 import type { Actor, Environment } from '../domain/environment.js';
 import type { Logger } from 'pino';
 import { failureLevel } from './database-errors.js';
-import { TENANT_FILTER, type Tenant } from './tenant.js';
 
 /**
- * The audit log's write path (decision 019). A state-changing call runs inside an AuditCall (the REST
- * route or GraphQL mutation field starts it, with the action its table names); the first top-level
- * transaction of the call that changes something (a flush with changes, or an outbox event) appends
- * the call's row just before it commits, so the row commits or rolls back with the change. A call that
- * changed nothing inside a transaction (an idempotent replay) and every refusal are recorded once the
- * answer is decided (before it is sent), in a statement of their own.
+ * The audit log's write path (decision 019). A state-changing call is an AuditCall the face makes (the REST route or
+ * GraphQL mutation field, with the action its table names, and where the request came from) and hands to the use case
+ * on its Scope; `useCase` opens the unit of work with it, and the first transaction of the call that changes something
+ * (a flush with changes, an outbox event, a key issued or revoked) appends the call's row just before it commits, so
+ * the row commits or rolls back with the change. A call that changed nothing inside a transaction (an idempotent
+ * replay) and every refusal are recorded once the answer is decided (before it is sent), in a statement of their own.
  */
 export type AuditOutcome = 'succeeded' | 'refused';
 /** Who made the call: an API key, the keys CLI, or Ramp itself (the demo partner's first key). */
@@ -39,8 +37,39 @@ export interface AuditRow {
   requestId?: string | null;
 }
 
-/** Refusals audited on reads too: a key used where it may not be (an IP allowlist, a missing scope). */
-export const REFUSALS_AUDITED_ON_READS: ReadonlySet<string> = new Set(['insufficient_scope', 'ip_not_allowed']);
+/**
+ * Refusals of a request's shape, whatever it asked for (decision 019): a body or arguments Ramp refuses to read, a
+ * GraphQL document that is not a trusted one, or over a limit (tokens, depth, breadth, complexity, aliases, cost), or
+ * sent on the wrong face. GraphQL's codes are written as the audit log writes every code, in snake case.
+ */
+export const REQUEST_SHAPE_REFUSALS: ReadonlySet<string> = new Set([
+  'validation_failed',
+  'bad_request',
+  'malformed_json',
+  'malformed_url',
+  'body_too_deep',
+  'unsupported_media_type',
+  'payload_too_large',
+  'persisted_query_only',
+  'persisted_query_id_required',
+  'persisted_query_not_in_list',
+  'query_too_long',
+  'query_depth',
+  'query_breadth',
+  'query_complexity',
+  'query_aliases',
+  'max_cost_exceeded',
+  'throttled',
+  'graphql_parse_failed',
+  'graphql_validation_failed',
+  'bad_user_input',
+  'subscriptions_only',
+  'subscriptions_require_websocket',
+  'too_many_subscriptions',
+]);
+
+/** Refusals audited on reads too: a key used where it may not be (an IP allowlist, a missing scope), or a request Ramp refuses to read. */
+export const REFUSALS_AUDITED_ON_READS: ReadonlySet<string> = new Set(['insufficient_scope', 'ip_not_allowed', ...REQUEST_SHAPE_REFUSALS]);
 
 /** Where a call came from, as the HTTP layer saw it. */
 export interface CallOrigin {
@@ -66,31 +95,62 @@ export interface AuditCall extends CallOrigin {
   closed: boolean;
 }
 
-const calls = new AsyncLocalStorage<AuditCall>();
-const origins = new AsyncLocalStorage<CallOrigin>();
-
-export const currentCallOrigin = (): CallOrigin | undefined => origins.getStore();
-/** Runs an HTTP handler with where its request came from, for the GraphQL mutations it runs. */
-export const withCallOrigin = <T>(origin: CallOrigin, run: () => T): T => origins.run(origin, run);
-
 export function newAuditCall(actor: Actor, action: string, origin: CallOrigin): AuditCall {
   return { ...origin, actor, action, replayed: false, touched: false, pending: false, recorded: false, closed: false };
 }
 
-export const runAuditCall = <T>(call: AuditCall, run: () => T): T => calls.run(call, run);
+/**
+ * The call each open unit of work's transaction runs for, keyed by the transaction itself: `useCase` binds its scope's
+ * call to the transaction it opens, and what runs in that transaction (the ORM's flush, the outbox, the key store) finds
+ * the call there. Nothing is read from the request's async context: work on another transaction is never the call's.
+ */
+const callsOfTransactions = new WeakMap<object, AuditCall>();
 
-/** The write path tells the call what changed (outbox.ts: the event's subject). */
-export function noteAuditedChange(entity?: AuditEntity): void {
-  const call = calls.getStore();
-  if (!call || call.closed) return;
+const transactionOf = (em: EntityManager): object | undefined => (em.getTransactionContext() as object | null | undefined) ?? undefined;
+
+/** The open call `em`'s transaction was opened for, if any. */
+function callOfTransaction(em: EntityManager): AuditCall | undefined {
+  const transaction = transactionOf(em);
+  const call = transaction && callsOfTransactions.get(transaction);
+  return call && !call.closed && !call.recorded ? call : undefined;
+}
+
+/** The write path tells the call of its transaction what changed (outbox.ts: the event's subject). */
+export function noteAuditedChange(em: EntityManager, entity?: AuditEntity): void {
+  const call = callOfTransaction(em);
+  if (!call) return;
   call.touched = true;
   if (entity && !call.entity?.fromEvent) call.entity = { ...entity, fromEvent: true };
 }
 
-/** The idempotency store answered with the first call's response: this call changed nothing. */
-export function noteAuditReplay(): void {
-  const call = calls.getStore();
-  if (call) call.replayed = true;
+/**
+ * Runs `work` in a unit of work's transaction `tx` for `call` (platform/use-case.ts): once `work` is done, the ORM's
+ * pending changes are flushed and, if the transaction changed something, the call's row is appended in it, so it
+ * commits or rolls back with the change. Only the first transaction of a call that changes something writes its row.
+ */
+export async function auditedWork<T>(tx: EntityManager, call: AuditCall | undefined, work: () => Promise<T>): Promise<T> {
+  const transaction = transactionOf(tx);
+  if (!call || call.closed || call.recorded || !transaction) return work();
+  call.touched = false;
+  callsOfTransactions.set(transaction, call);
+  try {
+    const result = await work();
+    await tx.flush();
+    if (call.touched && !call.closed) {
+      await appendAuditRow(tx, rowOfCall(call, 'succeeded'));
+      call.pending = true;
+    }
+    return result;
+  } finally {
+    callsOfTransactions.delete(transaction);
+  }
+}
+
+/** The unit of work of `call` ended: a row written in a committed transaction is the call's record. */
+export function auditedWorkEnded(call: AuditCall | undefined, committed: boolean): void {
+  if (!call?.pending) return;
+  call.pending = false;
+  if (committed) call.recorded = true;
 }
 
 const INSERT = `insert into audit_events (id, partner_id, environment, action, outcome, code, replayed, entity_type, entity_id,
@@ -170,43 +230,16 @@ export async function finishAuditCall(em: EntityManager, call: AuditCall, refuse
 }
 
 const snake = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
-const isSavepoint = (transaction: unknown) => typeof transaction === 'object' && transaction !== null && 'savepointName' in transaction;
 
-/** The open call, when `em` works for its tenant (work of other tenants or of no tenant is not the call's). */
-function callOf(em: EntityManager): AuditCall | undefined {
-  const call = calls.getStore();
-  if (!call || call.closed || call.recorded) return undefined;
-  const tenant = em.getFilterParams<Tenant>(TENANT_FILTER);
-  return tenant?.partnerId === call.actor.partnerId && tenant.environment === call.actor.environment ? call : undefined;
-}
-
-/** Appends the call's row in the transaction of its change (MikroORM's transaction events). */
+/** Tells the call of the flushing transaction what changed: the first entity flushed, unless an event named one. */
 export const auditSubscriber: EventSubscriber = {
-  afterTransactionStart({ em, transaction }: TransactionEventArgs) {
-    const call = callOf(em);
-    if (call && !isSavepoint(transaction)) call.touched = false;
-  },
   onFlush({ em, uow }: FlushEventArgs) {
-    const call = callOf(em);
+    const call = callOfTransaction(em);
     const [first] = uow.getChangeSets();
-    if (!call || !first || !em.isInTransaction()) return;
+    if (!call || !first) return;
     call.touched = true;
     const id = (first.entity as { id?: unknown }).id;
     if (!call.entity && typeof id === 'string') call.entity = { type: snake(first.meta.className), id, fromEvent: false };
-  },
-  async beforeTransactionCommit({ em, transaction }: TransactionEventArgs) {
-    const call = callOf(em);
-    if (!call?.touched || call.pending || isSavepoint(transaction)) return;
-    await em.getConnection('write').execute(INSERT, paramsOf(rowOfCall(call, 'succeeded')), 'run', transaction);
-    call.pending = true;
-  },
-  afterTransactionCommit({ transaction }: TransactionEventArgs) {
-    const call = calls.getStore();
-    if (call?.pending && !isSavepoint(transaction)) Object.assign(call, { pending: false, recorded: true });
-  },
-  afterTransactionRollback({ transaction }: TransactionEventArgs) {
-    const call = calls.getStore();
-    if (call?.pending && !isSavepoint(transaction)) call.pending = false;
   },
 };
 
@@ -220,18 +253,18 @@ export interface AdministrativeChange {
 }
 
 /**
- * Records a change of the key store in `em`'s transaction. Inside an API call (a mutation that manages
- * keys through the same functions) the call's own row is written there, naming the key; outside one, a
- * row of the CLI (or Ramp's own) with no key, address or request.
+ * Records a change of the key store in `em`'s transaction. In the unit of work of an API call (a mutation that
+ * manages keys through the same functions) the call's own row, which its unit of work writes, names the key; outside
+ * one, a row of the actor the caller names (`cli`, or `system` for Ramp's own) with no key, address or request.
  */
 export async function auditAdministration(em: EntityManager, change: AdministrativeChange): Promise<void> {
-  const call = calls.getStore();
-  if (!call || call.closed || call.recorded || call.pending) {
-    const { entity, by, ...rest } = change;
-    return appendAuditRow(em, { ...rest, outcome: 'succeeded', entity, actorType: by });
+  const call = callOfTransaction(em);
+  if (call) {
+    // The call's own row, written by its unit of work as it ends, names the key.
+    call.touched = true;
+    call.entity = { ...change.entity, fromEvent: true };
+    return;
   }
-  call.entity = { ...change.entity, fromEvent: true };
-  await appendAuditRow(em, rowOfCall(call, 'succeeded'));
-  if (em.isInTransaction()) call.pending = true;
-  else call.recorded = true;
+  const { entity, by, ...rest } = change;
+  await appendAuditRow(em, { ...rest, outcome: 'succeeded', entity, actorType: by });
 }

@@ -5,7 +5,6 @@ import type { Actor } from '../domain/environment.js';
 import { ConflictError, UnprocessableError, ValidationError, fieldError } from '../domain/errors.js';
 import { isDatabaseUnavailable } from './database-errors.js';
 import { type ErasedValues, blankCopies } from './redaction.js';
-import { noteAuditReplay } from './audit.js';
 import type { Scope } from './scope.js';
 import { isAcceptableText, refusedTextError } from '../domain/validation.js';
 
@@ -202,7 +201,6 @@ export async function claimKey(em: EntityManager, actor: Actor, request: { key: 
     if (stored.state === 'in_progress') {
       throw new ConflictError('idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed; retry later');
     }
-    noteAuditReplay();
     throw new Replayed({ status: stored.response_status, body: stored.response_body });
   }
   throw new ConflictError('idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed; retry later');

@@ -97,8 +97,8 @@ export async function recordEvent(em: EntityManager, actor: Actor, event: NewEve
 async function insertEvent(em: EntityManager, actor: Actor, event: NewEvent): Promise<string> {
   // The trace this write runs in (its own span's, with spans on): what deliveries and pushes continue.
   const trace = activeTraceHeaders();
-  // The audit row of the call commits with this transaction and names this event's subject (platform/audit.ts).
-  noteAuditedChange({ type: event.entityType, id: event.entityId });
+  // The audit row of the call this transaction runs for commits with it and names this event's subject (platform/audit.ts).
+  noteAuditedChange(em, { type: event.entityType, id: event.entityId });
   // Its own statement, not a CTE of the insert: a statement reads the snapshot it took before waiting for the lock.
   await lockUntilCommit(em, ADVISORY_LOCKS.outbox);
   // Read under the lock: a webhook registered or enabled before this point is seen (see lockOutbox).

@@ -20,7 +20,8 @@ declare module 'fastify' {
 
 export function requestScope(request: FastifyRequest): Scope {
   if (!request.actor) throw new UnauthenticatedError('unauthenticated', 'An API key is required');
-  return scopeFor(request.em, request.actor);
+  // A state-changing route's audit call (platform/audit-http.ts) goes to the use case with the scope.
+  return scopeFor(request.em, request.actor, request.auditCall);
 }
 
 /**

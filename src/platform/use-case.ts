@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/sql';
 import { inTransaction, unitOfWork } from './db/unit-of-work.js';
-import { claimKey } from './idempotency.js';
+import { auditedWork, auditedWorkEnded } from './audit.js';
+import { Replayed, claimKey } from './idempotency.js';
 import type { Scope } from './scope.js';
 
 /**
@@ -22,18 +23,23 @@ export interface UseCaseSteps<T, R> {
  *    the claim, and it commits: the change, its event and the stored answer, or none of them;
  * 4. the effects `work` registered (`afterCommit`) run.
  * A failure anywhere releases the key, so a corrected retry may use it. Inside another unit of work
- * the use case joins that one's transaction, and the outer use case holds the key.
+ * the use case joins that one's transaction, and the outer use case holds the key and the audit call.
+ * The audit call the face put on `scope` (platform/audit.ts) gets its row in the transaction, once `work`
+ * changed something and before the answer is rendered: a failure up to the commit rolls the row back with
+ * the change. A replay is noted on the call, which its face records once it answers.
  */
 export async function useCase<T, R = undefined>(scope: Scope, steps: ((em: EntityManager) => Promise<T>) | UseCaseSteps<T, R>): Promise<T> {
   const { read, work } = typeof steps === 'function' ? { read: undefined, work: steps } : steps;
-  const declared = inTransaction() || scope.idempotency?.taken ? undefined : scope.idempotency;
+  const outermost = !inTransaction();
+  const declared = !outermost || scope.idempotency?.taken ? undefined : scope.idempotency;
+  const audit = outermost ? scope.audit : undefined;
   if (declared) declared.taken = true;
   const { key, fingerprint } = declared?.request ?? {};
-  const claimed = key && fingerprint !== undefined ? await claimKey(scope.em, scope.actor, { key, fingerprint }) : undefined;
+  const claimed = key && fingerprint !== undefined ? await claimKey(scope.em, scope.actor, { key, fingerprint }).catch(notedReplay(scope)) : undefined;
   try {
     const reading = (read ? await read() : undefined) as R;
-    return await unitOfWork(scope.em, async (tx) => {
-      const result = await work(tx, reading);
+    const result = await unitOfWork(scope.em, async (tx) => {
+      const result = await auditedWork(tx, audit, () => work(tx, reading));
       if (declared) {
         const answer = await declared.request.answer(result);
         await claimed?.store(tx, answer);
@@ -42,8 +48,19 @@ export async function useCase<T, R = undefined>(scope: Scope, steps: ((em: Entit
       }
       return result;
     });
+    auditedWorkEnded(audit, true);
+    return result;
   } catch (error) {
+    auditedWorkEnded(audit, false);
     await claimed?.release();
     throw error;
   }
 }
+
+/** A completed key's replay changed nothing: its call is recorded as a replay when it answers. */
+const notedReplay =
+  (scope: Scope) =>
+  (error: unknown): never => {
+    if (error instanceof Replayed && scope.audit) scope.audit.replayed = true;
+    throw error;
+  };

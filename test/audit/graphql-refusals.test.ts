@@ -4,6 +4,7 @@ import WebSocket from 'ws';
 import type { KeyScope } from '../../src/domain/scopes.js';
 import { issueApiKey } from '../../src/modules/partners/api-keys.js';
 import { ensurePartner } from '../../src/modules/partners/service.js';
+import { auditRowsOfKey, prefixOf } from '../support/audit-rows.js';
 import { apiClient, startRamp, type TestRamp } from '../support/ramp.js';
 import { subscribe, wsClient } from '../support/subscriptions.js';
 
@@ -29,12 +30,7 @@ describe('refusals over GraphQL and graphql-ws, in the audit log', () => {
   });
   afterAll(() => t?.close());
 
-  const prefixOf = (key: string) => key.slice(0, 'rk_sandbox_'.length + 8);
-  const rowsOf = async (key: string) => {
-    const answer = await admin.get('/v0/audit-events?limit=100');
-    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
-    return (answer.body.items as any[]).filter((row) => row.actor.api_key_prefix === prefixOf(key));
-  };
+  const rowsOf = (key: string) => auditRowsOfKey(admin, key);
   const post = (key: string, query: string) =>
     apiClient(t.url, key).request('POST', '/graphql', { body: { query }, headers: { 'user-agent': 'graphql-probe/1' } });
 
