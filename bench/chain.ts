@@ -3,10 +3,10 @@ import { createRamp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { randomUUID } from 'node:crypto';
 import { depositWatcher } from '../src/modules/custody/deposits/watcher.js';
-import { depositCalls } from '../src/modules/transfers/deposit-calls.js';
+import { depositCalls } from '../src/modules/transfers/calls/deposit.js';
 import { payoutConfirmationJob } from '../src/modules/custody/payouts/confirm.js';
 import { payoutSenderJob } from '../src/modules/custody/payouts/send.js';
-import { payoutCalls } from '../src/modules/transfers/payout-calls.js';
+import { payoutCalls } from '../src/modules/transfers/calls/payout.js';
 import { createBenchDatabase } from './database.js';
 import { seedCustomer, seedTransfer } from './seed.js';
 

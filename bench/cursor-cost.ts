@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { pageCursors } from '../src/platform/pagination.js';
-import { sealer } from '../src/platform/sealed.js';
+import { pageCursors } from '../src/platform/reads/pagination.js';
+import { sealer } from '../src/platform/security/sealed.js';
 import type { Measurement, Row } from './report.js';
 
 const EDGES = 100;

@@ -7,7 +7,7 @@ import { loadConfig } from '../src/config.js';
 import { entities } from '../src/features.js';
 import { issueApiKey } from '../src/modules/partners/api-keys.js';
 import { ensurePartner } from '../src/modules/partners/service.js';
-import { openDatabase } from '../src/platform/db.js';
+import { openDatabase } from '../src/platform/db/database.js';
 import { startRampServer } from './processes.js';
 
 /**

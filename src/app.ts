@@ -8,27 +8,27 @@ import { auditSchema } from './graphql/audit.js';
 import { buildSchema } from './graphql/schema.js';
 import { actionOfMutation, actionOfOperation } from './modules/audit/actions.js';
 import { mountGraphQL } from './graphql/server.js';
-import { apiKeyAuthentication, VerifiedKeys } from './platform/auth.js';
-import { type Database, openDatabase } from './platform/db.js';
-import { buildHttpApp, type HttpApp } from './platform/http.js';
-import { createLogger, type Logger } from './platform/logging.js';
+import { apiKeyAuthentication, VerifiedKeys } from './platform/security/auth.js';
+import { type Database, openDatabase } from './platform/db/database.js';
+import { buildHttpApp, type HttpApp } from './rest/server.js';
+import { createLogger, type Logger } from './platform/observability/logging.js';
 import { type Services, buildServices } from './services.js';
 import { createDispatcher, type Dispatcher } from './modules/webhooks/dispatcher.js';
 import { queryBodies } from './modules/webhooks/query-body.js';
 import { checkSubscriptionQuery } from './modules/webhooks/subscription-query.js';
-import { startNotifier } from './platform/notifier.js';
+import { startNotifier } from './platform/messaging/notifier.js';
 import { createEventFanout, outboxReader } from './modules/events/fanout.js';
 import { transferSettings } from './modules/transfers/settings.js';
-import { purgeExpiredIdempotencyKeys } from './platform/idempotency.js';
-import { type JobRunner, startJobRunner } from './platform/jobs.js';
-import { createMetrics } from './platform/metrics.js';
-import { startKeyWatch } from './platform/key-watch.js';
-import { clientAddresses } from './platform/client-address.js';
-import { createCostBudget } from './platform/cost-budget.js';
+import { purgeExpiredIdempotencyKeys } from './platform/use-cases/idempotency.js';
+import { type JobRunner, startJobRunner } from './platform/runtime/jobs.js';
+import { createMetrics } from './platform/observability/metrics.js';
+import { startKeyWatch } from './graphql/guards/key-watch.js';
+import { clientAddresses } from './platform/security/client-address.js';
+import { createCostBudget } from './platform/security/cost-budget.js';
 import { openRails, type Rails } from './rails/registry.js';
 import { chainReadiness } from './rails/readiness.js';
 import type { SpanExporter } from '@opentelemetry/sdk-trace';
-import { openTracing } from './platform/tracing.js';
+import { openTracing } from './platform/observability/tracing.js';
 
 export interface Ramp {
   config: Config;
@@ -96,7 +96,7 @@ export async function createRamp(config: Config, options: { logger?: Logger; tra
   });
   const renderQuery = queryBodies({ schema, db, services, cursorKey: config.eventCursorKey, logger });
   const dispatcher = createDispatcher({ db, config, notifier, logger, metrics, renderQuery, tracing });
-  // A verified key costs no round trip per request; a revocation anywhere drops it here (platform/auth.ts).
+  // A verified key costs no round trip per request; a revocation anywhere drops it here (platform/security/auth.ts).
   const verifiedKeys = new VerifiedKeys();
   notifier.onKeyRevoked(
     (apiKeyId) => verifiedKeys.forget(apiKeyId),

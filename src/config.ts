@@ -340,7 +340,7 @@ export type Config = z.infer<typeof ConfigSchema> & {
   productionChains: ProductionChainConfig[];
   /** NETWORK_TOKENS, or the pairs their issuers run. */
   networkTokens: NetworkTokens;
-  /** Where spans are exported (OTLP/HTTP), or null: tracing off, only a caller's traceparent is carried (platform/tracing.ts). */
+  /** Where spans are exported (OTLP/HTTP), or null: tracing off, only a caller's traceparent is carried (platform/observability/tracing.ts). */
   otlpTracesUrl: string | null;
 };
 

@@ -15,8 +15,8 @@ import { partnersFeature } from './modules/partners/feature.js';
 import { transfersFeature } from './modules/transfers/feature.js';
 import { virtualAccountsFeature } from './modules/virtual-accounts/feature.js';
 import { webhooksFeature } from './modules/webhooks/feature.js';
-import type { EntityDefinitions, Feature } from './platform/feature.js';
-import { outboxEntities } from './platform/outbox.js';
+import type { EntityDefinitions, Feature } from './feature.js';
+import { outboxEntities } from './platform/messaging/outbox.js';
 import type { Services } from './services.js';
 
 /** Every feature of Ramp, in the order their routes register (docs first, as before). */

@@ -1,7 +1,7 @@
 // First, before any dependency loads: refuses a Node too old for them in one sentence.
-import './platform/supported-node.js';
+import './platform/runtime/supported-node.js';
 import { loadConfig } from './config.js';
-import { createLogger } from './platform/logging.js';
+import { createLogger } from './platform/observability/logging.js';
 import { exitIfRefused } from './refusal.js';
 
 const config = (() => {
@@ -14,7 +14,7 @@ const config = (() => {
 // Loading the service takes seconds (tens on a first start, compiling as it loads): say so before, not after.
 const logger = createLogger(config.LOG_LEVEL, undefined, config.logFormat);
 logger.info('loading Ramp…');
-const { assertPortFree, portTaken } = await import('./platform/port-check.js');
+const { assertPortFree, portTaken } = await import('./platform/runtime/port-check.js');
 await assertPortFree(config.HOST, config.PORT).catch(exitIfRefused);
 const { createRamp } = await import('./app.js');
 const { DEMO_PARTNER_NAME } = await import('./modules/partners/service.js');

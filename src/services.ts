@@ -11,7 +11,7 @@ import { createPartnerService } from './modules/partners/service.js';
 import { createApiKeyService } from './modules/partners/key-service.js';
 import { type EventServiceOptions, createEventService } from './modules/events/service.js';
 import { type WebhookServiceOptions, createWebhookService } from './modules/webhooks/service.js';
-import type { Notifier } from './platform/notifier.js';
+import type { Notifier } from './platform/messaging/notifier.js';
 import type { Rails } from './rails/registry.js';
 import { createLedgerService } from './modules/ledger/service.js';
 import { createNetworkService } from './modules/networks/service.js';

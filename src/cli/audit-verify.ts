@@ -1,10 +1,10 @@
 // First, before any dependency loads: refuses a Node too old for them in one sentence.
-import '../platform/supported-node.js';
+import '../platform/runtime/supported-node.js';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.js';
 import { entities } from '../features.js';
 import { type ChainReport, type ExpectedHead, verifyAuditChain } from '../modules/audit/chain.js';
-import { openDatabase } from '../platform/db.js';
+import { openDatabase } from '../platform/db/database.js';
 import { Refusal, exitIfRefused } from '../refusal.js';
 
 const USAGE = `usage: npm run audit:verify -- [--grace-seconds <n>] [--expect <partner>/<environment>/<position>/<hash> …]`;

@@ -1,12 +1,12 @@
 // First, before any dependency loads: refuses a Node too old for them in one sentence.
-import '../platform/supported-node.js';
+import '../platform/runtime/supported-node.js';
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { loadConfig } from '../config.js';
 import { entities } from '../features.js';
 import type { BankReconciliation } from '../modules/bank-payments/entities.js';
 import { entryLine, latestReconciliations, reconcileFile } from '../modules/bank-payments/operator.js';
-import { openDatabase } from '../platform/db.js';
+import { openDatabase } from '../platform/db/database.js';
 import { Refusal, exitIfRefused } from '../refusal.js';
 import { readMessage } from '../rails/bank/iso20022/bank.js';
 import { BankFileRefused } from '../rails/port.js';

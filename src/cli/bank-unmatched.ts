@@ -1,10 +1,10 @@
 // First, before any dependency loads: refuses a Node too old for them in one sentence.
-import '../platform/supported-node.js';
+import '../platform/runtime/supported-node.js';
 import { loadConfig } from '../config.js';
 import { entities } from '../features.js';
 import { creditsToSettle, entryLine } from '../modules/bank-payments/operator.js';
 import { shownAmount } from '../modules/bank-payments/reconcile.js';
-import { openDatabase } from '../platform/db.js';
+import { openDatabase } from '../platform/db/database.js';
 import { exitIfRefused } from '../refusal.js';
 import { bankArguments } from './bank-arguments.js';
 

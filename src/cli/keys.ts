@@ -1,5 +1,5 @@
 // First, before any dependency loads: refuses a Node too old for them in one sentence.
-import '../platform/supported-node.js';
+import '../platform/runtime/supported-node.js';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/sql';
 import { parseArgs } from 'node:util';
@@ -12,7 +12,7 @@ import { type ApiKeySummary, issueApiKey, listApiKeys, revokeApiKey } from '../m
 import { ApiKeyGrant } from '../modules/partners/inputs.js';
 import { parseInput } from '../domain/validation.js';
 import { ensurePartner } from '../modules/partners/service.js';
-import { openDatabase } from '../platform/db.js';
+import { openDatabase } from '../platform/db/database.js';
 import { Refusal, exitIfRefused } from '../refusal.js';
 
 const USAGE = `usage: npm run keys -- list [--partner <name>]

@@ -1,11 +1,11 @@
 // First, before any dependency loads: refuses a Node too old for them in one sentence.
-import '../platform/supported-node.js';
+import '../platform/runtime/supported-node.js';
 import { loadConfig } from '../config.js';
 import { entities } from '../features.js';
 import { createDataKeys } from '../modules/customers/data-keys.js';
 import { resealSigningSecrets } from '../modules/webhooks/jobs.js';
 import { signingSecretsOf } from '../modules/webhooks/secrets.js';
-import { openDatabase } from '../platform/db.js';
+import { openDatabase } from '../platform/db/database.js';
 import { Refusal, exitIfRefused } from '../refusal.js';
 
 /**

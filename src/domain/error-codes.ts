@@ -1,8 +1,8 @@
 /**
  * Every stable reason a request can fail with, and the HTTP status REST answers it with (the partner
  * guide's docs/api/errors.md lists each). The one table of both: DomainError takes only these codes (each error class
- * only the codes of its own status, errors.ts), the REST error mapper (platform/http-errors.ts) and
- * the OpenAPI document (platform/openapi-errors.ts) read the status here, and GraphQL exposes the codes as
+ * only the codes of its own status, errors.ts), the REST error mapper (rest/http-errors.ts) and
+ * the OpenAPI document (rest/openapi/errors.ts) read the status here, and GraphQL exposes the codes as
  * the `ErrorCode` enum. A new failure cannot ship without a documented code and status.
  */
 export const STATUS_OF_CODE = {

@@ -162,7 +162,7 @@ export function acrossFields<T>(rule: Rule, declared?: Declared): z.core.$ZodChe
  * `if`/`then`, `dependentRequired`…), with the fields named as `name` spells them. Declared beside
  * the rule, so the REST contract states every rule a client must keep (the OpenAPI document adds
  * it to the body's schema); a schema-valid request the rule refuses is caught by
- * test/platform/openapi-requests.test.ts.
+ * test/rest/openapi-requests.test.ts.
  */
 export type Declared = (name: (field: string) => string) => JsonSchema;
 export type JsonSchema = { [keyword: string]: unknown };

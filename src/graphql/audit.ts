@@ -11,10 +11,10 @@ import {
   finishAuditCall,
   newAuditCall,
   rowOfCall,
-} from '../platform/audit.js';
+} from '../platform/security/audit.js';
 import type { Actor } from '../domain/environment.js';
 import type { GraphQLContext } from './context.js';
-import type { ScopeRefusal } from './scopes.js';
+import type { ScopeRefusal } from './guards/scopes.js';
 
 /** The audit log's names of the mutations (the audit module's table, handed in by app.ts). */
 export interface MutationActions {
@@ -42,7 +42,7 @@ const finish = (ctx: GraphQLContext, call: AuditCall, refusedWith?: string) =>
   finishAuditCall(ctx.em, call, refusedWith).catch((error) => auditRowLost(ctx.log, error));
 
 /**
- * Each mutation field runs as an audited call (platform/audit.ts), on its context while it runs (`scopeOf` hands it
+ * Each mutation field runs as an audited call (platform/security/audit.ts), on its context while it runs (`scopeOf` hands it
  * to the use case, whose unit of work appends its row in the transaction of its change); a typed error result or a
  * thrown failure is recorded as refused with its code, after the field answered. Query fields write nothing, unless
  * refused with a code audited on reads.
@@ -117,7 +117,7 @@ export function scopeRefusalAudit(actions: MutationActions) {
 type AnswerError = { extensions?: Record<string, unknown>; path?: readonly unknown[] };
 
 /**
- * The request-shape refusal (platform/audit.ts) an answer's request errors name, in the audit log's spelling: a limit's
+ * The request-shape refusal (platform/security/audit.ts) an answer's request errors name, in the audit log's spelling: a limit's
  * or a trusted document's code rather than graphql's generic validation failure when the answer has both.
  */
 export function requestRefusalOf(errors: readonly AnswerError[] | undefined): string | undefined {

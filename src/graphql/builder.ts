@@ -8,8 +8,8 @@ import ZodPlugin from '@pothos/plugin-zod';
 import { ValidationError } from '../domain/errors.js';
 import { fieldErrorsOf } from '../domain/validation.js';
 import type { GraphQLContext } from './context.js';
-import { globalIdOf, syncGlobalIdsPlugin } from './global-ids.js';
-import { priceOfField } from './prices.js';
+import { globalIdOf, syncGlobalIdsPlugin } from './types/global-ids.js';
+import { priceOfField } from './guards/prices.js';
 
 export { globalIdOf };
 
@@ -23,7 +23,7 @@ export const builder = new SchemaBuilder<{
     UUID: { Input: string; Output: string };
     JSON: { Input: unknown; Output: unknown };
   };
-  // Connections may carry a count, run only when a client selects `totalCount` (graphql/connection.ts).
+  // Connections may carry a count, run only when a client selects `totalCount` (graphql/types/connection.ts).
   Connection: { totalCount?: () => Promise<number> };
 }>({
   // Scope auth first so nothing runs for a caller it refuses; errors before zod so argument

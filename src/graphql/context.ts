@@ -2,9 +2,9 @@ import type { EntityManager } from '@mikro-orm/sql';
 import type { Logger } from 'pino';
 import type { Actor } from '../domain/environment.js';
 import { UnauthenticatedError } from '../domain/errors.js';
-import type { AuditCall, CallOrigin } from '../platform/audit.js';
-import type { PageCursors } from '../platform/pagination.js';
-import { type Scope, scopeFor } from '../platform/scope.js';
+import type { AuditCall, CallOrigin } from '../platform/security/audit.js';
+import type { PageCursors } from '../platform/reads/pagination.js';
+import { type Scope, scopeFor } from '../platform/use-cases/scope.js';
 
 /**
  * The use cases resolvers call. Empty here, so that src/graphql names no feature: the composition
@@ -21,7 +21,7 @@ export interface GraphQLContext {
   actor: Actor | null;
   requestId: string;
   services: GraphQLServices;
-  /** Seals and opens the cursors of keyset connections (graphql/connection.ts). */
+  /** Seals and opens the cursors of keyset connections (graphql/types/connection.ts). */
   pageCursors: PageCursors;
   /** Where what the answer cannot say is logged (an audit row not written), with this request's id when it has one. */
   log: Pick<Logger, 'warn' | 'error'>;

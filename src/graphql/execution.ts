@@ -1,7 +1,7 @@
 import { useGraphQlJit } from '@envelop/graphql-jit';
 import type { Plugin } from '@envelop/core';
 import { type DocumentNode, type ExecutionResult, getOperationAST } from 'graphql';
-import { positionedIn } from './error-place.js';
+import { positionedIn } from './types/error-place.js';
 import { asksForIncrementalDelivery } from './incremental.js';
 
 /**

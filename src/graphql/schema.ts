@@ -1,10 +1,10 @@
 import { type GraphQLSchema, specifiedDirectives } from 'graphql';
-import type { FeatureTypes } from '../platform/feature.js';
+import type { FeatureTypes } from '../feature.js';
 import { builder } from './builder.js';
 import { INCREMENTAL_DIRECTIVES } from './incremental.js';
-import './scalars.js';
-import './errors.js';
-import './node.js';
+import './types/scalars.js';
+import './types/errors.js';
+import './types/node.js';
 
 let built: Promise<GraphQLSchema> | undefined;
 

@@ -12,32 +12,32 @@ import { WebSocket, WebSocketServer } from 'ws';
 import type { Config } from '../config.js';
 import type { Actor } from '../domain/environment.js';
 import { ChainUnavailableError, DomainError, ForbiddenError, ValidationError } from '../domain/errors.js';
-import type { ClientAddresses } from '../platform/client-address.js';
-import { AddressNotAllowed, type Authenticate } from '../platform/auth.js';
-import { auditRefusal } from '../platform/audit.js';
-import { originOf } from '../platform/audit-http.js';
-import type { Database } from '../platform/db.js';
-import type { KeyWatch } from '../platform/key-watch.js';
-import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable, isPoolSaturated } from '../platform/database-errors.js';
-import { OVERLOADED_RETRY_AFTER_SECONDS } from '../platform/admission.js';
-import type { Logger } from '../platform/logging.js';
-import { pageCursors } from '../platform/pagination.js';
-import { type Metrics, useOperationMetrics } from '../platform/metrics.js';
-import { graphiqlContentSecurityPolicy } from '../platform/security-headers.js';
-import { sharedSubscriptions } from '../platform/shared-subscriptions.js';
-import type { Tracing } from '../platform/tracing.js';
+import type { ClientAddresses } from '../platform/security/client-address.js';
+import { AddressNotAllowed, type Authenticate } from '../platform/security/auth.js';
+import { auditRefusal } from '../platform/security/audit.js';
+import { originOf } from '../rest/audit.js';
+import type { Database } from '../platform/db/database.js';
+import type { KeyWatch } from './guards/key-watch.js';
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable, isPoolSaturated } from '../platform/db/database-errors.js';
+import { OVERLOADED_RETRY_AFTER_SECONDS } from '../platform/http/admission.js';
+import type { Logger } from '../platform/observability/logging.js';
+import { pageCursors } from '../platform/reads/pagination.js';
+import { type Metrics, useOperationMetrics } from '../platform/observability/metrics.js';
+import { graphiqlContentSecurityPolicy } from '../platform/security/headers.js';
+import { sharedSubscriptions } from './shared-subscriptions.js';
+import type { Tracing } from '../platform/observability/tracing.js';
 import type { GraphQLContext, GraphQLServices } from './context.js';
-import { screamingSnake } from './enums.js';
-import { inPlaceOf, isGraphQLError } from './error-place.js';
+import { screamingSnake } from './types/enums.js';
+import { inPlaceOf, isGraphQLError } from './types/error-place.js';
 import { useCompiledQueries, useErrorLocations } from './execution.js';
 import { useIncrementalDelivery } from './incremental.js';
-import { useQueryLimits } from './limits.js';
-import { forbidden, readableTypes, rootFieldScopes, scopeRefusal, useRootFieldScopes } from './scopes.js';
+import { useQueryLimits } from './guards/limits.js';
+import { forbidden, readableTypes, rootFieldScopes, scopeRefusal, useRootFieldScopes } from './guards/scopes.js';
 import { type MutationActions, auditRequestRefusal, scopeRefusalAudit, useRequestRefusalAudit } from './audit.js';
-import { useCostBudget } from './cost.js';
+import { useCostBudget } from './guards/cost.js';
 import { useOperationInLog } from './operation-log.js';
-import type { CostBudget } from '../platform/cost-budget.js';
-import { type FrontendDocuments, TrustedDocuments } from './trusted-documents.js';
+import type { CostBudget } from '../platform/security/cost-budget.js';
+import { type FrontendDocuments, TrustedDocuments } from './guards/trusted-documents.js';
 import { useOperationTracing } from './tracing.js';
 
 type ServerContext = { req?: FastifyRequest; reply?: FastifyReply; authorization?: string; requestId?: string; params?: unknown };
@@ -169,13 +169,13 @@ export interface GraphQLDeps {
   metrics?: Metrics;
   authenticate: Authenticate;
   keyWatch: KeyWatch;
-  /** The GraphQL cost budget per API key (platform/cost-budget.ts); absent when GRAPHQL_COST_BUCKET_SIZE is 0. */
+  /** The GraphQL cost budget per API key (platform/security/cost-budget.ts); absent when GRAPHQL_COST_BUCKET_SIZE is 0. */
   costBudget?: CostBudget | null;
   /** The Pothos schema the features registered (assembled in graphql/schema.ts, handed in by app.ts). */
   schema: GraphQLSchema;
   /** Subscription pushes continue the trace of the request that caused their event. */
   tracing?: Tracing;
-  /** Who sent a graphql-ws upgrade request (platform/client-address.ts). */
+  /** Who sent a graphql-ws upgrade request (platform/security/client-address.ts). */
   clientAddresses: ClientAddresses;
   /** The audit log's names of the mutations, for those refused before they run. */
   mutationActions: MutationActions;

@@ -1,6 +1,6 @@
 import type { Plugin } from 'graphql-yoga';
 import { Kind, getOperationAST } from 'graphql';
-import { activeSpan, inChildSpan, isTracing } from '../platform/tracing.js';
+import { activeSpan, inChildSpan, isTracing } from '../platform/observability/tracing.js';
 
 /**
  * A span per GraphQL operation, child of the request's: its SQL statements and the events it records nest

@@ -4,7 +4,7 @@ import { composeIBAN } from 'ibantools';
 import type { Environment } from '../domain/environment.js';
 import { EVM_NETWORKS, type FiatCurrency, type Network, type PaymentRails } from '../domain/money.js';
 import type { NetworkTokens } from '../domain/network-tokens.js';
-import type { Logger } from '../platform/logging.js';
+import type { Logger } from '../platform/observability/logging.js';
 import { Refusal } from '../refusal.js';
 import { iso20022Bank } from './bank/iso20022/bank.js';
 import { folderTransport } from './bank/iso20022/folder.js';

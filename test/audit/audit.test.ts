@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, startRamp, type TestRamp } from '../support/ramp.js';
-import { customerIdsWithEmail } from '../support/sealed.js';
+import { customerIdsWithEmail } from '../support/data/sealed.js';
 
 let t: TestRamp;
 let api: ApiClient;

@@ -6,7 +6,7 @@ import { issueApiKey } from '../../src/modules/partners/api-keys.js';
 import { ensurePartner } from '../../src/modules/partners/service.js';
 import { auditRowsOfKey, prefixOf } from '../support/audit-rows.js';
 import { apiClient, startRamp, type TestRamp } from '../support/ramp.js';
-import { subscribe, wsClient } from '../support/subscriptions.js';
+import { subscribe, wsClient } from '../support/clients/subscriptions.js';
 
 /**
  * A refusal of a key is in its partner's audit log whichever face refused it: GraphQL over HTTP before execution

@@ -4,7 +4,7 @@ import type { KeyScope } from '../../src/domain/scopes.js';
 import { issueApiKey } from '../../src/modules/partners/api-keys.js';
 import { ensurePartner } from '../../src/modules/partners/service.js';
 import { apiClient, startRamp, type TestRamp } from '../support/ramp.js';
-import { customerIdsWithEmail } from '../support/sealed.js';
+import { customerIdsWithEmail } from '../support/data/sealed.js';
 
 /** A request whose socket is bound to `from` (loopback is all of 127.0.0.0/8), so Ramp sees it come from there. */
 function sendFrom(from: string, url: string, path: string, key: string, body?: unknown) {

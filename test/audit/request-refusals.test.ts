@@ -1,7 +1,7 @@
 import { type Client, createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { MAX_ALIASES } from '../../src/graphql/limits.js';
+import { MAX_ALIASES } from '../../src/graphql/guards/limits.js';
 import { issueApiKey } from '../../src/modules/partners/api-keys.js';
 import { ensurePartner } from '../../src/modules/partners/service.js';
 import { auditRowsOfKey } from '../support/audit-rows.js';

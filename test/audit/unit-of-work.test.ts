@@ -1,15 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AuditCall, newAuditCall } from '../../src/platform/audit.js';
-import { DeclaredRequest } from '../../src/platform/idempotency.js';
-import { type Scope, scopeFor } from '../../src/platform/scope.js';
-import { customerIdsWithEmail } from '../support/sealed.js';
+import { type AuditCall, newAuditCall } from '../../src/platform/security/audit.js';
+import { DeclaredRequest } from '../../src/platform/use-cases/idempotency.js';
+import { type Scope, scopeFor } from '../../src/platform/use-cases/scope.js';
+import { customerIdsWithEmail } from '../support/data/sealed.js';
 import { apiClient, startRamp, type TestRamp } from '../support/ramp.js';
 
 /**
  * The audit call travels on the use case's Scope, and its row is written by the use case's unit of work in the
  * transaction of the change: it commits with the change, or rolls back with it.
  */
-describe('the audit row in the unit of work (platform/use-case.ts)', () => {
+describe('the audit row in the unit of work (platform/use-cases/use-case.ts)', () => {
   let t: TestRamp;
   let scope: (call: AuditCall, idempotency?: DeclaredRequest) => Scope;
   let callFor: (requestId: string) => AuditCall;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { restPointerOf } from '../../src/platform/rest.js';
+import { restPointerOf } from '../../src/rest/routes.js';
 import { type ApiClient, startRamp, type TestRamp } from '../support/ramp.js';
-import { restFieldErrors } from '../support/faces.js';
+import { restFieldErrors } from '../support/clients/faces.js';
 
 /**
  * For bank accounts: one use case (NewBankAccount), two faces. A rule of the

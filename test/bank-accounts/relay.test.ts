@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxIban } from '../../src/domain/identifiers/bank.js';
 import { type ApiClient, startRamp, type TestRamp } from '../support/ramp.js';
-import { createCustomer } from '../support/transfers.js';
+import { createCustomer } from '../support/data/transfers.js';
 
 /**
  * For external and virtual accounts, KYB and KYC import: Relay identity of BankAccount and

@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { sandboxIban } from '../../src/domain/identifiers/bank.js';
 import { sandboxBank } from '../../src/rails/bank/sandbox-bank.js';
 import { type ApiClient, startRamp, type TestRamp } from '../support/ramp.js';
-import { createCustomer, ibanAccount, idempotencyKey, offrampQuoteBody, onrampQuoteBody, txHash, wallet } from '../support/transfers.js';
+import { createCustomer, ibanAccount, idempotencyKey, offrampQuoteBody, onrampQuoteBody, txHash, wallet } from '../support/data/transfers.js';
 
 let t: TestRamp;
 let api: ApiClient;

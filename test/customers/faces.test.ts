@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { restPointerOf } from '../../src/platform/rest.js';
+import { restPointerOf } from '../../src/rest/routes.js';
 import { type ApiClient, startRamp, type TestRamp } from '../support/ramp.js';
-import { openedProfile } from '../support/sealed.js';
-import { graphqlFieldErrors, restFieldErrors } from '../support/faces.js';
+import { openedProfile } from '../support/data/sealed.js';
+import { graphqlFieldErrors, restFieldErrors } from '../support/clients/faces.js';
 
 /**
  * For customers: one use case, two faces. A rule of the domain fails with the

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { graphqlFieldErrors, restFieldErrors } from '../support/faces.js';
+import { graphqlFieldErrors, restFieldErrors } from '../support/clients/faces.js';
 import { type ApiClient, startRamp, type TestRamp } from '../support/ramp.js';
 
 /**

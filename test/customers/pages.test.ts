@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, type TestRamp, startRamp } from '../support/ramp.js';
 import { recordSqlStatements } from '../support/sql-statements.js';
-import { createCustomer } from '../support/transfers.js';
+import { createCustomer } from '../support/data/transfers.js';
 
 /**
  * Customer lists read plain rows: a GraphQL page is one statement, its customers' data keys

@@ -2,11 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { createDataKeys } from '../../src/modules/customers/data-keys.js';
-import { masterKeyOf } from '../../src/platform/sealing.js';
-import { scopeTo } from '../../src/platform/tenant.js';
+import { masterKeyOf } from '../../src/platform/security/sealing.js';
+import { scopeTo } from '../../src/platform/security/tenant.js';
 import { type ApiClient, startRamp, type TestRamp } from '../support/ramp.js';
 import { recordSqlStatements } from '../support/sql-statements.js';
-import { idempotencyKey } from '../support/transfers.js';
+import { idempotencyKey } from '../support/data/transfers.js';
 
 /**
  * A customer's email, names, company name and address are sealed by its data key in the `customers` row; the email's

@@ -5,7 +5,7 @@ import { HTTP_URL_PATTERN } from '../../src/domain/validation.js';
 /**
  * The REST contract declares webhook and redirect URLs by HTTP_URL_PATTERN; the server checks them with the WHATWG
  * URL parser. A value the pattern takes and the parser refuses is a schema-valid request answered 400, which
- * test/platform/openapi-requests.test.ts finds only on the seeds that draw it (`https://x:p`, `https://a..9`).
+ * test/rest/openapi-requests.test.ts finds only on the seeds that draw it (`https://x:p`, `https://a..9`).
  * Here every drawn value is parsed.
  */
 describe('HTTP_URL_PATTERN', () => {

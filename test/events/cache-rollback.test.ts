@@ -1,7 +1,7 @@
 import { InMemoryCache, gql } from '@apollo/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRamp, type TestRamp } from '../support/ramp.js';
-import { createCustomer, onrampQuoteBody, wallet } from '../support/transfers.js';
+import { createCustomer, onrampQuoteBody, wallet } from '../support/data/transfers.js';
 
 let t: TestRamp;
 beforeAll(async () => {

@@ -2,9 +2,9 @@ import type { Client } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Environment } from '../../src/domain/environment.js';
 import { type ApiClient, startRamp, type TestRamp } from '../support/ramp.js';
-import { subscribe, wsClient } from '../support/subscriptions.js';
-import { createCustomer } from '../support/transfers.js';
-import { sleep, waitFor } from '../support/webhook-receiver.js';
+import { subscribe, wsClient } from '../support/clients/subscriptions.js';
+import { createCustomer } from '../support/data/transfers.js';
+import { sleep, waitFor } from '../support/clients/webhook-receiver.js';
 
 let t: TestRamp;
 const clients: Client[] = [];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createEventFanout, type Interest, type RoutedRow } from '../../src/modules/events/fanout.js';
 import { SLOW_CONSUMER, SlowConsumerError, streamEvents } from '../../src/modules/events/stream.js';
-import type { Notifier } from '../../src/platform/notifier.js';
+import type { Notifier } from '../../src/platform/messaging/notifier.js';
 
 const ACME: Interest = { partnerId: 'acme', environment: 'sandbox' };
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, startRamp, type TestRamp } from '../support/ramp.js';
-import { subscribe, wsClient } from '../support/subscriptions.js';
-import { createCustomer, onrampQuoteBody, wallet } from '../support/transfers.js';
+import { subscribe, wsClient } from '../support/clients/subscriptions.js';
+import { createCustomer, onrampQuoteBody, wallet } from '../support/data/transfers.js';
 
 let t: TestRamp;
 let partners = 0;

@@ -1,7 +1,7 @@
 import type { Client } from 'graphql-ws';
 import { afterAll, beforeAll } from 'vitest';
 import { type ApiClient, startRamp, type TestRamp } from '../support/ramp.js';
-import { wsClient } from '../support/subscriptions.js';
+import { wsClient } from '../support/clients/subscriptions.js';
 
 /**
  * The `events` subscription as the scale, tenancy and resume tests use it: with the typed subject a client

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { recordSqlStatements } from '../support/sql-statements.js';
-import { sleep, waitFor } from '../support/webhook-receiver.js';
+import { sleep, waitFor } from '../support/clients/webhook-receiver.js';
 import { type Subscriber, commitEvent, cursorsOf, quietRampForSubscribers, subscriber } from './subscribers.js';
 
 const quiet = quietRampForSubscribers();

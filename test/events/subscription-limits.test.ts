@@ -1,8 +1,8 @@
 import type { Client } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRamp, type TestRamp } from '../support/ramp.js';
-import { type Subscription, subscribe, wsClient } from '../support/subscriptions.js';
-import { waitFor } from '../support/webhook-receiver.js';
+import { type Subscription, subscribe, wsClient } from '../support/clients/subscriptions.js';
+import { waitFor } from '../support/clients/webhook-receiver.js';
 import { commitEvent } from './subscribers.js';
 
 let t: TestRamp;

@@ -4,7 +4,7 @@ import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resumableSubscription } from '../../examples/subscriptions/resumable-subscription.js';
 import { startRamp, type TestRamp } from '../support/ramp.js';
-import { waitFor } from '../support/webhook-receiver.js';
+import { waitFor } from '../support/clients/webhook-receiver.js';
 import { EVENTS, commitEvent, cursorsOf } from './subscribers.js';
 
 let t: TestRamp;

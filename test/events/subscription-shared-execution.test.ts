@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ApiClient } from '../support/ramp.js';
 import { recordSqlStatements } from '../support/sql-statements.js';
-import { sleep, waitFor } from '../support/webhook-receiver.js';
-import { createCustomer, onrampQuoteBody, wallet } from '../support/transfers.js';
+import { sleep, waitFor } from '../support/clients/webhook-receiver.js';
+import { createCustomer, onrampQuoteBody, wallet } from '../support/data/transfers.js';
 import { type Subscriber, commitEvent, cursorsOf, quietRampForSubscribers, subscriber } from './subscribers.js';
 
 const quiet = quietRampForSubscribers();

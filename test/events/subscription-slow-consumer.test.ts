@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { Client } from 'graphql-ws';
 import type WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recordEvent } from '../../src/platform/outbox.js';
+import { recordEvent } from '../../src/platform/messaging/outbox.js';
 import { SLOW_CONSUMER, SLOW_CONSUMER_STALL_MS } from '../../src/modules/events/stream.js';
 import { startRamp, type TestRamp } from '../support/ramp.js';
-import { wsClient } from '../support/subscriptions.js';
-import { sleep, waitFor } from '../support/webhook-receiver.js';
+import { wsClient } from '../support/clients/subscriptions.js';
+import { sleep, waitFor } from '../support/clients/webhook-receiver.js';
 import { commitEvent, cursorsOf, subscriber } from './subscribers.js';
 
 const BUFFER = 20;

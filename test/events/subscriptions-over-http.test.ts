@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRamp, type TestRamp } from '../support/ramp.js';
-import { subscribe, wsClient } from '../support/subscriptions.js';
-import { waitFor } from '../support/webhook-receiver.js';
+import { subscribe, wsClient } from '../support/clients/subscriptions.js';
+import { waitFor } from '../support/clients/webhook-receiver.js';
 
 let t: TestRamp;
 beforeAll(async () => {

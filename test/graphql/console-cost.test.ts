@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_COST_BUCKET_SIZE } from '../../src/platform/cost-budget.js';
-import { consoleOperations, onlyTrustedDocuments } from '../support/console-documents.js';
+import { DEFAULT_COST_BUCKET_SIZE } from '../../src/platform/security/cost-budget.js';
+import { consoleOperations, onlyTrustedDocuments } from '../support/clients/console-documents.js';
 import { startRamp, type TestRamp } from '../support/ramp.js';
 
 /** The costliest values a console query's variables can take: page sizes at the maximum, ids of nothing. */

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ConsoleOperation, consoleOperations, documentIdOf, onlyTrustedDocuments } from '../support/console-documents.js';
+import { type ConsoleOperation, consoleOperations, documentIdOf, onlyTrustedDocuments } from '../support/clients/console-documents.js';
 import { startRamp, type TestRamp } from '../support/ramp.js';
-import { wsClient } from '../support/subscriptions.js';
-import { startReceiver, waitFor } from '../support/webhook-receiver.js';
+import { wsClient } from '../support/clients/subscriptions.js';
+import { startReceiver, waitFor } from '../support/clients/webhook-receiver.js';
 
 const WALLET = '0x9AD0BAD1900a8a37f840c197B961847A3a32f0c9';
 const persistedQuery = (documentId: string) => ({ persistedQuery: { version: 1, sha256Hash: documentId.replace(/^sha256:/, '') } });

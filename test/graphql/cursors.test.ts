@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, startRamp, type TestRamp } from '../support/ramp.js';
 import { createHmac, hash, hkdfSync } from 'node:crypto';
-import { sealer } from '../../src/platform/sealed.js';
-import { createCustomer, onrampQuoteBody, wallet } from '../support/transfers.js';
+import { sealer } from '../../src/platform/security/sealed.js';
+import { createCustomer, onrampQuoteBody, wallet } from '../support/data/transfers.js';
 
 /**
  * Page cursors are opaque and bound to their connection and caller: a cursor tells nothing

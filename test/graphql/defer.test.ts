@@ -10,8 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runsCompiled } from '../../src/graphql/execution.js';
 import { type ApiClient, startRamp, type TestRamp } from '../support/ramp.js';
 import { recordSqlStatements } from '../support/sql-statements.js';
-import { subscribe, wsClient } from '../support/subscriptions.js';
-import { createCustomer, onrampQuoteBody, wallet } from '../support/transfers.js';
+import { subscribe, wsClient } from '../support/clients/subscriptions.js';
+import { createCustomer, onrampQuoteBody, wallet } from '../support/data/transfers.js';
 
 /**
  * @defer and @stream over real HTTP (decision 024): a real client (urql, whose fetch

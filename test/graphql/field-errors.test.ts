@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, startRamp, type TestRamp } from '../support/ramp.js';
-import { createCustomer } from '../support/transfers.js';
+import { createCustomer } from '../support/data/transfers.js';
 
 /**
  * A field's failure is that field's error: it names the field by `path` and `locations`,

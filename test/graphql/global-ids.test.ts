@@ -2,10 +2,10 @@ import SchemaBuilder from '@pothos/core';
 import RelayPlugin, { encodeGlobalID } from '@pothos/plugin-relay';
 import { type GraphQLObjectType, type GraphQLResolveInfo, graphqlSync } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { globalIdOf, syncGlobalIdsPlugin } from '../../src/graphql/global-ids.js';
+import { globalIdOf, syncGlobalIdsPlugin } from '../../src/graphql/types/global-ids.js';
 
 /**
- * Node ids are resolved by a Pothos plugin of ours (graphql/global-ids.ts, Pothos' public plugin API),
+ * Node ids are resolved by a Pothos plugin of ours (graphql/types/global-ids.ts, Pothos' public plugin API),
  * not by replacing the relay plugin's `globalID`: synchronously when the type's id resolver is, with
  * the relay plugin's encoding.
  */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCustomer } from '../support/transfers.js';
+import { createCustomer } from '../support/data/transfers.js';
 import { type ApiClient, startRamp, type TestRamp } from '../support/ramp.js';
 
 let t: TestRamp;

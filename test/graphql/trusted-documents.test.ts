@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, startRamp, type TestRamp } from '../support/ramp.js';
-import { wsClient } from '../support/subscriptions.js';
+import { wsClient } from '../support/clients/subscriptions.js';
 
 const COUNT_CUSTOMERS = 'query CountCustomers { customers(first: 1) { totalCount } }';
 const WATCH = 'subscription Watch { events { cursor } }';

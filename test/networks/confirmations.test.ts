@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ibanAccount, idempotencyKey, offrampQuoteBody, onrampQuoteBody, useTransferFixture, wallet } from '../support/transfers.js';
+import { ibanAccount, idempotencyKey, offrampQuoteBody, onrampQuoteBody, useTransferFixture, wallet } from '../support/data/transfers.js';
 
 /**
  * A transfer shows its chain leg's progress: confirmations of its chain transaction (an off-ramp's

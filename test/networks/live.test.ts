@@ -1,7 +1,7 @@
 import { parseUnits } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ChainTestRamp, startChainRamp } from '../support/chain.js';
-import { idempotencyKey, wallet } from '../support/transfers.js';
+import { type ChainTestRamp, startChainRamp } from '../support/chain/ramp.js';
+import { idempotencyKey, wallet } from '../support/data/transfers.js';
 
 const MINT = `mutation ($input: MintTestTokensInput!) { mintTestTokens(input: $input) {
   __typename ... on Error { code message } ... on ValidationError { fieldErrors { path code } }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountXpub } from '../../src/rails/evm/hd.js';
 import { SANDBOX_MNEMONIC } from '../../src/rails/evm/sandbox-chain.js';
-import { type ChainTestRamp, startChainRamp } from '../support/chain.js';
+import { type ChainTestRamp, startChainRamp } from '../support/chain/ramp.js';
 import { type TestRamp, startRamp } from '../support/ramp.js';
 
 /** Anvil's third development account: a treasury key that guards nothing but test tokens. */

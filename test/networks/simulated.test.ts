@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestRamp, startRamp } from '../support/ramp.js';
-import { wallet } from '../support/transfers.js';
+import { wallet } from '../support/data/transfers.js';
 
 const MINT = `mutation ($input: MintTestTokensInput!) { mintTestTokens(input: $input) {
   __typename ... on Error { code message } ... on MintTestTokensPayload { mint { transactionHash } } } }`;

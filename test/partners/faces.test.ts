@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { restPointerOf } from '../../src/platform/rest.js';
+import { restPointerOf } from '../../src/rest/routes.js';
 import { PARTNER_POINTERS } from '../../src/modules/partners/rest-bodies.js';
 import { type ApiClient, startRamp, type TestRamp } from '../support/ramp.js';
-import { graphqlFieldErrors, restFieldErrors } from '../support/faces.js';
+import { graphqlFieldErrors, restFieldErrors } from '../support/clients/faces.js';
 
 /**
  * For the partner whitelists: one use case, two faces. A rule of the domain fails

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, startRamp, type TestRamp } from '../support/ramp.js';
-import { createCustomer } from '../support/transfers.js';
-import { waitFor } from '../support/webhook-receiver.js';
+import { createCustomer } from '../support/data/transfers.js';
+import { waitFor } from '../support/clients/webhook-receiver.js';
 
 /**
  * For the partner, its whitelists, webhooks and events: Relay identity scoped to the caller,

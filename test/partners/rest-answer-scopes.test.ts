@@ -4,10 +4,10 @@ import { z } from 'zod';
 import type { KeyScope } from '../../src/domain/scopes.js';
 import { issueApiKey } from '../../src/modules/partners/api-keys.js';
 import { ensurePartner } from '../../src/modules/partners/service.js';
-import { registerAnswerScopes } from '../../src/platform/answer-scopes.js';
-import { contract } from '../../src/platform/openapi-contract.js';
+import { registerAnswerScopes } from '../../src/rest/answer-scopes.js';
+import { contract } from '../../src/rest/openapi/contract.js';
 import { apiClient, type ApiClient, startRamp, type TestRamp } from '../support/ramp.js';
-import { ibanAccount, idempotencyKey, offrampQuoteBody, onrampQuoteBody, txHash, wallet } from '../support/transfers.js';
+import { ibanAccount, idempotencyKey, offrampQuoteBody, onrampQuoteBody, txHash, wallet } from '../support/data/transfers.js';
 
 const ENVELOPE = { success: true, status: expect.any(Number), code: 'EN-SUCCESS-001', message: expect.any(String) };
 const id = expect.any(String);

@@ -3,8 +3,8 @@ import type { KeyScope } from '../../src/domain/scopes.js';
 import { issueApiKey } from '../../src/modules/partners/api-keys.js';
 import { ensurePartner } from '../../src/modules/partners/service.js';
 import { apiClient, startRamp, type TestRamp } from '../support/ramp.js';
-import { subscribe, wsClient } from '../support/subscriptions.js';
-import { customerIdsWithEmail } from '../support/sealed.js';
+import { subscribe, wsClient } from '../support/clients/subscriptions.js';
+import { customerIdsWithEmail } from '../support/data/sealed.js';
 
 let t: TestRamp;
 beforeAll(async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordSqlStatements } from '../support/sql-statements.js';
 import { type ApiClient, onPostgres, type TestRamp, startRamp } from '../support/ramp.js';
-import { createCustomer, onrampQuoteBody, wallet } from '../support/transfers.js';
+import { createCustomer, onrampQuoteBody, wallet } from '../support/data/transfers.js';
 
 /**
  * The SQL statements of the hot paths, counted at the driver while one real HTTP request
@@ -9,7 +9,7 @@ import { createCustomer, onrampQuoteBody, wallet } from '../support/transfers.js
  * `npm run bench` measures what they cost; BENCH_SQL_LOG=1 npx tsx bench/capture.ts lists them.
  */
 const PINS = {
-  /** Customer, transfer and quote joined in one statement (a verified API key is kept: platform/auth.ts). */
+  /** Customer, transfer and quote joined in one statement (a verified API key is kept: platform/security/auth.ts). */
   restRead: 1,
   /** The transfer (the quote is not selected; the key is kept). */
   graphqlRead: 1,

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, type TestRamp, onPostgres, startRamp } from '../support/ramp.js';
 import { recordSqlStatements } from '../support/sql-statements.js';
 import { NAMED_STATEMENTS_CAPACITY as CAPACITY } from '../../src/platform/db/postgres.js';
-import { createCustomer, onrampQuoteBody, wallet } from '../support/transfers.js';
+import { createCustomer, onrampQuoteBody, wallet } from '../support/data/transfers.js';
 
 /**
  * On PostgreSQL the hot reads are named prepared statements (Ramp's driver, platform/db/postgres.ts):

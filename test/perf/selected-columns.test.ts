@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, type TestRamp, startRamp } from '../support/ramp.js';
 import { recordSqlStatements } from '../support/sql-statements.js';
-import { createCustomer, ibanAccount, idempotencyKey, offrampQuoteBody, onrampQuoteBody, wallet } from '../support/transfers.js';
+import { createCustomer, ibanAccount, idempotencyKey, offrampQuoteBody, onrampQuoteBody, wallet } from '../support/data/transfers.js';
 
 /**
- * A transfer page selects only the columns its fields read (each field says so: graphql/columns.ts).
+ * A transfer page selects only the columns its fields read (each field says so: graphql/types/columns.ts).
  * Every field of a transfer, of its quote and of its customer, selected alone in a page, shows what
  * `node(id:)` shows, which reads whole records: a field that reads a column it did not declare
  * answers wrong here (or fails), whichever field it is, because the fields come from the schema.

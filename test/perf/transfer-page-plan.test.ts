@@ -2,7 +2,7 @@ import { sql as kyselySql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, type TestRamp, onPostgres, startRamp } from '../support/ramp.js';
 import { recordSqlStatements } from '../support/sql-statements.js';
-import { createCustomer, onrampQuoteBody, wallet } from '../support/transfers.js';
+import { createCustomer, onrampQuoteBody, wallet } from '../support/data/transfers.js';
 
 /**
  * A page of transfers reaches each transfer's quote (and customer) by its primary key, whatever the

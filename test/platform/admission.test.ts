@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiResponse, onPostgres, startRamp, type TestRamp } from '../support/ramp.js';
-import { createCustomer } from '../support/transfers.js';
+import { createCustomer } from '../support/data/transfers.js';
 
 /**
  * Admission control sheds what the instance can't carry, not what waited in its queue: places held by requests that

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { answerDeclared, fingerprint } from '../../src/platform/idempotency.js';
-import { useCase } from '../../src/platform/use-case.js';
+import { answerDeclared, fingerprint } from '../../src/platform/use-cases/idempotency.js';
+import { useCase } from '../../src/platform/use-cases/use-case.js';
 import { type ApiClient, onPostgres, startRamp, type TestRamp } from '../support/ramp.js';
-import { customerIdsWithEmail } from '../support/sealed.js';
+import { customerIdsWithEmail } from '../support/data/sealed.js';
 
 let t: TestRamp;
 let api: ApiClient;

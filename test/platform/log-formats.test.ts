@@ -1,8 +1,8 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { createLogger } from '../../src/platform/logging.js';
-import { migrate } from '../../src/platform/migrations.js';
+import { createLogger } from '../../src/platform/observability/logging.js';
+import { migrate } from '../../src/platform/db/migrations.js';
 import { freshDatabaseEnv, startRamp, type TestRamp } from '../support/ramp.js';
 
 /** Logs readable in development (one line a request), JSON in production; start-up says what it does. */

@@ -2,7 +2,7 @@ import { GraphQLScalarType } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { features } from '../../src/features.js';
 import { buildSchema } from '../../src/graphql/schema.js';
-import { createLogger } from '../../src/platform/logging.js';
+import { createLogger } from '../../src/platform/observability/logging.js';
 import { capturedLog } from '../support/log-capture.js';
 import { startRamp, type TestRamp } from '../support/ramp.js';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, apiClient, startRamp, type TestRamp } from '../support/ramp.js';
-import { type Receiver, startReceiver, waitFor } from '../support/webhook-receiver.js';
+import { type Receiver, startReceiver, waitFor } from '../support/clients/webhook-receiver.js';
 
 // docs/operations/metrics.md.
 interface Sample {

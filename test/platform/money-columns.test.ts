@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Decimal } from '../../src/domain/money.js';
 import { Quote } from '../../src/modules/transfers/entities.js';
-import { ACROSS_TENANTS } from '../../src/platform/tenant.js';
+import { ACROSS_TENANTS } from '../../src/platform/security/tenant.js';
 import { startRamp, type TestRamp } from '../support/ramp.js';
-import { createCustomer, onrampQuoteBody } from '../support/transfers.js';
+import { createCustomer, onrampQuoteBody } from '../support/data/transfers.js';
 
 describe('money columns', () => {
   let t: TestRamp;

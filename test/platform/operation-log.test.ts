@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/platform/logging.js';
+import { createLogger } from '../../src/platform/observability/logging.js';
 import { capturedLog } from '../support/log-capture.js';
 import { startRamp, type TestRamp } from '../support/ramp.js';
 

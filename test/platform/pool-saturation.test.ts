@@ -1,8 +1,8 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { isDatabaseUnavailable, isPoolSaturated } from '../../src/platform/database-errors.js';
-import { toProblem } from '../../src/platform/http-errors.js';
-import { tellSaturationFromOutage } from '../../src/platform/pg-pool-guard.js';
+import { isDatabaseUnavailable, isPoolSaturated } from '../../src/platform/db/database-errors.js';
+import { toProblem } from '../../src/rest/http-errors.js';
+import { tellSaturationFromOutage } from '../../src/platform/db/pg-pool-guard.js';
 import { onPostgres } from '../support/ramp.js';
 import { databaseUrl } from '../support/template-database.js';
 

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { preparedRead, readsOver } from '../../src/platform/queries.js';
-import { type Scope, scopeFor } from '../../src/platform/scope.js';
+import { preparedRead, readsOver } from '../../src/platform/reads/queries.js';
+import { type Scope, scopeFor } from '../../src/platform/use-cases/scope.js';
 import type { CustomerTables } from '../../src/modules/customers/entities.js';
 import { type ApiClient, type TestRamp, startRamp } from '../support/ramp.js';
-import { createCustomer, onrampQuoteBody, wallet } from '../support/transfers.js';
+import { createCustomer, onrampQuoteBody, wallet } from '../support/data/transfers.js';
 
 /**
- * A prepared read (platform/queries.ts) compiles its statement once and runs it with each call's values and each
+ * A prepared read (platform/reads/queries.ts) compiles its statement once and runs it with each call's values and each
  * caller's tenant. The first caller's values and tenant must never stay in it: each partner reads its own
  * transfers only, whoever read first, and a read that would carry a value in its text is refused.
  */

@@ -3,12 +3,12 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler } from 'kysely';
 import type { TransferTables } from '../../src/modules/transfers/entities.js';
-import { readsOver } from '../../src/platform/queries.js';
-import type { Scope } from '../../src/platform/scope.js';
+import { readsOver } from '../../src/platform/reads/queries.js';
+import type { Scope } from '../../src/platform/use-cases/scope.js';
 
 /**
  * The read layer's rules: a module reads through one query file (`<module>/queries.ts`)
- * whose statements all start from `tenant(scope, table, alias)` (platform/queries.ts), the one place
+ * whose statements all start from `tenant(scope, table, alias)` (platform/reads/queries.ts), the one place
  * that calls Kysely's `selectFrom`: a read cannot forget the caller's tenant. No library is patched.
  */
 const sourceFiles = (dir: string): string[] =>
@@ -27,7 +27,7 @@ describe('the read layer', () => {
     expect(queryFiles).toEqual(expect.arrayContaining(paged.map((module) => `src/modules/${module}/queries.ts`)));
     for (const file of queryFiles) expect(readFileSync(file, 'utf8'), file).toMatch(/\btenant\(scope, '/);
     const offending = sourceFiles('src')
-      .filter((file) => file !== 'src/platform/queries.ts')
+      .filter((file) => file !== 'src/platform/reads/queries.ts')
       .map((file) => ({ file, found: untenanted(readFileSync(file, 'utf8')) }))
       .filter(({ found }) => found.length > 0);
     expect(offending).toEqual([]);
@@ -38,9 +38,9 @@ describe('the read layer', () => {
     expect(untenanted(forgetful)).toEqual(['.getKysely(', '.selectFrom(']);
   });
 
-  it('pages every keyset list with one function, keyset() of platform/queries.ts', () => {
+  it('pages every keyset list with one function, keyset() of platform/reads/queries.ts', () => {
     const pagers = sourceFiles('src').filter((file) => /export (async )?function keyset\w*[<(]/.test(readFileSync(file, 'utf8')));
-    expect(pagers).toEqual(['src/platform/queries.ts']);
+    expect(pagers).toEqual(['src/platform/reads/queries.ts']);
     // A page spelled out as MikroORM conditions on a position is a second pager.
     const byHand = sourceFiles('src').filter((file) => /\$or: \[\{ \w+: \{ \$[lg]t/.test(readFileSync(file, 'utf8')));
     expect(byHand).toEqual([]);

@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trace';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRamp, type TestRamp } from '../support/ramp.js';
-import { subscribe, wsClient } from '../support/subscriptions.js';
-import { type Receiver, startReceiver, waitFor } from '../support/webhook-receiver.js';
-import { EXPORTED_SPAN_ATTRIBUTES } from '../../src/platform/span-attributes.js';
+import { subscribe, wsClient } from '../support/clients/subscriptions.js';
+import { type Receiver, startReceiver, waitFor } from '../support/clients/webhook-receiver.js';
+import { EXPORTED_SPAN_ATTRIBUTES } from '../../src/platform/observability/span-attributes.js';
 
 const FAST_WEBHOOKS = { WEBHOOK_RETRY_TIME_SCALE: '0.001', WEBHOOK_POLL_INTERVAL_MS: '50', EVENTS_CATCHUP_INTERVAL_MS: '200' };
 

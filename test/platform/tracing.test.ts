@@ -3,10 +3,10 @@ import { randomBytes } from 'node:crypto';
 import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trace';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { openTracing } from '../../src/platform/tracing.js';
+import { openTracing } from '../../src/platform/observability/tracing.js';
 import { type ApiClient, startRamp, type TestRamp } from '../support/ramp.js';
-import { type Receiver, type ReceivedRequest, startReceiver, waitFor } from '../support/webhook-receiver.js';
-import { subscribe, wsClient } from '../support/subscriptions.js';
+import { type Receiver, type ReceivedRequest, startReceiver, waitFor } from '../support/clients/webhook-receiver.js';
+import { subscribe, wsClient } from '../support/clients/subscriptions.js';
 
 const FAST_WEBHOOKS = { WEBHOOK_RETRY_TIME_SCALE: '0.001', WEBHOOK_POLL_INTERVAL_MS: '50', EVENTS_CATCHUP_INTERVAL_MS: '200' };
 const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-0[01]$/;

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DeclaredRequest, Replayed, answerDeclared, type IdempotentResponse } from '../../src/platform/idempotency.js';
-import { type Scope, scopeFor } from '../../src/platform/scope.js';
-import { useCase } from '../../src/platform/use-case.js';
+import { DeclaredRequest, Replayed, answerDeclared, type IdempotentResponse } from '../../src/platform/use-cases/idempotency.js';
+import { type Scope, scopeFor } from '../../src/platform/use-cases/scope.js';
+import { useCase } from '../../src/platform/use-cases/use-case.js';
 import type { Customer } from '../../src/modules/customers/entities.js';
 import { startRamp, type TestRamp } from '../support/ramp.js';
-import { customerIdsWithEmail } from '../support/sealed.js';
+import { customerIdsWithEmail } from '../support/data/sealed.js';
 
 let t: TestRamp;
 let scope: () => Scope;
@@ -27,7 +27,7 @@ const storedKey = (key: string) =>
   );
 const newCustomer = (email: string) => ({ email, type: 'corporate' as const, companyName: 'Use Case Ltd' });
 
-describe('a use case owns its unit of work (platform/use-case.ts)', () => {
+describe('a use case owns its unit of work (platform/use-cases/use-case.ts)', () => {
   it('claims, stores and replays a key declared on its scope, with no face around it', async () => {
     const first = declared('k-straight');
     const customer = await t.ramp.services.customers.create({ ...scope(), idempotency: first }, newCustomer('straight@example.com'));

@@ -7,7 +7,7 @@ import { assertValid } from '../../src/rails/bank/iso20022/schemas.js';
 import { instances, sharedDatabaseEnv, startChild } from '../support/crash.js';
 import { apiClient } from '../support/ramp.js';
 import { debitCreditNotification } from '../../src/rails/bank/iso20022/camt054.js';
-import { createCustomer, ibanAccount, idempotencyKey, offrampQuoteBody, onrampQuoteBody, wallet } from '../support/transfers.js';
+import { createCustomer, ibanAccount, idempotencyKey, offrampQuoteBody, onrampQuoteBody, wallet } from '../support/data/transfers.js';
 
 /**
  * The bank's money paths under a crash. The fiat payout's: Ramp dies (SIGKILL) right after the payment order and its pain.001 committed, before

@@ -5,10 +5,10 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { createPublicClient, erc20Abi, getAddress, http } from 'viem';
 import { afterEach, describe, expect, it } from 'vitest';
-import { fundedOnramp, getOnramp, units } from '../support/payouts.js';
+import { fundedOnramp, getOnramp, units } from '../support/chain/payouts.js';
 import { type ApiClient, apiClient, onPostgres } from '../support/ramp.js';
-import { createCustomer } from '../support/transfers.js';
-import { waitFor } from '../support/webhook-receiver.js';
+import { createCustomer } from '../support/data/transfers.js';
+import { waitFor } from '../support/clients/webhook-receiver.js';
 
 const root = join(import.meta.dirname, '../..');
 

@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type ChainTestRamp, openOfframp, startChainRamp } from '../support/chain.js';
+import { type ChainTestRamp, openOfframp, startChainRamp } from '../support/chain/ramp.js';
 import { onPostgres } from '../support/ramp.js';
-import { createCustomer } from '../support/transfers.js';
+import { createCustomer } from '../support/data/transfers.js';
 
 /**
  * The sandbox chain lives beside the embedded database (`<DATA_DIR>-chain`): a restart finds the same contracts,

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRamp, type Ramp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
-import { chainRampEnv, startLocalChain, startRpcProxy } from '../support/local-chain.js';
-import { fundedOnramp, units } from '../support/payouts.js';
+import { chainRampEnv, startLocalChain, startRpcProxy } from '../support/chain/local-chain.js';
+import { fundedOnramp, units } from '../support/chain/payouts.js';
 import { apiClient, freshDatabaseEnv } from '../support/ramp.js';
-import { createCustomer } from '../support/transfers.js';
-import { sleep, waitFor } from '../support/webhook-receiver.js';
+import { createCustomer } from '../support/data/transfers.js';
+import { sleep, waitFor } from '../support/clients/webhook-receiver.js';
 
 // Ramp reaches its chain through a proxy the test cuts for 10 s, while payouts are being signed and sent.
 describe('the RPC endpoint down for 10 s', () => {

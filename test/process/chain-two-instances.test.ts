@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRamp, type Ramp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
-import { chainRampEnv, startLocalChain } from '../support/local-chain.js';
-import { fundedOnramp, units } from '../support/payouts.js';
+import { chainRampEnv, startLocalChain } from '../support/chain/local-chain.js';
+import { fundedOnramp, units } from '../support/chain/payouts.js';
 import { apiClient, freshDatabaseEnv, onPostgres } from '../support/ramp.js';
-import { createCustomer } from '../support/transfers.js';
-import { waitFor } from '../support/webhook-receiver.js';
+import { createCustomer } from '../support/data/transfers.js';
+import { waitFor } from '../support/clients/webhook-receiver.js';
 
 // Two instances, one PostgreSQL database, one chain: both run the payout sender of every network.
 describe.runIf(onPostgres)('two instances paying on-ramps on one chain', () => {

@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { apiClient, freshDatabaseEnv, onPostgres, startRamp } from '../support/ramp.js';
-import { wsClient } from '../support/subscriptions.js';
+import { wsClient } from '../support/clients/subscriptions.js';
 
 const run = promisify(execFile);
 const keys = (env: Record<string, string>, ...args: string[]) =>

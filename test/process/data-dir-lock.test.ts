@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { LOCK_STALE_MS, lockDataDir } from '../../src/platform/data-dir-lock.js';
+import { LOCK_STALE_MS, lockDataDir } from '../../src/platform/db/data-dir-lock.js';
 import { onPostgres, startRamp } from '../support/ramp.js';
 
 const run = promisify(execFile);

@@ -3,12 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Ramp } from '../../src/app.js';
 import { sandboxAddress } from '../../src/domain/identifiers/chain.js';
 import { instances, sharedDatabaseEnv, startChild } from '../support/crash.js';
-import { chainRampEnv, startLocalChain } from '../support/local-chain.js';
-import { fundedOnramp, units } from '../support/payouts.js';
+import { chainRampEnv, startLocalChain } from '../support/chain/local-chain.js';
+import { fundedOnramp, units } from '../support/chain/payouts.js';
 import { apiClient } from '../support/ramp.js';
-import { openOfframp } from '../support/chain.js';
-import { createCustomer } from '../support/transfers.js';
-import { waitFor } from '../support/webhook-receiver.js';
+import { openOfframp } from '../support/chain/ramp.js';
+import { createCustomer } from '../support/data/transfers.js';
+import { waitFor } from '../support/clients/webhook-receiver.js';
 
 /**
  * Each money path dies right after it stored and committed what it must send, before this process sends it (a

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { onPostgres, startRamp, type TestRamp } from '../support/ramp.js';
-import { createCustomer, ibanAccount, idempotencyKey, offrampQuoteBody, txHash } from '../support/transfers.js';
-import { customerIdsWithEmail } from '../support/sealed.js';
+import { createCustomer, ibanAccount, idempotencyKey, offrampQuoteBody, txHash } from '../support/data/transfers.js';
+import { customerIdsWithEmail } from '../support/data/sealed.js';
 
 // Issue: a burst of 1,000 concurrent requests from one key was answered 40–57 % with 503
 // database_unavailable (the pool saturated and its acquire timeout read as an outage). Overload is

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { type AddressInfo, createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { MINIMUM_NODE, isSupportedNode } from '../../src/platform/supported-node.js';
+import { MINIMUM_NODE, isSupportedNode } from '../../src/platform/runtime/supported-node.js';
 
 const run = promisify(execFile);
 const root = join(import.meta.dirname, '../..');

@@ -8,8 +8,8 @@ import { loadConfig } from '../../src/config.js';
 import { issueApiKey } from '../../src/modules/partners/api-keys.js';
 import { ensurePartner } from '../../src/modules/partners/service.js';
 import { apiClient, freshDatabaseEnv, onPostgres } from '../support/ramp.js';
-import { subscribe, wsClient } from '../support/subscriptions.js';
-import { type Receiver, sleep, startReceiver, waitFor } from '../support/webhook-receiver.js';
+import { subscribe, wsClient } from '../support/clients/subscriptions.js';
+import { type Receiver, sleep, startReceiver, waitFor } from '../support/clients/webhook-receiver.js';
 
 // Instances are stateless; PostgreSQL is the record and the job queue.
 describe.runIf(onPostgres)('two instances on one PostgreSQL database', () => {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { createRamp, type Ramp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { freshDatabaseEnv, onPostgres } from './ramp.js';
-import { waitFor } from './webhook-receiver.js';
+import { waitFor } from './clients/webhook-receiver.js';
 
 /**
  * A database several processes use one after another: a PostgreSQL database of the test's own, or an embedded

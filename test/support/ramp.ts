@@ -5,7 +5,7 @@ import { loadConfig } from '../../src/config.js';
 import type { Environment } from '../../src/domain/environment.js';
 import { issueApiKey } from '../../src/modules/partners/api-keys.js';
 import { ensurePartner } from '../../src/modules/partners/service.js';
-import { watchContract } from './contract.js';
+import { watchContract } from './clients/contract.js';
 import { copyTemplate, databaseUrl, withAdmin } from './template-database.js';
 
 export const onPostgres = process.env.RAMP_TEST_DB === 'postgres';

@@ -11,7 +11,7 @@ import {
   onrampQuoteBody,
   txHash,
   wallet,
-} from '../support/transfers.js';
+} from '../support/data/transfers.js';
 
 // Races need real connections in parallel: PGlite is one connection, so these run on PostgreSQL only.
 describe.skipIf(!onPostgres)('concurrent requests on one transfer (PostgreSQL)', () => {

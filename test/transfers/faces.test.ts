@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { graphqlFieldErrors, restFieldErrors } from '../support/faces.js';
+import { graphqlFieldErrors, restFieldErrors } from '../support/clients/faces.js';
 import { type ApiClient, startRamp, type TestRamp } from '../support/ramp.js';
-import { createCustomer, ibanAccount, onrampQuoteBody } from '../support/transfers.js';
+import { createCustomer, ibanAccount, onrampQuoteBody } from '../support/data/transfers.js';
 
 /**
  * For transfers: the use cases take camelCase inputs (transfers/inputs.ts); REST

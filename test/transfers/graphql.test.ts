@@ -3,7 +3,7 @@ import { encodeGlobalID as globalIdOf } from '@pothos/plugin-relay';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sandboxAddress, sandboxTransactionHash } from '../../src/domain/identifiers/chain.js';
 import type { ApiClient, TestRamp } from '../support/ramp.js';
-import { createCustomer, ibanAccount, idempotencyKey, onrampQuoteBody, txHash, useTransferFixture, wallet } from '../support/transfers.js';
+import { createCustomer, ibanAccount, idempotencyKey, onrampQuoteBody, txHash, useTransferFixture, wallet } from '../support/data/transfers.js';
 
 const fixture = useTransferFixture({ platformFeeBps: 50 });
 let t: TestRamp;

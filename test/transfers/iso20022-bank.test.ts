@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { XmlDocument } from 'libxml2-wasm';
 import { describe, expect, it } from 'vitest';
 import { assertValid } from '../../src/rails/bank/iso20022/schemas.js';
-import { playingTheBank } from '../support/bank-folder.js';
-import { createCustomer, ibanAccount, idempotencyKey, offrampQuoteBody, onrampQuoteBody, wallet } from '../support/transfers.js';
+import { playingTheBank } from '../support/data/bank-folder.js';
+import { createCustomer, ibanAccount, idempotencyKey, offrampQuoteBody, onrampQuoteBody, wallet } from '../support/data/transfers.js';
 
 /**
  * The sandbox's fiat leg through the ISO 20022 adapter (SANDBOX_BANK=iso20022), with BANK_SIMULATOR=off: this test plays

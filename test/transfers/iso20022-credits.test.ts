@@ -6,9 +6,9 @@ import { bankToCustomerStatement } from '../../src/rails/bank/iso20022/camt053.j
 import { debitCreditNotification } from '../../src/rails/bank/iso20022/camt054.js';
 import { loadConfig } from '../../src/config.js';
 import { createDataKeys } from '../../src/modules/customers/data-keys.js';
-import { scopeTo } from '../../src/platform/tenant.js';
-import { playingTheBank } from '../support/bank-folder.js';
-import { ageTransfer, createCustomer, ibanAccount, idempotencyKey, offrampQuoteBody, onrampQuoteBody, wallet } from '../support/transfers.js';
+import { scopeTo } from '../../src/platform/security/tenant.js';
+import { playingTheBank } from '../support/data/bank-folder.js';
+import { ageTransfer, createCustomer, ibanAccount, idempotencyKey, offrampQuoteBody, onrampQuoteBody, wallet } from '../support/data/transfers.js';
 
 /**
  * The bank's camt.054 notifications in, through the ISO 20022 adapter (SANDBOX_BANK=iso20022, BANK_SIMULATOR=off):

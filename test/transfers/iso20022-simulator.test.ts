@@ -6,7 +6,7 @@ import { loadConfig } from '../../src/config.js';
 import { Decimal } from '../../src/domain/money.js';
 import { assertValid } from '../../src/rails/bank/iso20022/schemas.js';
 import { type ApiClient, type TestRamp, startRamp } from '../support/ramp.js';
-import { createCustomer, ibanAccount, idempotencyKey, offrampQuoteBody, onrampQuoteBody, wallet } from '../support/transfers.js';
+import { createCustomer, ibanAccount, idempotencyKey, offrampQuoteBody, onrampQuoteBody, wallet } from '../support/data/transfers.js';
 
 /** SANDBOX_BANK=iso20022 with its bank simulator on (the default): the sandbox's payouts go through real files. */
 const dir = mkdtempSync(join(tmpdir(), 'ramp-bank-sim-'));

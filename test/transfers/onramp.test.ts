@@ -1,7 +1,7 @@
 import { Decimal } from '../../src/domain/money.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient, TestRamp } from '../support/ramp.js';
-import { ageQuote, createCustomer, idempotencyKey, onrampQuoteBody, useTransferFixture, wallet } from '../support/transfers.js';
+import { ageQuote, createCustomer, idempotencyKey, onrampQuoteBody, useTransferFixture, wallet } from '../support/data/transfers.js';
 
 const fixture = useTransferFixture({ platformFeeBps: 50 });
 let t: TestRamp;

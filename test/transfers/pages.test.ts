@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, type TestRamp, startRamp } from '../support/ramp.js';
 import { recordSqlStatements } from '../support/sql-statements.js';
-import { createCustomer, ibanAccount, idempotencyKey, offrampQuoteBody, onrampQuoteBody, wallet } from '../support/transfers.js';
+import { createCustomer, ibanAccount, idempotencyKey, offrampQuoteBody, onrampQuoteBody, wallet } from '../support/data/transfers.js';
 
 /**
  * A page of transfers is one statement: the quotes and customers its selection shows are joined

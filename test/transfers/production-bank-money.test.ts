@@ -10,11 +10,11 @@ import { SANDBOX_CHAIN_ID, SANDBOX_MNEMONIC, fundWallet, sendFromWallet, setUpSa
 import { debitCreditNotification } from '../../src/rails/bank/iso20022/camt054.js';
 import { paymentStatusReport } from '../../src/rails/bank/iso20022/pain002.js';
 import { assertValid } from '../../src/rails/bank/iso20022/schemas.js';
-import { openOfframp } from '../support/chain.js';
+import { openOfframp } from '../support/chain/ramp.js';
 import { type ApiClient, type TestRamp, startRamp } from '../support/ramp.js';
 import { isValidIban } from '../../src/domain/identifiers/bank.js';
-import { createCustomer, ibanAccount, wallet } from '../support/transfers.js';
-import { productionBankEnv } from '../support/bank-folder.js';
+import { createCustomer, ibanAccount, wallet } from '../support/data/transfers.js';
+import { productionBankEnv } from '../support/data/bank-folder.js';
 
 /**
  * Production's money through its configured bank, end to end: a chain standing in for polygon (a local node) and a

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { type ApiClient, type TestRamp, startRamp } from '../support/ramp.js';
-import { createCustomer, onrampQuoteBody, wallet } from '../support/transfers.js';
-import { productionBankEnv } from '../support/bank-folder.js';
+import { createCustomer, onrampQuoteBody, wallet } from '../support/data/transfers.js';
+import { productionBankEnv } from '../support/data/bank-folder.js';
 
 /**
  * Production's fiat leg once a bank is configured: BANK_ISO20022_DIR and Ramp's account there (BANK_DEBTOR_*, here both

@@ -3,7 +3,7 @@ import { KYC_SWIFT_RAILS } from '../../migrations/Migration20261128140000_kyc_sw
 import { loadConfig } from '../../src/config.js';
 import { RAILS_OF_CURRENCY, FIAT_CURRENCIES } from '../../src/domain/money.js';
 import { type TestRamp, startRamp } from '../support/ramp.js';
-import { createCustomer, idempotencyKey, offrampQuoteBody, onrampQuoteBody, wallet } from '../support/transfers.js';
+import { createCustomer, idempotencyKey, offrampQuoteBody, onrampQuoteBody, wallet } from '../support/data/transfers.js';
 
 const PAIRS = FIAT_CURRENCIES.flatMap((currency) => RAILS_OF_CURRENCY[currency].map((rails) => ({ currency, rails })));
 

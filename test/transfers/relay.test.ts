@@ -2,7 +2,7 @@ import { encodeGlobalID as globalIdOf } from '@pothos/plugin-relay';
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient, TestRamp } from '../support/ramp.js';
-import { createCustomer, ibanAccount, idempotencyKey, offrampQuoteBody, onrampQuoteBody, useTransferFixture, wallet } from '../support/transfers.js';
+import { createCustomer, ibanAccount, idempotencyKey, offrampQuoteBody, onrampQuoteBody, useTransferFixture, wallet } from '../support/data/transfers.js';
 
 /** For quotes and transfers: Relay identity, one TransferConnection, per-mutation result unions. */
 const fixture = useTransferFixture();

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, startRamp, type TestRamp } from '../support/ramp.js';
-import { ibanAccount, idempotencyKey, ledgerSums, offrampQuoteBody, onrampQuoteBody, txHash, wallet } from '../support/transfers.js';
+import { ibanAccount, idempotencyKey, ledgerSums, offrampQuoteBody, onrampQuoteBody, txHash, wallet } from '../support/data/transfers.js';
 
 /**
  * A partner who only speaks REST (the spec's /v0 and the sandbox's …/simulate extensions) drives

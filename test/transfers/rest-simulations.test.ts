@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient, TestRamp } from '../support/ramp.js';
-import { createCustomer, onrampQuoteBody, useTransferFixture, wallet } from '../support/transfers.js';
+import { createCustomer, onrampQuoteBody, useTransferFixture, wallet } from '../support/data/transfers.js';
 
 /** The REST sandbox simulations (docs/api/sandbox.md "Sandbox settlement"): KYC steps, and deposits of another amount than quoted. */
 

@@ -12,7 +12,7 @@ import {
   txHash,
   useTransferFixture,
   wallet,
-} from '../support/transfers.js';
+} from '../support/data/transfers.js';
 
 const fixture = useTransferFixture({ platformFeeBps: 50 });
 let t: TestRamp;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxAddress } from '../../src/domain/identifiers/chain.js';
 import { type ApiClient, startRamp, type TestRamp } from '../support/ramp.js';
-import { graphqlFieldErrors, restFieldErrors } from '../support/faces.js';
+import { graphqlFieldErrors, restFieldErrors } from '../support/clients/faces.js';
 
 /**
  * For virtual accounts: one use case, two faces. A rule of the domain fails with

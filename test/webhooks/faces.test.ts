@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, startRamp, type TestRamp } from '../support/ramp.js';
-import { graphqlFieldErrors, restFieldErrors } from '../support/faces.js';
+import { graphqlFieldErrors, restFieldErrors } from '../support/clients/faces.js';
 
 /**
  * For webhooks: one use case, two faces. A rule of the domain (the URL rules of

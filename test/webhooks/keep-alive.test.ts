@@ -3,7 +3,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IDLE_CONNECTION_MS } from '../../src/modules/webhooks/delivery.js';
 import { type ApiClient, startRamp, type TestRamp } from '../support/ramp.js';
-import { waitFor } from '../support/webhook-receiver.js';
+import { waitFor } from '../support/clients/webhook-receiver.js';
 
 /**
  * A stock Node receiver (keep-alive 5 s) failed a delivery with ECONNRESET on a reused connection, and the

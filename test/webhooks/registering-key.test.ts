@@ -4,7 +4,7 @@ import type { KeyScope } from '../../src/domain/scopes.js';
 import { issueApiKey, revokeApiKey } from '../../src/modules/partners/api-keys.js';
 import { ensurePartner } from '../../src/modules/partners/service.js';
 import { type ApiClient, apiClient, startRamp, type TestRamp } from '../support/ramp.js';
-import { type Receiver, sleep, startReceiver, waitFor } from '../support/webhook-receiver.js';
+import { type Receiver, sleep, startReceiver, waitFor } from '../support/clients/webhook-receiver.js';
 
 /**
  * A webhook's subscription query runs with the scopes of the key that registered it, as they are at each delivery:

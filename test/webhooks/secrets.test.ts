@@ -4,9 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { resealSigningSecrets } from '../../src/modules/webhooks/jobs.js';
 import { newSigningSecret, signDelivery, signingSecrets, signingSecretsOf } from '../../src/modules/webhooks/secrets.js';
-import { masterKeyOf, masterKeyring } from '../../src/platform/sealing.js';
+import { masterKeyOf, masterKeyring } from '../../src/platform/security/sealing.js';
 import { startRamp, type TestRamp } from '../support/ramp.js';
-import { startReceiver, waitFor } from '../support/webhook-receiver.js';
+import { startReceiver, waitFor } from '../support/clients/webhook-receiver.js';
 
 const key = randomBytes(32);
 const master = randomBytes(32);

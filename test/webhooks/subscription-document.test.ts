@@ -2,8 +2,8 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, startRamp, type TestRamp } from '../support/ramp.js';
 import { recordSqlStatements } from '../support/sql-statements.js';
-import { createCustomer, onrampQuoteBody, wallet } from '../support/transfers.js';
-import { type Receiver, type ReceivedRequest, sleep, startReceiver, waitFor } from '../support/webhook-receiver.js';
+import { createCustomer, onrampQuoteBody, wallet } from '../support/data/transfers.js';
+import { type Receiver, type ReceivedRequest, sleep, startReceiver, waitFor } from '../support/clients/webhook-receiver.js';
 
 /**
  * Webhooks defined by a subscription query: each delivery's body is the query's

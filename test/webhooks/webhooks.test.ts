@@ -3,7 +3,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventCursors } from '../../src/modules/events/cursors.js';
 import { type ApiClient, startRamp, type TestRamp } from '../support/ramp.js';
-import { type Receiver, type ReceivedRequest, sleep, startReceiver, waitFor } from '../support/webhook-receiver.js';
+import { type Receiver, type ReceivedRequest, sleep, startReceiver, waitFor } from '../support/clients/webhook-receiver.js';
 
 let t: TestRamp;
 const receivers: Receiver[] = [];

@@ -1,12 +1,12 @@
 import type { InferKyselyDB } from '@mikro-orm/sql';
 import { defineEntity, p } from '@mikro-orm/core';
-import { TENANT_FILTERS, tenantColumns } from '../../platform/tenant.js';
+import { TENANT_FILTERS, tenantColumns } from '../../platform/security/tenant.js';
 
 export const AUDIT_OUTCOMES = ['succeeded', 'refused'] as const;
 export const AUDIT_ACTOR_TYPES = ['api_key', 'cli', 'system'] as const;
 
 /**
- * One row of the audit log, read only: rows are appended by platform/audit.ts in the transaction of the
+ * One row of the audit log, read only: rows are appended by platform/security/audit.ts in the transaction of the
  * change they record, and the table refuses UPDATE and DELETE (migration 20261127000200, decision 019).
  */
 const AuditEventSchema = defineEntity({
@@ -35,5 +35,5 @@ export class AuditEvent extends AuditEventSchema.class {}
 AuditEventSchema.setClass(AuditEvent);
 export const auditEntities = [AuditEvent];
 
-/** The tables above as the module's query file reads them (platform/queries.ts): SQL names, the entities' value types. */
+/** The tables above as the module's query file reads them (platform/reads/queries.ts): SQL names, the entities' value types. */
 export type AuditTables = InferKyselyDB<typeof AuditEventSchema>;

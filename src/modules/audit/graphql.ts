@@ -1,8 +1,8 @@
-import { undefinedIfNull } from '../../graphql/arguments.js';
+import { undefinedIfNull } from '../../graphql/types/arguments.js';
 import { builder } from '../../graphql/builder.js';
-import { connectionFieldOptions, nodeConnection, resolveKeysetPage } from '../../graphql/connection.js';
+import { connectionFieldOptions, nodeConnection, resolveKeysetPage } from '../../graphql/types/connection.js';
 import { scopeOf } from '../../graphql/context.js';
-import { domainEnum } from '../../graphql/enums.js';
+import { domainEnum } from '../../graphql/types/enums.js';
 import { AUDIT_ACTOR_TYPES, AUDIT_OUTCOMES } from './entities.js';
 import type { AuditEventRow } from './queries.js';
 import { positionOf } from './service.js';

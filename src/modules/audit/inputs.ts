@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { wholeNumberParameter } from '../../platform/pagination.js';
+import { wholeNumberParameter } from '../../platform/reads/pagination.js';
 
 /** What the audit log can be narrowed to, in both faces. */
 export interface AuditEventFilter {

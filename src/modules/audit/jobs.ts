@@ -1,4 +1,4 @@
-import type { Job } from '../../platform/jobs.js';
+import type { Job } from '../../platform/runtime/jobs.js';
 
 const SEAL_BATCH = 1000;
 const TRIM_BATCH = 1000;

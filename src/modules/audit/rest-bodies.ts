@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { named, timestampAnswer, uuidAnswer } from '../../platform/openapi-schemas.js';
+import { named, timestampAnswer, uuidAnswer } from '../../rest/openapi/schemas.js';
 import { AUDIT_ACTOR_TYPES, AUDIT_OUTCOMES } from './entities.js';
 
 /** One row of GET /v0/audit-events. */

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { Readable } from 'node:stream';
 import { parseInput } from '../../domain/validation.js';
-import { contract } from '../../platform/openapi-contract.js';
-import { requestScope, withRestPointers } from '../../platform/rest.js';
+import { contract } from '../../rest/openapi/contract.js';
+import { requestScope, withRestPointers } from '../../rest/routes.js';
 import type { Services } from '../../services.js';
 import { AuditEventListQuery } from './inputs.js';
 import { csvHeader, csvLine, presentAuditEvent } from './presenters.js';

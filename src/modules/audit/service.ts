@@ -1,7 +1,7 @@
 import { isUuid } from '../../domain/identifiers/uuid.js';
 import { requireScope } from '../../domain/scopes.js';
-import { type KeysetPage, pageCursors, type Position } from '../../platform/pagination.js';
-import type { Scope } from '../../platform/scope.js';
+import { type KeysetPage, pageCursors, type Position } from '../../platform/reads/pagination.js';
+import type { Scope } from '../../platform/use-cases/scope.js';
 import { AuditEvent } from './entities.js';
 import type { AuditEventFilter } from './inputs.js';
 import { type AuditEventRow, auditCount, auditPage } from './queries.js';

@@ -1,8 +1,8 @@
 import type { InferKyselyDB } from '@mikro-orm/sql';
 import { defineEntity, p } from '@mikro-orm/core';
 import { ACCOUNT_HOLDER_TYPES, type AccountHolderAddress, BANK_ACCOUNT_TYPES, US_ACCOUNT_TYPES } from './inputs.js';
-import { TENANT_FILTERS, tenantColumns } from '../../platform/tenant.js';
-import { createdAtColumn, idColumn } from '../../platform/columns.js';
+import { TENANT_FILTERS, tenantColumns } from '../../platform/security/tenant.js';
+import { createdAtColumn, idColumn } from '../../platform/db/columns.js';
 
 /**
  * A customer's own bank account that off-ramp payouts go to. Its IBAN or account number is stored
@@ -46,5 +46,5 @@ BankAccountSchema.setClass(BankAccount);
 
 export const bankAccountEntities = [BankAccount];
 
-/** The tables above as the module's query file reads them (platform/queries.ts): SQL names, the entities' value types. */
+/** The tables above as the module's query file reads them (platform/reads/queries.ts): SQL names, the entities' value types. */
 export type BankAccountTables = InferKyselyDB<typeof BankAccountSchema>;

@@ -1,4 +1,4 @@
-import type { Feature } from '../../platform/feature.js';
+import type { Feature } from '../../feature.js';
 import type { Services } from '../../services.js';
 import { BankAccount, bankAccountEntities } from './entities.js';
 import { bankAccountKeyJobs } from './jobs.js';

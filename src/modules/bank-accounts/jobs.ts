@@ -1,8 +1,8 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/sql';
 import type { Environment } from '../../domain/environment.js';
-import type { Job } from '../../platform/jobs.js';
-import { scopeTo } from '../../platform/tenant.js';
+import type { Job } from '../../platform/runtime/jobs.js';
+import { scopeTo } from '../../platform/security/tenant.js';
 import type { DataKeys } from '../customers/data-keys.js';
 import { hiddenNumber } from './records.js';
 

@@ -1,6 +1,6 @@
-import type { KeysetPage } from '../../platform/pagination.js';
-import { type Columns, keyset, readsOver, rowShape, rowsOf, selecting } from '../../platform/queries.js';
-import type { Scope } from '../../platform/scope.js';
+import type { KeysetPage } from '../../platform/reads/pagination.js';
+import { type Columns, keyset, readsOver, rowShape, rowsOf, selecting } from '../../platform/reads/queries.js';
+import type { Scope } from '../../platform/use-cases/scope.js';
 import { BankAccount, type BankAccountTables } from './entities.js';
 
 /** An external account as lists show it: its columns as a plain object (an entity of a write fits too). */

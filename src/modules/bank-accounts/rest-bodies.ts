@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { named, timestampAnswer, uuidAnswer } from '../../platform/openapi-schemas.js';
-import { restBodyOf } from '../../platform/rest-bodies.js';
+import { named, timestampAnswer, uuidAnswer } from '../../rest/openapi/schemas.js';
+import { restBodyOf } from '../../rest/bodies.js';
 import { ACCOUNT_HOLDER_TYPES, BANK_ACCOUNT_TYPES, NewBankAccount, US_ACCOUNT_TYPES } from './inputs.js';
 
 /**

@@ -1,11 +1,11 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import { useCase } from '../../platform/use-case.js';
+import { useCase } from '../../platform/use-cases/use-case.js';
 import { randomUUID } from 'node:crypto';
 import { ConflictError, NotFoundError } from '../../domain/errors.js';
 import { parseInput } from '../../domain/validation.js';
-import { recordEvent } from '../../platform/outbox.js';
-import type { KeysetPage, OffsetPage } from '../../platform/pagination.js';
-import { type Scope, sameId } from '../../platform/scope.js';
+import { recordEvent } from '../../platform/messaging/outbox.js';
+import type { KeysetPage, OffsetPage } from '../../platform/reads/pagination.js';
+import { type Scope, sameId } from '../../platform/use-cases/scope.js';
 import { isUuid } from '../../domain/identifiers/uuid.js';
 import type { DataKeys } from '../customers/data-keys.js';
 import type { CustomerService } from '../customers/service.js';

@@ -4,7 +4,7 @@ import type { Environment } from '../../domain/environment.js';
 import { Decimal } from '../../domain/money.js';
 import type { BankEntry, BankNotification } from '../../rails/port.js';
 import { type CrashPoint, crashAt } from '../custody/crash-points.js';
-import { scopeTo } from '../../platform/tenant.js';
+import { scopeTo } from '../../platform/security/tenant.js';
 import type { DataKeys } from '../customers/data-keys.js';
 import type { BankCreditCalls, EntryOwner } from './calls.js';
 import { BankEntryApplied, BankPaymentOrder, type EntryOutcome } from './entities.js';

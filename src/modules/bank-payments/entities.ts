@@ -1,8 +1,8 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { ENVIRONMENTS } from '../../domain/environment.js';
 import type { Decimal } from '../../domain/money.js';
-import { createdAtColumn, idColumn } from '../../platform/columns.js';
-import { DecimalColumn } from '../../platform/decimal-column.js';
+import { createdAtColumn, idColumn } from '../../platform/db/columns.js';
+import { DecimalColumn } from '../../platform/db/decimal-column.js';
 
 /** `stored` (its file maybe not yet written) → `sent` (in the bank's outbox) → `accepted` or `rejected` by the bank. */
 export const ORDER_STATUSES = ['stored', 'sent', 'accepted', 'rejected'] as const;

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/sql';
 import type { Environment } from '../../domain/environment.js';
 import { unitOfWork } from '../../platform/db/unit-of-work.js';
-import type { Job } from '../../platform/jobs.js';
+import type { Job } from '../../platform/runtime/jobs.js';
 import { type BankFile, BankFileRefused, type Iso20022Bank } from '../../rails/port.js';
 import type { CrashPoint } from '../custody/crash-points.js';
 import type { DataKeys } from '../customers/data-keys.js';

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { CONSOLE_CONTENT_SECURITY_POLICY } from '../../platform/security-headers.js';
+import { CONSOLE_CONTENT_SECURITY_POLICY } from '../../platform/security/headers.js';
 import { bundleIsStale, type ConsoleAsset, type ConsoleBuild, consoleAssets } from './bundle.js';
 
 /**

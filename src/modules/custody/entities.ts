@@ -1,8 +1,8 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import type { InferKyselyDB } from '@mikro-orm/sql';
 import { type Decimal, TOKENS } from '../../domain/money.js';
-import { createdAtColumn, idColumn } from '../../platform/columns.js';
-import { DecimalColumn } from '../../platform/decimal-column.js';
+import { createdAtColumn, idColumn } from '../../platform/db/columns.js';
+import { DecimalColumn } from '../../platform/db/decimal-column.js';
 import { depositEntities } from './deposits/entities.js';
 import { payoutEntities } from './payouts/entities.js';
 

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/sql';
 import { Decimal } from '../../domain/money.js';
 import { afterCommit } from '../../platform/db/unit-of-work.js';
-import type { Job } from '../../platform/jobs.js';
+import type { Job } from '../../platform/runtime/jobs.js';
 import type { BlockRef, Fees, Receipt } from '../../rails/port.js';
 import type { SandboxChainTools } from '../../rails/port.js';
 import { receiptOfAny, takenHash } from './attempts.js';

@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/sql';
 import { createHmac } from 'node:crypto';
-import { type SealingKey, isSealed, masterKeyring, newDataKey, open, seal, unwrap, wrap } from '../../platform/sealing.js';
+import { type SealingKey, isSealed, masterKeyring, newDataKey, open, seal, unwrap, wrap } from '../../platform/security/sealing.js';
 import type { Environment } from '../../domain/environment.js';
-import { tenantOfEm } from '../../platform/tenant.js';
+import { tenantOfEm } from '../../platform/security/tenant.js';
 import { CustomerDataKey, EmailDigestKey } from './entities.js';
 
 /**

@@ -5,8 +5,8 @@ import type { KycRailStatus } from '../../domain/kyc.js';
 import type { RecordedAddress } from '../../domain/address.js';
 import { CUSTOMER_TYPES } from './inputs.js';
 import type { StoredProfile } from './records.js';
-import { TENANT_FILTERS, tenantColumns } from '../../platform/tenant.js';
-import { createdAtColumn, idColumn } from '../../platform/columns.js';
+import { TENANT_FILTERS, tenantColumns } from '../../platform/security/tenant.js';
+import { createdAtColumn, idColumn } from '../../platform/db/columns.js';
 
 const CustomerSchema = defineEntity({
   name: 'Customer',
@@ -58,7 +58,7 @@ const CustomerDataKeySchema = defineEntity({
   properties: {
     customerId: p.uuid().primary(),
     ...tenantColumns(),
-    /** The fingerprint of the master key that wrapped it (platform/sealing.ts). */
+    /** The fingerprint of the master key that wrapped it (platform/security/sealing.ts). */
     masterKeyId: p.text(),
     wrappedKey: p.text(),
     createdAt: createdAtColumn(),
@@ -87,5 +87,5 @@ EmailDigestKeySchema.setClass(EmailDigestKey);
 
 export const customerEntities = [Customer, CustomerDataKey, EmailDigestKey];
 
-/** The tables above as the module's query file reads them (platform/queries.ts): SQL names, the entities' value types. */
+/** The tables above as the module's query file reads them (platform/reads/queries.ts): SQL names, the entities' value types. */
 export type CustomerTables = InferKyselyDB<typeof CustomerSchema>;

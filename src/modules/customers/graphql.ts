@@ -1,18 +1,18 @@
 import { KYC_STATUSES, kycStatusOf } from '../../domain/kyc.js';
 import { ConflictError, ForbiddenError, NotFoundError, UnprocessableError, ValidationError } from '../../domain/errors.js';
 import type { FiatCurrency, PaymentRails } from '../../domain/money.js';
-import { AddressInput, AddressRef } from '../../graphql/address.js';
-import { undefinedIfNull, withoutNulls } from '../../graphql/arguments.js';
+import { AddressInput, AddressRef } from '../../graphql/types/address.js';
+import { undefinedIfNull, withoutNulls } from '../../graphql/types/arguments.js';
 import { builder } from '../../graphql/builder.js';
 import { snapshotRef } from '../events/snapshots.js';
-import { reads } from '../../graphql/columns.js';
-import { connectionFieldOptions, nodeConnection, ownPosition, resolveKeysetPage } from '../../graphql/connection.js';
+import { reads } from '../../graphql/types/columns.js';
+import { connectionFieldOptions, nodeConnection, ownPosition, resolveKeysetPage } from '../../graphql/types/connection.js';
 import { scopeOf } from '../../graphql/context.js';
-import { domainEnum, FiatCurrencyEnum, PaymentRailsEnum } from '../../graphql/enums.js';
-import { nullIfNotFound, withInputPaths } from '../../graphql/errors.js';
-import { creatingMutation } from '../../graphql/idempotency.js';
-import { databaseIdOf } from '../../graphql/node.js';
-import { idempotencyKeyField, payloadOf } from '../../graphql/payload.js';
+import { domainEnum, FiatCurrencyEnum, PaymentRailsEnum } from '../../graphql/types/enums.js';
+import { nullIfNotFound, withInputPaths } from '../../graphql/types/errors.js';
+import { creatingMutation } from '../../graphql/types/idempotency.js';
+import { databaseIdOf } from '../../graphql/types/node.js';
+import { idempotencyKeyField, payloadOf } from '../../graphql/types/payload.js';
 import type { CustomerRow } from './queries.js';
 import { CUSTOMER_TYPES } from './inputs.js';
 

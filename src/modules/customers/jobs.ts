@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/sql';
 import type { Environment } from '../../domain/environment.js';
-import type { Job } from '../../platform/jobs.js';
-import { scopeTo } from '../../platform/tenant.js';
+import type { Job } from '../../platform/runtime/jobs.js';
+import { scopeTo } from '../../platform/security/tenant.js';
 import type { DataKeys } from './data-keys.js';
 import { personalSeal } from './personal-data.js';
 import { type StoredProfile, sealedNumbersOf } from './records.js';

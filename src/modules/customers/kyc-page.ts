@@ -1,7 +1,7 @@
 import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ConflictError, DomainError, NotFoundError } from '../../domain/errors.js';
-import type { Scope } from '../../platform/scope.js';
+import type { Scope } from '../../platform/use-cases/scope.js';
 import type { Services } from '../../services.js';
 import { kycReturnUrl } from './kyc-links.js';
 import { KYC_PAGE_ACTIONS, type KycPageAction, renderKycPage, renderKycPageNotFound } from './kyc-page-view.js';

@@ -1,8 +1,8 @@
 import { type SqlBool, sql } from 'kysely';
 import { parseInput } from '../../domain/validation.js';
-import type { KeysetPage, OffsetPage } from '../../platform/pagination.js';
-import { type Columns, type From, keyset, readsOver, rowShape, selecting } from '../../platform/queries.js';
-import type { Scope } from '../../platform/scope.js';
+import type { KeysetPage, OffsetPage } from '../../platform/reads/pagination.js';
+import { type Columns, type From, keyset, readsOver, rowShape, selecting } from '../../platform/reads/queries.js';
+import type { Scope } from '../../platform/use-cases/scope.js';
 import { Customer, type CustomerTables } from './entities.js';
 import { CustomerFilter } from './inputs.js';
 

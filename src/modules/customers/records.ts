@@ -1,5 +1,5 @@
 import { postalAddressOf } from '../../domain/address.js';
-import { isSealed } from '../../platform/sealing.js';
+import { isSealed } from '../../platform/security/sealing.js';
 import type { CustomerChanges } from './inputs.js';
 
 /**

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { PostalAddressInput } from '../../domain/address.js';
 import { KYC_STATUSES, KYC_SUB_STATUSES } from '../../domain/kyc.js';
-import { named, timestampAnswer, uuidAnswer } from '../../platform/openapi-schemas.js';
-import { OffsetPageQuery } from '../../platform/pagination.js';
+import { named, timestampAnswer, uuidAnswer } from '../../rest/openapi/schemas.js';
+import { OffsetPageQuery } from '../../platform/reads/pagination.js';
 import {
   type Address,
   CUSTOMER_TYPES,

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { ConflictError, ValidationError } from '../../domain/errors.js';
 import { checkInput, parseInput } from '../../domain/validation.js';
-import { withProblemExtensions } from '../../platform/http-errors.js';
-import { contract } from '../../platform/openapi-contract.js';
-import { listOf } from '../../platform/openapi-schemas.js';
-import { pageOf, replyIdempotently, requestScope, restFieldErrors, withRestPointers } from '../../platform/rest.js';
+import { withProblemExtensions } from '../../rest/http-errors.js';
+import { contract } from '../../rest/openapi/contract.js';
+import { listOf } from '../../rest/openapi/schemas.js';
+import { pageOf, replyIdempotently, requestScope, restFieldErrors, withRestPointers } from '../../rest/routes.js';
 import type { Services } from '../../services.js';
 import { presentCreatedCustomer } from './presenters.js';
 import {

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { apiReferenceContentSecurityPolicy, guideContentSecurityPolicy } from '../../platform/security-headers.js';
+import { apiReferenceContentSecurityPolicy, guideContentSecurityPolicy } from '../../platform/security/headers.js';
 import { FAVICON } from './favicon.js';
 import { GUIDE_SCRIPT, guidePage, renderGuide } from './guide.js';
 
@@ -22,7 +22,7 @@ const INDEX = { guide: '/docs', api_reference: '/docs/api', openapi: '/openapi.j
  * /docs is the partner guide (docs/api/: the first hour, every endpoint, error codes, sandbox flows),
  * rendered once per start; problem+json `type` links point into its error table. /docs/api is the
  * reference generated from the code (openapi.json), for integrators and their tools. Pages and their files
- * leave compressed when the browser accepts it (platform/compression.ts).
+ * leave compressed when the browser accepts it (platform/http/compression.ts).
  */
 export async function docsRoutes(app: FastifyInstance) {
   const page = guidePage(await renderGuide());

@@ -1,4 +1,4 @@
-import type { Feature } from '../../platform/feature.js';
+import type { Feature } from '../../feature.js';
 import type { Services } from '../../services.js';
 import { erasureRoutes } from './rest.js';
 

@@ -1,8 +1,8 @@
 import { ConflictError, ForbiddenError, NotFoundError } from '../../domain/errors.js';
 import { builder } from '../../graphql/builder.js';
 import { scopeOf } from '../../graphql/context.js';
-import { databaseIdOf } from '../../graphql/node.js';
-import { payloadOf } from '../../graphql/payload.js';
+import { databaseIdOf } from '../../graphql/types/node.js';
+import { payloadOf } from '../../graphql/types/payload.js';
 import { CustomerRef } from '../customers/graphql.js';
 
 const RedactCustomerInputRef = builder.inputType('RedactCustomerInput', {

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { contract } from '../../platform/openapi-contract.js';
-import { replyIdempotently } from '../../platform/rest.js';
+import { contract } from '../../rest/openapi/contract.js';
+import { replyIdempotently } from '../../rest/routes.js';
 import type { Services } from '../../services.js';
 import { CustomerAnswer } from '../customers/rest-bodies.js';
 

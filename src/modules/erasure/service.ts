@@ -1,9 +1,9 @@
 import { ConflictError } from '../../domain/errors.js';
-import { useCase } from '../../platform/use-case.js';
+import { useCase } from '../../platform/use-cases/use-case.js';
 import { requireScope } from '../../domain/scopes.js';
-import { blankStoredResponses } from '../../platform/idempotency.js';
-import { ErasedValues } from '../../platform/redaction.js';
-import type { Scope } from '../../platform/scope.js';
+import { blankStoredResponses } from '../../platform/use-cases/idempotency.js';
+import { ErasedValues } from '../../platform/security/redaction.js';
+import type { Scope } from '../../platform/use-cases/scope.js';
 import type { BankAccountService } from '../bank-accounts/service.js';
 import { redactBankEntries } from '../bank-payments/operator.js';
 import type { Customer, CustomerService } from '../customers/service.js';

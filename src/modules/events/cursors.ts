@@ -1,5 +1,5 @@
 import type { Actor } from '../../domain/environment.js';
-import { sealer } from '../../platform/sealed.js';
+import { sealer } from '../../platform/security/sealed.js';
 
 /** The partner and environment a cursor is sealed to. */
 type Tenant = Pick<Actor, 'partnerId' | 'environment'>;
@@ -17,7 +17,7 @@ export const looksLikeCursor = (value: string) => value === STREAM_START || SEAL
 /**
  * Event cursors as partners see them. Inside, an event's position is the outbox's global bigint,
  * which gives commit order and exact resume; handed out as it is, it would show platform-wide volume
- * (a new partner's first event at 43). So each position leaves sealed to its tenant (platform/sealed.ts:
+ * (a new partner's first event at 43). So each position leaves sealed to its tenant (platform/security/sealed.ts:
  * deterministic, so an event keeps one cursor however often it is read; authenticated, so a cursor of
  * another partner or environment, another key's or a forged one opens to nothing). Cursors are not
  * comparable: order is the stream's, never the token's.

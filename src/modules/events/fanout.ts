@@ -1,8 +1,8 @@
-import { isDatabaseUnavailable } from '../../platform/database-errors.js';
-import type { Database } from '../../platform/db.js';
-import type { Logger } from '../../platform/logging.js';
-import { type Notifier, Wakeup } from '../../platform/notifier.js';
-import { OutboxEvent, outboxHead } from '../../platform/outbox.js';
+import { isDatabaseUnavailable } from '../../platform/db/database-errors.js';
+import type { Database } from '../../platform/db/database.js';
+import type { Logger } from '../../platform/observability/logging.js';
+import { type Notifier, Wakeup } from '../../platform/messaging/notifier.js';
+import { OutboxEvent, outboxHead } from '../../platform/messaging/outbox.js';
 
 const OUTAGE_RETRY_MS = 1000;
 

@@ -1,9 +1,9 @@
 import { EVENT_TYPES, type EventType } from '../../domain/events.js';
 import { builder } from '../../graphql/builder.js';
-import { connectionFieldOptions, resolvePage } from '../../graphql/connection.js';
+import { connectionFieldOptions, resolvePage } from '../../graphql/types/connection.js';
 import { scopeOf } from '../../graphql/context.js';
-import { domainEnum } from '../../graphql/enums.js';
-import { edgesCountedByPage } from '../../graphql/limits.js';
+import { domainEnum } from '../../graphql/types/enums.js';
+import { edgesCountedByPage } from '../../graphql/guards/limits.js';
 import type { PartnerEvent } from './service.js';
 import { EventSubjectUnion, subjectOf } from './subjects.js';
 
@@ -132,7 +132,7 @@ builder.subscriptionFields((t) => ({
       types: t.arg({ type: [EventTypeEnum], description: 'Only these event types' }),
     },
     subscribe: (_, args, ctx) => ctx.services.events.stream(scopeOf(ctx), args, ctx.connection),
-    // Each event runs with a context of its own (platform/shared-subscriptions.ts), so relations are read afresh.
+    // Each event runs with a context of its own (graphql/shared-subscriptions.ts), so relations are read afresh.
     resolve: (event: PartnerEvent) => event,
   }),
 }));

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { EVENT_TYPES } from '../../domain/events.js';
-import { wholeNumberParameter } from '../../platform/pagination.js';
+import { wholeNumberParameter } from '../../platform/reads/pagination.js';
 import { looksLikeCursor } from './cursors.js';
 
 /** An event cursor as handed out with every event (opaque, see cursors.ts), or "0" for the start of the stream. */

@@ -1,4 +1,4 @@
-import type { OutboxEvent } from '../../platform/outbox.js';
+import type { OutboxEvent } from '../../platform/messaging/outbox.js';
 import type { PartnerEvent } from './service.js';
 
 /**

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { EVENT_TYPES } from '../../domain/events.js';
-import { named, timestampAnswer, uuidAnswer } from '../../platform/openapi-schemas.js';
+import { named, timestampAnswer, uuidAnswer } from '../../rest/openapi/schemas.js';
 
 /** An event as GET /v0/events lists it: a webhook's body with its cursor. */
 export const ListedEventAnswer = named(

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { parseInput } from '../../domain/validation.js';
-import { contract } from '../../platform/openapi-contract.js';
-import { requestScope, withRestPointers } from '../../platform/rest.js';
+import { contract } from '../../rest/openapi/contract.js';
+import { requestScope, withRestPointers } from '../../rest/routes.js';
 import type { Services } from '../../services.js';
 import { EventListQuery } from './inputs.js';
 import { presentListedEvent } from './presenters.js';

@@ -1,11 +1,11 @@
 import { NotFoundError, ValidationError, fieldError } from '../../domain/errors.js';
-import type { TraceHeaders } from '../../platform/tracing.js';
-import { type ErasedValues, blankCopies } from '../../platform/redaction.js';
+import type { TraceHeaders } from '../../platform/observability/tracing.js';
+import { type ErasedValues, blankCopies } from '../../platform/security/redaction.js';
 import type { EventType } from '../../domain/events.js';
 import { parseInput } from '../../domain/validation.js';
-import { OutboxEvent, outboxHead } from '../../platform/outbox.js';
-import type { CursorPage } from '../../platform/pagination.js';
-import { type Scope, tenantOf } from '../../platform/scope.js';
+import { OutboxEvent, outboxHead } from '../../platform/messaging/outbox.js';
+import type { CursorPage } from '../../platform/reads/pagination.js';
+import { type Scope, tenantOf } from '../../platform/use-cases/scope.js';
 import { isUuid } from '../../domain/identifiers/uuid.js';
 import { STREAM_START, eventCursors } from './cursors.js';
 import { EventListRequest, StreamEventsInput } from './inputs.js';

@@ -1,5 +1,5 @@
-import { isDatabaseUnavailable } from '../../platform/database-errors.js';
-import { Wakeup } from '../../platform/notifier.js';
+import { isDatabaseUnavailable } from '../../platform/db/database-errors.js';
+import { Wakeup } from '../../platform/messaging/notifier.js';
 import type { EventFanout, Interest, RoutedRow } from './fanout.js';
 
 const OUTAGE_RETRY_MS = 1000;

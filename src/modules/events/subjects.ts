@@ -3,7 +3,7 @@ import type { ObjectRef } from '@pothos/core';
 import type { EntityManager } from '@mikro-orm/sql';
 import { builder } from '../../graphql/builder.js';
 import { type GraphQLContext, scopeOf } from '../../graphql/context.js';
-import type { EventSubject } from '../../platform/feature.js';
+import type { EventSubject } from '../../feature.js';
 import type { PartnerEvent } from './service.js';
 
 export const KEPT = Symbol('kept at an event');

@@ -1,7 +1,7 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { BUSINESS_TYPES, IDENTITY_DOCUMENT_NAMES, LEGAL_REPRESENTATION_TYPES } from '../../domain/kyb.js';
-import { TENANT_FILTERS, tenantColumns } from '../../platform/tenant.js';
-import { createdAtColumn, idColumn } from '../../platform/columns.js';
+import { TENANT_FILTERS, tenantColumns } from '../../platform/security/tenant.js';
+import { createdAtColumn, idColumn } from '../../platform/db/columns.js';
 
 /**
  * A corporate customer's KYB, one row per customer, filled section by section.

@@ -9,12 +9,12 @@ import {
   LEGAL_REPRESENTATION_TYPES,
   type LegalRepresentationType,
 } from '../../domain/kyb.js';
-import { withoutNulls } from '../../graphql/arguments.js';
+import { withoutNulls } from '../../graphql/types/arguments.js';
 import { builder } from '../../graphql/builder.js';
 import { scopeOf } from '../../graphql/context.js';
-import { domainEnum } from '../../graphql/enums.js';
-import { withInputPaths } from '../../graphql/errors.js';
-import { payloadOf } from '../../graphql/payload.js';
+import { domainEnum } from '../../graphql/types/enums.js';
+import { withInputPaths } from '../../graphql/types/errors.js';
+import { payloadOf } from '../../graphql/types/payload.js';
 import { CustomerRef } from '../customers/graphql.js';
 import type { BusinessProfileView } from './presenters.js';
 

@@ -1,9 +1,9 @@
 import type { EntityManager } from '@mikro-orm/sql';
 import type { Environment } from '../../domain/environment.js';
-import type { Job } from '../../platform/jobs.js';
+import type { Job } from '../../platform/runtime/jobs.js';
 import { REDACTED } from '../../domain/redaction.js';
-import { isSealed } from '../../platform/sealing.js';
-import { scopeTo } from '../../platform/tenant.js';
+import { isSealed } from '../../platform/security/sealing.js';
+import { scopeTo } from '../../platform/security/tenant.js';
 import type { DataKeys } from '../customers/data-keys.js';
 
 const BATCH = 100;

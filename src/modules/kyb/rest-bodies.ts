@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { named, uuidAnswer } from '../../platform/openapi-schemas.js';
+import { named, uuidAnswer } from '../../rest/openapi/schemas.js';
 import {
   type BusinessAddress,
   type BusinessBasicDetails,

@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import { parseInput } from '../../domain/validation.js';
-import { encryptusSuccess } from '../../platform/http-errors.js';
-import { contract } from '../../platform/openapi-contract.js';
-import { encryptusSuccessOf, ENVELOPE_FIELDS } from '../../platform/openapi-schemas.js';
-import { replyIdempotently, withRestPointers } from '../../platform/rest.js';
-import type { Scope } from '../../platform/scope.js';
+import { encryptusSuccess } from '../../rest/http-errors.js';
+import { contract } from '../../rest/openapi/contract.js';
+import { encryptusSuccessOf, ENVELOPE_FIELDS } from '../../rest/openapi/schemas.js';
+import { replyIdempotently, withRestPointers } from '../../rest/routes.js';
+import type { Scope } from '../../platform/use-cases/scope.js';
 import type { Services } from '../../services.js';
 import type { BusinessProfileView } from './presenters.js';
 import {

@@ -1,5 +1,5 @@
 import { LockMode } from '@mikro-orm/core';
-import { useCase } from '../../platform/use-case.js';
+import { useCase } from '../../platform/use-cases/use-case.js';
 import type { EntityManager } from '@mikro-orm/sql';
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
@@ -9,7 +9,7 @@ import { alpha2OfAlpha3, alpha3OfEnglishName } from '../../domain/kyb.js';
 import { parseInput } from '../../domain/validation.js';
 import { REDACTED } from '../../domain/redaction.js';
 import type { DataKeys } from '../customers/data-keys.js';
-import type { Scope } from '../../platform/scope.js';
+import type { Scope } from '../../platform/use-cases/scope.js';
 import type { Customer, CustomerService } from '../customers/service.js';
 import { BusinessLegalRepresentative, BusinessProfile } from './entities.js';
 import { BusinessAddress, BusinessBasicDetails, LegalRepresentative } from './inputs.js';

@@ -1,6 +1,6 @@
 import { defineEntity, p } from '@mikro-orm/core';
-import { TENANT_FILTERS, tenantColumns } from '../../platform/tenant.js';
-import { createdAtColumn, idColumn } from '../../platform/columns.js';
+import { TENANT_FILTERS, tenantColumns } from '../../platform/security/tenant.js';
+import { createdAtColumn, idColumn } from '../../platform/db/columns.js';
 
 /** A redeemed provider share token. Only its SHA-256 is kept; the unique key refuses a second use. */
 const KycImportSchema = defineEntity({

@@ -1,4 +1,4 @@
-import type { Feature } from '../../platform/feature.js';
+import type { Feature } from '../../feature.js';
 import type { Services } from '../../services.js';
 import { kycImportEntities } from './entities.js';
 import { kycImportRoutes } from './rest.js';

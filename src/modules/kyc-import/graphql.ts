@@ -1,7 +1,7 @@
 import { ConflictError, ForbiddenError, UnprocessableError, ValidationError } from '../../domain/errors.js';
 import { builder } from '../../graphql/builder.js';
-import { creatingMutation } from '../../graphql/idempotency.js';
-import { idempotencyKeyField, payloadOf } from '../../graphql/payload.js';
+import { creatingMutation } from '../../graphql/types/idempotency.js';
+import { idempotencyKeyField, payloadOf } from '../../graphql/types/payload.js';
 import { CustomerRef } from '../customers/graphql.js';
 
 const ImportKycInputRef = builder.inputType('ImportKycInput', {

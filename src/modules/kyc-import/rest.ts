@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { encryptusSuccess } from '../../platform/http-errors.js';
+import { encryptusSuccess } from '../../rest/http-errors.js';
 import { parseInput } from '../../domain/validation.js';
-import { ENVELOPE_FIELDS } from '../../platform/openapi-schemas.js';
-import { contract } from '../../platform/openapi-contract.js';
-import { replyIdempotently, withRestPointers } from '../../platform/rest.js';
+import { ENVELOPE_FIELDS } from '../../rest/openapi/schemas.js';
+import { contract } from '../../rest/openapi/contract.js';
+import { replyIdempotently, withRestPointers } from '../../rest/routes.js';
 import type { Services } from '../../services.js';
 import { IMPORT_KYC_POINTERS, ImportKycBody } from './inputs.js';
 import { ImportedKycAnswer } from './rest-bodies.js';

@@ -1,7 +1,7 @@
 import { ConflictError } from '../../domain/errors.js';
-import { useCase } from '../../platform/use-case.js';
+import { useCase } from '../../platform/use-cases/use-case.js';
 import { parseInput } from '../../domain/validation.js';
-import type { Scope } from '../../platform/scope.js';
+import type { Scope } from '../../platform/use-cases/scope.js';
 import type { Customer, CustomerService, SharedVerification } from '../customers/service.js';
 import { KycImport } from './entities.js';
 import { KycShareImport } from './inputs.js';

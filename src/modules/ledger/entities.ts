@@ -2,9 +2,9 @@ import type { InferKyselyDB } from '@mikro-orm/sql';
 import { defineEntity, p } from '@mikro-orm/core';
 import { LEDGER_ACCOUNTS, MOVEMENTS } from '../../domain/ledger.js';
 import { type Decimal, FIAT_CURRENCIES, TOKENS } from '../../domain/money.js';
-import { DecimalColumn } from '../../platform/decimal-column.js';
-import { TENANT_FILTERS, tenantColumns } from '../../platform/tenant.js';
-import { createdAtColumn, idColumn } from '../../platform/columns.js';
+import { DecimalColumn } from '../../platform/db/decimal-column.js';
+import { TENANT_FILTERS, tenantColumns } from '../../platform/security/tenant.js';
+import { createdAtColumn, idColumn } from '../../platform/db/columns.js';
 
 /** One money movement of one transfer; (transfer, movement) is unique, so nothing posts twice. */
 const LedgerTransactionSchema = defineEntity({
@@ -45,5 +45,5 @@ LedgerEntrySchema.setClass(LedgerEntry);
 
 export const ledgerEntities = [LedgerTransaction, LedgerEntry];
 
-/** The tables above as the module's query file reads them (platform/queries.ts): SQL names, the entities' value types. */
+/** The tables above as the module's query file reads them (platform/reads/queries.ts): SQL names, the entities' value types. */
 export type LedgerTables = InferKyselyDB<typeof LedgerEntrySchema>;

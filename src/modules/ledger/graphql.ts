@@ -1,6 +1,6 @@
 import { LEDGER_ACCOUNTS, type LedgerAccount, MOVEMENTS } from '../../domain/ledger.js';
 import { FIAT_CURRENCIES, TOKENS, formatAmount } from '../../domain/money.js';
-import { domainEnum } from '../../graphql/enums.js';
+import { domainEnum } from '../../graphql/types/enums.js';
 import { builder } from '../../graphql/builder.js';
 import type { LedgerEntry } from './entities.js';
 

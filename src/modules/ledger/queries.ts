@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { Decimal } from '../../domain/money.js';
-import { readsOver } from '../../platform/queries.js';
-import type { Scope } from '../../platform/scope.js';
+import { readsOver } from '../../platform/reads/queries.js';
+import type { Scope } from '../../platform/use-cases/scope.js';
 import type { LedgerTables } from './entities.js';
 
 const { tenant } = readsOver<LedgerTables>();

@@ -4,9 +4,9 @@ import type { Actor } from '../../domain/environment.js';
 import { type LedgerAccount, type Movement, type Posting, assertBalanced } from '../../domain/ledger.js';
 import type { Asset, Decimal } from '../../domain/money.js';
 import { accountBalances, customerFundsHeld } from './queries.js';
-import type { Scope } from '../../platform/scope.js';
+import type { Scope } from '../../platform/use-cases/scope.js';
 import { isUuid } from '../../domain/identifiers/uuid.js';
-import { ACROSS_TENANTS } from '../../platform/tenant.js';
+import { ACROSS_TENANTS } from '../../platform/security/tenant.js';
 import { LedgerEntry, LedgerTransaction } from './entities.js';
 
 export interface AccountBalance {

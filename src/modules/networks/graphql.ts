@@ -1,11 +1,11 @@
 import { ConflictError, ForbiddenError, UnprocessableError, ValidationError } from '../../domain/errors.js';
 import type { TokenContract } from '../../rails/port.js';
-import { withoutNulls } from '../../graphql/arguments.js';
+import { withoutNulls } from '../../graphql/types/arguments.js';
 import { builder } from '../../graphql/builder.js';
 import { scopeOf } from '../../graphql/context.js';
-import { BlockchainNetworkEnum, FiatCurrencyEnum, PaymentRailsEnum, StablecoinEnum, domainEnum } from '../../graphql/enums.js';
-import { idempotentResult } from '../../graphql/idempotency.js';
-import { idempotencyKeyField, payloadOf } from '../../graphql/payload.js';
+import { BlockchainNetworkEnum, FiatCurrencyEnum, PaymentRailsEnum, StablecoinEnum, domainEnum } from '../../graphql/types/enums.js';
+import { idempotentResult } from '../../graphql/types/idempotency.js';
+import { idempotencyKeyField, payloadOf } from '../../graphql/types/payload.js';
 import { FAUCET_MAX_AMOUNT } from './inputs.js';
 import { type FaucetMint, type FiatRailsView, NETWORK_RAILS, type NetworkRails, type NetworkView } from './service.js';
 

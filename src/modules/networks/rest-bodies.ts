@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { FIAT_CURRENCIES, NETWORKS, PAYMENT_RAILS, TOKENS } from '../../domain/money.js';
-import { amountAnswer, named } from '../../platform/openapi-schemas.js';
+import { amountAnswer, named } from '../../rest/openapi/schemas.js';
 import { FaucetRequest } from './inputs.js';
 import { NETWORK_RAILS } from './service.js';
 

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { type Actor, assertSandbox } from '../../domain/environment.js';
 import { parseInput } from '../../domain/validation.js';
-import { contract } from '../../platform/openapi-contract.js';
-import { replyIdempotently, requestScope, withRestPointers } from '../../platform/rest.js';
+import { contract } from '../../rest/openapi/contract.js';
+import { replyIdempotently, requestScope, withRestPointers } from '../../rest/routes.js';
 import type { Services } from '../../services.js';
 import { presentFaucetMint, presentFiatRails, presentNetwork } from './presenters.js';
 import { FaucetBody, FaucetMintAnswer, NetworkListAnswer } from './rest-bodies.js';

@@ -7,9 +7,9 @@ import { parseInput } from '../../domain/validation.js';
 import type { RailsMode, TokenContract } from '../../rails/port.js';
 import type { Rails } from '../../rails/registry.js';
 import { FaucetRequest } from './inputs.js';
-import type { Job } from '../../platform/jobs.js';
-import type { Scope } from '../../platform/scope.js';
-import { useCase } from '../../platform/use-case.js';
+import type { Job } from '../../platform/runtime/jobs.js';
+import type { Scope } from '../../platform/use-cases/scope.js';
+import { useCase } from '../../platform/use-cases/use-case.js';
 import type { SendingSettings } from '../custody/fees.js';
 import { mintFollowerJob, storeMint } from '../custody/mints.js';
 

@@ -1,13 +1,13 @@
 import { ForbiddenError, NotFoundError, ValidationError } from '../../domain/errors.js';
 import { SCOPES, type KeyScope } from '../../domain/scopes.js';
-import { withoutNulls } from '../../graphql/arguments.js';
+import { withoutNulls } from '../../graphql/types/arguments.js';
 import { builder } from '../../graphql/builder.js';
-import { connectionFieldOptions, nodeConnection, ownPosition, resolveKeysetPage } from '../../graphql/connection.js';
+import { connectionFieldOptions, nodeConnection, ownPosition, resolveKeysetPage } from '../../graphql/types/connection.js';
 import { scopeOf } from '../../graphql/context.js';
-import { domainEnum } from '../../graphql/enums.js';
-import { withInputPaths } from '../../graphql/errors.js';
-import { databaseIdOf } from '../../graphql/node.js';
-import { payloadOf } from '../../graphql/payload.js';
+import { domainEnum } from '../../graphql/types/enums.js';
+import { withInputPaths } from '../../graphql/types/errors.js';
+import { databaseIdOf } from '../../graphql/types/node.js';
+import { payloadOf } from '../../graphql/types/payload.js';
 import type { ApiKeyRow } from './queries.js';
 
 /*

@@ -5,8 +5,8 @@ import { NotFoundError } from '../../domain/errors.js';
 import { isUuid } from '../../domain/identifiers/uuid.js';
 import type { KeyScope } from '../../domain/scopes.js';
 import { parseInput } from '../../domain/validation.js';
-import { type ApiKeyStore, KEY_REVOKED_CHANNEL, LAST_USED_RESOLUTION_MS, mintApiKey } from '../../platform/auth.js';
-import { auditAdministration } from '../../platform/audit.js';
+import { type ApiKeyStore, KEY_REVOKED_CHANNEL, LAST_USED_RESOLUTION_MS, mintApiKey } from '../../platform/security/auth.js';
+import { auditAdministration } from '../../platform/security/audit.js';
 import { unitOfWork } from '../../platform/db/unit-of-work.js';
 import { API_KEY_ACTIONS } from '../audit/actions.js';
 import { ApiKey, Partner } from './entities.js';
@@ -14,7 +14,7 @@ import { ApiKeyGrant } from './inputs.js';
 
 /**
  * Partners' API keys: issued and revoked by the CLI, the first start and the partner's own admin
- * keys (service.ts), and looked up by authentication (platform/auth.ts) through `apiKeyStore`.
+ * keys (service.ts), and looked up by authentication (platform/security/auth.ts) through `apiKeyStore`.
  */
 
 /** Who manages keys outside an API call: the keys CLI, or Ramp itself (the demo partner's first key). */
@@ -100,9 +100,9 @@ export async function listApiKeys(em: EntityManager, filter: { partner?: string 
 
 /**
  * Revokes the key with this prefix or id (404 when none has it). Every instance drops the key from
- * the verified keys it keeps (platform/auth.ts) when the notification sent by this transaction's
+ * the verified keys it keeps (platform/security/auth.ts) when the notification sent by this transaction's
  * commit reaches it, so REST and GraphQL refuse it within moments everywhere; open subscriptions
- * are closed by their instance's watch (platform/key-watch.ts). Revoking twice keeps the first time.
+ * are closed by their instance's watch (graphql/guards/key-watch.ts). Revoking twice keeps the first time.
  */
 export async function revokeApiKey(
   em: EntityManager,
@@ -125,7 +125,7 @@ export async function revokeApiKey(
   });
 }
 
-/** The keys as authentication needs them (platform/auth.ts); only unrevoked keys are found. */
+/** The keys as authentication needs them (platform/security/auth.ts); only unrevoked keys are found. */
 export const apiKeyStore: ApiKeyStore = {
   async find(em, prefix) {
     const found = await em.findOne(ApiKey, { prefix, revokedAt: null });

@@ -1,4 +1,4 @@
-import type { Scope } from '../../platform/scope.js';
+import type { Scope } from '../../platform/use-cases/scope.js';
 import { heldForCustomers } from '../ledger/service.js';
 import { Decimal, FIAT_CURRENCIES, type FiatCurrency, formatAmount, TOKENS, type Token } from '../../domain/money.js';
 

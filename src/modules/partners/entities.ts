@@ -3,8 +3,8 @@ import { defineEntity, p } from '@mikro-orm/core';
 import { ENVIRONMENTS } from '../../domain/environment.js';
 import { SCOPES } from '../../domain/scopes.js';
 import { FIAT_CURRENCIES, NETWORKS, TOKENS } from '../../domain/money.js';
-import { TENANT_FILTERS, tenantColumns } from '../../platform/tenant.js';
-import { createdAtColumn, idColumn } from '../../platform/columns.js';
+import { TENANT_FILTERS, tenantColumns } from '../../platform/security/tenant.js';
+import { createdAtColumn, idColumn } from '../../platform/db/columns.js';
 
 const PartnerSchema = defineEntity({
   name: 'Partner',
@@ -93,5 +93,5 @@ WhitelistedBankAccountSchema.setClass(WhitelistedBankAccount);
 
 export const partnerEntities = [Partner, ApiKey, WhitelistedWalletAddress, WhitelistedBankAccount];
 
-/** The tables above as the module's query file reads them (platform/queries.ts): SQL names, the entities' value types. */
+/** The tables above as the module's query file reads them (platform/reads/queries.ts): SQL names, the entities' value types. */
 export type PartnerTables = InferKyselyDB<typeof ApiKeySchema | typeof WhitelistedWalletAddressSchema | typeof WhitelistedBankAccountSchema>;

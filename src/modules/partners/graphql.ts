@@ -1,13 +1,13 @@
 import { ConflictError, UnprocessableError, ValidationError } from '../../domain/errors.js';
 import { ENVIRONMENTS } from '../../domain/environment.js';
 import { maskAccountNumber } from '../../domain/identifiers/bank.js';
-import { withoutNulls } from '../../graphql/arguments.js';
+import { withoutNulls } from '../../graphql/types/arguments.js';
 import { builder } from '../../graphql/builder.js';
-import { connectionFieldOptions, nodeConnection, ownPosition, resolveKeysetPage } from '../../graphql/connection.js';
+import { connectionFieldOptions, nodeConnection, ownPosition, resolveKeysetPage } from '../../graphql/types/connection.js';
 import { scopeOf } from '../../graphql/context.js';
-import { BlockchainNetworkEnum, domainEnum, FiatCurrencyEnum, StablecoinEnum } from '../../graphql/enums.js';
-import { creatingMutation } from '../../graphql/idempotency.js';
-import { idempotencyKeyField, payloadOf } from '../../graphql/payload.js';
+import { BlockchainNetworkEnum, domainEnum, FiatCurrencyEnum, StablecoinEnum } from '../../graphql/types/enums.js';
+import { creatingMutation } from '../../graphql/types/idempotency.js';
+import { idempotencyKeyField, payloadOf } from '../../graphql/types/payload.js';
 import type { CryptoBalance, CryptoThreshold, FiatBalance } from './balances.js';
 import type { DepositAddress } from './deposit-addresses.js';
 import type { Partner, WhitelistedBankAccount, WhitelistedWalletAddress } from './entities.js';

@@ -1,11 +1,11 @@
 import { SCOPES, type KeyScope, requireScope } from '../../domain/scopes.js';
-import { useCase } from '../../platform/use-case.js';
+import { useCase } from '../../platform/use-cases/use-case.js';
 import { ForbiddenError, NotFoundError } from '../../domain/errors.js';
 import { parseInput } from '../../domain/validation.js';
-import { rangeWithin } from '../../platform/client-address.js';
+import { rangeWithin } from '../../platform/security/client-address.js';
 import { isUuid } from '../../domain/identifiers/uuid.js';
-import type { KeysetPage } from '../../platform/pagination.js';
-import type { Scope } from '../../platform/scope.js';
+import type { KeysetPage } from '../../platform/reads/pagination.js';
+import type { Scope } from '../../platform/use-cases/scope.js';
 import { createApiKey, revokeApiKey } from './api-keys.js';
 import { ApiKey, Partner } from './entities.js';
 import { ApiKeyGrant, type ApiKeyGrantParsed } from './inputs.js';

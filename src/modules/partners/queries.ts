@@ -1,6 +1,6 @@
-import type { KeysetPage } from '../../platform/pagination.js';
-import { type Columns, type Selected, keyset, readsOver, rowShape, rowsOf, selecting } from '../../platform/queries.js';
-import type { Scope } from '../../platform/scope.js';
+import type { KeysetPage } from '../../platform/reads/pagination.js';
+import { type Columns, type Selected, keyset, readsOver, rowShape, rowsOf, selecting } from '../../platform/reads/queries.js';
+import type { Scope } from '../../platform/use-cases/scope.js';
 import { ApiKey, type PartnerTables, WhitelistedBankAccount, WhitelistedWalletAddress } from './entities.js';
 
 /**

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { amountAnswer, named, timestampAnswer, uuidAnswer } from '../../platform/openapi-schemas.js';
+import { amountAnswer, named, timestampAnswer, uuidAnswer } from '../../rest/openapi/schemas.js';
 import {
   type NewWhitelistedBankAccount,
   type NewWhitelistedWalletAddress,

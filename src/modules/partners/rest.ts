@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { parseInput } from '../../domain/validation.js';
-import { encryptusSuccess } from '../../platform/http-errors.js';
-import { contract } from '../../platform/openapi-contract.js';
-import { encryptusSuccessOf, ENVELOPE_FIELDS } from '../../platform/openapi-schemas.js';
-import { replyIdempotently, requestScope, withRestPointers } from '../../platform/rest.js';
+import { encryptusSuccess } from '../../rest/http-errors.js';
+import { contract } from '../../rest/openapi/contract.js';
+import { encryptusSuccessOf, ENVELOPE_FIELDS } from '../../rest/openapi/schemas.js';
+import { replyIdempotently, requestScope, withRestPointers } from '../../rest/routes.js';
 import type { Services } from '../../services.js';
 import { presentAccountInfo, presentBankAccount, presentWalletAddress } from './presenters.js';
 import {

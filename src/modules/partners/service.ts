@@ -1,13 +1,13 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import { useCase } from '../../platform/use-case.js';
+import { useCase } from '../../platform/use-cases/use-case.js';
 import type { EntityManager } from '@mikro-orm/sql';
 import { randomUUID } from 'node:crypto';
 import { ConflictError, NotFoundError } from '../../domain/errors.js';
 import { parseInput } from '../../domain/validation.js';
-import type { KeysetPage } from '../../platform/pagination.js';
-import type { Scope } from '../../platform/scope.js';
+import type { KeysetPage } from '../../platform/reads/pagination.js';
+import type { Scope } from '../../platform/use-cases/scope.js';
 import { isUuid } from '../../domain/identifiers/uuid.js';
-import { ADVISORY_LOCKS, lockUntilCommit } from '../../platform/locks.js';
+import { ADVISORY_LOCKS, lockUntilCommit } from '../../platform/db/locks.js';
 import type { CustomerService } from '../customers/service.js';
 import { type PartnerBalances, partnerBalances } from './balances.js';
 import { type DepositAddress, depositAddresses } from './deposit-addresses.js';

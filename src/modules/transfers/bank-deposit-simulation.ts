@@ -5,15 +5,15 @@ import { RAILS_OF_CURRENCY, SCALE, toFixedPlaces } from '../../domain/money.js';
 import { parseAmount } from '../../domain/pricing.js';
 import { parseInput } from '../../domain/validation.js';
 import { unitOfWork } from '../../platform/db/unit-of-work.js';
-import type { Scope } from '../../platform/scope.js';
-import { scopeTo } from '../../platform/tenant.js';
-import { useCase } from '../../platform/use-case.js';
+import type { Scope } from '../../platform/use-cases/scope.js';
+import { scopeTo } from '../../platform/security/tenant.js';
+import { useCase } from '../../platform/use-cases/use-case.js';
 import type { Iso20022Bank } from '../../rails/port.js';
 import { entryApplied } from '../bank-payments/operator.js';
 import type { TransferDeps } from './context.js';
 import { Quote, Transfer } from './entities.js';
 import { SimulatedVirtualAccountDeposit } from './inputs.js';
-import type { simulations } from './simulations.js';
+import type { simulations } from './ramps/simulations.js';
 
 /** Thrown to roll back a dry run: what it checked passed. */
 class DryRun extends Error {}

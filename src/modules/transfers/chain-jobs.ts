@@ -1,16 +1,16 @@
 import { ENVIRONMENTS } from '../../domain/environment.js';
-import type { Job } from '../../platform/jobs.js';
+import type { Job } from '../../platform/runtime/jobs.js';
 import { bankOrderSenderJob } from '../bank-payments/orders.js';
 import type { BankCreditCalls } from '../bank-payments/calls.js';
 import { bankInboxJob } from '../bank-payments/inbox.js';
-import { bankPaymentCalls } from './bank-calls.js';
+import { bankPaymentCalls } from './calls/bank.js';
 import { fiatPayouts } from './fiat-payouts.js';
 import type { TransferDeps } from './context.js';
 import { depositWatcher } from '../custody/deposits/watcher.js';
-import { depositCalls } from './deposit-calls.js';
+import { depositCalls } from './calls/deposit.js';
 import { payoutConfirmationJob } from '../custody/payouts/confirm.js';
 import { payoutSenderJob } from '../custody/payouts/send.js';
-import { payoutCalls } from './payout-calls.js';
+import { payoutCalls } from './calls/payout.js';
 import { sweeperJob } from '../custody/sweeps.js';
 
 /**

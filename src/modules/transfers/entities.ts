@@ -1,14 +1,14 @@
 import type { InferKyselyDB } from '@mikro-orm/sql';
 import { defineEntity, p } from '@mikro-orm/core';
 import type { Decimal } from '../../domain/money.js';
-import { DecimalColumn } from '../../platform/decimal-column.js';
+import { DecimalColumn } from '../../platform/db/decimal-column.js';
 import { FIAT_CURRENCIES, NETWORKS, PAYMENT_RAILS, TOKENS } from '../../domain/money.js';
 import { TRANSFER_DIRECTIONS, TRANSFER_STATUSES } from '../../domain/transfer-status.js';
 import { TRANSFER_PURPOSES } from '../../domain/transfer-purpose.js';
 import type { BankAccountDetails } from '../bank-accounts/records.js';
-import type { DepositBankAccount } from './deposit-instructions.js';
-import { TENANT_FILTERS, tenantColumns } from '../../platform/tenant.js';
-import { createdAtColumn, idColumn } from '../../platform/columns.js';
+import type { DepositBankAccount } from './accounts/deposit-instructions.js';
+import { TENANT_FILTERS, tenantColumns } from '../../platform/security/tenant.js';
+import { createdAtColumn, idColumn } from '../../platform/db/columns.js';
 
 const ASSETS = [...FIAT_CURRENCIES, ...TOKENS] as const;
 /** Money and rates: numeric(38,18) in SQL, a Decimal in memory (never a JS number). */
@@ -128,5 +128,5 @@ TransferStatusChangeSchema.setClass(TransferStatusChange);
 
 export const transferEntities = [Quote, Transfer, TransferStatusChange];
 
-/** The tables above as the module's query file reads them (platform/queries.ts): SQL names, the entities' value types. */
+/** The tables above as the module's query file reads them (platform/reads/queries.ts): SQL names, the entities' value types. */
 export type TransferTables = InferKyselyDB<typeof QuoteSchema | typeof TransferSchema | typeof TransferStatusChangeSchema>;

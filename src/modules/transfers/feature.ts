@@ -1,9 +1,9 @@
-import type { Feature } from '../../platform/feature.js';
+import type { Feature } from '../../feature.js';
 import type { Services } from '../../services.js';
 import { Transfer, transferEntities } from './entities.js';
 import { transferRoutes } from './rest.js';
 import { transferJobs } from './jobs.js';
-import { payoutAccountJobs } from './payout-account.js';
+import { payoutAccountJobs } from './accounts/payout-account.js';
 import { createDataKeys } from '../customers/data-keys.js';
 import { EVM_NETWORKS } from '../../domain/money.js';
 

@@ -2,17 +2,17 @@ import { railsNotConnected } from '../../domain/environment.js';
 import type { Environment } from '../../domain/environment.js';
 import type { Decimal, FiatCurrency, PaymentRails } from '../../domain/money.js';
 import { afterCommit, unitOfWork } from '../../platform/db/unit-of-work.js';
-import type { Job } from '../../platform/jobs.js';
-import type { Scope } from '../../platform/scope.js';
-import { ACROSS_TENANTS, scopeTo } from '../../platform/tenant.js';
+import type { Job } from '../../platform/runtime/jobs.js';
+import type { Scope } from '../../platform/use-cases/scope.js';
+import { ACROSS_TENANTS, scopeTo } from '../../platform/security/tenant.js';
 import type { FiatPayout, Iso20022Bank } from '../../rails/port.js';
 import { orderPayment } from '../bank-payments/orders.js';
 import { type BankAccountDetails, numberOfDetails } from '../bank-accounts/records.js';
-import { locked } from './bank-calls.js';
+import { locked } from './calls/bank.js';
 import type { TransferDeps } from './context.js';
 import { type Quote, Transfer } from './entities.js';
-import { moveTransfer } from './lifecycle.js';
-import { payoutAccountOf } from './payout-account.js';
+import { moveTransfer } from './ramps/lifecycle.js';
+import { payoutAccountOf } from './accounts/payout-account.js';
 
 /** What the bank is asked to pay: `amount` of `currency` over `rails` to `account`, its number in full. */
 export function fiatPayoutOf(transferId: string, currency: FiatCurrency, rails: PaymentRails, amount: Decimal, account: BankAccountDetails): FiatPayout {

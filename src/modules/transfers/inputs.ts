@@ -16,7 +16,7 @@ import { TRANSFER_DIRECTIONS, TRANSFER_STATUSES } from '../../domain/transfer-st
 import { TRANSFER_PURPOSES } from '../../domain/transfer-purpose.js';
 import { type JsonSchema, acrossFields, exactlyOne, isOneOf, refusing, when, whenOneOf } from '../../domain/validation.js';
 import { BANK_ACCOUNT_TYPES, IBAN_CHECKS, IBAN_EXAMPLES, NewBankAccount } from '../bank-accounts/inputs.js';
-import { ACCOUNT_TYPES_OF_RAILS, payoutProblem } from './payout-rails.js';
+import { ACCOUNT_TYPES_OF_RAILS, payoutProblem } from './accounts/payout-rails.js';
 
 /**
  * The transfers' use cases take these inputs: camelCase, in the domain's words. REST maps the

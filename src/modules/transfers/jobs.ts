@@ -1,12 +1,12 @@
 import type { EntityManager } from '@mikro-orm/sql';
 import type { Network } from '../../domain/money.js';
 import type { TransferStatus } from '../../domain/transfer-status.js';
-import type { Job } from '../../platform/jobs.js';
-import { ACROSS_TENANTS, scopeTo } from '../../platform/tenant.js';
+import type { Job } from '../../platform/runtime/jobs.js';
+import { ACROSS_TENANTS, scopeTo } from '../../platform/security/tenant.js';
 import { Quote, Transfer } from './entities.js';
 import { closeDepositWindowsJob } from '../custody/deposits/window.js';
-import { depositCalls } from './deposit-calls.js';
-import { moveTransfer } from './lifecycle.js';
+import { depositCalls } from './calls/deposit.js';
+import { moveTransfer } from './ramps/lifecycle.js';
 
 const BATCH = 100;
 

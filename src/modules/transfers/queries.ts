@@ -2,12 +2,12 @@ import { sql } from 'kysely';
 import { NotFoundError } from '../../domain/errors.js';
 import type { TransferPurpose } from '../../domain/transfer-purpose.js';
 import type { BankAccountDetails } from '../bank-accounts/records.js';
-import type { DepositBankAccount } from './deposit-instructions.js';
+import type { DepositBankAccount } from './accounts/deposit-instructions.js';
 import type { TransferDirection } from '../../domain/transfer-status.js';
 import { parseInput } from '../../domain/validation.js';
-import type { KeysetPage, OffsetPage } from '../../platform/pagination.js';
-import { type Columns, type From, type Wanted, keyset, preparedRead, readsOver, rowShape, selecting } from '../../platform/queries.js';
-import type { Scope } from '../../platform/scope.js';
+import type { KeysetPage, OffsetPage } from '../../platform/reads/pagination.js';
+import { type Columns, type From, type Wanted, keyset, preparedRead, readsOver, rowShape, selecting } from '../../platform/reads/queries.js';
+import type { Scope } from '../../platform/use-cases/scope.js';
 import { isUuid } from '../../domain/identifiers/uuid.js';
 import { Customer, type CustomerTables } from '../customers/entities.js';
 import type { CustomerRow } from '../customers/queries.js';
@@ -15,7 +15,7 @@ import { Quote, Transfer, type TransferTables } from './entities.js';
 import { TransferFilter } from './inputs.js';
 
 /**
- * Every read of transfers that is not a write's own: typed Kysely statements (platform/queries.ts)
+ * Every read of transfers that is not a write's own: typed Kysely statements (platform/reads/queries.ts)
  * whose rows are plain objects, a page with the quotes and customers it shows joined in
  * (PostGraphile's way), never an entity per row. An entity of a write fits the same row types.
  */

@@ -6,7 +6,7 @@ import { TRANSACTION_HASH_SCHEMA } from '../../domain/identifiers/chain.js';
 const FIAT_SCALE = Math.max(...FIAT_CURRENCIES.map((c) => SCALE[c]));
 import { TRANSFER_PURPOSES } from '../../domain/transfer-purpose.js';
 import { TRANSFER_STATUSES } from '../../domain/transfer-status.js';
-import { amountAnswer, named, timestampAnswer, uuidAnswer } from '../../platform/openapi-schemas.js';
+import { amountAnswer, named, timestampAnswer, uuidAnswer } from '../../rest/openapi/schemas.js';
 import { BankAccountBody, BankAccountDetailsAnswer } from '../bank-accounts/rest-bodies.js';
 import {
   type DestinationFields,

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { TransferDirection } from '../../domain/transfer-status.js';
 import { parseInput } from '../../domain/validation.js';
-import { type RouteContract, contract } from '../../platform/openapi-contract.js';
-import { listOf } from '../../platform/openapi-schemas.js';
-import { OffsetPageQuery } from '../../platform/pagination.js';
-import { pageOf, replyIdempotently, requestScope, withRestPointers } from '../../platform/rest.js';
+import { type RouteContract, contract } from '../../rest/openapi/contract.js';
+import { listOf } from '../../rest/openapi/schemas.js';
+import { OffsetPageQuery } from '../../platform/reads/pagination.js';
+import { pageOf, replyIdempotently, requestScope, withRestPointers } from '../../rest/routes.js';
 import type { Services } from '../../services.js';
 import { presentOfframpQuote, presentOfframpTransfer, presentQuote, presentTransfer } from './presenters.js';
 import {

@@ -1,8 +1,8 @@
 import { NotFoundError } from '../../domain/errors.js';
-import { useCase } from '../../platform/use-case.js';
+import { useCase } from '../../platform/use-cases/use-case.js';
 import type { TransferDirection } from '../../domain/transfer-status.js';
-import type { OffsetPage } from '../../platform/pagination.js';
-import type { Scope } from '../../platform/scope.js';
+import type { OffsetPage } from '../../platform/reads/pagination.js';
+import type { Scope } from '../../platform/use-cases/scope.js';
 import { isUuid } from '../../domain/identifiers/uuid.js';
 import type { TransferDeps } from './context.js';
 import { Quote, Transfer, TransferStatusChange } from './entities.js';
@@ -17,20 +17,20 @@ import type {
   SimulatedStep,
   SimulatedVirtualAccountDeposit,
 } from './inputs.js';
-import { lockTransfer, moveTransfer } from './lifecycle.js';
-import { offramp } from './offramp.js';
-import { onramp } from './onramp.js';
-import { quoting } from './quotes.js';
+import { lockTransfer, moveTransfer } from './ramps/lifecycle.js';
+import { offramp } from './ramps/offramp.js';
+import { onramp } from './ramps/onramp.js';
+import { quoting } from './ramps/quotes.js';
 import { type TransferWithQuote, ownTransferIds, transferOfCustomer, transfersOfCustomer } from './queries.js';
-import { simulations } from './simulations.js';
+import { simulations } from './ramps/simulations.js';
 import { chainJobs } from './chain-jobs.js';
-import { bankCreditCalls } from './bank-credit-calls.js';
-import { bankPaymentCalls } from './bank-calls.js';
+import { bankCreditCalls } from './calls/bank-credit.js';
+import { bankPaymentCalls } from './calls/bank.js';
 import { virtualAccountDepositThroughBank } from './bank-deposit-simulation.js';
 import { bankInboxJob } from '../bank-payments/inbox.js';
-import type { Job } from '../../platform/jobs.js';
+import type { Job } from '../../platform/runtime/jobs.js';
 import { type BankAccountDetails, numberOfDetails, personalValuesOfDetails, redactedDetails } from '../bank-accounts/records.js';
-import { sealedNumbersOfCustomer } from './payout-account.js';
+import { sealedNumbersOfCustomer } from './accounts/payout-account.js';
 
 export type { Transfer, TransferWithQuote };
 /** The transfer tables as typed reads see them: custody's jobs read a deposit's transfer (its deposit address index). */

@@ -1,12 +1,12 @@
 import type { InferKyselyDB } from '@mikro-orm/sql';
 import { defineEntity, p } from '@mikro-orm/core';
 import type { Decimal } from '../../domain/money.js';
-import { DecimalColumn } from '../../platform/decimal-column.js';
+import { DecimalColumn } from '../../platform/db/decimal-column.js';
 import { FIAT_CURRENCIES, NETWORKS, TOKENS } from '../../domain/money.js';
 import { VIRTUAL_ACCOUNT_SOURCE_RAILS, VIRTUAL_ACCOUNT_STATUSES } from './inputs.js';
 import type { DepositInstructions } from './issuance.js';
-import { TENANT_FILTERS, tenantColumns } from '../../platform/tenant.js';
-import { createdAtColumn, idColumn } from '../../platform/columns.js';
+import { TENANT_FILTERS, tenantColumns } from '../../platform/security/tenant.js';
+import { createdAtColumn, idColumn } from '../../platform/db/columns.js';
 
 /** A bank account number issued to a customer; fiat paid into it is forwarded as a token. */
 const VirtualAccountSchema = defineEntity({
@@ -38,5 +38,5 @@ VirtualAccountSchema.setClass(VirtualAccount);
 
 export const virtualAccountEntities = [VirtualAccount];
 
-/** The tables above as the module's query file reads them (platform/queries.ts): SQL names, the entities' value types. */
+/** The tables above as the module's query file reads them (platform/reads/queries.ts): SQL names, the entities' value types. */
 export type VirtualAccountTables = InferKyselyDB<typeof VirtualAccountSchema>;

@@ -1,4 +1,4 @@
-import type { Feature } from '../../platform/feature.js';
+import type { Feature } from '../../feature.js';
 import type { Services } from '../../services.js';
 import { VirtualAccount, virtualAccountEntities } from './entities.js';
 import { virtualAccountRoutes } from './rest.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { FIAT_CURRENCIES, NETWORKS, PAYMENT_RAILS, TOKENS } from '../../domain/money.js';
-import { named, timestampAnswer, uuidAnswer } from '../../platform/openapi-schemas.js';
-import { restBodyOf } from '../../platform/rest-bodies.js';
+import { named, timestampAnswer, uuidAnswer } from '../../rest/openapi/schemas.js';
+import { restBodyOf } from '../../rest/bodies.js';
 import { NewVirtualAccount, type PendingIssuance, uuid, VIRTUAL_ACCOUNT_SOURCE_RAILS, VIRTUAL_ACCOUNT_STATUSES } from './inputs.js';
 
 /** The sandbox steps of POST /v0/customers/{customer_id}/virtual-account/simulate. */

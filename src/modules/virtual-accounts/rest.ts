@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { parseInput } from '../../domain/validation.js';
-import { contract } from '../../platform/openapi-contract.js';
-import { listOf } from '../../platform/openapi-schemas.js';
-import { OffsetPageQuery } from '../../platform/pagination.js';
-import { pageOf, replyIdempotently, requestScope, withRestPointers } from '../../platform/rest.js';
+import { contract } from '../../rest/openapi/contract.js';
+import { listOf } from '../../rest/openapi/schemas.js';
+import { OffsetPageQuery } from '../../platform/reads/pagination.js';
+import { pageOf, replyIdempotently, requestScope, withRestPointers } from '../../rest/routes.js';
 import type { Services } from '../../services.js';
 import { presentCreatedVirtualAccount, presentVirtualAccount } from './presenters.js';
 import { NewVirtualAccountBody, PendingVirtualAccountAnswer, SimulationBody, VirtualAccountAnswer, pendingIssuanceOf } from './rest-bodies.js';

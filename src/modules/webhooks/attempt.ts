@@ -1,6 +1,6 @@
 import type { Config } from '../../config.js';
 import type { Environment } from '../../domain/environment.js';
-import type { Database } from '../../platform/db.js';
+import type { Database } from '../../platform/db/database.js';
 import { presentEvent } from '../events/presenters.js';
 import { type AttemptOutcome, type WebhookAgents, isSuccess, postWebhook } from './delivery.js';
 import { policyFor } from './destination.js';
@@ -10,7 +10,7 @@ import { delayBeforeNextAttempt } from './retry-schedule.js';
 import { type SigningSecrets, signDelivery, signingSecretsOf } from './secrets.js';
 import { ATTR_HTTP_REQUEST_METHOD, ATTR_HTTP_RESPONSE_STATUS_CODE, ATTR_SERVER_ADDRESS } from '@opentelemetry/semantic-conventions';
 import { SpanStatusCode } from '@opentelemetry/api';
-import { SpanKind, type TraceHeaders, type Tracing, activeTraceHeaders } from '../../platform/tracing.js';
+import { SpanKind, type TraceHeaders, type Tracing, activeTraceHeaders } from '../../platform/observability/tracing.js';
 
 /**
  * A delivery this instance has leased for one attempt, with what sending it needs (its endpoint's

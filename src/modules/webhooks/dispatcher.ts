@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Config } from '../../config.js';
-import type { Database } from '../../platform/db.js';
-import type { Logger } from '../../platform/logging.js';
-import { failureLevel } from '../../platform/database-errors.js';
-import { type Notifier, Wakeup } from '../../platform/notifier.js';
+import type { Database } from '../../platform/db/database.js';
+import type { Logger } from '../../platform/observability/logging.js';
+import { failureLevel } from '../../platform/db/database-errors.js';
+import { type Notifier, Wakeup } from '../../platform/messaging/notifier.js';
 import { type DeliveryClaim, recordOutcome, sendClaim, settleSucceeded } from './attempt.js';
 import { type AttemptOutcome, createWebhookAgents, isSuccess } from './delivery.js';
-import type { Metrics } from '../../platform/metrics.js';
+import type { Metrics } from '../../platform/observability/metrics.js';
 import type { RenderQueryBody } from './query-body.js';
-import type { Tracing } from '../../platform/tracing.js';
+import type { Tracing } from '../../platform/observability/tracing.js';
 
 export type DispatcherConfig = Pick<
   Config,

@@ -1,7 +1,7 @@
 import type { InferKyselyDB } from '@mikro-orm/sql';
 import { defineEntity, p } from '@mikro-orm/core';
-import { TENANT_FILTERS, tenantColumns } from '../../platform/tenant.js';
-import { createdAtColumn, idColumn } from '../../platform/columns.js';
+import { TENANT_FILTERS, tenantColumns } from '../../platform/security/tenant.js';
+import { createdAtColumn, idColumn } from '../../platform/db/columns.js';
 
 /** enabled: receives events. disabled: by the partner, or because the receiver answered 410 Gone. */
 export const WEBHOOK_STATUSES = ['enabled', 'disabled'] as const;
@@ -98,5 +98,5 @@ WebhookDeliveryAttemptSchema.setClass(WebhookDeliveryAttempt);
 
 export const webhookEntities = [WebhookEndpoint, WebhookDelivery, WebhookDeliveryAttempt];
 
-/** The tables above as the module's query file reads them (platform/queries.ts): SQL names, the entities' value types. */
+/** The tables above as the module's query file reads them (platform/reads/queries.ts): SQL names, the entities' value types. */
 export type WebhookTables = InferKyselyDB<typeof WebhookEndpointSchema | typeof WebhookDeliverySchema>;

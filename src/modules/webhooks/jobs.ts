@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/sql';
-import type { Job } from '../../platform/jobs.js';
+import type { Job } from '../../platform/runtime/jobs.js';
 import type { SigningSecrets } from './secrets.js';
 
 const BATCH = 100;

@@ -1,6 +1,6 @@
-import type { KeysetPage } from '../../platform/pagination.js';
-import { type Columns, keyset, readsOver, rowShape, rowsOf, selecting } from '../../platform/queries.js';
-import type { Scope } from '../../platform/scope.js';
+import type { KeysetPage } from '../../platform/reads/pagination.js';
+import { type Columns, keyset, readsOver, rowShape, rowsOf, selecting } from '../../platform/reads/queries.js';
+import type { Scope } from '../../platform/use-cases/scope.js';
 import { type DeliveryStatus, WebhookDelivery, WebhookEndpoint, type WebhookTables } from './entities.js';
 
 /** A registered webhook and a delivery as lists show them: their columns as plain objects (an entity fits too). */

@@ -4,13 +4,13 @@ import type { Actor, Environment } from '../../domain/environment.js';
 import type { KeyScope } from '../../domain/scopes.js';
 import { DomainError, ValidationError } from '../../domain/errors.js';
 import type { GraphQLContext } from '../../graphql/context.js';
-import { screamingSnake } from '../../graphql/enums.js';
-import type { Database } from '../../platform/db.js';
-import { isDatabaseUnavailable } from '../../platform/database-errors.js';
-import type { Logger } from '../../platform/logging.js';
+import { screamingSnake } from '../../graphql/types/enums.js';
+import type { Database } from '../../platform/db/database.js';
+import { isDatabaseUnavailable } from '../../platform/db/database-errors.js';
+import type { Logger } from '../../platform/observability/logging.js';
 import type { Services } from '../../services.js';
 import { eventCursors } from '../events/cursors.js';
-import { pageCursors } from '../../platform/pagination.js';
+import { pageCursors } from '../../platform/reads/pagination.js';
 import type { PartnerEvent } from '../events/service.js';
 
 /** The event of a claimed delivery, with its tenant and outbox position (sealed into `cursor` only if the query asks). */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { named, timestampAnswer, uuidAnswer } from '../../platform/openapi-schemas.js';
+import { named, timestampAnswer, uuidAnswer } from '../../rest/openapi/schemas.js';
 import { WEBHOOK_STATUSES } from './entities.js';
 import { type NewWebhook, subscriptionQuery, webhookUrl } from './inputs.js';
 

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { parseInput } from '../../domain/validation.js';
-import { fingerprint, idempotencyKeyOfHeader, answerDeclared } from '../../platform/idempotency.js';
-import { contract } from '../../platform/openapi-contract.js';
-import { listOf } from '../../platform/openapi-schemas.js';
-import { requestScope, withRestPointers } from '../../platform/rest.js';
+import { fingerprint, idempotencyKeyOfHeader, answerDeclared } from '../../platform/use-cases/idempotency.js';
+import { contract } from '../../rest/openapi/contract.js';
+import { listOf } from '../../rest/openapi/schemas.js';
+import { requestScope, withRestPointers } from '../../rest/routes.js';
 import type { Services } from '../../services.js';
 import { presentRegisteredWebhook, presentWebhook } from './presenters.js';
 import { NewWebhookBody, RegisteredWebhookAnswer, WebhookAnswer, newWebhookOf } from './rest-bodies.js';

@@ -1,6 +1,6 @@
 import { createDecipheriv, createHmac, randomBytes } from 'node:crypto';
 import type { Config } from '../../config.js';
-import { type MasterKeyring, isSealed, masterKeyring, openWith, seal, sealedBy } from '../../platform/sealing.js';
+import { type MasterKeyring, isSealed, masterKeyring, openWith, seal, sealedBy } from '../../platform/security/sealing.js';
 
 const SECRET_PREFIX = 'whsec_';
 /** How secrets were stored before they joined the one codec: `v1:` and base64 of iv, tag and ciphertext, under WEBHOOK_SECRET_KEY. */
@@ -16,7 +16,7 @@ export const signingKeyOf = (secret: string) => Buffer.from(secret.slice(SECRET_
 const contextOf = (endpointId: string) => `webhook signing secret ${endpointId}`;
 
 /**
- * Signing secrets at rest, sealed by the master key with the platform's one codec (platform/sealing.ts), so a
+ * Signing secrets at rest, sealed by the master key with the platform's one codec (platform/security/sealing.ts), so a
  * master key rotation re-seals them with the customers' data keys. Secrets stored in the earlier format (under
  * WEBHOOK_SECRET_KEY) still open, until the `reseal-webhook-secrets` job or `npm run keys:rotate-master` re-seals them.
  */

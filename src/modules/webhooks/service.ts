@@ -1,6 +1,6 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import { useCase } from '../../platform/use-case.js';
-import { type ErasedValues, blankCopies } from '../../platform/redaction.js';
+import { useCase } from '../../platform/use-cases/use-case.js';
+import { type ErasedValues, blankCopies } from '../../platform/security/redaction.js';
 import type { EntityManager } from '@mikro-orm/sql';
 import { randomUUID } from 'node:crypto';
 import type { Config } from '../../config.js';
@@ -8,10 +8,10 @@ import type { EventType } from '../../domain/events.js';
 import { ConflictError, type FieldError, ForbiddenError, NotFoundError, ValidationError } from '../../domain/errors.js';
 import { requireScope } from '../../domain/scopes.js';
 import { parseInput } from '../../domain/validation.js';
-import { OutboxEvent, lockOutbox, outboxHead } from '../../platform/outbox.js';
-import { lockUntilCommit, webhookEndpointsLock } from '../../platform/locks.js';
-import type { KeysetPage } from '../../platform/pagination.js';
-import { type Scope, tenantOf } from '../../platform/scope.js';
+import { OutboxEvent, lockOutbox, outboxHead } from '../../platform/messaging/outbox.js';
+import { lockUntilCommit, webhookEndpointsLock } from '../../platform/db/locks.js';
+import type { KeysetPage } from '../../platform/reads/pagination.js';
+import { type Scope, tenantOf } from '../../platform/use-cases/scope.js';
 import { isUuid } from '../../domain/identifiers/uuid.js';
 import { checkWebhookUrl, policyFor } from './destination.js';
 import { WebhookDelivery, WebhookDeliveryAttempt, WebhookEndpoint } from './entities.js';
@@ -292,7 +292,7 @@ export function createWebhookService(options: WebhookServiceOptions): WebhookSer
     /** Receives the events committed from now on; what happened while disabled is in the events API. */
     async enable(scope: Scope, id: string): Promise<WebhookEndpoint> {
       return change(scope, id, async (endpoint, em) => {
-        // Ordered with event writers, so an event committed after the enable sees it (platform/outbox.ts).
+        // Ordered with event writers, so an event committed after the enable sees it (platform/messaging/outbox.ts).
         await lockOutbox(em);
         endpoint.status = 'enabled';
         endpoint.disabledReason = null;

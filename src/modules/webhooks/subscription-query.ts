@@ -13,7 +13,7 @@ import {
 import { type FieldError, ValidationError, fieldError } from '../../domain/errors.js';
 import type { EventType } from '../../domain/events.js';
 import { incrementalInQueriesOnly } from '../../graphql/incremental.js';
-import { MAX_TOKENS, documentLimitRules } from '../../graphql/limits.js';
+import { MAX_TOKENS, documentLimitRules } from '../../graphql/guards/limits.js';
 
 /** The subscription field a webhook's query selects, and the one argument it may give. */
 const EVENTS_FIELD = 'events';

@@ -1,6 +1,6 @@
 import { ATTR_DB_QUERY_TEXT, ATTR_DB_SYSTEM_NAME, DB_SYSTEM_NAME_VALUE_POSTGRESQL } from '@opentelemetry/semantic-conventions';
 import type { CompiledQuery, DatabaseConnection, Dialect, Driver, QueryResult, TransactionSettings } from 'kysely';
-import { SpanKind, inChildSpan, isTracing } from '../tracing.js';
+import { SpanKind, inChildSpan, isTracing } from '../observability/tracing.js';
 
 /** The statement's first word (select, insert, with…): a span name that stays one of a few. */
 const operationOf = (sql: string) => /^\s*(\w+)/.exec(sql)?.[1]?.toLowerCase() ?? 'sql';

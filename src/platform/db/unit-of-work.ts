@@ -4,7 +4,7 @@ import type { EntityManager } from '@mikro-orm/sql';
 
 /*
  * A unit of work: one database transaction, and the side effects it decided on, run only once it
- * committed. A request use case opens it through `useCase` (platform/use-case.ts), which also claims
+ * committed. A request use case opens it through `useCase` (platform/use-cases/use-case.ts), which also claims
  * and stores the request's idempotency key in it; a job opens it here directly. A side effect (a broadcast, a bank file, a mint) is first stored as what must be
  * sent, in the transaction; `afterCommit` then sends it at once, and the job that follows the stored
  * intent sends it again if this process dies first. A rolled-back transaction runs none of them.

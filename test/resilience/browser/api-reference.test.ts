@@ -1,6 +1,6 @@
 import { mkdirSync, statSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { haveChromium, useRampInBrowser, watchProblems } from '../../support/browser.js';
+import { haveChromium, useRampInBrowser, watchProblems } from '../../support/clients/browser.js';
 
 const SCREENSHOT = 'test-artifacts/api-reference.png';
 

@@ -3,11 +3,11 @@ import { mkdirSync, statSync, utimesSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bundleIsStale, generateOperationTypes } from '../../../src/modules/console/bundle.js';
-import { haveChromium, launchChromium, PRODUCTION_LIMITS, useRampInBrowser, watchProblems } from '../../support/browser.js';
-import { byHash, onlyTrustedDocuments } from '../../support/console-documents.js';
+import { haveChromium, launchChromium, PRODUCTION_LIMITS, useRampInBrowser, watchProblems } from '../../support/clients/browser.js';
+import { byHash, onlyTrustedDocuments } from '../../support/clients/console-documents.js';
 import { type ApiClient, startRamp } from '../../support/ramp.js';
-import { APPROVE_KYC, createCustomer, ibanAccount, idempotencyKey, offrampQuoteBody } from '../../support/transfers.js';
-import { startReceiver } from '../../support/webhook-receiver.js';
+import { APPROVE_KYC, createCustomer, ibanAccount, idempotencyKey, offrampQuoteBody } from '../../support/data/transfers.js';
+import { startReceiver } from '../../support/clients/webhook-receiver.js';
 
 const ARTIFACTS = 'test-artifacts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { haveChromium, useRampInBrowser, watchProblems } from '../../support/browser.js';
+import { haveChromium, useRampInBrowser, watchProblems } from '../../support/clients/browser.js';
 
 const env = useRampInBrowser();
 

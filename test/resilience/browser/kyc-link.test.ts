@@ -2,7 +2,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { haveChromium, launchChromium, PRODUCTION_LIMITS, watchProblems } from '../../support/browser.js';
+import { haveChromium, launchChromium, PRODUCTION_LIMITS, watchProblems } from '../../support/clients/browser.js';
 import { startRamp, type TestRamp } from '../../support/ramp.js';
 
 /** The partner's page the applicant returns to: a tiny server on another origin that records each visit. */

@@ -2,13 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from 'graphql-ws';
 import { Writable } from 'node:stream';
 import WebSocket from 'ws';
-import { createLogger } from '../../../src/platform/logging.js';
+import { createLogger } from '../../../src/platform/observability/logging.js';
 import { createRamp, type Ramp } from '../../../src/app.js';
-import { watchContract } from '../../support/contract.js';
+import { watchContract } from '../../support/clients/contract.js';
 import { loadConfig } from '../../../src/config.js';
 import { type Load, type LoadSample, startLoad } from '../../support/load.js';
 import { type PrivatePostgres, startPrivatePostgres } from '../../support/private-postgres.js';
-import { type Receiver, sleep, startReceiver, waitFor } from '../../support/webhook-receiver.js';
+import { type Receiver, sleep, startReceiver, waitFor } from '../../support/clients/webhook-receiver.js';
 
 /**
  * Ramp on a PostgreSQL cluster of the test's own, under a steady read+write load, while

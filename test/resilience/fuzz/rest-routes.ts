@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import type { ApiClient } from '../../support/ramp.js';
-import { createCustomer, ibanAccount, idempotencyKey, offrampQuoteBody, onrampQuoteBody, wallet } from '../../support/transfers.js';
+import { createCustomer, ibanAccount, idempotencyKey, offrampQuoteBody, onrampQuoteBody, wallet } from '../../support/data/transfers.js';
 import type { FuzzRequest } from './answers.js';
 import { contentType, deepJson, headerText, hostileAmount, hostileId, hostileJson, hostileString, malformedJson } from './hostile-values.js';
 

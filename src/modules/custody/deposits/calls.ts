@@ -29,7 +29,7 @@ export interface DepositChain {
 /**
  * What custody's deposit watcher tells transfers, and asks of them: named calls, each in the caller's transaction, so
  * custody never sets a transfer's field or status, and never names a table or column of theirs. Transfers implement
- * it (transfers/deposit-calls.ts).
+ * it (transfers/calls/deposit.ts).
  */
 export interface DepositCalls {
   /**

@@ -2,7 +2,7 @@ import { defineEntity, p } from '@mikro-orm/core';
 import type { InferKyselyDB } from '@mikro-orm/sql';
 import { ENVIRONMENTS } from '../../../domain/environment.js';
 import { type Decimal, NETWORKS, TOKENS } from '../../../domain/money.js';
-import { DecimalColumn } from '../../../platform/decimal-column.js';
+import { DecimalColumn } from '../../../platform/db/decimal-column.js';
 
 /**
  * What happened to one token `Transfer` log to a deposit address:

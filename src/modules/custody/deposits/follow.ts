@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/sql';
 import { sql } from 'kysely';
-import { readsOver } from '../../../platform/queries.js';
+import { readsOver } from '../../../platform/reads/queries.js';
 import type { WatchedChain } from '../../../rails/port.js';
 import type { DepositCalls } from './calls.js';
 import { ChainDeposit, type DepositTables } from './entities.js';

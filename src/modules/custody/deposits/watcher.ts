@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/sql';
-import type { Job } from '../../../platform/jobs.js';
+import type { Job } from '../../../platform/runtime/jobs.js';
 import type { BlockRef, WatchedChain, TokenTransfer } from '../../../rails/port.js';
 import { type Cursor, WINDOW, advanceCursor, claimCursor, readCursor, rewindCursor, startCursor } from './cursor.js';
 import { ChainDeposit } from './entities.js';

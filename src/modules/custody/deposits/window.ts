@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/sql';
-import { readsOver } from '../../../platform/queries.js';
+import { readsOver } from '../../../platform/reads/queries.js';
 import { Decimal } from '../../../domain/money.js';
-import type { Job } from '../../../platform/jobs.js';
+import type { Job } from '../../../platform/runtime/jobs.js';
 import type { DepositCalls, DepositingTransfer } from './calls.js';
 import { ChainDeposit, type DepositTables } from './entities.js';
 

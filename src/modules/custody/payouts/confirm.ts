@@ -4,7 +4,7 @@ import { unitOfWork } from '../../../platform/db/unit-of-work.js';
 import { takenHash } from '../attempts.js';
 import { type SendingSettings, feesOf, replacementFees, wei } from '../fees.js';
 import type { Token } from '../../../domain/money.js';
-import type { Job } from '../../../platform/jobs.js';
+import type { Job } from '../../../platform/runtime/jobs.js';
 import type { BlockRef, Fees, LiveChain, Receipt } from '../../../rails/port.js';
 import type { PayoutCalls } from './calls.js';
 import { broadcastPayouts } from './broadcast.js';

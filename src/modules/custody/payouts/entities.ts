@@ -2,8 +2,8 @@ import { defineEntity, p } from '@mikro-orm/core';
 import type { InferKyselyDB } from '@mikro-orm/sql';
 import type { Decimal } from '../../../domain/money.js';
 import { TOKENS } from '../../../domain/money.js';
-import { createdAtColumn, idColumn } from '../../../platform/columns.js';
-import { DecimalColumn } from '../../../platform/decimal-column.js';
+import { createdAtColumn, idColumn } from '../../../platform/db/columns.js';
+import { DecimalColumn } from '../../../platform/db/decimal-column.js';
 
 /** `signed` (stored, maybe not yet broadcast) → `sent` → `mined` (back to `sent` if its block is reorganised away) → `confirmed`; or `failed`. */
 export const PAYOUT_STATUSES = ['signed', 'sent', 'mined', 'confirmed', 'failed'] as const;

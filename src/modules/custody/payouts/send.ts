@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/sql';
 import { afterCommit, unitOfWork } from '../../../platform/db/unit-of-work.js';
-import type { Job } from '../../../platform/jobs.js';
+import type { Job } from '../../../platform/runtime/jobs.js';
 import type { LiveChain } from '../../../rails/port.js';
 import { crashAt } from '../crash-points.js';
 import type { SendingSettings } from '../fees.js';

@@ -5,7 +5,7 @@ import type { Fees, LiveChain } from '../../../rails/port.js';
 import { type SenderReading, readSender, takeNonces } from '../nonces.js';
 import type { PayoutCalls, PayoutRequest } from './calls.js';
 import { ChainPayout, type PayoutTables } from './entities.js';
-import { readsOver } from '../../../platform/queries.js';
+import { readsOver } from '../../../platform/reads/queries.js';
 import { sql } from 'kysely';
 
 /** A token amount in base units, by the decimals the token's contract on this chain declares (read at start). */

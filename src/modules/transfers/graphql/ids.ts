@@ -1,6 +1,6 @@
 import { decodeGlobalID } from '@pothos/plugin-relay';
 import type { TransferDirection } from '../../../domain/transfer-status.js';
-import { databaseIdOf } from '../../../graphql/node.js';
+import { databaseIdOf } from '../../../graphql/types/node.js';
 import { isUuid } from '../../../domain/identifiers/uuid.js';
 import type { TransferWithin } from '../service.js';
 import { TRANSFER_TYPENAMES } from './types.js';

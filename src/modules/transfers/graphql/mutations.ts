@@ -1,16 +1,16 @@
 import { ConflictError, ForbiddenError, NotFoundError, UnprocessableError, ValidationError } from '../../../domain/errors.js';
 import type { TransferPurpose } from '../../../domain/transfer-purpose.js';
 import type { TransferRow } from '../queries.js';
-import { undefinedIfNull, withoutNulls } from '../../../graphql/arguments.js';
+import { undefinedIfNull, withoutNulls } from '../../../graphql/types/arguments.js';
 import { builder } from '../../../graphql/builder.js';
 import { type GraphQLContext, scopeOf } from '../../../graphql/context.js';
-import { BlockchainNetworkEnum, FiatCurrencyEnum, PaymentRailsEnum, StablecoinEnum } from '../../../graphql/enums.js';
-import { withInputPaths } from '../../../graphql/errors.js';
-import { creatingMutation } from '../../../graphql/idempotency.js';
-import { databaseIdOf, optionalDatabaseIdOf } from '../../../graphql/node.js';
-import { idempotencyKeyField, payloadOf } from '../../../graphql/payload.js';
+import { BlockchainNetworkEnum, FiatCurrencyEnum, PaymentRailsEnum, StablecoinEnum } from '../../../graphql/types/enums.js';
+import { withInputPaths } from '../../../graphql/types/errors.js';
+import { creatingMutation } from '../../../graphql/types/idempotency.js';
+import { databaseIdOf, optionalDatabaseIdOf } from '../../../graphql/types/node.js';
+import { idempotencyKeyField, payloadOf } from '../../../graphql/types/payload.js';
 import { BankAccountInputRef } from '../../bank-accounts/graphql.js';
-import type { Scope } from '../../../platform/scope.js';
+import type { Scope } from '../../../platform/use-cases/scope.js';
 import { quoteIdOf, transferIdOf } from './ids.js';
 import { QuoteRef, TransferPurposeEnum, TransferRef, transferNode } from './types.js';
 

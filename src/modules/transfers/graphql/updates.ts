@@ -2,7 +2,7 @@ import { NotFoundError } from '../../../domain/errors.js';
 import type { EventType } from '../../../domain/events.js';
 import { builder } from '../../../graphql/builder.js';
 import { scopeOf } from '../../../graphql/context.js';
-import { databaseIdOf } from '../../../graphql/node.js';
+import { databaseIdOf } from '../../../graphql/types/node.js';
 import { EventTypeEnum } from '../../events/graphql.js';
 import type { PartnerEvent } from '../../events/service.js';
 import type { Kept } from '../../events/snapshots.js';
@@ -51,7 +51,7 @@ builder.subscriptionFields((t) => ({
     },
     subscribe: (_, args, ctx) =>
       ctx.services.events.transferUpdates(scopeOf(ctx), databaseIdOf(args.id, 'OnrampTransfer', 'OfframpTransfer'), args.after, ctx.connection),
-    // Each event runs with a context of its own (platform/shared-subscriptions.ts), so relations are read afresh.
+    // Each event runs with a context of its own (graphql/shared-subscriptions.ts), so relations are read afresh.
     resolve: (event: PartnerEvent) => event,
   }),
 }));

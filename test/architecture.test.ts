@@ -1,0 +1,259 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Import, importGraph, importsOf, layerViolations, moduleCycles } from './support/layers.js';
+import { ADVISORY_LOCKS } from '../src/platform/db/locks.js';
+import { startRamp, type TestRamp } from './support/ramp.js';
+
+/** Every source file under src/, by its path relative to src/, with its text. */
+const sources = (dir = 'src'): [string, string][] =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((entry): [string, string][] => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sources(path);
+    return entry.name.endsWith('.ts') ? [[path.slice('src/'.length), readFileSync(path, 'utf8')]] : [];
+  });
+const filesMatching = (pattern: RegExp) =>
+  sources()
+    .filter(([, text]) => pattern.test(text))
+    .map(([file]) => file);
+
+/**
+ * The imports the layer rules refuse that stay, each with its reason (support/layers.ts states the
+ * rules). One entry that matches no import fails the test, so this list only shrinks.
+ */
+const ALLOWED: (Import & { why: string })[] = [
+  // A page of transfers joins its customer in the same statement (one round trip; docs/engineering/performance.md).
+  { from: 'modules/transfers/queries.ts', to: 'modules/customers/entities.ts', why: 'joins the customers table in a transfer page' },
+  { from: 'modules/transfers/queries.ts', to: 'modules/customers/queries.ts', why: 'the joined customer has the row type of a customer read' },
+];
+
+describe('the layers of src/ (support/layers.ts)', () => {
+  it('holds every rule in src/', () => {
+    expect(layerViolations(importGraph('src'), ALLOWED)).toEqual([]);
+  });
+
+  it('finds a broken rule of each kind in an import graph that breaks them all', () => {
+    const graph: Import[] = [
+      { from: 'domain/money.ts', to: 'platform/db/database.ts' },
+      { from: 'rest/server.ts', to: 'modules/customers/service.ts' },
+      { from: 'rest/server.ts', to: 'graphql/server.ts' },
+      { from: 'rest/server.ts', to: 'services.ts' },
+      { from: 'platform/security/auth.ts', to: 'features.ts' },
+      { from: 'graphql/server.ts', to: 'rest/http-errors.ts' },
+      { from: 'graphql/types/errors.ts', to: 'rest/openapi/errors.ts' },
+      { from: 'graphql/types/node.ts', to: 'modules/customers/rest-bodies.ts' },
+      { from: 'graphql/schema.ts', to: 'features.ts' },
+      { from: 'graphql/context.ts', to: 'services.ts' },
+      { from: 'modules/events/subjects.ts', to: 'modules/customers/entities.ts' },
+      { from: 'modules/transfers/service.ts', to: 'modules/customers/queries.ts' },
+      { from: 'modules/transfers/queries.ts', to: 'modules/customers/queries.ts' },
+      { from: 'modules/webhooks/service.ts', to: 'modules/events/rest.ts' },
+      { from: 'modules/webhooks/service.ts', to: 'modules/events/feature.ts' },
+      { from: 'modules/transfers/ramps/offramp.ts', to: 'npm:viem' },
+      { from: 'rails/registry.ts', to: 'npm:@noble/curves' },
+      { from: 'config.ts', to: 'npm:@scure/bip39' },
+      { from: 'rails/registry.ts', to: 'modules/transfers/service.ts' },
+      { from: 'rails/evm/chain.ts', to: 'graphql/builder.ts' },
+      { from: 'config.ts', to: 'platform/security/client-address.ts' },
+      { from: 'config.ts', to: 'rails/evm/hd.ts' },
+      // Even a type-only import of transfers' service (its table types were re-exported there once).
+      { from: 'modules/custody/deposits/watched.ts', to: 'modules/transfers/service.ts' },
+      { from: 'modules/custody/sweeps.ts', to: 'modules/transfers/entities.ts' },
+    ];
+    const found = layerViolations(graph);
+    expect(found).toHaveLength(graph.length);
+    expect(found.map((v) => v.slice(v.indexOf(': ') + 2))).toEqual([
+      'domain imports nothing of ours outside domain/',
+      'platform knows no feature',
+      'platform knows no schema',
+      'platform knows no Services or features',
+      'platform knows no Services or features',
+      'graphql knows no REST',
+      'graphql knows no REST',
+      'graphql knows no REST',
+      'graphql knows no Services or features',
+      'graphql knows no Services or features',
+      "modules talk through services: modules/customers/entities.ts is customers's own",
+      "modules talk through services: modules/customers/queries.ts is customers's own",
+      "modules talk through services: modules/customers/queries.ts is customers's own",
+      "modules talk through services: modules/events/rest.ts is events's own",
+      "modules talk through services: modules/events/feature.ts is events's own",
+      'only rails/evm/ speaks to a chain library',
+      'only rails/evm/ speaks to a chain library',
+      'only rails/evm/ speaks to a chain library',
+      'rails imports only domain/, platform/ and itself',
+      'rails imports only domain/, platform/ and itself',
+      'config imports only domain/ and refusal.ts',
+      'config imports only domain/ and refusal.ts',
+      'custody talks to transfers only through the calls it names',
+      'custody talks to transfers only through the calls it names',
+    ]);
+  });
+
+  it('lets through what the rules allow', () => {
+    const graph: Import[] = [
+      { from: 'domain/pricing.ts', to: 'domain/money.ts' },
+      { from: 'rest/server.ts', to: 'platform/security/auth.ts' },
+      { from: 'graphql/server.ts', to: 'platform/security/auth.ts' },
+      { from: 'modules/transfers/context.ts', to: 'modules/customers/service.ts' },
+      { from: 'modules/events/graphql.ts', to: 'modules/transfers/graphql/types.ts' },
+      { from: 'modules/customers/service.ts', to: 'modules/customers/entities.ts' },
+      { from: 'app.ts', to: 'graphql/server.ts' },
+      { from: 'rails/evm/chain.ts', to: 'npm:viem' },
+      { from: 'rails/evm/hd.ts', to: 'npm:@noble/curves' },
+      { from: 'rails/evm/hd.ts', to: 'npm:@scure/bip39' },
+      { from: 'rails/registry.ts', to: 'config.ts' },
+      { from: 'rails/registry.ts', to: 'refusal.ts' },
+      { from: 'config.ts', to: 'refusal.ts' },
+      { from: 'config.ts', to: 'domain/network-tokens.ts' },
+      { from: 'rails/evm/chain.ts', to: 'domain/money.ts' },
+      { from: 'domain/identifiers/chain.ts', to: 'npm:@noble/hashes' },
+      { from: 'modules/transfers/ramps/offramp.ts', to: 'npm:zod' },
+      { from: 'modules/transfers/calls/deposit.ts', to: 'modules/custody/deposits/calls.ts' },
+    ];
+    expect(layerViolations(graph)).toEqual([]);
+  });
+
+  it('reports an allowed import that is no longer made', () => {
+    const allowed = [{ from: 'modules/a/service.ts', to: 'modules/b/entities.ts', why: 'gone' }];
+    expect(layerViolations([], allowed)).toEqual(['modules/a/service.ts → modules/b/entities.ts: allowed but not imported']);
+  });
+
+  it('reads every kind of import from a source file: static, type-only, re-export, side effect, dynamic', () => {
+    const source = [
+      "import { Money } from '../domain/money.js';",
+      "import type { Actor } from '../domain/environment.js';",
+      "export { outboxHead } from './outbox.js';",
+      "import './scalars.js';",
+      "const later = () => import('../modules/customers/graphql.js');",
+      "import { z } from 'zod';",
+      "import { HDKey } from 'viem/accounts';",
+      "import { secp256k1 } from '@noble/curves/secp256k1';",
+    ].join('\n');
+    expect(importsOf('platform/x.ts', source).map((i) => i.to)).toEqual([
+      'domain/money.ts',
+      'domain/environment.ts',
+      'platform/messaging/outbox.ts',
+      'platform/scalars.ts',
+      'modules/customers/graphql.ts',
+      'npm:zod',
+      'npm:viem',
+      'npm:@noble/curves',
+    ]);
+  });
+});
+
+/**
+ * Circles between modules that stay, each with its reason; the list only shrinks (a circle closed fails the test
+ * until its line is removed).
+ */
+const ALLOWED_CYCLES: { cycle: string; why: string }[] = [];
+
+describe('modules without circles', () => {
+  it('has no circle between modules but the listed ones', () => {
+    expect(moduleCycles(importGraph('src'))).toEqual(ALLOWED_CYCLES.map((c) => c.cycle));
+  });
+
+  it('finds a circle through three modules, and none in a chain', () => {
+    const circle: Import[] = [
+      { from: 'modules/events/graphql.ts', to: 'modules/transfers/graphql/types.ts' },
+      { from: 'modules/transfers/graphql/types.ts', to: 'modules/customers/service.ts' },
+      { from: 'modules/customers/graphql.ts', to: 'modules/events/snapshots.ts' },
+    ];
+    expect(moduleCycles(circle)).toEqual(['customers ⇄ events ⇄ transfers']);
+    expect(moduleCycles(circle.slice(0, 2))).toEqual([]);
+  });
+});
+
+describe('one name, one home', () => {
+  it('takes every advisory lock with an id of platform/db/locks.ts, each id its own', () => {
+    const taking = sources().filter(([file, text]) => file !== 'platform/db/locks.ts' && /pg_advisory/.test(text));
+    expect(taking.filter(([, text]) => !text.includes('ADVISORY_LOCKS.')).map(([file]) => file)).toEqual([]);
+    const ids = Object.values(ADVISORY_LOCKS);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('reads the head of the outbox in one function, outboxHead()', () => {
+    expect(filesMatching(/max\(cursor\)/)).toEqual(['platform/messaging/outbox.ts']);
+  });
+
+  it('defines isUuid once, in domain/identifiers', () => {
+    expect(filesMatching(/(const|function) isUuid\b/)).toEqual(['domain/identifiers/uuid.ts']);
+  });
+
+  it('names every service factory createXService', () => {
+    const factories = sources().flatMap(([, text]) => [...text.matchAll(/export function (\w+Service)\(/g)].map((m) => m[1]!));
+    expect(factories.length).toBeGreaterThanOrEqual(10);
+    expect(factories.filter((name) => !/^create[A-Z]\w*Service$/.test(name))).toEqual([]);
+  });
+
+  it('opens a request use case through useCase alone: em.transactional only in jobs and at start; faces open none', () => {
+    // What a module opens with em.transactional is no request's use case: a job's batch, a delivery attempt, the
+    // demo partner at start. Shrinks only: a request use case calls useCase (platform/use-cases/use-case.ts), which claims
+    // and stores its idempotency key in the same unit of work.
+    const ownTransactions = [
+      'modules/bank-accounts/jobs.ts',
+      'modules/custody/deposits/watcher.ts',
+      'modules/custody/deposits/window.ts',
+      'modules/custody/payouts/send.ts',
+      'modules/customers/data-keys.ts',
+      'modules/customers/jobs.ts',
+      'modules/kyb/jobs.ts',
+      'modules/partners/service.ts',
+      'modules/transfers/calls/bank-credit.ts',
+      'modules/transfers/jobs.ts',
+      'modules/transfers/accounts/payout-account.ts',
+      'modules/webhooks/attempt.ts',
+      'modules/webhooks/jobs.ts',
+    ];
+    expect(filesMatching(/\.transactional\(/).filter((file) => file.startsWith('modules/'))).toEqual(ownTransactions);
+    // A face declares the request and calls the service: it opens no transaction and joins none into its own.
+    const faces = sources().filter(([file]) => /(^|\/)(rest|graphql|mutations|idempotency)\.ts$/.test(file) && !file.startsWith('platform/'));
+    expect(faces.length).toBeGreaterThan(20);
+    expect(faces.filter(([, text]) => /\.transactional\(|\bunitOfWork\(|\buseCase\(/.test(text)).map(([file]) => file)).toEqual([]);
+    expect(filesMatching(/joiningTransactions|runIdempotently/)).toEqual([]);
+  });
+
+  it('keeps the API-key store in partners/api-keys.ts, apart from the partner use cases', () => {
+    expect(filesMatching(/export const apiKeyStore\b/)).toEqual(['modules/partners/api-keys.ts']);
+    expect(readFileSync('src/modules/partners/service.ts', 'utf8')).not.toMatch(/\bApiKey\b/);
+  });
+});
+
+describe('the composition root wires the features', () => {
+  it('gives every feature one entry point that the composition root lists', () => {
+    const listed = readFileSync('src/features.ts', 'utf8');
+    const modules = readdirSync('src/modules', { withFileTypes: true }).filter((entry) => entry.isDirectory());
+    expect(modules.filter((m) => !listed.includes(`./modules/${m.name}/feature.js`)).map((m) => m.name)).toEqual([]);
+  });
+});
+
+describe('one EntityManager and one caller per request', () => {
+  let t: TestRamp;
+  let forks = 0;
+  beforeAll(async () => {
+    t = await startRamp({ RATE_LIMIT_PER_MINUTE: '1000' });
+    const fork = t.ramp.db.fork.bind(t.ramp.db);
+    t.ramp.db.fork = () => {
+      // Background work (the job runner, the webhook dispatcher, the events catch-up poll) forks its own on its own timers.
+      if (!/[\\/](jobs|dispatcher|notifier)\.ts/.test(new Error().stack ?? '')) forks++;
+      return fork();
+    };
+  });
+  afterAll(() => t.close());
+
+  it('forks one EntityManager for a GraphQL request, the rate limiter and authentication included', async () => {
+    await t.client(t.key).graphql('{ customers(first: 1) { edges { node { id } } } }');
+    forks = 0;
+    const res = await t.client(t.key).graphql('{ customers(first: 1) { edges { node { id } } } }');
+    expect(res.status).toBe(200);
+    expect(forks).toBe(1);
+  });
+
+  it('forks one EntityManager for a REST request', async () => {
+    forks = 0;
+    const res = await t.client(t.key).get('/v1/partners/accountInfo');
+    expect(res.status).toBe(200);
+    expect(forks).toBe(1);
+  });
+});
