@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import type { EntityClass, Options } from '@mikro-orm/core';
+import type { EntityClass } from '@mikro-orm/core';
 import type { Config } from './config.js';
 import type { Job } from './platform/runtime/jobs.js';
+import type { EntityDefinitions } from './platform/db/database.js';
 
-/** MikroORM entity definitions, as the ORM's `entities` option takes them. */
-export type EntityDefinitions = NonNullable<Options['entities']>;
+export type { EntityDefinitions } from './platform/db/database.js';
 
 /**
  * An object events can be about: the GraphQL object type that shows it (a Pothos loadable node ref,

@@ -5,6 +5,7 @@ import { STATUS_CODES } from 'node:http';
 import { type ErrorCode, STATUS_OF_CODE } from '../domain/error-codes.js';
 import { DomainError, type FieldError, ValidationError } from '../domain/errors.js';
 import { isDatabaseUnavailable, isPoolSaturated } from '../platform/db/database-errors.js';
+import { routePath } from '../platform/http/route-path.js';
 
 /** An error as the HTTP layer answers it, before it is put into one of the two wire shapes. */
 export interface HttpProblem {
@@ -161,8 +162,6 @@ export const encryptusSuccess = (status: number, message: string, data: unknown)
  * folds them (`//v1/partners/accountInfo` is `/v1/partners/accountInfo`).
  */
 export type ErrorShape = 'problem' | 'encryptus' | 'graphql';
-
-export const routePath = (url: string) => url.split('?')[0]!.replace(/\/{2,}/g, '/');
 
 export function shapeOf(url: string): ErrorShape {
   const path = routePath(url);

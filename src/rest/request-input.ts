@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { NotFoundError, ValidationError } from '../domain/errors.js';
 import { isUuid } from '../domain/identifiers/uuid.js';
 import { MAX_JSON_DEPTH, jsonNestingDepth, refusedTextIn } from '../domain/validation.js';
-import { routePath, shapeOf } from './http-errors.js';
+import { shapeOf } from './http-errors.js';
+import { routePath } from '../platform/http/route-path.js';
 
 const tooDeep = () => new ValidationError([], `The body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels`, 'body_too_deep');
 

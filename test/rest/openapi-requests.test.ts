@@ -3,7 +3,14 @@ import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seed } from '../resilience/fuzz/rest-routes.js';
-import { type DocumentedOperation, type GeneratedRequest, declaresCheckAt, operationsOf, requestOf, schemaGenerator } from '../support/clients/openapi-requests.js';
+import {
+  type DocumentedOperation,
+  type GeneratedRequest,
+  declaresCheckAt,
+  operationsOf,
+  requestOf,
+  schemaGenerator,
+} from '../support/clients/openapi-requests.js';
 import { startRamp, type TestRamp } from '../support/ramp.js';
 
 /**

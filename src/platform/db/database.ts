@@ -6,7 +6,7 @@ import type { EntityManager, MikroORM } from '@mikro-orm/sql';
 import { auditSubscriber } from '../security/audit.js';
 import type { Config } from '../../config.js';
 import { migrations } from '../../../migrations/index.js';
-import type { EntityDefinitions } from '../../feature.js';
+import type { Options } from '@mikro-orm/core';
 import { lockDataDir } from './data-dir-lock.js';
 import { migrate } from './migrations.js';
 import { ADVISORY_LOCKS } from './locks.js';
@@ -16,6 +16,9 @@ import { measureConnectionWaits, releaseConnectionsThatDie, tellSaturationFromOu
 import { type PoolWaits, poolWaits } from '../runtime/saturation.js';
 
 export type { EntityManager };
+
+/** MikroORM entity definitions, as the ORM's `entities` option takes them (each feature brings its own). */
+export type EntityDefinitions = NonNullable<Options['entities']>;
 
 export interface Database {
   orm: MikroORM;

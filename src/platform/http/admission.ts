@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.js';
 import { OverloadedError } from '../../domain/errors.js';
-import { routePath } from '../../rest/http-errors.js';
+import { routePath } from './route-path.js';
 import type { Metrics } from '../observability/metrics.js';
 import { watchSaturation } from '../runtime/saturation.js';
 
