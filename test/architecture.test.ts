@@ -1,5 +1,6 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Import, importGraph, importsOf, layerViolations, moduleCycles } from './support/layers.js';
 import { ADVISORY_LOCKS } from '../src/platform/db/locks.js';
@@ -33,61 +34,81 @@ describe('the layers of src/ (support/layers.ts)', () => {
   });
 
   it('finds a broken rule of each kind in an import graph that breaks them all', () => {
-    const graph: Import[] = [
-      { from: 'domain/money.ts', to: 'platform/db/database.ts' },
-      { from: 'rest/server.ts', to: 'modules/customers/service.ts' },
-      { from: 'rest/server.ts', to: 'graphql/server.ts' },
-      { from: 'rest/server.ts', to: 'services.ts' },
-      { from: 'platform/security/auth.ts', to: 'features.ts' },
-      { from: 'graphql/server.ts', to: 'rest/http-errors.ts' },
-      { from: 'graphql/types/errors.ts', to: 'rest/openapi/errors.ts' },
-      { from: 'graphql/types/node.ts', to: 'modules/customers/rest-bodies.ts' },
-      { from: 'graphql/schema.ts', to: 'features.ts' },
-      { from: 'graphql/context.ts', to: 'services.ts' },
-      { from: 'modules/events/subjects.ts', to: 'modules/customers/entities.ts' },
-      { from: 'modules/transfers/service.ts', to: 'modules/customers/queries.ts' },
-      { from: 'modules/transfers/queries.ts', to: 'modules/customers/queries.ts' },
-      { from: 'modules/webhooks/service.ts', to: 'modules/events/rest.ts' },
-      { from: 'modules/webhooks/service.ts', to: 'modules/events/feature.ts' },
-      { from: 'modules/transfers/ramps/offramp.ts', to: 'npm:viem' },
-      { from: 'rails/registry.ts', to: 'npm:@noble/curves' },
-      { from: 'config.ts', to: 'npm:@scure/bip39' },
-      { from: 'rails/registry.ts', to: 'modules/transfers/service.ts' },
-      { from: 'rails/evm/chain.ts', to: 'graphql/builder.ts' },
-      { from: 'config.ts', to: 'platform/security/client-address.ts' },
-      { from: 'config.ts', to: 'rails/evm/hd.ts' },
+    // Each line breaks one rule; the rule's answer stands beside it.
+    const broken: [Import, string][] = [
+      [{ from: 'domain/money.ts', to: 'platform/db/database.ts' }, 'domain imports nothing of ours outside domain/'],
+      [{ from: 'domain/money.ts', to: 'npm:pg' }, 'domain uses only packages of pure computation'],
+      [{ from: 'domain/ledger.ts', to: 'npm:node:fs' }, 'domain uses only packages of pure computation'],
+      [{ from: 'platform/http/admission.ts', to: 'modules/customers/service.ts' }, 'platform knows no feature'],
+      [{ from: 'platform/db/database.ts', to: 'feature.ts' }, 'platform knows no feature'],
+      [{ from: 'platform/http/admission.ts', to: 'graphql/server.ts' }, 'platform knows no face'],
+      [{ from: 'platform/http/admission.ts', to: 'rest/http-errors.ts' }, 'platform knows no face'],
+      [{ from: 'platform/use-cases/scope.ts', to: 'modules/customers/graphql.ts' }, 'platform knows no feature'],
+      [{ from: 'platform/reads/queries.ts', to: 'services.ts' }, 'platform knows no Services or features'],
+      [{ from: 'platform/security/auth.ts', to: 'features.ts' }, 'platform knows no Services or features'],
+      [{ from: 'platform/security/auth.ts', to: 'rest/server.ts' }, 'platform knows no face'],
+      [{ from: 'platform/security/auth.ts', to: 'platform/use-cases/scope.ts' }, 'security imports only domain/, config and the plumbing below it'],
+      [{ from: 'platform/security/audit.ts', to: 'platform/messaging/outbox.ts' }, 'security imports only domain/, config and the plumbing below it'],
+      [{ from: 'feature.ts', to: 'modules/events/service.ts' }, 'what a feature is knows no feature and no face'],
+      [{ from: 'feature.ts', to: 'graphql/builder.ts' }, 'what a feature is knows no feature and no face'],
+      [{ from: 'graphql/server.ts', to: 'rest/http-errors.ts' }, 'graphql knows no REST'],
+      [{ from: 'graphql/types/errors.ts', to: 'rest/openapi/errors.ts' }, 'graphql knows no REST'],
+      [{ from: 'graphql/types/node.ts', to: 'modules/customers/rest-bodies.ts' }, 'graphql knows no REST'],
+      [{ from: 'graphql/guards/cost.ts', to: 'modules/customers/service.ts' }, 'graphql knows no feature (features register their types)'],
+      [{ from: 'graphql/schema.ts', to: 'features.ts' }, 'graphql knows no Services or features'],
+      [{ from: 'graphql/context.ts', to: 'services.ts' }, 'graphql knows no Services or features'],
+      [{ from: 'rest/server.ts', to: 'graphql/server.ts' }, 'rest knows no GraphQL'],
+      [{ from: 'rest/routes.ts', to: 'modules/transfers/graphql/types.ts' }, 'rest knows no GraphQL'],
+      [{ from: 'rest/openapi/document.ts', to: 'modules/customers/rest.ts' }, 'rest knows no feature (features register their routes)'],
+      [{ from: 'rest/server.ts', to: 'services.ts' }, 'rest knows no Services or features'],
+      [
+        { from: 'modules/events/subjects.ts', to: 'modules/customers/entities.ts' },
+        "modules talk through services: modules/customers/entities.ts is customers's own",
+      ],
+      [
+        { from: 'modules/transfers/service.ts', to: 'modules/customers/queries.ts' },
+        "modules talk through services: modules/customers/queries.ts is customers's own",
+      ],
+      [
+        { from: 'modules/transfers/queries.ts', to: 'modules/customers/queries.ts' },
+        "modules talk through services: modules/customers/queries.ts is customers's own",
+      ],
+      [{ from: 'modules/webhooks/service.ts', to: 'modules/events/rest.ts' }, "modules talk through services: modules/events/rest.ts is events's own"],
+      [{ from: 'modules/webhooks/service.ts', to: 'modules/events/feature.ts' }, "modules talk through services: modules/events/feature.ts is events's own"],
+      [{ from: 'modules/transfers/ramps/offramp.ts', to: 'npm:viem' }, 'only rails/evm/ speaks to a chain library'],
+      [{ from: 'rails/registry.ts', to: 'npm:@noble/curves' }, 'only rails/evm/ speaks to a chain library'],
+      [{ from: 'config.ts', to: 'npm:@scure/bip39' }, 'only rails/evm/ speaks to a chain library'],
+      [{ from: 'rails/registry.ts', to: 'modules/transfers/service.ts' }, 'rails imports only domain/, platform/ and itself'],
+      [{ from: 'rails/evm/chain.ts', to: 'graphql/builder.ts' }, 'rails imports only domain/, platform/ and itself'],
+      [{ from: 'config.ts', to: 'platform/security/client-address.ts' }, 'config imports only domain/ and refusal.ts'],
+      [{ from: 'config.ts', to: 'rails/evm/hd.ts' }, 'config imports only domain/ and refusal.ts'],
       // Even a type-only import of transfers' service (its table types were re-exported there once).
-      { from: 'modules/custody/deposits/watched.ts', to: 'modules/transfers/service.ts' },
-      { from: 'modules/custody/sweeps.ts', to: 'modules/transfers/entities.ts' },
+      [{ from: 'modules/custody/deposits/watched.ts', to: 'modules/transfers/service.ts' }, 'custody talks to transfers only through the calls it names'],
+      [{ from: 'modules/custody/sweeps.ts', to: 'modules/transfers/entities.ts' }, 'custody talks to transfers only through the calls it names'],
     ];
-    const found = layerViolations(graph);
-    expect(found).toHaveLength(graph.length);
-    expect(found.map((v) => v.slice(v.indexOf(': ') + 2))).toEqual([
-      'domain imports nothing of ours outside domain/',
-      'platform knows no feature',
-      'platform knows no schema',
-      'platform knows no Services or features',
-      'platform knows no Services or features',
-      'graphql knows no REST',
-      'graphql knows no REST',
-      'graphql knows no REST',
-      'graphql knows no Services or features',
-      'graphql knows no Services or features',
-      "modules talk through services: modules/customers/entities.ts is customers's own",
-      "modules talk through services: modules/customers/queries.ts is customers's own",
-      "modules talk through services: modules/customers/queries.ts is customers's own",
-      "modules talk through services: modules/events/rest.ts is events's own",
-      "modules talk through services: modules/events/feature.ts is events's own",
-      'only rails/evm/ speaks to a chain library',
-      'only rails/evm/ speaks to a chain library',
-      'only rails/evm/ speaks to a chain library',
-      'rails imports only domain/, platform/ and itself',
-      'rails imports only domain/, platform/ and itself',
-      'config imports only domain/ and refusal.ts',
-      'config imports only domain/ and refusal.ts',
-      'custody talks to transfers only through the calls it names',
-      'custody talks to transfers only through the calls it names',
-    ]);
+    const found = layerViolations(broken.map(([i]) => i));
+    expect(found.map((v) => v.slice(v.indexOf(': ') + 2))).toEqual(broken.map(([, rule]) => rule));
+  });
+
+  it('finds a broken rule in files on disk: a platform file that imports the REST face, a domain file that reads a file', () => {
+    const root = mkdtempSync(join(tmpdir(), 'ramp-layers-'));
+    try {
+      const write = (file: string, text: string) => {
+        mkdirSync(dirname(join(root, file)), { recursive: true });
+        writeFileSync(join(root, file), text);
+      };
+      write('rest/http-errors.ts', 'export const BAD_REQUEST = 1;\n');
+      write('platform/http/admission.ts', "import { BAD_REQUEST } from '../../rest/http-errors.js';\nexport const a = BAD_REQUEST;\n");
+      write('domain/money.ts', "import { readFileSync } from 'node:fs';\nexport const b = readFileSync;\n");
+      write('graphql/server.ts', "export { BAD_REQUEST } from '../rest/http-errors.js';\n");
+      expect(layerViolations(importGraph(root)).sort()).toEqual([
+        'domain/money.ts → npm:node:fs: domain uses only packages of pure computation',
+        'graphql/server.ts → rest/http-errors.ts: graphql knows no REST',
+        'platform/http/admission.ts → rest/http-errors.ts: platform knows no face',
+      ]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 
   it('lets through what the rules allow', () => {
@@ -110,6 +131,17 @@ describe('the layers of src/ (support/layers.ts)', () => {
       { from: 'domain/identifiers/chain.ts', to: 'npm:@noble/hashes' },
       { from: 'modules/transfers/ramps/offramp.ts', to: 'npm:zod' },
       { from: 'modules/transfers/calls/deposit.ts', to: 'modules/custody/deposits/calls.ts' },
+      { from: 'domain/money.ts', to: 'npm:decimal.js' },
+      { from: 'app.ts', to: 'rest/server.ts' },
+      { from: 'rest/server.ts', to: 'platform/http/admission.ts' },
+      { from: 'graphql/server.ts', to: 'platform/http/admission.ts' },
+      { from: 'modules/customers/rest.ts', to: 'rest/openapi/contract.ts' },
+      { from: 'modules/customers/graphql.ts', to: 'graphql/builder.ts' },
+      { from: 'feature.ts', to: 'platform/runtime/jobs.ts' },
+      { from: 'feature.ts', to: 'config.ts' },
+      { from: 'platform/security/rate-limit.ts', to: 'platform/db/database.ts' },
+      { from: 'platform/security/cost-budget.ts', to: 'platform/runtime/redis.ts' },
+      { from: 'platform/use-cases/idempotency.ts', to: 'platform/security/audit.ts' },
     ];
     expect(layerViolations(graph)).toEqual([]);
   });
@@ -133,7 +165,7 @@ describe('the layers of src/ (support/layers.ts)', () => {
     expect(importsOf('platform/x.ts', source).map((i) => i.to)).toEqual([
       'domain/money.ts',
       'domain/environment.ts',
-      'platform/messaging/outbox.ts',
+      'platform/outbox.ts',
       'platform/scalars.ts',
       'modules/customers/graphql.ts',
       'npm:zod',
@@ -200,9 +232,9 @@ describe('one name, one home', () => {
       'modules/customers/jobs.ts',
       'modules/kyb/jobs.ts',
       'modules/partners/service.ts',
+      'modules/transfers/accounts/payout-account.ts',
       'modules/transfers/calls/bank-credit.ts',
       'modules/transfers/jobs.ts',
-      'modules/transfers/accounts/payout-account.ts',
       'modules/webhooks/attempt.ts',
       'modules/webhooks/jobs.ts',
     ];
@@ -217,6 +249,28 @@ describe('one name, one home', () => {
   it('keeps the API-key store in partners/api-keys.ts, apart from the partner use cases', () => {
     expect(filesMatching(/export const apiKeyStore\b/)).toEqual(['modules/partners/api-keys.ts']);
     expect(readFileSync('src/modules/partners/service.ts', 'utf8')).not.toMatch(/\bApiKey\b/);
+  });
+});
+
+describe('a house of small rooms', () => {
+  /** The folders under `dir`, each with how many files it holds itself (its subfolders' files not counted). */
+  const folders = (dir: string): [string, number][] => {
+    const entries = readdirSync(dir, { withFileTypes: true });
+    const own: [string, number] = [dir, entries.filter((e) => e.isFile()).length];
+    return [own, ...entries.filter((e) => e.isDirectory()).flatMap((e) => folders(join(dir, e.name)))];
+  };
+
+  it('holds no more than 20 files in any folder of src/ or test/, so a concern finds its folder at a glance', () => {
+    const crowded = [...folders('src'), ...folders('test')].filter(([, files]) => files > 20);
+    expect(crowded).toEqual([]);
+  });
+
+  it('keeps no file in the root of src/platform/: each piece of plumbing lives in the folder of its concern', () => {
+    expect(
+      readdirSync('src/platform', { withFileTypes: true })
+        .filter((e) => e.isFile())
+        .map((e) => e.name),
+    ).toEqual([]);
   });
 });
 

@@ -50,8 +50,11 @@ const moduleOf = (file: string) => /^modules\/([^/]+)\//.exec(file)?.[1] ?? null
  */
 const MODULE_INTERNALS = /^modules\/[^/]+\/(entities|queries|rest|feature|jobs)\.ts$/;
 
-/** The REST face's files: the routes of every module, and platform's REST, HTTP and OpenAPI plumbing. */
-const REST = /^(modules\/[^/]+\/rest[^/]*|platform\/(rest|http|http-errors|request-input|openapi[^/]*))\.ts$/;
+/** The REST face: src/rest/ (its server, errors, OpenAPI) and the routes and bodies of every module. */
+const REST = /^(rest\/|modules\/[^/]+\/rest[^/]*\.ts$)/;
+
+/** The GraphQL face: src/graphql/ (its server, schema building blocks and guards) and the GraphQL files of every module. */
+const GRAPHQL = /^(graphql\/|modules\/[^/]+\/(graphql\.ts$|graphql\/))/;
 
 /**
  * The chain libraries (viem, and the curve and key libraries under it): only the EVM adapter
@@ -59,24 +62,42 @@ const REST = /^(modules\/[^/]+\/rest[^/]*|platform\/(rest|http|http-errors|reque
  */
 const CHAIN_LIBRARIES = /^npm:(viem|@noble\/curves|@scure\/[^/]+)$/;
 
+/**
+ * The packages the domain may use: pure computation (decimals, schemas, hashes, encodings, country and IBAN tables,
+ * `isIP`). No file, socket, database, server or clock of the world: the domain's rules run the same anywhere.
+ */
+const DOMAIN_MAY_USE = /^npm:(decimal\.js|zod|@noble\/hashes|bs58|i18n-iso-countries|ibantools|node:crypto|node:net)$/;
+
 /** What rails/ may import of ours: the domain, the plumbing, itself, the configuration's types and the operator's refusal. */
 const RAILS_MAY_IMPORT = /^(domain\/|platform\/|rails\/|config\.ts$|refusal\.ts$)/;
 
 /** What the configuration may import of ours: the domain's rules and the operator's refusal. It is read before anything runs. */
 const CONFIG_MAY_IMPORT = /^(domain\/|refusal\.ts$)/;
 
+/**
+ * What platform/security/ may import of ours: the domain, the configuration, itself and the plumbing under it (the
+ * database, logs and metrics, the process). Not the use cases, the reads, the outbox or the door: a key check or a
+ * seal is the same whichever of those calls it.
+ */
+const SECURITY_MAY_IMPORT = /^(domain\/|config\.ts$|refusal\.ts$|platform\/(security|db|observability|runtime)\/)/;
+
+/** What a feature is (feature.ts) may import of ours: the plumbing's types and the configuration, nothing of a feature or a face. */
+const FEATURE_MAY_IMPORT = /^(domain\/|platform\/|config\.ts$)/;
+
 /** The composition root: it knows every feature, so no layer below it may import it. */
 const COMPOSITION_ROOT = /^(app|main|features|services)\.ts$/;
 
 /**
- * The layers of Ramp (each rule is one line of the design's "Dependencies point inward"):
- * - domain/ is pure: it imports nothing of ours outside domain/.
- * - platform/ is plumbing that knows no feature (modules/), no schema (graphql/) and not the
- *   composition root (`Services`, `features`).
- * - graphql/ assembles what the features register: it knows no feature, not the composition root,
- *   and no REST (each face maps errors and shapes its own way).
- * - modules/ talk to each other only through services (MODULE_INTERNALS above).
+ * The layers of Ramp (each rule is one line of the design's "Dependencies point inward"; docs/engineering/architecture.md
+ * draws them):
+ * - domain/ is pure: it imports nothing of ours outside domain/, and of packages only pure computation (DOMAIN_MAY_USE).
  * - config.ts reads the environment with the domain's rules: it imports no plumbing, rails or feature.
+ * - platform/ is plumbing that knows no feature (modules/, feature.ts), no face (rest/, graphql/) and not the
+ *   composition root (`Services`, `features`); platform/security/ stands below the use cases and the door too.
+ * - feature.ts, the contract between the composition root and the modules, knows no module and no face.
+ * - rest/ and graphql/ are the two faces: each assembles what the features register, maps errors and shapes its own
+ *   way, and knows neither the other face, nor a feature, nor the composition root.
+ * - modules/ talk to each other only through services (MODULE_INTERNALS above).
  * - custody imports nothing of transfers: it names the calls it makes (deposits/calls.ts, payouts/calls.ts) and
  *   transfers implement them, so custody never reads a transfer's table or column, not even as a type.
  * - rails/ (the ports to the money world) imports only domain/, platform/ and itself, and only
@@ -93,20 +114,28 @@ export function layerViolations(graph: readonly Import[], allowed: readonly (Imp
 function ruleBroken(from: string, to: string): string | null {
   if (to.startsWith('npm:')) {
     if (CHAIN_LIBRARIES.test(to) && !from.startsWith('rails/evm/')) return 'only rails/evm/ speaks to a chain library';
+    if (from.startsWith('domain/') && !DOMAIN_MAY_USE.test(to)) return 'domain uses only packages of pure computation';
     return null;
   }
   if (from.startsWith('domain/') && !to.startsWith('domain/')) return 'domain imports nothing of ours outside domain/';
   if (from.startsWith('rails/') && !RAILS_MAY_IMPORT.test(to)) return 'rails imports only domain/, platform/ and itself';
   if (from === 'config.ts' && !CONFIG_MAY_IMPORT.test(to)) return 'config imports only domain/ and refusal.ts';
+  if (from === 'feature.ts' && !FEATURE_MAY_IMPORT.test(to)) return 'what a feature is knows no feature and no face';
   if (from.startsWith('platform/')) {
-    if (to.startsWith('modules/')) return 'platform knows no feature';
-    if (to.startsWith('graphql/')) return 'platform knows no schema';
+    if (to.startsWith('modules/') || to === 'feature.ts') return 'platform knows no feature';
+    if (REST.test(to) || GRAPHQL.test(to)) return 'platform knows no face';
     if (COMPOSITION_ROOT.test(to)) return 'platform knows no Services or features';
+    if (from.startsWith('platform/security/') && !SECURITY_MAY_IMPORT.test(to)) return 'security imports only domain/, config and the plumbing below it';
   }
   if (from.startsWith('graphql/')) {
     if (REST.test(to)) return 'graphql knows no REST';
     if (to.startsWith('modules/')) return 'graphql knows no feature (features register their types)';
     if (COMPOSITION_ROOT.test(to)) return 'graphql knows no Services or features';
+  }
+  if (from.startsWith('rest/')) {
+    if (GRAPHQL.test(to)) return 'rest knows no GraphQL';
+    if (to.startsWith('modules/')) return 'rest knows no feature (features register their routes)';
+    if (COMPOSITION_ROOT.test(to)) return 'rest knows no Services or features';
   }
   const [source, target] = [moduleOf(from), moduleOf(to)];
   if (source === 'custody' && target === 'transfers') return 'custody talks to transfers only through the calls it names';
