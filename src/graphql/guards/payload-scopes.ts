@@ -13,7 +13,13 @@ import {
 import type { Actor } from '../../domain/environment.js';
 import { ForbiddenError } from '../../domain/errors.js';
 import type { KeyScope } from '../../domain/scopes.js';
-import type { ScopeRefusal } from './scopes.js';
+
+/** An operation refused for a root field outside the key's scopes: the field (the first such) and the refusal (scopes.ts). */
+export interface ScopeRefusal {
+  type: 'Query' | 'Mutation' | 'Subscription';
+  field: string;
+  error: ForbiddenError;
+}
 
 /** What every object shows to any key in a mutation's answer: what names it, nothing of its data. */
 const IDENTIFYING_FIELDS = new Set(['id', 'databaseId', '__typename']);

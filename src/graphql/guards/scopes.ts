@@ -15,7 +15,7 @@ import { ForbiddenError } from '../../domain/errors.js';
 import { type KeyScope, requireScope } from '../../domain/scopes.js';
 import type { GraphQLContext } from '../context.js';
 import { screamingSnake } from '../types/enums.js';
-import { payloadRefusal } from './payload-scopes.js';
+import { payloadRefusal, type ScopeRefusal } from './payload-scopes.js';
 
 declare global {
   export namespace PothosSchemaTypes {
@@ -92,12 +92,8 @@ function rootFieldsOf(selections: SelectionSetNode, fragments: ReadonlyMap<strin
   });
 }
 
-/** An operation refused for a root field outside the key's scopes: the field (the first such) and the refusal. */
-export interface ScopeRefusal {
-  type: 'Query' | 'Mutation' | 'Subscription';
-  field: string;
-  error: ForbiddenError;
-}
+// Declared beside the payload's refusal, which this file's refusal extends to a mutation's answer.
+export type { ScopeRefusal } from './payload-scopes.js';
 
 /**
  * The refusal of an operation that selects a root field the caller's key lacks the scope of, or

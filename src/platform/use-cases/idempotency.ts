@@ -5,7 +5,6 @@ import type { Actor } from '../../domain/environment.js';
 import { ConflictError, UnprocessableError, ValidationError, fieldError } from '../../domain/errors.js';
 import { isDatabaseUnavailable } from '../db/database-errors.js';
 import { type ErasedValues, blankCopies } from '../security/redaction.js';
-import type { Scope } from './scope.js';
 import { isAcceptableText, refusedTextError } from '../../domain/validation.js';
 
 /** What a use case answered: stored under the key and replayed on a repeat. */
@@ -147,8 +146,14 @@ export class Replayed extends Error {
  * Runs `call` (a face calling one use case) with `request` declared on its scope: a fresh run answers what
  * the use case rendered and stored, a completed key what was stored the first time. A call that reached no
  * use case's unit of work is a bug of the face or the service (the key would be neither claimed nor stored).
+ * `S` is the caller's `Scope` (scope.ts), named by its shape: the scope carries the declared request, so scope.ts
+ * imports this file and this one does not import it back.
  */
-export async function answerDeclared<T>(scope: Scope, request: IdempotentRequest<T>, call: (scope: Scope) => Promise<T>): Promise<IdempotentOutcome<T>> {
+export async function answerDeclared<T, S extends { em: EntityManager; idempotency?: DeclaredRequest }>(
+  scope: S,
+  request: IdempotentRequest<T>,
+  call: (scope: NoInfer<S>) => Promise<T>,
+): Promise<IdempotentOutcome<T>> {
   const declared = new DeclaredRequest(request as IdempotentRequest<unknown>);
   try {
     const result = await call({ ...scope, idempotency: declared });
