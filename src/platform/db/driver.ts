@@ -19,7 +19,7 @@ function tracing<C extends AbstractSqlConnection>(connection: Constructor<C>): C
 /**
  * A MikroORM SQL driver class as the library defines its own (platform, entity manager, ORM class),
  * over a connection class of ours whose Kysely dialect prepares statements: given to MikroORM as its
- * public `driver` option (db.ts).
+ * public `driver` option (database.ts).
  */
 export function driverOver<C extends AbstractSqlConnection, P extends AbstractSqlPlatform>(definition: {
   connection: Constructor<C>;

@@ -115,7 +115,7 @@ function callOfTransaction(em: EntityManager): AuditCall | undefined {
   return call && !call.closed && !call.recorded ? call : undefined;
 }
 
-/** The write path tells the call of its transaction what changed (outbox.ts: the event's subject). */
+/** The write path tells the call of its transaction what changed (platform/messaging/outbox.ts: the event's subject). */
 export function noteAuditedChange(em: EntityManager, entity?: AuditEntity): void {
   const call = callOfTransaction(em);
   if (!call) return;

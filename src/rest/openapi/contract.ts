@@ -4,7 +4,7 @@ import type { KeyScope } from '../../domain/scopes.js';
 
 /**
  * What a REST route promises, declared beside the route (`app.post(path, { config: { contract } }, …)`)
- * and gathered by openapi.ts into the OpenAPI document: the same zod schemas that parse the
+ * and gathered by document.ts into the OpenAPI document: the same zod schemas that parse the
  * request, and the schemas of every answer. Errors are named by code; their status and wire shape
  * (problem+json under /v0, the Encryptus envelope under /v1 and /auth) follow from the code and the path.
  */
