@@ -15,7 +15,7 @@ import { ChainUnavailableError, DomainError, ForbiddenError, ValidationError } f
 import type { ClientAddresses } from '../platform/security/client-address.js';
 import { AddressNotAllowed, type Authenticate } from '../platform/security/auth.js';
 import { auditRefusal } from '../platform/security/audit.js';
-import { originOf } from '../rest/audit.js';
+import { originOf } from '../platform/http/call-origin.js';
 import type { Database } from '../platform/db/database.js';
 import type { KeyWatch } from './guards/key-watch.js';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable, isPoolSaturated } from '../platform/db/database-errors.js';

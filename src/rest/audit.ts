@@ -1,5 +1,15 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { REFUSALS_AUDITED_ON_READS, type AuditCall, type CallOrigin, appendAuditRow, auditRowLost, finishAuditCall, newAuditCall, rowOfCall } from '../platform/security/audit.js';
+import { originOf } from '../platform/http/call-origin.js';
+import {
+  REFUSALS_AUDITED_ON_READS,
+  type AuditCall,
+  type CallOrigin,
+  appendAuditRow,
+  auditRowLost,
+  finishAuditCall,
+  newAuditCall,
+  rowOfCall,
+} from '../platform/security/audit.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -20,11 +30,6 @@ export interface AuditActions {
   /** The action of a state-changing REST operation (its contract's operationId), from the audit module's table. */
   ofOperation(operationId: string, body: unknown): string | undefined;
 }
-
-export const originOf = (request: FastifyRequest): CallOrigin => {
-  const userAgent = request.headers['user-agent'];
-  return { ip: request.ip ?? null, userAgent: typeof userAgent === 'string' ? userAgent : null, requestId: request.id };
-};
 
 /**
  * Audits REST: a state-changing route's request carries its AuditCall, which `requestScope` hands to the use case
