@@ -24,7 +24,7 @@ export type PayoutSettings = SendingSettings;
 export interface TransferDeps extends TransferSettings {
   /** The legs money moves on (rails/port.ts): use cases ask them, never a chain or bank library. */
   rails: Rails;
-  customers: Pick<CustomerService, 'get' | 'getForNewBusiness'>;
+  customers: Pick<CustomerService, 'get' | 'getForNewBusiness' | 'holdForNewBusiness'>;
   partners: Pick<PartnerService, 'get'>;
   bankAccounts: Pick<BankAccountService, 'getForCustomer' | 'openForPayout' | 'openNewestForRefund'>;
   /** The customers' data keys: an off-ramp's payout account number is sealed by its customer's. */

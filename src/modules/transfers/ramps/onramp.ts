@@ -61,7 +61,7 @@ export function onramp(deps: TransferDeps, quoting: Quoting) {
       const data = parseInput(OnrampQuoteRequest, request);
       return useCase(scope, async (em) => {
         // Held (FOR SHARE) until commit: an erasure of the customer waits, or ran first and is refused here.
-        const customer = await deps.customers.getForNewBusiness({ ...scope, em }, customerId);
+        const customer = await deps.customers.holdForNewBusiness({ ...scope, em }, customerId);
         return quoting.createQuote({ ...scope, em }, customer, {
           ...data,
           direction: 'onramp',
@@ -88,9 +88,9 @@ export function onramp(deps: TransferDeps, quoting: Quoting) {
       return useCase(scope, async (em) => {
         // Held (FOR SHARE) until commit: an erasure waits for this transfer (and then sees it in flight), or ran first and
         // refuses it here. The customer the path names is read once, under that lock; else the quote's, once it is known.
-        const named = customerId === undefined ? undefined : await deps.customers.getForNewBusiness({ ...scope, em }, customerId);
+        const named = customerId === undefined ? undefined : await deps.customers.holdForNewBusiness({ ...scope, em }, customerId);
         const quote = await quoting.lockUsableQuote(em, { id: quoteId, direction: 'onramp', ...(named && { customerId: named.id }) });
-        const customer = named ?? (await deps.customers.getForNewBusiness({ ...scope, em }, quote.customerId));
+        const customer = named ?? (await deps.customers.holdForNewBusiness({ ...scope, em }, quote.customerId));
         const network = quote.destinationNetwork as Network;
         if (!isValidAddress(network, data.destinationAddress)) {
           throw new ValidationError([fieldError('/destinationAddress', 'invalid_address', `is not a valid ${network} address`)]);

@@ -9,7 +9,7 @@ import { parseAmounts, parseDeveloperFeePercent, priceQuote } from '../../../dom
 import type { TransferDirection } from '../../../domain/transfer-status.js';
 import type { Scope } from '../../../platform/use-cases/scope.js';
 import { isUuid } from '../../../domain/identifiers/uuid.js';
-import type { Customer } from '../../customers/service.js';
+import type { HeldCustomer } from '../../customers/service.js';
 import type { TransferDeps } from '../context.js';
 import { Quote, Transfer } from '../entities.js';
 
@@ -29,7 +29,7 @@ export interface QuoteTerms {
 }
 
 /** Transfers need the customer verified for the rails the fiat moves on. */
-export function assertKycApproved(customer: Customer, currency: FiatCurrency, rails: PaymentRails): void {
+export function assertKycApproved(customer: HeldCustomer, currency: FiatCurrency, rails: PaymentRails): void {
   if (!isKycApprovedFor(customer.kycStatusBreakdown, currency, rails)) {
     throw new UnprocessableError('kyc_not_approved', `The customer is not KYC-approved for ${currency} over ${rails}`);
   }
@@ -42,7 +42,7 @@ export function quoting(deps: TransferDeps) {
    * Prices and stores a quote for one of the caller's KYC-approved customers, in the caller's
    * transaction. The partner's platform fee is read now and kept on the quote.
    */
-  async function createQuote(scope: Scope, customer: Customer, terms: QuoteTerms): Promise<Quote> {
+  async function createQuote(scope: Scope, customer: HeldCustomer, terms: QuoteTerms): Promise<Quote> {
     const { side, amount } = parseAmounts(terms, terms);
     const developerFeePercent = parseDeveloperFeePercent(terms.developerFeePercent);
     assertTokenOffered(deps.rails.networkTokens, terms.network, (terms.direction === 'onramp' ? terms.destination : terms.source) as Token);
