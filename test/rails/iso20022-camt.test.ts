@@ -7,6 +7,7 @@ import { BankFileRefused } from '../../src/rails/port.js';
 
 /** The camt.054 and camt.053 readers, on a bank's published sample and on what the sandbox's bank simulator writes. */
 const sample = readFileSync(new URL('../fixtures/iso20022/postfinance-camt.054.001.08.xml', import.meta.url), 'utf8');
+const statementSample = readFileSync(new URL('../fixtures/iso20022/ubs-camt.053.001.08.xml', import.meta.url), 'utf8');
 const refusal = (xml: string) => {
   try {
     readMessage(xml);
@@ -44,6 +45,67 @@ describe('a bank’s published camt.054.001.08 (PostFinance)', () => {
             uetr: 'b009c997-97b3-4a9c-803c-d645a7276b00',
             returned: null,
             transactions: 1,
+          },
+        ],
+      },
+    });
+  });
+});
+
+describe('a bank’s published camt.053.001.08 (UBS, Swiss Payment Standards 2.0)', () => {
+  it('is refused whole as published: its one UETR is a version 5 UUID, where the schema takes version 4 only', () => {
+    expect(refusal(statementSample)).toMatch(/^not valid against the camt\.053\.001\.08 schema: .*UETR.*5e3b/);
+  });
+
+  it('reads, that UETR made version 4: the day, the account and its three entries with their references', () => {
+    const message = readMessage(statementSample.replace('-5e3b-', '-4e3b-'));
+    const entry = { status: 'BOOK', bookingDate: '2023-06-20', account: 'CH1111111111111111111', returned: null, transactions: 1 };
+    expect(message).toEqual({
+      kind: 'statement',
+      statement: {
+        messageId: 'R39B4SA289HMZ6XA',
+        statements: [
+          {
+            id: 'R30B4SA880HMZ9XA',
+            account: 'CH1111111111111111111',
+            from: '2023-06-20',
+            to: '2023-06-20',
+            entries: [
+              {
+                ...entry,
+                reference: '9999171ZC0173078',
+                direction: 'credit',
+                amount: '474.4',
+                currency: 'CHF',
+                creditorAccount: null,
+                remittance: 'INVOICE R77561',
+                endToEndId: '80000004540000100095',
+                uetr: 'd0826d0f-a005-4e3b-b3dc-54da4ac7f0d0',
+              },
+              // A structured creditor reference (SCOR) is no unstructured remittance line: Ramp matches deposits by `Ustrd`.
+              {
+                ...entry,
+                reference: '2022172PH0003127',
+                direction: 'credit',
+                amount: '88.85',
+                currency: 'CHF',
+                creditorAccount: null,
+                remittance: null,
+                endToEndId: '435A9287E088BDB1D97FAABD181C70C8',
+                uetr: null,
+              },
+              {
+                ...entry,
+                reference: '0124571DN6195349',
+                direction: 'debit',
+                amount: '20.97',
+                currency: 'EUR',
+                creditorAccount: 'CH2222222222222222222',
+                remittance: null,
+                endToEndId: '1208481',
+                uetr: null,
+              },
+            ],
           },
         ],
       },
