@@ -3,7 +3,6 @@ import { originOf } from '../platform/http/call-origin.js';
 import {
   REFUSALS_AUDITED_ON_READS,
   type AuditCall,
-  type CallOrigin,
   appendAuditRow,
   auditRowLost,
   finishAuditCall,
