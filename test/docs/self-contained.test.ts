@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
  * contract section or issue tracker beside it, so a reference to one ("DESIGN §3", "spec §2.4", "issue 25",
  * "the brief") says nothing. State the rule, or name the route, file or decision record instead.
  */
-const ELSEWHERE = /DESIGN §|DESIGN\.md|\b[Ss]pec §|\b[Ii]ssues? #?\d+|\bthe brief\b|partner-api\.md|\.\.\/shared\//;
+// A bare section sign names a section of a contract the reader does not have ("(§4.4)"); an RFC's section says whose.
+const ELSEWHERE = /DESIGN §|DESIGN\.md|\b[Ss]pec §|(?<!RFC \d+ )§\s?\d|\b[Ii]ssues? #?\d+|\bthe brief\b|partner-api\.md|\.\.\/shared\//;
 const THIS_FILE = 'test/docs/self-contained.test.ts';
 
 const tracked = (): string[] =>
@@ -38,8 +39,10 @@ describe('a repository that stands on its own', () => {
       '/** Issue 23: logs */',
       'as the brief says',
       'see ../shared/spec/partner-api.md',
+      '// ——— On-ramp (§4.4) ———',
     ];
     expect(referencesElsewhere(['a.ts'], () => lines.join('\n'))).toHaveLength(lines.length);
     expect(referencesElsewhere(['a.ts'], () => '// decision 018 and docs/api/transfers.md say so')).toEqual([]);
+    expect(referencesElsewhere(['a.ts'], () => '// a 405 with the methods it takes (RFC 9110 §15.5.6)')).toEqual([]);
   });
 });

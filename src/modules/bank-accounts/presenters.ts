@@ -8,7 +8,7 @@ export interface Disclosure {
 }
 
 /**
- * A bank account in the spec's shape (§2.2): the same object an off-ramp transfer embeds as
+ * A bank account in the REST shape: the same object an off-ramp transfer embeds as
  * `destination_bank_account`. Only the variant named by `account_type` is present.
  */
 export function presentBankAccountDetails(details: BankAccountDetails, { masked }: Disclosure) {

@@ -4,7 +4,7 @@ import type { BankAccount } from './entities.js';
 import type { AccountHolderAddress, AccountHolderType, UsAccountType, ValidNewBankAccount } from './inputs.js';
 
 /**
- * A bank account in the spec's snake_case shape (§2.2): what REST shows, what an off-ramp
+ * A bank account in REST's snake_case shape: what REST shows, what an off-ramp
  * transfer keeps (jsonb) as its `destination_bank_account`. Only the variant named by
  * `account_type` is present; numbers are normalised.
  */

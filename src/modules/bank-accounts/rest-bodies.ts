@@ -22,7 +22,7 @@ const address = z.strictObject({
   state: z.string().optional(),
 });
 
-/** A bank account as shown (§2.2): numbers masked except in the answer that creates it; only the variant of `account_type`. */
+/** A bank account as REST shows it: numbers masked except in the answer that creates it; only the variant of `account_type`. */
 export const BankAccountDetailsAnswer = named(
   'BankAccountDetails',
   z.strictObject({

@@ -22,7 +22,7 @@ import {
 } from './inputs.js';
 
 /**
- * The spec's customer bodies (§4.1), snake_case, with the domain's field rules, and their
+ * The REST customer bodies, snake_case, with the domain's field rules, and their
  * mapping to the use cases' inputs. Domain pointers come back through CUSTOMER_POINTERS.
  */
 const REST_NAMES = { firstName: 'first_name', lastName: 'last_name', companyName: 'company_name' };

@@ -10,7 +10,7 @@ import {
 } from './inputs.js';
 
 /**
- * The spec's KYB bodies (§4.8, camelCase), with the domain's field rules, and their mapping to the
+ * The REST KYB bodies (camelCase), with the domain's field rules, and their mapping to the
  * use cases' inputs. Domain pointers come back through KYB_POINTERS.
  */
 

@@ -10,7 +10,7 @@ import {
 } from './inputs.js';
 
 /**
- * The spec's whitelist bodies (§4.7, Encryptus's camelCase spellings), with the domain's field
+ * The REST whitelist bodies (Encryptus's camelCase spellings), with the domain's field
  * rules, and their mapping to the use cases' inputs. Domain pointers come back through PARTNER_POINTERS.
  */
 

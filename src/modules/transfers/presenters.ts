@@ -158,7 +158,7 @@ export function presentTransfer(transfer: TransferRow, quote: QuoteRow) {
 
 /**
  * The off-ramp quote response: the quote, and the transfer it created when it named a destination
- * (§2.5, as `POST …/offramp-transfer/quote/{quote_id}` answers it: the response that creates the
+ * (as `POST …/offramp-transfer/quote/{quote_id}` answers it: the response that creates the
  * transfer is the one that shows the payout account in full), else `transfer: null`.
  */
 export function presentOfframpQuote(quote: QuoteRow, transfer: TransferRow | null, destination: BankAccountDetails | null) {

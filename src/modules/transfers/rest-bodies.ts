@@ -32,7 +32,7 @@ import {
 } from './inputs.js';
 
 /**
- * The spec's transfer bodies (§4.4, §4.5 and the sandbox extensions), snake_case, with the
+ * The REST transfer bodies (on-ramp, off-ramp and the sandbox extensions), snake_case, with the
  * domain's rules in the body's spelling, and their mappings to the use cases' inputs. Every body
  * field is the domain's snake-cased, so a use case's pointers come back through withRestPointers
  * with no renames (`/destinationBankAccount/iban/ibanNumber` → `/destination_bank_account/iban/iban_number`).

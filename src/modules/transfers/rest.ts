@@ -40,7 +40,7 @@ type TransferErrors = NonNullable<RouteContract['errors']>;
  * parses the spec's body (rest-bodies.ts) and calls its use case, whose field errors point into the body.
  */
 export function transferRoutes(app: FastifyInstance, { transfers }: Services) {
-  // ——— On-ramp (§4.4) ———
+  // ——— On-ramp ———
   app.post<CustomerParams>(
     `${base('onramp')}/quote`,
     contract({
@@ -97,7 +97,7 @@ export function transferRoutes(app: FastifyInstance, { transfers }: Services) {
       ),
   );
 
-  // ——— Off-ramp (§4.5) ———
+  // ——— Off-ramp ———
   app.post<CustomerParams>(
     `${base('offramp')}/quote`,
     contract({

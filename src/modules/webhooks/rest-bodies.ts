@@ -6,7 +6,7 @@ import { type NewWebhook, subscriptionQuery, webhookUrl } from './inputs.js';
 const queryDescription =
   'Extension: a GraphQL subscription over `events` (one operation, no variables, `types` as a literal); each delivery\'s body is its result for the event, `{"data": {"events": {…}}}`. Absent: the Align-compatible body.';
 
-/** The spec's webhook body (§4.6) with the domain's field rule, and its mapping to the use case's input. */
+/** The REST webhook body with the domain's field rule, and its mapping to the use case's input. */
 export const NewWebhookBody = z.strictObject({
   url: webhookUrl,
   subscription_query: subscriptionQuery.nullish().meta({ description: queryDescription }),

@@ -57,7 +57,7 @@ export const offrampQuoteBody = (overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 });
 
-/** An IBAN account in the spec's shape (§2.2). */
+/** An IBAN account in REST's shape. */
 export const ibanAccount = (overrides: Record<string, unknown> = {}) => ({
   bank_name: 'Deutsche Bank',
   account_holder_type: 'individual',
