@@ -2,7 +2,7 @@
  * `npm run bench:p1-cpu`: what one P1 read costs each server in CPU, the figure a shared machine disturbs least.
  * Throughput on 2 cores shared with the load generator, PostgreSQL and other work moves from run to run; the CPU
  * time a server's own process used per request (/proc, user + system) moves much less, and it is what stands
- * between Ramp and the best plain service (bench/best.ts): both send one statement per read.
+ * between Ramp and the best plain service (bench/baselines/best.ts): both send one statement per read.
  *
  * Rows: the best plain service (REST path), the same read on bare Fastify and on bare Yoga in Fastify (best-fastify.ts:
  * what the frameworks alone cost), Ramp REST `GET …/onramp-transfer/{id}` and Ramp GraphQL `transfer(id)`;
@@ -13,7 +13,7 @@
 import { createBenchDatabase } from './database.js';
 import { type Client, runLoad } from './load.js';
 import { TRANSFER_BY_ID } from './operations.js';
-import { type Server, freePort, startRampServer, startServer } from './processes.js';
+import { type Server, builtRamp, freePort, startRampServer, startServer } from './processes.js';
 import { seed } from './seed.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -47,11 +47,16 @@ async function main() {
       const body = JSON.stringify({ query: TRANSFER_BY_ID, variables: { id: transferId } });
       await client.send({ method: 'POST', path: '/graphql', headers: auth, body });
     };
-    const best = await startServer('best', 'bench/best.ts', { DATABASE_URL: database.url, PORT: String(await freePort()) }, /listening on (http:\/\/\S+)/);
+    const best = await startServer(
+      'best',
+      'bench/baselines/best.ts',
+      { DATABASE_URL: database.url, PORT: String(await freePort()) },
+      /listening on (http:\/\/\S+)/,
+    );
     started.push(best);
     const frameworks = await startServer(
       'best-fastify',
-      'bench/best-fastify.ts',
+      'bench/baselines/best-fastify.ts',
       { DATABASE_URL: database.url, PORT: String(await freePort()) },
       /listening on (http:\/\/\S+)/,
     );
@@ -69,7 +74,7 @@ async function main() {
       const env = { DATABASE_URL: database.url, NODE_ENV: 'development', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
       const before = await startServer(
         'ramp-against',
-        `${AGAINST}/src/main.ts`,
+        builtRamp(AGAINST),
         {
           ...env,
           RATE_LIMIT_PER_MINUTE: '0',

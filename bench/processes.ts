@@ -1,5 +1,6 @@
-import { type ChildProcess, fork } from 'node:child_process';
+import { type ChildProcess, execFileSync, fork } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
@@ -63,11 +64,16 @@ function ask<T>(child: ChildProcess, message: string, field: string): Promise<T>
 
 const MB = 2 ** 20;
 
-/** Forks `script` (TypeScript, through tsx) and waits until its output matches `ready` (the first group is its URL). */
+/**
+ * Forks `script` and waits until its output matches `ready` (the first group is its URL). A TypeScript script runs
+ * through tsx; a built one (`.js`) runs on Node alone, as production runs it, with the bench's own preloads
+ * (plain TypeScript that Node strips itself).
+ */
 export async function startServer(name: string, script: string, env: Record<string, string>, ready: RegExp): Promise<Server> {
+  const loader = script.endsWith('.ts') ? ['--import', 'tsx'] : [];
   const child: ChildProcess = fork(script, [], {
     cwd: root,
-    execArgv: ['--expose-gc', '--import', 'tsx', '--import', counter, ...(profiled(name) ? ['--import', profiler] : [])],
+    execArgv: ['--expose-gc', ...loader, '--import', counter, ...(profiled(name) ? ['--import', profiler] : [])],
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
@@ -140,12 +146,29 @@ export async function startServer(name: string, script: string, env: Record<stri
   };
 }
 
-/** Ramp itself, as `npm start` runs it, on PostgreSQL (DATABASE_URL) or embedded PGlite (DATA_DIR). */
+const built = new Map<string, string>();
+/**
+ * A checkout's Ramp as production runs it (`npm run build`, then `node dist/src/main.js`), built once per bench run.
+ * Through tsx instead, every function a request creates pays for the name tsx gives it, and stacks for source maps:
+ * a development cost, not Ramp's.
+ */
+export function builtRamp(checkout = root): string {
+  let main = built.get(checkout);
+  if (!main) {
+    process.stderr.write(`building ${checkout} (npm run build)\n`);
+    execFileSync('npm', ['run', '--silent', 'build'], { cwd: checkout, stdio: ['ignore', 'ignore', 'inherit'] });
+    main = join(checkout, 'dist/src/main.js');
+    built.set(checkout, main);
+  }
+  return main;
+}
+
+/** Ramp itself, as production runs it, on PostgreSQL (DATABASE_URL) or embedded PGlite (DATA_DIR). */
 export async function startRampServer(name: string, env: Record<string, string>): Promise<Server & { key: string }> {
   const port = await freePort();
   const server = await startServer(
     name,
-    'src/main.ts',
+    builtRamp(),
     {
       NODE_ENV: 'development', // sandbox keys may deliver webhooks to this machine (the P4 receiver) only outside production
       PORT: String(port),

@@ -19,7 +19,7 @@ import { createBenchDatabase } from './database.js';
 import { type Client, type LoadResult, runLoad, sleep } from './load.js';
 import { POSTGRAPHILE_TRANSFERS_PAGE, TRANSFER_BY_ID, TRANSFERS_PAGE, pageSize } from './operations.js';
 import { type Server, freePort, startRampServer, startServer } from './processes.js';
-import { startReceiver } from './receiver.js';
+import { startReceiver } from './baselines/receiver.js';
 import { quoteBody, seed, transferBody } from './seed.js';
 import { type Measurement, type Row, printRows } from './report.js';
 
@@ -120,7 +120,7 @@ async function main() {
   const rows: Row[] = [];
   const needFloor = ['p1-rest', 'p1-graphql', 'p5'].some(wanted);
   const floor = needFloor
-    ? await startServer('floor', 'bench/floor.ts', { DATABASE_URL: database.url, PORT: String(await freePort()) }, /listening on (http:\/\/\S+)/)
+    ? await startServer('floor', 'bench/baselines/floor.ts', { DATABASE_URL: database.url, PORT: String(await freePort()) }, /listening on (http:\/\/\S+)/)
     : null;
   if (floor) started.push(floor);
 
@@ -140,7 +140,12 @@ async function main() {
   }
   if (wanted('p1-best')) {
     // Where the limit is: the best plain service (key in memory, one prepared statement).
-    const best = await startServer('best', 'bench/best.ts', { DATABASE_URL: database.url, PORT: String(await freePort()) }, /listening on (http:\/\/\S+)/);
+    const best = await startServer(
+      'best',
+      'bench/baselines/best.ts',
+      { DATABASE_URL: database.url, PORT: String(await freePort()) },
+      /listening on (http:\/\/\S+)/,
+    );
     started.push(best);
     log('P1 against the best plain service (REST, then GraphQL)');
     const rest = await compare('P1 REST vs best', { server: ramp, iteration: readRest(ramp.key) }, { server: best, iteration: readRest(ramp.key) });
@@ -163,7 +168,7 @@ async function main() {
     wanted('p2') || wanted('console')
       ? await startServer(
           'postgraphile',
-          'bench/postgraphile.ts',
+          'bench/baselines/postgraphile.ts',
           { DATABASE_URL: database.url, PORT: String(await freePort()), NODE_ENV: 'production' },
           /listening on (http:\/\/\S+)/,
         )

@@ -31,6 +31,7 @@ import { screamingSnake } from './types/enums.js';
 import { inPlaceOf, isGraphQLError } from './types/error-place.js';
 import { useCompiledQueries, useErrorLocations } from './execution.js';
 import { useIncrementalDelivery } from './incremental.js';
+import { directQueries } from './direct-queries.js';
 import { useQueryLimits } from './guards/limits.js';
 import { forbidden, readableTypes, rootFieldScopes, scopeRefusal, useRootFieldScopes } from './guards/scopes.js';
 import { type MutationActions, auditRequestRefusal, scopeRefusalAudit, useRequestRefusalAudit } from './audit.js';
@@ -40,7 +41,15 @@ import type { CostBudget } from '../platform/security/cost-budget.js';
 import { type FrontendDocuments, TrustedDocuments } from './guards/trusted-documents.js';
 import { useOperationTracing } from './tracing.js';
 
-type ServerContext = { req?: FastifyRequest; reply?: FastifyReply; authorization?: string; requestId?: string; params?: unknown };
+type ServerContext = {
+  req?: FastifyRequest;
+  reply?: FastifyReply;
+  authorization?: string;
+  requestId?: string;
+  params?: unknown;
+  /** The caller the direct path (direct-queries.ts) verified before the operation ran. */
+  actor?: Actor;
+};
 
 /** An operation that only asks for the schema needs no key, so GraphiQL can load before one is set. */
 function isIntrospectionOnly(query: string | undefined): boolean {
@@ -226,12 +235,13 @@ export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
     const origin = { ip: clientIp ?? null, userAgent: userAgent ?? null, requestId };
     const caller = { em, requestId, origin, services, pageCursors: pageCursorsOf, log: log() };
     if (known) return { ...caller, actor: known };
-    // The schema is the same for every caller: tools (codegen, GraphiQL, Rover) load it with or without a key,
-    // a stale or mistyped one included, so a wrong key in a tool's settings does not hide the schema.
-    if (isIntrospectionOnly(query)) return { ...caller, actor: null };
     try {
       return { ...caller, actor: await authenticate(em, authorization, { clientIp }) };
     } catch (error) {
+      // The schema is the same for every caller: tools (codegen, GraphiQL, Rover) load it with or without a key,
+      // a stale or mistyped one included, so a wrong key in a tool's settings does not hide the schema. Asked only
+      // of a refused key: parsing the document again for every request cost more than the key's cached check.
+      if (isIntrospectionOnly(query)) return { ...caller, actor: null };
       // A valid key from an address its allowlist leaves out: 403, the refusal kept as its cause, and in the key's audit log.
       if (error instanceof AddressNotAllowed) await auditRefusal(em, error.actor, 'graphql.request', error.code, origin, log());
       if (error instanceof ForbiddenError) throw forbidden(error, { status: 403 });
@@ -282,6 +292,26 @@ export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
     return inPlaceOf(error, createGraphQLError(message, { extensions: { code: 'INTERNAL_SERVER_ERROR', requestId } }));
   };
 
+  const plugins = [
+    useOperationInLog(),
+    // A refusal of the request's shape, over HTTP, in the key's audit log before the answer leaves.
+    useRequestRefusalAudit(refusedCaller),
+    useQueryLimits(),
+    // Before anything runs: an operation with a root field outside the key's scopes does nothing.
+    useRootFieldScopes(fieldScopes, readableTypes(schema), auditScopeRefusal),
+    useIncrementalDelivery(maskError),
+    ...(deps.costBudget ? [useCostBudget(deps.costBudget, deps.metrics)] : []),
+    useSubscriptionsOverWebSocketOnly(),
+    useOperationMetrics(deps.metrics),
+    useCSRFPrevention({ requestHeaders: ['x-graphql-yoga-csrf', 'apollo-require-preflight'] }),
+    ...(config.graphiqlEnabled ? [] : [useDisableIntrospection()]),
+    trusted.plugin(),
+    useCompiledQueries((result) => log().info({ errors: result.errors?.map((e) => e.message) }, 'query not compiled')),
+    useErrorLocations(),
+    useOperationTracing(),
+    sharingSubscriptions,
+  ];
+
   const yoga: YogaServerInstance<ServerContext, GraphQLContext> = createYoga<ServerContext, GraphQLContext>({
     schema,
     graphqlEndpoint: '/graphql',
@@ -307,32 +337,25 @@ export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
     renderGraphiQL,
     landingPage: false,
     cors: false, // Fastify's CORS plugin answers for the whole server
-    context: ({ req, params }) => {
+    context: ({ req, params, actor }) => {
       const requestId = req?.id ?? randomUUID();
-      return contextFor(req?.headers.authorization, req?.ip, requestId, params.query, req?.actor, req?.em ?? undefined, req?.headers['user-agent']);
+      const known = req?.actor ?? actor;
+      return contextFor(req?.headers.authorization, req?.ip, requestId, params.query, known, req?.em ?? undefined, req?.headers['user-agent']);
     },
     // Each answer keeps where the failure happened (the field's `path` and `locations`): only its text is replaced.
     maskedErrors: { maskError },
-    plugins: [
-      useOperationInLog(),
-      // A refusal of the request's shape, over HTTP, in the key's audit log before the answer leaves.
-      useRequestRefusalAudit(refusedCaller),
-      useQueryLimits(),
-      // Before anything runs: an operation with a root field outside the key's scopes does nothing.
-      useRootFieldScopes(fieldScopes, readableTypes(schema), auditScopeRefusal),
-      useIncrementalDelivery(maskError),
-      ...(deps.costBudget ? [useCostBudget(deps.costBudget, deps.metrics)] : []),
-      useSubscriptionsOverWebSocketOnly(),
-      useOperationMetrics(deps.metrics),
-      useCSRFPrevention({ requestHeaders: ['x-graphql-yoga-csrf', 'apollo-require-preflight'] }),
-      ...(config.graphiqlEnabled ? [] : [useDisableIntrospection()]),
-      trusted.plugin(),
-      useCompiledQueries((result) => log().info({ errors: result.errors?.map((e) => e.message) }, 'query not compiled')),
-      useErrorLocations(),
-      useOperationTracing(),
-      sharingSubscriptions,
-    ],
+    plugins,
   });
+
+  // A plain query by its text, verified key, answered through the same plugins without Yoga's Fetch-API layer.
+  // With trusted documents only, a query by its text is refused: Yoga's path answers that.
+  const answerDirectly = directQueries(
+    trusted.only,
+    yoga as never,
+    plugins as Plugin[],
+    (req) => (req.actor ? Promise.resolve(req.actor) : authenticate(req.em, req.headers.authorization, { clientIp: req.ip }).catch(() => null)),
+    maskError,
+  );
 
   app.route({
     url: yoga.graphqlEndpoint,
@@ -343,6 +366,11 @@ export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
         // Media types are case-insensitive (RFC 9110 §8.3.1), Yoga's parser matches them as written.
         const contentType = req.headers['content-type'];
         if (contentType) req.headers['content-type'] = contentType.replace(/^[^;]*/, (mediaType) => mediaType.toLowerCase());
+        const direct = await answerDirectly(req, reply);
+        if (direct) {
+          reply.status(direct.status).headers(direct.headers);
+          return reply.send(direct.body);
+        }
         const response = await yoga.handleNodeRequestAndResponse(req, reply, { req, reply });
         for (const [key, value] of response.headers) reply.header(key, value);
         reply.status(response.status);
