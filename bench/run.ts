@@ -269,6 +269,7 @@ async function webhooks(ramp: Server & { key: string }, admin: pg.Client, partne
       let m: Measurement;
       if (which === 'ramp') {
         const before = await ramp.sqlCount();
+        await ramp.cpuProfile('start', `P4-round${round + 1}-ramp`);
         const start = performance.now();
         await admin.query(
           `insert into events (id, type, entity_type, entity_id, partner_id, environment, payload, subject, created_at)
@@ -280,6 +281,7 @@ async function webhooks(ramp: Server & { key: string }, admin: pg.Client, partne
         const deadline = Date.now() + 180_000;
         while (receiver.unique < WEBHOOKS && Date.now() < deadline) await sleep(20);
         const seconds = (receiver.lastArrival - start) / 1000;
+        await ramp.cpuProfile('stop', `P4-round${round + 1}-ramp`);
         await sleep(1500); // late duplicates would show here
         const sql = (await ramp.sqlCount()) - before;
         m = baseMeasurement(receiver.unique / seconds, WEBHOOKS - receiver.unique, receiver.duplicates, sql / WEBHOOKS, ramp.rssMb());

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/sql';
 import { createHmac } from 'node:crypto';
-import { type SealingKey, isSealed, masterKeyring, newDataKey, open, seal, unwrap, wrap } from '../../platform/security/sealing.js';
+import { type SealingKey, isSealed, keyObjectOf, masterKeyring, newDataKey, open, seal, unwrap, wrap } from '../../platform/security/sealing.js';
 import type { Environment } from '../../domain/environment.js';
 import { tenantOfEm } from '../../platform/security/tenant.js';
 import { CustomerDataKey, EmailDigestKey } from './entities.js';
@@ -177,7 +177,7 @@ export function createDataKeys(keys: MasterKeys): DataKeys {
     },
 
     async digest(em, customerId, plaintext) {
-      return createHmac('sha256', (await keyMadeIfNone(em, customerId)).key)
+      return createHmac('sha256', keyObjectOf((await keyMadeIfNone(em, customerId)).key))
         .update(plaintext)
         .digest('base64');
     },
@@ -223,7 +223,7 @@ export function createDataKeys(keys: MasterKeys): DataKeys {
     },
 
     async emailDigest(em, email) {
-      return createHmac('sha256', await digestKeyOf(em, tenantOfEm(em)))
+      return createHmac('sha256', keyObjectOf(await digestKeyOf(em, tenantOfEm(em))))
         .update(email.trim().toLowerCase())
         .digest('base64');
     },

@@ -1,4 +1,4 @@
-import { createDecipheriv, createHmac, randomBytes } from 'node:crypto';
+import { type KeyObject, createDecipheriv, createHmac, createSecretKey, randomBytes } from 'node:crypto';
 import type { Config } from '../../config.js';
 import { type MasterKeyring, isSealed, masterKeyring, openWith, seal, sealedBy } from '../../platform/security/sealing.js';
 
@@ -77,6 +77,19 @@ export interface SignedHeaders {
   'x-hmac-signature': string;
 }
 
+/** Signing keys made once per secret (at most this many kept): an HMAC keyed by raw bytes costs six times one keyed by a key object (Node 24). */
+const MAX_HMAC_KEYS = 1_000;
+const hmacKeys = new Map<string, KeyObject>();
+function hmacKeyOf(secret: string): KeyObject {
+  let key = hmacKeys.get(secret);
+  if (!key) {
+    if (hmacKeys.size >= MAX_HMAC_KEYS) hmacKeys.clear();
+    key = createSecretKey(signingKeyOf(secret));
+    hmacKeys.set(secret, key);
+  }
+  return key;
+}
+
 /**
  * Standard Webhooks headers (`v1,` base64 HMAC-SHA256 of `id.timestamp.body`, one signature per
  * valid secret, space separated) and Align's `x-hmac-signature` (hex HMAC-SHA256 of the body),
@@ -84,11 +97,11 @@ export interface SignedHeaders {
  */
 export function signDelivery(secrets: string[], messageId: string, timestamp: Date, body: string): SignedHeaders {
   const seconds = Math.floor(timestamp.getTime() / 1000).toString();
-  const signatures = secrets.map((secret) => `v1,${createHmac('sha256', signingKeyOf(secret)).update(`${messageId}.${seconds}.${body}`).digest('base64')}`);
+  const signatures = secrets.map((secret) => `v1,${createHmac('sha256', hmacKeyOf(secret)).update(`${messageId}.${seconds}.${body}`).digest('base64')}`);
   return {
     'webhook-id': messageId,
     'webhook-timestamp': seconds,
     'webhook-signature': signatures.join(' '),
-    'x-hmac-signature': createHmac('sha256', signingKeyOf(secrets[0]!)).update(body).digest('hex'),
+    'x-hmac-signature': createHmac('sha256', hmacKeyOf(secrets[0]!)).update(body).digest('hex'),
   };
 }

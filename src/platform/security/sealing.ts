@@ -32,7 +32,7 @@ export function masterKeyOf(key: Buffer): SealingKey {
  * conversion was most of the cost of opening a page of customers' values.
  */
 const keyObjects = new WeakMap<Buffer, KeyObject>();
-const keyObjectOf = (key: Buffer): KeyObject => {
+export const keyObjectOf = (key: Buffer): KeyObject => {
   let made = keyObjects.get(key);
   if (!made) {
     made = createSecretKey(key);
