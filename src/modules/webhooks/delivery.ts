@@ -39,9 +39,14 @@ export interface WebhookAgents {
  */
 export const IDLE_CONNECTION_MS = 4_000;
 
-export const createWebhookAgents = (): WebhookAgents => ({
-  http: new http.Agent({ keepAlive: true, maxSockets: 50, timeout: IDLE_CONNECTION_MS }),
-  https: new https.Agent({ keepAlive: true, maxSockets: 50, timeout: IDLE_CONNECTION_MS }),
+/**
+ * `perEndpoint` is as many connections as one endpoint may have deliveries in flight (the dispatcher's share of its
+ * slots): with fewer, a delivery past the socket limit would wait in the agent's queue, holding its slot, while its
+ * timeout ran, and be failed for a wait that was Ramp's, not the receiver's.
+ */
+export const createWebhookAgents = (perEndpoint: number): WebhookAgents => ({
+  http: new http.Agent({ keepAlive: true, maxSockets: perEndpoint, timeout: IDLE_CONNECTION_MS }),
+  https: new https.Agent({ keepAlive: true, maxSockets: perEndpoint, timeout: IDLE_CONNECTION_MS }),
 });
 
 export const isSuccess = (outcome: AttemptOutcome) => outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300;

@@ -40,6 +40,8 @@ const LEASE_MARGIN_MS = 5_000;
 const SETTLE_BATCH = 500;
 /** One endpoint holds at most this share of the attempt slots when claims are made, so a slow receiver cannot starve the others. */
 const ENDPOINT_SHARE = 0.75;
+/** The attempts one endpoint may have in flight: its share of the slots (and as many connections to it). */
+const endpointShare = (concurrency: number) => Math.max(1, Math.floor(concurrency * ENDPOINT_SHARE));
 
 /**
  * Turns outbox events into webhook deliveries and runs them, on every instance at once: all the
@@ -59,7 +61,7 @@ export function createDispatcher(deps: {
 }): Dispatcher {
   const { db, config, logger } = deps;
   const instance = `${hostname()}/${process.pid}/${randomUUID().slice(0, 8)}`;
-  const agents = createWebhookAgents();
+  const agents = createWebhookAgents(endpointShare(config.WEBHOOK_CONCURRENCY));
   const wakeup = new Wakeup();
   const inFlight = new Map<string, { abort: AbortController; done: Promise<void> }>();
   const inFlightByEndpoint = new Map<string, number>();
@@ -123,7 +125,7 @@ export function createDispatcher(deps: {
    */
   async function claimDue(limit: number): Promise<DeliveryClaim[]> {
     const leaseSeconds = (config.WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS) / 1000;
-    const share = Math.max(1, Math.floor(config.WEBHOOK_CONCURRENCY * ENDPOINT_SHARE));
+    const share = endpointShare(config.WEBHOOK_CONCURRENCY);
     const busy = [...inFlightByEndpoint].filter(([, n]) => n >= share).map(([endpointId]) => endpointId);
     const skipBusy = busy.length ? `and d.endpoint_id not in (${busy.map(() => '?').join(', ')})` : '';
     return db.fork().execute<DeliveryClaim[]>(
