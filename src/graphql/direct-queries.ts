@@ -81,7 +81,7 @@ export function directQueries(
   trustedOnly: boolean,
   yoga: YogaServerInstance<Record<string, unknown>, Record<string, unknown>>,
   plugins: readonly Plugin[],
-  callerOf: (req: FastifyRequest) => Promise<Actor | null>,
+  callerOf: (req: FastifyRequest, query: string) => Promise<Actor | null>,
   maskError: (error: unknown, message: string) => Error,
 ) {
   for (const plugin of plugins) {
@@ -123,7 +123,7 @@ export function directQueries(
   return async function answer(req: FastifyRequest, reply: unknown): Promise<DirectAnswer | null> {
     const params = trustedOnly ? null : plainParams(req);
     if (!params) return null;
-    const actor = await callerOf(req);
+    const actor = await callerOf(req, params.query);
     if (!actor) return null;
     const request: HeadersOnly = { method: 'POST', url: req.url, headers: { get: (name) => headerOf(req, name), has: (name) => headerOf(req, name) !== null } };
     const initial: InitialContext = { req, reply, request, params, actor };
@@ -137,7 +137,9 @@ export function directQueries(
     }
     if (getOperationAST(document, params.operationName)?.operation !== 'query' || asksForIncrementalDelivery(document)) return null;
     if (enveloped.validate(enveloped.schema, document).length) return null;
-    const contextValue = await enveloped.contextFactory();
+    // Nothing has run yet: a context that cannot be made is Yoga's to answer.
+    const contextValue = await Promise.resolve(enveloped.contextFactory()).catch(() => null);
+    if (!contextValue) return null;
 
     let result: ExecutionResult;
     try {

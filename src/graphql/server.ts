@@ -51,9 +51,12 @@ type ServerContext = {
   actor?: Actor;
 };
 
-/** An operation that only asks for the schema needs no key, so GraphiQL can load before one is set. */
+/**
+ * An operation that only asks for the schema needs no key, so GraphiQL can load before one is set. A document that
+ * names neither `__schema` nor `__type` is not one, and is not parsed again here for every request.
+ */
 function isIntrospectionOnly(query: string | undefined): boolean {
-  if (!query) return false;
+  if (!query || !(query.includes('__schema') || query.includes('__type'))) return false;
   try {
     // Fragments may only be spread where their type fits: under __schema or __type, introspection types.
     const operations = parse(query).definitions.filter((d) => d.kind !== Kind.FRAGMENT_DEFINITION);
@@ -235,13 +238,12 @@ export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
     const origin = { ip: clientIp ?? null, userAgent: userAgent ?? null, requestId };
     const caller = { em, requestId, origin, services, pageCursors: pageCursorsOf, log: log() };
     if (known) return { ...caller, actor: known };
+    // The schema is the same for every caller: tools (codegen, GraphiQL, Rover) load it with or without a key,
+    // a stale or mistyped one included, so a wrong key in a tool's settings does not hide the schema.
+    if (isIntrospectionOnly(query)) return { ...caller, actor: null };
     try {
       return { ...caller, actor: await authenticate(em, authorization, { clientIp }) };
     } catch (error) {
-      // The schema is the same for every caller: tools (codegen, GraphiQL, Rover) load it with or without a key,
-      // a stale or mistyped one included, so a wrong key in a tool's settings does not hide the schema. Asked only
-      // of a refused key: parsing the document again for every request cost more than the key's cached check.
-      if (isIntrospectionOnly(query)) return { ...caller, actor: null };
       // A valid key from an address its allowlist leaves out: 403, the refusal kept as its cause, and in the key's audit log.
       if (error instanceof AddressNotAllowed) await auditRefusal(em, error.actor, 'graphql.request', error.code, origin, log());
       if (error instanceof ForbiddenError) throw forbidden(error, { status: 403 });
@@ -353,7 +355,13 @@ export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
     trusted.only,
     yoga as never,
     plugins as Plugin[],
-    (req) => (req.actor ? Promise.resolve(req.actor) : authenticate(req.em, req.headers.authorization, { clientIp: req.ip }).catch(() => null)),
+    // The caller as contextFor makes it; an introspection-only document, which runs as no one, goes to Yoga.
+    (req, query) =>
+      req.actor
+        ? Promise.resolve(req.actor)
+        : isIntrospectionOnly(query)
+          ? Promise.resolve(null)
+          : authenticate(req.em, req.headers.authorization, { clientIp: req.ip }).catch(() => null),
     maskError,
   );
 
