@@ -64,10 +64,10 @@ class KeptResponse {
 }
 
 /**
- * Answers a plain query (POSTed as JSON, named by its text) through Yoga's own pipeline, the plugins' checks of the
- * request, the envelop orchestration of every plugin (parse and validation from Yoga's caches, limits, scopes, cost, the compiled execution, masking,
- * metrics, tracing) and its result hooks, without Yoga's Fetch-API layer around them: no Request proxy, Headers,
- * AbortController or Response per request. That layer cost a read as much CPU as Fastify and the database driver
+ * Answers a plain query (POSTed as JSON, named by its text) through Yoga's own pipeline: the plugins' checks of the
+ * request, the envelop orchestration of every plugin (parse and validation from Yoga's caches, limits, scopes, cost,
+ * the compiled execution, masking, metrics, tracing) and their result hooks, without Yoga's Fetch-API layer around
+ * them: no Request proxy, Headers, AbortController or Response per request. That layer cost a read as much CPU as Fastify and the database driver
  * together (bench/results/2026-11-29-p1-reads.md).
  *
  * Only what cannot change an answer is left to choose: nothing runs before the document has parsed and validated
