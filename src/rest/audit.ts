@@ -62,11 +62,15 @@ export function registerAudit(app: FastifyInstance, actions: AuditActions) {
     return payload;
   });
   async function recordRefusedOutsideCall(request: FastifyRequest, refused: string | undefined) {
+    if (!request.actor || refused === undefined) return;
     const operationId = request.routeOptions.config?.contract?.operationId;
-    if (!request.actor || !operationId || refused === undefined) return;
-    const action = STATE_CHANGING.has(request.method) ? actions.ofOperation(operationId, request.body) : undefined;
-    if (!action && !REFUSALS_AUDITED_ON_READS.has(refused)) return;
-    const call = newAuditCall(request.actor, action ?? `read.${operationId}`, originOf(request));
-    await appendAuditRow(request.em, rowOfCall(call, 'refused', refused));
+    const row = (action: string, code: string) =>
+      appendAuditRow(request.em, rowOfCall(newAuditCall(request.actor!, action, originOf(request)), 'refused', code));
+    const action = operationId && STATE_CHANGING.has(request.method) ? actions.ofOperation(operationId, request.body) : undefined;
+    if (action) return row(action, refused);
+    if (operationId && REFUSALS_AUDITED_ON_READS.has(refused)) return row(`read.${operationId}`, refused);
+    // The rate limiter's refusal of a read, or of a GraphQL request (refused before its body is read): a key's first
+    // of each window (platform/security/rate-limit.ts), so a flood costs the database one row a minute.
+    if (request.firstThrottled) return row(operationId ? `read.${operationId}` : 'graphql.request', 'rate_limited');
   }
 }

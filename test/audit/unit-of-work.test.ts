@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AuditCall, newAuditCall } from '../../src/platform/security/audit.js';
 import { DeclaredRequest } from '../../src/platform/use-cases/idempotency.js';
+import { useCase } from '../../src/platform/use-cases/use-case.js';
+import { Partner } from '../../src/modules/partners/entities.js';
 import { type Scope, scopeFor } from '../../src/platform/use-cases/scope.js';
 import { customerIdsWithEmail } from '../support/data/sealed.js';
 import { apiClient, startRamp, type TestRamp } from '../support/ramp.js';
@@ -68,6 +70,21 @@ describe('the audit row in the unit of work (platform/use-cases/use-case.ts)', (
       [id],
     );
     expect(rows).toEqual([{ action: 'api_key.create', outcome: 'succeeded', actor_type: 'api_key', entity_id: id, user_agent: 'uow-probe/2' }]);
+  });
+
+  it('sees a change flushed inside a savepoint of the call’s transaction', async () => {
+    const call = callFor('uow-savepoint');
+    const callScope = scope(call);
+    await useCase(callScope, (tx) =>
+      tx.transactional(async (savepoint) => {
+        const partner = await savepoint.findOneOrFail(Partner, callScope.actor.partnerId);
+        partner.location = `Savepoint ${Date.now()}`;
+      }),
+    );
+    expect(call.recorded).toBe(true);
+    expect(await rowsOf('uow-savepoint')).toEqual([
+      expect.objectContaining({ action: 'customer.create', outcome: 'succeeded', entity_type: 'partner', entity_id: callScope.actor.partnerId }),
+    ]);
   });
 
   it('writes no row for a use case run with no audit call on its scope', async () => {

@@ -94,6 +94,21 @@ describe(`with RATE_LIMIT_PER_MINUTE=${LIMIT}, counted in memory`, () => {
     expect((await api.post('/v0/customers', { email: 'late@example.com', type: 'individual' })).status).toBe(429);
   });
 
+  it.each([
+    ['a REST read', 'read.listWebhooks', (api: ApiClient) => api.get('/v0/webhooks')],
+    ['a GraphQL request', 'graphql.request', (api: ApiClient) => api.graphql('query Webhooks { webhookEndpoints { totalCount } }')],
+  ])("records a key's first refusal of its window in the audit log, and no more: %s", async (_, action, send) => {
+    const key = await newKey(t);
+    const api = t.client(key);
+    await spend(LIMIT, () => send(api));
+    const refused = await spend(3, () => send(api));
+    expect(refused.map((r) => r.status)).toEqual([429, 429, 429]);
+    const rows = await t.sql('select action, outcome, code, api_key_prefix, request_id from audit_events where api_key_prefix = ?', [key.slice(0, 19)]);
+    expect(rows).toEqual([
+      { action, outcome: 'refused', code: 'rate_limited', api_key_prefix: key.slice(0, 19), request_id: refused[0]!.headers.get('x-request-id') },
+    ]);
+  });
+
   it("leaves another partner's key its whole budget when one key is used up", async () => {
     const spent = t.client(await newKey(t));
     await spend(LIMIT, () => spent.get('/v0/webhooks'));

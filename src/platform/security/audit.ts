@@ -1,4 +1,4 @@
-import type { EntityManager, EventSubscriber, FlushEventArgs } from '@mikro-orm/core';
+import type { EntityManager, EventSubscriber, FlushEventArgs, TransactionEventArgs } from '@mikro-orm/core';
 import { randomUUID } from 'node:crypto';
 import type { Actor, Environment } from '../../domain/environment.js';
 import type { Logger } from 'pino';
@@ -231,8 +231,27 @@ export async function finishAuditCall(em: EntityManager, call: AuditCall, refuse
 
 const snake = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
 
-/** Tells the call of the flushing transaction what changed: the first entity flushed, unless an event named one. */
+/**
+ * The calls of savepoints being opened, by the fork that opens them: a savepoint is a transaction object of its own,
+ * so it is bound to the call of the transaction it is nested in as it starts (the fork is the same object in both events).
+ */
+const callsOfOpeningSavepoints = new WeakMap<object, AuditCall>();
+
+/**
+ * Tells the call of the flushing transaction what changed: the first entity flushed, unless an event named one. A
+ * savepoint opened inside a call's transaction (`em.transactional` nested in a use case's work) belongs to that call.
+ */
 export const auditSubscriber: EventSubscriber = {
+  beforeTransactionStart({ em, transaction }: TransactionEventArgs) {
+    const call = transaction ? callsOfTransactions.get(transaction as object) : undefined;
+    if (call) callsOfOpeningSavepoints.set(em, call);
+  },
+  afterTransactionStart({ em, transaction }: TransactionEventArgs) {
+    const call = callsOfOpeningSavepoints.get(em);
+    if (!call || !transaction) return;
+    callsOfOpeningSavepoints.delete(em);
+    callsOfTransactions.set(transaction as object, call);
+  },
   onFlush({ em, uow }: FlushEventArgs) {
     const call = callOfTransaction(em);
     const [first] = uow.getChangeSets();

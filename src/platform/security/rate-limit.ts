@@ -16,6 +16,16 @@ const POLICY = 'default';
 /** The API: limited. Health, readiness, docs, metrics and the sandbox KYC page are not. */
 const LIMITED = /^\/(v0|v1|auth)\/|^\/graphql(\?|$)/;
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /**
+     * The rate limiter refused this request, and it is the key's first refusal of its window on this instance: the
+     * one the audit log records on a read (decision 019), so a throttled key shows in the log at most once a window.
+     */
+    firstThrottled: boolean;
+  }
+}
+
 type RateLimitConfig = Pick<Config, 'NODE_ENV' | 'RATE_LIMIT_PER_MINUTE' | 'REDIS_URL' | 'RATE_LIMIT_REDIS_PREFIX'>;
 
 /** Requests per minute per key when RATE_LIMIT_PER_MINUTE is not set. */
@@ -57,7 +67,9 @@ export async function registerRateLimit(
     keyGenerator: (request) => (request.actor ? `key:${request.actor.apiKeyId}` : `ip:${rateLimit.normalizeIP(request.ip)}`),
   });
   const check = app.createRateLimit();
+  const firstOfWindow = firstRefusalsOfWindows();
   let storeFailing = false;
+  app.decorateRequest('firstThrottled', false);
 
   app.addHook('onRequest', async (request, reply) => {
     if (!LIMITED.test(pathOf(request))) return;
@@ -83,10 +95,26 @@ export async function registerRateLimit(
     if (!outcome.isExceeded) return;
     reply.header('retry-after', outcome.ttlInSeconds);
     reply.header('x-request-id', request.id);
+    if (request.actor) request.firstThrottled = firstOfWindow(request.actor.apiKeyId, outcome.ttl);
     const error = new RateLimitedError(outcome.ttlInSeconds, max);
     if (pathOf(request) === '/graphql') return graphqlRateLimited(request, reply, error);
     throw error; // answered as problem+json or the Encryptus envelope by the app's error handler
   });
+}
+
+/**
+ * Whether a key's refusal is the first of its window: per key, when the window it was refused in ends. Keys whose
+ * window is over are forgotten once many are kept, so a flood of keys holds no more than that.
+ */
+function firstRefusalsOfWindows(kept = 10_000) {
+  const windowEnds = new Map<string, number>();
+  return (apiKeyId: string, windowLeftMs: number): boolean => {
+    const now = Date.now();
+    if ((windowEnds.get(apiKeyId) ?? 0) > now) return false;
+    if (windowEnds.size >= kept) for (const [id, end] of windowEnds) if (end <= now) windowEnds.delete(id);
+    windowEnds.set(apiKeyId, now + windowLeftMs);
+    return true;
+  };
 }
 
 /** The caller's API key when the request carries a valid one; null otherwise (the auth hook answers 401 later). */
