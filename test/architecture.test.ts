@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Import, importGraph, importsOf, layerViolations, moduleCycles } from './support/layers.js';
+import { type Import, fileCycles, importGraph, importsOf, layerViolations, moduleCycles } from './support/layers.js';
 import { ADVISORY_LOCKS } from '../src/platform/db/locks.js';
 import { startRamp, type TestRamp } from './support/ramp.js';
 
@@ -194,6 +194,22 @@ describe('modules without circles', () => {
     ];
     expect(moduleCycles(circle)).toEqual(['customers ⇄ events ⇄ transfers']);
     expect(moduleCycles(circle.slice(0, 2))).toEqual([]);
+  });
+});
+
+describe('files without circles', () => {
+  it('has no circle between two files of src/, not even through a type', () => {
+    expect(fileCycles(importGraph('src'))).toEqual([]);
+  });
+
+  it('finds a circle made of type imports', () => {
+    const circle: Import[] = [
+      { from: 'domain/environment.ts', to: 'domain/scopes.ts' },
+      { from: 'domain/scopes.ts', to: 'domain/environment.ts' },
+      { from: 'domain/scopes.ts', to: 'npm:zod' },
+    ];
+    expect(fileCycles(circle)).toEqual(['domain/environment.ts ⇄ domain/scopes.ts']);
+    expect(fileCycles(circle.slice(1))).toEqual([]);
   });
 });
 

@@ -1,4 +1,3 @@
-import type { Actor } from './environment.js';
 import { ForbiddenError } from './errors.js';
 
 /**
@@ -9,8 +8,8 @@ import { ForbiddenError } from './errors.js';
 export const SCOPES = ['read', 'write', 'simulate', 'webhooks', 'admin'] as const;
 export type KeyScope = (typeof SCOPES)[number];
 
-/** Refuses a call the key's scopes do not cover, naming the scope it needed. */
-export function requireScope(actor: Actor, scope: KeyScope): void {
+/** Refuses a call the key's scopes do not cover, naming the scope it needed (an Actor's scopes; none: every scope). */
+export function requireScope(actor: { readonly scopes?: ReadonlySet<KeyScope> }, scope: KeyScope): void {
   if (actor.scopes && !actor.scopes.has(scope)) {
     throw new ForbiddenError('insufficient_scope', `This API key lacks the \`${scope}\` scope this operation needs`);
   }

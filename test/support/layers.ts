@@ -149,10 +149,19 @@ function ruleBroken(from: string, to: string): string | null {
  * neither side can be read, tested or moved without the other; modules that must talk both ways do it through
  * named calls one of them declares and the other implements, wired by the composition root.
  */
-export function moduleCycles(graph: readonly Import[]): string[] {
+export const moduleCycles = (graph: readonly Import[]): string[] => circlesOf(graph, moduleOf);
+
+/**
+ * Circles between files, `import type` included: a file that needs another's type while that one needs it back is
+ * one piece split in two. Packages are not files.
+ */
+export const fileCycles = (graph: readonly Import[]): string[] => circlesOf(graph, (file) => (file.startsWith('npm:') ? null : file));
+
+/** Tarjan's strongly connected components of the graph whose nodes `nodeOf` names (null: not a node). */
+function circlesOf(graph: readonly Import[], nodeOf: (file: string) => string | null): string[] {
   const edges = new Map<string, Set<string>>();
   for (const { from, to } of graph) {
-    const [source, target] = [moduleOf(from), moduleOf(to)];
+    const [source, target] = [nodeOf(from), nodeOf(to)];
     if (!source || !target || source === target) continue;
     edges.set(source, (edges.get(source) ?? new Set()).add(target));
   }

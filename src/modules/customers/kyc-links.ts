@@ -3,7 +3,6 @@ import type { Environment } from '../../domain/environment.js';
 import { ValidationError, fieldError } from '../../domain/errors.js';
 import { type KycStatus, kycStatusOf } from '../../domain/kyc.js';
 import type { Problem } from '../../domain/validation.js';
-import type { Customer } from './entities.js';
 
 /**
  * Where a KYC link sends the applicant back (`redirect_uri`): the partner's page, opened by the
@@ -61,7 +60,7 @@ const DECIDED: ReadonlySet<KycStatus> = new Set(['approved', 'rejected']);
  * those names). Null without a redirect URI or before a decision. The parameters are a hint for
  * the partner's page, not proof: anyone can type them, so the partner reads the status from the API.
  */
-export function kycReturnUrl(customer: Customer): string | null {
+export function kycReturnUrl(customer: { id: string; kycRedirectUri?: string | null; kycStatusBreakdown: Parameters<typeof kycStatusOf>[0] }): string | null {
   const status = kycStatusOf(customer.kycStatusBreakdown);
   if (!customer.kycRedirectUri || !DECIDED.has(status)) return null;
   const url = new URL(customer.kycRedirectUri);
