@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Migration20261128120000_copies_know_their_customer as CopiesKnowTheirCustomer } from '../../migrations/Migration20261128120000_copies_know_their_customer.js';
+import { Migration20261128120000_copies_know_their_customer as CopiesKnowTheirCustomer } from '../../migrations/trust/Migration20261128120000_copies_know_their_customer.js';
 import { type ApiClient, startRamp, type TestRamp } from '../support/ramp.js';
 import { ibanAccount, idempotencyKey } from '../support/data/transfers.js';
 import { waitFor } from '../support/clients/webhook-receiver.js';

@@ -105,7 +105,7 @@ describe('business KYB import', () => {
       'select document_no, dob::text as dob from business_legal_representatives where customer_id = ?',
       [id],
     );
-    // Kept whole but sealed at rest by the customer's data key (docs/engineering/decisions/022-erasure-and-encryption-at-rest.md).
+    // Kept whole but sealed at rest by the customer's data key (docs/engineering/decisions/security/022-erasure-and-encryption-at-rest.md).
     expect(stored!.document_no).toMatch(/^v1:/);
     expect(stored!.dob).toMatch(/^v1:/);
     expect(JSON.stringify(stored)).not.toMatch(/ZX998877|1984-02-29/);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KYC_SWIFT_RAILS } from '../../migrations/Migration20261128140000_kyc_swift_rails.js';
+import { KYC_SWIFT_RAILS } from '../../migrations/bank/Migration20261128140000_kyc_swift_rails.js';
 import { loadConfig } from '../../src/config.js';
 import { RAILS_OF_CURRENCY, FIAT_CURRENCIES } from '../../src/domain/money.js';
 import { type TestRamp, startRamp } from '../support/ramp.js';

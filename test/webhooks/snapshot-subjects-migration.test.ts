@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renameSubjectFragments } from '../../migrations/Migration20261126000400_snapshot_subjects.js';
+import { renameSubjectFragments } from '../../migrations/foundation/Migration20261126000400_snapshot_subjects.js';
 
 describe('the migration of stored webhook subscription queries to snapshot subjects', () => {
   it('renames the live types of fragments under subject, and nothing else', () => {

@@ -14,7 +14,7 @@ import type { VirtualAccountService } from '../virtual-accounts/service.js';
 import type { WebhookService } from '../webhooks/service.js';
 
 /**
- * Erasure that keeps the ledger (docs/engineering/decisions/022-erasure-and-encryption-at-rest.md):
+ * Erasure that keeps the ledger (docs/engineering/decisions/security/022-erasure-and-encryption-at-rest.md):
  * a customer's personal data becomes `[redacted]` or null wherever Ramp keeps it, while ids, amounts,
  * statuses and the ledger stay, so the partner's books still balance.
  */

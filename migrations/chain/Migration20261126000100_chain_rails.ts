@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * The chain leg becomes real (docs/engineering/decisions/016-chain-rails.md). An off-ramp on a live
+ * The chain leg becomes real (docs/engineering/decisions/writes/017-chain-rails.md). An off-ramp on a live
  * chain gets a deposit address of its own, derived from the xpub at an index drawn once from a
  * sequence, so no address is ever handed out twice; the watcher finds its transfer by that address.
  * A transfer shows the confirmations of its chain transaction (the deposit, or the payout) as they rise.

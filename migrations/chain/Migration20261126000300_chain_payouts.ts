@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * On-ramp payouts on live chains (docs/engineering/decisions/016-chain-rails.md). A sender is one
+ * On-ramp payouts on live chains (docs/engineering/decisions/writes/017-chain-rails.md). A sender is one
  * treasury on one chain: its row is the nonce lock, so two instances never sign the same nonce.
  * A payout keeps its signed transaction and hash from before it is broadcast, so a crash between
  * the two is repaired by broadcasting it again, never by paying twice; one payout per transfer,

@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Bank account numbers sealed at rest (docs/engineering/decisions/022-erasure-and-encryption-at-rest.md): an
+ * Bank account numbers sealed at rest (docs/engineering/decisions/security/022-erasure-and-encryption-at-rest.md): an
  * external account's IBAN or account number, and the number of an off-ramp's payout account, are stored sealed
  * by the customer's data key. What reads show is kept beside them with all but the last four characters hidden
  * (`hidden_number`, and the numbers of `transfers.destination_bank_account`), so no list or transfer read opens

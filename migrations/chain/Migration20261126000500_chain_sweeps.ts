@@ -2,7 +2,7 @@ import { Migration } from '@mikro-orm/migrations';
 
 /**
  * Sweeps: a confirmed deposit moved from its deposit address to the network's treasury
- * (docs/engineering/decisions/017-chain-rails.md). One per deposit. Both transactions a sweep
+ * (docs/engineering/decisions/writes/017-chain-rails.md). One per deposit. Both transactions a sweep
  * needs (the treasury's gas top-up, then the deposit address's token transfer) are stored signed
  * before they are broadcast, like payouts: a crash between the two is repaired by sending again.
  */

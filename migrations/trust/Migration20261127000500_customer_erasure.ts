@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Erasure that keeps the ledger (docs/engineering/decisions/022-erasure-and-encryption-at-rest.md).
+ * Erasure that keeps the ledger (docs/engineering/decisions/security/022-erasure-and-encryption-at-rest.md).
  * A redacted customer keeps its row, id and money history; its personal data reads `[redacted]`.
  * Two redacted customers share that email and two redacted bank accounts of one customer that number,
  * so the uniqueness rules count only the rows that still hold personal data.
