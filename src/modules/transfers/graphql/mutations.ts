@@ -21,15 +21,28 @@ import { QuoteRef, TransferPurposeEnum, TransferRef, transferNode } from './type
  * errors' paths pointing into `input`.
  */
 
+type InputFields = Parameters<Parameters<typeof builder.inputType>[1]['fields']>[0];
+
+/** What both quotes ask first: whose quote, and by which end it is priced. */
+const quotedFields = (t: InputFields) => ({
+  customerId: t.id({ required: true, description: 'The KYC-approved customer the quote is for (global id or databaseId)' }),
+  sourceAmount: t.field({ type: 'Decimal', description: 'Quote by source: what the customer pays in, fees included (2 decimals for fiat, 6 for tokens)' }),
+  destinationAmount: t.field({
+    type: 'Decimal',
+    description: 'Quote by destination: what the customer must receive; the quote finds the smallest source amount that delivers it',
+  }),
+});
+
+const developerFeeField = (t: InputFields) =>
+  t.field({
+    type: 'Decimal',
+    description: 'Your developer fee in percent of the source amount, e.g. "1" for 1 % (0 to 100, at most 8 decimal places); 0 when omitted',
+  });
+
 const CreateOnrampQuoteInputRef = builder.inputType('CreateOnrampQuoteInput', {
   description: 'Exactly one of sourceAmount and destinationAmount',
   fields: (t) => ({
-    customerId: t.id({ required: true, description: 'The KYC-approved customer the quote is for (global id or databaseId)' }),
-    sourceAmount: t.field({ type: 'Decimal', description: 'Quote by source: what the customer pays in, fees included (2 decimals for fiat, 6 for tokens)' }),
-    destinationAmount: t.field({
-      type: 'Decimal',
-      description: 'Quote by destination: what the customer must receive; the quote finds the smallest source amount that delivers it',
-    }),
+    ...quotedFields(t),
     sourceCurrency: t.field({ type: FiatCurrencyEnum, required: true, description: 'The fiat currency the customer pays in' }),
     sourcePaymentRails: t.field({
       type: PaymentRailsEnum,
@@ -38,10 +51,7 @@ const CreateOnrampQuoteInputRef = builder.inputType('CreateOnrampQuoteInput', {
     }),
     destinationToken: t.field({ type: StablecoinEnum, required: true, description: 'The stablecoin to deliver' }),
     destinationNetwork: t.field({ type: BlockchainNetworkEnum, required: true, description: 'The chain to deliver it on' }),
-    developerFeePercent: t.field({
-      type: 'Decimal',
-      description: 'Your developer fee in percent of the source amount, e.g. "1" for 1 % (0 to 100, at most 8 decimal places); 0 when omitted',
-    }),
+    developerFeePercent: developerFeeField(t),
     idempotencyKey: idempotencyKeyField(t),
   }),
 });
@@ -49,12 +59,7 @@ const CreateOnrampQuoteInputRef = builder.inputType('CreateOnrampQuoteInput', {
 const CreateOfframpQuoteInputRef = builder.inputType('CreateOfframpQuoteInput', {
   description: 'Exactly one of sourceAmount and destinationAmount; with a destination and a transferPurpose the transfer is created too (Quote.transfer)',
   fields: (t) => ({
-    customerId: t.id({ required: true, description: 'The KYC-approved customer the quote is for (global id or databaseId)' }),
-    sourceAmount: t.field({ type: 'Decimal', description: 'Quote by source: what the customer pays in, fees included (2 decimals for fiat, 6 for tokens)' }),
-    destinationAmount: t.field({
-      type: 'Decimal',
-      description: 'Quote by destination: what the customer must receive; the quote finds the smallest source amount that delivers it',
-    }),
+    ...quotedFields(t),
     sourceToken: t.field({ type: StablecoinEnum, required: true, description: 'The stablecoin the customer sends' }),
     sourceNetwork: t.field({ type: BlockchainNetworkEnum, required: true, description: 'The chain the customer sends it on' }),
     destinationCurrency: t.field({ type: FiatCurrencyEnum, required: true, description: 'The fiat currency to pay out' }),
@@ -64,10 +69,7 @@ const CreateOfframpQuoteInputRef = builder.inputType('CreateOfframpQuoteInput', 
       description:
         'The rail to pay out on; it must belong to the currency and reach the payout account (ACH/WIRE: US accounts; SEPA, UAEFTS: IBANs; SWIFT: either)',
     }),
-    developerFeePercent: t.field({
-      type: 'Decimal',
-      description: 'Your developer fee in percent of the source amount, e.g. "1" for 1 % (0 to 100, at most 8 decimal places); 0 when omitted',
-    }),
+    developerFeePercent: developerFeeField(t),
     destinationExternalAccountId: t.id({ description: "One of the customer's registered bank accounts (global id or databaseId)" }),
     destinationBankAccount: t.field({ type: BankAccountInputRef, description: 'A bank account given inline (not with destinationExternalAccountId)' }),
     transferPurpose: t.field({ type: TransferPurposeEnum, description: 'Why the payout is made; with a destination it creates the transfer at once' }),
