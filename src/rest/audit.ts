@@ -6,6 +6,7 @@ import {
   appendAuditRow,
   auditRowLost,
   finishAuditCall,
+  isCapacityAnswer,
   newAuditCall,
   rowOfCall,
 } from '../platform/security/audit.js';
@@ -62,7 +63,7 @@ export function registerAudit(app: FastifyInstance, actions: AuditActions) {
     return payload;
   });
   async function recordRefusedOutsideCall(request: FastifyRequest, refused: string | undefined) {
-    if (!request.actor || refused === undefined) return;
+    if (!request.actor || refused === undefined || isCapacityAnswer(refused)) return;
     const operationId = request.routeOptions.config?.contract?.operationId;
     const row = (action: string, code: string) =>
       appendAuditRow(request.em, rowOfCall(newAuditCall(request.actor!, action, originOf(request)), 'refused', code));

@@ -33,6 +33,12 @@ describe.skipIf(!onPostgres)('admission control', () => {
     await locker.query('lock table customers in access exclusive mode');
     return () => locker.query('commit');
   };
+  /** The loop held for 700 ms: its next reading (every 500 ms) shows it saturated for the next half second. */
+  const saturateTheLoop = async () => {
+    const until = Date.now() + 700;
+    while (Date.now() < until);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  };
   const reads = (n: number) => Array.from({ length: n }, () => t.client(t.key).get(`/v0/customers/${customerId}`));
   const statuses = (answers: ApiResponse[]) => answers.map((a) => `${a.status} ${a.body.code ?? ''}`.trim());
 
@@ -49,14 +55,30 @@ describe.skipIf(!onPostgres)('admission control', () => {
     const release = await lockCustomers();
     const first = reads(1);
     await new Promise((resolve) => setTimeout(resolve, 100));
-    // The loop held for 700 ms: its next reading (every 500 ms) shows it saturated for the next half second.
-    const until = Date.now() + 700;
-    while (Date.now() < until);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await saturateTheLoop();
     const queued = await Promise.all(reads(4));
     await release();
     expect(statuses(queued)).toEqual(Array(4).fill('503 overloaded'));
     for (const answer of queued) expect(answer.headers.get('retry-after')).toBe('1');
     expect(statuses(await Promise.all(first))).toEqual(['200']);
+  });
+
+  it('writes no audit row for a write it sheds: the answer is about capacity, and the row would need the database', async () => {
+    const release = await lockCustomers();
+    const first = reads(1);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await saturateTheLoop();
+    const sent = Array.from({ length: 3 }, (_, n) =>
+      t.client(t.key).post('/v0/customers', { email: `shed-${n}-${Date.now()}@example.com`, type: 'individual', first_name: 'Ada', last_name: 'Lovelace' }),
+    );
+    // Released after a while whatever happens: a write let in would wait for the lock, and then show as a 201.
+    const released = new Promise((resolve) => setTimeout(resolve, 1000)).then(release);
+    const writes = await Promise.all(sent);
+    await released;
+    await Promise.all(first);
+    expect(statuses(writes)).toEqual(Array(3).fill('503 overloaded'));
+    const requestIds = writes.map((answer) => answer.headers.get('x-request-id'));
+    expect(requestIds.every(Boolean)).toBe(true);
+    expect(await t.sql('select request_id from audit_events where request_id in (?)', [requestIds])).toEqual([]);
   });
 });

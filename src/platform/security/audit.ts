@@ -71,6 +71,14 @@ export const REQUEST_SHAPE_REFUSALS: ReadonlySet<string> = new Set([
 /** Refusals audited on reads too: a key used where it may not be (an IP allowlist, a missing scope), or a request Ramp refuses to read. */
 export const REFUSALS_AUDITED_ON_READS: ReadonlySet<string> = new Set(['insufficient_scope', 'ip_not_allowed', ...REQUEST_SHAPE_REFUSALS]);
 
+/**
+ * Answers about Ramp's capacity, not the key's authority: the instance shed the request (`overloaded`), or the database
+ * could not be reached. Never recorded: nothing was refused to the key, and the row would need the database at the
+ * moment it is saturated or down, holding up an answer whose point is to be quick (decision 019).
+ */
+const CAPACITY_ANSWERS: ReadonlySet<string> = new Set(['overloaded', 'database_unavailable']);
+export const isCapacityAnswer = (code: string | undefined): boolean => code !== undefined && CAPACITY_ANSWERS.has(code);
+
 /** Where a call came from, as the HTTP layer saw it. */
 export interface CallOrigin {
   ip: string | null;
@@ -222,9 +230,11 @@ export function rowOfCall(call: AuditCall, outcome: AuditOutcome, code?: string)
 /**
  * Ends a call once its answer is decided: a refusal, or a success whose change wrote no row in its
  * transaction (a replay, a call that found nothing to change), is written now in a statement of its own.
+ * An answer about capacity (isCapacityAnswer) writes nothing.
  */
 export async function finishAuditCall(em: EntityManager, call: AuditCall, refusedWith?: string): Promise<void> {
   call.closed = true;
+  if (isCapacityAnswer(refusedWith)) return;
   if (refusedWith !== undefined) await appendAuditRow(em, rowOfCall(call, 'refused', refusedWith));
   else if (!call.recorded) await appendAuditRow(em, rowOfCall(call, 'succeeded'));
 }
