@@ -2,7 +2,7 @@ import { LEDGER_ACCOUNTS, type LedgerAccount, MOVEMENTS } from '../../domain/led
 import { FIAT_CURRENCIES, TOKENS, formatAmount } from '../../domain/money.js';
 import { domainEnum } from '../../graphql/types/enums.js';
 import { builder } from '../../graphql/builder.js';
-import type { LedgerEntry } from './entities.js';
+import type { LedgerEntryRow } from './queries.js';
 
 /** What money is counted in: a fiat currency or a stablecoin (quotes, fees and postings name either). */
 export const AssetEnum = domainEnum('Asset', [...FIAT_CURRENCIES, ...TOKENS], {
@@ -43,7 +43,7 @@ const MovementEnum = domainEnum('LedgerMovement', MOVEMENTS, {
 });
 
 /** One line of the double-entry ledger: debit positive, credit negative. */
-export const PostingRef = builder.objectRef<LedgerEntry>('Posting').implement({
+export const PostingRef = builder.objectRef<LedgerEntryRow>('Posting').implement({
   description: 'A ledger entry of a transfer. Debits are positive, credits negative; each movement sums to zero per currency.',
   fields: (t) => ({
     movement: t.field({ type: MovementEnum, description: 'Which movement of the transfer this entry belongs to', resolve: (e) => e.movement }),

@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import { Decimal } from '../../domain/money.js';
-import { readsOver } from '../../platform/reads/queries.js';
+import { type Columns, readsOver, rowShape, rowsOf, selecting } from '../../platform/reads/queries.js';
 import type { Scope } from '../../platform/use-cases/scope.js';
-import type { LedgerTables } from './entities.js';
+import { LedgerEntry, type LedgerTables } from './entities.js';
 
 const { tenant } = readsOver<LedgerTables>();
 
@@ -28,4 +28,12 @@ export async function customerFundsHeld(scope: Scope) {
     .groupBy('e.currency')
     .execute();
   return new Map(rows.map((r) => [r.currency, new Decimal(r.held)]));
+}
+
+export type LedgerEntryRow = Columns<LedgerEntry>;
+
+/** The caller's postings of the transfers `ids`, oldest first, as plain rows (a page's postings hydrate no entity). */
+export function entriesOfTransfers(scope: Scope, ids: readonly string[]): Promise<LedgerEntryRow[]> {
+  const shape = rowShape(scope.em, LedgerEntry, 'e');
+  return rowsOf(selecting(tenant(scope, 'ledger_entries', 'e').where('e.transfer_id', 'in', ids).orderBy('e.id'), shape), shape);
 }

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Actor } from '../../domain/environment.js';
 import { type LedgerAccount, type Movement, type Posting, assertBalanced } from '../../domain/ledger.js';
 import type { Asset, Decimal } from '../../domain/money.js';
-import { accountBalances, customerFundsHeld } from './queries.js';
+import { type LedgerEntryRow, accountBalances, customerFundsHeld, entriesOfTransfers } from './queries.js';
 import type { Scope } from '../../platform/use-cases/scope.js';
 import { isUuid } from '../../domain/identifiers/uuid.js';
 import { ACROSS_TENANTS } from '../../platform/security/tenant.js';
@@ -72,8 +72,9 @@ export function createLedgerService() {
     balances: (scope: Scope): Promise<AccountBalance[]> => accountBalances(scope),
 
     /** The entries of many transfers in one query (GraphQL `Transfer.postings` dataloader). */
-    async entriesOf({ em }: Scope, transferIds: readonly string[]): Promise<LedgerEntry[]> {
-      return em.find(LedgerEntry, { transferId: { $in: transferIds.filter(isUuid) } }, { orderBy: { id: 'asc' } });
+    entriesOf(scope: Scope, transferIds: readonly string[]): Promise<LedgerEntryRow[]> {
+      const ids = transferIds.filter(isUuid);
+      return ids.length ? entriesOfTransfers(scope, ids) : Promise.resolve([]);
     },
   };
 }

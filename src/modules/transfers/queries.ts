@@ -6,12 +6,12 @@ import type { DepositBankAccount } from './accounts/deposit-instructions.js';
 import type { TransferDirection } from '../../domain/transfer-status.js';
 import { parseInput } from '../../domain/validation.js';
 import type { KeysetPage, OffsetPage } from '../../platform/reads/pagination.js';
-import { type Columns, type From, type Wanted, keyset, preparedRead, readsOver, rowShape, selecting } from '../../platform/reads/queries.js';
+import { type Columns, type From, type Wanted, keyset, preparedRead, readsOver, rowShape, rowsOf, selecting } from '../../platform/reads/queries.js';
 import type { Scope } from '../../platform/use-cases/scope.js';
 import { isUuid } from '../../domain/identifiers/uuid.js';
 import { Customer, type CustomerTables } from '../customers/entities.js';
 import type { CustomerRow } from '../customers/queries.js';
-import { Quote, Transfer, type TransferTables } from './entities.js';
+import { Quote, Transfer, TransferStatusChange, type TransferTables } from './entities.js';
 import { TransferFilter } from './inputs.js';
 
 /**
@@ -21,6 +21,7 @@ import { TransferFilter } from './inputs.js';
  */
 export type TransferRow = Columns<Transfer>;
 export type QuoteRow = Columns<Quote>;
+export type StatusChangeRow = Columns<TransferStatusChange>;
 
 /**
  * A transfer row as its direction has it. Writes set an on-ramp's destination and deposit
@@ -171,8 +172,17 @@ const ofCustomer = preparedRead((scope, { customerId, direction, id }: { custome
   ),
 );
 
-/** Which of `ids` are the caller's transfers (a plain read of ids, so no half-loaded Transfer enters the identity map). */
-export async function ownTransferIds(scope: Scope, ids: readonly string[]): Promise<string[]> {
-  const rows = await tenant(scope, 'transfers', 't').select('t.id').where('t.id', 'in', ids).execute();
-  return rows.map((row) => row.id);
+/**
+ * The status histories of the caller's own transfers among `ids`, oldest first, as plain rows: one statement, whose
+ * tenant is the transfers' (the history rows carry none of their own).
+ */
+export function historiesOf(scope: Scope, ids: readonly string[]): Promise<StatusChangeRow[]> {
+  const shape = rowShape(scope.em, TransferStatusChange, 'h');
+  return rowsOf(
+    selecting(
+      tenant(scope, 'transfers', 't').innerJoin('transfer_status_history as h', 'h.transfer_id', 't.id').where('t.id', 'in', ids).orderBy('h.id'),
+      shape,
+    ),
+    shape,
+  );
 }

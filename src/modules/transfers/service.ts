@@ -5,7 +5,7 @@ import type { OffsetPage } from '../../platform/reads/pagination.js';
 import type { Scope } from '../../platform/use-cases/scope.js';
 import { isUuid } from '../../domain/identifiers/uuid.js';
 import type { TransferDeps } from './context.js';
-import { Quote, Transfer, TransferStatusChange } from './entities.js';
+import { Quote, Transfer } from './entities.js';
 import type {
   OfframpDeposit,
   OfframpDestination,
@@ -21,7 +21,7 @@ import { lockTransfer, moveTransfer } from './ramps/lifecycle.js';
 import { offramp } from './ramps/offramp.js';
 import { onramp } from './ramps/onramp.js';
 import { quoting } from './ramps/quotes.js';
-import { type TransferWithQuote, ownTransferIds, transferOfCustomer, transfersOfCustomer } from './queries.js';
+import { type StatusChangeRow, type TransferWithQuote, historiesOf, transferOfCustomer, transfersOfCustomer } from './queries.js';
 import { simulations } from './ramps/simulations.js';
 import { chainJobs } from './chain-jobs.js';
 import { bankCreditCalls } from './calls/bank-credit.js';
@@ -117,7 +117,7 @@ export interface TransferService {
   /** The transfer made from each quote (none while unused). */
   loadTransfersOfQuotes(scope: Scope, quoteIds: readonly string[]): Promise<Transfer[]>;
   /** Status histories, oldest change first. */
-  loadHistories(scope: Scope, transferIds: readonly string[]): Promise<TransferStatusChange[]>;
+  loadHistories(scope: Scope, transferIds: readonly string[]): Promise<StatusChangeRow[]>;
 
   /** Whether a transfer of the customer is still moving money (pending or processing): erasure waits for it. */
   hasInFlight(scope: Scope, customerId: string): Promise<boolean>;
@@ -216,11 +216,9 @@ export function createTransferService(deps: TransferDeps): TransferService {
     /** The transfer made from each quote (null while unused). */
     loadTransfersOfQuotes: ({ em }: Scope, quoteIds: readonly string[]) => em.find(Transfer, { quoteId: { $in: quoteIds.filter(isUuid) } }),
     /** Status history of many transfers: only those of the caller's own transfers come back. */
-    async loadHistories(scope: Scope, transferIds: readonly string[]): Promise<TransferStatusChange[]> {
+    loadHistories(scope: Scope, transferIds: readonly string[]): Promise<StatusChangeRow[]> {
       const ids = transferIds.filter(isUuid);
-      const owned = ids.length ? await ownTransferIds(scope, ids) : [];
-      if (!owned.length) return [];
-      return scope.em.find(TransferStatusChange, { transferId: { $in: owned } }, { orderBy: { id: 'asc' } });
+      return ids.length ? historiesOf(scope, ids) : Promise.resolve([]);
     },
   };
 }

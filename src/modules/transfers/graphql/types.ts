@@ -25,9 +25,8 @@ import { CustomerRef } from '../../customers/graphql.js';
 import { AssetEnum, PostingRef } from '../../ledger/graphql.js';
 import { VirtualAccountRef } from '../../virtual-accounts/graphql.js';
 import type { DepositBankAccount } from '../accounts/deposit-instructions.js';
-import type { TransferStatusChange } from '../entities.js';
 import type { CustomerRow } from '../../customers/service.js';
-import type { OfframpTransferRow, OnrampTransferRow, QuoteRow, TransferRow } from '../queries.js';
+import type { OfframpTransferRow, OnrampTransferRow, QuoteRow, StatusChangeRow, TransferRow } from '../queries.js';
 import { shownDepositMessage } from '../presenters.js';
 
 export const TransferDirectionEnum = domainEnum('TransferDirection', TRANSFER_DIRECTIONS, {
@@ -258,7 +257,7 @@ const quoteProperty = <T>(property: keyof QuoteRow) => ({
   resolve: (n: TransferNode, _: unknown, ctx: GraphQLContext) => fromQuote(n, ctx, (q) => q[property] as T),
 });
 
-const StatusChangeRef = builder.objectRef<TransferStatusChange>('TransferStatusChange').implement({
+const StatusChangeRef = builder.objectRef<StatusChangeRow>('TransferStatusChange').implement({
   description: "One step of a transfer's status history",
   fields: (t) => ({
     from: t.field({
