@@ -7,6 +7,7 @@ import { OutboxEvent, outboxHead } from '../../platform/messaging/outbox.js';
 import type { CursorPage } from '../../platform/reads/pagination.js';
 import { type Scope, tenantOf } from '../../platform/use-cases/scope.js';
 import { isUuid } from '../../domain/identifiers/uuid.js';
+import { type EventFilter, type EventRow, eventsOf } from './queries.js';
 import { STREAM_START, eventCursors } from './cursors.js';
 import { EventListRequest, StreamEventsInput } from './inputs.js';
 import type { EventFanout } from './fanout.js';
@@ -22,13 +23,6 @@ export const TRANSFER_EVENT_TYPES: EventType[] = [
 ];
 
 const STREAM_PAGE = 100;
-
-interface EventFilter {
-  after: string;
-  before?: string;
-  types?: readonly string[];
-  entityId?: string;
-}
 
 const invalidCursor = (pointer: string, message: string) => new ValidationError([fieldError(pointer, 'invalid_cursor', message)]);
 
@@ -98,8 +92,8 @@ export function createEventService(options: EventServiceOptions): EventService {
    * Sealed once per event: the event itself names the tenant its cursor belongs to, so every
    * subscriber that receives one fanned-out row shares one presented event.
    */
-  const presented = new WeakMap<OutboxEvent, PartnerEvent>();
-  const present = (event: OutboxEvent): PartnerEvent => {
+  const presented = new WeakMap<EventRow, PartnerEvent>();
+  const present = (event: EventRow): PartnerEvent => {
     let shown = presented.get(event);
     if (!shown) {
       shown = {
@@ -128,19 +122,6 @@ export function createEventService(options: EventServiceOptions): EventService {
   }
 
   /** A fresh EntityManager per read: a long-lived subscription must not grow one identity map for ever. */
-  async function read({ em, actor }: Scope, filter: EventFilter, limit: number, descending = false): Promise<OutboxEvent[]> {
-    const cursor = { $gt: filter.after, ...(filter.before && { $lt: filter.before }) };
-    return em.fork().find(
-      OutboxEvent,
-      {
-        ...tenantOf(actor),
-        cursor,
-        ...(filter.types?.length && { type: { $in: [...filter.types] } }),
-        ...(filter.entityId && { entityId: filter.entityId }),
-      },
-      { orderBy: { cursor: descending ? 'desc' : 'asc' }, limit },
-    );
-  }
 
   /** The newest committed position: a stream that starts here sees only what comes next. */
   async function head({ em }: Scope): Promise<string> {
@@ -161,7 +142,7 @@ export function createEventService(options: EventServiceOptions): EventService {
   }
 
   function follow(scope: Scope, filter: Omit<EventFilter, 'after'>, after: string, connection?: SubscriberConnection) {
-    const readPage = (from: string) => read(scope, { ...filter, after: from }, STREAM_PAGE);
+    const readPage = (from: string) => eventsOf(scope, { ...filter, after: from }, STREAM_PAGE);
     const interest = { ...tenantOf(scope.actor), types: filter.types, entityId: filter.entityId };
     const disconnect = connection && ((code: number, reason: string) => connection.close(code, reason));
     return streamEvents({ fanout: options.fanout, interest, after, readPage, present, pageSize: STREAM_PAGE, bufferSize: options.bufferSize, disconnect });
@@ -186,7 +167,7 @@ export function createEventService(options: EventServiceOptions): EventService {
     async list(scope: Scope, request: EventListRequest): Promise<EventPage> {
       const query = parseInput(EventListRequest, request);
       const after = (await issued(scope, query.after, '/after')) ?? '0';
-      const found = await read(scope, { after, types: query.types }, query.limit + 1);
+      const found = await eventsOf(scope, { after, types: query.types }, query.limit + 1);
       const items = found.slice(0, query.limit).map(present);
       return { items, hasMore: found.length > query.limit, nextCursor: items.at(-1)?.cursor ?? query.after ?? STREAM_START };
     },
@@ -200,7 +181,7 @@ export function createEventService(options: EventServiceOptions): EventService {
     async page(scope: Scope, types: readonly string[] | undefined, page: CursorPage): Promise<PartnerEvent[]> {
       const checkedTypes = types ? parseInput(StreamEventsInput, { types }).types : undefined;
       const filter = { after: positionOf(scope, page.after, '/after') ?? '0', before: positionOf(scope, page.before, '/before'), types: checkedTypes };
-      return (await read(scope, filter, page.limit, page.inverted)).map(present);
+      return (await eventsOf(scope, filter, page.limit, page.inverted)).map(present);
     },
 
     async stream(scope: Scope, input: { after?: string | null; types?: readonly string[] | null }, connection?: SubscriberConnection) {

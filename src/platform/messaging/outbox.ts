@@ -1,4 +1,5 @@
 import { defineEntity, p, wrap } from '@mikro-orm/core';
+import type { InferKyselyDB } from '@mikro-orm/sql';
 import { randomUUID } from 'node:crypto';
 import type { Actor } from '../../domain/environment.js';
 import { ENVIRONMENTS } from '../../domain/environment.js';
@@ -34,6 +35,8 @@ const OutboxEventSchema = defineEntity({
 export class OutboxEvent extends OutboxEventSchema.class {}
 OutboxEventSchema.setClass(OutboxEvent);
 export const outboxEntities = [OutboxEvent];
+/** The outbox as typed reads see it (platform/reads/queries.ts): SQL names, the entity's value types. */
+export type OutboxTables = InferKyselyDB<typeof OutboxEventSchema>;
 
 export interface NewEvent {
   type: EventType;
