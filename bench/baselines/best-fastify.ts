@@ -1,5 +1,5 @@
 /**
- * A yardstick for `bench:p1-cpu`: the best plain service (best.ts) served by Fastify with no plugin and no hook,
+ * A yardstick for `bench:cpu`: the best plain service (best.ts) served by Fastify with no plugin and no hook,
  * and the same on GraphQL by Yoga (a one-field schema, no plugin) inside it. What these cost over node:http is
  * the part of Ramp's gap that the frameworks take before any of Ramp's own work, so no cut in Ramp closes it.
  */

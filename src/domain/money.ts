@@ -47,18 +47,27 @@ export const roundPaid = (amount: Decimal, asset: Asset) => amount.toDecimalPlac
 export const roundReceived = (amount: Decimal, asset: Asset) => amount.toDecimalPlaces(SCALE[asset], Decimal.ROUND_DOWN);
 
 /**
- * `amount.toFixed(places)`. An amount with no more decimals than `places` (every stored amount at
- * its asset's scale) is padded with zeros, not rounded through a new Decimal: a page of 100
- * transfers formats 300 of them.
+ * Money as a read holds it: a Decimal (an entity's), or the exact text PostgreSQL stored (a read's row,
+ * platform/reads/queries.ts), which is only ever shown. Arithmetic takes a Decimal.
  */
-export function toFixedPlaces(amount: Decimal, places: number): string {
-  if (amount.decimalPlaces() > places) return amount.toFixed(places);
-  const plain = amount.toFixed();
+export type StoredAmount = Decimal | string;
+
+/** An amount's digits as they are, no exponent (`toFixed()`): PostgreSQL's text already is. */
+export const plainAmount = (amount: StoredAmount): string => (typeof amount === 'string' ? amount : amount.toFixed());
+
+/**
+ * `amount.toFixed(places)`. An amount with no more decimals than `places` (every stored amount at
+ * its asset's scale) is padded with zeros, not rounded: a page of 100 transfers formats 300 of them,
+ * from the text PostgreSQL sent, with no Decimal made.
+ */
+export function toFixedPlaces(amount: StoredAmount, places: number): string {
+  const plain = plainAmount(amount);
   const point = plain.indexOf('.');
   const decimals = point < 0 ? 0 : plain.length - point - 1;
   if (decimals === places) return plain;
+  if (decimals > places) return new Decimal(plain).toFixed(places);
   return `${point < 0 ? `${plain}.` : plain}${'0'.repeat(places - decimals)}`;
 }
 
 /** Wire format: fixed scale, no exponent. */
-export const formatAmount = (amount: Decimal, asset: Asset) => toFixedPlaces(amount, SCALE[asset]);
+export const formatAmount = (amount: StoredAmount, asset: Asset) => toFixedPlaces(amount, SCALE[asset]);

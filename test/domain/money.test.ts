@@ -18,6 +18,17 @@ describe('toFixedPlaces', () => {
     );
   });
 
+  it('formats the text PostgreSQL stored exactly as its Decimal, with no Decimal made when none rounds', () => {
+    fc.assert(
+      fc.property(amount, fc.integer({ min: 0, max: 18 }), (value, places) => {
+        expect(toFixedPlaces(value.toFixed(), places)).toBe(value.toFixed(places));
+      }),
+      { numRuns: 5000 },
+    );
+    expect(toFixedPlaces('106.866', 6)).toBe('106.866000');
+    expect(toFixedPlaces('0.125', 2)).toBe('0.13');
+  });
+
   it('pads an amount stored at its scale, and rounds one beyond it', () => {
     expect(toFixedPlaces(new Decimal('98.44'), 2)).toBe('98.44');
     expect(toFixedPlaces(new Decimal('100'), 2)).toBe('100.00');

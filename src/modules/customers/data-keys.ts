@@ -48,7 +48,7 @@ export interface MasterKeys {
 }
 
 /** Most data keys, and most opened values, a Ramp keeps in memory (each cache); past it the least recently used goes. */
-const CACHED = 10_000;
+export const CACHED = 10_000;
 
 /**
  * A cache of about `max` entries that keeps the recently used: two generations, the current one filled until it holds
@@ -56,7 +56,7 @@ const CACHED = 10_000;
  * A hit in the current generation costs one Map lookup (a page of 100 customers makes 100 of them), where a strict LRU
  * would move every entry it hits. A few lines here rather than a dependency: nothing else in Ramp needs one.
  */
-function recentlyUsed<V>(max: number) {
+export function recentlyUsed<V>(max: number) {
   let current = new Map<string, V>();
   let previous = new Map<string, V>();
   const set = (key: string, value: V) => {

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/sql';
 import type { RecordedAddress } from '../../domain/address.js';
 import { REDACTED } from '../../domain/redaction.js';
-import type { DataKeys } from './data-keys.js';
+import { CACHED, type DataKeys, recentlyUsed } from './data-keys.js';
 
 /**
  * A customer's personal values: stored together as one JSON in `customers.personal`, sealed by the customer's data key,
@@ -36,9 +36,23 @@ interface Stored {
 /** A customer being written: its values in clear, sealed into `personal` and digested into `emailDigest`. */
 type Written = Stored & { email: string; emailDigest?: string | null } & { [K in Exclude<keyof PersonalData, 'email'>]?: PersonalData[K] };
 
+/**
+ * Opened values already parsed, by their text. A page of 100 transfers opens its customers' values from the cache of
+ * data-keys.ts, and parsing each again cost more than that. Bounded as that cache is, and holding what it holds.
+ */
+const parsedValues = recentlyUsed<PersonalData>(CACHED);
+
 /** An opened value, or, when the key is gone (an erasure committed while this read ran), what erasure leaves. */
-const parsed = (opened: string | null): PersonalData =>
-  opened === null ? { email: REDACTED, firstName: null, lastName: null, companyName: null, address: null } : (JSON.parse(opened) as PersonalData);
+function parsed(opened: string | null): PersonalData {
+  if (opened === null) return { email: REDACTED, firstName: null, lastName: null, companyName: null, address: null };
+  let values = parsedValues.get(opened);
+  if (!values) {
+    values = JSON.parse(opened) as PersonalData;
+    parsedValues.set(opened, values);
+  }
+  // The fields are copied onto each customer; its address is an object of its own, which a use case may change.
+  return values.address ? { ...values, address: { ...values.address } } : values;
+}
 
 /** The customers' personal values sealed at write and opened at read, with their data keys (one read for many). */
 export interface PersonalSeal {

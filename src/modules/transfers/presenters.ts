@@ -1,12 +1,12 @@
-import { type Asset, type Decimal, formatAmount, toFixedPlaces } from '../../domain/money.js';
+import { type Asset, type StoredAmount, formatAmount, plainAmount, toFixedPlaces } from '../../domain/money.js';
 import { RATE_SCALE } from '../../domain/pricing.js';
 import { presentBankAccountDetails } from '../bank-accounts/presenters.js';
 import type { BankAccountDetails } from '../bank-accounts/records.js';
 import type { QuoteRow, TransferRow } from './queries.js';
 
 /** numeric(38,18) holds more digits than an asset has; the wire shows the asset's own scale. */
-const amountOf = (value: Decimal, asset: Asset) => formatAmount(value, asset);
-const rateOf = (value: Decimal) => toFixedPlaces(value, RATE_SCALE);
+const amountOf = (value: StoredAmount, asset: Asset) => formatAmount(value, asset);
+const rateOf = (value: StoredAmount) => toFixedPlaces(value, RATE_SCALE);
 
 /** Fee parts, all in the source asset: they add up to `fee_amount`. */
 function feeBreakdown(quote: QuoteRow) {
@@ -32,7 +32,7 @@ export function presentQuote(quote: QuoteRow, transferId: string | null) {
     exchange_rate: rateOf(quote.exchangeRate),
     fee_amount: amountOf(quote.feeAmount, quote.sourceCurrency),
     fee_breakdown: feeBreakdown(quote),
-    developer_fee_percent: quote.developerFeePercent.toFixed(),
+    developer_fee_percent: plainAmount(quote.developerFeePercent),
     expire_at: quote.expiresAt.toISOString(),
     created_at: quote.createdAt.toISOString(),
     transfer_id: transferId,

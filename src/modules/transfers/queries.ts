@@ -3,7 +3,7 @@ import { NotFoundError } from '../../domain/errors.js';
 import type { TransferPurpose } from '../../domain/transfer-purpose.js';
 import type { BankAccountDetails } from '../bank-accounts/records.js';
 import type { DepositBankAccount } from './accounts/deposit-instructions.js';
-import type { TransferDirection } from '../../domain/transfer-status.js';
+import type { TransferDirection, TransferStatus } from '../../domain/transfer-status.js';
 import { parseInput } from '../../domain/validation.js';
 import type { KeysetPage, OffsetPage } from '../../platform/reads/pagination.js';
 import { type Columns, type From, type Wanted, keyset, preparedRead, readsOver, rowShape, rowsOf, selecting } from '../../platform/reads/queries.js';
@@ -64,16 +64,31 @@ type Tables = TransferTables & CustomerTables;
 const { tenant } = readsOver<Tables>();
 type Transfers = From<Tables, 'transfers', 't'>;
 
-/** The transfers a filter matches, as conditions on `t`; null when nothing can match. */
-function matching<Q extends Transfers>(query: Q, filter: TransferFilter): Q | null {
+const FILTERS = ['customerId', 'direction', 'status', 'createdAfter', 'createdBefore'] as const;
+/** A filter's values as a statement's parameters: only those given, times as ISO text. */
+type FilterValues = Partial<Record<(typeof FILTERS)[number], string>>;
+
+/** The values of a filter (checked: TransferFilter); null when nothing can match. */
+function filterValues(filter: TransferFilter): FilterValues | null {
   const f = parseInput(TransferFilter, filter);
   if (f.customerId !== undefined && !isUuid(f.customerId)) return null;
+  const values: FilterValues = {};
+  for (const name of FILTERS) {
+    const value = f[name];
+    if (value !== undefined) values[name] = value instanceof Date ? value.toISOString() : value;
+  }
+  return values;
+}
+
+/** The transfers a filter's values match, as conditions on `t`. */
+function matching<Q extends Transfers>(query: Q, v: FilterValues): Q {
   let q: Transfers = query;
-  if (f.customerId) q = q.where('t.customer_id', '=', f.customerId);
-  if (f.direction) q = q.where('t.direction', '=', f.direction);
-  if (f.status) q = q.where('t.status', '=', f.status);
-  if (f.createdAfter) q = q.where('t.created_at', '>=', f.createdAfter);
-  if (f.createdBefore) q = q.where('t.created_at', '<', f.createdBefore);
+  if (v.customerId !== undefined) q = q.where('t.customer_id', '=', v.customerId);
+  if (v.direction !== undefined) q = q.where('t.direction', '=', v.direction as TransferDirection);
+  if (v.status !== undefined) q = q.where('t.status', '=', v.status as TransferStatus);
+  // PostgreSQL reads the ISO text as the column's timestamptz.
+  if (v.createdAfter !== undefined) q = q.where('t.created_at', '>=', v.createdAfter as never);
+  if (v.createdBefore !== undefined) q = q.where('t.created_at', '<', v.createdBefore as never);
   return q as Q;
 }
 
@@ -110,9 +125,45 @@ function readListed(scope: Scope, rows: object[], joined: Joined): ListedTransfe
 
 /** GraphQL `transfers` and `Customer.transfers`: a keyset page, oldest first, with what `joined` asks for. */
 export async function transferPage(scope: Scope, filter: TransferFilter, page: KeysetPage, joined: Joined): Promise<ListedTransfer[]> {
-  const query = matching(selectFrom(scope, joined), filter);
-  return query ? listed(scope, keyset(query, page, 't'), joined) : [];
+  const filters = filterValues(filter);
+  if (!filters) return [];
+  const values: PageValues = { ...filters, limit: page.limit };
+  if (page.after) Object.assign(values, { afterAt: page.after.createdAt.toISOString(), afterId: page.after.id });
+  if (page.before) Object.assign(values, { beforeAt: page.before.createdAt.toISOString(), beforeId: page.before.id });
+  const shape: PageShape = {
+    joined,
+    filters: FILTERS.filter((name) => name in filters),
+    after: Boolean(page.after),
+    before: Boolean(page.before),
+    inverted: page.inverted,
+  };
+  return readListed(scope, await pageOf(scope, values, shape), joined);
 }
+
+/** A page's values, each a parameter of its statement: the filters given, the cursors' places, the page's size. */
+type PageValues = FilterValues & { limit: number; afterAt?: string; afterId?: string; beforeAt?: string; beforeId?: string };
+/** What makes a page's statement: what it selects and joins, which filters and cursors it has, its order. */
+interface PageShape {
+  joined: Joined;
+  filters: (typeof FILTERS)[number][];
+  after: boolean;
+  before: boolean;
+  inverted: boolean;
+}
+
+/**
+ * A page's statement, compiled once per shape: building and compiling it with Kysely on every page cost as much
+ * CPU as reading its hundred rows.
+ */
+const pageOf = preparedRead(
+  (scope, v: PageValues, shape: PageShape) => {
+    const place = (createdAt?: string, id?: string) => (createdAt === undefined || id === undefined ? null : { createdAt, id });
+    const page = { limit: v.limit, inverted: shape.inverted, after: place(v.afterAt, v.afterId), before: place(v.beforeAt, v.beforeId) };
+    return keyset(matching(selectFrom(scope, shape.joined), v), page, 't');
+  },
+  ({ joined, filters, after, before, inverted }) =>
+    JSON.stringify([joined.transfer ?? 'all', joined.quote ?? null, joined.customer ?? null, filters, after, before, inverted]),
+);
 
 /** GraphQL `transfer(id)`: one of the caller's transfers with what `joined` asks for, in one statement; null when unknown. */
 export async function transferById(scope: Scope, id: string, joined: Joined): Promise<ListedTransfer | null> {
@@ -129,14 +180,14 @@ const byId = preparedRead(
 
 /** How many transfers the filter matches (a connection's totalCount). */
 export async function countTransfers(scope: Scope, filter: TransferFilter): Promise<number> {
-  const query = matching(tenant(scope, 'transfers', 't').select(sql<number>`count(*)::int`.as('n')), filter);
-  if (!query) return 0;
-  return (await query.executeTakeFirst())?.n ?? 0;
+  const values = filterValues(filter);
+  if (!values) return 0;
+  return (await matching(tenant(scope, 'transfers', 't').select(sql<number>`count(*)::int`.as('n')), values).executeTakeFirst())?.n ?? 0;
 }
 
 /** REST `GET …/{direction}-transfer`: one customer's transfers of one direction with their quotes, newest first, by offset. */
 export async function transfersOfCustomer(scope: Scope, customerId: string, direction: TransferDirection, page: OffsetPage): Promise<TransferWithQuote[]> {
-  const query = matching(selectFrom(scope, { quote: 'all' }), { customerId, direction })!;
+  const query = matching(selectFrom(scope, { quote: 'all' }), { customerId, direction });
   const rows = await listed(scope, query.orderBy('t.created_at', 'desc').orderBy('t.id', 'desc').limit(page.limit).offset(page.skip), { quote: 'all' });
   return rows.map(({ transfer, quote }) => ({ transfer, quote: quote! }));
 }

@@ -11,7 +11,7 @@ import { creatingMutation } from '../../graphql/types/idempotency.js';
 import { databaseIdOf } from '../../graphql/types/node.js';
 import { idempotencyKeyField, payloadOf } from '../../graphql/types/payload.js';
 import { CustomerRef } from '../customers/graphql.js';
-import type { VirtualAccount } from './entities.js';
+import type { VirtualAccountRow } from './queries.js';
 import { VIRTUAL_ACCOUNT_SOURCE_RAILS, VIRTUAL_ACCOUNT_STATUSES } from './inputs.js';
 import type { DepositInstructions } from './issuance.js';
 import { developerFeePercentOf } from './presenters.js';
@@ -61,7 +61,7 @@ const DepositInstructionsRef = builder.objectRef<DepositInstructions>('DepositIn
   }),
 });
 
-export const VirtualAccountRef = builder.loadableNodeRef<VirtualAccount>('VirtualAccount', {
+export const VirtualAccountRef = builder.loadableNodeRef<VirtualAccountRow>('VirtualAccount', {
   id: { resolve: (a) => a.id },
   // Batches every account looked up in one request into one query, scoped to the caller.
   load: (ids: string[], ctx) => ctx.services.virtualAccounts.loadMany(scopeOf(ctx), ids),
@@ -69,7 +69,7 @@ export const VirtualAccountRef = builder.loadableNodeRef<VirtualAccount>('Virtua
 });
 
 /** The fields of a VirtualAccount (and of a snapshot of one, as an event kept it). */
-function fieldsOfVirtualAccount(t: PothosSchemaTypes.ObjectFieldBuilder<typeof builder.$inferSchemaTypes, VirtualAccount>) {
+function fieldsOfVirtualAccount(t: PothosSchemaTypes.ObjectFieldBuilder<typeof builder.$inferSchemaTypes, VirtualAccountRow>) {
   return {
     databaseId: t.expose('id', { type: 'UUID', description: 'The id REST shows for this virtual account (virtual_account_id)' }),
     customer: t.field({ type: CustomerRef, description: 'The customer the account is issued to', resolve: (a) => a.customerId }),

@@ -1,10 +1,12 @@
+import { plainAmount } from '../../domain/money.js';
 import type { VirtualAccount } from './entities.js';
+import type { VirtualAccountRow } from './queries.js';
 
 /** numeric(11,8) reads back as 0.50000000; partners sent "0.5", and see it again. */
-export const developerFeePercentOf = (account: VirtualAccount) => account.developerFeePercent?.toFixed() ?? null;
+export const developerFeePercentOf = (account: VirtualAccountRow) => (account.developerFeePercent == null ? null : plainAmount(account.developerFeePercent));
 
 /** A virtual account as REST shows it; also the payload of its events. */
-export function presentVirtualAccount(account: VirtualAccount) {
+export function presentVirtualAccount(account: VirtualAccountRow) {
   return {
     id: account.id,
     virtual_account_id: account.id,

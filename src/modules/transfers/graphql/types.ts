@@ -1,12 +1,13 @@
 import { maskAccountNumber } from '../../../domain/identifiers/bank.js';
 import {
   type Asset,
-  type Decimal,
   type FiatCurrency,
   type Network,
   type PaymentRails,
+  type StoredAmount,
   type Token,
   formatAmount,
+  plainAmount,
   toFixedPlaces,
 } from '../../../domain/money.js';
 import { RATE_SCALE } from '../../../domain/pricing.js';
@@ -84,7 +85,7 @@ export const TransferPurposeEnum = domainEnum('TransferPurpose', TRANSFER_PURPOS
   describe: PURPOSE_MEANINGS,
 });
 
-const amount = (value: Decimal, asset: Asset) => formatAmount(value, asset);
+const amount = (value: StoredAmount, asset: Asset) => formatAmount(value, asset);
 
 const FeeBreakdownRef = builder.objectRef<QuoteRow>('FeeBreakdown').implement({
   description: 'The parts of feeAmount, all in the source currency; they add up to it.',
@@ -200,7 +201,7 @@ QuoteRef.implement({
       type: 'Decimal',
       description: 'The developer fee the quote was asked with, in percent of the source amount (e.g. "1" is 1 %)',
       extensions: reads(['developerFeePercent']),
-      resolve: (q) => q.developerFeePercent.toFixed(),
+      resolve: (q) => plainAmount(q.developerFeePercent),
     }),
     expiresAt: t.expose('expiresAt', {
       type: 'DateTime',
