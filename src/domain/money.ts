@@ -1,6 +1,9 @@
 import { Decimal } from 'decimal.js';
 
-/** Money is Decimal in memory, numeric in PostgreSQL and a string on the wire; never a JS number. */
+/**
+ * Money is Decimal in memory, numeric in PostgreSQL and a string on the wire; never a JS number. A read that only
+ * shows it holds PostgreSQL's exact text instead (`StoredAmount`, below; decision reads/036).
+ */
 export { Decimal };
 
 export const FIAT_CURRENCIES = ['usd', 'eur', 'aed'] as const;

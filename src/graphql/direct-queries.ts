@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { type ExecutionResult, getOperationAST } from 'graphql';
+import { type DocumentNode, type ExecutionResult, type GraphQLSchema, Kind, getOperationAST, visit, BREAK } from 'graphql';
 import { type Plugin, type YogaServerInstance, processRegularResult } from 'graphql-yoga';
 import type { Actor } from '../domain/environment.js';
 import { asksForIncrementalDelivery } from './incremental.js';
@@ -136,7 +136,10 @@ export function directQueries(
       return null;
     }
     if (getOperationAST(document, params.operationName)?.operation !== 'query' || asksForIncrementalDelivery(document)) return null;
-    if (enveloped.validate(enveloped.schema, document).length) return null;
+    if (validatedFor.get(document) !== enveloped.schema) {
+      if (enveloped.validate(enveloped.schema, document).length) return null;
+      if (!asksForIntrospection(document)) validatedFor.set(document, enveloped.schema);
+    }
     // Nothing has run yet: a context that cannot be made is Yoga's to answer.
     const contextValue = await Promise.resolve(enveloped.contextFactory()).catch(() => null);
     if (!contextValue) return null;
@@ -179,6 +182,32 @@ export function directQueries(
     const kept = (await processor(result, { Response: KeptResponse } as never, mediaType)) as unknown as KeptResponse;
     return { status: kept.init.status ?? 200, headers: kept.init.headers ?? {}, body: kept.body ?? '' };
   }
+}
+
+/**
+ * Documents this path validated without an error, with the schema they were validated against. A document's validation
+ * is kept as Yoga's own cache keeps it, by document, schema and the names of the rules the plugins add: Yoga already
+ * answers every request of a document with the first one's result, whatever its variables (the limits that read
+ * variables check them again before execution, guards/limits.ts). Kept here, a read of a known document also skips
+ * running every plugin's onValidate hook, which built those rules afresh for each request (a twentieth of a P1
+ * GraphQL read's CPU). The one rule a plugin may add for some requests and not others is introspection's (when its
+ * `isDisabled` decides per request; Ramp's decides nothing per request), so a document that asks for `__schema` or
+ * `__type` is never kept: it is validated every time.
+ */
+const validatedFor = new WeakMap<DocumentNode, GraphQLSchema>();
+
+function asksForIntrospection(document: DocumentNode): boolean {
+  let asks = false;
+  visit(document, {
+    [Kind.FIELD](field) {
+      if (field.name.value === '__schema' || field.name.value === '__type') {
+        asks = true;
+        return BREAK;
+      }
+      return undefined;
+    },
+  });
+  return asks;
 }
 
 const headerOf = (req: FastifyRequest, name: string): string | null => {
