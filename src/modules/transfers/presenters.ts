@@ -2,14 +2,17 @@ import { type Asset, type StoredAmount, formatAmount, plainAmount, toFixedPlaces
 import { RATE_SCALE } from '../../domain/pricing.js';
 import { presentBankAccountDetails } from '../bank-accounts/presenters.js';
 import type { BankAccountDetails } from '../bank-accounts/records.js';
-import type { QuoteRow, TransferRow } from './queries.js';
+import type { FEE_COLUMNS, LIFECYCLE_COLUMNS, QuoteRow, ShownTransferWithQuote, TransferRow } from './queries.js';
+
+type ShownTransfer = ShownTransferWithQuote['transfer'];
+type ShownQuote = ShownTransferWithQuote['quote'];
 
 /** numeric(38,18) holds more digits than an asset has; the wire shows the asset's own scale. */
 const amountOf = (value: StoredAmount, asset: Asset) => formatAmount(value, asset);
 const rateOf = (value: StoredAmount) => toFixedPlaces(value, RATE_SCALE);
 
 /** Fee parts, all in the source asset: they add up to `fee_amount`. */
-function feeBreakdown(quote: QuoteRow) {
+function feeBreakdown(quote: Pick<QuoteRow, (typeof FEE_COLUMNS)[number]>) {
   const asset = quote.sourceCurrency;
   return {
     currency: asset,
@@ -59,10 +62,11 @@ export type QuoteView = ReturnType<typeof presentQuote>;
  * The reference the customer must quote on the bank transfer; null for a deposit that already
  * arrived on a virtual account (it was matched by the account's own number).
  */
-export const shownDepositMessage = (transfer: TransferRow): string | null => (transfer.virtualAccountId ? null : (transfer.depositMessage ?? null));
+export const shownDepositMessage = (transfer: Pick<TransferRow, 'virtualAccountId' | 'depositMessage'>): string | null =>
+  transfer.virtualAccountId ? null : (transfer.depositMessage ?? null);
 
 /** Fields every transfer shows beyond the spec's (documented in docs/api/transfers.md, "Beyond the partner APIs: Ramp's choices"). */
-function lifecycle(transfer: TransferRow) {
+function lifecycle(transfer: Pick<TransferRow, (typeof LIFECYCLE_COLUMNS)[number]>) {
   return {
     customer_id: transfer.customerId,
     failure_reason: transfer.failureReason ?? null,
@@ -76,7 +80,7 @@ function lifecycle(transfer: TransferRow) {
 }
 
 /** An on-ramp transfer as the partner API shows it (list item and single read alike); also its events' payload. */
-export function presentOnrampTransfer(transfer: TransferRow, quote: QuoteRow) {
+export function presentOnrampTransfer(transfer: ShownTransfer, quote: ShownQuote) {
   const source = quote.sourceCurrency;
   return {
     id: transfer.id,
@@ -114,7 +118,7 @@ export function presentOnrampTransfer(transfer: TransferRow, quote: QuoteRow) {
  * keeps (nothing is opened), except in the response that created it, which passes the account in clear as
  * `destination` (as for external accounts).
  */
-export function presentOfframpTransfer(transfer: TransferRow, quote: QuoteRow, destination?: BankAccountDetails | null) {
+export function presentOfframpTransfer(transfer: ShownTransfer, quote: ShownQuote, destination?: BankAccountDetails | null) {
   const source = quote.sourceCurrency;
   const account = destination
     ? presentBankAccountDetails(destination, { masked: false })
@@ -152,7 +156,7 @@ export function presentOfframpTransfer(transfer: TransferRow, quote: QuoteRow, d
   };
 }
 
-export function presentTransfer(transfer: TransferRow, quote: QuoteRow) {
+export function presentTransfer(transfer: ShownTransfer, quote: ShownQuote) {
   return transfer.direction === 'onramp' ? presentOnrampTransfer(transfer, quote) : presentOfframpTransfer(transfer, quote);
 }
 

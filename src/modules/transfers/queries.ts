@@ -6,7 +6,18 @@ import type { DepositBankAccount } from './accounts/deposit-instructions.js';
 import type { TransferDirection, TransferStatus } from '../../domain/transfer-status.js';
 import { parseInput } from '../../domain/validation.js';
 import type { KeysetPage, OffsetPage } from '../../platform/reads/pagination.js';
-import { type Columns, type From, type Wanted, keyset, preparedRead, readsOver, rowShape, rowsOf, selecting } from '../../platform/reads/queries.js';
+import {
+  type Columns,
+  type From,
+  type Selected,
+  type Wanted,
+  keyset,
+  preparedRead,
+  readsOver,
+  rowShape,
+  rowsOf,
+  selecting,
+} from '../../platform/reads/queries.js';
 import type { Scope } from '../../platform/use-cases/scope.js';
 import { isUuid } from '../../domain/identifiers/uuid.js';
 import { Customer, type CustomerTables } from '../customers/entities.js';
@@ -36,11 +47,67 @@ export type OfframpTransferRow = TransferRow & {
   depositBlockchainAddress: string;
 };
 
-/** A transfer with its quote, as REST shows it. */
+/** A transfer with its quote, whole. */
 export interface TransferWithQuote {
   transfer: TransferRow;
   quote: QuoteRow;
 }
+
+/** The columns of a transfer every transfer's lifecycle shows (presenters.ts `lifecycle`). */
+export const LIFECYCLE_COLUMNS = [
+  'customerId',
+  'failureReason',
+  'depositExpiresAt',
+  'confirmations',
+  'requiredConfirmations',
+  'createdAt',
+  'updatedAt',
+] as const;
+/** The columns of a quote its fee breakdown shows (presenters.ts `feeBreakdown`). */
+export const FEE_COLUMNS = ['sourceCurrency', 'platformFee', 'developerFee', 'networkFee'] as const;
+
+/**
+ * What REST shows of a transfer and its quote, of either direction, and all that its reads select: about two thirds of
+ * the columns, where every column of a row costs the driver per row (its description, its parser, its value). The
+ * presenters take rows of these columns only (presenters.ts), so a presenter that reads another does not compile.
+ */
+const SHOWN_TRANSFER_COLUMNS = [
+  ...LIFECYCLE_COLUMNS,
+  'status',
+  'direction',
+  'destinationAddress',
+  'payoutTransactionHash',
+  'virtualAccountId',
+  'depositReceivedAmount',
+  'depositBankAccount',
+  'depositMessage',
+  'transferPurpose',
+  'destinationExternalAccountId',
+  'destinationBankAccount',
+  'depositBlockchainAddress',
+  'depositTransactionHash',
+  'uetr',
+] as const;
+const SHOWN_QUOTE_COLUMNS = [
+  ...FEE_COLUMNS,
+  'sourceRails',
+  'sourceNetwork',
+  'destinationCurrency',
+  'destinationRails',
+  'destinationNetwork',
+  'sourceAmount',
+  'destinationAmount',
+  'exchangeRate',
+  'feeAmount',
+] as const;
+
+/** A transfer with its quote, as REST's reads select them: the columns REST shows. */
+export interface ShownTransferWithQuote {
+  transfer: Selected<TransferRow, (typeof SHOWN_TRANSFER_COLUMNS)[number]>;
+  quote: Selected<QuoteRow, (typeof SHOWN_QUOTE_COLUMNS)[number]>;
+}
+/** What a REST read selects: the columns it shows. */
+const SHOWN: Joined = { transfer: SHOWN_TRANSFER_COLUMNS, quote: SHOWN_QUOTE_COLUMNS };
 
 /** A listed transfer with what the read joined; a relation not asked for is null. */
 export interface ListedTransfer {
@@ -186,9 +253,9 @@ export async function countTransfers(scope: Scope, filter: TransferFilter): Prom
 }
 
 /** REST `GET …/{direction}-transfer`: one customer's transfers of one direction with their quotes, newest first, by offset. */
-export async function transfersOfCustomer(scope: Scope, customerId: string, direction: TransferDirection, page: OffsetPage): Promise<TransferWithQuote[]> {
-  const query = matching(selectFrom(scope, { quote: 'all' }), { customerId, direction });
-  const rows = await listed(scope, query.orderBy('t.created_at', 'desc').orderBy('t.id', 'desc').limit(page.limit).offset(page.skip), { quote: 'all' });
+export async function transfersOfCustomer(scope: Scope, customerId: string, direction: TransferDirection, page: OffsetPage): Promise<ShownTransferWithQuote[]> {
+  const query = matching(selectFrom(scope, SHOWN), { customerId, direction });
+  const rows = await listed(scope, query.orderBy('t.created_at', 'desc').orderBy('t.id', 'desc').limit(page.limit).offset(page.skip), SHOWN);
   return rows.map(({ transfer, quote }) => ({ transfer, quote: quote! }));
 }
 
@@ -199,14 +266,14 @@ export async function transfersOfCustomer(scope: Scope, customerId: string, dire
  * customer is still told apart from an unknown transfer of a known one. The customer is the caller's
  * (`tenant`); the transfer is that customer's, its quote the transfer's (by key).
  */
-export async function transferOfCustomer(scope: Scope, customerId: string, direction: TransferDirection, transferId: string): Promise<TransferWithQuote> {
+export async function transferOfCustomer(scope: Scope, customerId: string, direction: TransferDirection, transferId: string): Promise<ShownTransferWithQuote> {
   if (!isUuid(customerId)) throw new NotFoundError('Customer');
   // A malformed transfer id matches no row (null never equals), which reads as an unknown transfer.
   const id = isUuid(transferId) ? transferId : null;
   const [row] = await ofCustomer(scope, { customerId, direction, id }, undefined);
   if (!row) throw new NotFoundError('Customer');
-  const transfer = rowShape(scope.em, Transfer, 't').read(row);
-  const quote = rowShape(scope.em, Quote, 'q').read(row);
+  const transfer = rowShape(scope.em, Transfer, 't', SHOWN_TRANSFER_COLUMNS).read(row);
+  const quote = rowShape(scope.em, Quote, 'q', SHOWN_QUOTE_COLUMNS).read(row);
   if (!transfer || !quote) throw new NotFoundError('Transfer');
   return { transfer, quote };
 }
@@ -218,8 +285,8 @@ const ofCustomer = preparedRead((scope, { customerId, direction, id }: { custome
       .leftJoin('transfers as t', (join) => join.on('t.id', '=', id).onRef('t.customer_id', '=', 'c.id').on('t.direction', '=', direction))
       .leftJoin('quotes as q', 'q.id', 't.quote_id')
       .where('c.id', '=', customerId),
-    rowShape(scope.em, Transfer, 't'),
-    rowShape(scope.em, Quote, 'q'),
+    rowShape(scope.em, Transfer, 't', SHOWN_TRANSFER_COLUMNS),
+    rowShape(scope.em, Quote, 'q', SHOWN_QUOTE_COLUMNS),
   ),
 );
 

@@ -21,7 +21,7 @@ import { lockTransfer, moveTransfer } from './ramps/lifecycle.js';
 import { offramp } from './ramps/offramp.js';
 import { onramp } from './ramps/onramp.js';
 import { quoting } from './ramps/quotes.js';
-import { type StatusChangeRow, type TransferWithQuote, historiesOf, transferOfCustomer, transfersOfCustomer } from './queries.js';
+import { type ShownTransferWithQuote, type StatusChangeRow, type TransferWithQuote, historiesOf, transferOfCustomer, transfersOfCustomer } from './queries.js';
 import { simulations } from './ramps/simulations.js';
 import { chainJobs } from './chain-jobs.js';
 import { bankCreditCalls } from './calls/bank-credit.js';
@@ -81,10 +81,10 @@ export interface TransferService {
 
   get(scope: Scope, id: string): Promise<Transfer>;
   /** One transfer of one customer in one direction, as the REST paths name it. */
-  getForCustomer(scope: Scope, customerId: string, direction: TransferDirection, transferId: string): Promise<TransferWithQuote>;
+  getForCustomer(scope: Scope, customerId: string, direction: TransferDirection, transferId: string): Promise<ShownTransferWithQuote>;
   getQuote(scope: Scope, id: string): Promise<Quote>;
   /** `GET …/{direction}-transfer`: newest first, by offset, as plain rows with their quotes. */
-  listForCustomer(scope: Scope, customerId: string, direction: TransferDirection, page: OffsetPage): Promise<TransferWithQuote[]>;
+  listForCustomer(scope: Scope, customerId: string, direction: TransferDirection, page: OffsetPage): Promise<ShownTransferWithQuote[]>;
 
   // Sandbox settlement (403 in production), through the state machine like real progress.
   /** The fiat arrives, `deposit.amount` of it (the deposit amount when omitted): less fails the transfer `underpaid`. */
@@ -137,7 +137,7 @@ export function createTransferService(deps: TransferDeps): TransferService {
   const credits = bankCreditCalls(deps, sandbox, quotes.now);
 
   /** One transfer of one customer in one direction, as the REST paths name it; else 404. */
-  function getForCustomer(scope: Scope, customerId: string, direction: TransferDirection, transferId: string): Promise<TransferWithQuote> {
+  function getForCustomer(scope: Scope, customerId: string, direction: TransferDirection, transferId: string): Promise<ShownTransferWithQuote> {
     return transferOfCustomer(scope, customerId, direction, transferId);
   }
 
@@ -199,7 +199,7 @@ export function createTransferService(deps: TransferDeps): TransferService {
     },
 
     /** `GET …/{direction}-transfer?limit&skip`: newest first; limit 1–100 (20), skip 0–10000. */
-    async listForCustomer(scope: Scope, customerId: string, direction: TransferDirection, { limit, skip }: OffsetPage): Promise<TransferWithQuote[]> {
+    async listForCustomer(scope: Scope, customerId: string, direction: TransferDirection, { limit, skip }: OffsetPage): Promise<ShownTransferWithQuote[]> {
       const customer = await deps.customers.get(scope, customerId);
       return transfersOfCustomer(scope, customer.id, direction, { limit, skip });
     },
