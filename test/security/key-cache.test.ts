@@ -107,6 +107,21 @@ describe('the verified-key store', () => {
     expect(keys.get('c', 0)?.actor.apiKeyId).toBe('C');
   });
 
+  it('moves a key it finds to the recent end at most once a second, so a busy key is not reordered on every request', () => {
+    const keys = new VerifiedKeys(10_000, 2);
+    keys.set('a', entry('A', 10_000), keys.generation);
+    keys.set('b', entry('B', 10_000), keys.generation);
+    keys.get('a', 0); // moved: b, a
+    keys.get('b', 10); // moved: a, b
+    keys.get('a', 500); // within a second of its last move: still a, b
+    keys.set('c', entry('C', 10_000), keys.generation);
+    expect(keys.get('a', 600)).toBeUndefined();
+    keys.get('b', 1_010); // a second after its last move: moved again, c, b
+    keys.set('d', entry('D', 10_000), keys.generation);
+    expect(keys.get('c', 1_100)).toBeUndefined();
+    expect(keys.get('b', 1_100)?.actor.apiKeyId).toBe('B');
+  });
+
   it('forgets a key once its time is up', () => {
     const keys = new VerifiedKeys();
     keys.set('a', entry('A', 500), keys.generation);
