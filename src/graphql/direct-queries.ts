@@ -101,7 +101,10 @@ export function directQueries(
       for (const hook of requestHooks) {
         const after = await hook({
           request: request as never,
-          url: new URL(request.url, 'http://localhost'),
+          // Parsed only for a hook that reads it (none of Ramp's plugins does).
+          get url() {
+            return new URL(request.url, 'http://localhost');
+          },
           requestParser: undefined,
           serverContext: serverContext as never,
           setRequestParser: () => undefined,

@@ -92,6 +92,29 @@ function rootFieldsOf(selections: SelectionSetNode, fragments: ReadonlyMap<strin
   });
 }
 
+/** An operation's type and the root fields it selects; null when the document names no such operation. */
+type Roots = { type: ScopeRefusal['type']; fields: string[] } | null;
+/** Each document's roots, by operation name: a document is parsed once (Yoga's cache), so its roots are found once. */
+const rootsByDocument = new WeakMap<DocumentNode, Map<string, NonNullable<Roots>>>();
+
+function rootsOfOperation(document: DocumentNode, operationName: string | null | undefined): Roots {
+  let byName = rootsByDocument.get(document);
+  if (!byName) {
+    byName = new Map();
+    rootsByDocument.set(document, byName);
+  }
+  const key = operationName ?? '';
+  const known = byName.get(key);
+  if (known) return known;
+  const operation = getOperationAST(document, operationName);
+  // A name the document has no operation of is not kept: the names kept are the document's own.
+  if (!operation) return null;
+  const fragments = new Map(document.definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d] as const] : [])));
+  const roots = { type: TYPE_OF_OPERATION[operation.operation], fields: rootFieldsOf(operation.selectionSet, fragments) };
+  byName.set(key, roots);
+  return roots;
+}
+
 // Declared beside the payload's refusal, which this file's refusal extends to a mutation's answer.
 export type { ScopeRefusal } from './payload-scopes.js';
 
@@ -107,11 +130,10 @@ export function scopeRefusal(
   actor: Actor | null | undefined,
 ): ScopeRefusal | null {
   if (!actor?.scopes) return null;
-  const operation = getOperationAST(document, operationName);
-  if (!operation) return null; // validation refuses it
-  const fragments = new Map(document.definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d] as const] : [])));
-  const type = TYPE_OF_OPERATION[operation.operation];
-  for (const field of rootFieldsOf(operation.selectionSet, fragments)) {
+  const roots = rootsOfOperation(document, operationName);
+  if (!roots) return null; // validation refuses it
+  const { type, fields } = roots;
+  for (const field of fields) {
     const scope = table.get(`${type}.${field}`);
     if (!scope) continue; // not a field of the schema: validation refuses it
     try {
