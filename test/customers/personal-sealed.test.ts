@@ -4,6 +4,7 @@ import { loadConfig } from '../../src/config.js';
 import { createDataKeys } from '../../src/modules/customers/data-keys.js';
 import { masterKeyOf } from '../../src/platform/security/sealing.js';
 import { scopeTo } from '../../src/platform/security/tenant.js';
+import { scopeFor } from '../../src/platform/use-cases/scope.js';
 import { type ApiClient, startRamp, type TestRamp } from '../support/ramp.js';
 import { recordSqlStatements } from '../support/sql-statements.js';
 import { idempotencyKey } from '../support/data/transfers.js';
@@ -164,6 +165,20 @@ describe("customers' personal data at rest", () => {
     expect(await t.sql('select customer_id from customer_data_keys where customer_id = ?', [id])).toEqual([]);
     // Its email is free again.
     expect((await api.post('/v0/customers', person, idempotencyKey())).status).toBe(201);
+  });
+
+  it('gives each read its own address: a use case that changes the address it read changes no other read of it', async () => {
+    const person = personOf();
+    const id = await create(person);
+    const [owner] = await t.sql<{ partner_id: string }>('select partner_id from customers where id = ?', [id]);
+    const actor = { partnerId: owner!.partner_id, environment: 'sandbox' as const, apiKeyId: 'test', apiKeyPrefix: 'rk_sandbox_test0000' };
+    const read = () => t.ramp.services.customers.get(scopeFor(t.ramp.db.fork(), actor), id);
+    // The second read opens the value the first one parsed (the kept parse), and must not share its objects.
+    const first = await read();
+    first.address!.city = 'Changed in memory';
+    const second = await read();
+    expect(second.address!.city).toBe(person.address.city);
+    expect(second.address).not.toBe(first.address);
   });
 
   it('answers a list from the values it opened before, and shows the markers right after an erasure', async () => {

@@ -121,8 +121,6 @@ export function createEventService(options: EventServiceOptions): EventService {
     return position;
   }
 
-  /** A fresh EntityManager per read: a long-lived subscription must not grow one identity map for ever. */
-
   /** The newest committed position: a stream that starts here sees only what comes next. */
   async function head({ em }: Scope): Promise<string> {
     return outboxHead(em.fork());
