@@ -11,7 +11,8 @@
  * ratios against PostGraphile.
  * With BENCH_AGAINST=<another checkout> (e.g. /work/main), that checkout's Ramp too, on the same database and key,
  * so a change is measured against the code before it in one run. After a warm-up of each, BENCH_ROUNDS (3) interleaved
- * rounds of BENCH_SECONDS (5) at BENCH_CONNECTIONS (32), medians.
+ * rounds of BENCH_SECONDS (5) at BENCH_CONNECTIONS (32), medians. BENCH_CPU_PROF=1: a V8 CPU profile of each Ramp row's
+ * last round, in /tmp/ramp-prof (BENCH_PROF_DIR).
  */
 import pg from 'pg';
 import { createBenchDatabase } from './database.js';
@@ -118,9 +119,14 @@ async function main() {
     for (let round = 0; round < ROUNDS; round++) {
       const order = round % 2 === 0 ? rows : [...rows].reverse();
       for (const row of order) {
+        // With BENCH_CPU_PROF, Ramp's profile of each of its rows' last round (/tmp/ramp-prof/cpu-<row>.cpuprofile).
+        const label = `cpu-${row.name.replace(/[^A-Za-z0-9]+/g, '-')}`;
+        const profiled = round === ROUNDS - 1;
+        if (profiled) await row.server.cpuProfile('start', label);
         const cpuBefore = row.server.cpuMs();
         const result = await runLoad({ url: row.server.url, connections: CONNECTIONS, seconds: SECONDS, warmupSeconds: 1, iteration: row.iteration });
         const cpu = row.server.cpuMs() - cpuBefore;
+        if (profiled) await row.server.cpuProfile('stop', label);
         const reads = result.iterations + result.warmupIterations;
         const f = figures.get(row.name)!;
         f.cpu.push((1000 * cpu) / reads);

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Import, fileCycles, importGraph, importsOf, layerViolations, moduleCycles } from './support/layers.js';
 import { ADVISORY_LOCKS } from '../src/platform/db/locks.js';
 import { startRamp, type TestRamp } from './support/ramp.js';
+import { createCustomer, onrampQuoteBody, wallet } from './support/data/transfers.js';
 
 /** Every source file under src/, by its path relative to src/, with its text. */
 const sources = (dir = 'src'): [string, string][] =>
@@ -301,9 +302,11 @@ describe('the composition root wires the features', () => {
   });
 });
 
-describe('one EntityManager and one caller per request', () => {
+describe('one EntityManager and one caller per request, forked only when used', () => {
   let t: TestRamp;
   let forks = 0;
+  let customerId: string;
+  let transferId: string;
   beforeAll(async () => {
     t = await startRamp({ RATE_LIMIT_PER_MINUTE: '1000' });
     const fork = t.ramp.db.fork.bind(t.ramp.db);
@@ -312,21 +315,41 @@ describe('one EntityManager and one caller per request', () => {
       if (!/[\\/](jobs|dispatcher|notifier)\.ts/.test(new Error().stack ?? '')) forks++;
       return fork();
     };
+    const api = t.client(t.key);
+    customerId = await createCustomer(api);
+    const quote = await api.post(`/v0/customers/${customerId}/onramp-transfer/quote`, onrampQuoteBody());
+    const created = await api.post(`/v0/customers/${customerId}/onramp-transfer/quote/${quote.body.quote_id}`, { destination_address: wallet() });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    transferId = created.body.id;
   });
   afterAll(() => t.close());
 
-  it('forks one EntityManager for a GraphQL request, the rate limiter and authentication included', async () => {
-    await t.client(t.key).graphql('{ customers(first: 1) { edges { node { id } } } }');
+  it('forks none for a read that runs Kysely statements only, over GraphQL and REST', async () => {
+    const api = t.client(t.key);
+    const read = () => api.graphql('query ($id: ID!) { transfer(id: $id) { databaseId status amount customer { id } } }', { id: transferId });
+    const readRest = () => api.get(`/v0/customers/${customerId}/onramp-transfer/${transferId}`);
+    // The first read of a statement's shape builds it (platform/reads/queries.ts `preparedRead`), on a fork.
+    await read();
+    await readRest();
     forks = 0;
-    const res = await t.client(t.key).graphql('{ customers(first: 1) { edges { node { id } } } }');
-    expect(res.status).toBe(200);
-    expect(forks).toBe(1);
+    const res = await read();
+    expect(res.body.data?.transfer?.databaseId, JSON.stringify(res.body)).toBe(transferId);
+    const rest = await readRest();
+    expect(rest.status, JSON.stringify(rest.body)).toBe(200);
+    expect(rest.body.id).toBe(transferId);
+    expect(forks).toBe(0);
   });
 
-  it('forks one EntityManager for a REST request', async () => {
+  it('forks one EntityManager for a request that needs one, the rate limiter and authentication included', async () => {
+    const api = t.client(t.key);
     forks = 0;
-    const res = await t.client(t.key).get('/v1/partners/accountInfo');
+    // A MikroORM find (the partner's row): the request's fork, made once for all of its steps.
+    const res = await api.get('/v1/partners/accountInfo');
     expect(res.status).toBe(200);
+    expect(forks).toBe(1);
+    forks = 0;
+    const quote = await api.post(`/v0/customers/${customerId}/onramp-transfer/quote`, onrampQuoteBody());
+    expect(quote.status).toBe(201);
     expect(forks).toBe(1);
   });
 });

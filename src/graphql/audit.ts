@@ -39,7 +39,7 @@ export const originOf = (ctx: Pick<GraphQLContext, 'origin' | 'requestId'>): Cal
 
 /** After the field answered: a lost row is logged, and never turns an answer into a failure (the change is made or not). */
 const finish = (ctx: GraphQLContext, call: AuditCall, refusedWith?: string) =>
-  finishAuditCall(ctx.em, call, refusedWith).catch((error) => auditRowLost(ctx.log, error));
+  finishAuditCall(ctx.requestEm.get(), call, refusedWith).catch((error) => auditRowLost(ctx.log, error));
 
 /**
  * Each mutation field runs as an audited call (platform/security/audit.ts), on its context while it runs (`scopeOf` hands it
@@ -73,7 +73,7 @@ async function auditReadRefusal(ctx: GraphQLContext, field: string, error: unkno
   const code = codeOf(error);
   if (!ctx.actor || !REFUSALS_AUDITED_ON_READS.has(code)) return;
   const call = newAuditCall(ctx.actor, `read.${field}`, originOf(ctx));
-  await appendAuditRow(ctx.em, rowOfCall(call, 'refused', code)).catch((lost) => auditRowLost(ctx.log, lost));
+  await appendAuditRow(ctx.requestEm.get(), rowOfCall(call, 'refused', code)).catch((lost) => auditRowLost(ctx.log, lost));
 }
 
 /**
@@ -97,7 +97,7 @@ function auditRefusedRead(field: Field) {
 }
 
 /** What a refusal before execution is audited with: the request's own context, or a graphql-ws subscription's. */
-export type RefusalContext = Pick<GraphQLContext, 'em' | 'log' | 'requestId' | 'origin'> & { actor?: Actor | null };
+export type RefusalContext = Pick<GraphQLContext, 'requestEm' | 'log' | 'requestId' | 'origin'> & { actor?: Actor | null };
 
 /**
  * The audit of an operation refused before it ran (a root field outside the key's scopes): a mutation under the
@@ -109,7 +109,7 @@ export function scopeRefusalAudit(actions: MutationActions) {
     if (!ctx.actor) return;
     const action = refusal.type === 'Mutation' ? (actions.ofMutation(refusal.field) ?? `graphql.${refusal.field}`) : `read.${refusal.field}`;
     const call = newAuditCall(ctx.actor, action, originOf(ctx));
-    await appendAuditRow(ctx.em, rowOfCall(call, 'refused', refusal.error.code)).catch((lost) => auditRowLost(ctx.log, lost));
+    await appendAuditRow(ctx.requestEm.get(), rowOfCall(call, 'refused', refusal.error.code)).catch((lost) => auditRowLost(ctx.log, lost));
   };
 }
 
@@ -139,7 +139,7 @@ export async function auditRequestRefusal(ctx: RefusalContext, errors: readonly 
   const code = requestRefusalOf(errors);
   if (!ctx.actor || !code) return;
   const call = newAuditCall(ctx.actor, 'graphql.request', originOf(ctx));
-  await appendAuditRow(ctx.em, rowOfCall(call, 'refused', code)).catch((lost) => auditRowLost(ctx.log, lost));
+  await appendAuditRow(ctx.requestEm.get(), rowOfCall(call, 'refused', code)).catch((lost) => auditRowLost(ctx.log, lost));
 }
 
 /**

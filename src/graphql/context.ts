@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/sql';
+import type { RequestEntityManager } from '../platform/db/request-em.js';
 import type { Logger } from 'pino';
 import type { Actor } from '../domain/environment.js';
 import { UnauthenticatedError } from '../domain/errors.js';
@@ -15,8 +15,12 @@ import { type Scope, scopeFor } from '../platform/use-cases/scope.js';
 export interface GraphQLServices {}
 
 export interface GraphQLContext {
-  /** This request's (or this subscription event's) own EntityManager. */
-  em: EntityManager;
+  /**
+   * This request's (or this subscription event's) own EntityManager, forked when first used: `scopeOf` hands it to
+   * the use cases, whose Kysely reads need none (platform/db/request-em.ts). Not a getter on the context: envelop
+   * copies the context's properties, which would fork it for every request.
+   */
+  requestEm: RequestEntityManager;
   /** Null only for an introspection-only request, which needs no key. */
   actor: Actor | null;
   requestId: string;
@@ -39,5 +43,5 @@ export interface GraphQLContext {
 /** The use-case scope of a GraphQL request; every root field needs an authenticated caller. */
 export function scopeOf(ctx: GraphQLContext): Scope {
   if (!ctx.actor) throw new UnauthenticatedError('unauthenticated', 'An API key is required');
-  return scopeFor(ctx.em, ctx.actor, ctx.auditCall);
+  return scopeFor(ctx.requestEm, ctx.actor, ctx.auditCall);
 }

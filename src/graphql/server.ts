@@ -40,6 +40,7 @@ import { useOperationInLog } from './operation-log.js';
 import type { CostBudget } from '../platform/security/cost-budget.js';
 import { type FrontendDocuments, TrustedDocuments } from './guards/trusted-documents.js';
 import { useOperationTracing } from './tracing.js';
+import { RequestEntityManager } from '../platform/db/request-em.js';
 
 type ServerContext = {
   req?: FastifyRequest;
@@ -210,20 +211,20 @@ export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
   // Each event is executed once per caller and document, whatever the number of its subscribers.
   const shared = sharedSubscriptions<GraphQLContext>({
     callerOf: ({ actor }) => (actor ? `${actor.partnerId}/${actor.environment}/${actor.apiKeyId}` : ''),
-    contextFor: ({ actor, requestId }) => ({ em: db.fork(), actor, requestId, services, pageCursors: pageCursorsOf, log: logger }),
+    contextFor: ({ actor, requestId }) => ({ requestEm: RequestEntityManager.of(db), actor, requestId, services, pageCursors: pageCursorsOf, log: logger }),
     tracing: deps.tracing,
   });
   // A subscription's own context only starts its stream, whose reads each fork an EntityManager of
   // their own (events/service.ts), and each event runs in a context of its own (above): so the
   // subscriptions fork from one instance-wide EntityManager rather than each holding one for its life.
-  const subscribeEm = db.fork();
+  const subscribeEm = RequestEntityManager.made(db.fork());
   const sharingSubscriptions: Plugin<ServerContext> = { onSubscribe: ({ setSubscribeFn }) => setSubscribeFn(shared.subscribe as never) };
   /** Subscriptions held now on this instance, by API key (SUBSCRIPTIONS_PER_KEY). */
   const subscriptionsByKey = new Map<string, number>();
 
   /**
    * `known` is the caller the HTTP layer already resolved (the rate limiter does), saving a second key
-   * lookup; `requestEm` the request's own EntityManager, so one request forks one.
+   * lookup; `ofRequest` the request's own EntityManager, so one request forks one at most.
    */
   async function contextFor(
     authorization: string | undefined,
@@ -231,21 +232,21 @@ export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
     requestId: string,
     query: string | undefined,
     known?: Actor | null,
-    requestEm?: GraphQLContext['em'],
+    ofRequest?: GraphQLContext['requestEm'],
     userAgent?: string,
   ): Promise<GraphQLContext> {
-    const em = requestEm ?? db.fork();
+    const requestEm = ofRequest ?? RequestEntityManager.of(db);
     const origin = { ip: clientIp ?? null, userAgent: userAgent ?? null, requestId };
-    const caller = { em, requestId, origin, services, pageCursors: pageCursorsOf, log: log() };
+    const caller = { requestEm, requestId, origin, services, pageCursors: pageCursorsOf, log: log() };
     if (known) return { ...caller, actor: known };
     // The schema is the same for every caller: tools (codegen, GraphiQL, Rover) load it with or without a key,
     // a stale or mistyped one included, so a wrong key in a tool's settings does not hide the schema.
     if (isIntrospectionOnly(query)) return { ...caller, actor: null };
     try {
-      return { ...caller, actor: await authenticate(em, authorization, { clientIp }) };
+      return { ...caller, actor: await authenticate(requestEm, authorization, { clientIp }) };
     } catch (error) {
       // A valid key from an address its allowlist leaves out: 403, the refusal kept as its cause, and in the key's audit log.
-      if (error instanceof AddressNotAllowed) await auditRefusal(em, error.actor, 'graphql.request', error.code, origin, log());
+      if (error instanceof AddressNotAllowed) await auditRefusal(requestEm.get(), error.actor, 'graphql.request', error.code, origin, log());
       if (error instanceof ForbiddenError) throw forbidden(error, { status: 403 });
       if (error instanceof DomainError) throw unauthenticated(error.message);
       if (isPoolSaturated(error)) throw overloaded();
@@ -257,8 +258,8 @@ export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
   /** The caller of an HTTP request refused for its shape, from the request itself (Yoga may have built no context). */
   async function refusedCaller({ req }: ServerContext) {
     if (!req) return null;
-    const actor = req.actor ?? (await authenticate(req.em, req.headers.authorization, { clientIp: req.ip }).catch(() => null));
-    return { em: req.em, log: req.log, requestId: req.id, actor, origin: originOf(req) };
+    const actor = req.actor ?? (await authenticate(req.requestEm, req.headers.authorization, { clientIp: req.ip }).catch(() => null));
+    return { requestEm: req.requestEm, log: req.log, requestId: req.id, actor, origin: originOf(req) };
   }
 
   /** What a client sees of a failure: a domain error's code, an outage's own error, else a request id to quote. */
@@ -342,7 +343,7 @@ export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
     context: ({ req, params, actor }) => {
       const requestId = req?.id ?? randomUUID();
       const known = req?.actor ?? actor;
-      return contextFor(req?.headers.authorization, req?.ip, requestId, params.query, known, req?.em ?? undefined, req?.headers['user-agent']);
+      return contextFor(req?.headers.authorization, req?.ip, requestId, params.query, known, req?.requestEm ?? undefined, req?.headers['user-agent']);
     },
     // Each answer keeps where the failure happened (the field's `path` and `locations`): only its text is replaced.
     maskedErrors: { maskError },
@@ -361,7 +362,7 @@ export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
         ? Promise.resolve(req.actor)
         : isIntrospectionOnly(query)
           ? Promise.resolve(null)
-          : authenticate(req.em, req.headers.authorization, { clientIp: req.ip }).catch(() => null),
+          : authenticate(req.requestEm, req.headers.authorization, { clientIp: req.ip }).catch(() => null),
     maskError,
   );
 
@@ -415,7 +416,10 @@ export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
         try {
           // From the database, not the verified-key cache: the connection's one check for its whole life, and a
           // database outage is told as 1013 (retry) whatever the cache holds.
-          const actor = await authenticate(db.fork(), typeof authorization === 'string' ? authorization : undefined, { fresh: true, clientIp });
+          const actor = await authenticate(RequestEntityManager.of(db), typeof authorization === 'string' ? authorization : undefined, {
+            fresh: true,
+            clientIp,
+          });
           ctx.extra.authorization = authorization as string;
           ctx.extra.clientIp = clientIp;
           ctx.extra.userAgent = userAgent;
@@ -450,7 +454,7 @@ export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
         // A subscription refused for its shape is in the key's audit log, as over HTTP, before the refusal leaves.
         if (Array.isArray(answer)) {
           const origin = { ip: ctx.extra.clientIp ?? null, userAgent: ctx.extra.userAgent ?? null, requestId };
-          await auditRequestRefusal({ em: db.fork(), log: logger, requestId, actor: ctx.extra.actor, origin }, answer);
+          await auditRequestRefusal({ requestEm: RequestEntityManager.of(db), log: logger, requestId, actor: ctx.extra.actor, origin }, answer);
         }
         return answer;
       },
@@ -492,7 +496,7 @@ export function mountGraphQL(app: FastifyInstance, deps: GraphQLDeps) {
     const refusal = scopeRefusal(fieldScopes, document, params.operationName, actor);
     if (refusal) {
       const origin = { ip: ctx.extra.clientIp ?? null, userAgent: ctx.extra.userAgent ?? null, requestId };
-      await auditScopeRefusal({ em: db.fork(), log: logger, requestId, actor, origin }, refusal);
+      await auditScopeRefusal({ requestEm: RequestEntityManager.of(db), log: logger, requestId, actor, origin }, refusal);
       return [forbidden(refusal.error)];
     }
     const held = subscriptionsByKey.get(actor.apiKeyId) ?? 0;

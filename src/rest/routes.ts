@@ -8,11 +8,14 @@ import { snakeCaseOf } from './bodies.js';
 import { isUuid } from '../domain/identifiers/uuid.js';
 import { type Scope, scopeFor } from '../platform/use-cases/scope.js';
 import type { EntityManager } from '@mikro-orm/sql';
+import type { RequestEntityManager } from '../platform/db/request-em.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** This request's own EntityManager fork. */
-    em: EntityManager;
+    /** This request's own EntityManager, forked when first used (platform/db/request-em.ts). */
+    requestEm: RequestEntityManager;
+    /** This request's own EntityManager fork: reading it forks it. */
+    readonly em: EntityManager;
     /** Set for every authenticated route. */
     actor: Actor | null;
   }
@@ -21,7 +24,7 @@ declare module 'fastify' {
 export function requestScope(request: FastifyRequest): Scope {
   if (!request.actor) throw new UnauthenticatedError('unauthenticated', 'An API key is required');
   // A state-changing route's audit call (rest/audit.ts) goes to the use case with the scope.
-  return scopeFor(request.em, request.actor, request.auditCall);
+  return scopeFor(request.requestEm, request.actor, request.auditCall);
 }
 
 /**

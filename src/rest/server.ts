@@ -6,6 +6,7 @@ import type { Config } from '../config.js';
 import { AddressNotAllowed, type Authenticate } from '../platform/security/auth.js';
 import type { Feature } from '../feature.js';
 import type { Database } from '../platform/db/database.js';
+import { RequestEntityManager } from '../platform/db/request-em.js';
 import { BAD_REQUEST, answerClientError, problemOfCode, replyWithProblem, toProblem } from './http-errors.js';
 import { routePath } from '../platform/http/route-path.js';
 import { registerRequestInput } from './request-input.js';
@@ -115,11 +116,17 @@ export async function buildHttpApp<Services>(deps: HttpDeps<Services>): Promise<
 
   // A request the instance has no room for is refused before its route does any work.
   registerAdmission(app, { config, metrics, connectionWaitMs: db.connectionWaitMs });
-  app.decorateRequest('em', null as never);
+  app.decorateRequest('requestEm', null as never);
+  app.decorateRequest('em', {
+    getter(this: FastifyRequest) {
+      return this.requestEm.get();
+    },
+  });
   app.decorateRequest('actor', null);
-  // One EntityManager per request, shared by the rate limiter, authentication, the routes and GraphQL.
+  // One EntityManager per request, shared by the rate limiter, authentication, the routes and GraphQL, and forked
+  // only when one of them needs it: a read that runs Kysely statements alone needs none.
   app.addHook('onRequest', async (request) => {
-    request.em = db.fork();
+    request.requestEm = RequestEntityManager.of(db);
   });
   // Before authentication, so floods with bad keys are limited too; it leaves the resolved key on request.actor.
   await registerRateLimit(app, { config, db, logger, metrics, authenticate });
@@ -127,7 +134,7 @@ export async function buildHttpApp<Services>(deps: HttpDeps<Services>): Promise<
     reply.header('x-request-id', request.id);
     if (needsKey(request.url)) {
       try {
-        request.actor ??= await authenticate(request.em, request.headers.authorization, { clientIp: request.ip });
+        request.actor ??= await authenticate(request.requestEm, request.headers.authorization, { clientIp: request.ip });
       } catch (error) {
         // The key was valid, the address not: the refusal is the key's, for the audit log (it never runs as the key).
         if (error instanceof AddressNotAllowed) request.actor = error.actor;

@@ -1,6 +1,6 @@
 import type { KeysetPage } from '../../platform/reads/pagination.js';
 import { type Columns, keyset, readsOver, rowShape, rowsOf, selecting } from '../../platform/reads/queries.js';
-import type { Scope } from '../../platform/use-cases/scope.js';
+import { type Scope, modelOf } from '../../platform/use-cases/scope.js';
 import { AuditEvent, type AuditTables } from './entities.js';
 import type { AuditEventFilter } from './inputs.js';
 
@@ -20,7 +20,7 @@ export async function auditCount(scope: Scope, filter: AuditEventFilter): Promis
 
 /** A page of the caller's audit log, newest first: `after` is older, `before` newer (keyset on occurred_at, id). */
 export function auditPage(scope: Scope, filter: AuditEventFilter, page: KeysetPage): Promise<AuditEventRow[]> {
-  const events = rowShape(scope.em, AuditEvent, 'a');
+  const events = rowShape(modelOf(scope), AuditEvent, 'a');
   let query = selecting(tenant(scope, 'audit_events', 'a'), events);
   if (filter.action !== undefined) query = query.where('a.action', '=', filter.action);
   if (filter.entityId !== undefined) query = query.where('a.entity_id', '=', filter.entityId);

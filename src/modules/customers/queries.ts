@@ -2,7 +2,7 @@ import { type SqlBool, sql } from 'kysely';
 import { parseInput } from '../../domain/validation.js';
 import type { KeysetPage, OffsetPage } from '../../platform/reads/pagination.js';
 import { type Columns, type From, keyset, readsOver, rowShape, selecting } from '../../platform/reads/queries.js';
-import type { Scope } from '../../platform/use-cases/scope.js';
+import { type Scope, modelOf } from '../../platform/use-cases/scope.js';
 import { Customer, type CustomerTables } from './entities.js';
 import { CustomerFilter } from './inputs.js';
 
@@ -25,10 +25,10 @@ function matching<Q extends Customers>(query: Q, { emailDigest, ...filter }: Dig
   return q as Q;
 }
 
-const selectFrom = (scope: Scope): Customers => selecting(tenant(scope, 'customers', 'c'), rowShape(scope.em, Customer, 'c'));
+const selectFrom = (scope: Scope): Customers => selecting(tenant(scope, 'customers', 'c'), rowShape(modelOf(scope), Customer, 'c'));
 
 async function read(scope: Scope, query: Customers): Promise<CustomerRow[]> {
-  const customers = rowShape(scope.em, Customer, 'c');
+  const customers = rowShape(modelOf(scope), Customer, 'c');
   return (await query.execute()).map((row) => customers.read(row)!);
 }
 

@@ -1,6 +1,6 @@
 import { OutboxEvent, type OutboxTables } from '../../platform/messaging/outbox.js';
 import { type Columns, readsOver, rowShape, rowsOf, selecting } from '../../platform/reads/queries.js';
-import type { Scope } from '../../platform/use-cases/scope.js';
+import { type Scope, modelOf } from '../../platform/use-cases/scope.js';
 
 const { tenant } = readsOver<OutboxTables>();
 
@@ -17,7 +17,7 @@ export interface EventFilter {
 
 /** Up to `limit` of the caller's events that `filter` wants, in cursor order (newest first when `descending`). */
 export function eventsOf(scope: Scope, filter: EventFilter, limit: number, descending = false): Promise<EventRow[]> {
-  const shape = rowShape(scope.em, OutboxEvent, 'e');
+  const shape = rowShape(modelOf(scope), OutboxEvent, 'e');
   let query = tenant(scope, 'events', 'e').where('e.cursor', '>', filter.after);
   if (filter.before) query = query.where('e.cursor', '<', filter.before);
   if (filter.types?.length) query = query.where('e.type', 'in', [...filter.types]);

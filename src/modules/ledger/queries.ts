@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { Decimal } from '../../domain/money.js';
 import { type Columns, readsOver, rowShape, rowsOf, selecting } from '../../platform/reads/queries.js';
-import type { Scope } from '../../platform/use-cases/scope.js';
+import { type Scope, modelOf } from '../../platform/use-cases/scope.js';
 import { LedgerEntry, type LedgerTables } from './entities.js';
 
 const { tenant } = readsOver<LedgerTables>();
@@ -34,6 +34,6 @@ export type LedgerEntryRow = Columns<LedgerEntry>;
 
 /** The caller's postings of the transfers `ids`, oldest first, as plain rows (a page's postings hydrate no entity). */
 export function entriesOfTransfers(scope: Scope, ids: readonly string[]): Promise<LedgerEntryRow[]> {
-  const shape = rowShape(scope.em, LedgerEntry, 'e');
+  const shape = rowShape(modelOf(scope), LedgerEntry, 'e');
   return rowsOf(selecting(tenant(scope, 'ledger_entries', 'e').where('e.transfer_id', 'in', ids).orderBy('e.id'), shape), shape);
 }

@@ -1,6 +1,6 @@
 import type { KeysetPage } from '../../platform/reads/pagination.js';
 import { type Columns, type Selected, keyset, readsOver, rowShape, rowsOf, selecting } from '../../platform/reads/queries.js';
-import type { Scope } from '../../platform/use-cases/scope.js';
+import { type Scope, modelOf } from '../../platform/use-cases/scope.js';
 import { ApiKey, type PartnerTables, WhitelistedBankAccount, WhitelistedWalletAddress } from './entities.js';
 
 /**
@@ -18,16 +18,16 @@ const API_KEY_COLUMNS = ['prefix', 'environment', 'scopes', 'allowedIps', 'creat
 export type ApiKeyRow = Selected<Columns<ApiKey>, (typeof API_KEY_COLUMNS)[number]>;
 
 export function walletAddressPage(scope: Scope, page: KeysetPage): Promise<WalletAddressRow[]> {
-  const addresses = rowShape(scope.em, WhitelistedWalletAddress, 'w');
+  const addresses = rowShape(modelOf(scope), WhitelistedWalletAddress, 'w');
   return rowsOf(keyset(selecting(tenant(scope, 'whitelisted_wallet_addresses', 'w'), addresses), page, 'w'), addresses);
 }
 
 export function whitelistedBankAccountPage(scope: Scope, page: KeysetPage): Promise<WhitelistedBankAccountRow[]> {
-  const accounts = rowShape(scope.em, WhitelistedBankAccount, 'b');
+  const accounts = rowShape(modelOf(scope), WhitelistedBankAccount, 'b');
   return rowsOf(keyset(selecting(tenant(scope, 'whitelisted_bank_accounts', 'b'), accounts), page, 'b'), accounts);
 }
 
 export function apiKeyPage(scope: Scope, page: KeysetPage): Promise<ApiKeyRow[]> {
-  const keys = rowShape(scope.em, ApiKey, 'k', API_KEY_COLUMNS);
+  const keys = rowShape(modelOf(scope), ApiKey, 'k', API_KEY_COLUMNS);
   return rowsOf(keyset(selecting(tenant(scope, 'api_keys', 'k'), keys), page, 'k'), keys);
 }

@@ -18,7 +18,7 @@ import {
   rowsOf,
   selecting,
 } from '../../platform/reads/queries.js';
-import type { Scope } from '../../platform/use-cases/scope.js';
+import { type Scope, modelOf } from '../../platform/use-cases/scope.js';
 import { isUuid } from '../../domain/identifiers/uuid.js';
 import { Customer, type CustomerTables } from '../customers/entities.js';
 import type { CustomerRow } from '../customers/queries.js';
@@ -166,7 +166,7 @@ function matching<Q extends Transfers>(query: Q, v: FilterValues): Q {
  * (test/perf/transfer-page-plan.test.ts).
  */
 function selectFrom(scope: Scope, joined: Joined, key?: string): Transfers {
-  const { em } = scope;
+  const em = modelOf(scope);
   let query = selecting(tenant(scope, 'transfers', 't', key), rowShape(em, Transfer, 't', joined.transfer));
   // The joined tables are left out of the statement's type: their columns are read by their row shapes.
   if (joined.quote) query = selecting(query.leftJoin('quotes as q', 'q.id', 't.quote_id') as Transfers, rowShape(em, Quote, 'q', joined.quote));
@@ -179,7 +179,7 @@ async function listed(scope: Scope, query: Transfers, joined: Joined): Promise<L
 }
 
 function readListed(scope: Scope, rows: object[], joined: Joined): ListedTransfer[] {
-  const { em } = scope;
+  const em = modelOf(scope);
   const transfers = rowShape(em, Transfer, 't', joined.transfer);
   const quotes = joined.quote ? rowShape(em, Quote, 'q', joined.quote) : null;
   const customers = joined.customer ? rowShape(em, Customer, 'c', joined.customer) : null;
@@ -272,8 +272,8 @@ export async function transferOfCustomer(scope: Scope, customerId: string, direc
   const id = isUuid(transferId) ? transferId : null;
   const [row] = await ofCustomer(scope, { customerId, direction, id }, undefined);
   if (!row) throw new NotFoundError('Customer');
-  const transfer = rowShape(scope.em, Transfer, 't', SHOWN_TRANSFER_COLUMNS).read(row);
-  const quote = rowShape(scope.em, Quote, 'q', SHOWN_QUOTE_COLUMNS).read(row);
+  const transfer = rowShape(modelOf(scope), Transfer, 't', SHOWN_TRANSFER_COLUMNS).read(row);
+  const quote = rowShape(modelOf(scope), Quote, 'q', SHOWN_QUOTE_COLUMNS).read(row);
   if (!transfer || !quote) throw new NotFoundError('Transfer');
   return { transfer, quote };
 }
@@ -285,8 +285,8 @@ const ofCustomer = preparedRead((scope, { customerId, direction, id }: { custome
       .leftJoin('transfers as t', (join) => join.on('t.id', '=', id).onRef('t.customer_id', '=', 'c.id').on('t.direction', '=', direction))
       .leftJoin('quotes as q', 'q.id', 't.quote_id')
       .where('c.id', '=', customerId),
-    rowShape(scope.em, Transfer, 't', SHOWN_TRANSFER_COLUMNS),
-    rowShape(scope.em, Quote, 'q', SHOWN_QUOTE_COLUMNS),
+    rowShape(modelOf(scope), Transfer, 't', SHOWN_TRANSFER_COLUMNS),
+    rowShape(modelOf(scope), Quote, 'q', SHOWN_QUOTE_COLUMNS),
   ),
 );
 
@@ -295,7 +295,7 @@ const ofCustomer = preparedRead((scope, { customerId, direction, id }: { custome
  * tenant is the transfers' (the history rows carry none of their own).
  */
 export function historiesOf(scope: Scope, ids: readonly string[]): Promise<StatusChangeRow[]> {
-  const shape = rowShape(scope.em, TransferStatusChange, 'h');
+  const shape = rowShape(modelOf(scope), TransferStatusChange, 'h');
   return rowsOf(
     selecting(
       tenant(scope, 'transfers', 't').innerJoin('transfer_status_history as h', 'h.transfer_id', 't.id').where('t.id', 'in', ids).orderBy('h.id'),

@@ -6,6 +6,7 @@ import { DomainError, ValidationError } from '../../domain/errors.js';
 import type { GraphQLContext } from '../../graphql/context.js';
 import { screamingSnake } from '../../graphql/types/enums.js';
 import type { Database } from '../../platform/db/database.js';
+import { RequestEntityManager } from '../../platform/db/request-em.js';
 import { isDatabaseUnavailable } from '../../platform/db/database-errors.js';
 import type { Logger } from '../../platform/observability/logging.js';
 import type { Services } from '../../services.js';
@@ -106,7 +107,7 @@ export function queryBodies(deps: { schema: GraphQLSchema; db: Database; service
       },
     };
     const context: GraphQLContext = {
-      em: deps.db.fork(),
+      requestEm: RequestEntityManager.of(deps.db),
       actor,
       requestId: randomUUID(),
       services: deps.services,

@@ -7,6 +7,7 @@ import { auditSubscriber } from '../security/audit.js';
 import type { Config } from '../../config.js';
 import { migrations } from '../../../migrations/index.js';
 import type { Options } from '@mikro-orm/core';
+import type { Kysely } from 'kysely';
 import { lockDataDir } from './data-dir-lock.js';
 import { migrate } from './migrations.js';
 import { ADVISORY_LOCKS } from './locks.js';
@@ -25,6 +26,12 @@ export interface Database {
   kind: 'postgresql' | 'pglite';
   /** A fresh EntityManager with its own identity map: one per request, job or event. */
   fork(): EntityManager;
+  /**
+   * Kysely on the pool (PGlite's one session), outside any transaction: what a fork that has begun none reads with,
+   * and what a request that forked none reads with (request-em.ts).
+   */
+  // biome-ignore lint/suspicious/noExplicitAny: every module's reads type their own tables (platform/reads/queries.ts).
+  readonly kysely: Kysely<any>;
   isReachable(): Promise<boolean>;
   /**
    * How long requests lately waited for a database connection (ms, a decaying average). Always 0 on PGlite: its one
@@ -111,6 +118,12 @@ export async function openDatabase(config: DatabaseOptions): Promise<Database> {
     orm,
     kind,
     fork: () => orm.em.fork(),
+    // The connection's own client, not the global EntityManager's Kysely: that one looks for a transaction in the
+    // caller's async context and reads inside it.
+    get kysely() {
+      // biome-ignore lint/suspicious/noExplicitAny: as the interface says.
+      return orm.em.getConnection().getClient() as Kysely<any>;
+    },
     connectionWaitMs: () => (kind === 'postgresql' ? waits.recentMs() : 0),
     async isReachable() {
       // Bounded on its own: /readyz must answer within a second even while connections are stuck.

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/sql';
 import { type CompiledQuery, type Kysely, type RawBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import type { KeysetPage, Position } from './pagination.js';
-import type { Scope } from '../use-cases/scope.js';
+import { type OrmModel, type Scope, unforkedOf } from '../use-cases/scope.js';
 import type { EntityClass, EntityMetadata, EntityProperty } from '@mikro-orm/core';
 import type { Environment } from '../../domain/environment.js';
 import { DecimalColumn } from '../db/decimal-column.js';
@@ -9,7 +9,8 @@ import type { Decimal, StoredAmount } from '../../domain/money.js';
 
 /**
  * What every module's read file (`<module>/queries.ts`) builds its statements with: Kysely from the
- * scope's EntityManager (MikroORM's `em.getKysely()`, bound to its transaction), typed by the tables the
+ * scope (`readsOf`: its EntityManager's `em.getKysely()`, bound to its transaction, or the pool's while a
+ * request has forked none), typed by the tables the
  * module reads. A module names them from its entity definitions (`InferKyselyDB<typeof TransferSchema | …>`,
  * exported by its entities file as `…Tables`), so a table, a column or a compared value that the entities do
  * not have fails to compile, and a narrow select (a count) returns a row typed by what it selected. A read's
@@ -28,6 +29,19 @@ export type TenantTable<DB> = { [T in keyof DB & string]: DB[T] extends TenantCo
 /** A statement on `DB` driven by `table` under `alias`, as Kysely types `selectFrom('transfers as t')`. */
 // biome-ignore lint/complexity/noBannedTypes: nothing is selected yet; Kysely's own starting row type is `{}`.
 export type From<DB, T extends keyof DB, A extends string> = SelectQueryBuilder<DB & { [K in A]: DB[T] }, A, {}>;
+
+/**
+ * Kysely for a scope's reads: its EntityManager's (a unit of work's is its transaction's), or, while a request's
+ * scope has forked none (platform/db/request-em.ts), the pool's, outside any transaction, as a fork that began none
+ * reads.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: every module's reads type their own tables.
+export function readsOf(scope: Scope): Kysely<any> {
+  const lazy = unforkedOf(scope);
+  const em = lazy ? lazy.current : scope.em;
+  // biome-ignore lint/suspicious/noExplicitAny: as above.
+  return em ? (em.getKysely() as Kysely<any>) : lazy!.pool;
+}
 
 /** The caller's tenant, as a condition on the table under `alias`. */
 function tenantOf({ actor }: Scope, alias: string): RawBuilder<SqlBool> {
@@ -63,9 +77,8 @@ export interface Reads<DB> {
 export function readsOver<DB>(): Reads<DB> {
   return {
     tenant(scope, table, alias, key) {
+      const reads = readsOf(scope);
       // biome-ignore lint/suspicious/noExplicitAny: the generic table and alias are typed by the signature; Kysely's overloads cannot follow them.
-      const reads = scope.em.getKysely() as Kysely<any>;
-      // biome-ignore lint/suspicious/noExplicitAny: as above.
       const from: SelectQueryBuilder<any, any, any> =
         key === undefined ? reads.selectFrom(`${table} as ${alias}`) : reads.selectFrom(byKey(reads, table, key).as(alias));
       return from.where(tenantOf(scope, alias)) as never;
@@ -96,7 +109,7 @@ const MAX_PREPARED_SHAPES = 256;
  * `build` runs once per shape with stand-ins for the values and for the caller's tenant: it must not
  * branch on them, and each must reach the statement as a parameter. One inlined in the text, or
  * dropped, is refused at that first build, so a read that cannot be prepared fails in its first test.
- * Plugins that rewrite statements are none on the scope's Kysely (`em.getKysely()` without options).
+ * Plugins that rewrite statements are none on the scope's Kysely (`readsOf`: `em.getKysely()` without options, or the pool's).
  */
 export function preparedRead<V extends Record<string, Value>, R, S = undefined>(
   // biome-ignore lint/suspicious/noExplicitAny: any statement of any module's tables; its rows are typed by `R`.
@@ -131,9 +144,7 @@ export function preparedRead<V extends Record<string, Value>, R, S = undefined>(
       prepared.set(key, known);
     }
     const parameters = known.slots.map((slot) => slot(scope, values));
-    // biome-ignore lint/suspicious/noExplicitAny: the compiled statement's rows are typed by `R`.
-    const reads = scope.em.getKysely() as Kysely<any>;
-    return (await reads.executeQuery<R>({ ...known.query, parameters })).rows;
+    return (await readsOf(scope).executeQuery<R>({ ...known.query, parameters })).rows;
   };
 }
 
@@ -244,7 +255,7 @@ const keyOf = (wanted: readonly string[]) => {
 const MAX_SHAPES = 256;
 const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
-function fieldOf(em: EntityManager, prop: EntityProperty, key: string): Field {
+function fieldOf(em: OrmModel, prop: EntityProperty, key: string): Field {
   // Timestamps come from both drivers as text (MikroORM's type parsers), in a form Date reads; custom types (Decimal, JSON) convert themselves.
   if (prop.runtimeType === 'Date') return { key, name: prop.name, convert: (value) => new Date(value as string) };
   const type = prop.customType;
@@ -282,15 +293,15 @@ function compiledReader<R>(fields: Field[], primary: string): RowShape<R>['read'
  * How `entity`'s rows are selected and read under `alias` (`select t.…, q.… from transfers t join
  * quotes q …`), built once from MikroORM's metadata: the entity definition stays the one source.
  */
-export function rowShape<E extends object>(em: EntityManager, entity: EntityClass<E>, alias: string): RowShape<Columns<E>>;
+export function rowShape<E extends object>(em: OrmModel, entity: EntityClass<E>, alias: string): RowShape<Columns<E>>;
 export function rowShape<E extends object, K extends Extract<keyof E, string>>(
-  em: EntityManager,
+  em: OrmModel,
   entity: EntityClass<E>,
   alias: string,
   wanted: readonly K[],
 ): RowShape<Selected<Columns<E>, K>>;
-export function rowShape<E extends object>(em: EntityManager, entity: EntityClass<E>, alias: string, wanted?: Wanted): RowShape<Columns<E>>;
-export function rowShape<E extends object>(em: EntityManager, entity: EntityClass<E>, alias: string, wanted: Wanted = 'all'): RowShape<Columns<E>> {
+export function rowShape<E extends object>(em: OrmModel, entity: EntityClass<E>, alias: string, wanted?: Wanted): RowShape<Columns<E>>;
+export function rowShape<E extends object>(em: OrmModel, entity: EntityClass<E>, alias: string, wanted: Wanted = 'all'): RowShape<Columns<E>> {
   const meta = em.getMetadata().get(entity) as EntityMetadata;
   const byAlias = shapes.get(meta) ?? new Map<string, RowShape<unknown>>();
   shapes.set(meta, byAlias);

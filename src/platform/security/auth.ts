@@ -1,5 +1,6 @@
 import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/sql';
+import type { RequestEntityManager } from '../db/request-em.js';
 import { ForbiddenError, UnauthenticatedError } from '../../domain/errors.js';
 import type { Actor, Environment } from '../../domain/environment.js';
 import type { KeyScope } from '../../domain/scopes.js';
@@ -78,8 +79,10 @@ export interface AuthenticationOptions {
 /**
  * Resolves an `Authorization` header to the calling partner, environment and scopes, or fails with
  * 401; a valid key used from an address its allowlist leaves out fails with 403 `ip_not_allowed`.
+ * The request's EntityManager is forked only when the key is not among the verified ones, or its
+ * `last used` is due.
  */
-export type Authenticate = (em: EntityManager, header: string | undefined, options: AuthenticationOptions) => Promise<Actor>;
+export type Authenticate = (em: RequestEntityManager, header: string | undefined, options: AuthenticationOptions) => Promise<Actor>;
 
 /** Where a revocation is announced, in the revoking transaction: the payload is the key's id. */
 export const KEY_REVOKED_CHANNEL = 'ramp_api_key_revoked';
@@ -163,11 +166,11 @@ export class VerifiedKeys {
 }
 
 export function apiKeyAuthentication(keys: ApiKeyStore, verified?: VerifiedKeys): Authenticate {
-  const markUsed = async (em: EntityManager, entry: VerifiedKey, now: number) => {
+  const markUsed = async (em: RequestEntityManager, entry: VerifiedKey, now: number) => {
     if (now - entry.lastUsedAt < LAST_USED_RESOLUTION_MS) return;
     entry.lastUsedAt = now; // before the write, so concurrent requests of the key do not all write
     // Bookkeeping only: failing to record it is never a reason to refuse a valid key.
-    await keys.markUsed(em, entry.actor.apiKeyId).catch(() => undefined);
+    await keys.markUsed(em.get(), entry.actor.apiKeyId).catch(() => undefined);
   };
   return async (em, header, options) => {
     const key = keyFromHeader(header);
@@ -184,7 +187,7 @@ export function apiKeyAuthentication(keys: ApiKeyStore, verified?: VerifiedKeys)
     }
     const generation = verified?.generation ?? 0;
     const prefix = `rk_${match[1]}_${match[2]}`;
-    const found = await keys.find(em, prefix);
+    const found = await keys.find(em.get(), prefix);
     // Hashed and compared even when no key has the prefix, so timing does not tell which prefixes exist.
     const expected = Buffer.from(found?.secretHash ?? MISSING_HASH, 'hex');
     if (!found || !timingSafeEqual(expected, Buffer.from(keyHash, 'hex'))) throw unauthenticated('The API key is not valid');

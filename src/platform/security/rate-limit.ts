@@ -121,7 +121,7 @@ function firstRefusalsOfWindows(kept = 10_000) {
 async function actorOf(authenticate: Authenticate, request: FastifyRequest): Promise<Actor | null> {
   if (!request.headers.authorization) return null;
   try {
-    return await authenticate(request.em, request.headers.authorization, { clientIp: request.ip });
+    return await authenticate(request.requestEm, request.headers.authorization, { clientIp: request.ip });
   } catch {
     return null;
   }

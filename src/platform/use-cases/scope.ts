@@ -3,6 +3,7 @@ import type { Actor } from '../../domain/environment.js';
 import type { AuditCall } from '../security/audit.js';
 import type { DeclaredRequest } from './idempotency.js';
 import { scopeTo } from '../security/tenant.js';
+import { RequestEntityManager } from '../db/request-em.js';
 
 export { tenantOf } from '../security/tenant.js';
 
@@ -16,12 +17,43 @@ export interface Scope {
   audit?: AuditCall;
 }
 
-/** A use case's scope: `em` narrowed to the caller's tenant (platform/security/tenant.ts), so no query can leave it. */
-export const scopeFor = (em: EntityManager, actor: Actor, audit?: AuditCall | null): Scope => ({
-  em: scopeTo(em, actor),
-  actor,
-  ...(audit && { audit }),
-});
+/** Request scopes whose EntityManager is not forked yet, with where it comes from (their reads use the pool). */
+const unforked = new WeakMap<Scope, RequestEntityManager>();
+
+/**
+ * A use case's scope: `em` narrowed to the caller's tenant (platform/security/tenant.ts), so no query can leave it.
+ * Given a request's EntityManager (db/request-em.ts), the scope forks it when `em` is first read; a read that only
+ * runs Kysely statements (`readsOf`, platform/reads/queries.ts) never does. A copy of the scope
+ * (`{ ...scope, em: tx }`) reads `em` and so is an ordinary scope: its reads are its own EntityManager's, inside its
+ * transaction.
+ */
+export function scopeFor(em: EntityManager | RequestEntityManager, actor: Actor, audit?: AuditCall | null): Scope {
+  if (!(em instanceof RequestEntityManager)) return { em: scopeTo(em, actor), actor, ...(audit && { audit }) };
+  let scoped: EntityManager | null = null;
+  const scope: Scope = {
+    get em() {
+      scoped ??= scopeTo(em.get(), actor);
+      unforked.delete(scope);
+      return scoped;
+    },
+    actor,
+    ...(audit && { audit }),
+  };
+  unforked.set(scope, em);
+  return scope;
+}
+
+/** What every EntityManager of the ORM shares: its entities' metadata and its platform (how a read converts a column). */
+export type OrmModel = Pick<EntityManager, 'getMetadata' | 'getPlatform'>;
+
+/** The ORM's model for a read that builds its statement from entity metadata (`rowShape`): reading it forks nothing. */
+export function modelOf(scope: Scope): OrmModel {
+  const lazy = unforked.get(scope);
+  return lazy ? lazy.model() : scope.em;
+}
+
+/** The request EntityManager a scope was made with and has not forked through `em` yet (platform/reads/queries.ts `readsOf`). */
+export const unforkedOf = (scope: Scope): RequestEntityManager | undefined => unforked.get(scope);
 
 /** Ids compared in code, not by PostgreSQL: a UUID in a path may come in upper case. */
 export const sameId = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
