@@ -18,7 +18,7 @@ import pg from 'pg';
 import { createBenchDatabase } from './database.js';
 import { type Client, runLoad } from './load.js';
 import { POSTGRAPHILE_TRANSFERS_PAGE, TRANSFER_BY_ID, TRANSFERS_PAGE, pageSize } from './operations.js';
-import { type Server, builtRamp, freePort, startRampServer, startServer } from './processes.js';
+import { RAMP_SETTINGS, type Server, builtRamp, freePort, startRampServer, startServer } from './processes.js';
 import { seed } from './seed.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -94,18 +94,10 @@ async function main() {
     if (AGAINST) {
       // The other checkout's Ramp on the same database: its migrations are there already, the seeded key works.
       const port = await freePort();
-      const env = { DATABASE_URL: database.url, NODE_ENV: 'development', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
       const before = await startServer(
         'ramp-against',
         builtRamp(AGAINST),
-        {
-          ...env,
-          RATE_LIMIT_PER_MINUTE: '0',
-          GRAPHQL_COST_BUCKET_SIZE: '0',
-          SANDBOX_CHAIN: 'simulated',
-          GRAPHQL_INTROSPECTION: 'false',
-          BOOTSTRAP_DEMO_PARTNER: 'false',
-        },
+        { ...RAMP_SETTINGS, DATABASE_URL: database.url, PORT: String(port), BOOTSTRAP_DEMO_PARTNER: 'false' },
         /GraphQL:\s+(http:\/\/\S+)\/graphql/,
       );
       started.push(before);

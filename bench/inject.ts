@@ -15,7 +15,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createBenchDatabase } from './database.js';
 import { TRANSFER_BY_ID } from './operations.js';
-import { builtRamp } from './processes.js';
+import { RAMP_SETTINGS, builtRamp } from './processes.js';
+import type { Ramp } from '../src/app.js';
 import { seed } from './seed.js';
 
 const AGAINST = process.env.BENCH_AGAINST;
@@ -26,15 +27,8 @@ const PROFILE_DIR = process.env.BENCH_PROF_DIR ?? '/tmp/ramp-prof';
 const log = (line: string) => process.stderr.write(`${line}\n`);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-interface Injected {
-  statusCode: number;
-}
-interface Instance {
-  http: { app: { inject(request: object): Promise<Injected> } };
-  demoKey: string | null;
-  listen(): Promise<string>;
-  close(): Promise<void>;
-}
+/** What this bench uses of a checkout's Ramp, typed as this checkout declares it (only these members are used of the other's). */
+type Instance = Pick<Ramp, 'http' | 'demoKey' | 'listen' | 'close'>;
 
 /** A checkout's built Ramp in this process, as `bench/processes.ts` configures the one it starts. */
 async function start(checkout: string, databaseUrl: string): Promise<Instance> {
@@ -42,17 +36,7 @@ async function start(checkout: string, databaseUrl: string): Promise<Instance> {
   const { loadConfig } = await import(join(dist, 'config.js'));
   const { createRamp } = await import(join(dist, 'app.js'));
   const { createLogger } = await import(join(dist, 'platform/observability/logging.js'));
-  const config = loadConfig({
-    DATABASE_URL: databaseUrl,
-    NODE_ENV: 'development',
-    HOST: '127.0.0.1',
-    PORT: '0',
-    LOG_LEVEL: 'warn',
-    RATE_LIMIT_PER_MINUTE: '0',
-    GRAPHQL_COST_BUCKET_SIZE: '0',
-    GRAPHQL_INTROSPECTION: 'false',
-    SANDBOX_CHAIN: 'simulated',
-  });
+  const config = loadConfig({ ...RAMP_SETTINGS, DATABASE_URL: databaseUrl, PORT: '0' });
   return createRamp(config, { logger: createLogger('warn') });
 }
 
@@ -67,7 +51,7 @@ async function main() {
     log('seeding 10 customers, 100 transfers');
     const data = await seed(url, key, { customers: 10, transfersPerCustomer: 10 });
     const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
-    const rows: Record<string, (ramp: Instance, n: number) => Promise<Injected>> = {
+    const rows: Record<string, (ramp: Instance, n: number) => Promise<{ statusCode: number }>> = {
       'P1 REST': (ramp, n) => {
         const { customerId, transferId } = data.transfers[n % data.transfers.length]!;
         return ramp.http.app.inject({ method: 'GET', url: `/v0/customers/${customerId}/onramp-transfer/${transferId}`, headers });

@@ -163,28 +163,24 @@ export function builtRamp(checkout = root): string {
   return main;
 }
 
+/** How every bench runs Ramp (with its own DATABASE_URL or DATA_DIR and PORT). */
+export const RAMP_SETTINGS = {
+  NODE_ENV: 'development', // sandbox keys may deliver webhooks to this machine (the P4 receiver) only outside production
+  HOST: '127.0.0.1',
+  LOG_LEVEL: 'warn',
+  RATE_LIMIT_PER_MINUTE: '0',
+  // Per-key limits are policy, not the hot path's cost: the GraphQL cost budget is off as the rate limit is.
+  GRAPHQL_COST_BUCKET_SIZE: '0',
+  // The background jobs run, as in production (the outbox, webhooks, trims); no local devnet: the chain leg has
+  // its own bench (bench/chain.ts).
+  SANDBOX_CHAIN: 'simulated',
+  GRAPHQL_INTROSPECTION: 'false',
+};
+
 /** Ramp itself, as production runs it, on PostgreSQL (DATABASE_URL) or embedded PGlite (DATA_DIR). */
 export async function startRampServer(name: string, env: Record<string, string>): Promise<Server & { key: string }> {
   const port = await freePort();
-  const server = await startServer(
-    name,
-    builtRamp(),
-    {
-      NODE_ENV: 'development', // sandbox keys may deliver webhooks to this machine (the P4 receiver) only outside production
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_PER_MINUTE: '0',
-      // Per-key limits are policy, not the hot path's cost: the GraphQL cost budget is off as the rate limit is.
-      GRAPHQL_COST_BUCKET_SIZE: '0',
-      // The background jobs run, as in production (the outbox, webhooks, trims); no local devnet: the chain leg has
-      // its own bench (bench/chain.ts).
-      SANDBOX_CHAIN: 'simulated',
-      GRAPHQL_INTROSPECTION: 'false',
-      ...env,
-    },
-    /GraphQL:\s+(http:\/\/\S+)\/graphql/,
-  );
+  const server = await startServer(name, builtRamp(), { ...RAMP_SETTINGS, PORT: String(port), ...env }, /GraphQL:\s+(http:\/\/\S+)\/graphql/);
   await waitFor(() => /Sandbox API key[^:]*: (rk_sandbox_\S+)/.test(server.output), 1);
   const key = /Sandbox API key[^:]*: (rk_sandbox_\S+)/.exec(server.output)?.[1];
   if (!key) throw new Error(`${name} printed no demo key:\n${server.output}`);

@@ -13,7 +13,7 @@ import type { RequestEntityManager } from '../platform/db/request-em.js';
 declare module 'fastify' {
   interface FastifyRequest {
     /** This request's own EntityManager, forked when first used (platform/db/request-em.ts). */
-    requestEm: RequestEntityManager;
+    readonly requestEm: RequestEntityManager;
     /** This request's own EntityManager fork: reading it forks it. */
     readonly em: EntityManager;
     /** Set for every authenticated route. */

@@ -36,6 +36,9 @@ const AUTHENTICATED_PREFIXES = ['/v0/', '/v1/', '/auth/'];
 /** Whether a path needs an API key (routePath folds duplicate slashes as the router does: //v0/… is /v0/…). */
 const needsKey = (url: string) => AUTHENTICATED_PREFIXES.some((p) => routePath(url).startsWith(p));
 
+/** Where a request keeps its RequestEntityManager once made (`request.requestEm`). */
+const REQUEST_EM = Symbol('requestEm');
+
 export interface HttpApp {
   app: FastifyInstance;
   /** The routes as registered and the OpenAPI document of the REST ones (GET /openapi.json). */
@@ -116,18 +119,23 @@ export async function buildHttpApp<Services>(deps: HttpDeps<Services>): Promise<
 
   // A request the instance has no room for is refused before its route does any work.
   registerAdmission(app, { config, metrics, connectionWaitMs: db.connectionWaitMs });
-  app.decorateRequest('requestEm', null as never);
+  // One EntityManager per request, shared by the rate limiter, authentication, the routes and GraphQL, and forked
+  // only when one of them needs it: a read that runs Kysely statements alone needs none. Made on first use rather
+  // than in a hook, so a request refused by an earlier hook (admission) has one too if its answer asks for it.
+  app.decorateRequest(REQUEST_EM, null);
+  app.decorateRequest('requestEm', {
+    getter(this: FastifyRequest) {
+      const kept = this as unknown as { [REQUEST_EM]: RequestEntityManager | null };
+      kept[REQUEST_EM] ??= RequestEntityManager.of(db);
+      return kept[REQUEST_EM];
+    },
+  });
   app.decorateRequest('em', {
     getter(this: FastifyRequest) {
       return this.requestEm.get();
     },
   });
   app.decorateRequest('actor', null);
-  // One EntityManager per request, shared by the rate limiter, authentication, the routes and GraphQL, and forked
-  // only when one of them needs it: a read that runs Kysely statements alone needs none.
-  app.addHook('onRequest', async (request) => {
-    request.requestEm = RequestEntityManager.of(db);
-  });
   // Before authentication, so floods with bad keys are limited too; it leaves the resolved key on request.actor.
   await registerRateLimit(app, { config, db, logger, metrics, authenticate });
   app.addHook('onRequest', async (request, reply) => {

@@ -73,6 +73,20 @@ describe('what the audit log records', () => {
     ]);
   });
 
+  it('records each mutation field of one GraphQL document as its own row, with its own entity', async () => {
+    // One context runs both fields: the scope kept for the first (graphql/context.ts) must not carry its audit call to the second.
+    const TWO = `mutation ($a: CreateCustomerInput!, $b: CreateCustomerInput!) {
+      first: createCustomer(input: $a) { ... on CreateCustomerPayload { customer { databaseId } } }
+      second: createCustomer(input: $b) { ... on CreateCustomerPayload { customer { databaseId } } }
+    }`;
+    const input = (companyName: string) => ({ email: email(), type: 'CORPORATE', companyName });
+    const res = await api.request('POST', '/graphql', { body: { query: TWO, variables: { a: input('First'), b: input('Second') } } });
+    expect(res.body.errors, JSON.stringify(res.body)).toBeUndefined();
+    const ids = [res.body.data.first.customer.databaseId, res.body.data.second.customer.databaseId];
+    const rows = await rowsOf(res.headers.get('x-request-id')!);
+    expect(rows.map((row) => [row.action, row.outcome, row.entity_id]).sort()).toEqual(ids.map((id) => ['customer.create', 'succeeded', id]).sort());
+  });
+
   it('records a refused REST write with its code, and the refusal changed nothing', async () => {
     const res = await api.post('/v0/customers', { email: 'not-an-email', type: 'individual', first_name: 'A', last_name: 'B' });
     expect(res.status).toBe(400);

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/sql';
 import { type CompiledQuery, type Kysely, type RawBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import type { KeysetPage, Position } from './pagination.js';
-import { type OrmModel, type Scope, unforkedOf } from '../use-cases/scope.js';
+import { type OrmModel, type Scope, requestEmOf } from '../use-cases/scope.js';
 import type { EntityClass, EntityMetadata, EntityProperty } from '@mikro-orm/core';
 import type { Environment } from '../../domain/environment.js';
 import { DecimalColumn } from '../db/decimal-column.js';
@@ -37,7 +37,8 @@ export type From<DB, T extends keyof DB, A extends string> = SelectQueryBuilder<
  */
 // biome-ignore lint/suspicious/noExplicitAny: every module's reads type their own tables.
 export function readsOf(scope: Scope): Kysely<any> {
-  const lazy = unforkedOf(scope);
+  const lazy = requestEmOf(scope);
+  // Once anything forked the request's EntityManager, its reads are the fork's, as `scope.em`'s are.
   const em = lazy ? lazy.current : scope.em;
   // biome-ignore lint/suspicious/noExplicitAny: as above.
   return em ? (em.getKysely() as Kysely<any>) : lazy!.pool;

@@ -17,8 +17,8 @@ export interface Scope {
   audit?: AuditCall;
 }
 
-/** Request scopes whose EntityManager is not forked yet, with where it comes from (their reads use the pool). */
-const unforked = new WeakMap<Scope, RequestEntityManager>();
+/** Request scopes and the request's EntityManager each was made with: their reads use the pool until it is forked. */
+const requestEms = new WeakMap<Scope, RequestEntityManager>();
 
 /**
  * A use case's scope: `em` narrowed to the caller's tenant (platform/security/tenant.ts), so no query can leave it.
@@ -33,13 +33,12 @@ export function scopeFor(em: EntityManager | RequestEntityManager, actor: Actor,
   const scope: Scope = {
     get em() {
       scoped ??= scopeTo(em.get(), actor);
-      unforked.delete(scope);
       return scoped;
     },
     actor,
     ...(audit && { audit }),
   };
-  unforked.set(scope, em);
+  requestEms.set(scope, em);
   return scope;
 }
 
@@ -48,12 +47,12 @@ export type OrmModel = Pick<EntityManager, 'getMetadata' | 'getPlatform'>;
 
 /** The ORM's model for a read that builds its statement from entity metadata (`rowShape`): reading it forks nothing. */
 export function modelOf(scope: Scope): OrmModel {
-  const lazy = unforked.get(scope);
+  const lazy = requestEms.get(scope);
   return lazy ? lazy.model() : scope.em;
 }
 
-/** The request EntityManager a scope was made with and has not forked through `em` yet (platform/reads/queries.ts `readsOf`). */
-export const unforkedOf = (scope: Scope): RequestEntityManager | undefined => unforked.get(scope);
+/** The request's EntityManager a scope was made with, forked or not (platform/reads/queries.ts `readsOf`). */
+export const requestEmOf = (scope: Scope): RequestEntityManager | undefined => requestEms.get(scope);
 
 /** Ids compared in code, not by PostgreSQL: a UUID in a path may come in upper case. */
 export const sameId = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
