@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxAddress } from '../../src/domain/identifiers/chain.js';
-import { type ChainTestRamp, startChainRamp } from '../support/chain/ramp.js';
+import { type ChainTestRamp, minedReceipt, startChainRamp } from '../support/chain/ramp.js';
 import type { ApiClient } from '../support/ramp.js';
 import { idempotencyKey } from '../support/data/transfers.js';
 import { sleep } from '../support/clients/webhook-receiver.js';
@@ -92,7 +92,7 @@ describe('faucet mints, followed until final', () => {
     for (let i = 0; i < 6 && (await mintOf(address)).status !== 'confirmed'; i++) await t.advance(1);
     const final = await mintOf(address);
     expect(final.status).toBe('confirmed');
-    expect(await t.chain('polygon').receipt(final.transaction_hash)).toMatchObject({ status: 'mined', succeeded: true });
+    expect(await minedReceipt(t.chain('polygon'), final.transaction_hash)).toMatchObject({ status: 'mined', succeeded: true });
     expect(await minted(address)).toBe(12_500_000n);
   });
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { globalIdOf } from '../../src/graphql/types/global-ids.js';
-import { type ChainTestRamp, startChainRamp } from '../support/chain/ramp.js';
+import { type ChainTestRamp, minedReceipt, startChainRamp } from '../support/chain/ramp.js';
 import { fundedOnramp, getOnramp, payoutOf, sendAs, setTokenBalance, units } from '../support/chain/payouts.js';
 import { createCustomer } from '../support/data/transfers.js';
 
@@ -33,7 +33,7 @@ describe('on-ramp payouts when the chain does not go as planned', () => {
     expect(row!.confirmations).toBe(0);
 
     // Broadcast again (the same transaction, the same nonce), it is mined anew and completes.
-    expect(await t.chain('polygon').receipt(mined.transaction_hash)).toMatchObject({ status: 'mined', succeeded: true });
+    expect(await minedReceipt(t.chain('polygon'), mined.transaction_hash)).toMatchObject({ status: 'mined', succeeded: true });
     await t.advance(1);
     await t.advance(2);
     expect(await getOnramp(api, customer, onramp.id)).toMatchObject({ status: 'completed', destination_transaction_hash: mined.transaction_hash });
@@ -83,7 +83,7 @@ describe('on-ramp payouts when the chain does not go as planned', () => {
     await t.advance(2);
     const done = await getOnramp(api, customer, live.id);
     expect(done.status).toBe('completed');
-    expect(await t.chain('ethereum').receipt(done.destination_transaction_hash)).toMatchObject({ status: 'mined', succeeded: true });
+    expect(await minedReceipt(t.chain('ethereum'), done.destination_transaction_hash)).toMatchObject({ status: 'mined', succeeded: true });
   });
 
   it('pays for real when GraphQL simulateTransferSettlement settles a live-chain on-ramp', async () => {
@@ -96,7 +96,7 @@ describe('on-ramp payouts when the chain does not go as planned', () => {
     );
     const transfer = res.body.data?.simulateTransferSettlement?.transfer;
     expect(transfer?.status, JSON.stringify(res.body)).toBe('PROCESSING');
-    expect(await t.chain('arbitrum').receipt(transfer.destinationTransactionHash)).toMatchObject({ status: 'mined', succeeded: true });
+    expect(await minedReceipt(t.chain('arbitrum'), transfer.destinationTransactionHash)).toMatchObject({ status: 'mined', succeeded: true });
     expect(await t.balanceOf('arbitrum', 'usdc', onramp.destination)).toBe(units(onramp.amount));
   });
 

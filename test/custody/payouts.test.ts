@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ChainTestRamp, startChainRamp } from '../support/chain/ramp.js';
+import { type ChainTestRamp, minedReceipt, startChainRamp } from '../support/chain/ramp.js';
 import { fundedOnramp, getOnramp, payoutOf, sendAs, setTokenBalance, units } from '../support/chain/payouts.js';
 import { createCustomer, wallet } from '../support/data/transfers.js';
 import { sleep } from '../support/clients/webhook-receiver.js';
@@ -57,7 +57,7 @@ describe('on-ramp payouts on a real local chain', () => {
     expect(settled.status).toBe(200);
     expect(settled.body.status).toBe('processing');
     const hash = settled.body.destination_transaction_hash as string;
-    expect(await t.chain('polygon').receipt(hash)).toMatchObject({ status: 'mined', succeeded: true });
+    expect(await minedReceipt(t.chain('polygon'), hash)).toMatchObject({ status: 'mined', succeeded: true });
     expect(await t.balanceOf('polygon', 'usdc', onramp.destination)).toBe(units(onramp.amount));
     // The sender job finds it paid and pays nothing more.
     await t.advance(2);
@@ -120,7 +120,7 @@ describe('on-ramp payouts on a real local chain', () => {
     const payout = (await payoutOf(t, onramp.id))!;
     expect(payout, JSON.stringify(payout)).toMatchObject({ status: 'confirmed' });
     expect(await getOnramp(api, customer, onramp.id)).toMatchObject({ status: 'completed', destination_transaction_hash: payout.transaction_hash });
-    expect(await t.chain('base').receipt(payout.transaction_hash)).toMatchObject({ status: 'mined', succeeded: true });
+    expect(await minedReceipt(t.chain('base'), payout.transaction_hash)).toMatchObject({ status: 'mined', succeeded: true });
     expect(await t.balanceOf('base', 'usdc', onramp.destination)).toBe(units(onramp.amount));
   });
 
@@ -142,7 +142,7 @@ describe('on-ramp payouts on a real local chain', () => {
     await t.ramp.chainJobs.runOnce();
     const payout = (await payoutOf(t, onramp.id))!;
     expect(payout).toMatchObject({ status: 'failed', failure_reason: 'payout_reverted' });
-    expect(await t.chain('arbitrum').receipt(payout.transaction_hash)).toMatchObject({ status: 'mined', succeeded: false });
+    expect(await minedReceipt(t.chain('arbitrum'), payout.transaction_hash)).toMatchObject({ status: 'mined', succeeded: false });
     expect(await getOnramp(api, customer, onramp.id)).toMatchObject({ status: 'failed', failure_reason: 'payout_reverted' });
     expect(await t.balanceOf('arbitrum', 'usdc', onramp.destination)).toBe(0n);
     const refunded = await api.post(`/v0/customers/${customer}/onramp-transfer/simulate`, { action: 'refund_transfer', transfer_id: onramp.id });

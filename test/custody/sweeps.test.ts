@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ChainTestRamp, openOfframp, startChainRamp } from '../support/chain/ramp.js';
+import { type ChainTestRamp, minedReceipt, openOfframp, startChainRamp } from '../support/chain/ramp.js';
 import { createCustomer } from '../support/data/transfers.js';
 import { sleep } from '../support/clients/webhook-receiver.js';
 import type { ApiClient } from '../support/ramp.js';
@@ -106,8 +106,8 @@ describe('sweeping deposits to the treasury', () => {
     await t.advance(1); // the sweep signed, sent and mined
     const [before] = await sweepsOf(transfer.id);
     expect(before).toMatchObject({ status: 'sweeping' });
-    expect(await chain.receipt(before!.gas_transaction_hash!)).toMatchObject({ status: 'mined' });
-    expect(await chain.receipt(before!.sweep_transaction_hash!)).toMatchObject({ status: 'mined' });
+    expect(await minedReceipt(chain, before!.gas_transaction_hash!)).toMatchObject({ status: 'mined' });
+    expect(await minedReceipt(chain, before!.sweep_transaction_hash!)).toMatchObject({ status: 'mined' });
 
     await t.rpc('evm_revert', [snapshot]);
     await t.mine(1);
@@ -122,7 +122,7 @@ describe('sweeping deposits to the treasury', () => {
       gas_transaction_hash: before!.gas_transaction_hash,
       sweep_transaction_hash: before!.sweep_transaction_hash,
     });
-    expect(await chain.receipt(swept!.gas_transaction_hash!)).toMatchObject({ status: 'mined', succeeded: true });
+    expect(await minedReceipt(chain, swept!.gas_transaction_hash!)).toMatchObject({ status: 'mined', succeeded: true });
     expect(await t.balanceOf('polygon', 'usdc', address)).toBe(0n);
     expect(await t.balanceOf('polygon', 'usdc', chain.treasury)).toBe(treasuryBefore + 100_000_000n);
 
@@ -159,7 +159,7 @@ describe('sweeping deposits to the treasury', () => {
     for (let i = 0; i < 8 && (await gasOf()).status !== 'swept'; i++) await t.advance(1);
     const swept = await gasOf();
     expect(swept.status).toBe('swept');
-    expect(await chain.receipt(swept.gas_transaction_hash!)).toMatchObject({ status: 'mined', succeeded: true });
+    expect(await minedReceipt(chain, swept.gas_transaction_hash!)).toMatchObject({ status: 'mined', succeeded: true });
     expect(await t.balanceOf('polygon', 'usdc', chain.treasury)).toBe(treasuryBefore + 100_000_000n);
   });
 
@@ -188,7 +188,7 @@ describe('sweeping deposits to the treasury', () => {
     for (let i = 0; i < 8 && (await sweep()).status !== 'swept'; i++) await t.advance(1);
     const swept = await sweep();
     expect(swept.status).toBe('swept');
-    expect(await chain.receipt(swept.sweep_transaction_hash!)).toMatchObject({ status: 'mined', succeeded: true });
+    expect(await minedReceipt(chain, swept.sweep_transaction_hash!)).toMatchObject({ status: 'mined', succeeded: true });
     expect(await t.balanceOf('polygon', 'usdc', transfer.quote.deposit_blockchain_address)).toBe(0n);
     expect(await t.balanceOf('polygon', 'usdc', chain.treasury)).toBe(treasuryBefore + 100_000_000n);
   });

@@ -2,6 +2,7 @@ import { createPublicClient, erc20Abi, getAddress, http } from 'viem';
 import type { Network, Token } from '../../../src/domain/money.js';
 import type { LiveChain } from '../../../src/rails/port.js';
 import { type ApiClient, type TestRamp, startRamp } from '../ramp.js';
+import { waitFor } from '../clients/webhook-receiver.js';
 import { ibanAccount, idempotencyKey, offrampQuoteBody, onrampQuoteBody } from '../data/transfers.js';
 
 /**
@@ -49,6 +50,22 @@ export async function startChainRamp(env: Record<string, string> = {}): Promise<
       return client.readContract({ address: getAddress(contract), abi: erc20Abi, functionName: 'balanceOf', args: [getAddress(address)] });
     },
   };
+}
+
+/**
+ * The receipt of a transaction Ramp sent, once the chain has it. anvil mines a sent transaction a moment
+ * after answering `eth_sendRawTransaction`: on a loaded machine a look straight after the send finds it
+ * pending. A transaction that never mines fails the wait.
+ */
+export function minedReceipt(chain: LiveChain, hash: string) {
+  return waitFor(
+    async () => {
+      const receipt = await chain.receipt(hash);
+      return receipt.status === 'mined' ? receipt : undefined;
+    },
+    10_000,
+    `${hash} mined`,
+  );
 }
 
 /** A pending off-ramp transfer (REST, as GET shows it), created with its quote. */
