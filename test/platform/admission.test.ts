@@ -6,7 +6,7 @@ import { createCustomer } from '../support/data/transfers.js';
 /**
  * Admission control sheds what the instance can't carry, not what waited in its queue: places held by requests that
  * wait on a row lock (a database that is otherwise idle) let the next requests in beyond the cap, and only a saturated
- * instance (here, an event loop held for most of a second) answers 503 `overloaded`. A table lock held from outside
+ * instance (here, an event loop held in stretches longer than its limit) answers 503 `overloaded`. A table lock held from outside
  * needs a second session, which embedded PGlite hasn't: PostgreSQL only.
  */
 describe.skipIf(!onPostgres)('admission control', () => {
@@ -15,7 +15,7 @@ describe.skipIf(!onPostgres)('admission control', () => {
   let locker: pg.Client;
 
   beforeAll(async () => {
-    t = await startRamp({ ADMISSION_MAX_IN_FLIGHT: '1', ADMISSION_MAX_QUEUED: '16', ADMISSION_QUEUE_TIMEOUT_MS: '100', ADMISSION_LOOP_DELAY_LIMIT_MS: '200' });
+    t = await startRamp({ ADMISSION_MAX_IN_FLIGHT: '1', ADMISSION_MAX_QUEUED: '16', ADMISSION_QUEUE_TIMEOUT_MS: '100', ADMISSION_LOOP_DELAY_LIMIT_MS: '250' });
     customerId = await createCustomer(t.client(t.key));
     locker = new pg.Client({ connectionString: t.ramp.config.DATABASE_URL });
     await locker.connect();
@@ -33,11 +33,39 @@ describe.skipIf(!onPostgres)('admission control', () => {
     await locker.query('lock table customers in access exclusive mode');
     return () => locker.query('commit');
   };
-  /** The loop held for 700 ms: its next reading (every 500 ms) shows it saturated for the next half second. */
-  const saturateTheLoop = async () => {
-    const until = Date.now() + 700;
-    while (Date.now() < until);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+  /** Resolves once the read Ramp let in is waiting on the lock (its place is held by a lock, not by work). */
+  const blockedOnTheLock = async () => {
+    for (;;) {
+      const { rows } = await locker.query<{ waiting: string }>(
+        'select count(*) as waiting from pg_locks where not granted and database = (select oid from pg_database where datname = current_database())',
+      );
+      if (Number(rows[0]?.waiting) > 0) return;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  };
+  /**
+   * Holds the event loop in stretches of 400 ms, longer than the limit, with a breath of 10 ms between them, until
+   * `work` settles: every reading of the loop (each 500 ms) shows it saturated however slow the machine is, and the
+   * requests still move (they are received, queue and time out) in the breaths. One stretch held once left a slow
+   * machine's requests to reach the queue after the next reading had found the loop calm.
+   */
+  const whileTheLoopIsSaturated = async <T>(work: () => Promise<T>): Promise<T> => {
+    const hold = () => {
+      const until = Date.now() + 400;
+      while (Date.now() < until);
+    };
+    // The reading after this stretch already finds the loop saturated when the first request reaches the gate.
+    hold();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    let settled = false;
+    const running = work().finally(() => {
+      settled = true;
+    });
+    while (!settled) {
+      hold();
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    return running;
   };
   const reads = (n: number) => Array.from({ length: n }, () => t.client(t.key).get(`/v0/customers/${customerId}`));
   const statuses = (answers: ApiResponse[]) => answers.map((a) => `${a.status} ${a.body.code ?? ''}`.trim());
@@ -54,9 +82,8 @@ describe.skipIf(!onPostgres)('admission control', () => {
   it('sheds the queued requests as 503 overloaded with Retry-After when the event loop is saturated', async () => {
     const release = await lockCustomers();
     const first = reads(1);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    await saturateTheLoop();
-    const queued = await Promise.all(reads(4));
+    await blockedOnTheLock();
+    const queued = await whileTheLoopIsSaturated(() => Promise.all(reads(4)));
     await release();
     expect(statuses(queued)).toEqual(Array(4).fill('503 overloaded'));
     for (const answer of queued) expect(answer.headers.get('retry-after')).toBe('1');
@@ -66,14 +93,16 @@ describe.skipIf(!onPostgres)('admission control', () => {
   it('writes no audit row for a write it sheds: the answer is about capacity, and the row would need the database', async () => {
     const release = await lockCustomers();
     const first = reads(1);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    await saturateTheLoop();
-    const sent = Array.from({ length: 3 }, (_, n) =>
-      t.client(t.key).post('/v0/customers', { email: `shed-${n}-${Date.now()}@example.com`, type: 'individual', first_name: 'Ada', last_name: 'Lovelace' }),
-    );
+    await blockedOnTheLock();
     // Released after a while whatever happens: a write let in would wait for the lock, and then show as a 201.
     const released = new Promise((resolve) => setTimeout(resolve, 1000)).then(release);
-    const writes = await Promise.all(sent);
+    const writes = await whileTheLoopIsSaturated(() =>
+      Promise.all(
+        Array.from({ length: 3 }, (_, n) =>
+          t.client(t.key).post('/v0/customers', { email: `shed-${n}-${Date.now()}@example.com`, type: 'individual', first_name: 'Ada', last_name: 'Lovelace' }),
+        ),
+      ),
+    );
     await released;
     await Promise.all(first);
     expect(statuses(writes)).toEqual(Array(3).fill('503 overloaded'));
