@@ -2,6 +2,7 @@ import { EntityManager, MikroORM, PostgreSqlConnection, PostgreSqlPlatform } fro
 import { PostgresDialect, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import type pg from 'pg';
 import { driverOver } from './driver.js';
+import { KeptRowShapes } from './kept-row-shapes.js';
 
 /**
  * Ramp's PostgreSQL driver: MikroORM's own, whose Kysely dialect sends every statement that carries
@@ -13,7 +14,8 @@ import { driverOver } from './driver.js';
  * At most `capacity` distinct texts are named: a GraphQL selection decides a page's columns, so
  * clients vary the text, and PostgreSQL keeps every name per connection. Past that, a statement is
  * sent unnamed (parsed each time) and answers the same. Migrations run before any read, so no plan
- * outlives a schema change.
+ * outlives a schema change. A named statement's rows are read with the shape pg made of its first answer
+ * (kept-row-shapes.ts).
  */
 export const NAMED_STATEMENTS_CAPACITY = 256;
 
@@ -51,11 +53,14 @@ const nothingSent = (command: string) => ({ command, rowCount: null, rows: [], f
  */
 export function namingStatements(pool: pg.Pool, names: StatementNames): PostgresPool {
   const wrapped = new WeakMap<pg.PoolClient, PostgresPoolClient>();
+  const shapes = new KeptRowShapes();
   const wrap = (client: pg.PoolClient): PostgresPoolClient => {
     let opening: string | null = null;
     const send = (sql: string, values?: readonly unknown[]) => {
       const name = values?.length ? names.of(sql) : null;
-      return client.query(name ? { name, text: sql, values: values as unknown[] } : { text: sql, values: values as unknown[] | undefined });
+      return name
+        ? shapes.query(client, { name, text: sql, values: values as unknown[] })
+        : client.query({ text: sql, values: values as unknown[] | undefined });
     };
     /** Queues the kept `begin` ahead of what comes next (pg sends one client's statements in order). */
     const openFirst = () => {
