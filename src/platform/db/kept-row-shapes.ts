@@ -14,10 +14,29 @@ interface RowShape {
 interface QueryInternals {
   name?: string;
   callback?: unknown;
-  _accumulateRows: boolean;
+  _accumulateRows: unknown;
   _result: { command: string | null; fields: Column[]; _parsers?: unknown[]; _prebuiltEmptyResultObject: object | null };
   listeners(event: 'row'): unknown[];
 }
+
+/**
+ * Whether this pg's Query and Result still have the members read and written here. pg is pinned exactly
+ * (package.json), so this holds until someone upgrades it; should a new pg rename them, named statements go through
+ * pg's own path (as unnamed ones do) rather than read rows wrong. `_accumulateRows` is checked after pg's own
+ * `handleRowDescription` has set it, on a statement's first answer.
+ */
+const knowsPgResult = (() => {
+  const probe = new (pg.Query as unknown as new (config: object) => Partial<QueryInternals>)({ text: 'select 1' });
+  const result = probe._result as object | undefined;
+  return (
+    typeof (pg.Query.prototype as { handleRowDescription?: unknown }).handleRowDescription === 'function' &&
+    result !== undefined &&
+    'command' in result &&
+    '_parsers' in result &&
+    '_prebuiltEmptyResultObject' in result &&
+    'fields' in result
+  );
+})();
 
 const sameColumns = (kept: Column[], given: Column[]) => {
   if (kept.length !== given.length) return false;
@@ -43,6 +62,7 @@ export class KeptRowShapes {
 
   /** A named statement, sent through `client`, its rows read with the shape kept for its name. */
   query(client: pg.PoolClient, config: { name: string; text: string; values: unknown[] }): Promise<pg.QueryResult> {
+    if (!knowsPgResult) return client.query(config);
     const shapes = this.#shapes;
     return new Promise((resolve, reject) => {
       const query = new KeptShapeQuery(
@@ -82,7 +102,7 @@ class KeptShapeQuery extends (pg.Query as unknown as new (config: object) => Que
     }
     super.handleRowDescription(msg);
     const made = this._result;
-    if (this.name !== undefined && made._parsers && made._prebuiltEmptyResultObject) {
+    if (this.name !== undefined && made._parsers && made._prebuiltEmptyResultObject && '_accumulateRows' in this) {
       this.#shapes.set(this.name, { columns: msg.fields, parsers: made._parsers, empty: made._prebuiltEmptyResultObject });
     }
   }
