@@ -2,6 +2,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiResponse, onPostgres, startRamp, type TestRamp } from '../support/ramp.js';
 import { createCustomer } from '../support/data/transfers.js';
+import { waitFor } from '../support/clients/webhook-receiver.js';
 
 /**
  * Admission control sheds what the instance can't carry, not what waited in its queue: places held by requests that
@@ -34,15 +35,17 @@ describe.skipIf(!onPostgres)('admission control', () => {
     return () => locker.query('commit');
   };
   /** Resolves once the read Ramp let in is waiting on the lock (its place is held by a lock, not by work). */
-  const blockedOnTheLock = async () => {
-    for (;;) {
-      const { rows } = await locker.query<{ waiting: string }>(
-        'select count(*) as waiting from pg_locks where not granted and database = (select oid from pg_database where datname = current_database())',
-      );
-      if (Number(rows[0]?.waiting) > 0) return;
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-  };
+  const blockedOnTheLock = () =>
+    waitFor(
+      async () => {
+        const { rows } = await locker.query<{ waiting: string }>(
+          'select count(*) as waiting from pg_locks where not granted and database = (select oid from pg_database where datname = current_database())',
+        );
+        return Number(rows[0]?.waiting) > 0;
+      },
+      5000,
+      'the first read to wait on the table lock',
+    );
   /**
    * Holds the event loop in stretches of 400 ms, longer than the limit, with a breath of 10 ms between them, until
    * `work` settles: every reading of the loop (each 500 ms) shows it saturated however slow the machine is, and the
